@@ -1,0 +1,223 @@
+// Package kernels converts tensor buffers between element types: every pair of the types in
+// package element except string and dynamic, bit-exact with SEMANTICS.md §3.
+//
+// Each conversion has a pure-Go implementation (the files *_generic.go), which is the
+// specification in code. Hot pairs also have SIMD implementations (kernels_amd64.s: AVX2 + F16C
+// and AVX-512; kernels_arm64.s: NEON), chosen at run time from the CPU's features and tested to
+// give the same bits as the pure-Go path for every input. Build with the tag purego to leave all
+// assembly out.
+//
+// Buffers are raw bytes in the machine's (little-endian) byte order; packed sub-byte types use
+// the layouts of package element. Large conversions are split across goroutines; see SetThreads.
+package kernels
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/convertpromote/convertpromote/element"
+)
+
+// Path names a family of implementations.
+type Path uint8
+
+// The implementation paths. Generic is always available; the others only on CPUs that have the
+// features they need (see Paths).
+const (
+	Generic Path = iota // pure Go, the reference
+	AVX2                // amd64 AVX2 + F16C (+ FMA, BMI2 where used)
+	AVX512              // amd64 AVX-512 F, BW, VL, DQ (+ VBMI where used)
+	NEON                // arm64 Advanced SIMD (+ FP16/BF16 conversions where the CPU has them)
+	numPaths
+)
+
+var pathNames = [numPaths]string{"generic", "avx2", "avx512", "neon"}
+
+// String returns the path's name: "generic", "avx2", "avx512" or "neon".
+func (p Path) String() string {
+	if p < numPaths {
+		return pathNames[p]
+	}
+	return fmt.Sprintf("kernels.Path(%d)", uint8(p))
+}
+
+// ParsePath reads a path name as String writes it.
+func ParsePath(s string) (Path, error) {
+	for i, n := range pathNames {
+		if n == s {
+			return Path(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown kernel path %q (valid: generic, avx2, avx512, neon)", s)
+}
+
+// Paths returns the paths this CPU can run, best first; Generic is always last.
+func Paths() []Path {
+	ps := archPaths()
+	return append(ps, Generic)
+}
+
+// loopFunc converts n elements from src to dst. The caller has checked that src and dst hold n
+// elements of their types. For packed types the caller only passes n and slices that start at a
+// multiple of 64 elements, so every slice starts on a whole byte (and on a 3-byte u3/u6 group).
+type loopFunc func(dst, src []byte, n int)
+
+// kernel returns the loop for the pair on path p, falling back to the pure-Go loop when p has no
+// kernel for the pair. It returns nil only for an unsupported pair.
+func kernel(p Path, from, to element.Type) loopFunc {
+	if p != Generic {
+		if f := archKernel(p, from, to); f != nil {
+			return f
+		}
+	}
+	return genericKernel(from, to)
+}
+
+// HasKernel reports whether path p has its own (SIMD) kernel for the pair, rather than falling
+// back to the pure-Go loop. HasKernel(Generic, …) reports whether the pair is supported at all.
+func HasKernel(p Path, from, to element.Type) bool {
+	if p == Generic {
+		return genericKernel(from, to) != nil
+	}
+	return archKernel(p, from, to) != nil
+}
+
+// Supported reports whether Convert accepts the pair: every pair of static types except string.
+func Supported(from, to element.Type) bool { return genericKernel(from, to) != nil }
+
+// best is the path Convert uses: the first of Paths(), fixed at start-up. Tests change it through
+// setBest to run every path on one machine.
+var best = Paths()[0]
+
+var threads atomic.Int32
+
+// SetThreads sets how many goroutines a large conversion may use; n ≤ 0 restores the default,
+// runtime.GOMAXPROCS(0) at the time of each call. It returns the previous setting (0 for the
+// default). Conversions smaller than ParallelMinBytes always run on the calling goroutine.
+func SetThreads(n int) int {
+	if n < 0 {
+		n = 0
+	}
+	return int(threads.Swap(int32(n)))
+}
+
+// ParallelMinBytes is the size (bytes read plus bytes written) below which a conversion is not
+// split across goroutines; each goroutine gets at least this much work.
+const ParallelMinBytes = 512 << 10
+
+// Converter runs conversions on a chosen path with a chosen number of goroutines. The zero value
+// uses the best path and the default thread count, like Convert.
+type Converter struct {
+	// Path selects the implementation. A path the CPU lacks is an error; a pair the path has no
+	// kernel for runs the pure-Go loop.
+	Path Path
+	// Threads is the number of goroutines; 0 means the package default (SetThreads).
+	Threads int
+	// explicit is set by WithPath; the zero Converter uses the best path.
+	explicit bool
+}
+
+// WithPath returns a Converter that uses path p and t goroutines (0: the package default).
+func WithPath(p Path, t int) Converter { return Converter{Path: p, Threads: t, explicit: true} }
+
+// Convert converts n elements of type from in src to type to in dst with the best path for this
+// CPU. src must hold at least from.ByteSize(n) bytes and dst at least to.ByteSize(n) bytes;
+// bytes of dst past to.ByteSize(n) are not touched, and unused bits of a packed last byte are
+// written as zero. Converting a type to itself copies. An unsupported pair, a negative n or a
+// short buffer is an error, and nothing is written.
+func Convert(dst []byte, to element.Type, src []byte, from element.Type, n int) error {
+	return Converter{}.Convert(dst, to, src, from, n)
+}
+
+// Convert is the package-level Convert on c's path and thread count.
+func (c Converter) Convert(dst []byte, to element.Type, src []byte, from element.Type, n int) error {
+	p := best
+	if c.explicit {
+		p = c.Path
+		if !pathAvailable(p) {
+			return fmt.Errorf("kernels: path %s is not available on this CPU", p)
+		}
+	}
+	f := kernel(p, from, to)
+	if f == nil {
+		return fmt.Errorf("kernels: conversion from %s to %s is not supported", from, to)
+	}
+	if n < 0 {
+		return fmt.Errorf("kernels: negative element count %d", n)
+	}
+	sb, err := from.ByteSize(int64(n))
+	if err != nil {
+		return fmt.Errorf("kernels: %s source: %w", from, err)
+	}
+	db, err := to.ByteSize(int64(n))
+	if err != nil {
+		return fmt.Errorf("kernels: %s destination: %w", to, err)
+	}
+	if int64(len(src)) < sb {
+		return fmt.Errorf("kernels: %s source holds %d bytes, %d elements need %d", from, len(src), n, sb)
+	}
+	if int64(len(dst)) < db {
+		return fmt.Errorf("kernels: %s destination holds %d bytes, %d elements need %d", to, len(dst), n, db)
+	}
+	src, dst = src[:sb], dst[:db]
+	t := c.Threads
+	if t <= 0 {
+		t = int(threads.Load())
+	}
+	if t <= 0 {
+		t = runtime.GOMAXPROCS(0)
+	}
+	run(f, dst, to, src, from, n, t)
+	return nil
+}
+
+func pathAvailable(p Path) bool {
+	for _, q := range Paths() {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
+// chunkAlign is the element granularity of a split: 64 elements start on a whole byte for every
+// packed type (and on a whole 3-byte group for u3 and u6).
+const chunkAlign = 64
+
+// run calls f on the whole buffer, or on up to t pieces in parallel when the conversion is large.
+func run(f loopFunc, dst []byte, to element.Type, src []byte, from element.Type, n, t int) {
+	total := len(src) + len(dst)
+	if t > 1 && total >= 2*ParallelMinBytes {
+		if maxT := total / ParallelMinBytes; t > maxT {
+			t = maxT
+		}
+	} else {
+		t = 1
+	}
+	if t <= 1 || n < 2*chunkAlign {
+		f(dst, src, n)
+		return
+	}
+	per := (n/t + chunkAlign - 1) / chunkAlign * chunkAlign
+	var wg sync.WaitGroup
+	for start := 0; start < n; start += per {
+		cnt := min(per, n-start)
+		s0, _ := from.ByteSize(int64(start))
+		s1, _ := from.ByteSize(int64(start + cnt))
+		d0, _ := to.ByteSize(int64(start))
+		d1, _ := to.ByteSize(int64(start + cnt))
+		if start+cnt == n {
+			// The last piece runs here, on the calling goroutine.
+			f(dst[d0:d1], src[s0:s1], cnt)
+			break
+		}
+		wg.Add(1)
+		go func(dst, src []byte, cnt int) {
+			defer wg.Done()
+			f(dst, src, cnt)
+		}(dst[d0:d1], src[s0:s1], cnt)
+	}
+	wg.Wait()
+}
