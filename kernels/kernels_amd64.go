@@ -126,9 +126,9 @@ type (
 )
 
 var (
-	lutU4F32, lutI4F32, lutNf4F32, lutF4e2m1F32 nibbleF32
-	lutU4F16, lutI4F16, lutNf4F16, lutF4e2m1F16 nibbleF16 // words for VPERMW: values 0..15 then again
-	lutU4F16B, lutI4F16B, lutNf4F16B, lutF4e2m1F16B [32]byte // bytes for VPSHUFB: 16 low bytes, 16 high bytes
+	lutU4F32, lutI4F32, lutNf4F32, lutF4e2m1F32     nibbleF32
+	lutU4F16, lutI4F16, lutNf4F16, lutF4e2m1F16     nibbleF16 // words for VPERMW: values 0..15 then again
+	lutU4F16B, lutI4F16B, lutNf4F16B, lutF4e2m1F16B [32]byte  // bytes for VPSHUFB: 16 low bytes, 16 high bytes
 
 	// lutE4m3F16 holds the binary16 value of each f8e4m3 magnitude 0..127, as 128 low bytes
 	// followed by 128 high bytes (the tables of VPERMI2B).
