@@ -126,6 +126,12 @@ type (
 )
 
 var (
+	// oddWords selects the high halves of the dwords of two registers (VPERMT2W indices 1, 3, …, 63).
+	oddWords [32]uint16
+	// unpackOrder permutes 64 bytes so that VPUNPCKLBW and VPUNPCKHBW, which interleave within
+	// 16-byte lanes, give elements 0..31 and 32..63 in order.
+	unpackOrder [64]byte
+
 	lutU4F32, lutI4F32, lutNf4F32, lutF4e2m1F32     nibbleF32
 	lutU4F16, lutI4F16, lutNf4F16, lutF4e2m1F16     nibbleF16 // words for VPERMW: values 0..15 then again
 	lutU4F16B, lutI4F16B, lutNf4F16B, lutF4e2m1F16B [32]byte  // bytes for VPSHUFB: 16 low bytes, 16 high bytes
@@ -138,6 +144,15 @@ var (
 // initTables fills the lookup tables from the decoding rules (SEMANTICS.md §3.1), converting the
 // float32 values to binary16 with the F16C kernel itself.
 func initTables() {
+	for i := range oddWords {
+		oddWords[i] = uint16(2*i + 1)
+	}
+	for l := range 4 {
+		for j := range 8 {
+			unpackOrder[16*l+j] = byte(8*l + j)
+			unpackOrder[16*l+8+j] = byte(32 + 8*l + j)
+		}
+	}
 	f4 := [8]float32{0, 0.5, 1, 1.5, 2, 3, 4, 6}
 	for i := range 16 {
 		lutU4F32[i] = float32(i)
@@ -244,5 +259,67 @@ func avx2Kernels() []kernelSpec {
 }
 
 func avx512Kernels() []kernelSpec {
-	return nil
+	const (
+		bf16, f16, f32, f64 = element.BF16, element.F16, element.F32, element.F64
+		e4m3, e5m2          = element.F8E4M3, element.F8E5M2
+		i8, i16, i32, i64   = element.I8, element.I16, element.I32, element.I64
+		u8, u16, boolean    = element.U8, element.U16, element.Boolean
+	)
+	return []kernelSpec{
+		{f32, f16, f32ToF16AVX512, 32},
+		{f16, f32, f16ToF32AVX512, 16},
+		{f32, bf16, f32ToBF16AVX512, 32},
+		{bf16, f32, bf16ToF32AVX512, 16},
+		{f16, bf16, f16ToBF16AVX512, 32},
+		{bf16, f16, bf16ToF16AVX512, 32},
+
+		{e4m3, f16, f8e4m3ToF16AVX512, 64},
+		{e4m3, f32, f8e4m3ToF32AVX512, 64},
+		{e5m2, f16, f8e5m2ToF16AVX512, 64},
+		{e5m2, f32, f8e5m2ToF32AVX512, 16},
+		{f32, e4m3, f32ToF8e4m3AVX512, 16},
+		{f16, e4m3, f16ToF8e4m3AVX512, 16},
+		{f32, e5m2, f32ToF8e5m2AVX512, 32},
+		{f16, e5m2, f16ToF8e5m2AVX512, 32},
+
+		{element.U4, f32, nibbleKernel(nibbleToF32AVX512, &lutU4F32), 16},
+		{element.I4, f32, nibbleKernel(nibbleToF32AVX512, &lutI4F32), 16},
+		{element.NF4, f32, nibbleKernel(nibbleToF32AVX512, &lutNf4F32), 16},
+		{element.F4E2M1, f32, nibbleKernel(nibbleToF32AVX512, &lutF4e2m1F32), 16},
+		{element.U4, f16, nibbleKernel(nibbleToF16AVX512, &lutU4F16), 32},
+		{element.I4, f16, nibbleKernel(nibbleToF16AVX512, &lutI4F16), 32},
+		{element.NF4, f16, nibbleKernel(nibbleToF16AVX512, &lutNf4F16), 32},
+		{element.F4E2M1, f16, nibbleKernel(nibbleToF16AVX512, &lutF4e2m1F16), 32},
+
+		{i8, f32, i8ToF32AVX512, 16},
+		{u8, f32, u8ToF32AVX512, 16},
+		{i16, f32, i16ToF32AVX512, 16},
+		{u16, f32, u16ToF32AVX512, 16},
+		{i32, f32, i32ToF32AVX512, 16},
+		{i8, f16, i8ToF16AVX512, 32},
+		{u8, f16, u8ToF16AVX512, 32},
+		{i16, f16, i16ToF16AVX512, 32},
+		{u16, f16, u16ToF16AVX512, 32},
+		{i32, f16, i32ToF16AVX512, 32},
+
+		{i8, i32, i8ToI32AVX512, 16},
+		{u8, i32, u8ToI32AVX512, 16},
+		{i16, i32, i16ToI32AVX512, 16},
+		{i32, i64, i32ToI64AVX512, 8},
+		{i64, i32, i64ToI32AVX512, 16},
+		{i32, i16, i32ToI16AVX512, 32},
+		{i32, i8, i32ToI8AVX512, 32},
+
+		{f32, i32, f32ToI32AVX512, 16},
+		{f32, i16, f32ToI16AVX512, 32},
+		{f32, i8, f32ToI8AVX512, 32},
+		{f32, u8, f32ToU8AVX512, 32},
+		{f64, f32, f64ToF32AVX512, 16},
+		{f32, f64, f32ToF64AVX512, 8},
+
+		{boolean, u8, boolToU8AVX512, 64},
+		{u8, boolean, boolToU8AVX512, 64},
+		{boolean, f32, boolToF32AVX512, 16},
+		{f32, boolean, f32ToBoolAVX512, 32},
+	}
 }
