@@ -147,11 +147,11 @@ func (c Converter) Convert(dst []byte, to element.Type, src []byte, from element
 	if n < 0 {
 		return fmt.Errorf("kernels: negative element count %d", n)
 	}
-	sb, err := from.ByteSize(int64(n))
+	sb, err := byteSize(from, n)
 	if err != nil {
 		return fmt.Errorf("kernels: %s source: %w", from, err)
 	}
-	db, err := to.ByteSize(int64(n))
+	db, err := byteSize(to, n)
 	if err != nil {
 		return fmt.Errorf("kernels: %s destination: %w", to, err)
 	}
@@ -162,6 +162,11 @@ func (c Converter) Convert(dst []byte, to element.Type, src []byte, from element
 		return fmt.Errorf("kernels: %s destination holds %d bytes, %d elements need %d", to, len(dst), n, db)
 	}
 	src, dst = src[:sb], dst[:db]
+	if sb+db < 2*ParallelMinBytes {
+		// Too small to split: skip the thread count (runtime.GOMAXPROCS takes a lock).
+		f(dst, src, n)
+		return nil
+	}
 	t := c.Threads
 	if t <= 0 {
 		t = int(threads.Load())
@@ -171,6 +176,15 @@ func (c Converter) Convert(dst []byte, to element.Type, src []byte, from element
 	}
 	run(f, dst, to, src, from, n, t)
 	return nil
+}
+
+// byteSize is t.ByteSize(n) without its overflow division for the common case: a type of whole
+// bytes and a count far from overflowing.
+func byteSize(t element.Type, n int) (int64, error) {
+	if b := t.Bits(); b&7 == 0 && b > 0 && uint(n) < 1<<40 && t != element.String {
+		return int64(n) * int64(b>>3), nil
+	}
+	return t.ByteSize(int64(n))
 }
 
 func pathAvailable(p Path) bool {

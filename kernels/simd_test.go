@@ -50,6 +50,7 @@ func simdPaths() []kernels.Path {
 }
 
 func TestSIMDPairsHaveKernels(t *testing.T) {
+	t.Logf("paths on this CPU: %v", kernels.Paths())
 	if len(simdPaths()) == 0 {
 		t.Skip("no SIMD path on this CPU (or built with -tags purego)")
 	}
