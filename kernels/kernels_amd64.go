@@ -53,15 +53,10 @@ const maxType = 32
 // The dispatch tables, filled at start-up for the paths the CPU has.
 var avx2Table, avx512Table [maxType][maxType]loopFunc
 
-// asmFunc is the signature of every assembly kernel: it converts n elements from src to dst,
-// where n is a positive multiple of the kernel's block size (its vector width in elements).
-type asmFunc func(dst, src *byte, n int)
-
-// kernelSpec describes one assembly kernel: the pair it converts, the kernel and its block size.
+// kernelSpec pairs an assembly kernel with the conversion it implements.
 type kernelSpec struct {
 	from, to element.Type
-	k        asmFunc
-	block    int
+	f        loopFunc
 }
 
 func init() {
@@ -70,51 +65,15 @@ func init() {
 	}
 	initTables()
 	for _, s := range avx2Kernels() {
-		avx2Table[s.from][s.to] = blocked(s)
+		avx2Table[s.from][s.to] = s.f
 	}
 	if !haveAVX512 {
 		return
 	}
 	avx512Table = avx2Table
 	for _, s := range avx512Kernels() {
-		avx512Table[s.from][s.to] = blocked(s)
+		avx512Table[s.from][s.to] = s.f
 	}
-}
-
-// blocked wraps an assembly kernel into a loopFunc: whole blocks run in the kernel directly, and
-// a last partial block runs through a bounce buffer, so the kernel never reads or writes past
-// the slices.
-func blocked(s kernelSpec) loopFunc {
-	k, block := s.k, s.block
-	sbits, dbits := s.from.Bits(), s.to.Bits()
-	if block&(block-1) != 0 || block*max(sbits, dbits)/8 > tailBytes {
-		panic("kernels: bad block size")
-	}
-	return func(dst, src []byte, n int) {
-		m := n &^ (block - 1)
-		if m > 0 {
-			k(unsafe.SliceData(dst), unsafe.SliceData(src), m)
-		}
-		if m < n {
-			tail(k, block, sbits, dbits, dst, src, m, n)
-		}
-	}
-}
-
-// tailBytes is the size of the bounce buffers: the largest block of any kernel, in bytes.
-const tailBytes = 512
-
-// tail converts elements m..n-1 (fewer than one block) by copying them into a zeroed block,
-// converting the whole block and copying back only the bytes of the n-m elements.
-//
-//go:noinline
-func tail(k asmFunc, block, sbits, dbits int, dst, src []byte, m, n int) {
-	var sb, db [tailBytes]byte
-	s0, s1 := m*sbits/8, (n*sbits+7)/8
-	d0, d1 := m*dbits/8, (n*dbits+7)/8
-	copy(sb[:], src[s0:s1])
-	k(&db[0], &sb[0], block)
-	copy(dst[d0:d1], db[:d1-d0])
 }
 
 // Lookup tables of the 4-bit types: the value of each nibble as float32, and as binary16 split
@@ -170,7 +129,7 @@ func initTables() {
 	}{{&lutU4F32, &lutU4F16, &lutU4F16B}, {&lutI4F32, &lutI4F16, &lutI4F16B}, {&lutNf4F32, &lutNf4F16, &lutNf4F16B},
 		{&lutF4e2m1F32, &lutF4e2m1F16, &lutF4e2m1F16B}} {
 		var h [16]uint16
-		f32ToF16AVX2((*byte)(unsafe.Pointer(&h[0])), (*byte)(unsafe.Pointer(&t.f32[0])), 16)
+		f32ToF16AVX2(unsafe.Slice((*byte)(unsafe.Pointer(&h[0])), 32), unsafe.Slice((*byte)(unsafe.Pointer(&t.f32[0])), 64), 16)
 		for i, v := range h {
 			t.w[i], t.w[i+16] = v, v
 			t.b[i], t.b[i+16] = byte(v), byte(v>>8)
@@ -181,15 +140,10 @@ func initTables() {
 	for i := range src {
 		src[i] = byte(i)
 	}
-	f8e4m3ToF16AVX2((*byte)(unsafe.Pointer(&h[0])), &src[0], 128)
+	f8e4m3ToF16AVX2(unsafe.Slice((*byte)(unsafe.Pointer(&h[0])), 256), src[:], 128)
 	for i, v := range h {
 		lutE4m3F16[i], lutE4m3F16[i+128] = byte(v), byte(v>>8)
 	}
-}
-
-// nibbleKernel binds a 4-bit lookup kernel to its table.
-func nibbleKernel[T any](k func(dst, src *byte, n int, tab *T), tab *T) asmFunc {
-	return func(dst, src *byte, n int) { k(dst, src, n, tab) }
 }
 
 func avx2Kernels() []kernelSpec {
@@ -200,61 +154,61 @@ func avx2Kernels() []kernelSpec {
 		u8, u16, boolean    = element.U8, element.U16, element.Boolean
 	)
 	return []kernelSpec{
-		{f32, f16, f32ToF16AVX2, 8},
-		{f16, f32, f16ToF32AVX2, 8},
-		{f32, bf16, f32ToBF16AVX2, 16},
-		{bf16, f32, bf16ToF32AVX2, 8},
-		{f16, bf16, f16ToBF16AVX2, 16},
-		{bf16, f16, bf16ToF16AVX2, 8},
+		{f32, f16, f32ToF16AVX2},
+		{f16, f32, f16ToF32AVX2},
+		{f32, bf16, f32ToBF16AVX2},
+		{bf16, f32, bf16ToF32AVX2},
+		{f16, bf16, f16ToBF16AVX2},
+		{bf16, f16, bf16ToF16AVX2},
 
-		{e4m3, f16, f8e4m3ToF16AVX2, 16},
-		{e4m3, f32, f8e4m3ToF32AVX2, 16},
-		{e5m2, f16, f8e5m2ToF16AVX2, 16},
-		{e5m2, f32, f8e5m2ToF32AVX2, 8},
-		{f32, e4m3, f32ToF8e4m3AVX2, 8},
-		{f16, e4m3, f16ToF8e4m3AVX2, 8},
-		{f32, e5m2, f32ToF8e5m2AVX2, 16},
-		{f16, e5m2, f16ToF8e5m2AVX2, 16},
+		{e4m3, f16, f8e4m3ToF16AVX2},
+		{e4m3, f32, f8e4m3ToF32AVX2},
+		{e5m2, f16, f8e5m2ToF16AVX2},
+		{e5m2, f32, f8e5m2ToF32AVX2},
+		{f32, e4m3, f32ToF8e4m3AVX2},
+		{f16, e4m3, f16ToF8e4m3AVX2},
+		{f32, e5m2, f32ToF8e5m2AVX2},
+		{f16, e5m2, f16ToF8e5m2AVX2},
 
-		{element.U4, f32, nibbleKernel(nibbleToF32AVX2, &lutU4F32), 8},
-		{element.I4, f32, nibbleKernel(nibbleToF32AVX2, &lutI4F32), 8},
-		{element.NF4, f32, nibbleKernel(nibbleToF32AVX2, &lutNf4F32), 8},
-		{element.F4E2M1, f32, nibbleKernel(nibbleToF32AVX2, &lutF4e2m1F32), 8},
-		{element.U4, f16, nibbleKernel(nibbleToF16AVX2, &lutU4F16B), 32},
-		{element.I4, f16, nibbleKernel(nibbleToF16AVX2, &lutI4F16B), 32},
-		{element.NF4, f16, nibbleKernel(nibbleToF16AVX2, &lutNf4F16B), 32},
-		{element.F4E2M1, f16, nibbleKernel(nibbleToF16AVX2, &lutF4e2m1F16B), 32},
+		{element.U4, f32, u4ToF32AVX2},
+		{element.I4, f32, i4ToF32AVX2},
+		{element.NF4, f32, nf4ToF32AVX2},
+		{element.F4E2M1, f32, f4e2m1ToF32AVX2},
+		{element.U4, f16, u4ToF16AVX2},
+		{element.I4, f16, i4ToF16AVX2},
+		{element.NF4, f16, nf4ToF16AVX2},
+		{element.F4E2M1, f16, f4e2m1ToF16AVX2},
 
-		{i8, f32, i8ToF32AVX2, 8},
-		{u8, f32, u8ToF32AVX2, 8},
-		{i16, f32, i16ToF32AVX2, 8},
-		{u16, f32, u16ToF32AVX2, 8},
-		{i32, f32, i32ToF32AVX2, 8},
-		{i8, f16, i8ToF16AVX2, 8},
-		{u8, f16, u8ToF16AVX2, 8},
-		{i16, f16, i16ToF16AVX2, 8},
-		{u16, f16, u16ToF16AVX2, 8},
-		{i32, f16, i32ToF16AVX2, 8},
+		{i8, f32, i8ToF32AVX2},
+		{u8, f32, u8ToF32AVX2},
+		{i16, f32, i16ToF32AVX2},
+		{u16, f32, u16ToF32AVX2},
+		{i32, f32, i32ToF32AVX2},
+		{i8, f16, i8ToF16AVX2},
+		{u8, f16, u8ToF16AVX2},
+		{i16, f16, i16ToF16AVX2},
+		{u16, f16, u16ToF16AVX2},
+		{i32, f16, i32ToF16AVX2},
 
-		{i8, i32, i8ToI32AVX2, 8},
-		{u8, i32, u8ToI32AVX2, 8},
-		{i16, i32, i16ToI32AVX2, 8},
-		{i32, i64, i32ToI64AVX2, 4},
-		{i64, i32, i64ToI32AVX2, 8},
-		{i32, i16, i32ToI16AVX2, 16},
-		{i32, i8, i32ToI8AVX2, 16},
+		{i8, i32, i8ToI32AVX2},
+		{u8, i32, u8ToI32AVX2},
+		{i16, i32, i16ToI32AVX2},
+		{i32, i64, i32ToI64AVX2},
+		{i64, i32, i64ToI32AVX2},
+		{i32, i16, i32ToI16AVX2},
+		{i32, i8, i32ToI8AVX2},
 
-		{f32, i32, f32ToI32AVX2, 8},
-		{f32, i16, f32ToI16AVX2, 16},
-		{f32, i8, f32ToI8AVX2, 16},
-		{f32, u8, f32ToU8AVX2, 16},
-		{f64, f32, f64ToF32AVX2, 4},
-		{f32, f64, f32ToF64AVX2, 4},
+		{f32, i32, f32ToI32AVX2},
+		{f32, i16, f32ToI16AVX2},
+		{f32, i8, f32ToI8AVX2},
+		{f32, u8, f32ToU8AVX2},
+		{f64, f32, f64ToF32AVX2},
+		{f32, f64, f32ToF64AVX2},
 
-		{boolean, u8, boolToU8AVX2, 32},
-		{u8, boolean, boolToU8AVX2, 32},
-		{boolean, f32, boolToF32AVX2, 8},
-		{f32, boolean, f32ToBoolAVX2, 8},
+		{boolean, u8, boolToU8AVX2},
+		{u8, boolean, boolToU8AVX2},
+		{boolean, f32, boolToF32AVX2},
+		{f32, boolean, f32ToBoolAVX2},
 	}
 }
 
@@ -266,60 +220,60 @@ func avx512Kernels() []kernelSpec {
 		u8, u16, boolean    = element.U8, element.U16, element.Boolean
 	)
 	return []kernelSpec{
-		{f32, f16, f32ToF16AVX512, 32},
-		{f16, f32, f16ToF32AVX512, 16},
-		{f32, bf16, f32ToBF16AVX512, 32},
-		{bf16, f32, bf16ToF32AVX512, 16},
-		{f16, bf16, f16ToBF16AVX512, 32},
-		{bf16, f16, bf16ToF16AVX512, 32},
+		{f32, f16, f32ToF16AVX512},
+		{f16, f32, f16ToF32AVX512},
+		{f32, bf16, f32ToBF16AVX512},
+		{bf16, f32, bf16ToF32AVX512},
+		{f16, bf16, f16ToBF16AVX512},
+		{bf16, f16, bf16ToF16AVX512},
 
-		{e4m3, f16, f8e4m3ToF16AVX512, 64},
-		{e4m3, f32, f8e4m3ToF32AVX512, 64},
-		{e5m2, f16, f8e5m2ToF16AVX512, 64},
-		{e5m2, f32, f8e5m2ToF32AVX512, 16},
-		{f32, e4m3, f32ToF8e4m3AVX512, 16},
-		{f16, e4m3, f16ToF8e4m3AVX512, 16},
-		{f32, e5m2, f32ToF8e5m2AVX512, 32},
-		{f16, e5m2, f16ToF8e5m2AVX512, 32},
+		{e4m3, f16, f8e4m3ToF16AVX512},
+		{e4m3, f32, f8e4m3ToF32AVX512},
+		{e5m2, f16, f8e5m2ToF16AVX512},
+		{e5m2, f32, f8e5m2ToF32AVX512},
+		{f32, e4m3, f32ToF8e4m3AVX512},
+		{f16, e4m3, f16ToF8e4m3AVX512},
+		{f32, e5m2, f32ToF8e5m2AVX512},
+		{f16, e5m2, f16ToF8e5m2AVX512},
 
-		{element.U4, f32, nibbleKernel(nibbleToF32AVX512, &lutU4F32), 16},
-		{element.I4, f32, nibbleKernel(nibbleToF32AVX512, &lutI4F32), 16},
-		{element.NF4, f32, nibbleKernel(nibbleToF32AVX512, &lutNf4F32), 16},
-		{element.F4E2M1, f32, nibbleKernel(nibbleToF32AVX512, &lutF4e2m1F32), 16},
-		{element.U4, f16, nibbleKernel(nibbleToF16AVX512, &lutU4F16), 32},
-		{element.I4, f16, nibbleKernel(nibbleToF16AVX512, &lutI4F16), 32},
-		{element.NF4, f16, nibbleKernel(nibbleToF16AVX512, &lutNf4F16), 32},
-		{element.F4E2M1, f16, nibbleKernel(nibbleToF16AVX512, &lutF4e2m1F16), 32},
+		{element.U4, f32, u4ToF32AVX512},
+		{element.I4, f32, i4ToF32AVX512},
+		{element.NF4, f32, nf4ToF32AVX512},
+		{element.F4E2M1, f32, f4e2m1ToF32AVX512},
+		{element.U4, f16, u4ToF16AVX512},
+		{element.I4, f16, i4ToF16AVX512},
+		{element.NF4, f16, nf4ToF16AVX512},
+		{element.F4E2M1, f16, f4e2m1ToF16AVX512},
 
-		{i8, f32, i8ToF32AVX512, 16},
-		{u8, f32, u8ToF32AVX512, 16},
-		{i16, f32, i16ToF32AVX512, 16},
-		{u16, f32, u16ToF32AVX512, 16},
-		{i32, f32, i32ToF32AVX512, 16},
-		{i8, f16, i8ToF16AVX512, 32},
-		{u8, f16, u8ToF16AVX512, 32},
-		{i16, f16, i16ToF16AVX512, 32},
-		{u16, f16, u16ToF16AVX512, 32},
-		{i32, f16, i32ToF16AVX512, 32},
+		{i8, f32, i8ToF32AVX512},
+		{u8, f32, u8ToF32AVX512},
+		{i16, f32, i16ToF32AVX512},
+		{u16, f32, u16ToF32AVX512},
+		{i32, f32, i32ToF32AVX512},
+		{i8, f16, i8ToF16AVX512},
+		{u8, f16, u8ToF16AVX512},
+		{i16, f16, i16ToF16AVX512},
+		{u16, f16, u16ToF16AVX512},
+		{i32, f16, i32ToF16AVX512},
 
-		{i8, i32, i8ToI32AVX512, 16},
-		{u8, i32, u8ToI32AVX512, 16},
-		{i16, i32, i16ToI32AVX512, 16},
-		{i32, i64, i32ToI64AVX512, 8},
-		{i64, i32, i64ToI32AVX512, 16},
-		{i32, i16, i32ToI16AVX512, 32},
-		{i32, i8, i32ToI8AVX512, 32},
+		{i8, i32, i8ToI32AVX512},
+		{u8, i32, u8ToI32AVX512},
+		{i16, i32, i16ToI32AVX512},
+		{i32, i64, i32ToI64AVX512},
+		{i64, i32, i64ToI32AVX512},
+		{i32, i16, i32ToI16AVX512},
+		{i32, i8, i32ToI8AVX512},
 
-		{f32, i32, f32ToI32AVX512, 16},
-		{f32, i16, f32ToI16AVX512, 32},
-		{f32, i8, f32ToI8AVX512, 32},
-		{f32, u8, f32ToU8AVX512, 32},
-		{f64, f32, f64ToF32AVX512, 16},
-		{f32, f64, f32ToF64AVX512, 8},
+		{f32, i32, f32ToI32AVX512},
+		{f32, i16, f32ToI16AVX512},
+		{f32, i8, f32ToI8AVX512},
+		{f32, u8, f32ToU8AVX512},
+		{f64, f32, f64ToF32AVX512},
+		{f32, f64, f32ToF64AVX512},
 
-		{boolean, u8, boolToU8AVX512, 64},
-		{u8, boolean, boolToU8AVX512, 64},
-		{boolean, f32, boolToF32AVX512, 16},
-		{f32, boolean, f32ToBoolAVX512, 32},
+		{boolean, u8, boolToU8AVX512},
+		{u8, boolean, boolToU8AVX512},
+		{boolean, f32, boolToF32AVX512},
+		{f32, boolean, f32ToBoolAVX512},
 	}
 }
