@@ -23,15 +23,19 @@ var (
 )
 
 // archPaths returns the SIMD paths this CPU can run, best first.
-func archPaths() []Path {
+func archPaths() []Path { return cpuPaths }
+
+// cpuPaths is archPaths' answer, with its capacity cut to its length so that callers that
+// append to it get a copy.
+var cpuPaths = func() []Path {
 	switch {
 	case haveAVX512:
-		return []Path{AVX512, AVX2}
+		return []Path{AVX512, AVX2}[:2:2]
 	case haveAVX2:
-		return []Path{AVX2}
+		return []Path{AVX2}[:1:1]
 	}
 	return nil
-}
+}()
 
 // archKernel returns the SIMD kernel for the pair on path p, or nil.
 func archKernel(p Path, from, to element.Type) loopFunc {
