@@ -169,6 +169,11 @@ func (c Converter) Convert(dst []byte, to element.Type, src []byte, from element
 		f(dst, src, n)
 		return nil
 	}
+	if largeKernel != nil && db >= largeMinBytes {
+		if g := largeKernel(p, from, to); g != nil {
+			f = g
+		}
+	}
 	t := c.Threads
 	if t <= 0 {
 		t = int(threads.Load())
@@ -211,6 +216,14 @@ var availablePaths = func() (m uint32) {
 	}
 	return m
 }()
+
+// largeKernel, when an architecture's init sets it, returns a kernel for the pair on path p meant
+// for destinations of at least largeMinBytes (non-temporal stores, which bypass the caches like
+// the runtime's memmove does from 1 MiB on), or nil to keep the ordinary kernel.
+var largeKernel func(p Path, from, to element.Type) loopFunc
+
+// largeMinBytes is the destination size from which Convert asks largeKernel.
+const largeMinBytes = 1 << 20
 
 // chunkAlign is the element granularity of a split: 64 elements start on a whole byte for every
 // packed type (and on a whole 3-byte group for u3 and u6).

@@ -78,6 +78,54 @@ func init() {
 	for _, s := range avx512Kernels() {
 		avx512Table[s.from][s.to] = s.f
 	}
+	for _, s := range []struct {
+		from, to element.Type
+		nt       loopFunc
+		block    int
+	}{
+		{element.F32, element.F16, f32ToF16AVX512NT, 32},
+		{element.F16, element.F32, f16ToF32AVX512NT, 16},
+		{element.F32, element.BF16, f32ToBF16AVX512NT, 32},
+		{element.BF16, element.F32, bf16ToF32AVX512NT, 16},
+		{element.F8E4M3, element.F16, f8e4m3ToF16AVX512NT, 64},
+		{element.I8, element.F32, i8ToF32AVX512NT, 16},
+	} {
+		ntTable[s.from][s.to] = ntKernel(avx512Table[s.from][s.to], s.nt, s.from.Bits()/8, s.to.Bits()/8, s.block)
+	}
+	largeKernel = func(p Path, from, to element.Type) loopFunc {
+		if p != AVX512 || from >= maxType || to >= maxType {
+			return nil
+		}
+		return ntTable[from][to]
+	}
+}
+
+// ntTable holds the AVX-512 kernels with non-temporal stores, for the pairs that have them.
+var ntTable [maxType][maxType]loopFunc
+
+// ntKernel combines a non-temporal kernel nt (n a multiple of block, dst 64-byte aligned) with
+// the ordinary kernel f for the elements before the first aligned destination byte and after
+// the last whole block. A destination that cannot be aligned (an odd address for 2-byte elements)
+// runs f alone.
+func ntKernel(f, nt loopFunc, ssize, dsize, block int) loopFunc {
+	return func(dst, src []byte, n int) {
+		head := 0
+		if a := int(uintptr(unsafe.Pointer(unsafe.SliceData(dst))) & 63); a != 0 {
+			if (64-a)%dsize != 0 {
+				f(dst, src, n)
+				return
+			}
+			head = min((64-a)/dsize, n)
+			f(dst[:head*dsize], src[:head*ssize], head)
+		}
+		mid := (n - head) &^ (block - 1)
+		if mid > 0 {
+			nt(dst[head*dsize:(head+mid)*dsize], src[head*ssize:(head+mid)*ssize], mid)
+		}
+		if rest := n - head - mid; rest > 0 {
+			f(dst[(head+mid)*dsize:], src[(head+mid)*ssize:], rest)
+		}
+	}
 }
 
 // Lookup tables of the 4-bit types: the value of each nibble as float32, and as binary16 split

@@ -91,3 +91,34 @@ tail: \
 done: \
 	VZEROUPPER; \
 	RET
+
+// LOOPNT is LOOP for the kernels with non-temporal stores: n must be a multiple of V and dst
+// 64-byte aligned (the caller splits off the rest), and an SFENCE orders the stores before
+// returning.
+#define LOOPNT(BODY, V, SIN, SOUT) \
+	TESTQ CX, CX; \
+	JZ   done; \
+	CMPQ CX, $(4*V); \
+	JB   single; \
+four: \
+	BODY(0, 0); \
+	BODY(SIN, SOUT); \
+	BODY(2*SIN, 2*SOUT); \
+	BODY(3*SIN, 3*SOUT); \
+	ADDQ $(4*SIN), SI; \
+	ADDQ $(4*SOUT), DI; \
+	SUBQ $(4*V), CX; \
+	CMPQ CX, $(4*V); \
+	JAE  four; \
+	TESTQ CX, CX; \
+	JZ   done; \
+single: \
+	BODY(0, 0); \
+	ADDQ $SIN, SI; \
+	ADDQ $SOUT, DI; \
+	SUBQ $V, CX; \
+	JNZ  single; \
+done: \
+	SFENCE; \
+	VZEROUPPER; \
+	RET

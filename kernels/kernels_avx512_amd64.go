@@ -251,3 +251,25 @@ func boolToF32AVX512(dst, src []byte, n int)
 //
 //go:noescape
 func f32ToBoolAVX512(dst, src []byte, n int)
+
+// The non-temporal variants: the same loops as f32ToF16AVX512 and so on, with VMOVNTDQ stores.
+// n must be a multiple of the block size (32 for f32ToF16AVX512NT and f32ToBF16AVX512NT, 64 for
+// f8e4m3ToF16AVX512NT, 16 for the others) and dst must be 64-byte aligned; ntKernel arranges both.
+
+//go:noescape
+func f32ToF16AVX512NT(dst, src []byte, n int)
+
+//go:noescape
+func f16ToF32AVX512NT(dst, src []byte, n int)
+
+//go:noescape
+func f32ToBF16AVX512NT(dst, src []byte, n int)
+
+//go:noescape
+func bf16ToF32AVX512NT(dst, src []byte, n int)
+
+//go:noescape
+func f8e4m3ToF16AVX512NT(dst, src []byte, n int)
+
+//go:noescape
+func i8ToF32AVX512NT(dst, src []byte, n int)

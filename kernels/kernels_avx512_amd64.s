@@ -654,3 +654,68 @@ TEXT ·f32ToBoolAVX512(SB), NOSPLIT, $512-56
 	ZD(0x01010101, Z15)
 	ZD(0x7FFFFFFF, Z14)
 	LOOP(F32BOOL, 32, 128, 32)
+
+// ---- non-temporal variants for large conversions -----------------------------------------------
+// The same loops with VMOVNTDQ stores, for destinations much larger than the caches: n is a
+// multiple of the block size and dst is 64-byte aligned.
+
+#define F32F16NT(I, O) \
+	VMOVUPS I(SI), Z0; \
+	VMOVUPS I+64(SI), Z1; \
+	VCVTPS2PH $0, Z0, Y0; \
+	VCVTPS2PH $0, Z1, Y1; \
+	VINSERTI64X4 $1, Y1, Z0, Z0; \
+	VMOVNTDQ Z0, O(DI)
+
+TEXT ·f32ToF16AVX512NT(SB), NOSPLIT, $0-56
+	ARGS
+	LOOPNT(F32F16NT, 32, 128, 64)
+
+#define F16F32NT(I, O) \
+	VCVTPH2PS I(SI), Z0; \
+	VMOVNTDQ Z0, O(DI)
+
+TEXT ·f16ToF32AVX512NT(SB), NOSPLIT, $0-56
+	ARGS
+	LOOPNT(F16F32NT, 16, 32, 64)
+
+#define F32BF16NT(I, O) \
+	VMOVDQU32 I(SI), Z0; \
+	VMOVDQU32 I+64(SI), Z1; \
+	BF16R(Z0, Z2, K1); \
+	BF16R(Z1, Z3, K2); \
+	VPERMT2W Z3, Z12, Z2; \
+	VMOVNTDQ Z2, O(DI)
+
+TEXT ·f32ToBF16AVX512NT(SB), NOSPLIT, $0-56
+	ARGS
+	BF16_CONSTS
+	LOOPNT(F32BF16NT, 32, 128, 64)
+
+#define BF16F32NT(I, O) \
+	VPMOVZXWD I(SI), Z0; \
+	VPSLLD $16, Z0, Z0; \
+	VMOVNTDQ Z0, O(DI)
+
+TEXT ·bf16ToF32AVX512NT(SB), NOSPLIT, $0-56
+	ARGS
+	LOOPNT(BF16F32NT, 16, 32, 64)
+
+#define E4M3F16NT(I, O) \
+	E4M3H(I); \
+	VMOVNTDQ Z3, O(DI); \
+	VMOVNTDQ Z4, O+64(DI)
+
+TEXT ·f8e4m3ToF16AVX512NT(SB), NOSPLIT, $0-56
+	ARGS
+	E4M3_CONSTS
+	LOOPNT(E4M3F16NT, 64, 64, 128)
+
+#define I8F32NT(I, O) \
+	VPMOVSXBD I(SI), Z0; \
+	VCVTDQ2PS Z0, Z0; \
+	VMOVNTDQ Z0, O(DI)
+
+TEXT ·i8ToF32AVX512NT(SB), NOSPLIT, $0-56
+	ARGS
+	LOOPNT(I8F32NT, 16, 16, 64)

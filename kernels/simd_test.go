@@ -477,3 +477,57 @@ func TestSIMDAllF32(t *testing.T) {
 		t.Error(f)
 	}
 }
+
+// TestSIMDLarge converts destinations of more than 1 MiB, where a path may switch to
+// non-temporal stores, at destination offsets that can and cannot be aligned, with one thread
+// and with three, comparing with the generic path and checking the guard bytes around.
+func TestSIMDLarge(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, p := range simdPaths() {
+		for _, pr := range simdPairs {
+			from, to := pr[0], pr[1]
+			if !kernels.HasKernel(p, from, to) {
+				continue
+			}
+			dsize := max(to.Bits()/8, 1)
+			n := (3<<19)/dsize + 37
+			sb, _ := from.ByteSize(int64(n))
+			db, _ := to.ByteSize(int64(n))
+			src := make([]byte, sb)
+			for i := range src {
+				src[i] = byte(r.Uint32())
+			}
+			want := make([]byte, db)
+			if err := kernels.WithPath(kernels.Generic, 1).Convert(want, to, src, from, n); err != nil {
+				t.Fatal(err)
+			}
+			buf := make([]byte, int(db)+128+64)
+			for _, off := range []int{64, 65, 66, 68, 96, 126} {
+				for _, threads := range []int{1, 3} {
+					for i := range buf {
+						buf[i] = 0x5A
+					}
+					dst := buf[off : off+int(db)]
+					if err := kernels.WithPath(p, threads).Convert(dst, to, src, from, n); err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Equal(dst, want) {
+						i := 0
+						for dst[i] == want[i] {
+							i++
+						}
+						t.Errorf("%s %s→%s n=%d dst offset %d threads %d: byte %d is %#x, generic %#x",
+							p, from, to, n, off, threads, i, dst[i], want[i])
+						continue
+					}
+					for i, c := range buf {
+						if c != 0x5A && (i < off || i >= off+int(db)) {
+							t.Errorf("%s %s→%s dst offset %d threads %d: guard byte at %d changed", p, from, to, off, threads, i-off)
+							break
+						}
+					}
+				}
+			}
+		}
+	}
+}
