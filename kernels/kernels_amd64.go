@@ -13,12 +13,12 @@ import (
 
 // CPU features, read once at start-up. The AVX2 path needs AVX2, F16C (VCVTPS2PH, VCVTPH2PS)
 // and FMA (the Haswell baseline); the AVX-512 path needs AVX-512 F, BW, VL, DQ and VBMI
-// (VPERMB, VPERMI2B) on top of the AVX2 path, since it uses the AVX2 kernels for the pairs it has
+// (VPERMB, VPERMI2B) and BMI2 (BZHI, for the tail masks) on top of the AVX2 path, since it uses the AVX2 kernels for the pairs it has
 // no wider kernel for.
 var (
 	haveAVX2 = cpu.X86.HasAVX && cpu.X86.HasAVX2 && cpu.X86.HasF16C && cpu.X86.HasFMA
 
-	haveAVX512 = haveAVX2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW &&
+	haveAVX512 = haveAVX2 && cpu.X86.HasBMI2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW &&
 		cpu.X86.HasAVX512VL && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VBMI
 )
 

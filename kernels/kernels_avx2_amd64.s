@@ -9,6 +9,8 @@
 
 #include "kernels_amd64.h"
 
+#define TAILCOPY(S, D, N, L8, L1, LE) COPYBYTES(S, D, N, L8, L1, LE)
+
 // ---- f32 <-> f16 -------------------------------------------------------------------------------
 
 #define F32F16(I, O) \

@@ -10,6 +10,28 @@
 
 #include "kernels_amd64.h"
 
+// TAILCOPY copies N bytes from S to D in 64-byte vectors, the last one masked (BZHI builds the
+// mask), so no byte past N is read or written. It uses AX, DX, R9, K7 and Z0.
+#define TAILCOPY(S, D, N, L64, LPART, LE) \
+	XORQ AX, AX; \
+L64: \
+	MOVQ N, DX; \
+	SUBQ AX, DX; \
+	JBE  LE; \
+	CMPQ DX, $64; \
+	JB   LPART; \
+	VMOVDQU64 (S)(AX*1), Z0; \
+	VMOVDQU64 Z0, (D)(AX*1); \
+	ADDQ $64, AX; \
+	JMP  L64; \
+LPART: \
+	MOVQ $-1, R9; \
+	BZHIQ DX, R9, R9; \
+	KMOVQ R9, K7; \
+	VMOVDQU8.Z (S)(AX*1), K7, Z0; \
+	VMOVDQU8 Z0, K7, (D)(AX*1); \
+LE:
+
 // ZD and ZW broadcast a 32- or 16-bit constant into a Z register.
 #define ZD(val, Z) \
 	MOVL $val, AX; \
