@@ -70,8 +70,17 @@ func WritePlot(w io.Writer, rs []Result) error {
 
 // series is one line of a chart.
 type series struct {
-	label string
-	xys   plotter.XYs
+	label   string
+	path    string
+	threads int
+	xys     plotter.XYs
+}
+
+func threadsLabel(t int) string {
+	if t == 1 {
+		return "1 thread"
+	}
+	return fmt.Sprintf("%d threads", t)
 }
 
 func pairPlot(pair string, rs []Result, multiThreads bool) (*plot.Plot, error) {
@@ -83,34 +92,37 @@ func pairPlot(pair string, rs []Result, multiThreads bool) (*plot.Plot, error) {
 	p.Add(plotter.NewGrid())
 
 	var lines []*series
-	find := func(label string) *series {
+	find := func(path string, threads int) *series {
+		label := path
+		if multiThreads {
+			label = fmt.Sprintf("%s, %s", path, threadsLabel(threads))
+		}
 		for _, s := range lines {
 			if s.label == label {
 				return s
 			}
 		}
-		s := &series{label: label}
+		s := &series{label: label, path: path, threads: threads}
 		lines = append(lines, s)
 		return s
 	}
 	type key struct{ n, threads int }
 	copies := map[key][]float64{}
-	var sizes []int
+	var sizes, threadList []int
 	ymin, ymax := math.Inf(1), math.Inf(-1)
 	for _, r := range rs {
 		if r.Pair != pair {
 			continue
 		}
-		label := r.Path
-		if multiThreads {
-			label = fmt.Sprintf("%s, %d threads", r.Path, r.Threads)
-		}
-		s := find(label)
+		s := find(r.Path, r.Threads)
 		s.xys = append(s.xys, plotter.XY{X: float64(r.N), Y: r.GBpsMedian})
 		k := key{r.N, r.Threads}
 		copies[k] = append(copies[k], r.CopyGBpsMedian)
 		if !slices.Contains(sizes, r.N) {
 			sizes = append(sizes, r.N)
+		}
+		if !slices.Contains(threadList, r.Threads) {
+			threadList = append(threadList, r.Threads)
 		}
 		ymin, ymax = math.Min(ymin, math.Min(r.GBpsMedian, r.CopyGBpsMedian)), math.Max(ymax, math.Max(r.GBpsMedian, r.CopyGBpsMedian))
 	}
@@ -131,7 +143,7 @@ func pairPlot(pair string, rs []Result, multiThreads bool) (*plot.Plot, error) {
 	for _, k := range keys {
 		label := "copy() bound"
 		if multiThreads {
-			label = fmt.Sprintf("copy() bound, %d threads", k.threads)
+			label = fmt.Sprintf("copy() bound, %s", threadsLabel(k.threads))
 		}
 		var b *series
 		for _, s := range bounds {
@@ -161,16 +173,20 @@ func pairPlot(pair string, rs []Result, multiThreads bool) (*plot.Plot, error) {
 		p.Add(l, pts)
 		p.Legend.Add(s.label, l)
 	}
-	for i, s := range lines {
+	slices.Sort(threadList)
+	for _, s := range lines {
 		slices.SortFunc(s.xys, func(a, b plotter.XY) int { return cmpFloat(a.X, b.X) })
 		l, pts, err := plotter.NewLinePoints(s.xys)
 		if err != nil {
 			return nil, err
 		}
-		l.Color = plotutil.Color(i)
+		// The same colour and marker for a path in every chart; one dash pattern per thread count.
+		c := max(slices.Index(PathNames, s.path), 0)
+		l.Color = plotutil.Color(c)
 		l.Width = vg.Points(1.5)
-		pts.Color = plotutil.Color(i)
-		pts.Shape = plotutil.Shape(i)
+		l.Dashes = plotutil.Dashes(slices.Index(threadList, s.threads))
+		pts.Color = plotutil.Color(c)
+		pts.Shape = plotutil.Shape(c)
 		p.Add(l, pts)
 		p.Legend.Add(s.label, l, pts)
 	}
@@ -181,7 +197,7 @@ func pairPlot(pair string, rs []Result, multiThreads bool) (*plot.Plot, error) {
 	}
 	p.X.Tick.Marker = xt
 	// Room for the legend above the data: the axis reaches 6x the top value.
-	p.Y.Min, p.Y.Max = ymin/1.5, ymax*6
+	p.Y.Min, p.Y.Max = ymin/1.5, ymax*1.2
 	p.Y.Tick.Marker = logTicks{}
 	p.X.Min, p.X.Max = float64(sizes[0])/1.5, float64(sizes[len(sizes)-1])*1.5
 	p.Legend.Top = true
