@@ -123,17 +123,17 @@ func TestPyTorchResultType(t *testing.T) {
 	// The examples of the seed 004_2da3b1e1793b6f18.txt, which are those of PyTorch's
 	// docs/source/tensor_attributes.rst ("Type promotion examples").
 	runCases(t, p, "seed 004 / tensor_attributes.rst", []pcase{
-		{"i32[1]", "py:int", "i32"},         // int_tensor + 5
-		{"i32[1]", "py:float", "f32"},       // int_tensor + 5.5
-		{"i32[1]", "i64[]", "i32"},          // int_tensor + long_zerodim
-		{"i64[1]", "i32[1]", "i64"},         // long_tensor + int_tensor
-		{"boolean[1]", "i64[1]", "i64"},     // bool_tensor + long_tensor
-		{"boolean[1]", "u8[1]", "u8"},       // bool_tensor + uint_tensor
-		{"f32[1]", "f64[1]", "f64"},         // float_tensor + double_tensor
-		{"c64[1]", "c128[1]", "c128"},       // complex_float_tensor + complex_double_tensor
-		{"boolean[1]", "i32[1]", "i32"},     // bool_tensor + int_tensor
-		{"i64[1]", "f32[1]", "f32"},         // torch.add(long_tensor, float_tensor)
-		{"py:int", "py:int", "i64"},         // torch.add(5, 5)
+		{"i32[1]", "py:int", "i32"},     // int_tensor + 5
+		{"i32[1]", "py:float", "f32"},   // int_tensor + 5.5
+		{"i32[1]", "i64[]", "i32"},      // int_tensor + long_zerodim
+		{"i64[1]", "i32[1]", "i64"},     // long_tensor + int_tensor
+		{"boolean[1]", "i64[1]", "i64"}, // bool_tensor + long_tensor
+		{"boolean[1]", "u8[1]", "u8"},   // bool_tensor + uint_tensor
+		{"f32[1]", "f64[1]", "f64"},     // float_tensor + double_tensor
+		{"c64[1]", "c128[1]", "c128"},   // complex_float_tensor + complex_double_tensor
+		{"boolean[1]", "i32[1]", "i32"}, // bool_tensor + int_tensor
+		{"i64[1]", "f32[1]", "f32"},     // torch.add(long_tensor, float_tensor)
+		{"py:int", "py:int", "i64"},     // torch.add(5, 5)
 	})
 	// test/test_type_promotion.py, test_result_type and test_promote_types.
 	runCases(t, p, "test_type_promotion.py", []pcase{
@@ -150,27 +150,27 @@ func TestPyTorchResultType(t *testing.T) {
 	})
 	// combine_categories (aten/src/ATen/native/TypeProperties.cpp), worked by hand.
 	runCases(t, p, "TypeProperties.cpp combine_categories", []pcase{
-		{"f16[2]", "py:complex", "c32"},    // complex over float keeps the float's precision
-		{"bf16[2]", "py:complex", "c64"},   // toComplexType(BFloat16) = ComplexFloat
+		{"f16[2]", "py:complex", "c32"},  // complex over float keeps the float's precision
+		{"bf16[2]", "py:complex", "c64"}, // toComplexType(BFloat16) = ComplexFloat
 		{"f64[2]", "py:complex", "c128"},
-		{"i32[2]", "py:complex", "c64"},    // the default complex dtype
-		{"i32[2]", "c128[]", "c128"},       // a zero-dim complex over an int tensor
-		{"f16[2]", "c128[]", "c32"},        // ... over a float16 tensor: complex of f16
-		{"f16[2]", "f64[]", "f16"},         // zero-dim of the same kind does not count
-		{"i8[2]", "f64[]", "f64"},          // zero-dim of a higher kind decides
-		{"boolean[2]", "py:int", "i64"},    // a bool tensor takes the Python int's type
+		{"i32[2]", "py:complex", "c64"}, // the default complex dtype
+		{"i32[2]", "c128[]", "c128"},    // a zero-dim complex over an int tensor
+		{"f16[2]", "c128[]", "c32"},     // ... over a float16 tensor: complex of f16
+		{"f16[2]", "f64[]", "f16"},      // zero-dim of the same kind does not count
+		{"i8[2]", "f64[]", "f64"},       // zero-dim of a higher kind decides
+		{"boolean[2]", "py:int", "i64"}, // a bool tensor takes the Python int's type
 		{"boolean[2]", "py:bool", "boolean"},
 		{"u8[2]", "py:bool", "u8"},
-		{"u16[2]", "py:int", "u16"},        // no promote_types call: no error
+		{"u16[2]", "py:int", "u16"}, // no promote_types call: no error
 		{"u16[2]", "i32[]", "u16"},
 		{"u16[2]", "py:float", "f32"},
 		{"u16[2]", "i32[2]", "error"},
-		{"f8e4m3[2]", "py:float", "f8e4m3"}, // float8 is a floating type: the tensor wins
+		{"f8e4m3[2]", "py:float", "f8e4m3"},  // float8 is a floating type: the tensor wins
 		{"f8e4m3[2]", "py:complex", "error"}, // no complex type for float8
 		{"f8e4m3[2]", "f8e5m2[]", "f8e4m3"},
 		{"f8e4m3[2]", "f8e5m2[2]", "error"},
-		{"i32[...]", "i64[]", "i32"},       // a dynamic rank counts as dimensioned
-		{"weak:f64[4]", "i32[4]", "f32"},   // a weak operand is a wrapped number whatever its shape
+		{"i32[...]", "i64[]", "i32"},     // a dynamic rank counts as dimensioned
+		{"weak:f64[4]", "i32[4]", "f32"}, // a weak operand is a wrapped number whatever its shape
 		{"string", "f32", "error"},
 	})
 }
