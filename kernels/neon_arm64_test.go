@@ -35,6 +35,10 @@ var neonPairs = [][2]element.Type{
 	{element.I32, element.I16}, {element.I32, element.I8},
 	{element.F32, element.I32}, {element.F32, element.I16}, {element.F32, element.I8},
 	{element.F32, element.U8},
+	{element.F16, element.F8E4M3}, {element.F32, element.F8E4M3},
+	{element.F16, element.F8E5M2}, {element.F32, element.F8E5M2},
+	{element.I8, element.F16}, {element.U8, element.F16}, {element.I16, element.F16},
+	{element.U16, element.F16}, {element.I32, element.F16},
 	{element.Boolean, element.U8}, {element.U8, element.Boolean},
 	{element.Boolean, element.F32}, {element.F32, element.Boolean},
 }
