@@ -11,7 +11,12 @@ import (
 	"github.com/convertpromote/convertpromote/element"
 )
 
-// Feature flags, read once at start-up. Tests switch useBFCVTN off and on to run both f32 → bf16
+// Feature flags, read once at start-up. No kernel uses FP16 arithmetic (FEAT_FP16, x/sys/cpu's
+// HasFPHP/HasASIMDHP): the f16 conversions FCVTN/FCVTL are base ARMv8 Advanced SIMD, so every
+// kernel except BFCVTN runs on any arm64 CPU (Cortex-A53 included). The kernels rely on FPCR as
+// Go leaves it (round to nearest even, no flush to zero, no default NaN), like Go's own float
+// conversions do.
+// Tests switch useBFCVTN off and on to run both f32 → bf16
 // branches on a CPU that has FEAT_BF16.
 var (
 	// hasASIMD: Advanced SIMD, present on every arm64 CPU Go supports.
@@ -23,7 +28,7 @@ var (
 	useBFCVTN = hasBF16
 )
 
-// The NEON kernels in float_arm64.s, decode_arm64.s and int_arm64.s. Each converts n elements,
+// The NEON kernels in float_arm64.s, decode_arm64.s, encode_arm64.s and int_arm64.s. Each converts n elements,
 // n a positive multiple of its block size (see neonKernels).
 
 //go:noescape
@@ -128,6 +133,33 @@ func boolToF32NEON(dst, src *byte, n int)
 //go:noescape
 func f32ToBoolNEON(dst, src *byte, n int)
 
+//go:noescape
+func f16ToF8e5m2NEON(dst, src *byte, n int)
+
+//go:noescape
+func f32ToF8e5m2NEON(dst, src *byte, n int)
+
+//go:noescape
+func f16ToF8e4m3NEON(dst, src *byte, n int)
+
+//go:noescape
+func f32ToF8e4m3NEON(dst, src *byte, n int)
+
+//go:noescape
+func i8ToF16NEON(dst, src *byte, n int)
+
+//go:noescape
+func u8ToF16NEON(dst, src *byte, n int)
+
+//go:noescape
+func i16ToF16NEON(dst, src *byte, n int)
+
+//go:noescape
+func u16ToF16NEON(dst, src *byte, n int)
+
+//go:noescape
+func i32ToF16NEON(dst, src *byte, n int)
+
 // neonID names one assembly kernel; callNEON calls it directly, so the stack buffers of the
 // tail in runNEON do not escape (a call through a func value would move them to the heap).
 type neonID uint8
@@ -167,6 +199,15 @@ const (
 	kByteBool
 	kBoolF32
 	kF32Bool
+	kF16E5M2
+	kF32E5M2
+	kF16E4M3
+	kF32E4M3
+	kI8F16
+	kU8F16
+	kI16F16
+	kU16F16
+	kI32F16
 )
 
 func callNEON(id neonID, dst, src *byte, n int, tab *byte) {
@@ -239,6 +280,24 @@ func callNEON(id neonID, dst, src *byte, n int, tab *byte) {
 		boolToF32NEON(dst, src, n)
 	case kF32Bool:
 		f32ToBoolNEON(dst, src, n)
+	case kF16E5M2:
+		f16ToF8e5m2NEON(dst, src, n)
+	case kF32E5M2:
+		f32ToF8e5m2NEON(dst, src, n)
+	case kF16E4M3:
+		f16ToF8e4m3NEON(dst, src, n)
+	case kF32E4M3:
+		f32ToF8e4m3NEON(dst, src, n)
+	case kI8F16:
+		i8ToF16NEON(dst, src, n)
+	case kU8F16:
+		u8ToF16NEON(dst, src, n)
+	case kI16F16:
+		i16ToF16NEON(dst, src, n)
+	case kU16F16:
+		u16ToF16NEON(dst, src, n)
+	case kI32F16:
+		i32ToF16NEON(dst, src, n)
 	default:
 		panic("kernels: unknown NEON kernel")
 	}
@@ -281,9 +340,9 @@ var (
 	nibF16 [4][16]uint16
 )
 
-// neonTable maps (from, to) to the pair's kernel; nil where NEON has none. f32 → bf16 is chosen
-// at call time (useBFCVTN).
-var neonTable map[[2]element.Type]*neonKernel
+// neonTable holds each pair's kernel, indexed [from][to]; nil where NEON has none. f32 → bf16 is
+// chosen at call time (useBFCVTN).
+var neonTable [32][32]*neonKernel
 
 func init() {
 	if !hasASIMD {
@@ -304,7 +363,7 @@ func init() {
 	k := func(id neonID, blk int, from, to element.Type) *neonKernel {
 		return &neonKernel{id: id, blk: blk, inBits: from.Bits(), outBits: to.Bits()}
 	}
-	neonTable = map[[2]element.Type]*neonKernel{
+	pairs := map[[2]element.Type]*neonKernel{
 		{element.F32, element.F16}:  k(kF32F16, 16, element.F32, element.F16),
 		{element.F16, element.F32}:  k(kF16F32, 16, element.F16, element.F32),
 		{element.BF16, element.F32}: k(kBF16F32, 16, element.BF16, element.F32),
@@ -317,6 +376,16 @@ func init() {
 		{element.F8E4M3, element.F16}: k(kE4M3F16, 16, element.F8E4M3, element.F16),
 		{element.F8E5M2, element.F16}: k(kE5M2F16, 16, element.F8E5M2, element.F16),
 		{element.F8E5M2, element.F32}: k(kE5M2F32, 16, element.F8E5M2, element.F32),
+
+		{element.F16, element.F8E5M2}: k(kF16E5M2, 16, element.F16, element.F8E5M2),
+		{element.F32, element.F8E5M2}: k(kF32E5M2, 16, element.F32, element.F8E5M2),
+		{element.F16, element.F8E4M3}: k(kF16E4M3, 16, element.F16, element.F8E4M3),
+		{element.F32, element.F8E4M3}: k(kF32E4M3, 16, element.F32, element.F8E4M3),
+		{element.I8, element.F16}:     k(kI8F16, 16, element.I8, element.F16),
+		{element.U8, element.F16}:     k(kU8F16, 16, element.U8, element.F16),
+		{element.I16, element.F16}:    k(kI16F16, 16, element.I16, element.F16),
+		{element.U16, element.F16}:    k(kU16F16, 16, element.U16, element.F16),
+		{element.I32, element.F16}:    k(kI32F16, 16, element.I32, element.F16),
 
 		{element.I8, element.F32}:  k(kI8F32, 16, element.I8, element.F32),
 		{element.U8, element.F32}:  k(kU8F32, 16, element.U8, element.F32),
@@ -343,13 +412,14 @@ func init() {
 	for t, from := range []element.Type{element.U4, element.I4, element.NF4, element.F4E2M1} {
 		kf := k(kNibF32, 32, from, element.F32)
 		kf.tab = (*byte)(unsafe.Pointer(&nibF32[t][0]))
-		neonTable[p{from, element.F32}] = kf
+		pairs[p{from, element.F32}] = kf
 		kh := k(kNibF16, 32, from, element.F16)
 		kh.tab = (*byte)(unsafe.Pointer(&nibF16[t][0]))
-		neonTable[p{from, element.F16}] = kh
+		pairs[p{from, element.F16}] = kh
 	}
-	for _, kn := range neonTable {
+	for pr, kn := range pairs {
 		kn.fn = kn.run
+		neonTable[pr[0]][pr[1]] = kn
 	}
 	bf16Int.fn = bf16Int.run
 	bf16BFCVTN.fn = bf16BFCVTN.run
@@ -399,8 +469,10 @@ func archKernel(p Path, from, to element.Type) loopFunc {
 	if from == element.F32 && to == element.BF16 {
 		return f32ToBF16Kernel().fn
 	}
-	if k := neonTable[[2]element.Type{from, to}]; k != nil {
-		return k.fn
+	if int(from) < len(neonTable) && int(to) < len(neonTable) {
+		if k := neonTable[from][to]; k != nil {
+			return k.fn
+		}
 	}
 	return nil
 }

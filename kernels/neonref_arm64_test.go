@@ -106,6 +106,41 @@ func refE4M3ToF32(b uint8) uint32 {
 	return s | math.Float32bits(float32(math.Ldexp(8+m, e-10)))
 }
 
+// refF16ToE4M3 is the second step of the f8e4m3 rule: round the f16 to nearest even in e4m3;
+// above 464, ±inf and NaN give 0x7F/0xFF by sign, 464 itself gives 448.
+func refF16ToE4M3(h uint16) uint8 {
+	s := uint8(h>>8) & 0x80
+	v := math.Abs(float64(math.Float32frombits(refF16ToF32(h))))
+	switch {
+	case v != v || v > 464:
+		return s | 0x7F
+	case v >= 448:
+		return s | 0x7E
+	}
+	return s | uint8(refRound(v, 3, 8, 7)) // ebits 8: no overflow below 448
+}
+
+// refF16ToE5M2 rounds the f16 to nearest even in e5m2 (overflow to ±inf); a NaN is quieted and
+// keeps its high byte.
+func refF16ToE5M2(h uint16) uint8 {
+	s := uint8(h>>8) & 0x80
+	v := math.Abs(float64(math.Float32frombits(refF16ToF32(h))))
+	switch {
+	case v != v:
+		return uint8((h | 0x0200) >> 8)
+	case math.IsInf(v, 0):
+		return s | 0x7C
+	}
+	return s | uint8(refRound(v, 2, 5, 15))
+}
+
+// refI32ToF16 goes through f32 (round to nearest even), saturates to ±65504, then rounds to f16.
+func refI32ToF16(x int32) uint16 {
+	f := float32(x)
+	f = max(min(f, 65504), -65504)
+	return refF32ToF16(math.Float32bits(f))
+}
+
 // refSatInt truncates f toward zero and saturates to [lo, hi]; NaN gives 0.
 func refSatInt(f float32, lo, hi int64) int64 {
 	if f != f {
@@ -204,6 +239,24 @@ func refKernel(from, to element.Type) loopFunc {
 			v := float64(int32(u32(s, i)))
 			p32(d, i, uint32(u32(s, i))&0x80000000|uint32(refRound(math.Abs(v), 23, 8, 127)))
 		})
+	case p{element.F16, element.F8E4M3}:
+		return each(func(d, s []byte, i int) { d[i] = refF16ToE4M3(u16(s, i)) })
+	case p{element.F32, element.F8E4M3}:
+		return each(func(d, s []byte, i int) { d[i] = refF16ToE4M3(refF32ToF16(u32(s, i))) })
+	case p{element.F16, element.F8E5M2}:
+		return each(func(d, s []byte, i int) { d[i] = refF16ToE5M2(u16(s, i)) })
+	case p{element.F32, element.F8E5M2}:
+		return each(func(d, s []byte, i int) { d[i] = refF16ToE5M2(refF32ToF16(u32(s, i))) })
+	case p{element.I8, element.F16}:
+		return each(func(d, s []byte, i int) { p16(d, i, refF32ToF16(math.Float32bits(float32(int8(s[i]))))) })
+	case p{element.U8, element.F16}:
+		return each(func(d, s []byte, i int) { p16(d, i, refF32ToF16(math.Float32bits(float32(s[i])))) })
+	case p{element.I16, element.F16}:
+		return each(func(d, s []byte, i int) { p16(d, i, refF32ToF16(math.Float32bits(float32(int16(u16(s, i)))))) })
+	case p{element.U16, element.F16}:
+		return each(func(d, s []byte, i int) { p16(d, i, refF32ToF16(math.Float32bits(float32(u16(s, i))))) })
+	case p{element.I32, element.F16}:
+		return each(func(d, s []byte, i int) { p16(d, i, refI32ToF16(int32(u32(s, i)))) })
 	case p{element.I8, element.I32}:
 		return each(func(d, s []byte, i int) { p32(d, i, uint32(int32(int8(s[i])))) })
 	case p{element.U8, element.I32}:
