@@ -393,10 +393,9 @@ func ParsePromoteAttrs(l *Layer) (op.ConvertPromoteTypes, error) {
 // inputOf returns the type and shape that flow into input port p of layer l: the port's own
 // precision, else the producing port's; the port's dims, where a port without <dim> is rank 0
 // unless its producer is a Parameter of dynamic rank (shape="...").
-func (m *Model) inputOf(l *Layer, p *Port, byID map[int64]*Layer) (op.Port, bool) {
+func (m *Model) inputOf(p *Port, e *Edge, byID map[int64]*Layer) (op.Port, bool) {
 	t, known := p.Type()
 	shape := p.Shape()
-	e := m.Producer(l.ID, p.ID)
 	if e != nil {
 		if src := byID[e.FromLayer]; src != nil {
 			if sp := src.Output(e.FromPort); sp != nil {
@@ -451,11 +450,12 @@ func (c *checker) promoteLayer(l *Layer) {
 	}
 	connected := true
 	for i, p := range l.Inputs {
-		if c.feeds[[2]int64{l.ID, p.ID}] == nil {
+		e := c.feeds[[2]int64{l.ID, p.ID}]
+		if e == nil {
 			c.add(p.Line, l, "input %d is not connected", i)
 			connected = false
 		}
-		pl.In[i], pl.InKnown[i] = c.m.inputOf(l, p, c.byID)
+		pl.In[i], pl.InKnown[i] = c.m.inputOf(p, e, c.byID)
 	}
 	if !connected {
 		pl.Err = fmt.Errorf("input not connected")

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/convertpromote/convertpromote/element"
 )
@@ -29,9 +30,24 @@ func (m *Model) Decompose() (int, error) {
 	for _, l := range m.Layers {
 		byID[l.ID] = l
 	}
+	into := map[[2]int64][]*Edge{}
+	from := map[[2]int64][]*Edge{}
+	for _, e := range m.Edges {
+		into[[2]int64{e.ToLayer, e.ToPort}] = append(into[[2]int64{e.ToLayer, e.ToPort}], e)
+		from[[2]int64{e.FromLayer, e.FromPort}] = append(from[[2]int64{e.FromLayer, e.FromPort}], e)
+	}
+	// Rewrite in topological order, as OpenVINO's pass does, so that an operator fed by another
+	// one names its Convert after the Convert that replaced its producer.
+	order, _ := m.topoOrder(byID)
+	pos := map[*Layer]int{}
+	for i, l := range order {
+		pos[l] = i
+	}
+	promotes := append([]PromoteLayer(nil), rep.Promotes...)
+	sort.SliceStable(promotes, func(i, j int) bool { return pos[promotes[i].Layer] < pos[promotes[j].Layer] })
 	next := m.NextLayerID()
 	replaced := map[*Layer][2]*Layer{}
-	for _, pl := range rep.Promotes {
+	for _, pl := range promotes {
 		l := pl.Layer
 		if !pl.InKnown[0] || !pl.InKnown[1] || pl.Common == element.Dynamic {
 			return 0, m.errorf(l.Line, l, "cannot decompose: the common type is not known (inputs %s and %s); Convert needs a static type", pl.In[0].Type, pl.In[1].Type)
@@ -39,8 +55,7 @@ func (m *Model) Decompose() (int, error) {
 		var pair [2]*Layer
 		for i := 0; i < 2; i++ {
 			in, out := l.Inputs[i], l.Outputs[i]
-			e := m.Producer(l.ID, in.ID)
-			src := byID[e.FromLayer]
+			src := byID[into[[2]int64{l.ID, in.ID}][0].FromLayer]
 			cv := &Layer{
 				ID:      next,
 				Name:    fmt.Sprintf("%s/%s.%d", src.Name, l.Name, i),
@@ -52,6 +67,7 @@ func (m *Model) Decompose() (int, error) {
 				HasOutput: true,
 			}
 			next++
+			byID[cv.ID] = cv
 			for _, h := range l.Head {
 				if h.Kind == ElementNode && h.Name == "rt_info" {
 					cv.Head = append(cv.Head, h.Clone())
@@ -72,13 +88,11 @@ func (m *Model) Decompose() (int, error) {
 				op.Extra = append(op.Extra, x.Clone())
 			}
 			cv.Outputs = []*Port{op}
-			for _, e := range m.Edges {
-				if e.ToLayer == l.ID && e.ToPort == in.ID {
-					e.ToLayer, e.ToPort = cv.ID, 0
-				}
-				if e.FromLayer == l.ID && e.FromPort == out.ID {
-					e.FromLayer, e.FromPort = cv.ID, 1
-				}
+			for _, e := range into[[2]int64{l.ID, in.ID}] {
+				e.ToLayer, e.ToPort = cv.ID, 0
+			}
+			for _, e := range from[[2]int64{l.ID, out.ID}] {
+				e.FromLayer, e.FromPort = cv.ID, 1
 			}
 			pair[i] = cv
 		}
