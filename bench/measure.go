@@ -36,7 +36,8 @@ type Config struct {
 	Budget time.Duration
 	// Batch is the target length of one timed batch (default Budget/40, kept within 1ms..50ms).
 	Batch time.Duration
-	// Window is how many of the latest samples the stop rule looks at (default 5).
+	// Window is how many of the latest samples the stop rule looks at (default 6: benchstat
+	// gives a confidence interval from 6 samples on).
 	Window int
 	// Tolerance is the spread (max-min)/median under which the window counts as stable
 	// (default 0.05).
@@ -58,7 +59,7 @@ func (c Config) withDefaults() Config {
 		c.Batch = min(max(c.Budget/40, time.Millisecond), 50*time.Millisecond)
 	}
 	if c.Window <= 0 {
-		c.Window = 5
+		c.Window = 6
 	}
 	if c.Tolerance <= 0 {
 		c.Tolerance = 0.05

@@ -208,7 +208,7 @@ func TestMeasureErrors(t *testing.T) {
 
 func TestConfigDefaults(t *testing.T) {
 	c := Config{}.withDefaults()
-	if c.Budget != 500*time.Millisecond || c.Batch != 12500*time.Microsecond || c.Window != 5 ||
+	if c.Budget != 500*time.Millisecond || c.Batch != 12500*time.Microsecond || c.Window != 6 ||
 		c.Tolerance != 0.05 || c.MinSamples != 3 || c.MaxSamples != 100 || c.Timer == nil {
 		t.Errorf("defaults = %+v", c)
 	}

@@ -9,23 +9,44 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"text/tabwriter"
+	"unicode/utf8"
 )
 
-// WriteTable writes the results as an aligned text table, one row per result.
+// WriteTable writes the results as an aligned text table, one row per result: the pair and
+// path left-aligned, the numbers right-aligned.
 func WriteTable(w io.Writer, rs []Result) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "pair\tpath\tn\tthreads\tbytes/op\tGB/s\tmin\tmax\tns/elem\tcopy GB/s\t×copy\t×generic\t")
+	rows := [][]string{{"pair", "path", "n", "threads", "bytes/op", "GB/s", "min", "max", "ns/elem", "copy GB/s", "×copy", "×generic"}}
 	for _, r := range rs {
 		gen := "-"
 		if r.RatioGeneric != nil {
 			gen = fmt.Sprintf("%.2f", *r.RatioGeneric)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%.2f\t%.2f\t%.2f\t%.3f\t%.2f\t%.2f\t%s\t\n",
-			r.Pair, r.Path, FormatSize(r.N), r.Threads, formatBytes(r.BytesPerOp),
-			r.GBpsMedian, r.GBpsMin, r.GBpsMax, r.NsPerElem, r.CopyGBpsMedian, r.RatioCopy, gen)
+		rows = append(rows, []string{r.Pair, r.Path, FormatSize(r.N), strconv.Itoa(r.Threads), formatBytes(r.BytesPerOp),
+			fmt.Sprintf("%.2f", r.GBpsMedian), fmt.Sprintf("%.2f", r.GBpsMin), fmt.Sprintf("%.2f", r.GBpsMax),
+			fmt.Sprintf("%.3f", r.NsPerElem), fmt.Sprintf("%.2f", r.CopyGBpsMedian), fmt.Sprintf("%.2f", r.RatioCopy), gen})
 	}
-	return tw.Flush()
+	const leftCols = 2 // pair and path
+	width := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for i, cell := range row {
+			width[i] = max(width[i], utf8.RuneCountInString(cell))
+		}
+	}
+	bw := bufio.NewWriter(w)
+	for _, row := range rows {
+		for i, cell := range row {
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell))
+			switch {
+			case i < leftCols:
+				bw.WriteString(cell + pad + "  ")
+			case i == len(row)-1:
+				bw.WriteString(pad + cell + "\n")
+			default:
+				bw.WriteString(pad + cell + "  ")
+			}
+		}
+	}
+	return bw.Flush()
 }
 
 // WriteJSON writes the results as an indented JSON array of objects with exactly the fields

@@ -122,7 +122,7 @@ func TestRunnerResults(t *testing.T) {
 		case r.RatioGeneric == nil || !near(*r.RatioGeneric, 1/ns):
 			t.Errorf("%s: ratio_generic %v, want %v", c.Path, r.RatioGeneric, 1/ns)
 		}
-		if !r.Converged || len(r.Samples.Batches) != 5 {
+		if !r.Converged || len(r.Samples.Batches) != 6 {
 			t.Errorf("%s: %d samples, converged %v; constant timings converge after one window", c.Path, len(r.Samples.Batches), r.Converged)
 		}
 	}

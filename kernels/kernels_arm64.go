@@ -11,7 +11,12 @@ import (
 	"github.com/convertpromote/convertpromote/element"
 )
 
-// Feature flags, read once at start-up. Tests switch useBFCVTN off and on to run both f32 → bf16
+// Feature flags, read once at start-up. No kernel uses FP16 arithmetic (FEAT_FP16, x/sys/cpu's
+// HasFPHP/HasASIMDHP): the f16 conversions FCVTN/FCVTL are base ARMv8 Advanced SIMD, so every
+// kernel except BFCVTN runs on any arm64 CPU (Cortex-A53 included). The kernels rely on FPCR as
+// Go leaves it (round to nearest even, no flush to zero, no default NaN), like Go's own float
+// conversions do.
+// Tests switch useBFCVTN off and on to run both f32 → bf16
 // branches on a CPU that has FEAT_BF16.
 var (
 	// hasASIMD: Advanced SIMD, present on every arm64 CPU Go supports.

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,9 +25,16 @@ func TestARM64WordEncodings(t *testing.T) {
 	if err != nil {
 		t.Skip("aarch64-linux-gnu-objdump not on PATH (package binutils-aarch64-linux-gnu)")
 	}
-	files, err := filepath.Glob("*_arm64.s")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no *_arm64.s files in the package directory (glob error %v)", err)
+	// The package directory is the working directory under go test; a test binary run elsewhere
+	// (qemu-aarch64 from the repository root in CI) finds it from this file's compile-time path.
+	files, _ := filepath.Glob("*_arm64.s")
+	if len(files) == 0 {
+		if _, self, _, ok := runtime.Caller(0); ok {
+			files, _ = filepath.Glob(filepath.Join(filepath.Dir(self), "*_arm64.s"))
+		}
+	}
+	if len(files) == 0 {
+		t.Fatal("no *_arm64.s files found in the working directory or beside this test's source")
 	}
 	type word struct {
 		where string

@@ -222,3 +222,31 @@ func TestBenchSkipsPathsWithoutKernel(t *testing.T) {
 		t.Errorf("only x448 for i8:f32: exit %d, stderr %q; want exit 2, nothing to measure", code, stderr)
 	}
 }
+
+func TestProgressBar(t *testing.T) {
+	var b bytes.Buffer
+	p := progressBar(&b)
+	p(3, 12, bench.Case{From: element.F32, To: element.F16, Path: "avx512", N: 16384, Threads: 2})
+	got := b.String()
+	// A quarter of the 30-column bar is filled.
+	want := "\r\033[K[" + strings.Repeat("=", 7) + strings.Repeat(" ", 23) + "] 3/12 f32:f16 avx512 n=16Ki threads=2 ("
+	if !strings.HasPrefix(got, want) || strings.Contains(got, "\n") {
+		t.Errorf("progress line %q, want prefix %q and no newline", got, want)
+	}
+	b.Reset()
+	p(12, 12, bench.Case{})
+	if b.String() != "\r\033[K" {
+		t.Errorf("final progress call wrote %q, want the line cleared", b.String())
+	}
+	if isTerminal(&b) {
+		t.Error("a buffer counted as a terminal")
+	}
+	f, err := os.CreateTemp(t.TempDir(), "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if isTerminal(f) {
+		t.Error("a regular file counted as a terminal")
+	}
+}
