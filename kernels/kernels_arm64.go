@@ -15,9 +15,8 @@ import (
 // HasFPHP/HasASIMDHP): the f16 conversions FCVTN/FCVTL are base ARMv8 Advanced SIMD, so every
 // kernel except BFCVTN runs on any arm64 CPU (Cortex-A53 included). The kernels rely on FPCR as
 // Go leaves it (round to nearest even, no flush to zero, no default NaN), like Go's own float
-// conversions do.
-// Tests switch useBFCVTN off and on to run both f32 → bf16
-// branches on a CPU that has FEAT_BF16.
+// conversions do. Tests switch useBFCVTN off and on to run both f32 → bf16 branches on a CPU
+// that has FEAT_BF16.
 var (
 	// hasASIMD: Advanced SIMD, present on every arm64 CPU Go supports.
 	hasASIMD = cpu.ARM64.HasASIMD
@@ -28,8 +27,8 @@ var (
 	useBFCVTN = hasBF16
 )
 
-// The NEON kernels in float_arm64.s, decode_arm64.s, encode_arm64.s and int_arm64.s. Each converts n elements,
-// n a positive multiple of its block size (see neonKernels).
+// The NEON kernels in float_arm64.s, decode_arm64.s, encode_arm64.s and int_arm64.s. Each
+// converts n elements, n a positive multiple of its block size (neonKernel.blk).
 
 //go:noescape
 func f32ToF16NEON(dst, src *byte, n int)
