@@ -53,7 +53,7 @@ func TestPolicyTable(t *testing.T) {
 	for _, c := range []struct {
 		policy string
 		types  int
-	}{{"pytorch", 19}, {"numpy", 17}, {"jax", 22}, {"jax-strict", 22}, {"tf", 15}, {"tf-safe", 15},
+	}{{"pytorch", 19}, {"numpy", 17}, {"jax", 23}, {"jax-strict", 23}, {"tf", 15}, {"tf-safe", 15},
 		{"paddle", 12}, {"anvil", 11}} {
 		code, out, errs := cli(t, "", "table", "--policy", c.policy)
 		if code != 0 {
