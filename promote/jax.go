@@ -54,14 +54,14 @@ func (j JAX) Name() string {
 }
 
 var jaxTypes = []element.Type{
-	element.Boolean, element.U2, element.U4, element.U8, element.U16, element.U32, element.U64,
+	element.Boolean, element.U1, element.U2, element.U4, element.U8, element.U16, element.U32, element.U64,
 	element.I4, element.I8, element.I16, element.I32, element.I64,
 	element.F4E2M1, element.F8E4M3, element.F8E5M2, element.F8E8M0,
 	element.BF16, element.F16, element.F32, element.F64, element.C64, element.C128,
 }
 
-// Types returns JAX's dtypes: bool, the unsigned and signed integers (with ml_dtypes' uint2, uint4
-// and int4), the small floats f4e2m1, f8e4m3 (float8_e4m3fn), f8e5m2, f8e8m0 (float8_e8m0fnu),
+// Types returns JAX's dtypes: bool, the unsigned and signed integers (with ml_dtypes' uint1, uint2,
+// uint4 and int4; JAX lists uint1 when its ml_dtypes has it), the small floats f4e2m1, f8e4m3 (float8_e4m3fn), f8e5m2, f8e8m0 (float8_e8m0fnu),
 // bf16, f16, f32, f64, c64 and c128. The 64-bit ones are accepted without X64 and canonicalized.
 func (JAX) Types() []element.Type { return append([]element.Type(nil), jaxTypes...) }
 
@@ -95,7 +95,8 @@ var jaxSmallFloats = []jaxNode{jt(element.F4E2M1), jt(element.F8E4M3), jt(elemen
 // node maps to the nodes immediately above it.
 var jaxLattice = map[jaxNode][]jaxNode{
 	jt(element.Boolean): {jaxIntWeak},
-	jaxIntWeak:          {jt(element.U8), jt(element.U2), jt(element.U4), jt(element.I8), jt(element.I4)},
+	jaxIntWeak:          {jt(element.U8), jt(element.U2), jt(element.U4), jt(element.I8), jt(element.I4), jt(element.U1)},
+	jt(element.U1):      {},
 	jt(element.U2):      {},
 	jt(element.U4):      {},
 	jt(element.U8):      {jt(element.I16), jt(element.U16)},
@@ -299,9 +300,8 @@ func (j JAX) noPath(a, b Operand, na, nb jaxNode) error {
 		why += " with jax_numpy_dtype_promotion=strict"
 	case isSmallFloatNode(na) || isSmallFloatNode(nb):
 		why += " (8-bit and 4-bit floats do not promote implicitly)"
-	case na == jt(element.I4) || nb == jt(element.I4) || na == jt(element.U4) || nb == jt(element.U4) ||
-		na == jt(element.U2) || nb == jt(element.U2):
-		why += " (2-bit and 4-bit integers do not promote implicitly)"
+	case isSubByteIntNode(na) || isSubByteIntNode(nb):
+		why += " (1-bit, 2-bit and 4-bit integers do not promote implicitly)"
 	}
 	return promoteErr(j.Name(), a, b, "%s between %s", why, fmt.Sprintf("%v and %v", na, nb))
 }
@@ -311,6 +311,14 @@ func isSmallFloatNode(n jaxNode) bool {
 		if s == n {
 			return true
 		}
+	}
+	return false
+}
+
+func isSubByteIntNode(n jaxNode) bool {
+	switch n {
+	case jt(element.U1), jt(element.U2), jt(element.U4), jt(element.I4):
+		return true
 	}
 	return false
 }

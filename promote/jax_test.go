@@ -99,6 +99,8 @@ func TestJAXCases(t *testing.T) {
 		{"f8e4m3", "bf16", "error"},
 		{"f4e2m1", "f8e8m0", "error"},
 		{"py:int", "u4", "u4"},
+		{"py:int", "u1", "u1"},
+		{"u1", "u8", "error"},
 		{"u4", "i8", "error"},
 		{"i4", "u4", "error"},
 		{"u2", "py:float", "error"},

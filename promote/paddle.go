@@ -40,7 +40,9 @@ func init() {
 //
 // Op: OpAdd (default; add, subtract, multiply and the other "common rule" operations), OpDiv
 // (the divide rule: two integer types, bool excluded, give f32; otherwise the common rule) or
-// OpCompare (the logic rule: the common rule's checks, then a boolean result).
+// OpCompare (the logic rule: the common rule's checks, then a boolean result). The seed says
+// complex operands are outside the logic rule; type_promotion.h lists the comparison ops among
+// the promoting ones without excluding complex types, so OpCompare promotes them like OpAdd.
 type Paddle struct {
 	Op string
 }

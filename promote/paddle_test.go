@@ -171,5 +171,6 @@ func TestPaddleDocExamples(t *testing.T) {
 		{"f32[3,3]", "f16[3,3]", "boolean"},
 		{"i32[3]", "py:float", "boolean"},
 		{"i32[3]", "f32[3]", "error"},
+		{"c64[3]", "f32[3]", "boolean"}, // type_promotion.h does not exclude complex
 	})
 }

@@ -162,12 +162,13 @@ func policyVariants(t *testing.T) []Policy {
 	return ps
 }
 
-// operandsOf returns every type of p as an operand weak and strong, of rank 0 and rank 1.
+// operandsOf returns every type of p as an operand weak and strong, of rank 0, rank 1 and dynamic
+// rank.
 func operandsOf(p Policy) []Operand {
 	var ops []Operand
 	for _, ty := range p.Types() {
 		for _, weak := range []bool{false, true} {
-			for _, s := range []Shape{StaticShape(), StaticShape(3)} {
+			for _, s := range []Shape{StaticShape(), StaticShape(3), DynamicRankShape()} {
 				ops = append(ops, Operand{Type: ty, Shape: s, Weak: weak})
 			}
 		}
@@ -234,7 +235,7 @@ func TestPolicyForeignTypes(t *testing.T) {
 		for _, ty := range p.Types() {
 			known[ty] = true
 		}
-		for _, ty := range element.All() {
+		for _, ty := range append(element.All(), element.Type(250)) {
 			if known[ty] || ty == element.Dynamic && p.Name() == "openvino" {
 				continue
 			}

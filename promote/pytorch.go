@@ -55,7 +55,8 @@ var pytorchTypes = append(append([]element.Type(nil), pytorchTable...),
 
 // Types returns PyTorch's dtypes in this project's names: the 13 of the promote_types table in
 // its order (u8 i8 i16 i32 i64 f16 f32 f64 c32 c64 c128 boolean bf16), then u16, u32, u64 and the
-// float8 types f8e4m3 (float8_e4m3fn), f8e5m2 and f8e8m0 (float8_e8m0fnu).
+// float8 types f8e4m3 (float8_e4m3fn), f8e5m2 and f8e8m0 (float8_e8m0fnu). The shell dtypes
+// uint1–uint7 and int1–int7, which have no arithmetic kernels, are left out.
 func (PyTorch) Types() []element.Type { return append([]element.Type(nil), pytorchTypes...) }
 
 // The lookup table of promoteTypes, typed from c10/core/ScalarType.cpp (same as the seed

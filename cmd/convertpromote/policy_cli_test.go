@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -52,7 +53,7 @@ func TestPolicyTable(t *testing.T) {
 	for _, c := range []struct {
 		policy string
 		types  int
-	}{{"pytorch", 19}, {"numpy", 17}, {"jax", 22}, {"jax-strict", 22}, {"tf", 15}, {"tf-safe", 15},
+	}{{"pytorch", 19}, {"numpy", 17}, {"jax", 23}, {"jax-strict", 23}, {"tf", 15}, {"tf-safe", 15},
 		{"paddle", 12}, {"anvil", 11}} {
 		code, out, errs := cli(t, "", "table", "--policy", c.policy)
 		if code != 0 {
@@ -133,5 +134,32 @@ func TestCompare(t *testing.T) {
 	}
 	if code, _, _ := cli(t, "", "compare", "--pairs", "i8 x9"); code != 2 {
 		t.Errorf("compare --pairs 'i8 x9': exit %d, want 2", code)
+	}
+}
+
+// The compare table pasted in promote/README-section.md (and in README.md, once the section is
+// there) is exactly what the command prints, so the docs cannot go stale.
+func TestCompareTableInDocs(t *testing.T) {
+	_, out, _ := cli(t, "", "compare")
+	for _, path := range []string{"../../promote/README-section.md", "../../README.md"} {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		text := string(b)
+		i := strings.Index(text, "| lhs | rhs | openvino |")
+		if i < 0 {
+			if path == "../../README.md" {
+				continue // the section has not been copied into the README yet
+			}
+			t.Fatalf("%s has no compare table", path)
+		}
+		table := text[i:]
+		if j := strings.Index(table, "\n\n"); j >= 0 {
+			table = table[:j+1]
+		}
+		if table != out {
+			t.Errorf("%s's compare table differs from `convertpromote compare`:\n%s\nwant\n%s", path, table, out)
+		}
 	}
 }

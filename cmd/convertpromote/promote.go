@@ -66,6 +66,9 @@ Examples:
   convertpromote promote --promote-unsafe f16 i64      # f16
   convertpromote promote --pytorch-scalar-promotion --promote-unsafe 'i64[]' 'u8[2]'   # u8
   convertpromote promote --json u64 i8                 # {"error":"..."}
+  convertpromote promote --policy pytorch i32 py:float # f32
+  convertpromote promote --policy jax --x64 u64 i64    # weak:f64
+  convertpromote promote --policy paddle --op div i32 i32   # f32
 
 Flags:
 `
@@ -133,6 +136,7 @@ weak) or "error".
 Examples:
   convertpromote table                                  # OpenVINO, default attributes
   convertpromote table --promote-unsafe --types f16,bf16,i8
+  convertpromote table --policy jax --x64               # JAX's own types
 
 Flags:
 `
