@@ -1,0 +1,123 @@
+package bench
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// WriteTable writes the results as an aligned text table, one row per result: the pair and
+// path left-aligned, the numbers right-aligned.
+func WriteTable(w io.Writer, rs []Result) error {
+	rows := [][]string{{"pair", "path", "n", "threads", "bytes/op", "GB/s", "min", "max", "ns/elem", "copy GB/s", "×copy", "×generic"}}
+	for _, r := range rs {
+		gen := "-"
+		if r.RatioGeneric != nil {
+			gen = fmt.Sprintf("%.2f", *r.RatioGeneric)
+		}
+		rows = append(rows, []string{r.Pair, r.Path, FormatSize(r.N), strconv.Itoa(r.Threads), formatBytes(r.BytesPerOp),
+			fmt.Sprintf("%.2f", r.GBpsMedian), fmt.Sprintf("%.2f", r.GBpsMin), fmt.Sprintf("%.2f", r.GBpsMax),
+			fmt.Sprintf("%.3f", r.NsPerElem), fmt.Sprintf("%.2f", r.CopyGBpsMedian), fmt.Sprintf("%.2f", r.RatioCopy), gen})
+	}
+	const leftCols = 2 // pair and path
+	width := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for i, cell := range row {
+			width[i] = max(width[i], utf8.RuneCountInString(cell))
+		}
+	}
+	bw := bufio.NewWriter(w)
+	for _, row := range rows {
+		for i, cell := range row {
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(cell))
+			switch {
+			case i < leftCols:
+				bw.WriteString(cell + pad + "  ")
+			case i == len(row)-1:
+				bw.WriteString(pad + cell + "\n")
+			default:
+				bw.WriteString(pad + cell + "  ")
+			}
+		}
+	}
+	return bw.Flush()
+}
+
+// WriteJSON writes the results as an indented JSON array of objects with exactly the fields
+// pair, path, n, threads, bytes_per_op, gbps_median, gbps_min, gbps_max, ns_per_elem,
+// copy_gbps_median, ratio_copy and ratio_generic (null for the generic path).
+func WriteJSON(w io.Writer, rs []Result) error {
+	if rs == nil {
+		rs = []Result{}
+	}
+	b, err := json.MarshalIndent(rs, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// BenchmarkName returns the Go benchmark name of a case:
+// "BenchmarkConvert/f32:f16/avx512/n=16384/threads=1".
+func BenchmarkName(c Case) string {
+	return fmt.Sprintf("BenchmarkConvert/%s/%s/n=%d/threads=%d", c.Pair(), c.Path, c.N, c.Threads)
+}
+
+// WriteBenchstat writes the results in Go's benchmark format, which benchstat reads: a header
+// (goos, goarch, pkg, cpu), then one line per timed batch of each case,
+//
+//	BenchmarkConvert/f32:f16/avx512/n=16384/threads=1 	     512	     10234 ns/op	 9605.12 MB/s
+//
+// with the batch's operation count, its nanoseconds per operation and its throughput in MB/s
+// (10^6 bytes read + written per second).
+func WriteBenchstat(w io.Writer, rs []Result) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "goos: %s\ngoarch: %s\npkg: github.com/convertpromote/convertpromote/bench\n", runtime.GOOS, runtime.GOARCH)
+	if cpu := CPUName(); cpu != "" {
+		fmt.Fprintf(bw, "cpu: %s\n", cpu)
+	}
+	for _, r := range rs {
+		name := BenchmarkName(r.Case)
+		for _, ns := range r.Samples.NsPerOp() {
+			fmt.Fprintf(bw, "%s \t%8d\t%s ns/op\t%8.2f MB/s\n",
+				name, r.Samples.Iters, formatNs(ns), float64(r.BytesPerOp)/ns*1e3)
+		}
+	}
+	return bw.Flush()
+}
+
+// formatNs writes ns/op as Go's testing package does: whole numbers from 100 ns up, more
+// decimals below.
+func formatNs(ns float64) string {
+	prec := 0
+	switch {
+	case ns < 10:
+		prec = 3
+	case ns < 100:
+		prec = 2
+	}
+	return fmt.Sprintf("%10s", strconv.FormatFloat(ns, 'f', prec, 64))
+}
+
+// CPUName returns the processor's model name from /proc/cpuinfo, or "" where that is not
+// readable.
+func CPUName() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return ""
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}

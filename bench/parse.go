@@ -1,0 +1,159 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/kernels"
+)
+
+// MaxElements bounds one size: 2^40 elements, far past any buffer limit, so that sizes never
+// overflow the byte arithmetic.
+const MaxElements = 1 << 40
+
+// ParseSize reads an element count: a positive decimal integer, optionally followed by the
+// binary suffix Ki (2^10), Mi (2^20) or Gi (2^30): "1000", "16Ki", "64Mi", "1Gi". Zero, a
+// negative number, another suffix and counts over MaxElements are errors.
+func ParseSize(s string) (int, error) {
+	t := strings.TrimSpace(s)
+	mult := int64(1)
+	for _, suf := range []struct {
+		s string
+		m int64
+	}{{"Ki", 1 << 10}, {"Mi", 1 << 20}, {"Gi", 1 << 30}} {
+		if strings.HasSuffix(t, suf.s) {
+			t, mult = strings.TrimSuffix(t, suf.s), suf.m
+			break
+		}
+	}
+	v, err := strconv.ParseInt(t, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("size %q is not a whole number of elements (examples: 4096, 16Ki, 64Mi, 1Gi)", s)
+	}
+	if v <= 0 {
+		return 0, fmt.Errorf("size %q must be positive", s)
+	}
+	if v > MaxElements/mult {
+		return 0, fmt.Errorf("size %q is over the limit of 2^40 elements", s)
+	}
+	return int(v * mult), nil
+}
+
+// ParseSizes reads a comma-separated list of sizes (see ParseSize), keeping their order and
+// dropping repeats.
+func ParseSizes(s string) ([]int, error) {
+	var out []int
+	seen := map[int]bool{}
+	for _, f := range strings.Split(s, ",") {
+		v, err := ParseSize(f)
+		if err != nil {
+			return nil, err
+		}
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+// FormatSize writes an element count the way ParseSize reads it, with the largest binary suffix
+// that divides it exactly: 16384 → "16Ki", 1000 → "1000".
+func FormatSize(n int) string {
+	switch {
+	case n != 0 && n%(1<<30) == 0:
+		return strconv.Itoa(n>>30) + "Gi"
+	case n != 0 && n%(1<<20) == 0:
+		return strconv.Itoa(n>>20) + "Mi"
+	case n != 0 && n%(1<<10) == 0:
+		return strconv.Itoa(n>>10) + "Ki"
+	}
+	return strconv.Itoa(n)
+}
+
+// formatBytes writes a byte count with a binary unit: "384 MiB", "4 GiB", "1.5 KiB".
+func formatBytes(b int64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	v, i := float64(b), 0
+	for v >= 1024 && i < len(units)-1 {
+		v /= 1024
+		i++
+	}
+	if v == math.Trunc(v) {
+		return fmt.Sprintf("%.0f %s", v, units[i])
+	}
+	return fmt.Sprintf("%.1f %s", v, units[i])
+}
+
+// Pair is a conversion from one element type to another.
+type Pair struct{ From, To element.Type }
+
+// String returns "from:to" with canonical names.
+func (p Pair) String() string { return p.From.String() + ":" + p.To.String() }
+
+// ParsePair reads "from:to" with any spelling element.Parse accepts ("f32:f16", "FP32:FP16").
+// An unknown type, a missing colon and a pair that kernels.Convert does not support are errors
+// that name the pair.
+func ParsePair(s string) (Pair, error) {
+	a, b, ok := strings.Cut(strings.TrimSpace(s), ":")
+	if !ok {
+		return Pair{}, fmt.Errorf("pair %q: want FROM:TO, e.g. f32:f16", s)
+	}
+	from, err := element.Parse(a)
+	if err != nil {
+		return Pair{}, fmt.Errorf("pair %q: %w", s, err)
+	}
+	to, err := element.Parse(b)
+	if err != nil {
+		return Pair{}, fmt.Errorf("pair %q: %w", s, err)
+	}
+	if !kernels.Supported(from, to) {
+		return Pair{}, fmt.Errorf("pair %q: conversion from %s to %s is not supported", s, from, to)
+	}
+	return Pair{from, to}, nil
+}
+
+// ParsePairs reads a comma-separated list of pairs (see ParsePair), keeping their order and
+// dropping repeats.
+func ParsePairs(s string) ([]Pair, error) {
+	var out []Pair
+	seen := map[Pair]bool{}
+	for _, f := range strings.Split(s, ",") {
+		p, err := ParsePair(f)
+		if err != nil {
+			return nil, err
+		}
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// MaxThreads bounds one thread count.
+const MaxThreads = 1024
+
+// ParseThreads reads a comma-separated list of thread counts, each 1..MaxThreads, keeping their
+// order and dropping repeats.
+func ParseThreads(s string) ([]int, error) {
+	var out []int
+	seen := map[int]bool{}
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("thread count %q is not a whole number", f)
+		}
+		if v < 1 || v > MaxThreads {
+			return nil, fmt.Errorf("thread count %d must be between 1 and %d", v, MaxThreads)
+		}
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}

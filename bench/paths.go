@@ -1,0 +1,127 @@
+package bench
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/kernels"
+)
+
+// PathX448 names the peer path: github.com/x448/float16's per-element loop over typed slices
+// (float16.Fromfloat32 for f32→f16, Float16.Float32 for f16→f32), the way most Go code converts
+// today. It exists for the pairs f32:f16 and f16:f32 only: the package converts between float32
+// and float16 and nothing else, and chaining it through f32 for other pairs would measure our
+// glue code rather than the library.
+const PathX448 = "x448"
+
+// HasX448 reports whether the x448 peer path exists for the pair.
+func HasX448(from, to element.Type) bool {
+	return from == element.F32 && to == element.F16 || from == element.F16 && to == element.F32
+}
+
+// PathNames lists every path name a spec may use, in report order.
+var PathNames = []string{"avx512", "avx2", "neon", "generic", PathX448}
+
+// SelectPaths resolves a path spec for one pair into the paths to measure, in report order
+// (SIMD paths best first, then generic, then x448). The spec is "auto" (the best SIMD path that
+// has its own kernel for the pair, generic, and x448 where it exists), "all" (every SIMD path of
+// this CPU that has a kernel for the pair, generic, and x448 where it exists) or a comma-separated
+// list of path names. A name that is not a path, or a SIMD path this CPU lacks, is an error.
+// A listed path that has no kernel of its own for the pair (a SIMD path that would fall back to
+// the pure-Go loop, or x448 for a pair without f16) is left out and named in skipped.
+func SelectPaths(spec string, from, to element.Type) (paths, skipped []string, err error) {
+	cpu := kernels.Paths()
+	var simd []string // SIMD paths of this CPU with a kernel for the pair, best first
+	for _, p := range cpu {
+		if p != kernels.Generic && kernels.HasKernel(p, from, to) {
+			simd = append(simd, p.String())
+		}
+	}
+	peers := []string{"generic"}
+	if HasX448(from, to) {
+		peers = append(peers, PathX448)
+	}
+	switch spec {
+	case "auto":
+		if len(simd) > 0 {
+			paths = append(paths, simd[0])
+		}
+		return append(paths, peers...), nil, nil
+	case "all":
+		return append(simd, peers...), nil, nil
+	}
+	want := map[string]bool{}
+	for _, name := range strings.Split(spec, ",") {
+		name = strings.TrimSpace(name)
+		if name == "auto" || name == "all" {
+			return nil, nil, fmt.Errorf("path %q cannot be combined with other paths", name)
+		}
+		if !slices.Contains(PathNames, name) {
+			return nil, nil, fmt.Errorf("unknown path %q (valid: auto, all, %s)", name, strings.Join(PathNames, ", "))
+		}
+		if name != PathX448 {
+			p, err := kernels.ParsePath(name)
+			if err != nil {
+				return nil, nil, err
+			}
+			if !slices.Contains(cpu, p) {
+				return nil, nil, fmt.Errorf("path %s is not available on this CPU (available: %s)", name, availableNames())
+			}
+		}
+		want[name] = true
+	}
+	for _, name := range PathNames {
+		if !want[name] {
+			continue
+		}
+		if slices.Contains(simd, name) || slices.Contains(peers, name) {
+			paths = append(paths, name)
+		} else {
+			skipped = append(skipped, name)
+		}
+	}
+	return paths, skipped, nil
+}
+
+// availableNames lists the paths this CPU can run, plus x448.
+func availableNames() string {
+	var ns []string
+	for _, p := range kernels.Paths() {
+		ns = append(ns, p.String())
+	}
+	return strings.Join(append(ns, PathX448), ", ")
+}
+
+// ConvertFunc converts n elements from src to dst; the types are fixed by the case it was made
+// for.
+type ConvertFunc func(dst, src []byte, n int) error
+
+// Resolver returns the ConvertFunc that performs a case's conversion. KernelResolver is the real
+// one; tests inject fakes.
+type Resolver func(c Case) (ConvertFunc, error)
+
+// KernelResolver resolves the paths of package kernels (kernels.WithPath(p, c.Threads)) and the
+// x448 peer path.
+func KernelResolver(c Case) (ConvertFunc, error) {
+	if c.Path == PathX448 {
+		f := x448Func(c.From, c.To, c.Threads)
+		if f == nil {
+			return nil, fmt.Errorf("path x448 has no conversion for %s", c.Pair())
+		}
+		return f, nil
+	}
+	p, err := kernels.ParsePath(c.Path)
+	if err != nil {
+		return nil, err
+	}
+	if !kernels.Supported(c.From, c.To) {
+		return nil, fmt.Errorf("conversion %s is not supported", c.Pair())
+	}
+	conv := kernels.WithPath(p, c.Threads)
+	from, to := c.From, c.To
+	return func(dst, src []byte, n int) error {
+		return conv.Convert(dst, to, src, from, n)
+	}, nil
+}

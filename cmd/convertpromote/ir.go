@@ -1,0 +1,335 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/convertpromote/convertpromote/ir"
+)
+
+func init() {
+	register("ir", "check, run, decompose or fold an OpenVINO IR model (.xml + .bin)", runIR)
+}
+
+const irUsage = `Usage: convertpromote ir SUBCOMMAND [flags] MODEL.xml
+
+Read OpenVINO IR (v10, v11) models that use ConvertPromoteTypes-14.
+
+Subcommands:
+  check MODEL.xml               check the graph and every ConvertPromoteTypes layer; print a summary
+  run MODEL.xml [--out DIR]     evaluate ConvertPromoteTypes and Convert layers on Const data;
+                                print each output; with --out, write DIR/NAME.npy files
+  decompose MODEL.xml -o OUT.xml  replace each ConvertPromoteTypes by two Convert layers (opset1)
+  fold MODEL.xml -o OUT.xml     replace ConvertPromoteTypes layers with constant inputs by Consts
+
+--embedded instead of MODEL.xml uses the model compiled into the program (the three examples of
+the ConvertPromoteTypes-14 specification). Flags may come before or after the model.
+
+Exit status: 0 ok, 1 the model does not check or the operation failed, 2 bad usage.
+
+Examples:
+  convertpromote ir check testdata/ir/example1_promote_floats.xml
+  convertpromote ir run --embedded
+  convertpromote ir run testdata/ir/subbyte_consts.xml --out /tmp/npy
+  convertpromote ir decompose testdata/ir/pytorch_scalar.xml -o /tmp/decomposed.xml
+  convertpromote ir fold testdata/ir/example2_integers_unsafe.xml -o /tmp/folded.xml
+`
+
+// irSubcommands maps each ir subcommand to its implementation.
+var irSubcommands = map[string]func(m *ir.Model, opts irOptions, stdout, stderr io.Writer) error{
+	"check":     irCheck,
+	"decompose": irDecompose,
+	"run":       irRun,
+	"fold":      irFold,
+}
+
+type irOptions struct {
+	out      string // -o / --output
+	outDir   string // --out (run)
+	embedded bool
+	values   int // --values: how many values run prints
+}
+
+func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, irUsage)
+		return exitUsage
+	}
+	sub := args[0]
+	if sub == "-h" || sub == "--help" || sub == "-help" || sub == "help" {
+		fmt.Fprint(stdout, irUsage)
+		return exitOK
+	}
+	do, ok := irSubcommands[sub]
+	if !ok {
+		fmt.Fprintf(stderr, "convertpromote ir: unknown subcommand %q\n\n%s", sub, irUsage)
+		return exitUsage
+	}
+	fs := flag.NewFlagSet("ir "+sub, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var opts irOptions
+	fs.StringVar(&opts.out, "o", "", "output .xml (decompose, fold); its .bin is written beside it")
+	fs.StringVar(&opts.out, "output", "", "same as -o")
+	fs.StringVar(&opts.outDir, "out", "", "directory for .npy files (run)")
+	fs.BoolVar(&opts.embedded, "embedded", false, "use the model compiled into the program")
+	fs.IntVar(&opts.values, "values", 8, "values printed per output (run)")
+	flags, pos := interleaved(args[1:], map[string]bool{"o": true, "output": true, "out": true, "values": true})
+	if err := fs.Parse(flags); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, irUsage)
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "convertpromote ir %s: %v\n\n%s", sub, err, irUsage)
+		return exitUsage
+	}
+	if opts.embedded && len(pos) != 0 || !opts.embedded && len(pos) != 1 {
+		fmt.Fprintf(stderr, "convertpromote ir %s: give one MODEL.xml or --embedded\n\n%s", sub, irUsage)
+		return exitUsage
+	}
+	if (sub == "decompose" || sub == "fold") && opts.out == "" {
+		fmt.Fprintf(stderr, "convertpromote ir %s: -o OUT.xml is required\n", sub)
+		return exitUsage
+	}
+	if sub != "run" && opts.outDir != "" {
+		fmt.Fprintf(stderr, "convertpromote ir %s: --out DIR is a flag of ir run (did you mean -o?)\n", sub)
+		return exitUsage
+	}
+	var m *ir.Model
+	if opts.embedded {
+		m = ir.Embedded()
+	} else {
+		var err error
+		if sub == "check" && looksLikeSnippet(pos[0]) {
+			// A <layer> pasted from the specification: read tolerantly.
+			var data []byte
+			if data, err = readLimited(pos[0], 64<<20); err == nil {
+				m, err = ir.ParseSnippet(data, pos[0])
+			}
+			if err == nil {
+				fmt.Fprintf(stdout, "%s: a pasted <layer> snippet, read tolerantly (commas between attributes, \"< !--\"); each input gets a Parameter\n", pos[0])
+			}
+		} else {
+			m, err = ir.Read(pos[0])
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, err)
+			return exitFail
+		}
+	}
+	if err := do(m, opts, stdout, stderr); err != nil {
+		if isUsage(err) {
+			fmt.Fprintf(stderr, "convertpromote ir %s: %v\n", sub, err)
+			return exitUsage
+		}
+		var es ir.Errors
+		if errors.As(err, &es) {
+			for _, e := range es {
+				fmt.Fprintln(stderr, e)
+			}
+		} else {
+			fmt.Fprintf(stderr, "convertpromote ir %s: %v\n", sub, err)
+		}
+		return exitFail
+	}
+	return exitOK
+}
+
+// maxListed bounds the ConvertPromoteTypes layers check lists, to keep the summary on one screen.
+const maxListed = 12
+
+func irCheck(m *ir.Model, _ irOptions, stdout, stderr io.Writer) error {
+	rep, err := m.Check()
+	printSummary(m, rep, stdout)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "ok")
+	return nil
+}
+
+func printSummary(m *ir.Model, rep *ir.Report, w io.Writer) {
+	fmt.Fprintf(w, "%s: IR v%d, net %q, %d layers, %d edges\n", m.File, m.Version, m.Name, len(m.Layers), len(m.Edges))
+	counts := m.CountByType()
+	types := make([]string, 0, len(counts))
+	for t := range counts {
+		types = append(types, t)
+	}
+	sort.Strings(types)
+	parts := make([]string, len(types))
+	for i, t := range types {
+		parts[i] = fmt.Sprintf("%d %s", counts[t], t)
+	}
+	fmt.Fprintf(w, "layers: %s\n", strings.Join(parts, ", "))
+	switch {
+	case rep.Consts == 0:
+		fmt.Fprintln(w, "constant data: no Const layers")
+	case rep.BinChecked:
+		fmt.Fprintf(w, "constant data: %s (%d bytes); offset and size of %d Consts checked against it\n", rep.BinName, rep.BinSize, rep.Consts)
+	default:
+		fmt.Fprintf(w, "constant data: %s is absent; offset and size of %d Consts NOT checked against it (run and fold need it)\n", rep.BinName, rep.Consts)
+	}
+	if len(rep.Promotes) == 0 {
+		fmt.Fprintln(w, "ConvertPromoteTypes: none")
+		return
+	}
+	fmt.Fprintf(w, "ConvertPromoteTypes: %d\n", len(rep.Promotes))
+	for i, p := range rep.Promotes {
+		if i == maxListed {
+			fmt.Fprintf(w, "  ... and %d more\n", len(rep.Promotes)-maxListed)
+			break
+		}
+		in := func(k int) string {
+			t := "?"
+			if p.InKnown[k] {
+				t = p.In[k].Type.String()
+			}
+			return t + p.In[k].Shape.String()
+		}
+		res := "-> " + p.Common.String()
+		switch {
+		case p.Err != nil:
+			res = "-> error"
+		case !p.InKnown[0] || !p.InKnown[1]:
+			res = "-> unknown (an input has no precision)"
+		}
+		fmt.Fprintf(w, "  %s: %s + %s %s  [promote_unsafe=%t pytorch_scalar_promotion=%t u64_integer_promotion_target=%s]\n",
+			p.Layer.Label(), in(0), in(1), res, p.Op.PromoteUnsafe, p.Op.PyTorchScalarPromotion, p.Op.U64IntegerPromotionTarget)
+	}
+}
+
+func irDecompose(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
+	n, err := m.Decompose()
+	if err != nil {
+		return err
+	}
+	if err := m.Save(opts.out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: replaced %d ConvertPromoteTypes layers by %d Convert layers\n", opts.out, n, 2*n)
+	return nil
+}
+
+func irRun(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
+	if opts.values < 0 {
+		return usageErrorf("--values must be ≥ 0")
+	}
+	res, err := m.Run(nil)
+	if err != nil {
+		return err
+	}
+	if opts.outDir != "" {
+		if err := os.MkdirAll(opts.outDir, 0o755); err != nil {
+			return err
+		}
+	}
+	if len(res.Outputs) == 0 {
+		fmt.Fprintln(stdout, "nothing to evaluate: no ConvertPromoteTypes or Convert layer with constant inputs")
+	}
+	used := map[string]int{}
+	for _, o := range res.Outputs {
+		dims := o.Tensor.Shape()
+		shape := make([]string, len(dims))
+		for i, d := range dims {
+			shape[i] = fmt.Sprint(d)
+		}
+		count := int64(o.Tensor.Len())
+		vals, err := ir.FirstValues(o.Tensor, opts.values)
+		if err != nil {
+			return fmt.Errorf("%s: %v", o.Name, err)
+		}
+		more := ""
+		if int64(len(vals)) < count {
+			more = fmt.Sprintf(", ... (%d values)", count)
+		}
+		fmt.Fprintf(stdout, "%s  %s[%s]  %s%s\n", o.Name, o.Tensor.Type(), strings.Join(shape, ","), strings.Join(vals, ", "), more)
+		if opts.outDir != "" {
+			file := npyFileName(o.Name, used)
+			if err := writeNPYFile(filepath.Join(opts.outDir, file), o); err != nil {
+				return err
+			}
+		}
+	}
+	for _, l := range res.Skipped {
+		fmt.Fprintf(stdout, "not evaluated: %s (an input is not constant)\n", l.Label())
+	}
+	return nil
+}
+
+// npyFileName makes a tensor name a safe, unique file name: characters other than letters,
+// digits, '.', '-' and '_' become '_'.
+func npyFileName(name string, used map[string]int) string {
+	b := []byte(name)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {
+			b[i] = '_'
+		}
+	}
+	base := string(b)
+	if base == "" || base[0] == '.' {
+		base = "_" + base
+	}
+	used[base]++
+	if k := used[base]; k > 1 {
+		base = fmt.Sprintf("%s_%d", base, k)
+	}
+	return base + ".npy"
+}
+
+func writeNPYFile(path string, o ir.Output) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := ir.WriteNPY(f, o.Tensor); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %v", o.Name, err)
+	}
+	return f.Close()
+}
+
+func irFold(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
+	n, err := m.Fold()
+	if err != nil {
+		return err
+	}
+	if err := m.Save(opts.out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: folded %d ConvertPromoteTypes layers into Consts\n", opts.out, n)
+	return nil
+}
+
+// looksLikeSnippet reports whether the file starts with a <layer> element rather than <net>.
+func looksLikeSnippet(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, buf)
+	return ir.IsSnippet(buf[:n])
+}
+
+// readLimited reads a whole file of at most limit bytes.
+func readLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: larger than %d bytes", path, limit)
+	}
+	return data, nil
+}

@@ -1,0 +1,114 @@
+package ir
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/convertpromote/convertpromote/element"
+)
+
+// Decompose replaces every ConvertPromoteTypes layer by two Convert layers (opset1, <data
+// destination_type="T"/> with T the inferred common type), as OpenVINO's
+// ConvertConvertPromoteTypes pass does for runtimes without opset14:
+//   - Convert i is named "<input i's producer layer name>/<op name>.i" and is emitted even when
+//     input i already has type T;
+//   - its input port has id 0 and input i's precision and dims, its output port has id 1, the
+//     common type's precision, input i's dims, and output 2+i's names and port rt_info;
+//   - both Converts get a copy of the operator's layer rt_info;
+//   - edges into input i now go to Convert i, and edges from output 2+i leave Convert i's port 1;
+//   - new layers take ids above every existing id, and stand where the operator stood.
+//
+// The model must pass Check first; Decompose returns Check's errors otherwise, and an error when
+// a common type is dynamic (an input's type unknown), since Convert needs a static type. It
+// returns the number of layers replaced.
+func (m *Model) Decompose() (int, error) {
+	rep, err := m.Check()
+	if err != nil {
+		return 0, err
+	}
+	byID := map[int64]*Layer{}
+	for _, l := range m.Layers {
+		byID[l.ID] = l
+	}
+	into := map[[2]int64][]*Edge{}
+	from := map[[2]int64][]*Edge{}
+	for _, e := range m.Edges {
+		into[[2]int64{e.ToLayer, e.ToPort}] = append(into[[2]int64{e.ToLayer, e.ToPort}], e)
+		from[[2]int64{e.FromLayer, e.FromPort}] = append(from[[2]int64{e.FromLayer, e.FromPort}], e)
+	}
+	// Rewrite in topological order, as OpenVINO's pass does, so that an operator fed by another
+	// one names its Convert after the Convert that replaced its producer.
+	order, _ := m.topoOrder(byID)
+	pos := map[*Layer]int{}
+	for i, l := range order {
+		pos[l] = i
+	}
+	promotes := append([]PromoteLayer(nil), rep.Promotes...)
+	sort.SliceStable(promotes, func(i, j int) bool { return pos[promotes[i].Layer] < pos[promotes[j].Layer] })
+	next := m.NextLayerID()
+	replaced := map[*Layer][2]*Layer{}
+	for _, pl := range promotes {
+		l := pl.Layer
+		if !pl.InKnown[0] || !pl.InKnown[1] || pl.Common == element.Dynamic {
+			return 0, m.errorf(l.Line, l, "cannot decompose: the common type is not known (inputs %s and %s); Convert needs a static type", pl.In[0].Type, pl.In[1].Type)
+		}
+		var pair [2]*Layer
+		for i := 0; i < 2; i++ {
+			in, out := l.Inputs[i], l.Outputs[i]
+			src := byID[into[[2]int64{l.ID, in.ID}][0].FromLayer]
+			cv := &Layer{
+				ID:      next,
+				Name:    fmt.Sprintf("%s/%s.%d", src.Name, l.Name, i),
+				Type:    "Convert",
+				Version: "opset1",
+				Data: &Node{Kind: ElementNode, Name: "data",
+					Attrs: []Attr{{"destination_type", pl.Common.String()}}},
+				HasInput:  true,
+				HasOutput: true,
+			}
+			next++
+			byID[cv.ID] = cv
+			for _, h := range l.Head {
+				if h.Kind == ElementNode && h.Name == "rt_info" {
+					cv.Head = append(cv.Head, h.Clone())
+				}
+			}
+			inPrec := in.Precision
+			if inPrec == "" {
+				inPrec = pl.In[i].Type.IRPrecision()
+			}
+			cv.Inputs = []*Port{{ID: 0, Precision: inPrec, Dims: append([]int64(nil), in.Dims...)}}
+			outPrec := out.Precision
+			if t, ok := out.Type(); !ok || t != pl.Common {
+				outPrec = pl.Common.IRPrecision()
+			}
+			op := &Port{ID: 1, Precision: outPrec, Names: out.Names, HasNames: out.HasNames,
+				Attrs: append([]Attr(nil), out.Attrs...), Dims: append([]int64(nil), in.Dims...)}
+			for _, x := range out.Extra {
+				op.Extra = append(op.Extra, x.Clone())
+			}
+			cv.Outputs = []*Port{op}
+			for _, e := range into[[2]int64{l.ID, in.ID}] {
+				e.ToLayer, e.ToPort = cv.ID, 0
+			}
+			for _, e := range from[[2]int64{l.ID, out.ID}] {
+				e.FromLayer, e.FromPort = cv.ID, 1
+			}
+			pair[i] = cv
+		}
+		replaced[l] = pair
+	}
+	if len(replaced) == 0 {
+		return 0, nil
+	}
+	layers := make([]*Layer, 0, len(m.Layers)+len(replaced))
+	for _, l := range m.Layers {
+		if p, ok := replaced[l]; ok {
+			layers = append(layers, p[0], p[1])
+			continue
+		}
+		layers = append(layers, l)
+	}
+	m.Layers = layers
+	return len(replaced), nil
+}

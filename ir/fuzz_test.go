@@ -1,0 +1,80 @@
+package ir
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// fuzzLimits keep each fuzz input cheap.
+var fuzzLimits = Limits{MaxXMLBytes: 1 << 20, MaxTokenBytes: 64 << 10, MaxDepth: 64, MaxElements: 20000}
+
+// FuzzRead feeds arbitrary bytes to the reader. Whatever parses must also check, load its Const
+// data (from the input itself, standing in for a .bin), survive read → write → read unchanged,
+// run, fold into a model that checks, and decompose into a model that writes, reads back and
+// checks. Nothing may panic or hang.
+func FuzzRead(f *testing.F) {
+	for _, dir := range []string{"../testdata/ir", "../testdata/ir/bad"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.xml"))
+		for _, p := range files {
+			if data, err := os.ReadFile(p); err == nil && len(data) < 8<<10 {
+				f.Add(data)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := fuzzLimits.Parse(bytes.NewReader(data), "f.xml")
+		if err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			return
+		}
+		m.SetWeights(bytes.NewReader(data), int64(len(data)), "f.bin")
+		m.Check()
+		for _, l := range m.Layers {
+			if l.Type == "Const" {
+				if ci, b, err := m.ConstData(l); err == nil && int64(len(b)) > ci.Size {
+					t.Fatalf("ConstData returned %d bytes for size %d", len(b), ci.Size)
+				}
+			}
+		}
+		w1 := m.String()
+		m2, err := Parse(bytes.NewReader([]byte(w1)), "w.xml")
+		if err != nil {
+			t.Fatalf("written model does not read: %v\n%s", err, w1)
+		}
+		if !reflect.DeepEqual(strip(m), strip(m2)) {
+			t.Fatalf("read → write → read changed the model\n%s", w1)
+		}
+		if w2 := m2.String(); w2 != w1 {
+			t.Fatalf("second write differs:\n%s\n----\n%s", w1, w2)
+		}
+		m2.SetWeights(bytes.NewReader(data), int64(len(data)), "f.bin")
+		if res, err := m2.Run(nil); err == nil {
+			for _, o := range res.Outputs {
+				FirstValues(o.Tensor, 4)
+			}
+		}
+		m4, _ := Parse(bytes.NewReader([]byte(w1)), "w.xml")
+		m4.SetWeights(bytes.NewReader(data), int64(len(data)), "f.bin")
+		if n, err := m4.Fold(); err == nil && n > 0 {
+			if _, err := m4.Check(); err != nil {
+				t.Fatalf("folded model does not check: %v\n%s", err, m4.String())
+			}
+		}
+		if n, err := m2.Decompose(); err == nil && n > 0 {
+			w3 := m2.String()
+			m3, err := Parse(bytes.NewReader([]byte(w3)), "d.xml")
+			if err != nil {
+				t.Fatalf("decomposed model does not read: %v\n%s", err, w3)
+			}
+			m3.SetWeights(bytes.NewReader(data), int64(len(data)), "f.bin")
+			if _, err := m3.Check(); err != nil {
+				t.Fatalf("decomposed model does not check: %v\n%s", err, w3)
+			}
+		}
+	})
+}

@@ -1,0 +1,550 @@
+package ir
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/convertpromote/convertpromote/element"
+)
+
+// Limits bound what the reader accepts, so that hostile input fails fast with bounded memory.
+type Limits struct {
+	// MaxXMLBytes is the largest .xml accepted.
+	MaxXMLBytes int64
+	// MaxTokenBytes is the largest single XML token (a start tag with all its attributes, a
+	// text run, a comment).
+	MaxTokenBytes int64
+	// MaxDepth is the deepest element nesting accepted (<net> is depth 1).
+	MaxDepth int
+	// MaxElements is the most elements a file may have.
+	MaxElements int
+}
+
+// DefaultLimits are the limits Read and Parse use: a 1 GiB file, 16 MiB tokens, nesting 256
+// deep, 16 Mi elements.
+var DefaultLimits = Limits{
+	MaxXMLBytes:   1 << 30,
+	MaxTokenBytes: 16 << 20,
+	MaxDepth:      256,
+	MaxElements:   16 << 20,
+}
+
+// Read reads the IR model in the .xml file at path. Its constant data is looked up lazily in the
+// .bin beside it (path with .xml replaced by .bin), which need not exist until Const data is
+// needed.
+func Read(path string) (*Model, error) {
+	return DefaultLimits.Read(path)
+}
+
+// Read is the package-level Read under the limits l.
+func (l Limits) Read(path string) (*Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() > l.MaxXMLBytes {
+		return nil, &Error{File: path, Msg: fmt.Sprintf("file is %d bytes, larger than the %d-byte limit", fi.Size(), l.MaxXMLBytes)}
+	}
+	m, err := l.Parse(f, path)
+	if err != nil {
+		return nil, err
+	}
+	m.weights = fileWeights(BinPath(path))
+	return m, nil
+}
+
+// BinPath returns the .bin path that belongs to an .xml path: the extension replaced by .bin
+// (or .bin appended when the name has no .xml extension).
+func BinPath(xmlPath string) string {
+	if strings.HasSuffix(strings.ToLower(xmlPath), ".xml") {
+		return xmlPath[:len(xmlPath)-4] + ".bin"
+	}
+	return xmlPath + ".bin"
+}
+
+// Parse reads an IR model from r; name is used in error messages (and as Model.File). The model
+// has no constant data until SetWeights is called.
+func Parse(r io.Reader, name string) (*Model, error) {
+	return DefaultLimits.Parse(r, name)
+}
+
+// ParseBytes parses an in-memory .xml and attaches an in-memory .bin (nil for none).
+func ParseBytes(xmlData, bin []byte, name string) (*Model, error) {
+	m, err := Parse(bytes.NewReader(xmlData), name)
+	if err != nil {
+		return nil, err
+	}
+	if bin != nil {
+		m.SetWeights(bytes.NewReader(bin), int64(len(bin)), BinPath(name))
+	}
+	return m, nil
+}
+
+// Parse is the package-level Parse under the limits l.
+func (l Limits) Parse(r io.Reader, name string) (*Model, error) {
+	prolog, root, epilog, err := parseTree(r, l, name)
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{File: name, Prolog: prolog, Epilog: epilog}
+	if err := m.interpret(root); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// guard is the byte source of the XML decoder: it counts bytes and refuses to deliver more than
+// the limits allow, so that one huge token or file fails without being buffered whole.
+type guard struct {
+	r    *bufio.Reader
+	n    int64 // bytes delivered
+	mark int64 // n at the end of the last token
+	lim  Limits
+	err  error
+}
+
+var (
+	errFileTooBig  = errors.New("file too large")
+	errTokenTooBig = errors.New("token too large")
+)
+
+func (g *guard) ReadByte() (byte, error) {
+	if g.n >= g.lim.MaxXMLBytes {
+		g.err = errFileTooBig
+		return 0, g.err
+	}
+	if g.n-g.mark >= g.lim.MaxTokenBytes {
+		g.err = errTokenTooBig
+		return 0, g.err
+	}
+	b, err := g.r.ReadByte()
+	if err == nil {
+		g.n++
+	}
+	return b, err
+}
+
+func (g *guard) Read(p []byte) (int, error) {
+	for i := range p {
+		b, err := g.ReadByte()
+		if err != nil {
+			return i, err
+		}
+		p[i] = b
+	}
+	return len(p), nil
+}
+
+// parseTree tokenizes the document into the nodes before the root, the root element and the
+// nodes after it, enforcing the limits and well-formedness (matching end tags, one root).
+func parseTree(r io.Reader, lim Limits, file string) (prolog []*Node, root *Node, epilog []*Node, err error) {
+	g := &guard{r: bufio.NewReaderSize(r, 64<<10), lim: lim}
+	d := xml.NewDecoder(g)
+	d.Strict = true
+	var stack []*Node
+	elements := 0
+	fail := func(line int, format string, a ...any) error {
+		return &Error{File: file, Line: line, Msg: fmt.Sprintf(format, a...)}
+	}
+	for {
+		line, _ := d.InputPos()
+		g.mark = g.n
+		tok, terr := d.RawToken()
+		if terr == io.EOF {
+			if len(stack) > 0 {
+				return nil, nil, nil, fail(line, "malformed XML: unexpected end of file inside <%s> (opened on line %d)", stack[len(stack)-1].Name, stack[len(stack)-1].Line)
+			}
+			if root == nil {
+				return nil, nil, nil, fail(0, "malformed XML: no root element")
+			}
+			return prolog, root, epilog, nil
+		}
+		if terr != nil {
+			switch {
+			case errors.Is(g.err, errFileTooBig):
+				return nil, nil, nil, fail(line, "file is larger than the %d-byte limit", lim.MaxXMLBytes)
+			case errors.Is(g.err, errTokenTooBig):
+				return nil, nil, nil, fail(line, "an XML token (tag, attribute or text) is longer than the %d-byte limit", lim.MaxTokenBytes)
+			}
+			var se *xml.SyntaxError
+			if errors.As(terr, &se) {
+				return nil, nil, nil, fail(se.Line, "malformed XML: %s", se.Msg)
+			}
+			return nil, nil, nil, fail(line, "malformed XML: %v", terr)
+		}
+		var n *Node
+		switch t := tok.(type) {
+		case xml.StartElement:
+			elements++
+			if elements > lim.MaxElements {
+				return nil, nil, nil, fail(line, "more than %d elements", lim.MaxElements)
+			}
+			if len(stack) >= lim.MaxDepth {
+				return nil, nil, nil, fail(line, "elements nested deeper than %d levels", lim.MaxDepth)
+			}
+			if len(stack) == 0 && root != nil {
+				return nil, nil, nil, fail(line, "malformed XML: a second root element <%s>", qname(t.Name))
+			}
+			n = &Node{Kind: ElementNode, Name: qname(t.Name), Line: line}
+			if len(t.Attr) > 0 {
+				n.Attrs = make([]Attr, len(t.Attr))
+				for i, a := range t.Attr {
+					n.Attrs[i] = Attr{qname(a.Name), a.Value}
+				}
+			}
+			if len(stack) == 0 {
+				root = n
+			} else {
+				p := stack[len(stack)-1]
+				p.Children = append(p.Children, n)
+			}
+			stack = append(stack, n)
+			continue
+		case xml.EndElement:
+			if len(stack) == 0 {
+				return nil, nil, nil, fail(line, "malformed XML: unexpected </%s>", qname(t.Name))
+			}
+			top := stack[len(stack)-1]
+			if top.Name != qname(t.Name) {
+				return nil, nil, nil, fail(line, "malformed XML: element <%s> (line %d) closed by </%s>", top.Name, top.Line, qname(t.Name))
+			}
+			stack = stack[:len(stack)-1]
+			continue
+		case xml.CharData:
+			if len(bytes.TrimSpace(t)) == 0 {
+				continue
+			}
+			if len(stack) == 0 {
+				return nil, nil, nil, fail(line, "malformed XML: text outside the root element")
+			}
+			n = &Node{Kind: TextNode, Text: string(t), Line: line}
+		case xml.Comment:
+			n = &Node{Kind: CommentNode, Text: string(t), Line: line}
+		case xml.ProcInst:
+			if t.Target == "xml" {
+				if len(stack) > 0 || root != nil || len(prolog) > 0 {
+					return nil, nil, nil, fail(line, "malformed XML: the XML declaration is not at the start")
+				}
+				continue
+			}
+			n = &Node{Kind: ProcInstNode, Name: t.Target, Text: string(t.Inst), Line: line}
+		case xml.Directive:
+			n = &Node{Kind: DirectiveNode, Text: string(t), Line: line}
+		default:
+			continue
+		}
+		switch {
+		case len(stack) > 0:
+			p := stack[len(stack)-1]
+			p.Children = append(p.Children, n)
+		case root == nil:
+			prolog = append(prolog, n)
+		default:
+			epilog = append(epilog, n)
+		}
+	}
+}
+
+func qname(n xml.Name) string {
+	if n.Space != "" {
+		return n.Space + ":" + n.Local
+	}
+	return n.Local
+}
+
+// maxID bounds layer and port ids so that new ids (max+1) never overflow.
+const maxID = 1 << 62
+
+func (m *Model) parseID(n *Node, attr string) (int64, error) {
+	v, ok := n.Attr(attr)
+	if !ok {
+		return 0, m.errorf(n.Line, nil, "<%s> has no %s attribute", n.Name, attr)
+	}
+	id, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil || id < 0 || id >= maxID {
+		return 0, m.errorf(n.Line, nil, "<%s> %s=%q is not a non-negative integer below 2^62", n.Name, attr, v)
+	}
+	return id, nil
+}
+
+// interpret turns the <net> tree into the model.
+func (m *Model) interpret(root *Node) error {
+	m.Line = root.Line
+	if root.Name != "net" {
+		return m.errorf(root.Line, nil, "the root element is <%s>, not <net>", root.Name)
+	}
+	hasVersion := false
+	for _, a := range root.Attrs {
+		switch a.Name {
+		case "name":
+			m.Name = a.Value
+		case "version":
+			v, err := strconv.Atoi(strings.TrimSpace(a.Value))
+			if err != nil || (v != 10 && v != 11) {
+				return m.errorf(root.Line, nil, "IR version %q is not supported (10 and 11 are)", a.Value)
+			}
+			m.Version, hasVersion = v, true
+		default:
+			m.NetAttrs = append(m.NetAttrs, a)
+		}
+	}
+	if !hasVersion {
+		return m.errorf(root.Line, nil, "<net> has no version attribute (IR 10 or 11 expected)")
+	}
+	var sawLayers, sawEdges bool
+	for _, c := range root.Children {
+		if c.Kind != ElementNode {
+			if c.Kind == TextNode {
+				return m.errorf(c.Line, nil, "unexpected text in <net>")
+			}
+			m.Extra = append(m.Extra, c)
+			continue
+		}
+		switch c.Name {
+		case "layers":
+			if sawLayers {
+				return m.errorf(c.Line, nil, "a second <layers> element")
+			}
+			sawLayers = true
+			for _, lc := range c.Children {
+				switch {
+				case lc.Kind == ElementNode && lc.Name == "layer":
+					l, err := m.interpretLayer(lc)
+					if err != nil {
+						return err
+					}
+					m.Layers = append(m.Layers, l)
+				case lc.Kind == CommentNode:
+				default:
+					return m.errorf(lc.Line, nil, "unexpected %s in <layers>", describe(lc))
+				}
+			}
+		case "edges":
+			if sawEdges {
+				return m.errorf(c.Line, nil, "a second <edges> element")
+			}
+			sawEdges = true
+			for _, ec := range c.Children {
+				switch {
+				case ec.Kind == ElementNode && ec.Name == "edge":
+					e, err := m.interpretEdge(ec)
+					if err != nil {
+						return err
+					}
+					m.Edges = append(m.Edges, e)
+				case ec.Kind == CommentNode:
+				default:
+					return m.errorf(ec.Line, nil, "unexpected %s in <edges>", describe(ec))
+				}
+			}
+		default:
+			m.Extra = append(m.Extra, c)
+		}
+	}
+	if !sawLayers {
+		return m.errorf(root.Line, nil, "<net> has no <layers>")
+	}
+	return nil
+}
+
+func describe(n *Node) string {
+	switch n.Kind {
+	case ElementNode:
+		return "<" + n.Name + ">"
+	case TextNode:
+		return "text"
+	case CommentNode:
+		return "comment"
+	case ProcInstNode:
+		return "processing instruction"
+	}
+	return "directive"
+}
+
+func (m *Model) interpretLayer(n *Node) (*Layer, error) {
+	l := &Layer{Line: n.Line}
+	id, err := m.parseID(n, "id")
+	if err != nil {
+		return nil, err
+	}
+	l.ID = id
+	hasType := false
+	for _, a := range n.Attrs {
+		switch a.Name {
+		case "id":
+		case "name":
+			l.Name = a.Value
+		case "type":
+			l.Type, hasType = a.Value, true
+		case "version":
+			l.Version = a.Value
+		default:
+			l.Attrs = append(l.Attrs, a)
+		}
+	}
+	if !hasType {
+		return nil, m.errorf(n.Line, l, "<layer> has no type attribute")
+	}
+	afterOutput := false
+	for _, c := range n.Children {
+		if c.Kind == CommentNode {
+			continue
+		}
+		if c.Kind != ElementNode {
+			return nil, m.errorf(c.Line, l, "unexpected %s in <layer>", describe(c))
+		}
+		switch c.Name {
+		case "data":
+			if l.Data != nil {
+				return nil, m.errorf(c.Line, l, "a second <data> element")
+			}
+			l.Data = c
+		case "input", "output":
+			ports, err := m.interpretPorts(c, l)
+			if err != nil {
+				return nil, err
+			}
+			if c.Name == "input" {
+				if l.HasInput {
+					return nil, m.errorf(c.Line, l, "a second <input> element")
+				}
+				l.Inputs, l.HasInput = ports, true
+			} else {
+				if l.HasOutput {
+					return nil, m.errorf(c.Line, l, "a second <output> element")
+				}
+				l.Outputs, l.HasOutput = ports, true
+				afterOutput = true
+			}
+		default:
+			if afterOutput {
+				l.Tail = append(l.Tail, c)
+			} else {
+				l.Head = append(l.Head, c)
+			}
+		}
+	}
+	return l, nil
+}
+
+func (m *Model) interpretPorts(n *Node, l *Layer) ([]*Port, error) {
+	var ports []*Port
+	for _, c := range n.Children {
+		if c.Kind == CommentNode {
+			continue
+		}
+		if c.Kind != ElementNode || c.Name != "port" {
+			return nil, m.errorf(c.Line, l, "unexpected %s in <%s>", describe(c), n.Name)
+		}
+		p := &Port{Line: c.Line}
+		id, err := m.parseID(c, "id")
+		if err != nil {
+			err.(*Error).Layer = l
+			return nil, err
+		}
+		p.ID = id
+		for _, a := range c.Attrs {
+			switch a.Name {
+			case "id":
+			case "precision":
+				if _, err := element.Parse(a.Value); err != nil {
+					return nil, m.errorf(c.Line, l, "port %d: precision: %v", id, err)
+				}
+				p.Precision = a.Value
+			case "names":
+				p.Names, p.HasNames = a.Value, true
+			default:
+				p.Attrs = append(p.Attrs, a)
+			}
+		}
+		for _, d := range c.Children {
+			if d.Kind == CommentNode {
+				continue
+			}
+			if d.Kind == ElementNode && d.Name == "dim" {
+				v, err := dimValue(d)
+				if err != nil {
+					return nil, m.errorf(d.Line, l, "port %d: %v", id, err)
+				}
+				if len(p.Extra) > 0 {
+					return nil, m.errorf(d.Line, l, "port %d: <dim> after <%s>", id, p.Extra[len(p.Extra)-1].Name)
+				}
+				p.Dims = append(p.Dims, v)
+				continue
+			}
+			if d.Kind != ElementNode {
+				return nil, m.errorf(d.Line, l, "port %d: unexpected %s", id, describe(d))
+			}
+			p.Extra = append(p.Extra, d)
+		}
+		ports = append(ports, p)
+	}
+	return ports, nil
+}
+
+func dimValue(d *Node) (int64, error) {
+	var text string
+	for _, c := range d.Children {
+		switch c.Kind {
+		case TextNode:
+			text += c.Text
+		case CommentNode:
+		default:
+			return 0, fmt.Errorf("<dim> contains %s", describe(c))
+		}
+	}
+	v, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("<dim>%s</dim> is not an integer", clip(text))
+	}
+	if v < -1 {
+		return 0, fmt.Errorf("<dim>%d</dim> is negative (only -1, a dynamic dimension, is allowed)", v)
+	}
+	return v, nil
+}
+
+// clip shortens s for an error message.
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
+}
+
+func (m *Model) interpretEdge(n *Node) (*Edge, error) {
+	e := &Edge{Line: n.Line}
+	var err error
+	if e.FromLayer, err = m.parseID(n, "from-layer"); err != nil {
+		return nil, err
+	}
+	if e.FromPort, err = m.parseID(n, "from-port"); err != nil {
+		return nil, err
+	}
+	if e.ToLayer, err = m.parseID(n, "to-layer"); err != nil {
+		return nil, err
+	}
+	if e.ToPort, err = m.parseID(n, "to-port"); err != nil {
+		return nil, err
+	}
+	for _, a := range n.Attrs {
+		switch a.Name {
+		case "from-layer", "from-port", "to-layer", "to-port":
+		default:
+			e.Attrs = append(e.Attrs, a)
+		}
+	}
+	for _, c := range n.Children {
+		if c.Kind != CommentNode {
+			return nil, m.errorf(c.Line, nil, "unexpected %s in <edge>", describe(c))
+		}
+	}
+	return e, nil
+}

@@ -1,0 +1,67 @@
+package kernels
+
+import "math"
+
+// BF16FromF32 converts f to bfloat16 bits (the top half of a float32), rounding to nearest,
+// ties to even. Subnormal inputs are rounded like any other value, not flushed to zero (unlike
+// x86's VCVTNEPS2BF16), and the result keeps subnormals (SEMANTICS.md §3.2).
+//
+// Special cases are:
+//
+//	BF16FromF32(±0) = 0x0000, 0x8000
+//	BF16FromF32(±Inf) = 0x7F80, 0xFF80
+//	BF16FromF32(x) = ±Inf when x rounds above the largest finite bf16 (|x| ≥ 0x1.FFp127)
+//	BF16FromF32(NaN) = the top 16 bits with the quiet bit 0x0040 set (sign and top payload kept)
+func BF16FromF32(f float32) uint16 {
+	b := math.Float32bits(f)
+	if b&0x7FFFFFFF > 0x7F800000 {
+		return uint16(b>>16) | 0x0040
+	}
+	return uint16((b + 0x7FFF + (b>>16)&1) >> 16)
+}
+
+// F32FromBF16 converts bfloat16 bits to float32: the bits shifted into the top half, exact for
+// every pattern.
+//
+// Special cases are:
+//
+//	F32FromBF16(NaN) = the same NaN, bits unchanged (a signalling NaN stays signalling)
+func F32FromBF16(h uint16) float32 { return math.Float32frombits(uint32(h) << 16) }
+
+// bf16FromF16 converts binary16 bits to bfloat16 bits: f16 → f32 (exact) → bf16.
+func bf16FromF16(h uint16) uint16 { return BF16FromF32(F32FromF16(h)) }
+
+// f16FromBF16 converts bfloat16 bits to binary16 bits: bf16 → f32 (exact) → f16.
+func f16FromBF16(h uint16) uint16 { return F16FromF32(F32FromBF16(h)) }
+
+// f32ToBF16Generic converts len(dst) elements; src must be at least as long.
+func f32ToBF16Generic(dst []uint16, src []float32) {
+	src = src[:len(dst)]
+	for i, f := range src {
+		dst[i] = BF16FromF32(f)
+	}
+}
+
+// bf16ToF32Generic converts len(dst) elements; src must be at least as long.
+func bf16ToF32Generic(dst []float32, src []uint16) {
+	src = src[:len(dst)]
+	for i, h := range src {
+		dst[i] = math.Float32frombits(uint32(h) << 16)
+	}
+}
+
+// f16ToBF16Generic converts len(dst) elements; src must be at least as long.
+func f16ToBF16Generic(dst []uint16, src []uint16) {
+	src = src[:len(dst)]
+	for i, h := range src {
+		dst[i] = bf16FromF16(h)
+	}
+}
+
+// bf16ToF16Generic converts len(dst) elements; src must be at least as long.
+func bf16ToF16Generic(dst []uint16, src []uint16) {
+	src = src[:len(dst)]
+	for i, h := range src {
+		dst[i] = f16FromBF16(h)
+	}
+}

@@ -1,0 +1,250 @@
+//go:build !purego
+
+// NEON kernels encoding f32 and f16 to f8e4m3 and f8e5m2 (SEMANTICS.md §3.1 two-step rule).
+//
+// Every function has the Go signature func(dst, src *byte, n int) and converts n elements; n is
+// a positive multiple of the function's block size (the Go wrappers in kernels_arm64.go run the
+// rest through a zero-padded buffer), so no load or store leaves the slices. FPCR is as Go leaves
+// it: round to nearest even, no flush to zero, default-NaN mode off.
+//
+// Instructions the Go assembler lacks are WORD-encoded with the instruction in the comment;
+// TestARM64WordEncodings checks each against aarch64-linux-gnu-objdump.
+
+#include "textflag.h"
+
+// func f16ToF8e5m2NEON(dst, src *byte, n int), block 16.
+// RNE on the low byte of the f16, keep the high byte (overflow to ±inf);
+// a NaN is quieted (bit 9 set) and truncated: 0x7E/0x7F by payload, sign kept.
+TEXT ·f16ToF8e5m2NEON(SB), NOSPLIT, $0-24
+	MOVD	dst+0(FP), R0
+	MOVD	src+8(FP), R1
+	MOVD	n+16(FP), R2
+	// V20 = 0x7F, V21 = 1, V22 = 0x7FFF, V23 = 0x7C00 (+inf), V24 = 0x0200 (f16 quiet bit), halfword lanes.
+	MOVW	$0x7F, R3
+	VDUP	R3, V20.H8
+	MOVW	$0x1, R3
+	VDUP	R3, V21.H8
+	MOVW	$0x7FFF, R3
+	VDUP	R3, V22.H8
+	MOVW	$0x7C00, R3
+	VDUP	R3, V23.H8
+	MOVW	$0x200, R3
+	VDUP	R3, V24.H8
+f16e5m2loop:
+	VLD1.P	32(R1), [V0.H8, V1.H8]
+	VUSHR	$8, V0.H8, V6.H8
+	VAND	V21.B16, V6.B16, V6.B16
+	VADD	V0.H8, V6.H8, V6.H8
+	VADD	V20.H8, V6.H8, V6.H8
+	VAND	V22.B16, V0.B16, V9.B16
+	WORD	$0x6e773529 // CMHI V9.8H, V9.8H, V23.8H
+	VORR	V24.B16, V0.B16, V0.B16
+	VBIT	V9.B16, V0.B16, V6.B16
+	VUSHR	$8, V1.H8, V7.H8
+	VAND	V21.B16, V7.B16, V7.B16
+	VADD	V1.H8, V7.H8, V7.H8
+	VADD	V20.H8, V7.H8, V7.H8
+	VAND	V22.B16, V1.B16, V9.B16
+	WORD	$0x6e773529 // CMHI V9.8H, V9.8H, V23.8H
+	VORR	V24.B16, V1.B16, V1.B16
+	VBIT	V9.B16, V1.B16, V7.B16
+	VUZP2	V7.B16, V6.B16, V8.B16
+	VST1.P	[V8.B16], 16(R0)
+	SUBS	$16, R2, R2
+	BNE	f16e5m2loop
+	RET
+
+// func f32ToF8e5m2NEON(dst, src *byte, n int), block 16.
+// FCVTN to f16 (round to nearest even), then as f16ToF8e5m2NEON.
+TEXT ·f32ToF8e5m2NEON(SB), NOSPLIT, $0-24
+	MOVD	dst+0(FP), R0
+	MOVD	src+8(FP), R1
+	MOVD	n+16(FP), R2
+	// V20 = 0x7F, V21 = 1, V22 = 0x7FFF, V23 = 0x7C00 (+inf), V24 = 0x0200 (f16 quiet bit), halfword lanes.
+	MOVW	$0x7F, R3
+	VDUP	R3, V20.H8
+	MOVW	$0x1, R3
+	VDUP	R3, V21.H8
+	MOVW	$0x7FFF, R3
+	VDUP	R3, V22.H8
+	MOVW	$0x7C00, R3
+	VDUP	R3, V23.H8
+	MOVW	$0x200, R3
+	VDUP	R3, V24.H8
+f32e5m2loop:
+	VLD1.P	64(R1), [V2.S4, V3.S4, V4.S4, V5.S4]
+	WORD	$0x0e216840 // FCVTN V0.4H, V2.4S
+	WORD	$0x4e216860 // FCVTN2 V0.8H, V3.4S
+	WORD	$0x0e216881 // FCVTN V1.4H, V4.4S
+	WORD	$0x4e2168a1 // FCVTN2 V1.8H, V5.4S
+	VUSHR	$8, V0.H8, V6.H8
+	VAND	V21.B16, V6.B16, V6.B16
+	VADD	V0.H8, V6.H8, V6.H8
+	VADD	V20.H8, V6.H8, V6.H8
+	VAND	V22.B16, V0.B16, V9.B16
+	WORD	$0x6e773529 // CMHI V9.8H, V9.8H, V23.8H
+	VORR	V24.B16, V0.B16, V0.B16
+	VBIT	V9.B16, V0.B16, V6.B16
+	VUSHR	$8, V1.H8, V7.H8
+	VAND	V21.B16, V7.B16, V7.B16
+	VADD	V1.H8, V7.H8, V7.H8
+	VADD	V20.H8, V7.H8, V7.H8
+	VAND	V22.B16, V1.B16, V9.B16
+	WORD	$0x6e773529 // CMHI V9.8H, V9.8H, V23.8H
+	VORR	V24.B16, V1.B16, V1.B16
+	VBIT	V9.B16, V1.B16, V7.B16
+	VUZP2	V7.B16, V6.B16, V8.B16
+	VST1.P	[V8.B16], 16(R0)
+	SUBS	$16, R2, R2
+	BNE	f32e5m2loop
+	RET
+
+// func f16ToF8e4m3NEON(dst, src *byte, n int), block 16.
+// RNE from f16 to e4m3 (subnormals through FCVTNS of the value times
+// 2^9); above 464, ±inf and NaN to 0x7F/0xFF by sign; 464 itself to 448.
+TEXT ·f16ToF8e4m3NEON(SB), NOSPLIT, $0-24
+	MOVD	dst+0(FP), R0
+	MOVD	src+8(FP), R1
+	MOVD	n+16(FP), R2
+	// Halfword lanes: V20 = 0x7FFF, V21 = 0x2000, V22 = 0x3F, V23 = 1, V25 = 0x2400 (2^-6, the smallest
+	// normal e4m3), V27 = 0x7F (NaN code), V28 = 0x8000; word lanes: V26 = 512.0.
+	MOVW	$0x7FFF, R3
+	VDUP	R3, V20.H8
+	MOVW	$0x2000, R3
+	VDUP	R3, V21.H8
+	MOVW	$0x3F, R3
+	VDUP	R3, V22.H8
+	MOVW	$0x1, R3
+	VDUP	R3, V23.H8
+	MOVW	$0x2400, R3
+	VDUP	R3, V25.H8
+	MOVW	$0x7F, R3
+	VDUP	R3, V27.H8
+	MOVW	$0x8000, R3
+	VDUP	R3, V28.H8
+	MOVW	$0x44000000, R3
+	VDUP	R3, V26.S4
+f16e4m3loop:
+	VLD1.P	32(R1), [V0.H8, V1.H8]
+	VAND	V20.B16, V0.B16, V2.B16
+	VAND	V28.B16, V0.B16, V3.B16
+	VUSHR	$8, V3.H8, V3.H8
+	VSUB	V21.H8, V2.H8, V4.H8
+	VUSHR	$7, V4.H8, V5.H8
+	VAND	V23.B16, V5.B16, V5.B16
+	VADD	V5.H8, V4.H8, V4.H8
+	VADD	V22.H8, V4.H8, V4.H8
+	VUSHR	$7, V4.H8, V14.H8
+	VUMIN	V27.H8, V14.H8, V14.H8
+	WORD	$0x0e217846 // FCVTL V6.4S, V2.4H
+	WORD	$0x4e217847 // FCVTL2 V7.4S, V2.8H
+	WORD	$0x6e3adcc6 // FMUL V6.4S, V6.4S, V26.4S
+	WORD	$0x6e3adce7 // FMUL V7.4S, V7.4S, V26.4S
+	WORD	$0x4e21a8c6 // FCVTNS V6.4S, V6.4S
+	WORD	$0x4e21a8e7 // FCVTNS V7.4S, V7.4S
+	VUZP1	V7.H8, V6.H8, V6.H8
+	WORD	$0x6e623729 // CMHI V9.8H, V25.8H, V2.8H
+	VBIT	V9.B16, V6.B16, V14.B16
+	VORR	V3.B16, V14.B16, V14.B16
+	VAND	V20.B16, V1.B16, V2.B16
+	VAND	V28.B16, V1.B16, V3.B16
+	VUSHR	$8, V3.H8, V3.H8
+	VSUB	V21.H8, V2.H8, V4.H8
+	VUSHR	$7, V4.H8, V5.H8
+	VAND	V23.B16, V5.B16, V5.B16
+	VADD	V5.H8, V4.H8, V4.H8
+	VADD	V22.H8, V4.H8, V4.H8
+	VUSHR	$7, V4.H8, V15.H8
+	VUMIN	V27.H8, V15.H8, V15.H8
+	WORD	$0x0e217846 // FCVTL V6.4S, V2.4H
+	WORD	$0x4e217847 // FCVTL2 V7.4S, V2.8H
+	WORD	$0x6e3adcc6 // FMUL V6.4S, V6.4S, V26.4S
+	WORD	$0x6e3adce7 // FMUL V7.4S, V7.4S, V26.4S
+	WORD	$0x4e21a8c6 // FCVTNS V6.4S, V6.4S
+	WORD	$0x4e21a8e7 // FCVTNS V7.4S, V7.4S
+	VUZP1	V7.H8, V6.H8, V6.H8
+	WORD	$0x6e623729 // CMHI V9.8H, V25.8H, V2.8H
+	VBIT	V9.B16, V6.B16, V15.B16
+	VORR	V3.B16, V15.B16, V15.B16
+	VUZP1	V15.B16, V14.B16, V16.B16
+	VST1.P	[V16.B16], 16(R0)
+	SUBS	$16, R2, R2
+	BNE	f16e4m3loop
+	RET
+
+// func f32ToF8e4m3NEON(dst, src *byte, n int), block 16.
+// The two-step rule: FCVTN to f16 (round to nearest even), then as
+// f16ToF8e4m3NEON.
+TEXT ·f32ToF8e4m3NEON(SB), NOSPLIT, $0-24
+	MOVD	dst+0(FP), R0
+	MOVD	src+8(FP), R1
+	MOVD	n+16(FP), R2
+	// Halfword lanes: V20 = 0x7FFF, V21 = 0x2000, V22 = 0x3F, V23 = 1, V25 = 0x2400 (2^-6, the smallest
+	// normal e4m3), V27 = 0x7F (NaN code), V28 = 0x8000; word lanes: V26 = 512.0.
+	MOVW	$0x7FFF, R3
+	VDUP	R3, V20.H8
+	MOVW	$0x2000, R3
+	VDUP	R3, V21.H8
+	MOVW	$0x3F, R3
+	VDUP	R3, V22.H8
+	MOVW	$0x1, R3
+	VDUP	R3, V23.H8
+	MOVW	$0x2400, R3
+	VDUP	R3, V25.H8
+	MOVW	$0x7F, R3
+	VDUP	R3, V27.H8
+	MOVW	$0x8000, R3
+	VDUP	R3, V28.H8
+	MOVW	$0x44000000, R3
+	VDUP	R3, V26.S4
+f32e4m3loop:
+	VLD1.P	64(R1), [V2.S4, V3.S4, V4.S4, V5.S4]
+	WORD	$0x0e216840 // FCVTN V0.4H, V2.4S
+	WORD	$0x4e216860 // FCVTN2 V0.8H, V3.4S
+	WORD	$0x0e216881 // FCVTN V1.4H, V4.4S
+	WORD	$0x4e2168a1 // FCVTN2 V1.8H, V5.4S
+	VAND	V20.B16, V0.B16, V2.B16
+	VAND	V28.B16, V0.B16, V3.B16
+	VUSHR	$8, V3.H8, V3.H8
+	VSUB	V21.H8, V2.H8, V4.H8
+	VUSHR	$7, V4.H8, V5.H8
+	VAND	V23.B16, V5.B16, V5.B16
+	VADD	V5.H8, V4.H8, V4.H8
+	VADD	V22.H8, V4.H8, V4.H8
+	VUSHR	$7, V4.H8, V14.H8
+	VUMIN	V27.H8, V14.H8, V14.H8
+	WORD	$0x0e217846 // FCVTL V6.4S, V2.4H
+	WORD	$0x4e217847 // FCVTL2 V7.4S, V2.8H
+	WORD	$0x6e3adcc6 // FMUL V6.4S, V6.4S, V26.4S
+	WORD	$0x6e3adce7 // FMUL V7.4S, V7.4S, V26.4S
+	WORD	$0x4e21a8c6 // FCVTNS V6.4S, V6.4S
+	WORD	$0x4e21a8e7 // FCVTNS V7.4S, V7.4S
+	VUZP1	V7.H8, V6.H8, V6.H8
+	WORD	$0x6e623729 // CMHI V9.8H, V25.8H, V2.8H
+	VBIT	V9.B16, V6.B16, V14.B16
+	VORR	V3.B16, V14.B16, V14.B16
+	VAND	V20.B16, V1.B16, V2.B16
+	VAND	V28.B16, V1.B16, V3.B16
+	VUSHR	$8, V3.H8, V3.H8
+	VSUB	V21.H8, V2.H8, V4.H8
+	VUSHR	$7, V4.H8, V5.H8
+	VAND	V23.B16, V5.B16, V5.B16
+	VADD	V5.H8, V4.H8, V4.H8
+	VADD	V22.H8, V4.H8, V4.H8
+	VUSHR	$7, V4.H8, V15.H8
+	VUMIN	V27.H8, V15.H8, V15.H8
+	WORD	$0x0e217846 // FCVTL V6.4S, V2.4H
+	WORD	$0x4e217847 // FCVTL2 V7.4S, V2.8H
+	WORD	$0x6e3adcc6 // FMUL V6.4S, V6.4S, V26.4S
+	WORD	$0x6e3adce7 // FMUL V7.4S, V7.4S, V26.4S
+	WORD	$0x4e21a8c6 // FCVTNS V6.4S, V6.4S
+	WORD	$0x4e21a8e7 // FCVTNS V7.4S, V7.4S
+	VUZP1	V7.H8, V6.H8, V6.H8
+	WORD	$0x6e623729 // CMHI V9.8H, V25.8H, V2.8H
+	VBIT	V9.B16, V6.B16, V15.B16
+	VORR	V3.B16, V15.B16, V15.B16
+	VUZP1	V15.B16, V14.B16, V16.B16
+	VST1.P	[V16.B16], 16(R0)
+	SUBS	$16, R2, R2
+	BNE	f32e4m3loop
+	RET

@@ -1,0 +1,72 @@
+package kernels_test
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/kernels"
+	"github.com/x448/float16"
+)
+
+func ExampleConvert() {
+	// Three float32 values as little-endian bytes, converted to f8e4m3 and to packed u3.
+	src := make([]byte, 12)
+	for i, v := range []float32{1, 464, -3.1} {
+		b := math.Float32bits(v)
+		src[4*i], src[4*i+1], src[4*i+2], src[4*i+3] = byte(b), byte(b>>8), byte(b>>16), byte(b>>24)
+	}
+	f8 := make([]byte, 3)
+	if err := kernels.Convert(f8, element.F8E4M3, src, element.F32, 3); err != nil {
+		panic(err)
+	}
+	u3 := make([]byte, 3) // one 3-byte group holds up to 8 u3 values
+	if err := kernels.Convert(u3, element.U3, src, element.F32, 3); err != nil {
+		panic(err)
+	}
+	fmt.Printf("f8e4m3 % x\nu3 % x\n", f8, u3)
+	err := kernels.Convert(f8, element.String, src, element.F32, 3)
+	fmt.Println(err)
+	// Output:
+	// f8e4m3 38 7e c4
+	// u3 44 00 20
+	// kernels: conversion from f32 to string is not supported
+}
+
+func ExampleF32ToF16() {
+	src := []float32{1, 0.1, 65520, float32(math.NaN())}
+	dst := make([]float16.Float16, len(src)) // any slice of a ~uint16 type
+	if err := kernels.F32ToF16(dst, src); err != nil {
+		panic(err)
+	}
+	for _, h := range dst {
+		fmt.Printf("%#04x %v\n", h.Bits(), h.Float32())
+	}
+	fmt.Println(kernels.F32ToF16(dst[:2], src))
+	// Output:
+	// 0x3c00 1
+	// 0x2e66 0.099975586
+	// 0x7c00 +Inf
+	// 0x7e00 NaN
+	// kernels: f32 → f16: destination has 2 elements, source 4
+}
+
+func ExampleF16FromF32() {
+	fmt.Printf("%#04x %#04x %#04x\n", kernels.F16FromF32(1), kernels.F16FromF32(65504), kernels.F16FromF32(0x1p-24))
+	fmt.Println(kernels.F32FromF16(0x3555))
+	// Output:
+	// 0x3c00 0x7bff 0x0001
+	// 0.33325195
+}
+
+func ExampleF8E8M0FromF32() {
+	for _, v := range []float32{1.5, 3, 6, -1} {
+		c := kernels.F8E8M0FromF32(v)
+		fmt.Printf("%v → %#02x (%v)\n", v, c, kernels.F32FromF8E8M0(c))
+	}
+	// Output:
+	// 1.5 → 0x80 (2)
+	// 3 → 0x80 (2)
+	// 6 → 0x82 (8)
+	// -1 → 0x00 (5.877472e-39)
+}

@@ -1,0 +1,362 @@
+//go:build !purego
+
+package kernels
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"golang.org/x/sys/cpu"
+
+	"github.com/convertpromote/convertpromote/element"
+)
+
+// neonPairs are the pairs that must have a NEON kernel.
+var neonPairs = [][2]element.Type{
+	{element.F32, element.F16}, {element.F16, element.F32},
+	{element.F32, element.BF16}, {element.BF16, element.F32},
+	{element.F16, element.BF16}, {element.BF16, element.F16},
+	{element.F64, element.F32}, {element.F32, element.F64},
+	{element.F8E4M3, element.F32}, {element.F8E4M3, element.F16},
+	{element.F8E5M2, element.F32}, {element.F8E5M2, element.F16},
+	{element.U4, element.F32}, {element.U4, element.F16},
+	{element.I4, element.F32}, {element.I4, element.F16},
+	{element.NF4, element.F32}, {element.NF4, element.F16},
+	{element.F4E2M1, element.F32}, {element.F4E2M1, element.F16},
+	{element.I8, element.F32}, {element.U8, element.F32}, {element.I16, element.F32},
+	{element.U16, element.F32}, {element.I32, element.F32},
+	{element.I8, element.I32}, {element.U8, element.I32}, {element.I16, element.I32},
+	{element.I32, element.I64}, {element.I64, element.I32},
+	{element.I32, element.I16}, {element.I32, element.I8},
+	{element.F32, element.I32}, {element.F32, element.I16}, {element.F32, element.I8},
+	{element.F32, element.U8},
+	{element.F16, element.F8E4M3}, {element.F32, element.F8E4M3},
+	{element.F16, element.F8E5M2}, {element.F32, element.F8E5M2},
+	{element.I8, element.F16}, {element.U8, element.F16}, {element.I16, element.F16},
+	{element.U16, element.F16}, {element.I32, element.F16},
+	{element.Boolean, element.U8}, {element.U8, element.Boolean},
+	{element.Boolean, element.F32}, {element.F32, element.Boolean},
+}
+
+// withBFCVTN runs f with useBFCVTN set to on (which only matters on a CPU with FEAT_BF16).
+func withBFCVTN(on bool, f func()) {
+	old := useBFCVTN
+	useBFCVTN = on
+	defer func() { useBFCVTN = old }()
+	f()
+}
+
+// bf16Branches are the f32 → bf16 dispatch branches this CPU can run.
+func bf16Branches() []bool {
+	if hasBF16 {
+		return []bool{false, true}
+	}
+	return []bool{false}
+}
+
+func TestNEONHasKernels(t *testing.T) {
+	if !hasASIMD {
+		t.Skip("no Advanced SIMD")
+	}
+	if ps := Paths(); len(ps) != 2 || ps[0] != NEON || ps[1] != Generic {
+		t.Fatalf("Paths() = %v, want [neon generic]", ps)
+	}
+	for _, p := range neonPairs {
+		if !HasKernel(NEON, p[0], p[1]) {
+			t.Errorf("no NEON kernel for %s → %s", p[0], p[1])
+		}
+	}
+	if HasKernel(NEON, element.U1, element.F32) || archKernel(Generic, element.F32, element.F16) != nil {
+		t.Error("archKernel answers for a pair or path without a NEON kernel")
+	}
+}
+
+// TestNEONFeatureDispatch checks the f32 → bf16 choice against the CPU model qemu-user emulates
+// (QEMU_CPU): cortex-a53 has neither FP16 arithmetic nor BF16, so BFCVTN must not be chosen;
+// qemu's max model has both.
+func TestNEONFeatureDispatch(t *testing.T) {
+	model := os.Getenv("QEMU_CPU")
+	t.Logf("QEMU_CPU=%q ASIMD=%v FPHP=%v ASIMDHP=%v BF16(HWCAP2)=%v", model, cpu.ARM64.HasASIMD,
+		cpu.ARM64.HasFPHP, cpu.ARM64.HasASIMDHP, hasBF16)
+	if f32ToBF16Kernel() == bf16BFCVTN && !hasBF16 {
+		t.Fatal("BFCVTN kernel chosen on a CPU without FEAT_BF16")
+	}
+	withBFCVTN(true, func() {
+		if !hasBF16 && f32ToBF16Kernel() != bf16Int {
+			t.Fatal("BFCVTN kernel chosen on a CPU without FEAT_BF16 with useBFCVTN set")
+		}
+	})
+	switch model {
+	case "cortex-a53":
+		if hasBF16 || cpu.ARM64.HasFPHP || cpu.ARM64.HasASIMDHP {
+			t.Errorf("cortex-a53 reports BF16=%v FPHP=%v ASIMDHP=%v, want all false",
+				hasBF16, cpu.ARM64.HasFPHP, cpu.ARM64.HasASIMDHP)
+		}
+		if f32ToBF16Kernel() != bf16Int {
+			t.Error("cortex-a53: f32 → bf16 does not use the integer NEON routine")
+		}
+	case "max":
+		if !hasBF16 {
+			t.Error("qemu max: FEAT_BF16 not detected from HWCAP2")
+		}
+		if f32ToBF16Kernel() != bf16BFCVTN {
+			t.Error("qemu max: f32 → bf16 does not use BFCVTN")
+		}
+	default:
+		t.Logf("not under qemu-user (QEMU_CPU unset or unknown): only the consistency checks ran")
+	}
+}
+
+// structured32 returns 32-bit patterns: every high half with a set of low halves chosen around
+// the rounding points of f16 (bit 13), bf16 (bit 16) and integer truncation, plus random ones.
+func structured32(rng *rand.Rand, random int) []uint32 {
+	lows := []uint32{0, 1, 0x0FFF, 0x1000, 0x1001, 0x2000, 0x3000, 0x7FFF, 0x8000, 0x8001, 0xFFFF}
+	out := make([]uint32, 0, 65536*(len(lows)+1)+random)
+	for h := range uint32(65536) {
+		for _, l := range lows {
+			out = append(out, h<<16|l)
+		}
+		out = append(out, h<<16|rng.Uint32()&0xFFFF)
+	}
+	for range random {
+		out = append(out, rng.Uint32())
+	}
+	return out
+}
+
+// structured64 returns 64-bit patterns: every top 16 bits with low parts around the f32
+// rounding point (bit 28 of the f64 mantissa) and the 32-bit boundary, plus random ones.
+func structured64(rng *rand.Rand, random int) []uint64 {
+	lows := []uint64{0, 1, 1<<28 - 1, 1 << 28, 1<<28 + 1, 3 << 28, 1 << 29, 0xFFFFFFFF, 0x80000000,
+		0x7FFFFFFF, 1<<48 - 1, 0xFFFF_FFFF_0000}
+	out := make([]uint64, 0, 65536*(len(lows)+1)+random)
+	for h := range uint64(65536) {
+		for _, l := range lows {
+			out = append(out, h<<48|l)
+		}
+		out = append(out, h<<48|rng.Uint64()&(1<<48-1))
+	}
+	for range random {
+		out = append(out, rng.Uint64())
+	}
+	return out
+}
+
+// sourceFor returns the test input for a source type and its element count: every pattern of
+// 8- and 16-bit types, every byte of packed 4-bit types, structured and random patterns of
+// 32- and 64-bit types.
+func sourceFor(from element.Type, random int) ([]byte, int) {
+	rng := rand.New(rand.NewPCG(uint64(from), 0x5eed))
+	switch from.Bits() {
+	case 4:
+		b := make([]byte, 256)
+		for i := range b {
+			b[i] = byte(i)
+		}
+		return b, 512
+	case 8:
+		b := make([]byte, 256)
+		for i := range b {
+			b[i] = byte(i)
+		}
+		return b, 256
+	case 16:
+		b := make([]byte, 2*65536)
+		for i := range 65536 {
+			binary.LittleEndian.PutUint16(b[2*i:], uint16(i))
+		}
+		return b, 65536
+	case 32:
+		xs := structured32(rng, random)
+		b := make([]byte, 4*len(xs))
+		for i, x := range xs {
+			binary.LittleEndian.PutUint32(b[4*i:], x)
+		}
+		return b, len(xs)
+	case 64:
+		xs := structured64(rng, random)
+		b := make([]byte, 8*len(xs))
+		for i, x := range xs {
+			binary.LittleEndian.PutUint64(b[8*i:], x)
+		}
+		return b, len(xs)
+	}
+	panic("no source for " + from.String())
+}
+
+// randomCount is the number of random 32- and 64-bit patterns on top of the structured ones:
+// 10^7 in the normal run, few under -short, which CI runs under qemu (10-50× slower).
+func randomCount() int {
+	if testing.Short() {
+		return 1 << 14
+	}
+	return 10_000_000
+}
+
+// firstDiff describes the first element where got and want differ, or returns "".
+func firstDiff(from, to element.Type, src, got, want []byte) string {
+	if bytes.Equal(got, want) {
+		return ""
+	}
+	ob := to.Bits()
+	for i := range got {
+		if got[i] != want[i] {
+			var e int
+			if ob >= 8 {
+				e = i / (ob / 8)
+			} else {
+				e = i * 8 / ob
+			}
+			ib := from.Bits()
+			var in []byte
+			if ib >= 8 {
+				in = src[e*ib/8 : (e+1)*ib/8]
+			} else {
+				in = src[e*ib/8 : e*ib/8+1]
+			}
+			var g, w []byte
+			if ob >= 8 {
+				g, w = got[e*ob/8:(e+1)*ob/8], want[e*ob/8:(e+1)*ob/8]
+			} else {
+				g, w = got[i:i+1], want[i:i+1]
+			}
+			return fmt.Sprintf("element %d: source % x: got % x, want % x", e, in, g, w)
+		}
+	}
+	return "lengths differ"
+}
+
+func outBytes(to element.Type, n int) int {
+	b, err := to.ByteSize(int64(n))
+	if err != nil {
+		panic(err)
+	}
+	return int(b)
+}
+
+// TestNEONEquivalence compares every NEON kernel, on both f32 → bf16 branches where the CPU has
+// BF16, with the reference written from SEMANTICS.md in this file and with the pure-Go path.
+func TestNEONEquivalence(t *testing.T) {
+	if !hasASIMD {
+		t.Skip("no Advanced SIMD")
+	}
+	for _, p := range neonPairs {
+		from, to := p[0], p[1]
+		src, n := sourceFor(from, randomCount())
+		ref := refKernel(from, to)
+		want := make([]byte, outBytes(to, n))
+		ref(want, src, n)
+		if gk := genericKernel(from, to); gk != nil {
+			gen := make([]byte, len(want))
+			gk(gen, src, n)
+			if d := firstDiff(from, to, src, gen, want); d != "" {
+				t.Errorf("%s → %s: the pure-Go path and this test's reference differ: %s", from, to, d)
+			}
+		}
+		for _, bfc := range bf16Branches() {
+			if bfc && !(from == element.F32 && to == element.BF16) {
+				continue
+			}
+			withBFCVTN(bfc, func() {
+				got := make([]byte, len(want))
+				archKernel(NEON, from, to)(got, src, n)
+				if d := firstDiff(from, to, src, got, want); d != "" {
+					t.Errorf("%s → %s (BFCVTN %v), %d elements: %s", from, to, bfc, n, d)
+				}
+			})
+		}
+	}
+}
+
+// TestNEONLengthsOffsets runs every kernel on lengths 0..257 at source and destination byte
+// offsets 0..7, with guard bytes on both sides of the destination that must stay untouched.
+func TestNEONLengthsOffsets(t *testing.T) {
+	if !hasASIMD {
+		t.Skip("no Advanced SIMD")
+	}
+	const maxN, guard = 257, 32
+	for _, p := range neonPairs {
+		from, to := p[0], p[1]
+		rng := rand.New(rand.NewPCG(uint64(from)<<8|uint64(to), 7))
+		full := make([]byte, outBytes(from, maxN)+8)
+		for i := range full {
+			full[i] = byte(rng.Uint32())
+		}
+		ref := refKernel(from, to)
+		for _, bfc := range bf16Branches() {
+			if bfc && !(from == element.F32 && to == element.BF16) {
+				continue
+			}
+			withBFCVTN(bfc, func() {
+				k := archKernel(NEON, from, to)
+				for n := 0; n <= maxN; n++ {
+					sb, db := outBytes(from, n), outBytes(to, n)
+					want := make([]byte, db)
+					ref(want, full[:sb], n)
+					for so := range 8 {
+						do := (so*5 + n) % 8
+						src := make([]byte, so+sb)
+						copy(src[so:], full[:sb])
+						buf := make([]byte, guard+do+db+guard)
+						for i := range buf {
+							buf[i] = 0xA5
+						}
+						dst := buf[guard+do : guard+do+db : guard+do+db]
+						k(dst, src[so:so+sb:so+sb], n)
+						if d := firstDiff(from, to, src[so:], dst, want); d != "" {
+							t.Fatalf("%s → %s (BFCVTN %v) n=%d src offset %d dst offset %d: %s",
+								from, to, bfc, n, so, do, d)
+						}
+						for i, b := range buf {
+							if (i < guard+do || i >= guard+do+db) && b != 0xA5 {
+								t.Fatalf("%s → %s n=%d offsets %d/%d: guard byte %d overwritten",
+									from, to, n, so, do, i-guard-do)
+							}
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestNEONBF16Branches compares the BFCVTN and integer f32 → bf16 kernels on every f32 high
+// half with low halves around the rounding point, subnormals and NaNs included.
+func TestNEONBF16Branches(t *testing.T) {
+	if !hasBF16 {
+		t.Skip("CPU without FEAT_BF16: only the integer routine runs (TestNEONFeatureDispatch checks it)")
+	}
+	src, n := sourceFor(element.F32, randomCount())
+	a, b := make([]byte, 2*n), make([]byte, 2*n)
+	bf16Int.run(a, src, n)
+	bf16BFCVTN.run(b, src, n)
+	if d := firstDiff(element.F32, element.BF16, src, b, a); d != "" {
+		t.Fatalf("BFCVTN differs from the integer routine: %s", d)
+	}
+}
+
+// TestNEONNibbleTables checks the 4-bit decoding tables against the values SEMANTICS.md lists.
+func TestNEONNibbleTables(t *testing.T) {
+	if !hasASIMD {
+		t.Skip("no Advanced SIMD")
+	}
+	e2m1 := [8]float32{0, 0.5, 1, 1.5, 2, 3, 4, 6}
+	for c := range 16 {
+		if nibF32[0][c] != float32(c) || nibF32[1][c] != float32(c-16*(c>>3)) ||
+			nibF32[2][c] != element.NF4Codes[c] {
+			t.Errorf("code %d: u4/i4/nf4 tables %v %v %v", c, nibF32[0][c], nibF32[1][c], nibF32[2][c])
+		}
+		w := e2m1[c&7]
+		if c&8 != 0 {
+			w = -w
+		}
+		if math.Float32bits(nibF32[3][c]) != math.Float32bits(w) {
+			t.Errorf("f4e2m1 code %#x: table %v, want %v", c, nibF32[3][c], w)
+		}
+	}
+}

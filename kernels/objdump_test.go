@@ -1,0 +1,105 @@
+package kernels
+
+import (
+	"encoding/binary"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// wordLine matches a WORD-encoded instruction in the arm64 assembly: the encoding and the
+// instruction its comment names.
+var wordLine = regexp.MustCompile(`^\s*WORD\s+\$0x([0-9a-fA-F]{8})\s*(?://\s*(.*))?$`)
+
+// TestARM64WordEncodings disassembles every WORD directive of the *_arm64.s files with
+// aarch64-linux-gnu-objdump and checks that it decodes to the instruction, operands included,
+// that its comment names. It runs on any host that has the binutils-aarch64-linux-gnu objdump
+// and is skipped elsewhere.
+func TestARM64WordEncodings(t *testing.T) {
+	objdump, err := exec.LookPath("aarch64-linux-gnu-objdump")
+	if err != nil {
+		t.Skip("aarch64-linux-gnu-objdump not on PATH (package binutils-aarch64-linux-gnu)")
+	}
+	// The package directory is the working directory under go test; a test binary run elsewhere
+	// (qemu-aarch64 from the repository root in CI) finds it from this file's compile-time path.
+	files, _ := filepath.Glob("*_arm64.s")
+	if len(files) == 0 {
+		if _, self, _, ok := runtime.Caller(0); ok {
+			files, _ = filepath.Glob(filepath.Join(filepath.Dir(self), "*_arm64.s"))
+		}
+	}
+	if len(files) == 0 {
+		t.Fatal("no *_arm64.s files found in the working directory or beside this test's source")
+	}
+	type word struct {
+		where string
+		enc   uint32
+		want  string
+	}
+	var words []word
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if !strings.HasPrefix(strings.TrimSpace(line), "WORD") {
+				continue
+			}
+			m := wordLine.FindStringSubmatch(line)
+			if m == nil || strings.TrimSpace(m[2]) == "" {
+				t.Errorf("%s:%d: WORD without a comment naming its instruction: %q", f, i+1, line)
+				continue
+			}
+			enc, _ := strconv.ParseUint(m[1], 16, 32)
+			words = append(words, word{f + ":" + strconv.Itoa(i+1), uint32(enc), normInsn(m[2])})
+		}
+	}
+	if len(words) == 0 {
+		t.Fatal("no WORD directives found")
+	}
+	bin := make([]byte, 4*len(words))
+	for i, w := range words {
+		binary.LittleEndian.PutUint32(bin[4*i:], w.enc)
+	}
+	path := filepath.Join(t.TempDir(), "words.bin")
+	if err := os.WriteFile(path, bin, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(objdump, "-D", "-b", "binary", "-m", "aarch64", path).CombinedOutput()
+	if err != nil {
+		t.Fatalf("objdump: %v\n%s", err, out)
+	}
+	// Lines look like "   4:\t0e216804 \tfcvtn\tv4.4h, v0.4s".
+	got := map[int]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		p := strings.Split(line, "\t")
+		if len(p) < 3 || !strings.HasSuffix(strings.TrimSpace(p[0]), ":") {
+			continue
+		}
+		off, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(p[0]), ":"), 16, 32)
+		if err != nil {
+			continue
+		}
+		got[int(off)/4] = normInsn(strings.Join(p[2:], " "))
+	}
+	for i, w := range words {
+		if got[i] != w.want {
+			t.Errorf("%s: WORD $0x%08x decodes to %q, the comment says %q", w.where, w.enc, got[i], w.want)
+		}
+	}
+	t.Logf("%d WORD directives checked", len(words))
+}
+
+// normInsn upper-cases an instruction, drops objdump's trailing comment and collapses blanks.
+func normInsn(s string) string {
+	if i := strings.Index(s, "//"); i >= 0 {
+		s = s[:i]
+	}
+	return strings.ToUpper(strings.Join(strings.Fields(s), " "))
+}
