@@ -22,6 +22,10 @@ var (
 		cpu.X86.HasAVX512VL && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VBMI
 )
 
+// haveBF16 reports AVX512_BF16 (VCVTNEPS2BF16), which the AVX-512 path uses for f32 and f16 →
+// bf16 when the CPU has it.
+var haveBF16 = haveAVX512 && cpu.X86.HasAVX512BF16
+
 // archPaths returns the SIMD paths this CPU can run, best first.
 func archPaths() []Path { return cpuPaths }
 
@@ -77,6 +81,10 @@ func init() {
 	avx512Table = avx2Table
 	for _, s := range avx512Kernels() {
 		avx512Table[s.from][s.to] = s.f
+	}
+	if haveBF16 {
+		avx512Table[element.F32][element.BF16] = f32ToBF16AVX512BF
+		avx512Table[element.F16][element.BF16] = f16ToBF16AVX512BF
 	}
 	for _, s := range []struct {
 		from, to element.Type

@@ -23,6 +23,18 @@ func f16ToF32AVX512(dst, src []byte, n int)
 //go:noescape
 func f32ToBF16AVX512(dst, src []byte, n int)
 
+// f32ToBF16AVX512BF: the loop of f32ToBF16AVX512, with VCVTNEPS2BF16 (AVX512_BF16) for the blocks
+// of 32 that have no subnormal element.
+//
+//go:noescape
+func f32ToBF16AVX512BF(dst, src []byte, n int)
+
+// f16ToBF16AVX512BF: the loop of f16ToBF16AVX512 with VCVTNEPS2BF16 (AVX512_BF16); an f16 value
+// is never a float32 subnormal, so no lane needs the integer rounding.
+//
+//go:noescape
+func f16ToBF16AVX512BF(dst, src []byte, n int)
+
 // bf16ToF32AVX512: for i < n { dst32[i] = uint32(src16[i]) << 16 }.
 //
 //go:noescape

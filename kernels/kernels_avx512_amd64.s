@@ -109,6 +109,64 @@ TEXT ·f16ToBF16AVX512(SB), NOSPLIT, $512-56
 	BF16_CONSTS
 	LOOP(F16BF16, 32, 64, 64)
 
+// ---- bf16 with AVX512_BF16 ---------------------------------------------------------------------
+// VCVTNEPS2BF16 rounds to nearest even and quiets NaNs exactly as SEMANTICS.md §3.2/§3.3 ask, but
+// treats subnormal inputs as zero. The Go assembler does not know the mnemonic: CVTNE0 and CVTNE1
+// are its encodings for Y0 ← Z0 and Y1 ← Z1 (EVEX.512.F3.0F38.W0 72 /r).
+
+#define CVTNE0 BYTE $0x62; BYTE $0xF2; BYTE $0x7E; BYTE $0x48; BYTE $0x72; BYTE $0xC0
+#define CVTNE1 BYTE $0x62; BYTE $0xF2; BYTE $0x7E; BYTE $0x48; BYTE $0x72; BYTE $0xC9
+
+// f32ToBF16AVX512BF converts 32 float32 a step with VCVTNEPS2BF16, unless a lane of the step is
+// subnormal (VFPCLASSPS class 0x20): that step takes the integer rounding of F32BF16. The last
+// partial step goes through LOOP's tail, also with F32BF16.
+TEXT ·f32ToBF16AVX512BF(SB), NOSPLIT, $512-56
+	ARGS
+	BF16_CONSTS
+	MOVQ CX, R12
+	ANDQ $31, R12
+	SUBQ R12, CX
+	JZ   bfrest
+
+bfloop:
+	VMOVDQU32 (SI), Z0
+	VMOVDQU32 64(SI), Z1
+	VFPCLASSPSZ $0x20, Z0, K1
+	VFPCLASSPSZ $0x20, Z1, K2
+	KORTESTW K1, K2
+	JNZ  bfslow
+	CVTNE0
+	CVTNE1
+	VINSERTI64X4 $1, Y1, Z0, Z0
+	VMOVDQU64 Z0, (DI)
+
+bfnext:
+	ADDQ $128, SI
+	ADDQ $64, DI
+	SUBQ $32, CX
+	JNZ  bfloop
+
+bfrest:
+	MOVQ R12, CX
+	LOOP(F32BF16, 32, 128, 64)
+
+bfslow:
+	F32BF16(0, 0)
+	JMP  bfnext
+
+#define F16BF16N(I, O) \
+	VCVTPH2PS I(SI), Z0; \
+	VCVTPH2PS I+32(SI), Z1; \
+	CVTNE0; \
+	CVTNE1; \
+	VINSERTI64X4 $1, Y1, Z0, Z0; \
+	VMOVDQU64 Z0, O(DI)
+
+// f16ToBF16AVX512BF: f16 → f32 (exact, never subnormal) → bf16 with VCVTNEPS2BF16.
+TEXT ·f16ToBF16AVX512BF(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(F16BF16N, 32, 64, 64)
+
 #define BF16F32(I, O) \
 	VPMOVZXWD I(SI), Z0; \
 	VPSLLD $16, Z0, Z0; \
