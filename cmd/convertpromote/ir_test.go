@@ -192,3 +192,27 @@ func TestIRCheckSnippet(t *testing.T) {
 		t.Errorf("exit %d\n%s%s", code, out, errs)
 	}
 }
+
+// TestIRHostileCLI runs ir check on every committed bad model: exit 1 and located errors.
+func TestIRHostileCLI(t *testing.T) {
+	files, _ := filepath.Glob(irTestdata("bad/*.xml"))
+	if len(files) < 10 {
+		t.Fatalf("only %d bad models", len(files))
+	}
+	for _, f := range files {
+		code, _, errs := cli(t, "", "ir", "check", f)
+		if filepath.Base(f) == "valid.xml" {
+			if code != 0 {
+				t.Errorf("%s: exit %d: %s", f, code, errs)
+			}
+			continue
+		}
+		if code != 1 || !strings.HasPrefix(errs, f+":") {
+			t.Errorf("%s: exit %d: %s", f, code, errs)
+		}
+		// run fails the same way.
+		if code, _, errs := cli(t, "", "ir", "run", f); code != 1 || !strings.HasPrefix(errs, f+":") {
+			t.Errorf("run %s: exit %d: %s", f, code, errs)
+		}
+	}
+}
