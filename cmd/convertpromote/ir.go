@@ -212,6 +212,9 @@ func irDecompose(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: replaced %d ConvertPromoteTypes layers by %d Convert layers\n", opts.out, n, 2*n)
+	if left := m.CountByType()[ir.OpType]; left > 0 {
+		fmt.Fprintf(stdout, "%s: left %d ConvertPromoteTypes layers in place: their common type is dynamic (OpenVINO's pass skips them too)\n", opts.out, left)
+	}
 	return nil
 }
 
