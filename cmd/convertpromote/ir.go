@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -39,11 +41,12 @@ Examples:
   convertpromote ir fold testdata/ir/example2_integers_unsafe.xml -o /tmp/folded.xml
 `
 
-// irSubcommands maps each ir subcommand to its implementation; run and fold are added by
-// ir_eval.go.
+// irSubcommands maps each ir subcommand to its implementation.
 var irSubcommands = map[string]func(m *ir.Model, opts irOptions, stdout, stderr io.Writer) error{
 	"check":     irCheck,
 	"decompose": irDecompose,
+	"run":       irRun,
+	"fold":      irFold,
 }
 
 type irOptions struct {
@@ -102,12 +105,28 @@ func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		m = ir.Embedded()
 	} else {
 		var err error
-		if m, err = ir.Read(pos[0]); err != nil {
+		if sub == "check" && looksLikeSnippet(pos[0]) {
+			// A <layer> pasted from the specification: read tolerantly.
+			var data []byte
+			if data, err = readLimited(pos[0], 64<<20); err == nil {
+				m, err = ir.ParseSnippet(data, pos[0])
+			}
+			if err == nil {
+				fmt.Fprintf(stdout, "%s: a pasted <layer> snippet, read tolerantly (commas between attributes, \"< !--\"); each input gets a Parameter\n", pos[0])
+			}
+		} else {
+			m, err = ir.Read(pos[0])
+		}
+		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return exitFail
 		}
 	}
 	if err := do(m, opts, stdout, stderr); err != nil {
+		if isUsage(err) {
+			fmt.Fprintf(stderr, "convertpromote ir %s: %v\n", sub, err)
+			return exitUsage
+		}
 		var es ir.Errors
 		if errors.As(err, &es) {
 			for _, e := range es {
@@ -194,4 +213,123 @@ func irDecompose(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s: replaced %d ConvertPromoteTypes layers by %d Convert layers\n", opts.out, n, 2*n)
 	return nil
+}
+
+func irRun(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
+	if opts.values < 0 {
+		return usageErrorf("--values must be ≥ 0")
+	}
+	res, err := m.Run(nil)
+	if err != nil {
+		return err
+	}
+	if opts.outDir != "" {
+		if err := os.MkdirAll(opts.outDir, 0o755); err != nil {
+			return err
+		}
+	}
+	if len(res.Outputs) == 0 {
+		fmt.Fprintln(stdout, "nothing to evaluate: no ConvertPromoteTypes or Convert layer with constant inputs")
+	}
+	used := map[string]int{}
+	for _, o := range res.Outputs {
+		dims := o.Tensor.Shape()
+		shape := make([]string, len(dims))
+		for i, d := range dims {
+			shape[i] = fmt.Sprint(d)
+		}
+		count := int64(o.Tensor.Len())
+		vals, err := ir.FirstValues(o.Tensor, opts.values)
+		if err != nil {
+			return fmt.Errorf("%s: %v", o.Name, err)
+		}
+		more := ""
+		if int64(len(vals)) < count {
+			more = fmt.Sprintf(", ... (%d values)", count)
+		}
+		fmt.Fprintf(stdout, "%s  %s[%s]  %s%s\n", o.Name, o.Tensor.Type(), strings.Join(shape, ","), strings.Join(vals, ", "), more)
+		if opts.outDir != "" {
+			file := npyFileName(o.Name, used)
+			if err := writeNPYFile(filepath.Join(opts.outDir, file), o); err != nil {
+				return err
+			}
+		}
+	}
+	for _, l := range res.Skipped {
+		fmt.Fprintf(stdout, "not evaluated: %s (an input is not constant)\n", l.Label())
+	}
+	return nil
+}
+
+// npyFileName makes a tensor name a safe, unique file name: characters other than letters,
+// digits, '.', '-' and '_' become '_'.
+func npyFileName(name string, used map[string]int) string {
+	b := []byte(name)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {
+			b[i] = '_'
+		}
+	}
+	base := string(b)
+	if base == "" || base[0] == '.' {
+		base = "_" + base
+	}
+	used[base]++
+	if k := used[base]; k > 1 {
+		base = fmt.Sprintf("%s_%d", base, k)
+	}
+	return base + ".npy"
+}
+
+func writeNPYFile(path string, o ir.Output) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := ir.WriteNPY(f, o.Tensor); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %v", o.Name, err)
+	}
+	return f.Close()
+}
+
+func irFold(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
+	n, err := m.Fold()
+	if err != nil {
+		return err
+	}
+	if err := m.Save(opts.out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: folded %d ConvertPromoteTypes layers into Consts\n", opts.out, n)
+	return nil
+}
+
+// looksLikeSnippet reports whether the file starts with a <layer> element rather than <net>.
+func looksLikeSnippet(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, buf)
+	return ir.IsSnippet(buf[:n])
+}
+
+// readLimited reads a whole file of at most limit bytes.
+func readLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: larger than %d bytes", path, limit)
+	}
+	return data, nil
 }

@@ -1,0 +1,106 @@
+package ir
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/op"
+)
+
+// NPYType returns the element type WriteNPY stores t as, and its NumPy dtype descr. Types NumPy
+// has are stored as they are ('|b1' boolean, '|i1' '<i2' '<i4' '<i8', '|u1' '<u2' '<u4' '<u8',
+// '<f2' f16, '<f4' f32, '<f8' f64, '<c8' c64, '<c16' c128). The others are widened exactly to
+// a type NumPy has: bf16, f8e4m3, f8e5m2, f8e8m0, f4e2m1 and nf4 to their decoded f32 values
+// ('<f4'), the sub-byte unsigned integers u1, u2, u3, u4, u6 to u8 ('|u1'), i4 to i8 ('|i1'),
+// and c32 to c64. String tensors cannot be written.
+func NPYType(t element.Type) (element.Type, string, error) {
+	switch t {
+	case element.Boolean:
+		return t, "|b1", nil
+	case element.I8:
+		return t, "|i1", nil
+	case element.I16:
+		return t, "<i2", nil
+	case element.I32:
+		return t, "<i4", nil
+	case element.I64:
+		return t, "<i8", nil
+	case element.U8:
+		return t, "|u1", nil
+	case element.U16:
+		return t, "<u2", nil
+	case element.U32:
+		return t, "<u4", nil
+	case element.U64:
+		return t, "<u8", nil
+	case element.F16:
+		return t, "<f2", nil
+	case element.F32:
+		return t, "<f4", nil
+	case element.F64:
+		return t, "<f8", nil
+	case element.C64:
+		return t, "<c8", nil
+	case element.C128:
+		return t, "<c16", nil
+	case element.BF16, element.F8E4M3, element.F8E5M2, element.F8E8M0, element.F4E2M1, element.NF4:
+		return element.F32, "<f4", nil
+	case element.U1, element.U2, element.U3, element.U4, element.U6:
+		return element.U8, "|u1", nil
+	case element.I4:
+		return element.I8, "|i1", nil
+	case element.C32:
+		return element.C64, "<c8", nil
+	}
+	return t, "", fmt.Errorf("npy: %s tensors cannot be written", t)
+}
+
+// WriteNPY writes t as a NumPy .npy file (format version 1.0, C order), converting types NumPy
+// lacks as NPYType says.
+func WriteNPY(w io.Writer, t op.Tensor) error {
+	if !t.Valid() {
+		return fmt.Errorf("npy: the tensor is not valid (the zero op.Tensor)")
+	}
+	st, descr, err := NPYType(t.Type())
+	if err != nil {
+		return err
+	}
+	if st != t.Type() {
+		if t, err = t.Convert(st); err != nil {
+			return fmt.Errorf("npy: %w", err)
+		}
+	}
+	shapeDims := t.Shape()
+	dims := make([]string, len(shapeDims))
+	for i, d := range shapeDims {
+		dims[i] = strconv.FormatInt(d, 10)
+	}
+	shape := "(" + strings.Join(dims, ", ")
+	if len(dims) == 1 {
+		shape += ","
+	}
+	shape += ")"
+	header := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': %s, }", descr, shape)
+	// Pad with spaces and end with a newline so that the data starts on a 64-byte boundary.
+	total := 10 + len(header) + 1
+	pad := (64 - total%64) % 64
+	header += strings.Repeat(" ", pad) + "\n"
+	if len(header) > 65535 {
+		return fmt.Errorf("npy: header of %d bytes is too long for format 1.0", len(header))
+	}
+	var pre [10]byte
+	copy(pre[:], "\x93NUMPY\x01\x00")
+	binary.LittleEndian.PutUint16(pre[8:], uint16(len(header)))
+	if _, err := w.Write(pre[:]); err != nil {
+		return err
+	}
+	if _, err := io.WriteString(w, header); err != nil {
+		return err
+	}
+	_, err = w.Write(t.Bytes())
+	return err
+}
