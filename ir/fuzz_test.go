@@ -13,7 +13,8 @@ var fuzzLimits = Limits{MaxXMLBytes: 1 << 20, MaxTokenBytes: 64 << 10, MaxDepth:
 
 // FuzzRead feeds arbitrary bytes to the reader. Whatever parses must also check, load its Const
 // data (from the input itself, standing in for a .bin), survive read → write → read unchanged,
-// and decompose into a model that writes and reads back.
+// run, fold into a model that checks, and decompose into a model that writes, reads back and
+// checks. Nothing may panic or hang.
 func FuzzRead(f *testing.F) {
 	for _, dir := range []string{"../testdata/ir", "../testdata/ir/bad"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.xml"))
@@ -52,6 +53,18 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("second write differs:\n%s\n----\n%s", w1, w2)
 		}
 		m2.SetWeights(bytes.NewReader(data), int64(len(data)), "f.bin")
+		if res, err := m2.Run(nil); err == nil {
+			for _, o := range res.Outputs {
+				FirstValues(o.Tensor, 4)
+			}
+		}
+		m4, _ := Parse(bytes.NewReader([]byte(w1)), "w.xml")
+		m4.SetWeights(bytes.NewReader(data), int64(len(data)), "f.bin")
+		if n, err := m4.Fold(); err == nil && n > 0 {
+			if _, err := m4.Check(); err != nil {
+				t.Fatalf("folded model does not check: %v\n%s", err, m4.String())
+			}
+		}
 		if n, err := m2.Decompose(); err == nil && n > 0 {
 			w3 := m2.String()
 			m3, err := Parse(bytes.NewReader([]byte(w3)), "d.xml")

@@ -11,7 +11,7 @@ import (
 // follow the existing .bin (whose size must be known) and earlier appended data. Save writes
 // them out.
 func (m *Model) appendWeights(data []byte) (int64, error) {
-	base, ok, err := m.WeightsSize()
+	base, ok, err := m.baseSize()
 	if err != nil {
 		return 0, err
 	}
@@ -30,7 +30,10 @@ func (m *Model) appendWeights(data []byte) (int64, error) {
 // own files is safe.
 func (m *Model) Save(xmlPath string) error {
 	binPath := BinPath(xmlPath)
-	size, haveBin, err := m.WeightsSize()
+	if fi, err := os.Stat(filepath.Dir(xmlPath)); err != nil || !fi.IsDir() {
+		return fmt.Errorf("cannot write %s: directory %s does not exist", xmlPath, filepath.Dir(xmlPath))
+	}
+	size, haveBin, err := m.baseSize()
 	if err != nil {
 		return err
 	}

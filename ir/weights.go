@@ -68,10 +68,9 @@ func (m *Model) SetWeights(r io.ReaderAt, size int64, name string) {
 	m.weights = w
 }
 
-// WeightsSize opens the model's .bin if needed and returns its size. ok is false when the model
-// has no .bin (none attached, or the file does not exist); err reports a .bin that exists but
-// cannot be read.
-func (m *Model) WeightsSize() (size int64, ok bool, err error) {
+// baseSize opens the model's .bin if needed and returns its size; ok is false when there is
+// none (none attached, or the file does not exist).
+func (m *Model) baseSize() (size int64, ok bool, err error) {
 	if m.weights == nil {
 		return 0, false, nil
 	}
@@ -85,9 +84,27 @@ func (m *Model) WeightsSize() (size int64, ok bool, err error) {
 	return size, true, nil
 }
 
+// WeightsSize returns the size of the model's constant data: its .bin (opened if needed) plus
+// the data Fold added and Save has not yet written. ok is false when the model has no .bin (none
+// attached, or the file does not exist) and no added data; err reports a .bin that exists but
+// cannot be read.
+func (m *Model) WeightsSize() (size int64, ok bool, err error) {
+	size, ok, err = m.baseSize()
+	if err != nil {
+		return 0, false, err
+	}
+	if len(m.appended) > 0 {
+		return size + int64(len(m.appended)), true, nil
+	}
+	return size, ok, nil
+}
+
 // WeightsName returns the .bin's path or name ("" when the model has none attached).
 func (m *Model) WeightsName() string {
 	if m.weights == nil {
+		if len(m.appended) > 0 {
+			return "(constant data in memory)"
+		}
 		return ""
 	}
 	return m.weights.Name
@@ -180,15 +197,19 @@ func (m *Model) ConstData(l *Layer) (ConstInfo, []byte, error) {
 	if err != nil {
 		return ci, nil, err
 	}
-	if m.weights == nil {
-		return ci, nil, m.errorf(l.Line, l, "Const data is not available: the model has no .bin")
-	}
-	r, size, err := m.weights.load()
+	base, haveBase, err := m.baseSize()
 	if err != nil {
 		return ci, nil, m.errorf(l.Line, l, "Const data is not available: %v", err)
 	}
+	if !haveBase && len(m.appended) == 0 {
+		if m.weights == nil {
+			return ci, nil, m.errorf(l.Line, l, "Const data is not available: the model has no .bin")
+		}
+		return ci, nil, m.errorf(l.Line, l, "Const data is not available: %s does not exist", m.weights.Name)
+	}
+	size := base + int64(len(m.appended))
 	if ci.Offset+ci.Size > size {
-		return ci, nil, m.errorf(l.Line, l, "Const data [%d, %d) runs past the end of %s (%d bytes)", ci.Offset, ci.Offset+ci.Size, m.weights.Name, size)
+		return ci, nil, m.errorf(l.Line, l, "Const data [%d, %d) runs past the end of %s (%d bytes)", ci.Offset, ci.Offset+ci.Size, m.WeightsName(), size)
 	}
 	n := ci.Need
 	if ci.Type == element.String {
@@ -198,8 +219,16 @@ func (m *Model) ConstData(l *Layer) (ConstInfo, []byte, error) {
 		return ci, nil, m.errorf(l.Line, l, "Const holds %d bytes, more than the %d-byte limit for loading", n, MaxConstBytes)
 	}
 	buf := make([]byte, n)
-	if _, err := r.ReadAt(buf, ci.Offset); err != nil && !(errors.Is(err, io.EOF) && len(buf) == 0) {
-		return ci, nil, m.errorf(l.Line, l, "reading Const data from %s: %v", m.weights.Name, err)
+	// The bytes before base come from the .bin, the rest from the data Fold added.
+	fromBase := min(n, max(base-ci.Offset, 0))
+	if fromBase > 0 {
+		r, _, _ := m.weights.load()
+		if k, err := r.ReadAt(buf[:fromBase], ci.Offset); int64(k) < fromBase {
+			return ci, nil, m.errorf(l.Line, l, "reading Const data from %s: %v", m.weights.Name, err)
+		}
+	}
+	if fromBase < n {
+		copy(buf[fromBase:], m.appended[ci.Offset+fromBase-base:])
 	}
 	return ci, buf, nil
 }

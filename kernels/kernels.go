@@ -147,13 +147,15 @@ func (c Converter) Convert(dst []byte, to element.Type, src []byte, from element
 	if n < 0 {
 		return fmt.Errorf("kernels: negative element count %d", n)
 	}
-	sb, err := from.ByteSize(int64(n))
-	if err != nil {
-		return fmt.Errorf("kernels: %s source: %w", from, err)
-	}
-	db, err := to.ByteSize(int64(n))
-	if err != nil {
-		return fmt.Errorf("kernels: %s destination: %w", to, err)
+	sb, db := fastByteSize(from, n), fastByteSize(to, n)
+	if sb < 0 || db < 0 {
+		var err error
+		if sb, err = from.ByteSize(int64(n)); err != nil {
+			return fmt.Errorf("kernels: %s source: %w", from, err)
+		}
+		if db, err = to.ByteSize(int64(n)); err != nil {
+			return fmt.Errorf("kernels: %s destination: %w", to, err)
+		}
 	}
 	if int64(len(src)) < sb {
 		return fmt.Errorf("kernels: %s source holds %d bytes, %d elements need %d", from, len(src), n, sb)
@@ -162,6 +164,16 @@ func (c Converter) Convert(dst []byte, to element.Type, src []byte, from element
 		return fmt.Errorf("kernels: %s destination holds %d bytes, %d elements need %d", to, len(dst), n, db)
 	}
 	src, dst = src[:sb], dst[:db]
+	if sb+db < 2*ParallelMinBytes {
+		// Too small to split: skip the thread count (runtime.GOMAXPROCS takes a lock).
+		f(dst, src, n)
+		return nil
+	}
+	if largeKernel != nil && db >= largeMinBytes {
+		if g := largeKernel(p, from, to); g != nil {
+			f = g
+		}
+	}
 	t := c.Threads
 	if t <= 0 {
 		t = int(threads.Load())
@@ -173,14 +185,45 @@ func (c Converter) Convert(dst []byte, to element.Type, src []byte, from element
 	return nil
 }
 
-func pathAvailable(p Path) bool {
-	for _, q := range Paths() {
-		if q == p {
-			return true
+// fastByteSize is t.ByteSize(n) without its overflow division for the common case, a type of
+// whole bytes and a count far from overflowing, and small enough to be inlined into Convert; it
+// returns -1 for the other cases.
+func fastByteSize(t element.Type, n int) int64 {
+	if int(t) < len(wholeBytes) && uint(n) < 1<<40 && wholeBytes[t] != 0 {
+		return int64(n) * int64(wholeBytes[t])
+	}
+	return -1
+}
+
+// wholeBytes is the element size of each type stored in whole bytes (0 for the packed types,
+// dynamic and string).
+var wholeBytes = func() (w [32]uint8) {
+	for _, t := range element.All() {
+		if b := t.Bits(); int(t) < len(w) && t != element.String && b > 0 && b%8 == 0 {
+			w[t] = uint8(b / 8)
 		}
 	}
-	return false
-}
+	return w
+}()
+
+func pathAvailable(p Path) bool { return p < numPaths && availablePaths&(1<<p) != 0 }
+
+// availablePaths is the set of Paths() as a bit mask, computed once so that Convert on an
+// explicit path does not allocate.
+var availablePaths = func() (m uint32) {
+	for _, p := range Paths() {
+		m |= 1 << p
+	}
+	return m
+}()
+
+// largeKernel, when an architecture's init sets it, returns a kernel for the pair on path p meant
+// for destinations of at least largeMinBytes (non-temporal stores, which bypass the caches like
+// the runtime's memmove does from 1 MiB on), or nil to keep the ordinary kernel.
+var largeKernel func(p Path, from, to element.Type) loopFunc
+
+// largeMinBytes is the destination size from which Convert asks largeKernel.
+const largeMinBytes = 1 << 20
 
 // chunkAlign is the element granularity of a split: 64 elements start on a whole byte for every
 // packed type (and on a whole 3-byte group for u3 and u6).

@@ -2,11 +2,330 @@
 
 package kernels
 
-import "github.com/convertpromote/convertpromote/element"
+import (
+	"math"
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+
+	"github.com/convertpromote/convertpromote/element"
+)
+
+// CPU features, read once at start-up. The AVX2 path needs AVX2, F16C (VCVTPS2PH, VCVTPH2PS)
+// and FMA (the Haswell baseline); the AVX-512 path needs AVX-512 F, BW, VL, DQ and VBMI
+// (VPERMB, VPERMI2B) and BMI2 (BZHI, for the tail masks) on top of the AVX2 path, since it uses the AVX2 kernels for the pairs it has
+// no wider kernel for.
+var (
+	haveAVX2 = cpu.X86.HasAVX && cpu.X86.HasAVX2 && cpu.X86.HasF16C && cpu.X86.HasFMA
+
+	haveAVX512 = haveAVX2 && cpu.X86.HasBMI2 && cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW &&
+		cpu.X86.HasAVX512VL && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VBMI
+)
 
 // archPaths returns the SIMD paths this CPU can run, best first.
-// PLACEHOLDER: replaced by the amd64 SIMD work.
-func archPaths() []Path { return nil }
+func archPaths() []Path { return cpuPaths }
+
+// cpuPaths is archPaths' answer, with its capacity cut to its length so that callers that
+// append to it get a copy.
+var cpuPaths = func() []Path {
+	switch {
+	case haveAVX512:
+		return []Path{AVX512, AVX2}[:2:2]
+	case haveAVX2:
+		return []Path{AVX2}[:1:1]
+	}
+	return nil
+}()
 
 // archKernel returns the SIMD kernel for the pair on path p, or nil.
-func archKernel(p Path, from, to element.Type) loopFunc { return nil }
+func archKernel(p Path, from, to element.Type) loopFunc {
+	if from >= maxType || to >= maxType {
+		return nil
+	}
+	switch p {
+	case AVX2:
+		return avx2Table[from][to]
+	case AVX512:
+		return avx512Table[from][to]
+	}
+	return nil
+}
+
+// maxType bounds the element types the dispatch tables cover (every type of package element).
+const maxType = 32
+
+// The dispatch tables, filled at start-up for the paths the CPU has.
+var avx2Table, avx512Table [maxType][maxType]loopFunc
+
+// kernelSpec pairs an assembly kernel with the conversion it implements.
+type kernelSpec struct {
+	from, to element.Type
+	f        loopFunc
+}
+
+func init() {
+	if !haveAVX2 {
+		return
+	}
+	initTables()
+	for _, s := range avx2Kernels() {
+		avx2Table[s.from][s.to] = s.f
+	}
+	if !haveAVX512 {
+		return
+	}
+	avx512Table = avx2Table
+	for _, s := range avx512Kernels() {
+		avx512Table[s.from][s.to] = s.f
+	}
+	for _, s := range []struct {
+		from, to element.Type
+		nt       loopFunc
+		block    int
+	}{
+		{element.F32, element.F16, f32ToF16AVX512NT, 32},
+		{element.F16, element.F32, f16ToF32AVX512NT, 16},
+		{element.F32, element.BF16, f32ToBF16AVX512NT, 32},
+		{element.BF16, element.F32, bf16ToF32AVX512NT, 16},
+		{element.F8E4M3, element.F16, f8e4m3ToF16AVX512NT, 64},
+		{element.I8, element.F32, i8ToF32AVX512NT, 16},
+	} {
+		ntTable[s.from][s.to] = ntKernel(avx512Table[s.from][s.to], s.nt, s.from.Bits()/8, s.to.Bits()/8, s.block)
+	}
+	largeKernel = func(p Path, from, to element.Type) loopFunc {
+		if p != AVX512 || from >= maxType || to >= maxType {
+			return nil
+		}
+		return ntTable[from][to]
+	}
+}
+
+// ntTable holds the AVX-512 kernels with non-temporal stores, for the pairs that have them.
+var ntTable [maxType][maxType]loopFunc
+
+// ntKernel combines a non-temporal kernel nt (n a multiple of block, dst 64-byte aligned) with
+// the ordinary kernel f for the elements before the first aligned destination byte and after
+// the last whole block. A destination that cannot be aligned (an odd address for 2-byte elements)
+// runs f alone.
+func ntKernel(f, nt loopFunc, ssize, dsize, block int) loopFunc {
+	return func(dst, src []byte, n int) {
+		head := 0
+		if a := int(uintptr(unsafe.Pointer(unsafe.SliceData(dst))) & 63); a != 0 {
+			if (64-a)%dsize != 0 {
+				f(dst, src, n)
+				return
+			}
+			head = min((64-a)/dsize, n)
+			f(dst[:head*dsize], src[:head*ssize], head)
+		}
+		mid := (n - head) &^ (block - 1)
+		if mid > 0 {
+			nt(dst[head*dsize:(head+mid)*dsize], src[head*ssize:(head+mid)*ssize], mid)
+		}
+		if rest := n - head - mid; rest > 0 {
+			f(dst[(head+mid)*dsize:], src[(head+mid)*ssize:], rest)
+		}
+	}
+}
+
+// Lookup tables of the 4-bit types: the value of each nibble as float32, and as binary16 split
+// into the 16 low bytes followed by the 16 high bytes (for VPSHUFB) or as 32 uint16 (the 16
+// values twice, for VPERMW, which reads 5 index bits).
+type (
+	nibbleF32 [16]float32
+	nibbleF16 [32]uint16
+)
+
+var (
+	// oddWords selects the high halves of the dwords of two registers (VPERMT2W indices 1, 3, …, 63).
+	oddWords [32]uint16
+	// unpackOrder permutes 64 bytes so that VPUNPCKLBW and VPUNPCKHBW, which interleave within
+	// 16-byte lanes, give elements 0..31 and 32..63 in order.
+	unpackOrder [64]byte
+
+	lutU4F32, lutI4F32, lutNf4F32, lutF4e2m1F32     nibbleF32
+	lutU4F16, lutI4F16, lutNf4F16, lutF4e2m1F16     nibbleF16 // words for VPERMW: values 0..15 then again
+	lutU4F16B, lutI4F16B, lutNf4F16B, lutF4e2m1F16B [32]byte  // bytes for VPSHUFB: 16 low bytes, 16 high bytes
+
+	// lutE4m3F16 holds the binary16 value of each f8e4m3 magnitude 0..127, as 128 low bytes
+	// followed by 128 high bytes (the tables of VPERMI2B).
+	lutE4m3F16 [256]byte
+)
+
+// initTables fills the lookup tables from the decoding rules (SEMANTICS.md §3.1), converting the
+// float32 values to binary16 with the F16C kernel itself.
+func initTables() {
+	for i := range oddWords {
+		oddWords[i] = uint16(2*i + 1)
+	}
+	for l := range 4 {
+		for j := range 8 {
+			unpackOrder[16*l+j] = byte(8*l + j)
+			unpackOrder[16*l+8+j] = byte(32 + 8*l + j)
+		}
+	}
+	f4 := [8]float32{0, 0.5, 1, 1.5, 2, 3, 4, 6}
+	for i := range 16 {
+		lutU4F32[i] = float32(i)
+		lutI4F32[i] = float32(int8(i<<4) >> 4)
+		lutNf4F32[i] = element.NF4Codes[i]
+		lutF4e2m1F32[i] = f4[i&7]
+		if i >= 8 {
+			lutF4e2m1F32[i] = float32(math.Copysign(float64(f4[i&7]), -1))
+		}
+	}
+	for _, t := range []struct {
+		f32 *nibbleF32
+		w   *nibbleF16
+		b   *[32]byte
+	}{{&lutU4F32, &lutU4F16, &lutU4F16B}, {&lutI4F32, &lutI4F16, &lutI4F16B}, {&lutNf4F32, &lutNf4F16, &lutNf4F16B},
+		{&lutF4e2m1F32, &lutF4e2m1F16, &lutF4e2m1F16B}} {
+		var h [16]uint16
+		f32ToF16AVX2(unsafe.Slice((*byte)(unsafe.Pointer(&h[0])), 32), unsafe.Slice((*byte)(unsafe.Pointer(&t.f32[0])), 64), 16)
+		for i, v := range h {
+			t.w[i], t.w[i+16] = v, v
+			t.b[i], t.b[i+16] = byte(v), byte(v>>8)
+		}
+	}
+	var src [128]byte
+	var h [128]uint16
+	for i := range src {
+		src[i] = byte(i)
+	}
+	f8e4m3ToF16AVX2(unsafe.Slice((*byte)(unsafe.Pointer(&h[0])), 256), src[:], 128)
+	for i, v := range h {
+		lutE4m3F16[i], lutE4m3F16[i+128] = byte(v), byte(v>>8)
+	}
+}
+
+func avx2Kernels() []kernelSpec {
+	const (
+		bf16, f16, f32, f64 = element.BF16, element.F16, element.F32, element.F64
+		e4m3, e5m2          = element.F8E4M3, element.F8E5M2
+		i8, i16, i32, i64   = element.I8, element.I16, element.I32, element.I64
+		u8, u16, boolean    = element.U8, element.U16, element.Boolean
+	)
+	return []kernelSpec{
+		{f32, f16, f32ToF16AVX2},
+		{f16, f32, f16ToF32AVX2},
+		{f32, bf16, f32ToBF16AVX2},
+		{bf16, f32, bf16ToF32AVX2},
+		{f16, bf16, f16ToBF16AVX2},
+		{bf16, f16, bf16ToF16AVX2},
+
+		{e4m3, f16, f8e4m3ToF16AVX2},
+		{e4m3, f32, f8e4m3ToF32AVX2},
+		{e5m2, f16, f8e5m2ToF16AVX2},
+		{e5m2, f32, f8e5m2ToF32AVX2},
+		{f32, e4m3, f32ToF8e4m3AVX2},
+		{f16, e4m3, f16ToF8e4m3AVX2},
+		{f32, e5m2, f32ToF8e5m2AVX2},
+		{f16, e5m2, f16ToF8e5m2AVX2},
+
+		{element.U4, f32, u4ToF32AVX2},
+		{element.I4, f32, i4ToF32AVX2},
+		{element.NF4, f32, nf4ToF32AVX2},
+		{element.F4E2M1, f32, f4e2m1ToF32AVX2},
+		{element.U4, f16, u4ToF16AVX2},
+		{element.I4, f16, i4ToF16AVX2},
+		{element.NF4, f16, nf4ToF16AVX2},
+		{element.F4E2M1, f16, f4e2m1ToF16AVX2},
+
+		{i8, f32, i8ToF32AVX2},
+		{u8, f32, u8ToF32AVX2},
+		{i16, f32, i16ToF32AVX2},
+		{u16, f32, u16ToF32AVX2},
+		{i32, f32, i32ToF32AVX2},
+		{i8, f16, i8ToF16AVX2},
+		{u8, f16, u8ToF16AVX2},
+		{i16, f16, i16ToF16AVX2},
+		{u16, f16, u16ToF16AVX2},
+		{i32, f16, i32ToF16AVX2},
+
+		{i8, i32, i8ToI32AVX2},
+		{u8, i32, u8ToI32AVX2},
+		{i16, i32, i16ToI32AVX2},
+		{i32, i64, i32ToI64AVX2},
+		{i64, i32, i64ToI32AVX2},
+		{i32, i16, i32ToI16AVX2},
+		{i32, i8, i32ToI8AVX2},
+
+		{f32, i32, f32ToI32AVX2},
+		{f32, i16, f32ToI16AVX2},
+		{f32, i8, f32ToI8AVX2},
+		{f32, u8, f32ToU8AVX2},
+		{f64, f32, f64ToF32AVX2},
+		{f32, f64, f32ToF64AVX2},
+
+		{boolean, u8, boolToU8AVX2},
+		{u8, boolean, boolToU8AVX2},
+		{boolean, f32, boolToF32AVX2},
+		{f32, boolean, f32ToBoolAVX2},
+	}
+}
+
+func avx512Kernels() []kernelSpec {
+	const (
+		bf16, f16, f32, f64 = element.BF16, element.F16, element.F32, element.F64
+		e4m3, e5m2          = element.F8E4M3, element.F8E5M2
+		i8, i16, i32, i64   = element.I8, element.I16, element.I32, element.I64
+		u8, u16, boolean    = element.U8, element.U16, element.Boolean
+	)
+	return []kernelSpec{
+		{f32, f16, f32ToF16AVX512},
+		{f16, f32, f16ToF32AVX512},
+		{f32, bf16, f32ToBF16AVX512},
+		{bf16, f32, bf16ToF32AVX512},
+		{f16, bf16, f16ToBF16AVX512},
+		{bf16, f16, bf16ToF16AVX512},
+
+		{e4m3, f16, f8e4m3ToF16AVX512},
+		{e4m3, f32, f8e4m3ToF32AVX512},
+		{e5m2, f16, f8e5m2ToF16AVX512},
+		{e5m2, f32, f8e5m2ToF32AVX512},
+		{f32, e4m3, f32ToF8e4m3AVX512},
+		{f16, e4m3, f16ToF8e4m3AVX512},
+		{f32, e5m2, f32ToF8e5m2AVX512},
+		{f16, e5m2, f16ToF8e5m2AVX512},
+
+		{element.U4, f32, u4ToF32AVX512},
+		{element.I4, f32, i4ToF32AVX512},
+		{element.NF4, f32, nf4ToF32AVX512},
+		{element.F4E2M1, f32, f4e2m1ToF32AVX512},
+		{element.U4, f16, u4ToF16AVX512},
+		{element.I4, f16, i4ToF16AVX512},
+		{element.NF4, f16, nf4ToF16AVX512},
+		{element.F4E2M1, f16, f4e2m1ToF16AVX512},
+
+		{i8, f32, i8ToF32AVX512},
+		{u8, f32, u8ToF32AVX512},
+		{i16, f32, i16ToF32AVX512},
+		{u16, f32, u16ToF32AVX512},
+		{i32, f32, i32ToF32AVX512},
+		{i8, f16, i8ToF16AVX512},
+		{u8, f16, u8ToF16AVX512},
+		{i16, f16, i16ToF16AVX512},
+		{u16, f16, u16ToF16AVX512},
+		{i32, f16, i32ToF16AVX512},
+
+		{i8, i32, i8ToI32AVX512},
+		{u8, i32, u8ToI32AVX512},
+		{i16, i32, i16ToI32AVX512},
+		{i32, i64, i32ToI64AVX512},
+		{i64, i32, i64ToI32AVX512},
+		{i32, i16, i32ToI16AVX512},
+		{i32, i8, i32ToI8AVX512},
+
+		{f32, i32, f32ToI32AVX512},
+		{f32, i16, f32ToI16AVX512},
+		{f32, i8, f32ToI8AVX512},
+		{f32, u8, f32ToU8AVX512},
+		{f64, f32, f64ToF32AVX512},
+		{f32, f64, f32ToF64AVX512},
+
+		{boolean, u8, boolToU8AVX512},
+		{u8, boolean, boolToU8AVX512},
+		{boolean, f32, boolToF32AVX512},
+		{f32, boolean, f32ToBoolAVX512},
+	}
+}

@@ -5,10 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/convertpromote/convertpromote/ir"
+	"github.com/convertpromote/convertpromote/op"
 )
 
 func init() {
@@ -21,8 +24,11 @@ Read OpenVINO IR (v10, v11) models that use ConvertPromoteTypes-14.
 
 Subcommands:
   check MODEL.xml               check the graph and every ConvertPromoteTypes layer; print a summary
-  run MODEL.xml [--out DIR]     evaluate ConvertPromoteTypes and Convert layers on Const data;
-                                print each output; with --out, write DIR/NAME.npy files
+  run MODEL.xml [--out DIR] [--input NAME=FILE.npy]... [--values N]
+                                evaluate ConvertPromoteTypes and Convert layers on Const data
+                                (and Parameters given with --input); print each output's name,
+                                type, shape and first N values (8); with --out, write
+                                DIR/NAME.npy files (bf16, f8, f4, nf4 as f32; u1..u6 as u8; i4 as i8)
   decompose MODEL.xml -o OUT.xml  replace each ConvertPromoteTypes by two Convert layers (opset1)
   fold MODEL.xml -o OUT.xml     replace ConvertPromoteTypes layers with constant inputs by Consts
 
@@ -35,22 +41,38 @@ Examples:
   convertpromote ir check testdata/ir/example1_promote_floats.xml
   convertpromote ir run --embedded
   convertpromote ir run testdata/ir/subbyte_consts.xml --out /tmp/npy
+  convertpromote ir run testdata/ir/parameter_input.xml --input x=x.npy
   convertpromote ir decompose testdata/ir/pytorch_scalar.xml -o /tmp/decomposed.xml
   convertpromote ir fold testdata/ir/example2_integers_unsafe.xml -o /tmp/folded.xml
 `
 
-// irSubcommands maps each ir subcommand to its implementation; run and fold are added by
-// ir_eval.go.
+// irSubcommands maps each ir subcommand to its implementation.
 var irSubcommands = map[string]func(m *ir.Model, opts irOptions, stdout, stderr io.Writer) error{
 	"check":     irCheck,
 	"decompose": irDecompose,
+	"run":       irRun,
+	"fold":      irFold,
 }
 
 type irOptions struct {
 	out      string // -o / --output
 	outDir   string // --out (run)
 	embedded bool
-	values   int // --values: how many values run prints
+	values   int        // --values: how many values run prints
+	inputs   inputFlags // --input NAME=FILE.npy (run)
+}
+
+// inputFlags collects repeated --input NAME=FILE.npy flags.
+type inputFlags []string
+
+func (f *inputFlags) String() string { return strings.Join(*f, " ") }
+
+func (f *inputFlags) Set(v string) error {
+	if name, file, ok := strings.Cut(v, "="); !ok || name == "" || file == "" {
+		return fmt.Errorf("--input %q: want NAME=FILE.npy", v)
+	}
+	*f = append(*f, v)
+	return nil
 }
 
 func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -76,7 +98,8 @@ func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&opts.outDir, "out", "", "directory for .npy files (run)")
 	fs.BoolVar(&opts.embedded, "embedded", false, "use the model compiled into the program")
 	fs.IntVar(&opts.values, "values", 8, "values printed per output (run)")
-	flags, pos := interleaved(args[1:], map[string]bool{"o": true, "output": true, "out": true, "values": true})
+	fs.Var(&opts.inputs, "input", "NAME=FILE.npy: a tensor for the Parameter NAME (run; repeatable)")
+	flags, pos := interleaved(args[1:], map[string]bool{"o": true, "output": true, "out": true, "values": true, "input": true})
 	if err := fs.Parse(flags); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, irUsage)
@@ -97,17 +120,37 @@ func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "convertpromote ir %s: --out DIR is a flag of ir run (did you mean -o?)\n", sub)
 		return exitUsage
 	}
+	if sub != "run" && len(opts.inputs) > 0 {
+		fmt.Fprintf(stderr, "convertpromote ir %s: --input is a flag of ir run\n", sub)
+		return exitUsage
+	}
 	var m *ir.Model
 	if opts.embedded {
 		m = ir.Embedded()
 	} else {
 		var err error
-		if m, err = ir.Read(pos[0]); err != nil {
+		if sub == "check" && looksLikeSnippet(pos[0]) {
+			// A <layer> pasted from the specification: read tolerantly.
+			var data []byte
+			if data, err = readLimited(pos[0], 64<<20); err == nil {
+				m, err = ir.ParseSnippet(data, pos[0])
+			}
+			if err == nil {
+				fmt.Fprintf(stdout, "%s: a pasted <layer> snippet, read tolerantly (commas between attributes, \"< !--\"); each input gets a Parameter\n", pos[0])
+			}
+		} else {
+			m, err = ir.Read(pos[0])
+		}
+		if err != nil {
 			fmt.Fprintln(stderr, err)
 			return exitFail
 		}
 	}
 	if err := do(m, opts, stdout, stderr); err != nil {
+		if isUsage(err) {
+			fmt.Fprintf(stderr, "convertpromote ir %s: %v\n", sub, err)
+			return exitUsage
+		}
 		var es ir.Errors
 		if errors.As(err, &es) {
 			for _, e := range es {
@@ -193,5 +236,141 @@ func irDecompose(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: replaced %d ConvertPromoteTypes layers by %d Convert layers\n", opts.out, n, 2*n)
+	if left := m.CountByType()[ir.OpType]; left > 0 {
+		fmt.Fprintf(stdout, "%s: left %d ConvertPromoteTypes layers in place: their common type is dynamic (OpenVINO's pass skips them too)\n", opts.out, left)
+	}
 	return nil
+}
+
+func irRun(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
+	if opts.values < 0 {
+		return usageErrorf("--values must be ≥ 0")
+	}
+	inputs := map[string]op.Tensor{}
+	for _, in := range opts.inputs {
+		name, file, _ := strings.Cut(in, "=")
+		f, err := os.Open(file)
+		if err != nil {
+			return err
+		}
+		t, err := ir.ReadNPY(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("--input %s: %v", in, err)
+		}
+		inputs[name] = t
+	}
+	res, err := m.Run(inputs)
+	if err != nil {
+		return err
+	}
+	if opts.outDir != "" {
+		if err := os.MkdirAll(opts.outDir, 0o755); err != nil {
+			return err
+		}
+	}
+	if len(res.Outputs) == 0 {
+		fmt.Fprintln(stdout, "nothing to evaluate: no ConvertPromoteTypes or Convert layer with constant inputs")
+	}
+	used := map[string]int{}
+	for _, o := range res.Outputs {
+		dims := o.Tensor.Shape()
+		shape := make([]string, len(dims))
+		for i, d := range dims {
+			shape[i] = fmt.Sprint(d)
+		}
+		count := int64(o.Tensor.Len())
+		vals, err := ir.FirstValues(o.Tensor, opts.values)
+		if err != nil {
+			return fmt.Errorf("%s: %v", o.Name, err)
+		}
+		more := ""
+		if int64(len(vals)) < count {
+			more = fmt.Sprintf(", ... (%d values)", count)
+		}
+		fmt.Fprintf(stdout, "%s  %s[%s]  %s%s\n", o.Name, o.Tensor.Type(), strings.Join(shape, ","), strings.Join(vals, ", "), more)
+		if opts.outDir != "" {
+			file := npyFileName(o.Name, used)
+			if err := writeNPYFile(filepath.Join(opts.outDir, file), o); err != nil {
+				return err
+			}
+		}
+	}
+	for _, l := range res.Skipped {
+		fmt.Fprintf(stdout, "not evaluated: %s (an input is not constant)\n", l.Label())
+	}
+	return nil
+}
+
+// npyFileName makes a tensor name a safe, unique file name: characters other than letters,
+// digits, '.', '-' and '_' become '_'.
+func npyFileName(name string, used map[string]int) string {
+	b := []byte(name)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {
+			b[i] = '_'
+		}
+	}
+	base := string(b)
+	if base == "" || base[0] == '.' {
+		base = "_" + base
+	}
+	used[base]++
+	if k := used[base]; k > 1 {
+		base = fmt.Sprintf("%s_%d", base, k)
+	}
+	return base + ".npy"
+}
+
+func writeNPYFile(path string, o ir.Output) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := ir.WriteNPY(f, o.Tensor); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %v", o.Name, err)
+	}
+	return f.Close()
+}
+
+func irFold(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
+	n, err := m.Fold()
+	if err != nil {
+		return err
+	}
+	if err := m.Save(opts.out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: folded %d ConvertPromoteTypes layers into Consts\n", opts.out, n)
+	return nil
+}
+
+// looksLikeSnippet reports whether the file starts with a <layer> element rather than <net>.
+func looksLikeSnippet(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, buf)
+	return ir.IsSnippet(buf[:n])
+}
+
+// readLimited reads a whole file of at most limit bytes.
+func readLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s: larger than %d bytes", path, limit)
+	}
+	return data, nil
 }

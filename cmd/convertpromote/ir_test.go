@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/convertpromote/convertpromote/ir"
+	"github.com/convertpromote/convertpromote/op"
 )
 
 func irTestdata(name string) string { return filepath.Join("..", "..", "testdata", "ir", name) }
@@ -88,5 +89,160 @@ func TestIRDecomposeCLI(t *testing.T) {
 	code, _, errs = cli(t, "", "ir", "decompose", "-o", out, irTestdata("safe_fail_u64_i8.xml"))
 	if code != 1 || !strings.Contains(errs, "Unsigned integer input cannot be safely promoted") {
 		t.Errorf("exit %d: %s", code, errs)
+	}
+}
+
+func TestIRRunCLI(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := cli(t, "", "ir", "run", "--out", dir, irTestdata("f8_consts.xml"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"e4m3_e5m2:0  f16[8]  0, 1, -1, 448, NaN, 0.001953125, -0, 2\n",
+		"e4m3_e5m2:1  f16[8]  1, 57344, +Inf, -Inf, NaN, 1.5258789e-05, -0, 2\n",
+		"e4m3_bf16:0  bf16[4]  1, 3, -2, 0\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, f := range []string{"e4m3_e5m2_0.npy", "e4m3_e5m2_1.npy", "e4m3_bf16_0.npy", "e4m3_bf16_1.npy"} {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil || !strings.HasPrefix(string(data), "\x93NUMPY\x01\x00") {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	// bf16 is written as its f32 values.
+	if data, _ := os.ReadFile(filepath.Join(dir, "e4m3_bf16_0.npy")); !strings.Contains(string(data), "'descr': '<f4'") {
+		t.Errorf("bf16 .npy header: %q", data)
+	}
+
+	code, out, _ = cli(t, "", "ir", "run", "--embedded", "--values", "2")
+	if code != 0 || !strings.Contains(out, "example3:1  f32[3]  0, 1.8446744e+19, ... (3 values)") {
+		t.Errorf("embedded: exit %d\n%s", code, out)
+	}
+	code, out, _ = cli(t, "", "ir", "run", irTestdata("parameter_input.xml"))
+	if code != 0 || !strings.Contains(out, "not evaluated: layer 2 (promote)") {
+		t.Errorf("parameter: exit %d\n%s", code, out)
+	}
+
+	// Missing .bin: a clear error, exit 1.
+	data, _ := os.ReadFile(irTestdata("example1_promote_floats.xml"))
+	p := filepath.Join(t.TempDir(), "nobin.xml")
+	os.WriteFile(p, data, 0o644)
+	code, _, errs = cli(t, "", "ir", "run", p)
+	if code != 1 || !strings.Contains(errs, p+":5: layer 0 (lhs_f16): Const data is not available") {
+		t.Errorf("no .bin: exit %d: %s", code, errs)
+	}
+	code, _, errs = cli(t, "", "ir", "fold", p, "-o", filepath.Join(t.TempDir(), "f.xml"))
+	if code != 1 || !strings.Contains(errs, "Const data is not available") {
+		t.Errorf("fold without .bin: exit %d: %s", code, errs)
+	}
+	code, _, errs = cli(t, "", "ir", "run", "--values", "-1", "--embedded")
+	if code != 2 {
+		t.Errorf("--values -1: exit %d: %s", code, errs)
+	}
+}
+
+func TestIRFoldCLI(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "folded.xml")
+	code, stdout, errs := cli(t, "", "ir", "fold", "-o", out, irTestdata("u64_custom_target.xml"))
+	if code != 0 || !strings.Contains(stdout, "folded 1 ConvertPromoteTypes layers into Consts") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, errs)
+	}
+	code, stdout, errs = cli(t, "", "ir", "check", out)
+	if code != 0 || !strings.Contains(stdout, "layers: 2 Const, 2 Result") {
+		t.Errorf("folded check: exit %d\n%s%s", code, stdout, errs)
+	}
+	code, stdout, _ = cli(t, "", "ir", "run", out)
+	if code != 0 || !strings.Contains(stdout, "promote/sink_port_0  i64[4]  0, 1, -9223372036854775808, -1") {
+		t.Errorf("folded run: exit %d\n%s", code, stdout)
+	}
+	code, _, errs = cli(t, "", "ir", "fold", "-o", filepath.Join(t.TempDir(), "no", "dir.xml"), irTestdata("u64_custom_target.xml"))
+	if code != 1 || !strings.Contains(errs, "does not exist") {
+		t.Errorf("fold into a missing directory: exit %d: %s", code, errs)
+	}
+}
+
+func TestIRCheckSnippet(t *testing.T) {
+	// As pasted from the specification: a comma between attributes and "< !--".
+	snippet := `<layer ... type="ConvertPromoteTypes">
+    <data promote_unsafe="true" pytorch_scalar_promotion="false" u64_integer_promotion_target="f32"/>
+    <input>
+        <port id="0" precision="I16"><dim>4</dim></port>
+        <port id="1" precision="U64"><dim>3</dim></port>
+    </input>
+    <output>
+        <port id="2" precision="FP32", names="ConvertPromoteTypes:0">  < !-- the target -->
+            <dim>4</dim>
+        </port>
+        <port id="3" precision="I64", names="ConvertPromoteTypes:1"><dim>3</dim></port>
+    </output>
+</layer>
+`
+	p := filepath.Join(t.TempDir(), "pasted.xml")
+	os.WriteFile(p, []byte(snippet), 0o644)
+	code, out, errs := cli(t, "", "ir", "check", p)
+	if code != 1 || !strings.Contains(out, "read tolerantly") ||
+		!strings.Contains(errs, p+":11: layer 0 (layer0): output port 3 has precision I64 but the inputs (i16, u64) promote to f32") {
+		t.Errorf("exit %d\n%s%s", code, out, errs)
+	}
+	os.WriteFile(p, []byte(strings.Replace(snippet, `"I64", names`, `"FP32", names`, 1)), 0o644)
+	if code, out, errs := cli(t, "", "ir", "check", p); code != 0 || !strings.Contains(out, "i16[4] + u64[3] -> f32") {
+		t.Errorf("exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestIRHostileCLI runs ir check on every committed bad model: exit 1 and located errors.
+func TestIRHostileCLI(t *testing.T) {
+	files, _ := filepath.Glob(irTestdata("bad/*.xml"))
+	if len(files) < 10 {
+		t.Fatalf("only %d bad models", len(files))
+	}
+	for _, f := range files {
+		code, _, errs := cli(t, "", "ir", "check", f)
+		if filepath.Base(f) == "valid.xml" {
+			if code != 0 {
+				t.Errorf("%s: exit %d: %s", f, code, errs)
+			}
+			continue
+		}
+		if code != 1 || !strings.HasPrefix(errs, f+":") {
+			t.Errorf("%s: exit %d: %s", f, code, errs)
+		}
+		// run fails the same way.
+		if code, _, errs := cli(t, "", "ir", "run", f); code != 1 || !strings.HasPrefix(errs, f+":") {
+			t.Errorf("run %s: exit %d: %s", f, code, errs)
+		}
+	}
+}
+
+func TestIRRunInputCLI(t *testing.T) {
+	x, err := op.FromInt8([]int64{2, 3}, []int8{-128, -1, 0, 1, 2, 127})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "x.npy")
+	f, _ := os.Create(p)
+	if err := ir.WriteNPY(f, x); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	code, out, errs := cli(t, "", "ir", "run", irTestdata("parameter_input.xml"), "--input", "x="+p)
+	if code != 0 || !strings.Contains(out, "promote:0  f32[2,3]  -128, -1, 0, 1, 2, 127\n") || !strings.Contains(out, "promote:1  f32[3]  0.5, -1, 2\n") {
+		t.Errorf("exit %d\n%s%s", code, out, errs)
+	}
+	code, _, errs = cli(t, "", "ir", "run", irTestdata("parameter_input.xml"), "--input", "y="+p)
+	if code != 1 || !strings.Contains(errs, `input "y" matches no Parameter`) {
+		t.Errorf("unknown input: exit %d: %s", code, errs)
+	}
+	code, _, errs = cli(t, "", "ir", "run", irTestdata("parameter_input.xml"), "--input", "x")
+	if code != 2 || !strings.Contains(errs, "want NAME=FILE.npy") {
+		t.Errorf("bad --input: exit %d: %s", code, errs)
+	}
+	code, _, errs = cli(t, "", "ir", "run", irTestdata("parameter_input.xml"), "--input", "x="+irTestdata("parameter_input.bin"))
+	if code != 1 || !strings.Contains(errs, "bad magic") {
+		t.Errorf("not an npy: exit %d: %s", code, errs)
 	}
 }

@@ -1,0 +1,204 @@
+package ir
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/op"
+	"github.com/convertpromote/convertpromote/promote"
+)
+
+// NPYType returns the element type WriteNPY stores t as, and its NumPy dtype descr. Types NumPy
+// has are stored as they are ('|b1' boolean, '|i1' '<i2' '<i4' '<i8', '|u1' '<u2' '<u4' '<u8',
+// '<f2' f16, '<f4' f32, '<f8' f64, '<c8' c64, '<c16' c128). The others are widened exactly to
+// a type NumPy has: bf16, f8e4m3, f8e5m2, f8e8m0, f4e2m1 and nf4 to their decoded f32 values
+// ('<f4'), the sub-byte unsigned integers u1, u2, u3, u4, u6 to u8 ('|u1'), i4 to i8 ('|i1'),
+// and c32 to c64. String tensors cannot be written.
+func NPYType(t element.Type) (element.Type, string, error) {
+	switch t {
+	case element.Boolean:
+		return t, "|b1", nil
+	case element.I8:
+		return t, "|i1", nil
+	case element.I16:
+		return t, "<i2", nil
+	case element.I32:
+		return t, "<i4", nil
+	case element.I64:
+		return t, "<i8", nil
+	case element.U8:
+		return t, "|u1", nil
+	case element.U16:
+		return t, "<u2", nil
+	case element.U32:
+		return t, "<u4", nil
+	case element.U64:
+		return t, "<u8", nil
+	case element.F16:
+		return t, "<f2", nil
+	case element.F32:
+		return t, "<f4", nil
+	case element.F64:
+		return t, "<f8", nil
+	case element.C64:
+		return t, "<c8", nil
+	case element.C128:
+		return t, "<c16", nil
+	case element.BF16, element.F8E4M3, element.F8E5M2, element.F8E8M0, element.F4E2M1, element.NF4:
+		return element.F32, "<f4", nil
+	case element.U1, element.U2, element.U3, element.U4, element.U6:
+		return element.U8, "|u1", nil
+	case element.I4:
+		return element.I8, "|i1", nil
+	case element.C32:
+		return element.C64, "<c8", nil
+	}
+	return t, "", fmt.Errorf("npy: %s tensors cannot be written", t)
+}
+
+// WriteNPY writes t as a NumPy .npy file (format version 1.0, C order), converting types NumPy
+// lacks as NPYType says.
+func WriteNPY(w io.Writer, t op.Tensor) error {
+	if !t.Valid() {
+		return fmt.Errorf("npy: the tensor is not valid (the zero op.Tensor)")
+	}
+	st, descr, err := NPYType(t.Type())
+	if err != nil {
+		return err
+	}
+	if st != t.Type() {
+		if t, err = t.Convert(st); err != nil {
+			return fmt.Errorf("npy: %w", err)
+		}
+	}
+	shapeDims := t.Shape()
+	dims := make([]string, len(shapeDims))
+	for i, d := range shapeDims {
+		dims[i] = strconv.FormatInt(d, 10)
+	}
+	shape := "(" + strings.Join(dims, ", ")
+	if len(dims) == 1 {
+		shape += ","
+	}
+	shape += ")"
+	header := fmt.Sprintf("{'descr': '%s', 'fortran_order': False, 'shape': %s, }", descr, shape)
+	// Pad with spaces and end with a newline so that the data starts on a 64-byte boundary.
+	total := 10 + len(header) + 1
+	pad := (64 - total%64) % 64
+	header += strings.Repeat(" ", pad) + "\n"
+	if len(header) > 65535 {
+		return fmt.Errorf("npy: header of %d bytes is too long for format 1.0", len(header))
+	}
+	var pre [10]byte
+	copy(pre[:], "\x93NUMPY\x01\x00")
+	binary.LittleEndian.PutUint16(pre[8:], uint16(len(header)))
+	if _, err := w.Write(pre[:]); err != nil {
+		return err
+	}
+	if _, err := io.WriteString(w, header); err != nil {
+		return err
+	}
+	_, err = w.Write(t.Bytes())
+	return err
+}
+
+// npyDescrs maps the dtype descrs ReadNPY accepts to element types.
+var npyDescrs = map[string]element.Type{
+	"|b1": element.Boolean, "|i1": element.I8, "<i2": element.I16, "<i4": element.I32, "<i8": element.I64,
+	"|u1": element.U8, "<u2": element.U16, "<u4": element.U32, "<u8": element.U64,
+	"<f2": element.F16, "<f4": element.F32, "<f8": element.F64, "<c8": element.C64, "<c16": element.C128,
+	// One-byte types may also be written with '<' or '=' by some writers.
+	"<b1": element.Boolean, "<i1": element.I8, "<u1": element.U8, "=b1": element.Boolean, "=i1": element.I8, "=u1": element.U8,
+}
+
+var (
+	npyDescrRE   = regexp.MustCompile(`['"]descr['"]\s*:\s*['"]([^'"]*)['"]`)
+	npyFortranRE = regexp.MustCompile(`['"]fortran_order['"]\s*:\s*(True|False)`)
+	npyShapeRE   = regexp.MustCompile(`['"]shape['"]\s*:\s*\(([^)]*)\)`)
+)
+
+// ReadNPY reads a NumPy .npy file (format 1.0, 2.0 or 3.0) of a little-endian boolean, integer,
+// float or complex dtype in C order, holding at most MaxConstBytes of data. Other dtypes,
+// Fortran order, a malformed header and a short file are errors.
+func ReadNPY(r io.Reader) (op.Tensor, error) {
+	var pre [8]byte
+	if _, err := io.ReadFull(r, pre[:]); err != nil {
+		return op.Tensor{}, fmt.Errorf("npy: %w", err)
+	}
+	if string(pre[:6]) != "\x93NUMPY" {
+		return op.Tensor{}, fmt.Errorf("npy: not a .npy file (bad magic)")
+	}
+	var hlen int
+	switch pre[6] {
+	case 1:
+		var b [2]byte
+		if _, err := io.ReadFull(r, b[:]); err != nil {
+			return op.Tensor{}, fmt.Errorf("npy: %w", err)
+		}
+		hlen = int(binary.LittleEndian.Uint16(b[:]))
+	case 2, 3:
+		var b [4]byte
+		if _, err := io.ReadFull(r, b[:]); err != nil {
+			return op.Tensor{}, fmt.Errorf("npy: %w", err)
+		}
+		hlen = int(binary.LittleEndian.Uint32(b[:]))
+		if hlen > 1<<20 {
+			return op.Tensor{}, fmt.Errorf("npy: header of %d bytes is too long", hlen)
+		}
+	default:
+		return op.Tensor{}, fmt.Errorf("npy: format version %d.%d is not supported", pre[6], pre[7])
+	}
+	hb := make([]byte, hlen)
+	if _, err := io.ReadFull(r, hb); err != nil {
+		return op.Tensor{}, fmt.Errorf("npy: header: %w", err)
+	}
+	header := string(hb)
+	dm := npyDescrRE.FindStringSubmatch(header)
+	fm := npyFortranRE.FindStringSubmatch(header)
+	sm := npyShapeRE.FindStringSubmatch(header)
+	if dm == nil || fm == nil || sm == nil {
+		return op.Tensor{}, fmt.Errorf("npy: malformed header %q", clip(header))
+	}
+	t, ok := npyDescrs[dm[1]]
+	if !ok {
+		return op.Tensor{}, fmt.Errorf("npy: dtype %q is not supported (little-endian bool, int, uint, float and complex are)", dm[1])
+	}
+	if fm[1] == "True" {
+		return op.Tensor{}, fmt.Errorf("npy: Fortran-order arrays are not supported")
+	}
+	var shape []int64
+	for _, f := range strings.Split(sm[1], ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		d, err := strconv.ParseInt(f, 10, 64)
+		if err != nil || d < 0 {
+			return op.Tensor{}, fmt.Errorf("npy: bad dimension %q in shape (%s)", f, sm[1])
+		}
+		shape = append(shape, d)
+	}
+	if shape == nil {
+		shape = []int64{}
+	}
+	n, err := promote.NumElements(shape)
+	if err != nil {
+		return op.Tensor{}, fmt.Errorf("npy: %w", err)
+	}
+	size, err := t.ByteSize(n)
+	if err != nil {
+		return op.Tensor{}, fmt.Errorf("npy: %w", err)
+	}
+	if size > MaxConstBytes {
+		return op.Tensor{}, fmt.Errorf("npy: %d bytes of data, more than the %d-byte limit", size, MaxConstBytes)
+	}
+	data := make([]byte, size)
+	if _, err := io.ReadFull(r, data); err != nil {
+		return op.Tensor{}, fmt.Errorf("npy: data: %d bytes expected: %w", size, err)
+	}
+	return op.FromBytes(t, shape, data)
+}

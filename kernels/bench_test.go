@@ -1,0 +1,134 @@
+package kernels_test
+
+import (
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+
+	"github.com/x448/float16"
+
+	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/kernels"
+)
+
+// benchSizes is the size ladder in elements.
+var benchSizes = []struct {
+	name string
+	n    int
+}{{"1Ki", 1 << 10}, {"16Ki", 16 << 10}, {"256Ki", 256 << 10}, {"4Mi", 4 << 20}, {"64Mi", 64 << 20}}
+
+// benchSource returns n elements of from with realistic values: small numbers for the float and
+// integer types (so that conversions stay in range), random bytes for the rest.
+func benchSource(from element.Type, n int) []byte {
+	sb, _ := from.ByteSize(int64(n))
+	src := make([]byte, sb)
+	r := rand.New(rand.NewPCG(7, uint64(n)))
+	switch from {
+	case element.F32:
+		s := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(src))), n)
+		for i := range s {
+			s[i] = float32(r.NormFloat64() * 100)
+		}
+	case element.F64:
+		s := unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(src))), n)
+		for i := range s {
+			s[i] = r.NormFloat64() * 100
+		}
+	default:
+		for i := range src {
+			src[i] = byte(r.Uint32())
+		}
+	}
+	return src
+}
+
+// prefaulted returns a buffer whose pages have been written, so that the first timed
+// iteration does not pay for page faults.
+func prefaulted(n int) []byte {
+	b := make([]byte, n)
+	for i := 0; i < n; i += 4096 {
+		b[i] = 1
+	}
+	return b
+}
+
+// BenchmarkConvert runs every SIMD pair on the size ladder, on every path of this CPU (the
+// generic path included, one goroutine) and, as "copy", the built-in copy of a buffer of the
+// same traffic. Throughput counts bytes read plus bytes written, so MB/s of a kernel and of copy
+// compare directly. Filter with e.g. -bench 'Convert/f32-f16/16Ki'.
+func BenchmarkConvert(b *testing.B) {
+	for _, pr := range simdPairs {
+		from, to := pr[0], pr[1]
+		name := from.String() + "-" + to.String()
+		for _, sz := range benchSizes {
+			b.Run(name+"/"+sz.name, func(b *testing.B) {
+				sb, _ := from.ByteSize(int64(sz.n))
+				db, _ := to.ByteSize(int64(sz.n))
+				var src, dst []byte // allocated on first use: a filtered run only pays for what it runs
+				setup := func() {
+					if src == nil {
+						src = benchSource(from, sz.n)
+						dst = prefaulted(int(db))
+					}
+				}
+				for _, p := range kernels.Paths() {
+					if p != kernels.Generic && !kernels.HasKernel(p, from, to) {
+						continue
+					}
+					b.Run(p.String(), func(b *testing.B) {
+						setup()
+						c := kernels.WithPath(p, 1)
+						b.SetBytes(sb + db)
+						for b.Loop() {
+							if err := c.Convert(dst, to, src, from, sz.n); err != nil {
+								b.Fatal(err)
+							}
+						}
+					})
+				}
+				b.Run("copy", func(b *testing.B) {
+					half := (sb + db) / 2
+					cs, cd := prefaulted(int(half)), prefaulted(int(half))
+					b.SetBytes(2 * half)
+					for b.Loop() {
+						copy(cd, cs)
+					}
+				})
+			})
+		}
+	}
+}
+
+// BenchmarkConvertDefault runs f32→f16 through the package-level Convert (best path, default
+// goroutine count), to show the dispatch cost at 1Ki and the goroutine split at 64Mi.
+func BenchmarkConvertDefault(b *testing.B) {
+	for _, sz := range benchSizes {
+		b.Run(sz.name, func(b *testing.B) {
+			src := benchSource(element.F32, sz.n)
+			dst := prefaulted(2 * sz.n)
+			b.SetBytes(int64(6 * sz.n))
+			for b.Loop() {
+				if err := kernels.Convert(dst, element.F16, src, element.F32, sz.n); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkX448F32ToF16 is github.com/x448/float16's per-element loop, the baseline f32→f16
+// is measured against.
+func BenchmarkX448F32ToF16(b *testing.B) {
+	for _, sz := range benchSizes[:3] {
+		b.Run(sz.name, func(b *testing.B) {
+			src := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(benchSource(element.F32, sz.n)))), sz.n)
+			dst := make([]float16.Float16, sz.n)
+			b.SetBytes(int64(6 * sz.n))
+			for b.Loop() {
+				for i, f := range src {
+					dst[i] = float16.Fromfloat32(f)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,125 @@
+// Macros shared by the amd64 kernel files.
+//
+// Every kernel is a loopFunc, func(dst, src []byte, n int), with a 512-byte frame: the first 256
+// bytes hold the source and the last 256 the destination of the last partial block.
+
+// ARGS loads the arguments: DI = dst, SI = src, CX = n.
+#define ARGS \
+	MOVQ dst_base+0(FP), DI; \
+	MOVQ src_base+24(FP), SI; \
+	MOVQ n+48(FP), CX
+
+// BCASTD and BCASTW broadcast a 32- or 16-bit constant into a Y register (X is its low half).
+#define BCASTD(val, X, Y) \
+	MOVL $val, AX; \
+	VMOVD AX, X; \
+	VPBROADCASTD X, Y
+
+#define BCASTW(val, X, Y) \
+	MOVL $val, AX; \
+	VMOVD AX, X; \
+	VPBROADCASTW X, Y
+
+// COPYBYTES copies N bytes from S to D, 8 at a time while 8 are left, then one at a time, never
+// touching a byte past N. It uses AX and DX; L8, L1 and LE are label names.
+#define COPYBYTES(S, D, N, L8, L1, LE) \
+	XORQ AX, AX; \
+L8: \
+	LEAQ 8(AX), DX; \
+	CMPQ DX, N; \
+	JA   L1; \
+	MOVQ (S)(AX*1), DX; \
+	MOVQ DX, (D)(AX*1); \
+	ADDQ $8, AX; \
+	JMP  L8; \
+L1: \
+	CMPQ AX, N; \
+	JAE  LE; \
+	MOVB (S)(AX*1), DX; \
+	MOVB DX, (D)(AX*1); \
+	INCQ AX; \
+	JMP  L1; \
+LE:
+
+// LOOP runs BODY(in, out) over the buffers: four blocks per iteration while at least four are
+// left, then one block at a time; a last partial block (R10 elements) is copied into the frame,
+// converted there as a whole block, and only its R10 elements are copied out. V is the block size
+// in elements, SIN and SOUT its size in bytes (SIN·8/V bits an element, so 4-bit sources work).
+// The including file defines TAILCOPY(S, D, N, L8, L1, LE) with the contract of COPYBYTES.
+#define LOOP(BODY, V, SIN, SOUT) \
+	MOVQ CX, R10; \
+	ANDQ $(V-1), R10; \
+	SUBQ R10, CX; \
+	JZ   tail; \
+	CMPQ CX, $(4*V); \
+	JB   single; \
+four: \
+	BODY(0, 0); \
+	BODY(SIN, SOUT); \
+	BODY(2*SIN, 2*SOUT); \
+	BODY(3*SIN, 3*SOUT); \
+	ADDQ $(4*SIN), SI; \
+	ADDQ $(4*SOUT), DI; \
+	SUBQ $(4*V), CX; \
+	CMPQ CX, $(4*V); \
+	JAE  four; \
+	TESTQ CX, CX; \
+	JZ   tail; \
+single: \
+	BODY(0, 0); \
+	ADDQ $SIN, SI; \
+	ADDQ $SOUT, DI; \
+	SUBQ $V, CX; \
+	JNZ  single; \
+tail: \
+	TESTQ R10, R10; \
+	JZ   done; \
+	MOVQ R10, BX; \
+	IMULQ $(SIN*8/V), BX; \
+	ADDQ $7, BX; \
+	SHRQ $3, BX; \
+	LEAQ 0(SP), R8; \
+	TAILCOPY(SI, R8, BX, in8, in1, inDone); \
+	MOVQ DI, R11; \
+	MOVQ R8, SI; \
+	LEAQ 256(SP), DI; \
+	BODY(0, 0); \
+	MOVQ R10, BX; \
+	IMULQ $(SOUT*8/V), BX; \
+	ADDQ $7, BX; \
+	SHRQ $3, BX; \
+	TAILCOPY(DI, R11, BX, out8, out1, outDone); \
+done: \
+	VZEROUPPER; \
+	RET
+
+// LOOPNT is LOOP for the kernels with non-temporal stores: n must be a multiple of V and dst
+// 64-byte aligned (the caller splits off the rest), and an SFENCE orders the stores before
+// returning.
+#define LOOPNT(BODY, V, SIN, SOUT) \
+	TESTQ CX, CX; \
+	JZ   done; \
+	CMPQ CX, $(4*V); \
+	JB   single; \
+four: \
+	BODY(0, 0); \
+	BODY(SIN, SOUT); \
+	BODY(2*SIN, 2*SOUT); \
+	BODY(3*SIN, 3*SOUT); \
+	ADDQ $(4*SIN), SI; \
+	ADDQ $(4*SOUT), DI; \
+	SUBQ $(4*V), CX; \
+	CMPQ CX, $(4*V); \
+	JAE  four; \
+	TESTQ CX, CX; \
+	JZ   done; \
+single: \
+	BODY(0, 0); \
+	ADDQ $SIN, SI; \
+	ADDQ $SOUT, DI; \
+	SUBQ $V, CX; \
+	JNZ  single; \
+done: \
+	SFENCE; \
+	VZEROUPPER; \
+	RET

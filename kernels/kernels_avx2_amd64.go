@@ -1,0 +1,253 @@
+//go:build !purego
+
+package kernels
+
+// The AVX2 + F16C kernels (kernels_avx2_amd64.s). Each is a loopFunc: it converts n elements, whole blocks in
+// vector registers and a last partial block through its stack frame; the doc comments give the scalar loop, in terms of the
+// pure-Go rules, that each one computes. "Sat" below is the saturating float→integer rule of
+// SEMANTICS.md §3.2 (truncate toward zero, clamp to the type's range, NaN → 0).
+
+// f32ToF16AVX2: for i < n { dst16[i] = F16FromF32(src32[i]) } (VCVTPS2PH, round to nearest even).
+//
+//go:noescape
+func f32ToF16AVX2(dst, src []byte, n int)
+
+// f16ToF32AVX2: for i < n { dst32[i] = F16ToF32(src16[i]) } (VCVTPH2PS).
+//
+//go:noescape
+func f16ToF32AVX2(dst, src []byte, n int)
+
+// f32ToBF16AVX2: for i < n { x := src32[i]; if x&0x7FFFFFFF > 0x7F800000 { dst16[i] = x>>16 | 0x40 }
+// else { dst16[i] = (x + 0x7FFF + (x>>16)&1) >> 16 } }.
+//
+//go:noescape
+func f32ToBF16AVX2(dst, src []byte, n int)
+
+// bf16ToF32AVX2: for i < n { dst32[i] = uint32(src16[i]) << 16 }.
+//
+//go:noescape
+func bf16ToF32AVX2(dst, src []byte, n int)
+
+// f16ToBF16AVX2: for i < n { dst16[i] = BF16FromF32(F16ToF32(src16[i])) }.
+//
+//go:noescape
+func f16ToBF16AVX2(dst, src []byte, n int)
+
+// bf16ToF16AVX2: for i < n { dst16[i] = F16FromF32(BF16ToF32(src16[i])) }.
+//
+//go:noescape
+func bf16ToF16AVX2(dst, src []byte, n int)
+
+// f8e4m3ToF16AVX2: for i < n { c := src8[i]; m := c&0x7F; h := m<<7 + 0x2000 (normal);
+// if m < 8 { h = subnormal m·2^-9 as binary16 }; if m == 0x7F { h = 0x7E00 }; dst16[i] = h | (c&0x80)<<8 }.
+//
+//go:noescape
+func f8e4m3ToF16AVX2(dst, src []byte, n int)
+
+// f8e4m3ToF32AVX2: for i < n { dst32[i] = F16ToF32(e4m3→f16(src8[i])) } (as f8e4m3ToF16AVX2, then VCVTPH2PS).
+//
+//go:noescape
+func f8e4m3ToF32AVX2(dst, src []byte, n int)
+
+// f8e5m2ToF16AVX2: for i < n { dst16[i] = uint16(src8[i]) << 8 }.
+//
+//go:noescape
+func f8e5m2ToF16AVX2(dst, src []byte, n int)
+
+// f8e5m2ToF32AVX2: for i < n { dst32[i] = F16ToF32(uint16(src8[i]) << 8) }.
+//
+//go:noescape
+func f8e5m2ToF32AVX2(dst, src []byte, n int)
+
+// f32ToF8e4m3AVX2: for i < n { dst8[i] = F8E4M3FromF16(F16FromF32(src32[i])) }: VCVTPS2PH, back to
+// float32 with VCVTPH2PS, then with a = |y|: a ≥ 2^-6: min(RNE((a-0x3C000000)>>20), 0x7F);
+// below: bits(a+16384) - 0x46800000; then the sign bit.
+//
+//go:noescape
+func f32ToF8e4m3AVX2(dst, src []byte, n int)
+
+// f16ToF8e4m3AVX2: for i < n { dst8[i] = F8E4M3FromF16(src16[i]) } (VCVTPH2PS, then as f32ToF8e4m3AVX2).
+//
+//go:noescape
+func f16ToF8e4m3AVX2(dst, src []byte, n int)
+
+// f32ToF8e5m2AVX2: for i < n { h := F16FromF32(src32[i]); if h&0x7FFF > 0x7C00 { dst8[i] = h>>8 | 2 }
+// else { dst8[i] = (h + 0x7F + (h>>8)&1) >> 8 } }.
+//
+//go:noescape
+func f32ToF8e5m2AVX2(dst, src []byte, n int)
+
+// f16ToF8e5m2AVX2: the loop of f32ToF8e5m2AVX2 with h = src16[i] (a NaN is quieted: | 2 on the high byte).
+//
+//go:noescape
+func f16ToF8e5m2AVX2(dst, src []byte, n int)
+
+// u4ToF32AVX2: for i < n { dst32[i] = lutU4F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first).
+//
+//go:noescape
+func u4ToF32AVX2(dst, src []byte, n int)
+
+// u4ToF16AVX2: for i < n { dst16[i] = binary16 of lutU4F32[src8[i/2] >> (4*(i%2)) & 15] } (a table lookup).
+//
+//go:noescape
+func u4ToF16AVX2(dst, src []byte, n int)
+
+// i4ToF32AVX2: for i < n { dst32[i] = lutI4F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first).
+//
+//go:noescape
+func i4ToF32AVX2(dst, src []byte, n int)
+
+// i4ToF16AVX2: for i < n { dst16[i] = binary16 of lutI4F32[src8[i/2] >> (4*(i%2)) & 15] } (a table lookup).
+//
+//go:noescape
+func i4ToF16AVX2(dst, src []byte, n int)
+
+// nf4ToF32AVX2: for i < n { dst32[i] = lutNf4F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first).
+//
+//go:noescape
+func nf4ToF32AVX2(dst, src []byte, n int)
+
+// nf4ToF16AVX2: for i < n { dst16[i] = binary16 of lutNf4F32[src8[i/2] >> (4*(i%2)) & 15] } (a table lookup).
+//
+//go:noescape
+func nf4ToF16AVX2(dst, src []byte, n int)
+
+// f4e2m1ToF32AVX2: for i < n { dst32[i] = lutF4e2m1F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first).
+//
+//go:noescape
+func f4e2m1ToF32AVX2(dst, src []byte, n int)
+
+// f4e2m1ToF16AVX2: for i < n { dst16[i] = binary16 of lutF4e2m1F32[src8[i/2] >> (4*(i%2)) & 15] } (a table lookup).
+//
+//go:noescape
+func f4e2m1ToF16AVX2(dst, src []byte, n int)
+
+// i8ToF32AVX2: for i < n { dst32[i] = float32(int8(src8[i])) }.
+//
+//go:noescape
+func i8ToF32AVX2(dst, src []byte, n int)
+
+// u8ToF32AVX2: for i < n { dst32[i] = float32(src8[i]) }.
+//
+//go:noescape
+func u8ToF32AVX2(dst, src []byte, n int)
+
+// i16ToF32AVX2: for i < n { dst32[i] = float32(int16(src16[i])) }.
+//
+//go:noescape
+func i16ToF32AVX2(dst, src []byte, n int)
+
+// u16ToF32AVX2: for i < n { dst32[i] = float32(src16[i]) }.
+//
+//go:noescape
+func u16ToF32AVX2(dst, src []byte, n int)
+
+// i32ToF32AVX2: for i < n { dst32[i] = float32(int32(src32[i])) } (round to nearest even).
+//
+//go:noescape
+func i32ToF32AVX2(dst, src []byte, n int)
+
+// i8ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(int8(src8[i]))) }.
+//
+//go:noescape
+func i8ToF16AVX2(dst, src []byte, n int)
+
+// u8ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(src8[i])) }.
+//
+//go:noescape
+func u8ToF16AVX2(dst, src []byte, n int)
+
+// i16ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(int16(src16[i]))) }.
+//
+//go:noescape
+func i16ToF16AVX2(dst, src []byte, n int)
+
+// u16ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(src16[i])) } (≥ 65520 → +Inf).
+//
+//go:noescape
+func u16ToF16AVX2(dst, src []byte, n int)
+
+// i32ToF16AVX2: for i < n { dst16[i] = F16FromF32(clamp(float32(int32(src32[i])), -65504, 65504)) }.
+//
+//go:noescape
+func i32ToF16AVX2(dst, src []byte, n int)
+
+// i8ToI32AVX2: for i < n { dst32[i] = int32(int8(src8[i])) }.
+//
+//go:noescape
+func i8ToI32AVX2(dst, src []byte, n int)
+
+// u8ToI32AVX2: for i < n { dst32[i] = int32(src8[i]) }.
+//
+//go:noescape
+func u8ToI32AVX2(dst, src []byte, n int)
+
+// i16ToI32AVX2: for i < n { dst32[i] = int32(int16(src16[i])) }.
+//
+//go:noescape
+func i16ToI32AVX2(dst, src []byte, n int)
+
+// i32ToI64AVX2: for i < n { dst64[i] = int64(int32(src32[i])) }.
+//
+//go:noescape
+func i32ToI64AVX2(dst, src []byte, n int)
+
+// i64ToI32AVX2: for i < n { dst32[i] = int32(src64[i]) } (wraps).
+//
+//go:noescape
+func i64ToI32AVX2(dst, src []byte, n int)
+
+// i32ToI16AVX2: for i < n { dst16[i] = int16(src32[i]) } (wraps).
+//
+//go:noescape
+func i32ToI16AVX2(dst, src []byte, n int)
+
+// i32ToI8AVX2: for i < n { dst8[i] = int8(src32[i]) } (wraps).
+//
+//go:noescape
+func i32ToI8AVX2(dst, src []byte, n int)
+
+// f32ToI32AVX2: for i < n { dst32[i] = Sat[int32](src32[i]) }.
+//
+//go:noescape
+func f32ToI32AVX2(dst, src []byte, n int)
+
+// f32ToI16AVX2: for i < n { dst16[i] = Sat[int16](src32[i]) }.
+//
+//go:noescape
+func f32ToI16AVX2(dst, src []byte, n int)
+
+// f32ToI8AVX2: for i < n { dst8[i] = Sat[int8](src32[i]) }.
+//
+//go:noescape
+func f32ToI8AVX2(dst, src []byte, n int)
+
+// f32ToU8AVX2: for i < n { dst8[i] = Sat[uint8](src32[i]) }.
+//
+//go:noescape
+func f32ToU8AVX2(dst, src []byte, n int)
+
+// f64ToF32AVX2: for i < n { dst32[i] = float32(src64[i]) } (VCVTPD2PS, as Go's conversion).
+//
+//go:noescape
+func f64ToF32AVX2(dst, src []byte, n int)
+
+// f32ToF64AVX2: for i < n { dst64[i] = float64(src32[i]) } (VCVTPS2PD, as Go's conversion).
+//
+//go:noescape
+func f32ToF64AVX2(dst, src []byte, n int)
+
+// boolToU8AVX2: for i < n { dst8[i] = min(src8[i], 1) } (also u8 → boolean).
+//
+//go:noescape
+func boolToU8AVX2(dst, src []byte, n int)
+
+// boolToF32AVX2: for i < n { dst32[i] = float32(min(src8[i], 1)) }.
+//
+//go:noescape
+func boolToF32AVX2(dst, src []byte, n int)
+
+// f32ToBoolAVX2: for i < n { dst8[i] = 0 if src32[i]&0x7FFFFFFF == 0, else 1 } (NaN → 1).
+//
+//go:noescape
+func f32ToBoolAVX2(dst, src []byte, n int)

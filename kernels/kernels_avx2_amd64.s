@@ -1,0 +1,667 @@
+//go:build !purego
+
+// AVX2 + F16C kernels. Every kernel has the Go signature func(dst, src *byte, n int) (the 4-bit
+// lookups add a table pointer) and converts n elements, n a positive multiple of its block size
+// (see kernels_avx2_amd64.go for the scalar loop each one computes). Registers: DI = dst,
+// SI = src, CX = elements left; Y8..Y15 hold constants.
+
+#include "textflag.h"
+
+#include "kernels_amd64.h"
+
+#define TAILCOPY(S, D, N, L8, L1, LE) COPYBYTES(S, D, N, L8, L1, LE)
+
+// ---- f32 <-> f16 -------------------------------------------------------------------------------
+
+#define F32F16(I, O) \
+	VMOVUPS I(SI), Y0; \
+	VCVTPS2PH $0, Y0, O(DI)
+
+TEXT ·f32ToF16AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(F32F16, 8, 32, 16)
+
+#define F16F32(I, O) \
+	VCVTPH2PS I(SI), Y0; \
+	VMOVUPS Y0, O(DI)
+
+TEXT ·f16ToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(F16F32, 8, 16, 32)
+
+// ---- bf16 --------------------------------------------------------------------------------------
+
+// BF16_CONSTS: Y15 = 0x7FFFFFFF, Y14 = 0x7F800000, Y13 = 0x7FFF, Y12 = 1, Y11 = 0x40.
+#define BF16_CONSTS \
+	BCASTD(0x7FFFFFFF, X15, Y15); \
+	BCASTD(0x7F800000, X14, Y14); \
+	BCASTD(0x7FFF, X13, Y13); \
+	BCASTD(1, X12, Y12); \
+	BCASTD(0x40, X11, Y11)
+
+// BF16R rounds the float32 bits in R to bfloat16 in the low half of each lane: NaN lanes become
+// (x>>16)|0x40, the others (x + 0x7FFF + ((x>>16)&1)) >> 16. T1..T3 are scratch.
+#define BF16R(R, T1, T2, T3) \
+	VPSRLD $16, R, T1; \
+	VPAND Y12, T1, T2; \
+	VPADDD Y13, R, T3; \
+	VPADDD T2, T3, T3; \
+	VPSRLD $16, T3, T3; \
+	VPOR Y11, T1, T1; \
+	VPAND Y15, R, T2; \
+	VPCMPGTD Y14, T2, T2; \
+	VPBLENDVB T2, T1, T3, R
+
+#define F32BF16(I, O) \
+	VMOVDQU I(SI), Y0; \
+	VMOVDQU I+32(SI), Y4; \
+	BF16R(Y0, Y1, Y2, Y3); \
+	BF16R(Y4, Y5, Y6, Y7); \
+	VPACKUSDW Y4, Y0, Y0; \
+	VPERMQ $0xD8, Y0, Y0; \
+	VMOVDQU Y0, O(DI)
+
+TEXT ·f32ToBF16AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	BF16_CONSTS
+	LOOP(F32BF16, 16, 64, 32)
+
+#define F16BF16(I, O) \
+	VCVTPH2PS I(SI), Y0; \
+	VCVTPH2PS I+16(SI), Y4; \
+	BF16R(Y0, Y1, Y2, Y3); \
+	BF16R(Y4, Y5, Y6, Y7); \
+	VPACKUSDW Y4, Y0, Y0; \
+	VPERMQ $0xD8, Y0, Y0; \
+	VMOVDQU Y0, O(DI)
+
+TEXT ·f16ToBF16AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	BF16_CONSTS
+	LOOP(F16BF16, 16, 32, 32)
+
+#define BF16F32(I, O) \
+	VPMOVZXWD I(SI), Y0; \
+	VPSLLD $16, Y0, Y0; \
+	VMOVDQU Y0, O(DI)
+
+TEXT ·bf16ToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(BF16F32, 8, 16, 32)
+
+#define BF16F16(I, O) \
+	VPMOVZXWD I(SI), Y0; \
+	VPSLLD $16, Y0, Y0; \
+	VCVTPS2PH $0, Y0, O(DI)
+
+TEXT ·bf16ToF16AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(BF16F16, 8, 16, 16)
+
+// ---- f8 -> f16, f32 ----------------------------------------------------------------------------
+
+// e4m3 subnormal m·2^-9 (m = 1..7) as the high byte of its binary16 value (the low byte is 0).
+DATA e4m3SubHi<>+0(SB)/8, $0x232221201E1C1800
+DATA e4m3SubHi<>+8(SB)/8, $0
+GLOBL e4m3SubHi<>(SB), RODATA|NOPTR, $16
+
+// E4M3_CONSTS: Y15 = 0x7F, Y14 = 0x2000, Y13 = 8, Y12 = subnormal table (both lanes),
+// Y11 = 0x7E00, Y10 = 0x8000, Y9 = 0x0080 (words).
+#define E4M3_CONSTS \
+	BCASTW(0x7F, X15, Y15); \
+	BCASTW(0x2000, X14, Y14); \
+	BCASTW(8, X13, Y13); \
+	VBROADCASTI128 e4m3SubHi<>(SB), Y12; \
+	BCASTW(0x7E00, X11, Y11); \
+	BCASTW(0x8000, X10, Y10); \
+	BCASTW(0x80, X9, Y9)
+
+// E4M3H decodes 16 f8e4m3 bytes at I(SI) into 16 binary16 words in Y2. With m = c&0x7F:
+// m<<7 + 0x2000 for normals, the table for m < 8, 0x7E00 for m = 0x7F; then the sign c&0x80 << 8.
+#define E4M3H(I) \
+	VPMOVZXBW I(SI), Y0; \
+	VPAND Y15, Y0, Y1; \
+	VPSLLW $7, Y1, Y2; \
+	VPADDW Y14, Y2, Y2; \
+	VPCMPGTW Y1, Y13, Y3; \
+	VPSLLW $8, Y1, Y4; \
+	VPOR Y9, Y4, Y4; \
+	VPSHUFB Y4, Y12, Y4; \
+	VPBLENDVB Y3, Y4, Y2, Y2; \
+	VPCMPEQW Y15, Y1, Y3; \
+	VPBLENDVB Y3, Y11, Y2, Y2; \
+	VPSLLW $8, Y0, Y0; \
+	VPAND Y10, Y0, Y0; \
+	VPOR Y0, Y2, Y2
+
+#define E4M3F16(I, O) \
+	E4M3H(I); \
+	VMOVDQU Y2, O(DI)
+
+TEXT ·f8e4m3ToF16AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	E4M3_CONSTS
+	LOOP(E4M3F16, 16, 16, 32)
+
+#define E4M3F32(I, O) \
+	E4M3H(I); \
+	VCVTPH2PS X2, Y3; \
+	VEXTRACTI128 $1, Y2, X2; \
+	VCVTPH2PS X2, Y4; \
+	VMOVUPS Y3, O(DI); \
+	VMOVUPS Y4, O+32(DI)
+
+TEXT ·f8e4m3ToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	E4M3_CONSTS
+	LOOP(E4M3F32, 16, 16, 64)
+
+#define E5M2F16(I, O) \
+	VPMOVZXBW I(SI), Y0; \
+	VPSLLW $8, Y0, Y0; \
+	VMOVDQU Y0, O(DI)
+
+TEXT ·f8e5m2ToF16AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(E5M2F16, 16, 16, 32)
+
+#define E5M2F32(I, O) \
+	VPMOVZXBW I(SI), X0; \
+	VPSLLW $8, X0, X0; \
+	VCVTPH2PS X0, Y0; \
+	VMOVUPS Y0, O(DI)
+
+TEXT ·f8e5m2ToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(E5M2F32, 8, 8, 32)
+
+// ---- f32, f16 -> f8 ----------------------------------------------------------------------------
+
+// TOE4M3_CONSTS: Y15 = 0x7FFFFFFF, Y14 = 0x3C000000, Y13 = 0x7FFFF, Y12 = 1, Y11 = 0x7F,
+// Y10 = 0x3C800000 (2^-6), Y9 = 0x46800000 (16384.0), Y8 = 0x80.
+#define TOE4M3_CONSTS \
+	BCASTD(0x7FFFFFFF, X15, Y15); \
+	BCASTD(0x3C000000, X14, Y14); \
+	BCASTD(0x7FFFF, X13, Y13); \
+	BCASTD(1, X12, Y12); \
+	BCASTD(0x7F, X11, Y11); \
+	BCASTD(0x3C800000, X10, Y10); \
+	BCASTD(0x46800000, X9, Y9); \
+	BCASTD(0x80, X8, Y8)
+
+// TOE4M3 rounds 8 float32 in Y0, each exactly a binary16 value, to f8e4m3 in the low byte of
+// each lane of Y0. With a = |x|: for a ≥ 2^-6, t = a - 0x3C000000 rounded to nearest even at
+// bit 20 and capped at 0x7F (NaN: overflow above 464, inf, NaN); below, the float32 sum
+// a + 16384 rounds at 2^-9, the subnormal step. Then the sign.
+#define TOE4M3 \
+	VPAND Y15, Y0, Y1; \
+	VPSUBD Y14, Y1, Y2; \
+	VPSRLD $20, Y2, Y3; \
+	VPAND Y12, Y3, Y3; \
+	VPADDD Y13, Y2, Y2; \
+	VPADDD Y3, Y2, Y2; \
+	VPSRLD $20, Y2, Y2; \
+	VPMINUD Y11, Y2, Y2; \
+	VADDPS Y9, Y1, Y3; \
+	VPSUBD Y9, Y3, Y3; \
+	VPCMPGTD Y1, Y10, Y4; \
+	VPBLENDVB Y4, Y3, Y2, Y2; \
+	VPSRLD $24, Y0, Y0; \
+	VPAND Y8, Y0, Y0; \
+	VPOR Y2, Y0, Y0
+
+// PACKD8 packs the 8 dword lanes of Y0 (each ≤ 0xFF) into 8 bytes at O(DI).
+#define PACKD8(O) \
+	VEXTRACTI128 $1, Y0, X1; \
+	VPACKUSDW X1, X0, X0; \
+	VPACKUSWB X0, X0, X0; \
+	VMOVQ X0, O(DI)
+
+#define F32E4M3(I, O) \
+	VMOVUPS I(SI), Y0; \
+	VCVTPS2PH $0, Y0, X0; \
+	VCVTPH2PS X0, Y0; \
+	TOE4M3; \
+	PACKD8(O)
+
+TEXT ·f32ToF8e4m3AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	TOE4M3_CONSTS
+	LOOP(F32E4M3, 8, 32, 8)
+
+#define F16E4M3(I, O) \
+	VCVTPH2PS I(SI), Y0; \
+	TOE4M3; \
+	PACKD8(O)
+
+TEXT ·f16ToF8e4m3AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	TOE4M3_CONSTS
+	LOOP(F16E4M3, 8, 16, 8)
+
+// TOE5M2_CONSTS: Y15 = 0x7FFF, Y14 = 0x7C00, Y13 = 0x7F, Y12 = 1, Y11 = 2 (words).
+#define TOE5M2_CONSTS \
+	BCASTW(0x7FFF, X15, Y15); \
+	BCASTW(0x7C00, X14, Y14); \
+	BCASTW(0x7F, X13, Y13); \
+	BCASTW(1, X12, Y12); \
+	BCASTW(2, X11, Y11)
+
+// TOE5M2 rounds 16 binary16 words in Y0 to f8e5m2 in the low byte of each word of Y0: NaN lanes
+// (|h| > 0x7C00) give (h>>8)|2 (the quieted NaN's high byte), the others
+// (h + 0x7F + ((h>>8)&1)) >> 8.
+#define TOE5M2 \
+	VPSRLW $8, Y0, Y1; \
+	VPAND Y12, Y1, Y2; \
+	VPADDW Y13, Y0, Y3; \
+	VPADDW Y2, Y3, Y3; \
+	VPSRLW $8, Y3, Y3; \
+	VPOR Y11, Y1, Y1; \
+	VPAND Y15, Y0, Y2; \
+	VPCMPGTW Y14, Y2, Y2; \
+	VPBLENDVB Y2, Y1, Y3, Y0
+
+// PACKW16 packs the 16 word lanes of Y0 (each ≤ 0xFF) into 16 bytes at O(DI).
+#define PACKW16(O) \
+	VEXTRACTI128 $1, Y0, X1; \
+	VPACKUSWB X1, X0, X0; \
+	VMOVDQU X0, O(DI)
+
+#define F32E5M2(I, O) \
+	VMOVUPS I(SI), Y0; \
+	VMOVUPS I+32(SI), Y1; \
+	VCVTPS2PH $0, Y0, X0; \
+	VCVTPS2PH $0, Y1, X1; \
+	VINSERTI128 $1, X1, Y0, Y0; \
+	TOE5M2; \
+	PACKW16(O)
+
+TEXT ·f32ToF8e5m2AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	TOE5M2_CONSTS
+	LOOP(F32E5M2, 16, 64, 16)
+
+#define F16E5M2(I, O) \
+	VMOVDQU I(SI), Y0; \
+	TOE5M2; \
+	PACKW16(O)
+
+TEXT ·f16ToF8e5m2AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	TOE5M2_CONSTS
+	LOOP(F16E5M2, 16, 32, 16)
+
+// ---- 4-bit lookups -----------------------------------------------------------------------------
+
+// NIBF32 decodes 4 bytes (8 nibbles, low nibble first) through the 16-entry float32 table in
+// Y14 (entries 0..7) and Y15 (8..15). Each byte b becomes the dword pair (b | b<<28, b>>4):
+// VPERMPS reads index bits 2..0, and bit 3 of each index, shifted to the sign, picks the table.
+#define NIBF32(I, O) \
+	VPMOVZXBQ I(SI), Y0; \
+	VPSLLQ $28, Y0, Y1; \
+	VPOR Y1, Y0, Y0; \
+	VPERMPS Y14, Y0, Y1; \
+	VPERMPS Y15, Y0, Y2; \
+	VPSLLD $28, Y0, Y3; \
+	VBLENDVPS Y3, Y2, Y1, Y1; \
+	VMOVUPS Y1, O(DI)
+
+TEXT ·u4ToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	VMOVUPS ·lutU4F32+0(SB), Y14
+	VMOVUPS ·lutU4F32+32(SB), Y15
+	LOOP(NIBF32, 8, 4, 32)
+
+TEXT ·i4ToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	VMOVUPS ·lutI4F32+0(SB), Y14
+	VMOVUPS ·lutI4F32+32(SB), Y15
+	LOOP(NIBF32, 8, 4, 32)
+
+TEXT ·nf4ToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	VMOVUPS ·lutNf4F32+0(SB), Y14
+	VMOVUPS ·lutNf4F32+32(SB), Y15
+	LOOP(NIBF32, 8, 4, 32)
+
+TEXT ·f4e2m1ToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	VMOVUPS ·lutF4e2m1F32+0(SB), Y14
+	VMOVUPS ·lutF4e2m1F32+32(SB), Y15
+	LOOP(NIBF32, 8, 4, 32)
+
+// NIBF16 decodes 16 bytes (32 nibbles) through VPSHUFB tables of the low (Y14) and high (Y15)
+// bytes of the binary16 values; Y13 = 0x0F bytes.
+#define NIBF16(I, O) \
+	VMOVDQU I(SI), X0; \
+	VPSRLW $4, X0, X1; \
+	VPAND X13, X1, X1; \
+	VPAND X13, X0, X0; \
+	VPUNPCKLBW X1, X0, X2; \
+	VPUNPCKHBW X1, X0, X3; \
+	VINSERTI128 $1, X3, Y2, Y2; \
+	VPSHUFB Y2, Y14, Y4; \
+	VPSHUFB Y2, Y15, Y5; \
+	VPUNPCKLBW Y5, Y4, Y6; \
+	VPUNPCKHBW Y5, Y4, Y7; \
+	VPERM2I128 $0x20, Y7, Y6, Y0; \
+	VPERM2I128 $0x31, Y7, Y6, Y1; \
+	VMOVDQU Y0, O(DI); \
+	VMOVDQU Y1, O+32(DI)
+
+TEXT ·u4ToF16AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	VBROADCASTI128 ·lutU4F16B+0(SB), Y14
+	VBROADCASTI128 ·lutU4F16B+16(SB), Y15
+	BCASTD(0x0F0F0F0F, X13, Y13)
+	LOOP(NIBF16, 32, 16, 64)
+
+TEXT ·i4ToF16AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	VBROADCASTI128 ·lutI4F16B+0(SB), Y14
+	VBROADCASTI128 ·lutI4F16B+16(SB), Y15
+	BCASTD(0x0F0F0F0F, X13, Y13)
+	LOOP(NIBF16, 32, 16, 64)
+
+TEXT ·nf4ToF16AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	VBROADCASTI128 ·lutNf4F16B+0(SB), Y14
+	VBROADCASTI128 ·lutNf4F16B+16(SB), Y15
+	BCASTD(0x0F0F0F0F, X13, Y13)
+	LOOP(NIBF16, 32, 16, 64)
+
+TEXT ·f4e2m1ToF16AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	VBROADCASTI128 ·lutF4e2m1F16B+0(SB), Y14
+	VBROADCASTI128 ·lutF4e2m1F16B+16(SB), Y15
+	BCASTD(0x0F0F0F0F, X13, Y13)
+	LOOP(NIBF16, 32, 16, 64)
+
+// ---- integers -> f32, f16 ----------------------------------------------------------------------
+
+#define I8F32(I, O) \
+	VPMOVSXBD I(SI), Y0; \
+	VCVTDQ2PS Y0, Y0; \
+	VMOVUPS Y0, O(DI)
+
+TEXT ·i8ToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(I8F32, 8, 8, 32)
+
+#define U8F32(I, O) \
+	VPMOVZXBD I(SI), Y0; \
+	VCVTDQ2PS Y0, Y0; \
+	VMOVUPS Y0, O(DI)
+
+TEXT ·u8ToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(U8F32, 8, 8, 32)
+
+#define I16F32(I, O) \
+	VPMOVSXWD I(SI), Y0; \
+	VCVTDQ2PS Y0, Y0; \
+	VMOVUPS Y0, O(DI)
+
+TEXT ·i16ToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(I16F32, 8, 16, 32)
+
+#define U16F32(I, O) \
+	VPMOVZXWD I(SI), Y0; \
+	VCVTDQ2PS Y0, Y0; \
+	VMOVUPS Y0, O(DI)
+
+TEXT ·u16ToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(U16F32, 8, 16, 32)
+
+#define I32F32(I, O) \
+	VCVTDQ2PS I(SI), Y0; \
+	VMOVUPS Y0, O(DI)
+
+TEXT ·i32ToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(I32F32, 8, 32, 32)
+
+#define I8F16(I, O) \
+	VPMOVSXBD I(SI), Y0; \
+	VCVTDQ2PS Y0, Y0; \
+	VCVTPS2PH $0, Y0, O(DI)
+
+TEXT ·i8ToF16AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(I8F16, 8, 8, 16)
+
+#define U8F16(I, O) \
+	VPMOVZXBD I(SI), Y0; \
+	VCVTDQ2PS Y0, Y0; \
+	VCVTPS2PH $0, Y0, O(DI)
+
+TEXT ·u8ToF16AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(U8F16, 8, 8, 16)
+
+#define I16F16(I, O) \
+	VPMOVSXWD I(SI), Y0; \
+	VCVTDQ2PS Y0, Y0; \
+	VCVTPS2PH $0, Y0, O(DI)
+
+TEXT ·i16ToF16AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(I16F16, 8, 16, 16)
+
+#define U16F16(I, O) \
+	VPMOVZXWD I(SI), Y0; \
+	VCVTDQ2PS Y0, Y0; \
+	VCVTPS2PH $0, Y0, O(DI)
+
+TEXT ·u16ToF16AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(U16F16, 8, 16, 16)
+
+// I32F16 clamps to ±65504 in float32 (i32 -> f16 saturates, SEMANTICS.md §3.1); Y15 = 65504,
+// Y14 = -65504.
+#define I32F16(I, O) \
+	VCVTDQ2PS I(SI), Y0; \
+	VMINPS Y15, Y0, Y0; \
+	VMAXPS Y14, Y0, Y0; \
+	VCVTPS2PH $0, Y0, O(DI)
+
+TEXT ·i32ToF16AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	BCASTD(0x477FE000, X15, Y15)
+	BCASTD(0xC77FE000, X14, Y14)
+	LOOP(I32F16, 8, 32, 16)
+
+// ---- integer widening and narrowing ------------------------------------------------------------
+
+#define I8I32(I, O) \
+	VPMOVSXBD I(SI), Y0; \
+	VMOVDQU Y0, O(DI)
+
+TEXT ·i8ToI32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(I8I32, 8, 8, 32)
+
+#define U8I32(I, O) \
+	VPMOVZXBD I(SI), Y0; \
+	VMOVDQU Y0, O(DI)
+
+TEXT ·u8ToI32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(U8I32, 8, 8, 32)
+
+#define I16I32(I, O) \
+	VPMOVSXWD I(SI), Y0; \
+	VMOVDQU Y0, O(DI)
+
+TEXT ·i16ToI32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(I16I32, 8, 16, 32)
+
+#define I32I64(I, O) \
+	VPMOVSXDQ I(SI), Y0; \
+	VMOVDQU Y0, O(DI)
+
+TEXT ·i32ToI64AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(I32I64, 4, 16, 32)
+
+// I64I32 keeps the low dword of each qword: VSHUFPS picks dwords 0 and 2 of each lane of both
+// inputs, VPERMQ puts the quarters in order.
+#define I64I32(I, O) \
+	VMOVDQU I(SI), Y0; \
+	VMOVDQU I+32(SI), Y1; \
+	VSHUFPS $0x88, Y1, Y0, Y0; \
+	VPERMQ $0xD8, Y0, Y0; \
+	VMOVDQU Y0, O(DI)
+
+TEXT ·i64ToI32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(I64I32, 8, 64, 32)
+
+// I32I16 keeps the low word of each dword (masked, so VPACKUSDW never saturates); Y15 = 0xFFFF.
+#define I32I16(I, O) \
+	VPAND I(SI), Y15, Y0; \
+	VPAND I+32(SI), Y15, Y1; \
+	VPACKUSDW Y1, Y0, Y0; \
+	VPERMQ $0xD8, Y0, Y0; \
+	VMOVDQU Y0, O(DI)
+
+TEXT ·i32ToI16AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	BCASTD(0xFFFF, X15, Y15)
+	LOOP(I32I16, 16, 64, 32)
+
+// I32I8 keeps the low byte of each dword; Y15 = 0xFF.
+#define I32I8(I, O) \
+	VPAND I(SI), Y15, Y0; \
+	VPAND I+32(SI), Y15, Y1; \
+	VPACKUSDW Y1, Y0, Y0; \
+	VPERMQ $0xD8, Y0, Y0; \
+	PACKW16(O)
+
+TEXT ·i32ToI8AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	BCASTD(0xFF, X15, Y15)
+	LOOP(I32I8, 16, 64, 16)
+
+// ---- f32 -> integers ---------------------------------------------------------------------------
+
+// F32I32R truncates the 8 float32 at I(SI) to int32 in R, saturating: VCVTTPS2DQ gives
+// 0x80000000 for NaN and out of range; lanes ≥ 2^31 (Y15) flip it to 0x7FFFFFFF and NaN lanes
+// are cleared.
+#define F32I32R(I, R, T1, T2) \
+	VMOVUPS I(SI), T1; \
+	VCVTTPS2DQ T1, R; \
+	VCMPPS $0x1D, Y15, T1, T2; \
+	VPXOR T2, R, R; \
+	VCMPPS $7, T1, T1, T2; \
+	VPAND T2, R, R
+
+#define F32I32(I, O) \
+	F32I32R(I, Y0, Y1, Y2); \
+	VMOVDQU Y0, O(DI)
+
+TEXT ·f32ToI32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	BCASTD(0x4F000000, X15, Y15)
+	LOOP(F32I32, 8, 32, 32)
+
+// F32I16 saturates the int32 results further with VPACKSSDW.
+#define F32I16(I, O) \
+	F32I32R(I, Y0, Y2, Y3); \
+	F32I32R(I+32, Y1, Y2, Y3); \
+	VPACKSSDW Y1, Y0, Y0; \
+	VPERMQ $0xD8, Y0, Y0; \
+	VMOVDQU Y0, O(DI)
+
+TEXT ·f32ToI16AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	BCASTD(0x4F000000, X15, Y15)
+	LOOP(F32I16, 16, 64, 32)
+
+#define F32I8(I, O) \
+	F32I32R(I, Y0, Y2, Y3); \
+	F32I32R(I+32, Y1, Y2, Y3); \
+	VPACKSSDW Y1, Y0, Y0; \
+	VPERMQ $0xD8, Y0, Y0; \
+	VEXTRACTI128 $1, Y0, X1; \
+	VPACKSSWB X1, X0, X0; \
+	VMOVDQU X0, O(DI)
+
+TEXT ·f32ToI8AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	BCASTD(0x4F000000, X15, Y15)
+	LOOP(F32I8, 16, 64, 16)
+
+#define F32U8(I, O) \
+	F32I32R(I, Y0, Y2, Y3); \
+	F32I32R(I+32, Y1, Y2, Y3); \
+	VPACKSSDW Y1, Y0, Y0; \
+	VPERMQ $0xD8, Y0, Y0; \
+	VEXTRACTI128 $1, Y0, X1; \
+	VPACKUSWB X1, X0, X0; \
+	VMOVDQU X0, O(DI)
+
+TEXT ·f32ToU8AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	BCASTD(0x4F000000, X15, Y15)
+	LOOP(F32U8, 16, 64, 16)
+
+// ---- f64 <-> f32 -------------------------------------------------------------------------------
+
+#define F64F32(I, O) \
+	VMOVUPD I(SI), Y0; \
+	VCVTPD2PSY Y0, X0; \
+	VMOVUPS X0, O(DI)
+
+TEXT ·f64ToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(F64F32, 4, 32, 16)
+
+#define F32F64(I, O) \
+	VCVTPS2PD I(SI), Y0; \
+	VMOVUPD Y0, O(DI)
+
+TEXT ·f32ToF64AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(F32F64, 4, 16, 32)
+
+// ---- boolean -----------------------------------------------------------------------------------
+
+// BOOLU8: min(b, 1) per byte; Y15 = 1 (bytes).
+#define BOOLU8(I, O) \
+	VPMINUB I(SI), Y15, Y0; \
+	VMOVDQU Y0, O(DI)
+
+TEXT ·boolToU8AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	BCASTD(0x01010101, X15, Y15)
+	LOOP(BOOLU8, 32, 32, 32)
+
+// BOOLF32: float32(min(b, 1)); Y15 = 1 (dwords).
+#define BOOLF32(I, O) \
+	VPMOVZXBD I(SI), Y0; \
+	VPMINUD Y15, Y0, Y0; \
+	VCVTDQ2PS Y0, Y0; \
+	VMOVUPS Y0, O(DI)
+
+TEXT ·boolToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	BCASTD(1, X15, Y15)
+	LOOP(BOOLF32, 8, 8, 32)
+
+// F32BOOL: 1 unless the bits without the sign are zero; Y15 = 1 (dwords), Y14 = 0.
+#define F32BOOL(I, O) \
+	VMOVDQU I(SI), Y0; \
+	VPSLLD $1, Y0, Y0; \
+	VPCMPEQD Y14, Y0, Y0; \
+	VPANDN Y15, Y0, Y0; \
+	PACKD8(O)
+
+TEXT ·f32ToBoolAVX2(SB), NOSPLIT, $512-56
+	ARGS
+	BCASTD(1, X15, Y15)
+	VPXOR Y14, Y14, Y14
+	LOOP(F32BOOL, 8, 32, 8)

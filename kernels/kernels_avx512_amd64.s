@@ -1,0 +1,743 @@
+//go:build !purego
+
+// AVX-512 (F, BW, VL, DQ, VBMI) kernels, with the same contract as the AVX2 ones: Go signature
+// func(dst, src *byte, n int) (4-bit lookups add a table pointer), n a positive multiple of the
+// block size (see kernels_avx512_amd64.go for the scalar loop each one computes). Registers:
+// DI = dst, SI = src, CX = elements left; Z8..Z31 hold constants. Results are stored with full
+// vector moves (the narrowing VPMOV*/VCVTPS2PH forms with a memory destination are slow on Zen 4).
+
+#include "textflag.h"
+
+#include "kernels_amd64.h"
+
+// TAILCOPY copies N bytes from S to D in 64-byte vectors, the last one masked (BZHI builds the
+// mask), so no byte past N is read or written. It uses AX, DX, R9, K7 and Z0.
+#define TAILCOPY(S, D, N, L64, LPART, LE) \
+	XORQ AX, AX; \
+L64: \
+	MOVQ N, DX; \
+	SUBQ AX, DX; \
+	JBE  LE; \
+	CMPQ DX, $64; \
+	JB   LPART; \
+	VMOVDQU64 (S)(AX*1), Z0; \
+	VMOVDQU64 Z0, (D)(AX*1); \
+	ADDQ $64, AX; \
+	JMP  L64; \
+LPART: \
+	MOVQ $-1, R9; \
+	BZHIQ DX, R9, R9; \
+	KMOVQ R9, K7; \
+	VMOVDQU8.Z (S)(AX*1), K7, Z0; \
+	VMOVDQU8 Z0, K7, (D)(AX*1); \
+LE:
+
+// ZD and ZW broadcast a 32- or 16-bit constant into a Z register.
+#define ZD(val, Z) \
+	MOVL $val, AX; \
+	VPBROADCASTD AX, Z
+
+#define ZW(val, Z) \
+	MOVL $val, AX; \
+	VPBROADCASTW AX, Z
+
+// ---- f32 <-> f16 -------------------------------------------------------------------------------
+
+#define F32F16(I, O) \
+	VMOVUPS I(SI), Z0; \
+	VMOVUPS I+64(SI), Z1; \
+	VCVTPS2PH $0, Z0, Y0; \
+	VCVTPS2PH $0, Z1, Y1; \
+	VINSERTI64X4 $1, Y1, Z0, Z0; \
+	VMOVDQU64 Z0, O(DI)
+
+TEXT ·f32ToF16AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(F32F16, 32, 128, 64)
+
+#define F16F32(I, O) \
+	VCVTPH2PS I(SI), Z0; \
+	VMOVUPS Z0, O(DI)
+
+TEXT ·f16ToF32AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(F16F32, 16, 32, 64)
+
+// ---- bf16 --------------------------------------------------------------------------------------
+
+// BF16_CONSTS: Z15 = 0x7FFF, Z14 = 1, Z13 = 0x00400000, Z12 = the word indices 1, 3, ..., 63
+// (the high halves of the dwords of two registers).
+#define BF16_CONSTS \
+	ZD(0x7FFF, Z15); \
+	ZD(1, Z14); \
+	ZD(0x00400000, Z13); \
+	VMOVDQU64 ·oddWords(SB), Z12
+
+// BF16R rounds the float32 bits in R to bfloat16 in the high half of each lane of T: non-NaN
+// lanes x + 0x7FFF + ((x>>16)&1), NaN lanes x | 0x00400000 (the quiet bit).
+#define BF16R(R, T, K) \
+	VPSRLD $16, R, T; \
+	VPANDD Z14, T, T; \
+	VPADDD Z15, T, T; \
+	VPADDD R, T, T; \
+	VCMPPS $3, R, R, K; \
+	VPORD Z13, R, K, T
+
+#define F32BF16(I, O) \
+	VMOVDQU32 I(SI), Z0; \
+	VMOVDQU32 I+64(SI), Z1; \
+	BF16R(Z0, Z2, K1); \
+	BF16R(Z1, Z3, K2); \
+	VPERMT2W Z3, Z12, Z2; \
+	VMOVDQU64 Z2, O(DI)
+
+TEXT ·f32ToBF16AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	BF16_CONSTS
+	LOOP(F32BF16, 32, 128, 64)
+
+#define F16BF16(I, O) \
+	VCVTPH2PS I(SI), Z0; \
+	VCVTPH2PS I+32(SI), Z1; \
+	BF16R(Z0, Z2, K1); \
+	BF16R(Z1, Z3, K2); \
+	VPERMT2W Z3, Z12, Z2; \
+	VMOVDQU64 Z2, O(DI)
+
+TEXT ·f16ToBF16AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	BF16_CONSTS
+	LOOP(F16BF16, 32, 64, 64)
+
+#define BF16F32(I, O) \
+	VPMOVZXWD I(SI), Z0; \
+	VPSLLD $16, Z0, Z0; \
+	VMOVDQU32 Z0, O(DI)
+
+TEXT ·bf16ToF32AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(BF16F32, 16, 32, 64)
+
+#define BF16F16(I, O) \
+	VPMOVZXWD I(SI), Z0; \
+	VPMOVZXWD I+32(SI), Z1; \
+	VPSLLD $16, Z0, Z0; \
+	VPSLLD $16, Z1, Z1; \
+	VCVTPS2PH $0, Z0, Y0; \
+	VCVTPS2PH $0, Z1, Y1; \
+	VINSERTI64X4 $1, Y1, Z0, Z0; \
+	VMOVDQU64 Z0, O(DI)
+
+TEXT ·bf16ToF16AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(BF16F16, 32, 64, 64)
+
+// ---- f8 -> f16, f32 ----------------------------------------------------------------------------
+
+// E4M3_CONSTS: Z31:Z30 = the low bytes and Z29:Z28 the high bytes of the binary16 value of each
+// f8e4m3 magnitude 0..127 (VPERMI2B tables), Z27 = the byte order that makes VPUNPCKL/HBW give
+// elements in order, Z26 = 0x80 bytes.
+#define E4M3_CONSTS \
+	VMOVDQU64 ·lutE4m3F16+0(SB), Z30; \
+	VMOVDQU64 ·lutE4m3F16+64(SB), Z31; \
+	VMOVDQU64 ·lutE4m3F16+128(SB), Z28; \
+	VMOVDQU64 ·lutE4m3F16+192(SB), Z29; \
+	VMOVDQU64 ·unpackOrder(SB), Z27; \
+	ZD(0x80808080, Z26)
+
+// E4M3H decodes the 64 f8e4m3 bytes at I(SI) into binary16: elements 0..31 in Z3, 32..63 in Z4.
+#define E4M3H(I) \
+	VPERMB I(SI), Z27, Z0; \
+	VMOVDQA64 Z0, Z1; \
+	VPERMI2B Z31, Z30, Z1; \
+	VMOVDQA64 Z0, Z2; \
+	VPERMI2B Z29, Z28, Z2; \
+	VPTERNLOGD $0xF8, Z26, Z0, Z2; \
+	VPUNPCKLBW Z2, Z1, Z3; \
+	VPUNPCKHBW Z2, Z1, Z4
+
+#define E4M3F16(I, O) \
+	E4M3H(I); \
+	VMOVDQU64 Z3, O(DI); \
+	VMOVDQU64 Z4, O+64(DI)
+
+TEXT ·f8e4m3ToF16AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	E4M3_CONSTS
+	LOOP(E4M3F16, 64, 64, 128)
+
+#define E4M3F32(I, O) \
+	E4M3H(I); \
+	VCVTPH2PS Y3, Z0; \
+	VEXTRACTI64X4 $1, Z3, Y3; \
+	VCVTPH2PS Y3, Z1; \
+	VCVTPH2PS Y4, Z2; \
+	VEXTRACTI64X4 $1, Z4, Y4; \
+	VCVTPH2PS Y4, Z5; \
+	VMOVUPS Z0, O(DI); \
+	VMOVUPS Z1, O+64(DI); \
+	VMOVUPS Z2, O+128(DI); \
+	VMOVUPS Z5, O+192(DI)
+
+TEXT ·f8e4m3ToF32AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	E4M3_CONSTS
+	LOOP(E4M3F32, 64, 64, 256)
+
+// E5M2F16 widens each byte c to c<<8: the bytes, in unpack order, interleaved with zeros.
+#define E5M2F16(I, O) \
+	VPERMB I(SI), Z27, Z0; \
+	VPUNPCKLBW Z0, Z26, Z1; \
+	VPUNPCKHBW Z0, Z26, Z2; \
+	VMOVDQU64 Z1, O(DI); \
+	VMOVDQU64 Z2, O+64(DI)
+
+TEXT ·f8e5m2ToF16AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	VMOVDQU64 ·unpackOrder(SB), Z27
+	VPXORD Z26, Z26, Z26
+	LOOP(E5M2F16, 64, 64, 128)
+
+#define E5M2F32(I, O) \
+	VPMOVZXBW I(SI), Y0; \
+	VPSLLW $8, Y0, Y0; \
+	VCVTPH2PS Y0, Z0; \
+	VMOVUPS Z0, O(DI)
+
+TEXT ·f8e5m2ToF32AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(E5M2F32, 16, 16, 64)
+
+// ---- f32, f16 -> f8 ----------------------------------------------------------------------------
+
+// TOE4M3_CONSTS: Z15 = 0x7FFFFFFF, Z14 = 0x3C000000, Z13 = 0x7FFFF, Z12 = 1, Z11 = 0x7F,
+// Z10 = 0x3C800000 (2^-6), Z9 = 0x46800000 (16384.0), Z8 = 0x80.
+#define TOE4M3_CONSTS \
+	ZD(0x7FFFFFFF, Z15); \
+	ZD(0x3C000000, Z14); \
+	ZD(0x7FFFF, Z13); \
+	ZD(1, Z12); \
+	ZD(0x7F, Z11); \
+	ZD(0x3C800000, Z10); \
+	ZD(0x46800000, Z9); \
+	ZD(0x80, Z8)
+
+// TOE4M3 rounds 16 float32 in R, each exactly a binary16 value, to f8e4m3 in the low byte of
+// each lane of D (the rule of the AVX2 TOE4M3).
+#define TOE4M3(R, D) \
+	VPANDD Z15, R, Z1; \
+	VPSUBD Z14, Z1, D; \
+	VPSRLD $20, D, Z3; \
+	VPANDD Z12, Z3, Z3; \
+	VPADDD Z13, D, D; \
+	VPADDD Z3, D, D; \
+	VPSRLD $20, D, D; \
+	VPMINUD Z11, D, D; \
+	VPCMPUD $1, Z10, Z1, K1; \
+	VADDPS Z9, Z1, Z3; \
+	VPSUBD Z9, Z3, K1, D; \
+	VPSRLD $24, R, R; \
+	VPTERNLOGD $0xF8, Z8, R, D
+
+#define F32E4M3(I, O) \
+	VMOVUPS I(SI), Z0; \
+	VCVTPS2PH $0, Z0, Y0; \
+	VCVTPH2PS Y0, Z0; \
+	TOE4M3(Z0, Z2); \
+	VPMOVDB Z2, X2; \
+	VMOVDQU X2, O(DI)
+
+TEXT ·f32ToF8e4m3AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	TOE4M3_CONSTS
+	LOOP(F32E4M3, 16, 64, 16)
+
+#define F16E4M3(I, O) \
+	VCVTPH2PS I(SI), Z0; \
+	TOE4M3(Z0, Z2); \
+	VPMOVDB Z2, X2; \
+	VMOVDQU X2, O(DI)
+
+TEXT ·f16ToF8e4m3AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	TOE4M3_CONSTS
+	LOOP(F16E4M3, 16, 32, 16)
+
+// TOE5M2_CONSTS: Z15 = 0x7FFF, Z14 = 0x7C00, Z13 = 0x7F, Z12 = 1, Z11 = 2 (words).
+#define TOE5M2_CONSTS \
+	ZW(0x7FFF, Z15); \
+	ZW(0x7C00, Z14); \
+	ZW(0x7F, Z13); \
+	ZW(1, Z12); \
+	ZW(2, Z11)
+
+// TOE5M2 rounds 32 binary16 words in Z0 to f8e5m2 in the low byte of each word of Z3 (the rule
+// of the AVX2 TOE5M2).
+#define TOE5M2 \
+	VPSRLW $8, Z0, Z1; \
+	VPANDD Z12, Z1, Z2; \
+	VPADDW Z13, Z0, Z3; \
+	VPADDW Z2, Z3, Z3; \
+	VPSRLW $8, Z3, Z3; \
+	VPORD Z11, Z1, Z1; \
+	VPANDD Z15, Z0, Z2; \
+	VPCMPUW $6, Z14, Z2, K1; \
+	VPBLENDMW Z1, Z3, K1, Z3
+
+#define F32E5M2(I, O) \
+	VMOVUPS I(SI), Z0; \
+	VMOVUPS I+64(SI), Z1; \
+	VCVTPS2PH $0, Z0, Y0; \
+	VCVTPS2PH $0, Z1, Y1; \
+	VINSERTI64X4 $1, Y1, Z0, Z0; \
+	TOE5M2; \
+	VPMOVWB Z3, Y3; \
+	VMOVDQU Y3, O(DI)
+
+TEXT ·f32ToF8e5m2AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	TOE5M2_CONSTS
+	LOOP(F32E5M2, 32, 128, 32)
+
+#define F16E5M2(I, O) \
+	VMOVDQU64 I(SI), Z0; \
+	TOE5M2; \
+	VPMOVWB Z3, Y3; \
+	VMOVDQU Y3, O(DI)
+
+TEXT ·f16ToF8e5m2AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	TOE5M2_CONSTS
+	LOOP(F16E5M2, 32, 64, 32)
+
+// ---- 4-bit lookups -----------------------------------------------------------------------------
+
+// NIBF32 decodes 8 bytes (16 nibbles): each byte b becomes the dword pair (b | b<<28, b>>4), and
+// VPERMPS reads the low 4 bits of each index.
+#define NIBF32(I, O) \
+	VPMOVZXBQ I(SI), Z0; \
+	VPSLLQ $28, Z0, Z1; \
+	VPORQ Z1, Z0, Z0; \
+	VPERMPS Z15, Z0, Z1; \
+	VMOVUPS Z1, O(DI)
+
+TEXT ·u4ToF32AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	VMOVUPS ·lutU4F32(SB), Z15
+	LOOP(NIBF32, 16, 8, 64)
+
+TEXT ·i4ToF32AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	VMOVUPS ·lutI4F32(SB), Z15
+	LOOP(NIBF32, 16, 8, 64)
+
+TEXT ·nf4ToF32AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	VMOVUPS ·lutNf4F32(SB), Z15
+	LOOP(NIBF32, 16, 8, 64)
+
+TEXT ·f4e2m1ToF32AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	VMOVUPS ·lutF4e2m1F32(SB), Z15
+	LOOP(NIBF32, 16, 8, 64)
+
+// NIBF16 decodes 16 bytes (32 nibbles): each byte b becomes the word pair (b | b<<12, b>>4), and
+// VPERMW reads the low 5 bits of each index (the table holds its 16 values twice).
+#define NIBF16(I, O) \
+	VPMOVZXBD I(SI), Z0; \
+	VPSLLD $12, Z0, Z1; \
+	VPORD Z1, Z0, Z0; \
+	VPERMW Z15, Z0, Z1; \
+	VMOVDQU64 Z1, O(DI)
+
+TEXT ·u4ToF16AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	VMOVDQU64 ·lutU4F16(SB), Z15
+	LOOP(NIBF16, 32, 16, 64)
+
+TEXT ·i4ToF16AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	VMOVDQU64 ·lutI4F16(SB), Z15
+	LOOP(NIBF16, 32, 16, 64)
+
+TEXT ·nf4ToF16AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	VMOVDQU64 ·lutNf4F16(SB), Z15
+	LOOP(NIBF16, 32, 16, 64)
+
+TEXT ·f4e2m1ToF16AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	VMOVDQU64 ·lutF4e2m1F16(SB), Z15
+	LOOP(NIBF16, 32, 16, 64)
+
+// ---- integers -> f32, f16 ----------------------------------------------------------------------
+
+#define I8F32(I, O) \
+	VPMOVSXBD I(SI), Z0; \
+	VCVTDQ2PS Z0, Z0; \
+	VMOVUPS Z0, O(DI)
+
+TEXT ·i8ToF32AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(I8F32, 16, 16, 64)
+
+#define U8F32(I, O) \
+	VPMOVZXBD I(SI), Z0; \
+	VCVTDQ2PS Z0, Z0; \
+	VMOVUPS Z0, O(DI)
+
+TEXT ·u8ToF32AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(U8F32, 16, 16, 64)
+
+#define I16F32(I, O) \
+	VPMOVSXWD I(SI), Z0; \
+	VCVTDQ2PS Z0, Z0; \
+	VMOVUPS Z0, O(DI)
+
+TEXT ·i16ToF32AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(I16F32, 16, 32, 64)
+
+#define U16F32(I, O) \
+	VPMOVZXWD I(SI), Z0; \
+	VCVTDQ2PS Z0, Z0; \
+	VMOVUPS Z0, O(DI)
+
+TEXT ·u16ToF32AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(U16F32, 16, 32, 64)
+
+#define I32F32(I, O) \
+	VCVTDQ2PS I(SI), Z0; \
+	VMOVUPS Z0, O(DI)
+
+TEXT ·i32ToF32AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(I32F32, 16, 64, 64)
+
+// TOF16PAIR converts the float32 in Z0 and Z1 to 32 binary16 at O(DI).
+#define TOF16PAIR(O) \
+	VCVTPS2PH $0, Z0, Y0; \
+	VCVTPS2PH $0, Z1, Y1; \
+	VINSERTI64X4 $1, Y1, Z0, Z0; \
+	VMOVDQU64 Z0, O(DI)
+
+#define I8F16(I, O) \
+	VPMOVSXBD I(SI), Z0; \
+	VPMOVSXBD I+16(SI), Z1; \
+	VCVTDQ2PS Z0, Z0; \
+	VCVTDQ2PS Z1, Z1; \
+	TOF16PAIR(O)
+
+TEXT ·i8ToF16AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(I8F16, 32, 32, 64)
+
+#define U8F16(I, O) \
+	VPMOVZXBD I(SI), Z0; \
+	VPMOVZXBD I+16(SI), Z1; \
+	VCVTDQ2PS Z0, Z0; \
+	VCVTDQ2PS Z1, Z1; \
+	TOF16PAIR(O)
+
+TEXT ·u8ToF16AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(U8F16, 32, 32, 64)
+
+#define I16F16(I, O) \
+	VPMOVSXWD I(SI), Z0; \
+	VPMOVSXWD I+32(SI), Z1; \
+	VCVTDQ2PS Z0, Z0; \
+	VCVTDQ2PS Z1, Z1; \
+	TOF16PAIR(O)
+
+TEXT ·i16ToF16AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(I16F16, 32, 64, 64)
+
+#define U16F16(I, O) \
+	VPMOVZXWD I(SI), Z0; \
+	VPMOVZXWD I+32(SI), Z1; \
+	VCVTDQ2PS Z0, Z0; \
+	VCVTDQ2PS Z1, Z1; \
+	TOF16PAIR(O)
+
+TEXT ·u16ToF16AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(U16F16, 32, 64, 64)
+
+// I32F16 clamps to ±65504 (Z15, Z14) before rounding to binary16.
+#define I32F16(I, O) \
+	VCVTDQ2PS I(SI), Z0; \
+	VCVTDQ2PS I+64(SI), Z1; \
+	VMINPS Z15, Z0, Z0; \
+	VMINPS Z15, Z1, Z1; \
+	VMAXPS Z14, Z0, Z0; \
+	VMAXPS Z14, Z1, Z1; \
+	TOF16PAIR(O)
+
+TEXT ·i32ToF16AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	ZD(0x477FE000, Z15)
+	ZD(0xC77FE000, Z14)
+	LOOP(I32F16, 32, 128, 64)
+
+// ---- integer widening and narrowing ------------------------------------------------------------
+
+#define I8I32(I, O) \
+	VPMOVSXBD I(SI), Z0; \
+	VMOVDQU32 Z0, O(DI)
+
+TEXT ·i8ToI32AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(I8I32, 16, 16, 64)
+
+#define U8I32(I, O) \
+	VPMOVZXBD I(SI), Z0; \
+	VMOVDQU32 Z0, O(DI)
+
+TEXT ·u8ToI32AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(U8I32, 16, 16, 64)
+
+#define I16I32(I, O) \
+	VPMOVSXWD I(SI), Z0; \
+	VMOVDQU32 Z0, O(DI)
+
+TEXT ·i16ToI32AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(I16I32, 16, 32, 64)
+
+#define I32I64(I, O) \
+	VPMOVSXDQ I(SI), Z0; \
+	VMOVDQU64 Z0, O(DI)
+
+TEXT ·i32ToI64AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(I32I64, 8, 32, 64)
+
+#define I64I32(I, O) \
+	VMOVDQU64 I(SI), Z0; \
+	VMOVDQU64 I+64(SI), Z1; \
+	VPMOVQD Z0, Y0; \
+	VPMOVQD Z1, Y1; \
+	VINSERTI64X4 $1, Y1, Z0, Z0; \
+	VMOVDQU64 Z0, O(DI)
+
+TEXT ·i64ToI32AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(I64I32, 16, 128, 64)
+
+#define I32I16(I, O) \
+	VMOVDQU64 I(SI), Z0; \
+	VMOVDQU64 I+64(SI), Z1; \
+	VPMOVDW Z0, Y0; \
+	VPMOVDW Z1, Y1; \
+	VINSERTI64X4 $1, Y1, Z0, Z0; \
+	VMOVDQU64 Z0, O(DI)
+
+TEXT ·i32ToI16AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(I32I16, 32, 128, 64)
+
+#define I32I8(I, O) \
+	VMOVDQU64 I(SI), Z0; \
+	VMOVDQU64 I+64(SI), Z1; \
+	VPMOVDB Z0, X0; \
+	VPMOVDB Z1, X1; \
+	VINSERTI128 $1, X1, Y0, Y0; \
+	VMOVDQU Y0, O(DI)
+
+TEXT ·i32ToI8AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(I32I8, 32, 128, 32)
+
+// ---- f32 -> integers ---------------------------------------------------------------------------
+
+// F32I32R truncates the 16 float32 at I(SI) to int32 in R, saturating: lanes ≥ 2^31 (Z15) get
+// 0x7FFFFFFF (Z14), NaN lanes 0 (Z13); below -2^31 VCVTTPS2DQ already gives 0x80000000.
+#define F32I32R(I, R) \
+	VMOVUPS I(SI), Z1; \
+	VCVTTPS2DQ Z1, R; \
+	VCMPPS $0x1D, Z15, Z1, K1; \
+	VCMPPS $3, Z1, Z1, K2; \
+	VMOVDQA32 Z14, K1, R; \
+	VMOVDQA32 Z13, K2, R
+
+#define F32I_CONSTS \
+	ZD(0x4F000000, Z15); \
+	ZD(0x7FFFFFFF, Z14); \
+	VPXORD Z13, Z13, Z13
+
+#define F32I32(I, O) \
+	F32I32R(I, Z0); \
+	VMOVDQU32 Z0, O(DI)
+
+TEXT ·f32ToI32AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	F32I_CONSTS
+	LOOP(F32I32, 16, 64, 64)
+
+#define F32I16(I, O) \
+	F32I32R(I, Z0); \
+	F32I32R(I+64, Z2); \
+	VPMOVSDW Z0, Y0; \
+	VPMOVSDW Z2, Y2; \
+	VINSERTI64X4 $1, Y2, Z0, Z0; \
+	VMOVDQU64 Z0, O(DI)
+
+TEXT ·f32ToI16AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	F32I_CONSTS
+	LOOP(F32I16, 32, 128, 64)
+
+#define F32I8(I, O) \
+	F32I32R(I, Z0); \
+	F32I32R(I+64, Z2); \
+	VPMOVSDB Z0, X0; \
+	VPMOVSDB Z2, X2; \
+	VINSERTI128 $1, X2, Y0, Y0; \
+	VMOVDQU Y0, O(DI)
+
+TEXT ·f32ToI8AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	F32I_CONSTS
+	LOOP(F32I8, 32, 128, 32)
+
+// F32U8 clamps negative int32 to 0 (Z13) before the unsigned saturating narrowing.
+#define F32U8(I, O) \
+	F32I32R(I, Z0); \
+	F32I32R(I+64, Z2); \
+	VPMAXSD Z13, Z0, Z0; \
+	VPMAXSD Z13, Z2, Z2; \
+	VPMOVUSDB Z0, X0; \
+	VPMOVUSDB Z2, X2; \
+	VINSERTI128 $1, X2, Y0, Y0; \
+	VMOVDQU Y0, O(DI)
+
+TEXT ·f32ToU8AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	F32I_CONSTS
+	LOOP(F32U8, 32, 128, 32)
+
+// ---- f64 <-> f32 -------------------------------------------------------------------------------
+
+#define F64F32(I, O) \
+	VCVTPD2PS I(SI), Y0; \
+	VCVTPD2PS I+64(SI), Y1; \
+	VINSERTF64X4 $1, Y1, Z0, Z0; \
+	VMOVUPS Z0, O(DI)
+
+TEXT ·f64ToF32AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(F64F32, 16, 128, 64)
+
+#define F32F64(I, O) \
+	VCVTPS2PD I(SI), Z0; \
+	VMOVUPD Z0, O(DI)
+
+TEXT ·f32ToF64AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(F32F64, 8, 32, 64)
+
+// ---- boolean -----------------------------------------------------------------------------------
+
+#define BOOLU8(I, O) \
+	VPMINUB I(SI), Z15, Z0; \
+	VMOVDQU64 Z0, O(DI)
+
+TEXT ·boolToU8AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	ZD(0x01010101, Z15)
+	LOOP(BOOLU8, 64, 64, 64)
+
+#define BOOLF32(I, O) \
+	VPMOVZXBD I(SI), Z0; \
+	VPMINUD Z15, Z0, Z0; \
+	VCVTDQ2PS Z0, Z0; \
+	VMOVUPS Z0, O(DI)
+
+TEXT ·boolToF32AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	ZD(1, Z15)
+	LOOP(BOOLF32, 16, 16, 64)
+
+// F32BOOL: a lane whose bits without the sign (Z14) are not all zero gives byte 1 (Z15).
+#define F32BOOL(I, O) \
+	VPTESTMD I(SI), Z14, K1; \
+	VPTESTMD I+64(SI), Z14, K2; \
+	KUNPCKWD K1, K2, K1; \
+	VMOVDQU8.Z Y15, K1, Y0; \
+	VMOVDQU Y0, O(DI)
+
+TEXT ·f32ToBoolAVX512(SB), NOSPLIT, $512-56
+	ARGS
+	ZD(0x01010101, Z15)
+	ZD(0x7FFFFFFF, Z14)
+	LOOP(F32BOOL, 32, 128, 32)
+
+// ---- non-temporal variants for large conversions -----------------------------------------------
+// The same loops with VMOVNTDQ stores, for destinations much larger than the caches: n is a
+// multiple of the block size and dst is 64-byte aligned.
+
+#define F32F16NT(I, O) \
+	VMOVUPS I(SI), Z0; \
+	VMOVUPS I+64(SI), Z1; \
+	VCVTPS2PH $0, Z0, Y0; \
+	VCVTPS2PH $0, Z1, Y1; \
+	VINSERTI64X4 $1, Y1, Z0, Z0; \
+	VMOVNTDQ Z0, O(DI)
+
+TEXT ·f32ToF16AVX512NT(SB), NOSPLIT, $0-56
+	ARGS
+	LOOPNT(F32F16NT, 32, 128, 64)
+
+#define F16F32NT(I, O) \
+	VCVTPH2PS I(SI), Z0; \
+	VMOVNTDQ Z0, O(DI)
+
+TEXT ·f16ToF32AVX512NT(SB), NOSPLIT, $0-56
+	ARGS
+	LOOPNT(F16F32NT, 16, 32, 64)
+
+#define F32BF16NT(I, O) \
+	VMOVDQU32 I(SI), Z0; \
+	VMOVDQU32 I+64(SI), Z1; \
+	BF16R(Z0, Z2, K1); \
+	BF16R(Z1, Z3, K2); \
+	VPERMT2W Z3, Z12, Z2; \
+	VMOVNTDQ Z2, O(DI)
+
+TEXT ·f32ToBF16AVX512NT(SB), NOSPLIT, $0-56
+	ARGS
+	BF16_CONSTS
+	LOOPNT(F32BF16NT, 32, 128, 64)
+
+#define BF16F32NT(I, O) \
+	VPMOVZXWD I(SI), Z0; \
+	VPSLLD $16, Z0, Z0; \
+	VMOVNTDQ Z0, O(DI)
+
+TEXT ·bf16ToF32AVX512NT(SB), NOSPLIT, $0-56
+	ARGS
+	LOOPNT(BF16F32NT, 16, 32, 64)
+
+#define E4M3F16NT(I, O) \
+	E4M3H(I); \
+	VMOVNTDQ Z3, O(DI); \
+	VMOVNTDQ Z4, O+64(DI)
+
+TEXT ·f8e4m3ToF16AVX512NT(SB), NOSPLIT, $0-56
+	ARGS
+	E4M3_CONSTS
+	LOOPNT(E4M3F16NT, 64, 64, 128)
+
+#define I8F32NT(I, O) \
+	VPMOVSXBD I(SI), Z0; \
+	VCVTDQ2PS Z0, Z0; \
+	VMOVNTDQ Z0, O(DI)
+
+TEXT ·i8ToF32AVX512NT(SB), NOSPLIT, $0-56
+	ARGS
+	LOOPNT(I8F32NT, 16, 16, 64)

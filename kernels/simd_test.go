@@ -1,0 +1,533 @@
+package kernels_test
+
+// Cross-path equivalence: every SIMD path this CPU has (kernels.Paths()) must give the same bytes
+// as the pure-Go path (kernels.Generic, the specification in code) for every input, SEMANTICS.md
+// §3.4. The tests use only the exported API, so they run unchanged on amd64 and arm64.
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/kernels"
+)
+
+// simdPairs are the pairs with SIMD kernels (issue 4); a path that lacks one of them is reported
+// by TestSIMDPairsHaveKernels and skipped elsewhere.
+var simdPairs = func() [][2]element.Type {
+	e := element.MustParse
+	var ps [][2]element.Type
+	for _, s := range strings.Fields(`f32:f16 f16:f32 f32:bf16 bf16:f32 f16:bf16 bf16:f16
+		f8e4m3:f16 f8e4m3:f32 f8e5m2:f16 f8e5m2:f32 f32:f8e4m3 f16:f8e4m3 f32:f8e5m2 f16:f8e5m2
+		u4:f32 i4:f32 nf4:f32 f4e2m1:f32 u4:f16 i4:f16 nf4:f16 f4e2m1:f16
+		i8:f32 u8:f32 i16:f32 u16:f32 i32:f32 i8:f16 u8:f16 i16:f16 u16:f16 i32:f16
+		i8:i32 u8:i32 i16:i32 i32:i64 i64:i32 i32:i16 i32:i8
+		f32:i32 f32:i16 f32:i8 f32:u8 f64:f32 f32:f64
+		boolean:u8 u8:boolean boolean:f32 f32:boolean`) {
+		a, b, _ := strings.Cut(s, ":")
+		ps = append(ps, [2]element.Type{e(a), e(b)})
+	}
+	return ps
+}()
+
+// simdPaths returns the non-generic paths of this CPU.
+func simdPaths() []kernels.Path {
+	var ps []kernels.Path
+	for _, p := range kernels.Paths() {
+		if p != kernels.Generic {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+func TestSIMDPairsHaveKernels(t *testing.T) {
+	t.Logf("paths on this CPU: %v", kernels.Paths())
+	if len(simdPaths()) == 0 {
+		t.Skip("no SIMD path on this CPU (or built with -tags purego)")
+	}
+	for _, p := range simdPaths() {
+		var missing []string
+		for _, pr := range simdPairs {
+			if !kernels.Supported(pr[0], pr[1]) {
+				t.Errorf("pair %s→%s is not supported by the generic path", pr[0], pr[1])
+			}
+			if !kernels.HasKernel(p, pr[0], pr[1]) {
+				missing = append(missing, pr[0].String()+"→"+pr[1].String())
+			}
+		}
+		if len(missing) > 0 {
+			t.Logf("path %s has no kernel for: %s", p, strings.Join(missing, " "))
+			if p.String() == "avx2" || p.String() == "avx512" {
+				t.Errorf("amd64 path %s must have a kernel for every SIMD pair", p)
+			}
+		}
+	}
+}
+
+// convertBoth converts n elements of src on the generic path and on p, and reports the first
+// differences.
+func convertBoth(t *testing.T, p kernels.Path, from, to element.Type, src []byte, n int, describe func(i int) string) {
+	t.Helper()
+	db, err := to.ByteSize(int64(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]byte, db)
+	got := make([]byte, db)
+	if err := kernels.WithPath(kernels.Generic, 1).Convert(want, to, src, from, n); err != nil {
+		t.Fatal(err)
+	}
+	if err := kernels.WithPath(p, 1).Convert(got, to, src, from, n); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(want, got) {
+		return
+	}
+	dsz := max(to.Bits()/8, 1)
+	bad := 0
+	for i := 0; i < n && bad < 10; i++ {
+		w, g := want[i*dsz:(i+1)*dsz], got[i*dsz:(i+1)*dsz]
+		if !bytes.Equal(w, g) {
+			t.Errorf("%s %s→%s element %d (%s): got %x, generic %x", p, from, to, i, describe(i), rev(g), rev(w))
+			bad++
+		}
+	}
+	if bad == 0 {
+		t.Errorf("%s %s→%s: outputs differ outside the elements", p, from, to)
+	}
+}
+
+// rev returns b reversed, so that little-endian elements print as numbers.
+func rev(b []byte) []byte {
+	r := make([]byte, len(b))
+	for i := range b {
+		r[len(b)-1-i] = b[i]
+	}
+	return r
+}
+
+func srcDescriber(from element.Type, src []byte) func(i int) string {
+	return func(i int) string {
+		switch b := from.Bits(); {
+		case b == 4:
+			return fmt.Sprintf("source byte %#02x nibble %d", src[i/2], i%2)
+		default:
+			return fmt.Sprintf("source bits %#x", rev(src[i*b/8:(i+1)*b/8]))
+		}
+	}
+}
+
+// TestSIMDExhaustiveNarrowSources feeds every pattern of 4-, 8- and 16-bit sources: all 65,536
+// patterns of a 16-bit type, all 256 of an 8-bit type, all 256 packed bytes of a 4-bit type.
+func TestSIMDExhaustiveNarrowSources(t *testing.T) {
+	for _, p := range simdPaths() {
+		for _, pr := range simdPairs {
+			from, to := pr[0], pr[1]
+			if !kernels.HasKernel(p, from, to) {
+				continue
+			}
+			var src []byte
+			var n int
+			switch from.Bits() {
+			case 4:
+				src, n = make([]byte, 256), 512
+				for i := range src {
+					src[i] = byte(i)
+				}
+			case 8:
+				src, n = make([]byte, 256), 256
+				for i := range src {
+					src[i] = byte(i)
+				}
+			case 16:
+				src, n = make([]byte, 2<<16), 1<<16
+				for i := range n {
+					binary.LittleEndian.PutUint16(src[2*i:], uint16(i))
+				}
+			default:
+				continue
+			}
+			convertBoth(t, p, from, to, src, n, srcDescriber(from, src))
+		}
+	}
+}
+
+// specials32 are float32 bit patterns at the boundaries of the conversions' rules (each also
+// tested with its neighbours one ulp away).
+func specials32() []uint32 {
+	f := []float32{0, 1, 0.5, 1.5, 2.5, 0x1p-149, 0x1p-126, 0x1.fffffcp-127, math.MaxFloat32,
+		0x1p-24, 0x1p-25, 0x1.8p-25, 0x1p-14, 0x1.ff8p-15, 65504, 65519, 65520, 65536, // f16
+		0x1p-133, 0x1p-134, 0x1.fep127, 0x1.ffp127, // bf16
+		448, 464, 465, 480, 0x1p-6, 0x1p-9, 0x1p-10, 0x1.8p-10, 0x1.4p-9, // e4m3
+		57344, 61440, 0x1p-16, 0x1p-17, 0x1.8p-17, // e5m2
+		127, 127.5, 128, 128.5, 255, 255.9, 256, 32767, 32767.5, 32768, 2147483520, 2147483648,
+		4294967296, 1e20, 0.9999, 16777216, 16777217,
+	}
+	var bits []uint32
+	for _, v := range f {
+		b := math.Float32bits(v)
+		for _, s := range []uint32{0, 0x80000000} {
+			bits = append(bits, b|s, (b|s)+1, (b|s)-1)
+		}
+	}
+	bits = append(bits, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000, 0x7F800001, 0xFF800001,
+		0x7FFFFFFF, 0xFFFFFFFF, 0x7FA00000, 0x7FC00001, 0x7F802000, 0x7F801FFF, 0xFFBFFFFF,
+		0x7F8000FF, 0x7FE00000, 0x80000000, 0x00000001, 0x80000001)
+	for i := range uint32(64) { // small integers and halves
+		bits = append(bits, math.Float32bits(float32(i)/2), math.Float32bits(-float32(i)/2))
+	}
+	return bits
+}
+
+// randomF32 returns n float32 patterns: a third uniform bits (NaN payloads, huge and tiny
+// values), a third with an exponent near the narrow formats' ranges, a third near integers.
+func randomF32(r *rand.Rand, n int) []uint32 {
+	out := make([]uint32, n)
+	for i := range out {
+		switch i % 3 {
+		case 0:
+			out[i] = r.Uint32()
+		case 1: // |x| in [2^-30, 2^33)
+			e := uint32(127-30) + r.Uint32N(63)
+			out[i] = r.Uint32()&0x807FFFFF | e<<23
+		default:
+			v := float32(r.Int32N(140000)-70000) + []float32{0, 0.5, 0.25, 0.75, r.Float32()}[r.IntN(5)]
+			out[i] = math.Float32bits(v)
+		}
+	}
+	return out
+}
+
+func specialsI32() []uint32 {
+	v := []int64{0, 1, 2, 127, 128, 255, 256, 32767, 32768, 65504, 65519, 65520, 65535, 65536,
+		1 << 24, 1<<24 + 1, 1<<24 + 3, 1 << 30, math.MaxInt32}
+	var bits []uint32
+	for _, x := range v {
+		for _, s := range []int64{x, -x} {
+			bits = append(bits, uint32(s), uint32(s+1), uint32(s-1))
+		}
+	}
+	return append(bits, 0x80000000, 0x80000001, 0xFFFFFFFF)
+}
+
+func randomI32(r *rand.Rand, n int) []uint32 {
+	out := make([]uint32, n)
+	for i := range out {
+		switch i % 3 {
+		case 0:
+			out[i] = r.Uint32()
+		case 1:
+			out[i] = uint32(int32(r.Int32N(1<<18) - 1<<17))
+		default:
+			out[i] = uint32(int32(r.Int32N(1 << r.IntN(31))))
+			if r.IntN(2) == 0 {
+				out[i] = -out[i]
+			}
+		}
+	}
+	return out
+}
+
+func specials64(f64 bool) []uint64 {
+	if !f64 { // i64
+		v := []int64{0, 1, math.MaxInt32, math.MinInt32, math.MaxInt64, math.MinInt64, 1 << 32, 1<<32 + 5}
+		var bits []uint64
+		for _, x := range v {
+			bits = append(bits, uint64(x), uint64(x+1), uint64(x-1), uint64(-x))
+		}
+		return bits
+	}
+	f := []float64{0, 1, 0.1, math.MaxFloat32, 0x1.fffffefp127, 0x1.ffffffp127, 0x1p128, 0x1p-149,
+		0x1p-150, 0x1.8p-150, 0x1p-126, 0x1.000001p0, 0x1.0000018p0, 0x1.0000008p0, 1e300, 5e-324,
+		math.MaxFloat64, 0x1p-1022}
+	var bits []uint64
+	for _, v := range f {
+		b := math.Float64bits(v)
+		for _, s := range []uint64{0, 1 << 63} {
+			bits = append(bits, b|s, (b|s)+1, (b|s)-1)
+		}
+	}
+	return append(bits, 0x7FF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000,
+		0x7FF0000000000001, 0xFFF4000000000000, 0x7FFFFFFFFFFFFFFF, 0x7FF80000000FFFFF,
+		0x7FF0000020000000, 0x7FF000001FFFFFFF)
+}
+
+func random64(r *rand.Rand, n int, f64 bool) []uint64 {
+	out := make([]uint64, n)
+	for i := range out {
+		switch {
+		case i%2 == 0:
+			out[i] = r.Uint64()
+		case f64: // exponents around float32's range, and float32 ties
+			e := uint64(1023-160) + r.Uint64N(300)
+			m := r.Uint64() & 0x800FFFFFFFFFFFFF
+			if i%4 == 1 {
+				m = m&^(1<<29-1) | 1<<28 // exactly half a float32 ulp
+			}
+			out[i] = m | e<<52
+		default:
+			out[i] = uint64(r.Int64N(1<<40) - 1<<39)
+		}
+	}
+	return out
+}
+
+// randomCount is the number of random patterns each wide-source pair gets.
+func randomCount() int {
+	if testing.Short() {
+		return 200_000
+	}
+	return 10_000_000
+}
+
+// TestSIMDWideSources feeds special values and random patterns of 32- and 64-bit sources.
+func TestSIMDWideSources(t *testing.T) {
+	for _, pr := range simdPairs {
+		from, to := pr[0], pr[1]
+		if from.Bits() < 32 {
+			continue
+		}
+		var paths []kernels.Path
+		for _, p := range simdPaths() {
+			if kernels.HasKernel(p, from, to) {
+				paths = append(paths, p)
+			}
+		}
+		if len(paths) == 0 {
+			continue
+		}
+		t.Run(from.String()+"→"+to.String(), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(uint64(from)<<8|uint64(to), 4))
+			var src []byte
+			switch from {
+			case element.F32, element.I32:
+				sp := specials32()
+				if from == element.I32 {
+					sp = specialsI32()
+				}
+				src = binary.LittleEndian.AppendUint32(nil, 0)[:0]
+				for _, b := range sp {
+					src = binary.LittleEndian.AppendUint32(src, b)
+				}
+			default:
+				for _, b := range specials64(from == element.F64) {
+					src = binary.LittleEndian.AppendUint64(src, b)
+				}
+			}
+			esz := from.Bits() / 8
+			for _, p := range paths {
+				convertBoth(t, p, from, to, src, len(src)/esz, srcDescriber(from, src))
+			}
+			const chunk = 1 << 20
+			for done := 0; done < randomCount() && !t.Failed(); done += chunk {
+				m := min(chunk, randomCount()-done)
+				src = src[:0]
+				switch from {
+				case element.F32:
+					for _, b := range randomF32(r, m) {
+						src = binary.LittleEndian.AppendUint32(src, b)
+					}
+				case element.I32:
+					for _, b := range randomI32(r, m) {
+						src = binary.LittleEndian.AppendUint32(src, b)
+					}
+				default:
+					for _, b := range random64(r, m, from == element.F64) {
+						src = binary.LittleEndian.AppendUint64(src, b)
+					}
+				}
+				for _, p := range paths {
+					convertBoth(t, p, from, to, src, m, srcDescriber(from, src))
+				}
+			}
+		})
+	}
+}
+
+// TestSIMDLengthsAndOffsets converts every length 0..257 at byte offsets 0..7 of the source and
+// of the destination, with guard bytes before and after the destination that must stay untouched.
+func TestSIMDLengthsAndOffsets(t *testing.T) {
+	const maxN, guard = 257, 64
+	offsets := []int{0, 1, 2, 3, 4, 5, 6, 7}
+	if testing.Short() {
+		offsets = []int{0, 1, 3, 6}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	srcAll := make([]byte, 8*maxN+8)
+	for i := range srcAll {
+		srcAll[i] = byte(r.Uint32())
+	}
+	for _, p := range simdPaths() {
+		for _, pr := range simdPairs {
+			from, to := pr[0], pr[1]
+			if !kernels.HasKernel(p, from, to) {
+				continue
+			}
+			dbMax, _ := to.ByteSize(maxN)
+			want := make([]byte, dbMax)
+			buf := make([]byte, guard+8+int(dbMax)+guard)
+			for so := range offsets {
+				for n := 0; n <= maxN; n++ {
+					sb, _ := from.ByteSize(int64(n))
+					src := srcAll[offsets[so] : offsets[so]+int(sb)]
+					db, _ := to.ByteSize(int64(n))
+					if err := kernels.WithPath(kernels.Generic, 1).Convert(want[:db], to, src, from, n); err != nil {
+						t.Fatal(err)
+					}
+					for _, do := range offsets {
+						for i := range buf {
+							buf[i] = 0xA5
+						}
+						dst := buf[guard+do : guard+do+int(db)]
+						if err := kernels.WithPath(p, 1).Convert(dst, to, src, from, n); err != nil {
+							t.Fatal(err)
+						}
+						if !bytes.Equal(dst, want[:db]) {
+							t.Fatalf("%s %s→%s n=%d src+%d dst+%d: got %x, generic %x", p, from, to, n, offsets[so], do, dst, want[:db])
+						}
+						for i, c := range buf {
+							if c != 0xA5 && (i < guard+do || i >= guard+do+int(db)) {
+								t.Fatalf("%s %s→%s n=%d src+%d dst+%d: guard byte %d changed to %#x", p, from, to, n, offsets[so], do, i-guard-do, c)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSIMDAllF32 converts all 2^32 float32 patterns to f16, bf16, f8e4m3 and f8e5m2 on every
+// SIMD path. It takes about a minute of CPU per path, so it is skipped under -short.
+func TestSIMDAllF32(t *testing.T) {
+	if testing.Short() {
+		t.Skip("all 2^32 float32 patterns: skipped with -short")
+	}
+	if os.Getenv("CONVERTPROMOTE_SKIP_ALL_F32") != "" {
+		t.Skip("CONVERTPROMOTE_SKIP_ALL_F32 is set")
+	}
+	targets := []element.Type{element.F16, element.BF16, element.F8E4M3, element.F8E5M2}
+	const chunk = 1 << 22
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var fails []string
+	next := make(chan uint64)
+	go func() {
+		for c := uint64(0); c < 1<<32; c += chunk {
+			next <- c
+		}
+		close(next)
+	}()
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			src := make([]byte, 4*chunk)
+			want := make([]byte, 2*chunk)
+			got := make([]byte, 2*chunk)
+			for c := range next {
+				for i := range uint64(chunk) {
+					binary.LittleEndian.PutUint32(src[4*i:], uint32(c+i))
+				}
+				for _, to := range targets {
+					db := chunk * to.Bits() / 8
+					if err := kernels.WithPath(kernels.Generic, 1).Convert(want[:db], to, src, element.F32, chunk); err != nil {
+						panic(err)
+					}
+					for _, p := range simdPaths() {
+						if !kernels.HasKernel(p, element.F32, to) {
+							continue
+						}
+						if err := kernels.WithPath(p, 1).Convert(got[:db], to, src, element.F32, chunk); err != nil {
+							panic(err)
+						}
+						if !bytes.Equal(want[:db], got[:db]) {
+							esz := to.Bits() / 8
+							for i := 0; i < chunk; i++ {
+								if !bytes.Equal(want[i*esz:(i+1)*esz], got[i*esz:(i+1)*esz]) {
+									mu.Lock()
+									fails = append(fails, fmt.Sprintf("%s f32→%s %#08x: got %x, generic %x",
+										p, to, uint32(c)+uint32(i), rev(got[i*esz:(i+1)*esz]), rev(want[i*esz:(i+1)*esz])))
+									mu.Unlock()
+									break
+								}
+							}
+						}
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for i, f := range fails {
+		if i == 20 {
+			t.Errorf("... and %d more chunks", len(fails)-20)
+			break
+		}
+		t.Error(f)
+	}
+}
+
+// TestSIMDLarge converts destinations of more than 1 MiB, where a path may switch to
+// non-temporal stores, at destination offsets that can and cannot be aligned, with one thread
+// and with three, comparing with the generic path and checking the guard bytes around.
+func TestSIMDLarge(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	for _, p := range simdPaths() {
+		for _, pr := range simdPairs {
+			from, to := pr[0], pr[1]
+			if !kernels.HasKernel(p, from, to) {
+				continue
+			}
+			dsize := max(to.Bits()/8, 1)
+			n := (3<<19)/dsize + 37
+			sb, _ := from.ByteSize(int64(n))
+			db, _ := to.ByteSize(int64(n))
+			src := make([]byte, sb)
+			for i := range src {
+				src[i] = byte(r.Uint32())
+			}
+			want := make([]byte, db)
+			if err := kernels.WithPath(kernels.Generic, 1).Convert(want, to, src, from, n); err != nil {
+				t.Fatal(err)
+			}
+			buf := make([]byte, int(db)+128+64)
+			for _, off := range []int{64, 65, 66, 68, 96, 126} {
+				for _, threads := range []int{1, 3} {
+					for i := range buf {
+						buf[i] = 0x5A
+					}
+					dst := buf[off : off+int(db)]
+					if err := kernels.WithPath(p, threads).Convert(dst, to, src, from, n); err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Equal(dst, want) {
+						i := 0
+						for dst[i] == want[i] {
+							i++
+						}
+						t.Errorf("%s %s→%s n=%d dst offset %d threads %d: byte %d is %#x, generic %#x",
+							p, from, to, n, off, threads, i, dst[i], want[i])
+						continue
+					}
+					for i, c := range buf {
+						if c != 0x5A && (i < off || i >= off+int(db)) {
+							t.Errorf("%s %s→%s dst offset %d threads %d: guard byte at %d changed", p, from, to, off, threads, i-off)
+							break
+						}
+					}
+				}
+			}
+		}
+	}
+}
