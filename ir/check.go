@@ -57,7 +57,9 @@ type Report struct {
 //     inputs connected, attributes known and well-formed, and the declared output precisions and
 //     dims equal to what package op infers from the inputs.
 //
-// Layers inside the bodies of Loop and TensorIterator are kept but not checked.
+// The bodies of Loop, TensorIterator and other layers with a <body> are checked the same way
+// (their errors end with "[in the body of layer ID (NAME)]"), and their ConvertPromoteTypes
+// layers are listed in the report. Run, Fold and Decompose work on the top-level graph only.
 func (m *Model) Check() (*Report, error) {
 	c := &checker{m: m, rep: &Report{BinName: m.WeightsName()}}
 	c.run()
@@ -74,6 +76,9 @@ type checker struct {
 	byID  map[int64]*Layer
 	bad   map[*Layer]bool // layers whose ports are inconsistent (skip deeper checks)
 	feeds map[[2]int64]*Edge
+	// ins and outs index every port by (layer id, port id), so that lookups stay O(1) however
+	// many ports a layer has.
+	ins, outs map[[2]int64]*Port
 }
 
 func (c *checker) add(line int, l *Layer, format string, a ...any) {
@@ -92,6 +97,7 @@ func (c *checker) run() {
 	m := c.m
 	c.byID = make(map[int64]*Layer, len(m.Layers))
 	c.bad = map[*Layer]bool{}
+	c.ins, c.outs = map[[2]int64]*Port{}, map[[2]int64]*Port{}
 	for _, l := range m.Layers {
 		if first, dup := c.byID[l.ID]; dup {
 			c.add(l.Line, l, "duplicate layer id %d (also on line %d)", l.ID, first.Line)
@@ -99,6 +105,12 @@ func (c *checker) run() {
 			continue
 		}
 		c.byID[l.ID] = l
+		for _, p := range l.Inputs {
+			c.ins[[2]int64{l.ID, p.ID}] = p
+		}
+		for _, p := range l.Outputs {
+			c.outs[[2]int64{l.ID, p.ID}] = p
+		}
 		seen := map[int64]int{}
 		for _, p := range append(append([]*Port(nil), l.Inputs...), l.Outputs...) {
 			if line, dup := seen[p.ID]; dup {
@@ -106,7 +118,7 @@ func (c *checker) run() {
 				c.bad[l] = true
 			}
 			seen[p.ID] = p.Line
-			if shapeStatic(p.Dims) {
+			if shapeStatic(p.Dims) && len(p.Dims) > 0 {
 				if _, err := promote.NumElements(p.Dims); err != nil {
 					c.add(p.Line, l, "port %d: %v", p.ID, err)
 				}
@@ -132,6 +144,7 @@ func (c *checker) run() {
 		case OpType:
 			c.promoteLayer(l)
 		}
+		c.body(l)
 	}
 	sort.SliceStable(c.errs, func(i, j int) bool { return c.errs[i].Line < c.errs[j].Line })
 }
@@ -153,8 +166,8 @@ func (c *checker) edges() {
 		var fromPort, toPort *Port
 		if from == nil {
 			c.add(e.Line, to, "%s: no layer with id %d", desc, e.FromLayer)
-		} else if fromPort = from.Output(e.FromPort); fromPort == nil {
-			if from.Input(e.FromPort) != nil {
+		} else if fromPort = c.outs[[2]int64{e.FromLayer, e.FromPort}]; fromPort == nil {
+			if c.ins[[2]int64{e.FromLayer, e.FromPort}] != nil {
 				c.add(e.Line, from, "%s: port %d is an input port; an edge must start at an output port", desc, e.FromPort)
 			} else {
 				c.add(e.Line, from, "%s: the layer has no output port %d", desc, e.FromPort)
@@ -162,8 +175,8 @@ func (c *checker) edges() {
 		}
 		if to == nil {
 			c.add(e.Line, from, "%s: no layer with id %d", desc, e.ToLayer)
-		} else if toPort = to.Input(e.ToPort); toPort == nil {
-			if to.Output(e.ToPort) != nil {
+		} else if toPort = c.ins[[2]int64{e.ToLayer, e.ToPort}]; toPort == nil {
+			if c.outs[[2]int64{e.ToLayer, e.ToPort}] != nil {
 				c.add(e.Line, to, "%s: port %d is an output port; an edge must end at an input port", desc, e.ToPort)
 			} else {
 				c.add(e.Line, to, "%s: the layer has no input port %d", desc, e.ToPort)
@@ -393,12 +406,12 @@ func ParsePromoteAttrs(l *Layer) (op.ConvertPromoteTypes, error) {
 // inputOf returns the type and shape that flow into input port p of layer l: the port's own
 // precision, else the producing port's; the port's dims, where a port without <dim> is rank 0
 // unless its producer is a Parameter of dynamic rank (shape="...").
-func (m *Model) inputOf(p *Port, e *Edge, byID map[int64]*Layer) (op.Port, bool) {
+func (m *Model) inputOf(p *Port, e *Edge, byID map[int64]*Layer, outs map[[2]int64]*Port) (op.Port, bool) {
 	t, known := p.Type()
 	shape := p.Shape()
 	if e != nil {
 		if src := byID[e.FromLayer]; src != nil {
-			if sp := src.Output(e.FromPort); sp != nil {
+			if sp := outs[[2]int64{e.FromLayer, e.FromPort}]; sp != nil {
 				if !known {
 					t, known = sp.Type()
 				}
@@ -455,7 +468,7 @@ func (c *checker) promoteLayer(l *Layer) {
 			c.add(p.Line, l, "input %d is not connected", i)
 			connected = false
 		}
-		pl.In[i], pl.InKnown[i] = c.m.inputOf(p, e, c.byID)
+		pl.In[i], pl.InKnown[i] = c.m.inputOf(p, e, c.byID, c.outs)
 	}
 	if !connected {
 		pl.Err = fmt.Errorf("input not connected")
@@ -496,4 +509,46 @@ func portIDs(ps []*Port) string {
 		ids[i] = strconv.FormatInt(p.ID, 10)
 	}
 	return strings.Join(ids, ", ")
+}
+
+// Body returns the graph in a layer's <body> (Loop, TensorIterator) as a model that shares the
+// file and constant data of m, or nil when the layer has none.
+func (m *Model) Body(l *Layer) (*Model, error) {
+	for _, n := range l.Tail {
+		if n.Kind != ElementNode || n.Name != "body" {
+			continue
+		}
+		net := &Node{Kind: ElementNode, Name: "net", Line: n.Line,
+			Attrs: []Attr{{"version", strconv.Itoa(m.Version)}}, Children: n.Children}
+		sub := &Model{File: m.File, weights: m.weights, appended: m.appended}
+		if err := sub.interpret(net); err != nil {
+			return nil, err
+		}
+		return sub, nil
+	}
+	return nil, nil
+}
+
+// body checks the layer's body graph, if it has one.
+func (c *checker) body(l *Layer) {
+	sub, err := c.m.Body(l)
+	if err != nil {
+		if e, ok := err.(*Error); ok {
+			e.Msg += " [in the body of " + l.Label() + "]"
+		}
+		c.addErr(err)
+		return
+	}
+	if sub == nil {
+		return
+	}
+	rep, err := sub.Check()
+	c.rep.Consts += rep.Consts
+	c.rep.Promotes = append(c.rep.Promotes, rep.Promotes...)
+	if es, ok := err.(Errors); ok {
+		for _, e := range es {
+			e.Msg += " [in the body of " + l.Label() + "]"
+			c.errs = append(c.errs, e)
+		}
+	}
 }

@@ -72,3 +72,40 @@ func ExampleModel_Decompose() {
 	// lhs_i16_b/example3.0 -> f32 example3:0
 	// rhs_u64/example3.1 -> f32 example3:1
 }
+
+func ExampleModel_Run() {
+	res, err := ir.Embedded().Run(nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, o := range res.Outputs {
+		vals, _ := ir.FirstValues(o.Tensor, 3)
+		fmt.Println(o.Name, o.Tensor.Type(), o.Tensor.Shape(), vals)
+	}
+	// Output:
+	// example1:0 f32 [256 56] [-0 +Inf NaN]
+	// example1:1 f32 [3] [1.5 -2.25 3.4028235e+38]
+	// example2:0 i64 [256 56] [-30000 -29963 -29926]
+	// example2:1 i64 [3] [0 4294967295 123456789]
+	// example3:0 f32 [256 56] [-30000 -29963 -29926]
+	// example3:1 f32 [3] [0 1.8446744e+19 9.007199e+15]
+}
+
+func ExampleModel_Fold() {
+	m := ir.Embedded()
+	n, err := m.Fold()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("folded", n)
+	fmt.Println(m.CountByType())
+	c := m.LayerByName("example2.1")
+	ci, data, _ := m.ConstData(c)
+	fmt.Println(c.Name, ci.Type, ci.Shape, len(data), "bytes")
+	// Output:
+	// folded 3
+	// map[Const:6 Result:6]
+	// example2.1 i64 [3] 24 bytes
+}

@@ -10,9 +10,10 @@ import (
 // Fold replaces every ConvertPromoteTypes layer whose inputs are constant (computable by Run
 // from Const layers alone) by two Const layers holding its outputs, as OpenVINO's constant
 // folding does:
-//   - Const i is named "<op name>.i", has the common element type, input i's shape, and output
-//     2+i's tensor names and port rt_info; its data is appended to the model's constant data
-//     (Save writes it to the .bin);
+//   - Const i is named "<op name>.i" (OpenVINO's name for output i of a folded multi-output
+//     node), has the common element type, input i's shape, output 2+i's tensor names and port
+//     rt_info, and a copy of the operator's layer rt_info; its data is appended to the model's
+//     constant data (Save writes it to the .bin);
 //   - edges from output 2+i now leave Const i's port 0;
 //   - the operator is removed, and so are the Const and Convert layers that fed only it.
 //
@@ -65,6 +66,11 @@ func (m *Model) Fold() (int, error) {
 				HasOutput: true,
 			}
 			next++
+			for _, h := range l.Head {
+				if h.Kind == ElementNode && h.Name == "rt_info" {
+					c.Head = append(c.Head, h.Clone())
+				}
+			}
 			prec := out.Precision
 			if pt, ok := out.Type(); !ok || pt != t.Type() {
 				prec = t.Type().IRPrecision()
@@ -117,35 +123,59 @@ func (m *Model) Fold() (int, error) {
 }
 
 // pruneDangling removes Const and Convert layers that had consumers before a rewrite and have
-// none now, repeatedly (a Convert's Const may become dangling in turn).
+// none now, and then those whose only consumers were removed (a Convert's Const), with a work
+// list so that long chains cost linear time.
 func (m *Model) pruneDangling(hadConsumers map[int64]bool) {
-	for {
-		consumed := map[int64]bool{}
-		for _, e := range m.Edges {
-			consumed[e.FromLayer] = true
-		}
-		drop := map[int64]bool{}
-		for _, l := range m.Layers {
-			if (l.Type == "Const" || l.Type == "Convert") && hadConsumers[l.ID] && !consumed[l.ID] {
-				drop[l.ID] = true
-			}
-		}
-		if len(drop) == 0 {
-			return
-		}
-		layers := m.Layers[:0]
-		for _, l := range m.Layers {
-			if !drop[l.ID] {
-				layers = append(layers, l)
-			}
-		}
-		m.Layers = layers
-		edges := m.Edges[:0]
-		for _, e := range m.Edges {
-			if !drop[e.ToLayer] {
-				edges = append(edges, e)
-			}
-		}
-		m.Edges = edges
+	byID := map[int64]*Layer{}
+	for _, l := range m.Layers {
+		byID[l.ID] = l
 	}
+	consumers := map[int64]int{}
+	producers := map[int64][]int64{}
+	for _, e := range m.Edges {
+		consumers[e.FromLayer]++
+		producers[e.ToLayer] = append(producers[e.ToLayer], e.FromLayer)
+	}
+	prunable := func(id int64) bool {
+		l := byID[id]
+		return l != nil && (l.Type == "Const" || l.Type == "Convert") && hadConsumers[id] && consumers[id] == 0
+	}
+	drop := map[int64]bool{}
+	var work []int64
+	for _, l := range m.Layers {
+		if prunable(l.ID) {
+			work = append(work, l.ID)
+		}
+	}
+	for len(work) > 0 {
+		id := work[len(work)-1]
+		work = work[:len(work)-1]
+		if drop[id] {
+			continue
+		}
+		drop[id] = true
+		for _, p := range producers[id] {
+			consumers[p]--
+			if !drop[p] && prunable(p) {
+				work = append(work, p)
+			}
+		}
+	}
+	if len(drop) == 0 {
+		return
+	}
+	layers := m.Layers[:0]
+	for _, l := range m.Layers {
+		if !drop[l.ID] {
+			layers = append(layers, l)
+		}
+	}
+	m.Layers = layers
+	edges := m.Edges[:0]
+	for _, e := range m.Edges {
+		if !drop[e.ToLayer] {
+			edges = append(edges, e)
+		}
+	}
+	m.Edges = edges
 }

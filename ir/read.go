@@ -28,12 +28,14 @@ type Limits struct {
 }
 
 // DefaultLimits are the limits Read and Parse use: a 1 GiB file, 16 MiB tokens, nesting 256
-// deep, 16 Mi elements.
+// deep, 4 Mi elements. Each element costs roughly 120 bytes of memory once read (about 230
+// allocated while parsing), so the element limit bounds the model at about half a GiB; real IR
+// files have well under a million elements.
 var DefaultLimits = Limits{
 	MaxXMLBytes:   1 << 30,
 	MaxTokenBytes: 16 << 20,
 	MaxDepth:      256,
-	MaxElements:   16 << 20,
+	MaxElements:   4 << 20,
 }
 
 // Read reads the IR model in the .xml file at path. Its constant data is looked up lazily in the

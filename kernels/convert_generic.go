@@ -48,6 +48,15 @@ func newGenericKernel(from, to element.Type) loopFunc {
 	if f := directKernel(from, to); f != nil {
 		return f
 	}
+	if from == element.F8E5M2 && to == element.C32 {
+		// f8e5m2 → f16 is the byte shifted left by 8, NaNs included (§3.3); the general
+		// loop would decode through f32 and quiet a signalling NaN.
+		return func(dst, src []byte, n int) {
+			for i, c := range src[:n] {
+				binary.LittleEndian.PutUint32(dst[4*i:], uint32(c)<<8)
+			}
+		}
+	}
 	return blockLoop(from, to)
 }
 
@@ -364,7 +373,15 @@ func (b *block) bits(to element.Type, n int) []uint64 {
 		}
 		return out
 	}
-	floatToBits(out, b.real64(n), to)
+	if to == element.Boolean && b.complex {
+		// A complex value is true when either part is non-zero (or NaN).
+		im := b.imag64(n)
+		for i, re := range b.real64(n) {
+			out[i] = b2u(re != 0 || im[i] != 0)
+		}
+		return out
+	}
+	floatToBits(out, b.real64(n), to) // a complex source converts its real part
 	return out
 }
 

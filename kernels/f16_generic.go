@@ -14,13 +14,21 @@ import "math"
 //	F16FromF32(NaN) = sign | 0x7E00 | the top 9 payload bits (quiet bit set, sign kept)
 func F16FromF32(f float32) uint16 {
 	b := math.Float32bits(f)
+	a := b & 0x7FFFFFFF
+	if a-0x38800000 < 0x477FF000-0x38800000 { // normal f16: 2^-14 ≤ |f| < 65520
+		r := a - 0x38000000     // rebias the exponent from 127 to 15
+		r += 0x0FFF + (r>>13)&1 // round to nearest even on the 13 dropped bits
+		return uint16(b>>16)&0x8000 | uint16(r>>13)
+	}
+	return f16FromF32Special(b)
+}
+
+// f16FromF32Special is F16FromF32 off the normal range (kept out of line so that F16FromF32
+// inlines into loops).
+func f16FromF32Special(b uint32) uint16 {
 	sign := uint16(b>>16) & 0x8000
 	a := b & 0x7FFFFFFF
 	switch {
-	case a >= 0x38800000 && a < 0x477FF000: // normal f16: 2^-14 ≤ |f| < 65520
-		r := a - 0x38000000     // rebias the exponent from 127 to 15
-		r += 0x0FFF + (r>>13)&1 // round to nearest even on the 13 dropped bits
-		return sign | uint16(r>>13)
 	case a < 0x38800000: // subnormal f16 or zero
 		// 0.5 has an ulp of 2^-24, the f16 subnormal step: the float32 addition rounds to
 		// nearest even exactly where binary16 would, and the low bits are the f16 mantissa
@@ -59,10 +67,20 @@ func F32FromF16(h uint16) float32 {
 }
 
 // f32ToF16Generic converts len(dst) elements; src must be at least as long.
+// The normal-range case of F16FromF32 is written into the loop (the function is too large for
+// Go to inline); everything else calls the out-of-line special case.
 func f32ToF16Generic(dst []uint16, src []float32) {
 	src = src[:len(dst)]
 	for i, f := range src {
-		dst[i] = F16FromF32(f)
+		b := math.Float32bits(f)
+		a := b & 0x7FFFFFFF
+		if a-0x38800000 < 0x477FF000-0x38800000 {
+			r := a - 0x38000000
+			r += 0x0FFF + (r>>13)&1
+			dst[i] = uint16(b>>16)&0x8000 | uint16(r>>13)
+			continue
+		}
+		dst[i] = f16FromF32Special(b)
 	}
 }
 

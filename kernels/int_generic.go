@@ -13,7 +13,8 @@ import (
 //     range, NaN → 0;
 //   - any → sub-byte integer (u1 u2 u3 u4 u6 i4): truncate, keep the low N bits (a float NaN,
 //     ±Inf or a magnitude of 2^63 or more gives 0: its low bits are zero);
-//   - any → boolean: non-zero (NaN and ±Inf included) → 1, ±0 → 0;
+//   - any → boolean: non-zero (NaN and ±Inf included) → 1, ±0 → 0; a complex value is non-zero
+//     when either part is (other integer destinations take the real part);
 //   - integer → float: round to nearest even; integer → f16 (and the other narrow floats) goes
 //     through f32, and i32 → f16 saturates to ±65504 instead of overflowing to ±Inf.
 

@@ -393,6 +393,9 @@ func refEncodeInt(to element.Type, v refVal) uint64 {
 		if v.isInt {
 			return uint64(b2i(v.i.Sign() != 0))
 		}
+		if v.im != nil && (v.im.nan || v.im.f != 0) {
+			return 1 // complex: either part non-zero
+		}
 		return uint64(b2i(v.nan || v.f != 0))
 	}
 	var i *big.Int
@@ -450,7 +453,7 @@ func refConvert(from, to element.Type, re, im uint64) (uint64, uint64) {
 		}
 		return re, im
 	}
-	if from == element.F8E5M2 && to == element.F16 {
+	if from == element.F8E5M2 && (to == element.F16 || to == element.C32) {
 		return re << 8, 0 // §3.3: decoding to f16 is the byte shifted left by 8, NaNs included
 	}
 	if to.IsComplex() {
