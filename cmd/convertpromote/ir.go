@@ -33,7 +33,9 @@ Subcommands:
   fold MODEL.xml -o OUT.xml     replace ConvertPromoteTypes layers with constant inputs by Consts
 
 --embedded instead of MODEL.xml uses the model compiled into the program (the three examples of
-the ConvertPromoteTypes-14 specification). Flags may come before or after the model.
+the ConvertPromoteTypes-14 specification). Flags may come before or after the model. check also
+accepts a <layer> pasted from the specification (read tolerantly: commas between attributes,
+"< !--"); each of its inputs gets a Parameter.
 
 Exit status: 0 ok, 1 the model does not check or the operation failed, 2 bad usage.
 
