@@ -224,22 +224,36 @@ TEXT ·f8e4m3ToF16AVX512(SB), NOSPLIT, $512-56
 	E4M3_CONSTS
 	LOOP(E4M3F16, 64, 64, 128)
 
+// E4M3F32 looks up the high and low bytes of each value's bfloat16 (the top half of its float32,
+// whose low half is always zero for an f8e4m3 value) and widens the words to dwords: the bytes,
+// permuted by Z25 into the order that the byte and word unpacks restore, give elements 0..63.
 #define E4M3F32(I, O) \
-	E4M3H(I); \
-	VCVTPH2PS Y3, Z0; \
-	VEXTRACTI64X4 $1, Z3, Y3; \
-	VCVTPH2PS Y3, Z1; \
-	VCVTPH2PS Y4, Z2; \
-	VEXTRACTI64X4 $1, Z4, Y4; \
-	VCVTPH2PS Y4, Z5; \
-	VMOVUPS Z0, O(DI); \
-	VMOVUPS Z1, O+64(DI); \
-	VMOVUPS Z2, O+128(DI); \
-	VMOVUPS Z5, O+192(DI)
+	VPERMB I(SI), Z25, Z0; \
+	VMOVDQA64 Z0, Z1; \
+	VPERMI2B Z31, Z30, Z1; \
+	VMOVDQA64 Z0, Z2; \
+	VPERMI2B Z29, Z28, Z2; \
+	VPTERNLOGD $0xF8, Z26, Z0, Z2; \
+	VPUNPCKLBW Z2, Z1, Z3; \
+	VPUNPCKHBW Z2, Z1, Z4; \
+	VPUNPCKLWD Z3, Z24, Z0; \
+	VPUNPCKHWD Z3, Z24, Z1; \
+	VPUNPCKLWD Z4, Z24, Z2; \
+	VPUNPCKHWD Z4, Z24, Z3; \
+	VMOVDQU64 Z0, O(DI); \
+	VMOVDQU64 Z1, O+64(DI); \
+	VMOVDQU64 Z2, O+128(DI); \
+	VMOVDQU64 Z3, O+192(DI)
 
 TEXT ·f8e4m3ToF32AVX512(SB), NOSPLIT, $512-56
 	ARGS
-	E4M3_CONSTS
+	VMOVDQU64 ·lutE4m3BF16+0(SB), Z30
+	VMOVDQU64 ·lutE4m3BF16+64(SB), Z31
+	VMOVDQU64 ·lutE4m3BF16+128(SB), Z28
+	VMOVDQU64 ·lutE4m3BF16+192(SB), Z29
+	VMOVDQU64 ·unpackOrder2(SB), Z25
+	ZD(0x80808080, Z26)
+	VPXORD Z24, Z24, Z24
 	LOOP(E4M3F32, 64, 64, 256)
 
 // E5M2F16 widens each byte c to c<<8: the bytes, in unpack order, interleaved with zeros.
