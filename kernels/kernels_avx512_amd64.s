@@ -651,47 +651,49 @@ TEXT ·f32ToI32AVX512(SB), NOSPLIT, $512-56
 	F32I_CONSTS
 	LOOP(F32I32, 16, 64, 64)
 
+// F32CLAMP truncates the 16 float32 at I(SI) to int32 in R after clamping them to [LO, HI]
+// with NaN kept (VMINPS and VMAXPS return their second Intel operand, here x, when it is NaN):
+// a NaN lane becomes 0x80000000, whose low byte and low word are 0, so the truncating VPMOVDB and
+// VPMOVDW give NaN → 0 and every other lane is already in range.
+#define F32CLAMP(I, R, LO, HI) \
+	VMOVUPS I(SI), R; \
+	VMINPS R, HI, R; \
+	VMAXPS R, LO, R; \
+	VCVTTPS2DQ R, R
+
 #define F32I16(I, O) \
-	F32I32R(I, Z0); \
-	F32I32R(I+64, Z2); \
-	VPMOVSDW Z0, Y0; \
-	VPMOVSDW Z2, Y2; \
-	VINSERTI64X4 $1, Y2, Z0, Z0; \
+	F32CLAMP(I, Z0, Z12, Z11); \
+	F32CLAMP(I+64, Z1, Z12, Z11); \
+	VPMOVDW Z0, Y0; \
+	VPMOVDW Z1, Y1; \
+	VINSERTI64X4 $1, Y1, Z0, Z0; \
 	VMOVDQU64 Z0, O(DI)
 
 TEXT ·f32ToI16AVX512(SB), NOSPLIT, $512-56
 	ARGS
-	F32I_CONSTS
+	ZD(0xC7000000, Z12) // -32768
+	ZD(0x46FFFE00, Z11) // 32767
 	LOOP(F32I16, 32, 128, 64)
 
 #define F32I8(I, O) \
-	F32I32R(I, Z0); \
-	F32I32R(I+64, Z2); \
-	VPMOVSDB Z0, X0; \
-	VPMOVSDB Z2, X2; \
-	VINSERTI128 $1, X2, Y0, Y0; \
+	F32CLAMP(I, Z0, Z12, Z11); \
+	F32CLAMP(I+64, Z1, Z12, Z11); \
+	VPMOVDB Z0, X0; \
+	VPMOVDB Z1, X1; \
+	VINSERTI128 $1, X1, Y0, Y0; \
 	VMOVDQU Y0, O(DI)
 
 TEXT ·f32ToI8AVX512(SB), NOSPLIT, $512-56
 	ARGS
-	F32I_CONSTS
+	ZD(0xC3000000, Z12) // -128
+	ZD(0x42FE0000, Z11) // 127
 	LOOP(F32I8, 32, 128, 32)
-
-// F32U8 clamps negative int32 to 0 (Z13) before the unsigned saturating narrowing.
-#define F32U8(I, O) \
-	F32I32R(I, Z0); \
-	F32I32R(I+64, Z2); \
-	VPMAXSD Z13, Z0, Z0; \
-	VPMAXSD Z13, Z2, Z2; \
-	VPMOVUSDB Z0, X0; \
-	VPMOVUSDB Z2, X2; \
-	VINSERTI128 $1, X2, Y0, Y0; \
-	VMOVDQU Y0, O(DI)
 
 TEXT ·f32ToU8AVX512(SB), NOSPLIT, $512-56
 	ARGS
-	F32I_CONSTS
-	LOOP(F32U8, 32, 128, 32)
+	VPXORD Z12, Z12, Z12 // 0
+	ZD(0x437F0000, Z11)  // 255
+	LOOP(F32I8, 32, 128, 32)
 
 // ---- f64 <-> f32 -------------------------------------------------------------------------------
 
