@@ -169,7 +169,7 @@ func (c Converter) Convert(dst []byte, to element.Type, src []byte, from element
 		f(dst, src, n)
 		return nil
 	}
-	if largeKernel != nil && db >= largeMinBytes {
+	if largeKernel != nil && sb+db >= largeMinBytes {
 		if g := largeKernel(p, from, to); g != nil {
 			f = g
 		}
@@ -218,13 +218,15 @@ var availablePaths = func() (m uint32) {
 }()
 
 // largeKernel, when an architecture's init sets it, returns a kernel for the pair on path p meant
-// for destinations of at least largeMinBytes (non-temporal stores, which bypass the caches like
-// the runtime's memmove does from 1 MiB on), or nil to keep the ordinary kernel.
+// for conversions of at least largeMinBytes (non-temporal stores, which bypass the caches as the
+// runtime's memmove does from 1 MiB on), or nil to keep the ordinary kernel.
 var largeKernel func(p Path, from, to element.Type) loopFunc
 
-// largeMinBytes is the destination size from which Convert asks largeKernel: above the 1 MiB L2
-// of one core, so that buffers that stay in L2 between calls keep their cache lines.
-const largeMinBytes = 4 << 20
+// largeMinBytes is the size (bytes read plus bytes written) from which Convert asks largeKernel:
+// a typical L3 (32 MiB on the Zen 4 this was tuned on). Below it source and destination can
+// stay in the caches between calls, and ordinary stores measured faster; above it they cannot,
+// and non-temporal stores save the destination's read-for-ownership. A variable for the tests.
+var largeMinBytes int64 = 32 << 20
 
 // chunkAlign is the element granularity of a split: 64 elements start on a whole byte for every
 // packed type (and on a whole 3-byte group for u3 and u6).

@@ -84,3 +84,47 @@ func TestAMD64AlternateKernels(t *testing.T) {
 		t.Skip("no AVX-512 on this CPU")
 	}
 }
+
+// TestAMD64NonTemporal lowers the size from which Convert uses the non-temporal kernels, so
+// that they run on buffers of a few MiB, and compares them with the generic loops at
+// destination offsets that can and cannot be 64-byte aligned and with counts that leave a tail.
+func TestAMD64NonTemporal(t *testing.T) {
+	if !haveAVX512 {
+		t.Skip("no AVX-512 on this CPU")
+	}
+	defer func(old int64) { largeMinBytes = old }(largeMinBytes)
+	largeMinBytes = 1 << 20
+	r := rand.New(rand.NewPCG(13, 14))
+	ran := 0
+	for from := range element.Type(maxType) {
+		for to := range element.Type(maxType) {
+			if ntTable[from][to] == nil {
+				continue
+			}
+			ran++
+			n := (1<<20)/(to.Bits()/8) + 61
+			src := make([]byte, n*from.Bits()/8)
+			for i := range src {
+				src[i] = byte(r.Uint32())
+			}
+			want := make([]byte, n*to.Bits()/8)
+			genericKernel(from, to)(want, src, n)
+			buf := make([]byte, len(want)+256)
+			for _, off := range []int{0, 2, 4, 6, 8, 1, 62} {
+				clear(buf)
+				if err := WithPath(AVX512, 1).Convert(buf[off:off+len(want)], to, src, from, n); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(buf[off:off+len(want)], want) {
+					t.Errorf("%s→%s at offset %d differs from the generic loop", from, to, off)
+				}
+				if bytes.Count(buf[:off], []byte{0}) != off || bytes.Count(buf[off+len(want):], []byte{0}) != len(buf)-off-len(want) {
+					t.Errorf("%s→%s at offset %d wrote outside the destination", from, to, off)
+				}
+			}
+		}
+	}
+	if ran != 6 {
+		t.Errorf("%d pairs have non-temporal kernels, want 6", ran)
+	}
+}

@@ -478,7 +478,8 @@ func TestSIMDAllF32(t *testing.T) {
 	}
 }
 
-// TestSIMDLarge converts destinations of 5 MiB, where a path may switch to non-temporal stores, at destination offsets that can and cannot be aligned, with one thread
+// TestSIMDLarge converts destinations of 5 MiB (split across goroutines; TestAMD64NonTemporal
+// covers the amd64 non-temporal kernels, which Convert uses from 32 MiB on), at destination offsets that can and cannot be aligned, with one thread
 // and with three, comparing with the generic path and checking the guard bytes around.
 func TestSIMDLarge(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
