@@ -478,9 +478,10 @@ func TestSIMDAllF32(t *testing.T) {
 	}
 }
 
-// TestSIMDLarge converts destinations of 5 MiB (split across goroutines; TestAMD64NonTemporal
-// covers the amd64 non-temporal kernels, which Convert uses from 32 MiB on), at destination offsets that can and cannot be aligned, with one thread
-// and with three, comparing with the generic path and checking the guard bytes around.
+// TestSIMDLarge converts destinations of 5 MiB at destination offsets that can and cannot be
+// 64-byte aligned, with one thread and with three, comparing with the generic path and checking
+// the guard bytes around. (TestAMD64NonTemporal covers the amd64 non-temporal kernels, which
+// Convert uses from 32 MiB of traffic on.)
 func TestSIMDLarge(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	for _, p := range simdPaths() {
