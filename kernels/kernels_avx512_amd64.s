@@ -282,58 +282,74 @@ TEXT ·f8e5m2ToF32AVX512(SB), NOSPLIT, $512-56
 
 // ---- f32, f16 -> f8 ----------------------------------------------------------------------------
 
-// TOE4M3_CONSTS: Z15 = 0x7FFFFFFF, Z14 = 0x3C000000, Z13 = 0x7FFFF, Z12 = 1, Z11 = 0x7F,
-// Z10 = 0x3C800000 (2^-6), Z9 = 0x46800000 (16384.0), Z8 = 0x80.
-#define TOE4M3_CONSTS \
-	ZD(0x7FFFFFFF, Z15); \
-	ZD(0x3C000000, Z14); \
-	ZD(0x7FFFF, Z13); \
-	ZD(1, Z12); \
-	ZD(0x7F, Z11); \
-	ZD(0x3C800000, Z10); \
-	ZD(0x46800000, Z9); \
-	ZD(0x80, Z8)
+// TOE4M3W_CONSTS (words): Z15 = 0x7FFF, Z14 = 0x2000, Z13 = 0x3F, Z12 = 1, Z11 = 0x7F,
+// Z10 = 0x2400 (2^-6), Z9 = 16, Z8 = 0x3FF, Z7 = 0x400, Z6 = 0x80.
+#define TOE4M3W_CONSTS \
+	ZW(0x7FFF, Z15); \
+	ZW(0x2000, Z14); \
+	ZW(0x3F, Z13); \
+	ZW(1, Z12); \
+	ZW(0x7F, Z11); \
+	ZW(0x2400, Z10); \
+	ZW(16, Z9); \
+	ZW(0x3FF, Z8); \
+	ZW(0x400, Z7); \
+	ZW(0x80, Z6)
 
-// TOE4M3 rounds 16 float32 in R, each exactly a binary16 value, to f8e4m3 in the low byte of
-// each lane of D (the rule of the AVX2 TOE4M3).
-#define TOE4M3(R, D) \
-	VPANDD Z15, R, Z1; \
-	VPSUBD Z14, Z1, D; \
-	VPSRLD $20, D, Z3; \
+// TOE4M3W rounds the 32 binary16 words in Z0 to f8e4m3 in the low byte of each word of Z1, in
+// 16-bit lanes. With a = |h|: for a ≥ 0x2400 (2^-6), t = a - 0x2000 rounded to nearest even at
+// bit 7 and capped at 0x7F (NaN: above 464, inf, NaN); below, the e4m3 subnormal
+// m = RNE(M · 2^(e-16)) with e = a>>10 and M = a&0x3FF | 0x400, by variable shifts (e = 0 shifts
+// everything out: f16 subnormals round to 0). Then the sign h>>8 & 0x80.
+#define TOE4M3W \
+	VPANDD Z15, Z0, Z2; \
+	VPSUBW Z14, Z2, Z1; \
+	VPSRLW $7, Z1, Z3; \
 	VPANDD Z12, Z3, Z3; \
-	VPADDD Z13, D, D; \
-	VPADDD Z3, D, D; \
-	VPSRLD $20, D, D; \
-	VPMINUD Z11, D, D; \
-	VPCMPUD $1, Z10, Z1, K1; \
-	VADDPS Z9, Z1, Z3; \
-	VPSUBD Z9, Z3, K1, D; \
-	VPSRLD $24, R, R; \
-	VPTERNLOGD $0xF8, Z8, R, D
+	VPADDW Z13, Z1, Z1; \
+	VPADDW Z3, Z1, Z1; \
+	VPSRLW $7, Z1, Z1; \
+	VPMINUW Z11, Z1, Z1; \
+	VPSRLW $10, Z2, Z3; \
+	VPSUBW Z3, Z9, Z4; \
+	VPSRLVW Z3, Z15, Z3; \
+	VPANDD Z8, Z2, Z5; \
+	VPORD Z7, Z5, Z5; \
+	VPSRLVW Z4, Z5, Z16; \
+	VPANDD Z12, Z16, Z16; \
+	VPADDW Z3, Z5, Z5; \
+	VPADDW Z16, Z5, Z5; \
+	VPSRLVW Z4, Z5, Z5; \
+	VPCMPUW $1, Z10, Z2, K1; \
+	VMOVDQU16 Z5, K1, Z1; \
+	VPSRLW $8, Z0, Z0; \
+	VPTERNLOGD $0xF8, Z6, Z0, Z1
 
 #define F32E4M3(I, O) \
 	VMOVUPS I(SI), Z0; \
+	VMOVUPS I+64(SI), Z1; \
 	VCVTPS2PH $0, Z0, Y0; \
-	VCVTPH2PS Y0, Z0; \
-	TOE4M3(Z0, Z2); \
-	VPMOVDB Z2, X2; \
-	VMOVDQU X2, O(DI)
+	VCVTPS2PH $0, Z1, Y1; \
+	VINSERTI64X4 $1, Y1, Z0, Z0; \
+	TOE4M3W; \
+	VPMOVWB Z1, Y1; \
+	VMOVDQU Y1, O(DI)
 
 TEXT ·f32ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 	ARGS
-	TOE4M3_CONSTS
-	LOOP(F32E4M3, 16, 64, 16)
+	TOE4M3W_CONSTS
+	LOOP(F32E4M3, 32, 128, 32)
 
 #define F16E4M3(I, O) \
-	VCVTPH2PS I(SI), Z0; \
-	TOE4M3(Z0, Z2); \
-	VPMOVDB Z2, X2; \
-	VMOVDQU X2, O(DI)
+	VMOVDQU64 I(SI), Z0; \
+	TOE4M3W; \
+	VPMOVWB Z1, Y1; \
+	VMOVDQU Y1, O(DI)
 
 TEXT ·f16ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 	ARGS
-	TOE4M3_CONSTS
-	LOOP(F16E4M3, 16, 32, 16)
+	TOE4M3W_CONSTS
+	LOOP(F16E4M3, 32, 64, 32)
 
 // TOE5M2_CONSTS: Z15 = 0x7FFF, Z14 = 0x7C00, Z13 = 0x7F, Z12 = 1, Z11 = 2 (words).
 #define TOE5M2_CONSTS \
