@@ -147,6 +147,8 @@ type (
 var (
 	// oddWords selects the high halves of the dwords of two registers (VPERMT2W indices 1, 3, …, 63).
 	oddWords [32]uint16
+	// oddBytes selects the high bytes of the words of two registers (VPERMT2B indices 1, 3, …, 127).
+	oddBytes [64]byte
 	// unpackOrder permutes 64 bytes so that VPUNPCKLBW and VPUNPCKHBW, which interleave within
 	// 16-byte lanes, give elements 0..31 and 32..63 in order.
 	unpackOrder [64]byte
@@ -170,6 +172,9 @@ var (
 func initTables() {
 	for i := range oddWords {
 		oddWords[i] = uint16(2*i + 1)
+	}
+	for i := range oddBytes {
+		oddBytes[i] = byte(2*i + 1)
 	}
 	for l := range 4 {
 		for j := range 8 {

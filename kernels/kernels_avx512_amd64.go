@@ -72,14 +72,15 @@ func f8e5m2ToF16AVX512(dst, src []byte, n int)
 //go:noescape
 func f8e5m2ToF32AVX512(dst, src []byte, n int)
 
-// f32ToF8e4m3AVX512: for i < n { dst8[i] = F8E4M3FromF16(F16FromF32(src32[i])) }: VCVTPS2PH, back to
-// float32 with VCVTPH2PS, then with a = |y|: a ≥ 2^-6: min(RNE((a-0x3C000000)>>20), 0x7F);
-// below: bits(a+16384) - 0x46800000; then the sign bit.
+// f32ToF8e4m3AVX512: for i < n { dst8[i] = F8E4M3FromF16(F16FromF32(src32[i])) }: VCVTPS2PH,
+// then in 16-bit lanes with a = |h|: a ≥ 0x2400 (2^-6): min(RNE((a-0x2000)>>7), 0x7F); below:
+// RNE(M>>(16-e)) with e = a>>10, M = a&0x3FF | 0x400; then the sign bit.
 //
 //go:noescape
 func f32ToF8e4m3AVX512(dst, src []byte, n int)
 
-// f16ToF8e4m3AVX512: for i < n { dst8[i] = F8E4M3FromF16(src16[i]) } (VCVTPH2PS, then as f32ToF8e4m3AVX512).
+// f16ToF8e4m3AVX512: for i < n { dst8[i] = F8E4M3FromF16(src16[i]) } (the 16-bit lane rule of
+// f32ToF8e4m3AVX512).
 //
 //go:noescape
 func f16ToF8e4m3AVX512(dst, src []byte, n int)

@@ -351,26 +351,27 @@ TEXT ·f16ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 	TOE4M3W_CONSTS
 	LOOP(F16E4M3, 32, 64, 32)
 
-// TOE5M2_CONSTS: Z15 = 0x7FFF, Z14 = 0x7C00, Z13 = 0x7F, Z12 = 1, Z11 = 2 (words).
+// TOE5M2_CONSTS: Z15 = 0x7FFF, Z14 = 0x7C00, Z13 = 0x7F, Z12 = 1, Z11 = 0x0200 (words),
+// Z10 = the byte indices 1, 3, ..., 127 (the high bytes of the words of two registers).
 #define TOE5M2_CONSTS \
 	ZW(0x7FFF, Z15); \
 	ZW(0x7C00, Z14); \
 	ZW(0x7F, Z13); \
 	ZW(1, Z12); \
-	ZW(2, Z11)
+	ZW(0x200, Z11); \
+	VMOVDQU64 ·oddBytes(SB), Z10
 
-// TOE5M2 rounds 32 binary16 words in Z0 to f8e5m2 in the low byte of each word of Z3 (the rule
-// of the AVX2 TOE5M2).
-#define TOE5M2 \
-	VPSRLW $8, Z0, Z1; \
-	VPANDD Z12, Z1, Z2; \
-	VPADDW Z13, Z0, Z3; \
+// TOE5M2 rounds the 32 binary16 words in R to f8e5m2 in the high byte of each word: NaN lanes
+// (|h| > 0x7C00) become h | 0x0200 (the quieted NaN), the others h + 0x7F + ((h>>8)&1).
+#define TOE5M2(R) \
+	VPSRLW $8, R, Z2; \
+	VPANDD Z12, Z2, Z2; \
+	VPADDW Z13, R, Z3; \
 	VPADDW Z2, Z3, Z3; \
-	VPSRLW $8, Z3, Z3; \
-	VPORD Z11, Z1, Z1; \
-	VPANDD Z15, Z0, Z2; \
+	VPANDD Z15, R, Z2; \
 	VPCMPUW $6, Z14, Z2, K1; \
-	VPBLENDMW Z1, Z3, K1, Z3
+	VPORD Z11, R, R; \
+	VPBLENDMW R, Z3, K1, R
 
 #define F32E5M2(I, O) \
 	VMOVUPS I(SI), Z0; \
@@ -378,25 +379,33 @@ TEXT ·f16ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 	VCVTPS2PH $0, Z0, Y0; \
 	VCVTPS2PH $0, Z1, Y1; \
 	VINSERTI64X4 $1, Y1, Z0, Z0; \
-	TOE5M2; \
-	VPMOVWB Z3, Y3; \
-	VMOVDQU Y3, O(DI)
+	VMOVUPS I+128(SI), Z1; \
+	VMOVUPS I+192(SI), Z5; \
+	VCVTPS2PH $0, Z1, Y1; \
+	VCVTPS2PH $0, Z5, Y5; \
+	VINSERTI64X4 $1, Y5, Z1, Z1; \
+	TOE5M2(Z0); \
+	TOE5M2(Z1); \
+	VPERMT2B Z1, Z10, Z0; \
+	VMOVDQU64 Z0, O(DI)
 
 TEXT ·f32ToF8e5m2AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	TOE5M2_CONSTS
-	LOOP(F32E5M2, 32, 128, 32)
+	LOOP(F32E5M2, 64, 256, 64)
 
 #define F16E5M2(I, O) \
 	VMOVDQU64 I(SI), Z0; \
-	TOE5M2; \
-	VPMOVWB Z3, Y3; \
-	VMOVDQU Y3, O(DI)
+	VMOVDQU64 I+64(SI), Z1; \
+	TOE5M2(Z0); \
+	TOE5M2(Z1); \
+	VPERMT2B Z1, Z10, Z0; \
+	VMOVDQU64 Z0, O(DI)
 
 TEXT ·f16ToF8e5m2AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	TOE5M2_CONSTS
-	LOOP(F16E5M2, 32, 64, 32)
+	LOOP(F16E5M2, 64, 128, 64)
 
 // ---- 4-bit lookups -----------------------------------------------------------------------------
 
