@@ -51,6 +51,6 @@ func ExampleRunner() {
 	// moves the same bytes in 5µs.
 	bench.WriteTable(os.Stdout, rs)
 	// Output:
-	// pair     path        n  threads  bytes/op  GB/s   min   max  ns/elem  copy GB/s  ×copy  ×generic
-	// f32:f16  generic  16Ki        1    96 KiB  9.83  9.83  9.83    0.610      19.66   0.50         -
+	// pair     path        n  threads  bytes/op  GB/s   min   max  ns/elem  copy GB/s  ×copy  ×generic  spread
+	// f32:f16  generic  16Ki        1    96 KiB  9.83  9.83  9.83    0.610      19.66   0.50         -      0%
 }

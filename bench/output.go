@@ -13,9 +13,10 @@ import (
 )
 
 // WriteTable writes the results as an aligned text table, one row per result: the pair and
-// path left-aligned, the numbers right-aligned.
+// path left-aligned, the numbers right-aligned. The last column, spread, is (max-min)/median of
+// the conversion's samples in percent: a large spread means the machine was busy.
 func WriteTable(w io.Writer, rs []Result) error {
-	rows := [][]string{{"pair", "path", "n", "threads", "bytes/op", "GB/s", "min", "max", "ns/elem", "copy GB/s", "×copy", "×generic"}}
+	rows := [][]string{{"pair", "path", "n", "threads", "bytes/op", "GB/s", "min", "max", "ns/elem", "copy GB/s", "×copy", "×generic", "spread"}}
 	for _, r := range rs {
 		gen := "-"
 		if r.RatioGeneric != nil {
@@ -23,7 +24,8 @@ func WriteTable(w io.Writer, rs []Result) error {
 		}
 		rows = append(rows, []string{r.Pair, r.Path, FormatSize(r.N), strconv.Itoa(r.Threads), formatBytes(r.BytesPerOp),
 			fmt.Sprintf("%.2f", r.GBpsMedian), fmt.Sprintf("%.2f", r.GBpsMin), fmt.Sprintf("%.2f", r.GBpsMax),
-			fmt.Sprintf("%.3f", r.NsPerElem), fmt.Sprintf("%.2f", r.CopyGBpsMedian), fmt.Sprintf("%.2f", r.RatioCopy), gen})
+			fmt.Sprintf("%.3f", r.NsPerElem), fmt.Sprintf("%.2f", r.CopyGBpsMedian), fmt.Sprintf("%.2f", r.RatioCopy), gen,
+			fmt.Sprintf("%.0f%%", 100*(r.GBpsMax-r.GBpsMin)/r.GBpsMedian)})
 	}
 	const leftCols = 2 // pair and path
 	width := make([]int, len(rows[0]))

@@ -111,7 +111,7 @@ func TestWriteTable(t *testing.T) {
 	if len(lines) != 3 {
 		t.Fatalf("%d lines, want a header and 2 rows:\n%s", len(lines), b.String())
 	}
-	for _, h := range []string{"pair", "path", "n", "threads", "bytes/op", "GB/s", "min", "max", "ns/elem", "copy GB/s", "×copy", "×generic"} {
+	for _, h := range []string{"pair", "path", "n", "threads", "bytes/op", "GB/s", "min", "max", "ns/elem", "copy GB/s", "×copy", "×generic", "spread"} {
 		if !strings.Contains(lines[0], h) {
 			t.Errorf("header %q lacks %q", lines[0], h)
 		}
@@ -123,11 +123,11 @@ func TestWriteTable(t *testing.T) {
 		}
 	}
 	f1 := strings.Fields(lines[1])
-	want1 := []string{"f32:f16", "avx512", "16Ki", "1", "96", "KiB", "10.92", "9.83", "12.29", "0.549", "24.58", "0.44", "8.89"}
+	want1 := []string{"f32:f16", "avx512", "16Ki", "1", "96", "KiB", "10.92", "9.83", "12.29", "0.549", "24.58", "0.44", "8.89", "23%"}
 	if strings.Join(f1, " ") != strings.Join(want1, " ") {
 		t.Errorf("row 1 = %v, want %v", f1, want1)
 	}
-	if f2 := strings.Fields(lines[2]); f2[len(f2)-1] != "-" {
+	if f2 := strings.Fields(lines[2]); f2[len(f2)-2] != "-" {
 		t.Errorf("generic row %v: ×generic should be -", f2)
 	}
 }

@@ -46,6 +46,13 @@ func x448Func(from, to element.Type, threads int) ConvertFunc {
 // goroutines by the same rule as the kernels' split.
 func copyOp(dst, src []byte, threads int) Op {
 	n := len(src)
+	if threads <= 1 || 2*n < 2*kernels.ParallelMinBytes {
+		// One piece: call copy directly, so the bound carries no closure overhead.
+		return func() error {
+			copy(dst, src)
+			return nil
+		}
+	}
 	return func() error {
 		split(n, 2*n, threads, func(lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
 		return nil

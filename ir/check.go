@@ -57,7 +57,9 @@ type Report struct {
 //     inputs connected, attributes known and well-formed, and the declared output precisions and
 //     dims equal to what package op infers from the inputs.
 //
-// Layers inside the bodies of Loop and TensorIterator are kept but not checked.
+// The bodies of Loop, TensorIterator and other layers with a <body> are checked the same way
+// (their errors end with "[in the body of layer ID (NAME)]"), and their ConvertPromoteTypes
+// layers are listed in the report. Run, Fold and Decompose work on the top-level graph only.
 func (m *Model) Check() (*Report, error) {
 	c := &checker{m: m, rep: &Report{BinName: m.WeightsName()}}
 	c.run()
@@ -142,6 +144,7 @@ func (c *checker) run() {
 		case OpType:
 			c.promoteLayer(l)
 		}
+		c.body(l)
 	}
 	sort.SliceStable(c.errs, func(i, j int) bool { return c.errs[i].Line < c.errs[j].Line })
 }
@@ -506,4 +509,46 @@ func portIDs(ps []*Port) string {
 		ids[i] = strconv.FormatInt(p.ID, 10)
 	}
 	return strings.Join(ids, ", ")
+}
+
+// Body returns the graph in a layer's <body> (Loop, TensorIterator) as a model that shares the
+// file and constant data of m, or nil when the layer has none.
+func (m *Model) Body(l *Layer) (*Model, error) {
+	for _, n := range l.Tail {
+		if n.Kind != ElementNode || n.Name != "body" {
+			continue
+		}
+		net := &Node{Kind: ElementNode, Name: "net", Line: n.Line,
+			Attrs: []Attr{{"version", strconv.Itoa(m.Version)}}, Children: n.Children}
+		sub := &Model{File: m.File, weights: m.weights, appended: m.appended}
+		if err := sub.interpret(net); err != nil {
+			return nil, err
+		}
+		return sub, nil
+	}
+	return nil, nil
+}
+
+// body checks the layer's body graph, if it has one.
+func (c *checker) body(l *Layer) {
+	sub, err := c.m.Body(l)
+	if err != nil {
+		if e, ok := err.(*Error); ok {
+			e.Msg += " [in the body of " + l.Label() + "]"
+		}
+		c.addErr(err)
+		return
+	}
+	if sub == nil {
+		return
+	}
+	rep, err := sub.Check()
+	c.rep.Consts += rep.Consts
+	c.rep.Promotes = append(c.rep.Promotes, rep.Promotes...)
+	if es, ok := err.(Errors); ok {
+		for _, e := range es {
+			e.Msg += " [in the body of " + l.Label() + "]"
+			c.errs = append(c.errs, e)
+		}
+	}
 }

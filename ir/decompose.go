@@ -18,9 +18,10 @@ import (
 //   - edges into input i now go to Convert i, and edges from output 2+i leave Convert i's port 1;
 //   - new layers take ids above every existing id, and stand where the operator stood.
 //
-// The model must pass Check first; Decompose returns Check's errors otherwise, and an error when
-// a common type is dynamic (an input's type unknown), since Convert needs a static type. It
-// returns the number of layers replaced.
+// The model must pass Check first; Decompose returns Check's errors otherwise. An operator whose
+// common type is dynamic (or unknown: an input port without precision fed by one without) is
+// left in place, as OpenVINO's pass leaves it, since Convert needs a static type. It returns the
+// number of layers replaced.
 func (m *Model) Decompose() (int, error) {
 	rep, err := m.Check()
 	if err != nil {
@@ -50,7 +51,7 @@ func (m *Model) Decompose() (int, error) {
 	for _, pl := range promotes {
 		l := pl.Layer
 		if !pl.InKnown[0] || !pl.InKnown[1] || pl.Common == element.Dynamic {
-			return 0, m.errorf(l.Line, l, "cannot decompose: the common type is not known (inputs %s and %s); Convert needs a static type", pl.In[0].Type, pl.In[1].Type)
+			continue // as OpenVINO's pass, which only matches a static output type
 		}
 		var pair [2]*Layer
 		for i := 0; i < 2; i++ {

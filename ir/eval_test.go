@@ -418,3 +418,55 @@ func TestFirstValues(t *testing.T) {
 		}
 	}
 }
+
+func TestReadNPY(t *testing.T) {
+	// Every type NumPy has round-trips through WriteNPY and ReadNPY.
+	for _, typ := range []element.Type{element.Boolean, element.I8, element.I16, element.I32, element.I64,
+		element.U8, element.U16, element.U32, element.U64, element.F16, element.F32, element.F64, element.C64, element.C128} {
+		for _, shape := range [][]int64{{}, {3}, {2, 0}, {2, 3, 1}} {
+			x, err := op.NewTensor(typ, shape)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range x.Bytes() {
+				x.Bytes()[i] = byte(i*37 + 1)
+				if typ == element.Boolean {
+					x.Bytes()[i] &= 1
+				}
+			}
+			var b bytes.Buffer
+			if err := WriteNPY(&b, x); err != nil {
+				t.Fatal(err)
+			}
+			y, err := ReadNPY(&b)
+			if err != nil || y.Type() != typ || !equalDims(y.Shape(), shape) || !bytes.Equal(y.Bytes(), x.Bytes()) {
+				t.Errorf("%s%v: %v %v %x", typ, shape, err, y.Shape(), y.Bytes())
+			}
+		}
+	}
+	hdr := func(h string, data []byte) []byte {
+		b := []byte("\x93NUMPY\x01\x00")
+		b = binary.LittleEndian.AppendUint16(b, uint16(len(h)))
+		return append(append(b, h...), data...)
+	}
+	bad := []struct {
+		in   []byte
+		want string
+	}{
+		{[]byte("\x93NUMP"), "EOF"},
+		{[]byte("PK\x03\x04zipfile"), "bad magic"},
+		{[]byte("\x93NUMPY\x09\x00\x00\x00"), "format version 9.0"},
+		{hdr("{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }", make([]byte, 4)), `dtype ">f4" is not supported`},
+		{hdr("{'descr': '<f4', 'fortran_order': True, 'shape': (1,), }", make([]byte, 4)), "Fortran-order"},
+		{hdr("{'descr': '<f4', 'shape': (1,), }", make([]byte, 4)), "malformed header"},
+		{hdr("{'descr': '<f4', 'fortran_order': False, 'shape': (-1,), }", nil), "bad dimension"},
+		{hdr("{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 4), }", nil), "overflows"},
+		{hdr("{'descr': '<f4', 'fortran_order': False, 'shape': (1048576, 1048576), }", nil), "more than the"},
+		{hdr("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", make([]byte, 5)), "data: 8 bytes expected"},
+	}
+	for _, c := range bad {
+		if _, err := ReadNPY(bytes.NewReader(c.in)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ReadNPY(%q): %v, want %q", head(c.in), err, c.want)
+		}
+	}
+}

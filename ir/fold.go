@@ -10,9 +10,10 @@ import (
 // Fold replaces every ConvertPromoteTypes layer whose inputs are constant (computable by Run
 // from Const layers alone) by two Const layers holding its outputs, as OpenVINO's constant
 // folding does:
-//   - Const i is named "<op name>.i", has the common element type, input i's shape, and output
-//     2+i's tensor names and port rt_info; its data is appended to the model's constant data
-//     (Save writes it to the .bin);
+//   - Const i is named "<op name>.i" (OpenVINO's name for output i of a folded multi-output
+//     node), has the common element type, input i's shape, output 2+i's tensor names and port
+//     rt_info, and a copy of the operator's layer rt_info; its data is appended to the model's
+//     constant data (Save writes it to the .bin);
 //   - edges from output 2+i now leave Const i's port 0;
 //   - the operator is removed, and so are the Const and Convert layers that fed only it.
 //
@@ -65,6 +66,11 @@ func (m *Model) Fold() (int, error) {
 				HasOutput: true,
 			}
 			next++
+			for _, h := range l.Head {
+				if h.Kind == ElementNode && h.Name == "rt_info" {
+					c.Head = append(c.Head, h.Clone())
+				}
+			}
 			prec := out.Precision
 			if pt, ok := out.Type(); !ok || pt != t.Type() {
 				prec = t.Type().IRPrecision()

@@ -4,11 +4,13 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/convertpromote/convertpromote/element"
 	"github.com/convertpromote/convertpromote/op"
+	"github.com/convertpromote/convertpromote/promote"
 )
 
 // NPYType returns the element type WriteNPY stores t as, and its NumPy dtype descr. Types NumPy
@@ -103,4 +105,100 @@ func WriteNPY(w io.Writer, t op.Tensor) error {
 	}
 	_, err = w.Write(t.Bytes())
 	return err
+}
+
+// npyDescrs maps the dtype descrs ReadNPY accepts to element types.
+var npyDescrs = map[string]element.Type{
+	"|b1": element.Boolean, "|i1": element.I8, "<i2": element.I16, "<i4": element.I32, "<i8": element.I64,
+	"|u1": element.U8, "<u2": element.U16, "<u4": element.U32, "<u8": element.U64,
+	"<f2": element.F16, "<f4": element.F32, "<f8": element.F64, "<c8": element.C64, "<c16": element.C128,
+	// One-byte types may also be written with '<' or '=' by some writers.
+	"<b1": element.Boolean, "<i1": element.I8, "<u1": element.U8, "=b1": element.Boolean, "=i1": element.I8, "=u1": element.U8,
+}
+
+var (
+	npyDescrRE   = regexp.MustCompile(`['"]descr['"]\s*:\s*['"]([^'"]*)['"]`)
+	npyFortranRE = regexp.MustCompile(`['"]fortran_order['"]\s*:\s*(True|False)`)
+	npyShapeRE   = regexp.MustCompile(`['"]shape['"]\s*:\s*\(([^)]*)\)`)
+)
+
+// ReadNPY reads a NumPy .npy file (format 1.0, 2.0 or 3.0) of a little-endian boolean, integer,
+// float or complex dtype in C order, holding at most MaxConstBytes of data. Other dtypes,
+// Fortran order, a malformed header and a short file are errors.
+func ReadNPY(r io.Reader) (op.Tensor, error) {
+	var pre [8]byte
+	if _, err := io.ReadFull(r, pre[:]); err != nil {
+		return op.Tensor{}, fmt.Errorf("npy: %w", err)
+	}
+	if string(pre[:6]) != "\x93NUMPY" {
+		return op.Tensor{}, fmt.Errorf("npy: not a .npy file (bad magic)")
+	}
+	var hlen int
+	switch pre[6] {
+	case 1:
+		var b [2]byte
+		if _, err := io.ReadFull(r, b[:]); err != nil {
+			return op.Tensor{}, fmt.Errorf("npy: %w", err)
+		}
+		hlen = int(binary.LittleEndian.Uint16(b[:]))
+	case 2, 3:
+		var b [4]byte
+		if _, err := io.ReadFull(r, b[:]); err != nil {
+			return op.Tensor{}, fmt.Errorf("npy: %w", err)
+		}
+		hlen = int(binary.LittleEndian.Uint32(b[:]))
+		if hlen > 1<<20 {
+			return op.Tensor{}, fmt.Errorf("npy: header of %d bytes is too long", hlen)
+		}
+	default:
+		return op.Tensor{}, fmt.Errorf("npy: format version %d.%d is not supported", pre[6], pre[7])
+	}
+	hb := make([]byte, hlen)
+	if _, err := io.ReadFull(r, hb); err != nil {
+		return op.Tensor{}, fmt.Errorf("npy: header: %w", err)
+	}
+	header := string(hb)
+	dm := npyDescrRE.FindStringSubmatch(header)
+	fm := npyFortranRE.FindStringSubmatch(header)
+	sm := npyShapeRE.FindStringSubmatch(header)
+	if dm == nil || fm == nil || sm == nil {
+		return op.Tensor{}, fmt.Errorf("npy: malformed header %q", clip(header))
+	}
+	t, ok := npyDescrs[dm[1]]
+	if !ok {
+		return op.Tensor{}, fmt.Errorf("npy: dtype %q is not supported (little-endian bool, int, uint, float and complex are)", dm[1])
+	}
+	if fm[1] == "True" {
+		return op.Tensor{}, fmt.Errorf("npy: Fortran-order arrays are not supported")
+	}
+	var shape []int64
+	for _, f := range strings.Split(sm[1], ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		d, err := strconv.ParseInt(f, 10, 64)
+		if err != nil || d < 0 {
+			return op.Tensor{}, fmt.Errorf("npy: bad dimension %q in shape (%s)", f, sm[1])
+		}
+		shape = append(shape, d)
+	}
+	if shape == nil {
+		shape = []int64{}
+	}
+	n, err := promote.NumElements(shape)
+	if err != nil {
+		return op.Tensor{}, fmt.Errorf("npy: %w", err)
+	}
+	size, err := t.ByteSize(n)
+	if err != nil {
+		return op.Tensor{}, fmt.Errorf("npy: %w", err)
+	}
+	if size > MaxConstBytes {
+		return op.Tensor{}, fmt.Errorf("npy: %d bytes of data, more than the %d-byte limit", size, MaxConstBytes)
+	}
+	data := make([]byte, size)
+	if _, err := io.ReadFull(r, data); err != nil {
+		return op.Tensor{}, fmt.Errorf("npy: data: %d bytes expected: %w", size, err)
+	}
+	return op.FromBytes(t, shape, data)
 }

@@ -2,10 +2,10 @@
 // package element except string and dynamic, bit-exact with SEMANTICS.md §3.
 //
 // Each conversion has a pure-Go implementation (the files *_generic.go), which is the
-// specification in code. Hot pairs also have SIMD implementations (kernels_amd64.s: AVX2 + F16C
-// and AVX-512; kernels_arm64.s: NEON), chosen at run time from the CPU's features and tested to
-// give the same bits as the pure-Go path for every input. Build with the tag purego to leave all
-// assembly out.
+// specification in code. Hot pairs also have SIMD implementations (kernels_avx2_amd64.s: AVX2 +
+// F16C; kernels_avx512_amd64.s: AVX-512; the *_arm64.s files: NEON), chosen at run time from
+// the CPU's features and tested to give the same bits as the pure-Go path for every input. Build
+// with the tag purego to leave all assembly out.
 //
 // Buffers are raw bytes in the machine's (little-endian) byte order; packed sub-byte types use
 // the layouts of package element. Large conversions are split across goroutines; see SetThreads.
@@ -222,8 +222,9 @@ var availablePaths = func() (m uint32) {
 // the runtime's memmove does from 1 MiB on), or nil to keep the ordinary kernel.
 var largeKernel func(p Path, from, to element.Type) loopFunc
 
-// largeMinBytes is the destination size from which Convert asks largeKernel.
-const largeMinBytes = 1 << 20
+// largeMinBytes is the destination size from which Convert asks largeKernel: above the 1 MiB L2
+// of one core, so that buffers that stay in L2 between calls keep their cache lines.
+const largeMinBytes = 4 << 20
 
 // chunkAlign is the element granularity of a split: 64 elements start on a whole byte for every
 // packed type (and on a whole 3-byte group for u3 and u6).

@@ -22,6 +22,10 @@ var (
 		cpu.X86.HasAVX512VL && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VBMI
 )
 
+// haveBF16 reports AVX512_BF16 (VCVTNEPS2BF16), which the AVX-512 path uses for f32 and f16 →
+// bf16 when the CPU has it.
+var haveBF16 = haveAVX512 && cpu.X86.HasAVX512BF16
+
 // archPaths returns the SIMD paths this CPU can run, best first.
 func archPaths() []Path { return cpuPaths }
 
@@ -77,6 +81,10 @@ func init() {
 	avx512Table = avx2Table
 	for _, s := range avx512Kernels() {
 		avx512Table[s.from][s.to] = s.f
+	}
+	if haveBF16 {
+		avx512Table[element.F32][element.BF16] = f32ToBF16AVX512BF
+		avx512Table[element.F16][element.BF16] = f16ToBF16AVX512BF
 	}
 	for _, s := range []struct {
 		from, to element.Type
@@ -142,6 +150,9 @@ var (
 	// unpackOrder permutes 64 bytes so that VPUNPCKLBW and VPUNPCKHBW, which interleave within
 	// 16-byte lanes, give elements 0..31 and 32..63 in order.
 	unpackOrder [64]byte
+	// unpackOrder2 permutes 64 bytes so that VPUNPCKL/HBW followed by VPUNPCKL/HWD of each
+	// result give elements 0..15, 16..31, 32..47 and 48..63 in order.
+	unpackOrder2 [64]byte
 
 	lutU4F32, lutI4F32, lutNf4F32, lutF4e2m1F32     nibbleF32
 	lutU4F16, lutI4F16, lutNf4F16, lutF4e2m1F16     nibbleF16 // words for VPERMW: values 0..15 then again
@@ -150,6 +161,8 @@ var (
 	// lutE4m3F16 holds the binary16 value of each f8e4m3 magnitude 0..127, as 128 low bytes
 	// followed by 128 high bytes (the tables of VPERMI2B).
 	lutE4m3F16 [256]byte
+	// lutE4m3BF16 is the same for the bfloat16 value (the top half of the exact float32).
+	lutE4m3BF16 [256]byte
 )
 
 // initTables fills the lookup tables from the decoding rules (SEMANTICS.md §3.1), converting the
@@ -163,6 +176,17 @@ func initTables() {
 			unpackOrder[16*l+j] = byte(8*l + j)
 			unpackOrder[16*l+8+j] = byte(32 + 8*l + j)
 		}
+	}
+	// Byte p of a 128-bit lane L goes to word 8L+p (p < 8) of the VPUNPCKLBW result or word
+	// 8L+p-8 of the VPUNPCKHBW one; word 8L+k goes to dword 4L+k (k < 4) of the VPUNPCKLWD result
+	// or 4L+k-4 of the VPUNPCKHWD one. The results are stored in the order LBW/LWD, LBW/HWD,
+	// HBW/LWD, HBW/HWD, 16 elements each.
+	for pos := range 64 {
+		l, p := pos/16, pos%16
+		half := p / 8 // 0: VPUNPCKLBW, 1: VPUNPCKHBW
+		k := p % 8    // word 8l+k of that result
+		elem := 32*half + 16*(k/4) + 4*l + k%4
+		unpackOrder2[pos] = byte(elem)
 	}
 	f4 := [8]float32{0, 0.5, 1, 1.5, 2, 3, 4, 6}
 	for i := range 16 {
@@ -195,6 +219,11 @@ func initTables() {
 	f8e4m3ToF16AVX2(unsafe.Slice((*byte)(unsafe.Pointer(&h[0])), 256), src[:], 128)
 	for i, v := range h {
 		lutE4m3F16[i], lutE4m3F16[i+128] = byte(v), byte(v>>8)
+	}
+	var w [128]uint32
+	f16ToF32AVX2(unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 512), unsafe.Slice((*byte)(unsafe.Pointer(&h[0])), 256), 128)
+	for i, v := range w {
+		lutE4m3BF16[i], lutE4m3BF16[i+128] = byte(v>>16), byte(v>>24)
 	}
 }
 

@@ -23,6 +23,18 @@ func f16ToF32AVX512(dst, src []byte, n int)
 //go:noescape
 func f32ToBF16AVX512(dst, src []byte, n int)
 
+// f32ToBF16AVX512BF: the loop of f32ToBF16AVX512, with VCVTNEPS2BF16 (AVX512_BF16) for the blocks
+// of 32 that have no subnormal element.
+//
+//go:noescape
+func f32ToBF16AVX512BF(dst, src []byte, n int)
+
+// f16ToBF16AVX512BF: the loop of f16ToBF16AVX512 with VCVTNEPS2BF16 (AVX512_BF16); an f16 value
+// is never a float32 subnormal, so no lane needs the integer rounding.
+//
+//go:noescape
+func f16ToBF16AVX512BF(dst, src []byte, n int)
+
 // bf16ToF32AVX512: for i < n { dst32[i] = uint32(src16[i]) << 16 }.
 //
 //go:noescape
@@ -44,7 +56,8 @@ func bf16ToF16AVX512(dst, src []byte, n int)
 //go:noescape
 func f8e4m3ToF16AVX512(dst, src []byte, n int)
 
-// f8e4m3ToF32AVX512: for i < n { dst32[i] = F16ToF32(e4m3→f16(src8[i])) } (as f8e4m3ToF16AVX512, then VCVTPH2PS).
+// f8e4m3ToF32AVX512: for i < n { c := src8[i]; dst32[i] = (uint32(lutE4m3BF16[128+c&0x7F]|c&0x80)<<8 | uint32(lutE4m3BF16[c&0x7F])) << 16 }
+// (the bfloat16 of the value, looked up like f8e4m3ToF16AVX512, is the top half of the exact float32).
 //
 //go:noescape
 func f8e4m3ToF32AVX512(dst, src []byte, n int)

@@ -109,6 +109,64 @@ TEXT ·f16ToBF16AVX512(SB), NOSPLIT, $512-56
 	BF16_CONSTS
 	LOOP(F16BF16, 32, 64, 64)
 
+// ---- bf16 with AVX512_BF16 ---------------------------------------------------------------------
+// VCVTNEPS2BF16 rounds to nearest even and quiets NaNs exactly as SEMANTICS.md §3.2/§3.3 ask, but
+// treats subnormal inputs as zero. The Go assembler does not know the mnemonic: CVTNE0 and CVTNE1
+// are its encodings for Y0 ← Z0 and Y1 ← Z1 (EVEX.512.F3.0F38.W0 72 /r).
+
+#define CVTNE0 BYTE $0x62; BYTE $0xF2; BYTE $0x7E; BYTE $0x48; BYTE $0x72; BYTE $0xC0
+#define CVTNE1 BYTE $0x62; BYTE $0xF2; BYTE $0x7E; BYTE $0x48; BYTE $0x72; BYTE $0xC9
+
+// f32ToBF16AVX512BF converts 32 float32 a step with VCVTNEPS2BF16, unless a lane of the step is
+// subnormal (VFPCLASSPS class 0x20): that step takes the integer rounding of F32BF16. The last
+// partial step goes through LOOP's tail, also with F32BF16.
+TEXT ·f32ToBF16AVX512BF(SB), NOSPLIT, $512-56
+	ARGS
+	BF16_CONSTS
+	MOVQ CX, R12
+	ANDQ $31, R12
+	SUBQ R12, CX
+	JZ   bfrest
+
+bfloop:
+	VMOVDQU32 (SI), Z0
+	VMOVDQU32 64(SI), Z1
+	VFPCLASSPSZ $0x20, Z0, K1
+	VFPCLASSPSZ $0x20, Z1, K2
+	KORTESTW K1, K2
+	JNZ  bfslow
+	CVTNE0
+	CVTNE1
+	VINSERTI64X4 $1, Y1, Z0, Z0
+	VMOVDQU64 Z0, (DI)
+
+bfnext:
+	ADDQ $128, SI
+	ADDQ $64, DI
+	SUBQ $32, CX
+	JNZ  bfloop
+
+bfrest:
+	MOVQ R12, CX
+	LOOP(F32BF16, 32, 128, 64)
+
+bfslow:
+	F32BF16(0, 0)
+	JMP  bfnext
+
+#define F16BF16N(I, O) \
+	VCVTPH2PS I(SI), Z0; \
+	VCVTPH2PS I+32(SI), Z1; \
+	CVTNE0; \
+	CVTNE1; \
+	VINSERTI64X4 $1, Y1, Z0, Z0; \
+	VMOVDQU64 Z0, O(DI)
+
+// f16ToBF16AVX512BF: f16 → f32 (exact, never subnormal) → bf16 with VCVTNEPS2BF16.
+TEXT ·f16ToBF16AVX512BF(SB), NOSPLIT, $512-56
+	ARGS
+	LOOP(F16BF16N, 32, 64, 64)
+
 #define BF16F32(I, O) \
 	VPMOVZXWD I(SI), Z0; \
 	VPSLLD $16, Z0, Z0; \
@@ -166,22 +224,36 @@ TEXT ·f8e4m3ToF16AVX512(SB), NOSPLIT, $512-56
 	E4M3_CONSTS
 	LOOP(E4M3F16, 64, 64, 128)
 
+// E4M3F32 looks up the high and low bytes of each value's bfloat16 (the top half of its float32,
+// whose low half is always zero for an f8e4m3 value) and widens the words to dwords: the bytes,
+// permuted by Z25 into the order that the byte and word unpacks restore, give elements 0..63.
 #define E4M3F32(I, O) \
-	E4M3H(I); \
-	VCVTPH2PS Y3, Z0; \
-	VEXTRACTI64X4 $1, Z3, Y3; \
-	VCVTPH2PS Y3, Z1; \
-	VCVTPH2PS Y4, Z2; \
-	VEXTRACTI64X4 $1, Z4, Y4; \
-	VCVTPH2PS Y4, Z5; \
-	VMOVUPS Z0, O(DI); \
-	VMOVUPS Z1, O+64(DI); \
-	VMOVUPS Z2, O+128(DI); \
-	VMOVUPS Z5, O+192(DI)
+	VPERMB I(SI), Z25, Z0; \
+	VMOVDQA64 Z0, Z1; \
+	VPERMI2B Z31, Z30, Z1; \
+	VMOVDQA64 Z0, Z2; \
+	VPERMI2B Z29, Z28, Z2; \
+	VPTERNLOGD $0xF8, Z26, Z0, Z2; \
+	VPUNPCKLBW Z2, Z1, Z3; \
+	VPUNPCKHBW Z2, Z1, Z4; \
+	VPUNPCKLWD Z3, Z24, Z0; \
+	VPUNPCKHWD Z3, Z24, Z1; \
+	VPUNPCKLWD Z4, Z24, Z2; \
+	VPUNPCKHWD Z4, Z24, Z3; \
+	VMOVDQU64 Z0, O(DI); \
+	VMOVDQU64 Z1, O+64(DI); \
+	VMOVDQU64 Z2, O+128(DI); \
+	VMOVDQU64 Z3, O+192(DI)
 
 TEXT ·f8e4m3ToF32AVX512(SB), NOSPLIT, $512-56
 	ARGS
-	E4M3_CONSTS
+	VMOVDQU64 ·lutE4m3BF16+0(SB), Z30
+	VMOVDQU64 ·lutE4m3BF16+64(SB), Z31
+	VMOVDQU64 ·lutE4m3BF16+128(SB), Z28
+	VMOVDQU64 ·lutE4m3BF16+192(SB), Z29
+	VMOVDQU64 ·unpackOrder2(SB), Z25
+	ZD(0x80808080, Z26)
+	VPXORD Z24, Z24, Z24
 	LOOP(E4M3F32, 64, 64, 256)
 
 // E5M2F16 widens each byte c to c<<8: the bytes, in unpack order, interleaved with zeros.
@@ -579,47 +651,49 @@ TEXT ·f32ToI32AVX512(SB), NOSPLIT, $512-56
 	F32I_CONSTS
 	LOOP(F32I32, 16, 64, 64)
 
+// F32CLAMP truncates the 16 float32 at I(SI) to int32 in R after clamping them to [LO, HI]
+// with NaN kept (VMINPS and VMAXPS return their second Intel operand, here x, when it is NaN):
+// a NaN lane becomes 0x80000000, whose low byte and low word are 0, so the truncating VPMOVDB and
+// VPMOVDW give NaN → 0 and every other lane is already in range.
+#define F32CLAMP(I, R, LO, HI) \
+	VMOVUPS I(SI), R; \
+	VMINPS R, HI, R; \
+	VMAXPS R, LO, R; \
+	VCVTTPS2DQ R, R
+
 #define F32I16(I, O) \
-	F32I32R(I, Z0); \
-	F32I32R(I+64, Z2); \
-	VPMOVSDW Z0, Y0; \
-	VPMOVSDW Z2, Y2; \
-	VINSERTI64X4 $1, Y2, Z0, Z0; \
+	F32CLAMP(I, Z0, Z12, Z11); \
+	F32CLAMP(I+64, Z1, Z12, Z11); \
+	VPMOVDW Z0, Y0; \
+	VPMOVDW Z1, Y1; \
+	VINSERTI64X4 $1, Y1, Z0, Z0; \
 	VMOVDQU64 Z0, O(DI)
 
 TEXT ·f32ToI16AVX512(SB), NOSPLIT, $512-56
 	ARGS
-	F32I_CONSTS
+	ZD(0xC7000000, Z12) // -32768
+	ZD(0x46FFFE00, Z11) // 32767
 	LOOP(F32I16, 32, 128, 64)
 
 #define F32I8(I, O) \
-	F32I32R(I, Z0); \
-	F32I32R(I+64, Z2); \
-	VPMOVSDB Z0, X0; \
-	VPMOVSDB Z2, X2; \
-	VINSERTI128 $1, X2, Y0, Y0; \
+	F32CLAMP(I, Z0, Z12, Z11); \
+	F32CLAMP(I+64, Z1, Z12, Z11); \
+	VPMOVDB Z0, X0; \
+	VPMOVDB Z1, X1; \
+	VINSERTI128 $1, X1, Y0, Y0; \
 	VMOVDQU Y0, O(DI)
 
 TEXT ·f32ToI8AVX512(SB), NOSPLIT, $512-56
 	ARGS
-	F32I_CONSTS
+	ZD(0xC3000000, Z12) // -128
+	ZD(0x42FE0000, Z11) // 127
 	LOOP(F32I8, 32, 128, 32)
-
-// F32U8 clamps negative int32 to 0 (Z13) before the unsigned saturating narrowing.
-#define F32U8(I, O) \
-	F32I32R(I, Z0); \
-	F32I32R(I+64, Z2); \
-	VPMAXSD Z13, Z0, Z0; \
-	VPMAXSD Z13, Z2, Z2; \
-	VPMOVUSDB Z0, X0; \
-	VPMOVUSDB Z2, X2; \
-	VINSERTI128 $1, X2, Y0, Y0; \
-	VMOVDQU Y0, O(DI)
 
 TEXT ·f32ToU8AVX512(SB), NOSPLIT, $512-56
 	ARGS
-	F32I_CONSTS
-	LOOP(F32U8, 32, 128, 32)
+	VPXORD Z12, Z12, Z12 // 0
+	ZD(0x437F0000, Z11)  // 255
+	LOOP(F32I8, 32, 128, 32)
 
 // ---- f64 <-> f32 -------------------------------------------------------------------------------
 

@@ -30,7 +30,8 @@ Measures conversion throughput for each pair, path, size and thread count, side 
 copy() of the same bytes in the same run. Throughput counts bytes read + bytes written
 (packed types rounded up to whole bytes); GB/s is 10^9 bytes/s. ×copy is the median over the
 copy() median of the same traffic, measured in alternating batches; ×generic is the median over
-the pure-Go path's median for the same pair, size and threads.
+the pure-Go path's median for the same pair, size and threads; spread is (max-min)/median of the
+samples (a large spread means the machine was busy: rerun when it is idle).
 
 Paths: avx512, avx2, neon (where the CPU has them and has a kernel for the pair), generic (pure
 Go) and x448 (github.com/x448/float16's per-element loop, for f32:f16 and f16:f32 only).

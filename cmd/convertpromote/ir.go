@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/convertpromote/convertpromote/ir"
+	"github.com/convertpromote/convertpromote/op"
 )
 
 func init() {
@@ -23,13 +24,18 @@ Read OpenVINO IR (v10, v11) models that use ConvertPromoteTypes-14.
 
 Subcommands:
   check MODEL.xml               check the graph and every ConvertPromoteTypes layer; print a summary
-  run MODEL.xml [--out DIR]     evaluate ConvertPromoteTypes and Convert layers on Const data;
-                                print each output; with --out, write DIR/NAME.npy files
+  run MODEL.xml [--out DIR] [--input NAME=FILE.npy]... [--values N]
+                                evaluate ConvertPromoteTypes and Convert layers on Const data
+                                (and Parameters given with --input); print each output's name,
+                                type, shape and first N values (8); with --out, write
+                                DIR/NAME.npy files (bf16, f8, f4, nf4 as f32; u1..u6 as u8; i4 as i8)
   decompose MODEL.xml -o OUT.xml  replace each ConvertPromoteTypes by two Convert layers (opset1)
   fold MODEL.xml -o OUT.xml     replace ConvertPromoteTypes layers with constant inputs by Consts
 
 --embedded instead of MODEL.xml uses the model compiled into the program (the three examples of
-the ConvertPromoteTypes-14 specification). Flags may come before or after the model.
+the ConvertPromoteTypes-14 specification). Flags may come before or after the model. check also
+accepts a <layer> pasted from the specification (read tolerantly: commas between attributes,
+"< !--"); each of its inputs gets a Parameter.
 
 Exit status: 0 ok, 1 the model does not check or the operation failed, 2 bad usage.
 
@@ -37,6 +43,7 @@ Examples:
   convertpromote ir check testdata/ir/example1_promote_floats.xml
   convertpromote ir run --embedded
   convertpromote ir run testdata/ir/subbyte_consts.xml --out /tmp/npy
+  convertpromote ir run testdata/ir/parameter_input.xml --input x=x.npy
   convertpromote ir decompose testdata/ir/pytorch_scalar.xml -o /tmp/decomposed.xml
   convertpromote ir fold testdata/ir/example2_integers_unsafe.xml -o /tmp/folded.xml
 `
@@ -53,7 +60,21 @@ type irOptions struct {
 	out      string // -o / --output
 	outDir   string // --out (run)
 	embedded bool
-	values   int // --values: how many values run prints
+	values   int        // --values: how many values run prints
+	inputs   inputFlags // --input NAME=FILE.npy (run)
+}
+
+// inputFlags collects repeated --input NAME=FILE.npy flags.
+type inputFlags []string
+
+func (f *inputFlags) String() string { return strings.Join(*f, " ") }
+
+func (f *inputFlags) Set(v string) error {
+	if name, file, ok := strings.Cut(v, "="); !ok || name == "" || file == "" {
+		return fmt.Errorf("--input %q: want NAME=FILE.npy", v)
+	}
+	*f = append(*f, v)
+	return nil
 }
 
 func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -79,7 +100,8 @@ func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&opts.outDir, "out", "", "directory for .npy files (run)")
 	fs.BoolVar(&opts.embedded, "embedded", false, "use the model compiled into the program")
 	fs.IntVar(&opts.values, "values", 8, "values printed per output (run)")
-	flags, pos := interleaved(args[1:], map[string]bool{"o": true, "output": true, "out": true, "values": true})
+	fs.Var(&opts.inputs, "input", "NAME=FILE.npy: a tensor for the Parameter NAME (run; repeatable)")
+	flags, pos := interleaved(args[1:], map[string]bool{"o": true, "output": true, "out": true, "values": true, "input": true})
 	if err := fs.Parse(flags); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, irUsage)
@@ -98,6 +120,10 @@ func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if sub != "run" && opts.outDir != "" {
 		fmt.Fprintf(stderr, "convertpromote ir %s: --out DIR is a flag of ir run (did you mean -o?)\n", sub)
+		return exitUsage
+	}
+	if sub != "run" && len(opts.inputs) > 0 {
+		fmt.Fprintf(stderr, "convertpromote ir %s: --input is a flag of ir run\n", sub)
 		return exitUsage
 	}
 	var m *ir.Model
@@ -212,6 +238,9 @@ func irDecompose(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: replaced %d ConvertPromoteTypes layers by %d Convert layers\n", opts.out, n, 2*n)
+	if left := m.CountByType()[ir.OpType]; left > 0 {
+		fmt.Fprintf(stdout, "%s: left %d ConvertPromoteTypes layers in place: their common type is dynamic (OpenVINO's pass skips them too)\n", opts.out, left)
+	}
 	return nil
 }
 
@@ -219,7 +248,21 @@ func irRun(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 	if opts.values < 0 {
 		return usageErrorf("--values must be ≥ 0")
 	}
-	res, err := m.Run(nil)
+	inputs := map[string]op.Tensor{}
+	for _, in := range opts.inputs {
+		name, file, _ := strings.Cut(in, "=")
+		f, err := os.Open(file)
+		if err != nil {
+			return err
+		}
+		t, err := ir.ReadNPY(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("--input %s: %v", in, err)
+		}
+		inputs[name] = t
+	}
+	res, err := m.Run(inputs)
 	if err != nil {
 		return err
 	}

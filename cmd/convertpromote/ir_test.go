@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/convertpromote/convertpromote/ir"
+	"github.com/convertpromote/convertpromote/op"
 )
 
 func irTestdata(name string) string { return filepath.Join("..", "..", "testdata", "ir", name) }
@@ -214,5 +215,34 @@ func TestIRHostileCLI(t *testing.T) {
 		if code, _, errs := cli(t, "", "ir", "run", f); code != 1 || !strings.HasPrefix(errs, f+":") {
 			t.Errorf("run %s: exit %d: %s", f, code, errs)
 		}
+	}
+}
+
+func TestIRRunInputCLI(t *testing.T) {
+	x, err := op.FromInt8([]int64{2, 3}, []int8{-128, -1, 0, 1, 2, 127})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "x.npy")
+	f, _ := os.Create(p)
+	if err := ir.WriteNPY(f, x); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	code, out, errs := cli(t, "", "ir", "run", irTestdata("parameter_input.xml"), "--input", "x="+p)
+	if code != 0 || !strings.Contains(out, "promote:0  f32[2,3]  -128, -1, 0, 1, 2, 127\n") || !strings.Contains(out, "promote:1  f32[3]  0.5, -1, 2\n") {
+		t.Errorf("exit %d\n%s%s", code, out, errs)
+	}
+	code, _, errs = cli(t, "", "ir", "run", irTestdata("parameter_input.xml"), "--input", "y="+p)
+	if code != 1 || !strings.Contains(errs, `input "y" matches no Parameter`) {
+		t.Errorf("unknown input: exit %d: %s", code, errs)
+	}
+	code, _, errs = cli(t, "", "ir", "run", irTestdata("parameter_input.xml"), "--input", "x")
+	if code != 2 || !strings.Contains(errs, "want NAME=FILE.npy") {
+		t.Errorf("bad --input: exit %d: %s", code, errs)
+	}
+	code, _, errs = cli(t, "", "ir", "run", irTestdata("parameter_input.xml"), "--input", "x="+irTestdata("parameter_input.bin"))
+	if code != 1 || !strings.Contains(errs, "bad magic") {
+		t.Errorf("not an npy: exit %d: %s", code, errs)
 	}
 }

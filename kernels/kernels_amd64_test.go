@@ -1,0 +1,86 @@
+//go:build !purego
+
+package kernels
+
+import (
+	"bytes"
+	"encoding/binary"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/convertpromote/convertpromote/element"
+)
+
+// TestAMD64AlternateKernels checks the kernels that the dispatch tables may not hold on this CPU
+// (the AVX-512 path prefers the AVX512_BF16 kernels for → bf16 when the CPU has them), so that
+// every kernel runs here whichever variant Convert picks: against the generic loop, on every
+// f16 pattern, on float32 specials and random patterns (a third of them subnormal), and on
+// every length 0..100.
+func TestAMD64AlternateKernels(t *testing.T) {
+	type alt struct {
+		name     string
+		from, to element.Type
+		f        loopFunc
+		need     bool
+	}
+	alts := []alt{
+		{"f32ToBF16AVX512", element.F32, element.BF16, f32ToBF16AVX512, haveAVX512},
+		{"f16ToBF16AVX512", element.F16, element.BF16, f16ToBF16AVX512, haveAVX512},
+		{"f32ToBF16AVX512BF", element.F32, element.BF16, f32ToBF16AVX512BF, haveBF16},
+		{"f16ToBF16AVX512BF", element.F16, element.BF16, f16ToBF16AVX512BF, haveBF16},
+	}
+	r := rand.New(rand.NewPCG(11, 12))
+	f32src := make([]byte, 4*(1<<18))
+	for i := 0; i < len(f32src); i += 4 {
+		v := r.Uint32()
+		switch i % 3 {
+		case 0:
+			v &= 0x807FFFFF // subnormal or zero
+		case 1:
+			v = v&0x80000000 | 0x7F800000 | v&0x7FFFFF // inf or NaN
+		}
+		binary.LittleEndian.PutUint32(f32src[i:], v)
+	}
+	f16src := make([]byte, 2<<16)
+	for i := range 1 << 16 {
+		binary.LittleEndian.PutUint16(f16src[2*i:], uint16(i))
+	}
+	ran := 0
+	for _, a := range alts {
+		if !a.need {
+			continue
+		}
+		ran++
+		src := f32src
+		if a.from == element.F16 {
+			src = f16src
+		}
+		n := len(src) / (a.from.Bits() / 8)
+		want := make([]byte, n*a.to.Bits()/8)
+		got := make([]byte, len(want)+8)
+		genericKernel(a.from, a.to)(want, src, n)
+		for ln := 0; ln <= 100; ln++ {
+			for i := range got {
+				got[i] = 0xA5
+			}
+			sb, db := ln*a.from.Bits()/8, ln*a.to.Bits()/8
+			a.f(got[:db], src[:sb], ln)
+			if !bytes.Equal(got[:db], want[:db]) || got[db] != 0xA5 {
+				t.Fatalf("%s n=%d: got %x, want %x", a.name, ln, got[:db+1], want[:db])
+			}
+		}
+		a.f(got[:len(want)], src, n)
+		if !bytes.Equal(got[:len(want)], want) {
+			for i := 0; i < len(want); i += 2 {
+				if got[i] != want[i] || got[i+1] != want[i+1] {
+					e := i / 2
+					t.Fatalf("%s element %d (source %x): got %x, want %x", a.name, e,
+						src[e*a.from.Bits()/8:(e+1)*a.from.Bits()/8], got[i:i+2], want[i:i+2])
+				}
+			}
+		}
+	}
+	if ran == 0 {
+		t.Skip("no AVX-512 on this CPU")
+	}
+}
