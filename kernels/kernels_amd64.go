@@ -165,6 +165,10 @@ var (
 	lutE4m3F16 [256]byte
 	// lutE4m3BF16 is the same for the bfloat16 value (the top half of the exact float32).
 	lutE4m3BF16 [256]byte
+
+	// lutI8F16 and lutU8F16 hold the binary16 of each byte read as int8 and as uint8: the 256
+	// low bytes, then the 256 high bytes.
+	lutI8F16, lutU8F16 [512]byte
 )
 
 // initTables fills the lookup tables from the decoding rules (SEMANTICS.md §3.1), converting the
@@ -224,6 +228,20 @@ func initTables() {
 	f8e4m3ToF16AVX2(unsafe.Slice((*byte)(unsafe.Pointer(&h[0])), 256), src[:], 128)
 	for i, v := range h {
 		lutE4m3F16[i], lutE4m3F16[i+128] = byte(v), byte(v>>8)
+	}
+	var all [256]byte
+	for i := range all {
+		all[i] = byte(i)
+	}
+	for _, t := range []struct {
+		k   loopFunc
+		lut *[512]byte
+	}{{i8ToF16AVX2, &lutI8F16}, {u8ToF16AVX2, &lutU8F16}} {
+		var h [256]uint16
+		t.k(unsafe.Slice((*byte)(unsafe.Pointer(&h[0])), 512), all[:], 256)
+		for i, v := range h {
+			t.lut[i], t.lut[256+i] = byte(v), byte(v>>8)
+		}
 	}
 	var w [128]uint32
 	f16ToF32AVX2(unsafe.Slice((*byte)(unsafe.Pointer(&w[0])), 512), unsafe.Slice((*byte)(unsafe.Pointer(&h[0])), 256), 128)

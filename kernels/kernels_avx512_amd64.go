@@ -161,12 +161,14 @@ func u16ToF32AVX512(dst, src []byte, n int)
 //go:noescape
 func i32ToF32AVX512(dst, src []byte, n int)
 
-// i8ToF16AVX512: for i < n { dst16[i] = F16FromF32(float32(int8(src8[i]))) }.
+// i8ToF16AVX512: for i < n { dst16[i] = F16FromF32(float32(int8(src8[i]))) }, looked up:
+// dst16[i] = lutI8F16[256+src8[i]]<<8 | lutI8F16[src8[i]].
 //
 //go:noescape
 func i8ToF16AVX512(dst, src []byte, n int)
 
-// u8ToF16AVX512: for i < n { dst16[i] = F16FromF32(float32(src8[i])) }.
+// u8ToF16AVX512: for i < n { dst16[i] = F16FromF32(float32(src8[i])) }, looked up:
+// dst16[i] = lutU8F16[256+src8[i]]<<8 | lutU8F16[src8[i]].
 //
 //go:noescape
 func u8ToF16AVX512(dst, src []byte, n int)

@@ -520,27 +520,49 @@ TEXT ·i32ToF32AVX512(SB), NOSPLIT, $512-56
 	VINSERTI64X4 $1, Y1, Z0, Z0; \
 	VMOVDQU64 Z0, O(DI)
 
-#define I8F16(I, O) \
-	VPMOVSXBD I(SI), Z0; \
-	VPMOVSXBD I+16(SI), Z1; \
-	VCVTDQ2PS Z0, Z0; \
-	VCVTDQ2PS Z1, Z1; \
-	TOF16PAIR(O)
+// BYTEF16 looks up the binary16 of each of 64 bytes in 256-entry tables of low bytes (Z16..Z19)
+// and high bytes (Z20..Z23): VPERMI2B reads 7 index bits, so each plane takes two lookups, and
+// the top bit of the byte (VPMOVB2M) picks the second. The bytes are first permuted (Z27) into
+// the order that VPUNPCKL/HBW restore.
+#define BYTEF16(I, O) \
+	VPERMB I(SI), Z27, Z0; \
+	VPMOVB2M Z0, K1; \
+	VMOVDQA64 Z0, Z1; \
+	VPERMI2B Z17, Z16, Z1; \
+	VMOVDQA64 Z0, Z2; \
+	VPERMI2B Z19, Z18, Z2; \
+	VPBLENDMB Z2, Z1, K1, Z1; \
+	VMOVDQA64 Z0, Z3; \
+	VPERMI2B Z21, Z20, Z3; \
+	VMOVDQA64 Z0, Z4; \
+	VPERMI2B Z23, Z22, Z4; \
+	VPBLENDMB Z4, Z3, K1, Z3; \
+	VPUNPCKLBW Z3, Z1, Z0; \
+	VPUNPCKHBW Z3, Z1, Z2; \
+	VMOVDQU64 Z0, O(DI); \
+	VMOVDQU64 Z2, O+64(DI)
+
+// BYTEF16_CONSTS loads the tables at T: 256 low bytes, then 256 high bytes.
+#define BYTEF16_CONSTS(T) \
+	VMOVDQU64 T+0(SB), Z16; \
+	VMOVDQU64 T+64(SB), Z17; \
+	VMOVDQU64 T+128(SB), Z18; \
+	VMOVDQU64 T+192(SB), Z19; \
+	VMOVDQU64 T+256(SB), Z20; \
+	VMOVDQU64 T+320(SB), Z21; \
+	VMOVDQU64 T+384(SB), Z22; \
+	VMOVDQU64 T+448(SB), Z23; \
+	VMOVDQU64 ·unpackOrder(SB), Z27
 
 TEXT ·i8ToF16AVX512(SB), NOSPLIT, $512-56
 	ARGS
-	LOOP(I8F16, 32, 32, 64)
-
-#define U8F16(I, O) \
-	VPMOVZXBD I(SI), Z0; \
-	VPMOVZXBD I+16(SI), Z1; \
-	VCVTDQ2PS Z0, Z0; \
-	VCVTDQ2PS Z1, Z1; \
-	TOF16PAIR(O)
+	BYTEF16_CONSTS(·lutI8F16)
+	LOOP(BYTEF16, 64, 64, 128)
 
 TEXT ·u8ToF16AVX512(SB), NOSPLIT, $512-56
 	ARGS
-	LOOP(U8F16, 32, 32, 64)
+	BYTEF16_CONSTS(·lutU8F16)
+	LOOP(BYTEF16, 64, 64, 128)
 
 #define I16F16(I, O) \
 	VPMOVSXWD I(SI), Z0; \
