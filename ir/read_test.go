@@ -333,8 +333,9 @@ func TestHostileNesting(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "stream.xml:1: elements nested deeper than 256 levels") {
 		t.Fatalf("err = %v", err)
 	}
-	if el > 5*time.Second || alloc > 16<<20 {
-		t.Errorf("took %v and allocated %d bytes", el, alloc)
+	// A hang is caught by the test timeout; the bound here is memory, which -race inflates.
+	if !raceEnabled && alloc > 16<<20 {
+		t.Errorf("allocated %d bytes (in %v)", alloc, el)
 	}
 }
 
@@ -360,8 +361,8 @@ func TestHostileAttribute(t *testing.T) {
 	}
 	// The decoder grows its buffer by doubling up to the limit; a few times the limit is the
 	// bound, far below the 50 MB input.
-	if el > 5*time.Second || alloc > uint64(4*lim.MaxTokenBytes) {
-		t.Errorf("took %v and allocated %d bytes", el, alloc)
+	if !raceEnabled && alloc > uint64(4*lim.MaxTokenBytes) {
+		t.Errorf("allocated %d bytes (in %v)", alloc, el)
 	}
 }
 
