@@ -45,7 +45,10 @@ LE:
 // left, then one block at a time; a last partial block (R10 elements) is copied into the frame,
 // converted there as a whole block, and only its R10 elements are copied out. V is the block size
 // in elements, SIN and SOUT its size in bytes (SIN·8/V bits an element, so 4-bit sources work).
-// The including file defines TAILCOPY(S, D, N, L8, L1, LE) with the contract of COPYBYTES.
+// The including file defines TAILIN(S, D, N, L8, L1, LE), which copies the N source bytes into the
+// frame (it may also write the frame's bytes past N), and TAILOUT(S, D, N, L8, L1, LE), which copies
+// N bytes out of the frame (it may read the frame's bytes past N), with the contract of COPYBYTES
+// otherwise: no byte of the caller's buffers past N is read or written.
 #define LOOP(BODY, V, SIN, SOUT) \
 	MOVQ CX, R10; \
 	ANDQ $(V-1), R10; \
@@ -79,7 +82,7 @@ tail: \
 	ADDQ $7, BX; \
 	SHRQ $3, BX; \
 	LEAQ 0(SP), R8; \
-	TAILCOPY(SI, R8, BX, in8, in1, inDone); \
+	TAILIN(SI, R8, BX, in8, in1, inDone); \
 	MOVQ DI, R11; \
 	MOVQ R8, SI; \
 	LEAQ 256(SP), DI; \
@@ -88,7 +91,7 @@ tail: \
 	IMULQ $(SOUT*8/V), BX; \
 	ADDQ $7, BX; \
 	SHRQ $3, BX; \
-	TAILCOPY(DI, R11, BX, out8, out1, outDone); \
+	TAILOUT(DI, R11, BX, out8, out1, outDone); \
 done: \
 	VZEROUPPER; \
 	RET

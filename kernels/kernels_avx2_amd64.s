@@ -9,7 +9,8 @@
 
 #include "kernels_amd64.h"
 
-#define TAILCOPY(S, D, N, L8, L1, LE) COPYBYTES(S, D, N, L8, L1, LE)
+#define TAILIN(S, D, N, L8, L1, LE) COPYBYTES(S, D, N, L8, L1, LE)
+#define TAILOUT(S, D, N, L8, L1, LE) COPYBYTES(S, D, N, L8, L1, LE)
 
 // ---- f32 <-> f16 -------------------------------------------------------------------------------
 

@@ -10,9 +10,14 @@
 
 #include "kernels_amd64.h"
 
-// TAILCOPY copies N bytes from S to D in 64-byte vectors, the last one masked (BZHI builds the
-// mask), so no byte past N is read or written. It uses AX, DX, R9, K7 and Z0.
-#define TAILCOPY(S, D, N, L64, LPART, LE) \
+// TAILIN copies N bytes from S into the frame at D in 64-byte vectors, the last one a masked
+// load (BZHI builds the mask) so that no source byte past N is read, stored whole (the bytes past
+// N become zero): a full store lets the kernel's full loads from the frame be forwarded from the
+// store buffer, which a masked store does not (about 15 ns a call on Zen 4). TAILOUT copies N
+// bytes from the frame at S to D, the last vector a full load and a masked store, so that no
+// destination byte past N is written. The frame's 256-byte halves hold a partial block of every
+// kernel rounded up to 64 bytes. Both use AX, DX, R9, K7 and Z0.
+#define TAILIN(S, D, N, L64, LPART, LE) \
 	XORQ AX, AX; \
 L64: \
 	MOVQ N, DX; \
@@ -29,6 +34,26 @@ LPART: \
 	BZHIQ DX, R9, R9; \
 	KMOVQ R9, K7; \
 	VMOVDQU8.Z (S)(AX*1), K7, Z0; \
+	VMOVDQU64 Z0, (D)(AX*1); \
+LE:
+
+#define TAILOUT(S, D, N, L64, LPART, LE) \
+	XORQ AX, AX; \
+L64: \
+	MOVQ N, DX; \
+	SUBQ AX, DX; \
+	JBE  LE; \
+	CMPQ DX, $64; \
+	JB   LPART; \
+	VMOVDQU64 (S)(AX*1), Z0; \
+	VMOVDQU64 Z0, (D)(AX*1); \
+	ADDQ $64, AX; \
+	JMP  L64; \
+LPART: \
+	MOVQ $-1, R9; \
+	BZHIQ DX, R9, R9; \
+	KMOVQ R9, K7; \
+	VMOVDQU64 (S)(AX*1), Z0; \
 	VMOVDQU8 Z0, K7, (D)(AX*1); \
 LE:
 
