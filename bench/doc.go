@@ -1,12 +1,15 @@
 // Package bench measures the throughput of the cast kernels of package kernels, side by side in
 // one run with copy() of the same bytes (the memory bound of the machine), with the pure-Go path
-// and, for f16 pairs, with the per-element loop of github.com/x448/float16 that most Go code uses.
+// and, for f32:f16 and f16:f32, with the per-element loop of github.com/x448/float16 that most Go
+// code uses (see PathX448).
 //
 // # What is measured
 //
 // A case is one (pair, path, size, threads) combination. For each case the source buffer is
 // filled once with realistic random values of the source type (see Fill) and the destination is
-// allocated once; both start on a 64-byte boundary. One operation converts all n elements.
+// allocated once; both start on a 64-byte boundary. One operation converts all n elements. Every
+// operation converts the same buffer again, so at small sizes a loop with data-dependent branches
+// can look faster than on fresh data: the branch predictor learns the repeating data.
 //
 // Throughput counts bytes read plus bytes written: bytes_per_op = from.ByteSize(n) +
 // to.ByteSize(n), so packed types are rounded up to whole bytes. GB/s means 10^9 bytes per second.
