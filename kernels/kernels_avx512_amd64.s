@@ -201,18 +201,26 @@ TEXT ·bf16ToF32AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(BF16F32, 16, 32, 64)
 
-#define BF16F16(I, O) \
-	VPMOVZXWD I(SI), Z0; \
-	VPMOVZXWD I+32(SI), Z1; \
-	VPSLLD $16, Z0, Z0; \
-	VPSLLD $16, Z1, Z1; \
+// TOF16EVENODD converts the float32 of the even elements in Z0 and of the odd ones in Z1 to 32
+// binary16, interleaves them (VPERMT2W with the indices in Z15) and stores them at O(DI).
+#define TOF16EVENODD(O) \
 	VCVTPS2PH $0, Z0, Y0; \
 	VCVTPS2PH $0, Z1, Y1; \
-	VINSERTI64X4 $1, Y1, Z0, Z0; \
+	VPERMT2W Z1, Z15, Z0; \
 	VMOVDQU64 Z0, O(DI)
+
+// BF16F16 widens the even words of 64 bytes to float32 by a shift and the odd ones by a mask
+// (Z14 = 0xFFFF0000), which takes two ALU ops instead of two VPMOVZXWD shuffles.
+#define BF16F16(I, O) \
+	VMOVDQU64 I(SI), Z1; \
+	VPSLLD $16, Z1, Z0; \
+	VPANDD Z14, Z1, Z1; \
+	TOF16EVENODD(O)
 
 TEXT ·bf16ToF16AVX512(SB), NOSPLIT, $512-56
 	ARGS
+	VMOVDQU64 ·interleaveWords(SB), Z15
+	ZD(0xFFFF0000, Z14)
 	LOOP(BF16F16, 32, 64, 64)
 
 // ---- f8 -> f16, f32 ----------------------------------------------------------------------------
@@ -581,26 +589,36 @@ TEXT ·u8ToF16AVX512(SB), NOSPLIT, $512-56
 	BYTEF16_CONSTS(·lutU8F16)
 	LOOP(BYTEF16, 64, 64, 128)
 
+// I16F16 sign-extends the even words of 64 bytes to int32 by VPMADDWD with the words 1, 0
+// (Z14: x·1 + y·0) and the odd ones by a shift, instead of two VPMOVSXWD shuffles.
 #define I16F16(I, O) \
-	VPMOVSXWD I(SI), Z0; \
-	VPMOVSXWD I+32(SI), Z1; \
+	VMOVDQU64 I(SI), Z1; \
+	VPMADDWD Z14, Z1, Z0; \
+	VPSRAD $16, Z1, Z1; \
 	VCVTDQ2PS Z0, Z0; \
 	VCVTDQ2PS Z1, Z1; \
-	TOF16PAIR(O)
+	TOF16EVENODD(O)
 
 TEXT ·i16ToF16AVX512(SB), NOSPLIT, $512-56
 	ARGS
+	VMOVDQU64 ·interleaveWords(SB), Z15
+	ZD(1, Z14)
 	LOOP(I16F16, 32, 64, 64)
 
+// U16F16 zero-extends the even words of 64 bytes by a mask (Z14 = 0xFFFF) and the odd ones by a
+// shift.
 #define U16F16(I, O) \
-	VPMOVZXWD I(SI), Z0; \
-	VPMOVZXWD I+32(SI), Z1; \
+	VMOVDQU64 I(SI), Z1; \
+	VPANDD Z14, Z1, Z0; \
+	VPSRLD $16, Z1, Z1; \
 	VCVTDQ2PS Z0, Z0; \
 	VCVTDQ2PS Z1, Z1; \
-	TOF16PAIR(O)
+	TOF16EVENODD(O)
 
 TEXT ·u16ToF16AVX512(SB), NOSPLIT, $512-56
 	ARGS
+	VMOVDQU64 ·interleaveWords(SB), Z15
+	ZD(0xFFFF, Z14)
 	LOOP(U16F16, 32, 64, 64)
 
 // I32F16 clamps to ±65504 (Z15, Z14) before rounding to binary16.
