@@ -621,20 +621,18 @@ TEXT ·u16ToF16AVX512(SB), NOSPLIT, $512-56
 	ZD(0xFFFF, Z14)
 	LOOP(U16F16, 32, 64, 64)
 
-// I32F16 clamps to ±65504 (Z15, Z14) before rounding to binary16.
+// I32F16 clamps to ±65504 before rounding to binary16 with one VRANGEPS a vector: imm 2 takes
+// the operand of smaller magnitude, x or 65504 (Z15), with the sign of x.
 #define I32F16(I, O) \
 	VCVTDQ2PS I(SI), Z0; \
 	VCVTDQ2PS I+64(SI), Z1; \
-	VMINPS Z15, Z0, Z0; \
-	VMINPS Z15, Z1, Z1; \
-	VMAXPS Z14, Z0, Z0; \
-	VMAXPS Z14, Z1, Z1; \
+	VRANGEPS $2, Z15, Z0, Z0; \
+	VRANGEPS $2, Z15, Z1, Z1; \
 	TOF16PAIR(O)
 
 TEXT ·i32ToF16AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	ZD(0x477FE000, Z15)
-	ZD(0xC77FE000, Z14)
 	LOOP(I32F16, 32, 128, 64)
 
 // ---- integer widening and narrowing ------------------------------------------------------------
