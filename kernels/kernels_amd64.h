@@ -42,8 +42,13 @@ L1: \
 LE:
 
 // LOOP runs BODY(in, out) over the buffers: four blocks per iteration while at least four are
-// left, then one block at a time; a last partial block (R10 elements) is copied into the frame,
-// converted there as a whole block, and only its R10 elements are copied out. V is the block size
+// left, then one block at a time. A last partial block (R10 elements) of a call with at least one
+// whole block is converted as the whole block that ends with the last element: it converts the
+// V-R10 elements before the tail again and stores the same bytes over them (elements convert
+// independently), which needs no copies, and no byte outside the buffers is read or written. When
+// n < V, or when the step back does not fall on a byte (an odd count of 4-bit elements), the
+// partial block is copied into the frame, converted there as a whole block, and only its R10
+// elements are copied out. V is the block size
 // in elements, SIN and SOUT its size in bytes (SIN·8/V bits an element, so 4-bit sources work).
 // The including file defines TAILIN(S, D, N, L8, L1, LE), which copies the N source bytes into the
 // frame (it may also write the frame's bytes past N), and TAILOUT(S, D, N, L8, L1, LE), which copies
@@ -77,6 +82,24 @@ single: \
 tail: \
 	TESTQ R10, R10; \
 	JZ   done; \
+	CMPQ n+48(FP), $V; \
+	JB   frame; \
+	MOVQ $V, BX; \
+	SUBQ R10, BX; \
+	MOVQ BX, AX; \
+	IMULQ $(SIN*8/V), AX; \
+	IMULQ $(SOUT*8/V), BX; \
+	MOVQ AX, DX; \
+	ORQ  BX, DX; \
+	TESTQ $7, DX; \
+	JNZ  frame; \
+	SHRQ $3, AX; \
+	SHRQ $3, BX; \
+	SUBQ AX, SI; \
+	SUBQ BX, DI; \
+	BODY(0, 0); \
+	JMP  done; \
+frame: \
 	MOVQ R10, BX; \
 	IMULQ $(SIN*8/V), BX; \
 	ADDQ $7, BX; \

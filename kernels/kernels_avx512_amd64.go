@@ -73,8 +73,9 @@ func f8e5m2ToF16AVX512(dst, src []byte, n int)
 func f8e5m2ToF32AVX512(dst, src []byte, n int)
 
 // f32ToF8e4m3AVX512: for i < n { dst8[i] = F8E4M3FromF16(F16FromF32(src32[i])) }: VCVTPS2PH,
-// then in 16-bit lanes with a = |h|: a ≥ 0x2400 (2^-6): min(RNE((a-0x2000)>>7), 0x7F); below:
-// RNE(M>>(16-e)) with e = a>>10, M = a&0x3FF | 0x400; then the sign bit.
+// then in 16-bit lanes with a = |h| and m = min(a>>10, 9): min(RNE((a+0x400-m<<10)>>(16-m)), 0x7F),
+// which is min(RNE((a-0x2000)>>7), 0x7F) for a ≥ 0x2400 (2^-6) and RNE(M>>(16-e)) with
+// e = a>>10, M = a&0x3FF | 0x400 below; then the sign bit.
 //
 //go:noescape
 func f32ToF8e4m3AVX512(dst, src []byte, n int)

@@ -201,18 +201,26 @@ TEXT ·bf16ToF32AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(BF16F32, 16, 32, 64)
 
-#define BF16F16(I, O) \
-	VPMOVZXWD I(SI), Z0; \
-	VPMOVZXWD I+32(SI), Z1; \
-	VPSLLD $16, Z0, Z0; \
-	VPSLLD $16, Z1, Z1; \
+// TOF16EVENODD converts the float32 of the even elements in Z0 and of the odd ones in Z1 to 32
+// binary16, interleaves them (VPERMT2W with the indices in Z15) and stores them at O(DI).
+#define TOF16EVENODD(O) \
 	VCVTPS2PH $0, Z0, Y0; \
 	VCVTPS2PH $0, Z1, Y1; \
-	VINSERTI64X4 $1, Y1, Z0, Z0; \
+	VPERMT2W Z1, Z15, Z0; \
 	VMOVDQU64 Z0, O(DI)
+
+// BF16F16 widens the even words of 64 bytes to float32 by a shift and the odd ones by a mask
+// (Z14 = 0xFFFF0000), which takes two ALU ops instead of two VPMOVZXWD shuffles.
+#define BF16F16(I, O) \
+	VMOVDQU64 I(SI), Z1; \
+	VPSLLD $16, Z1, Z0; \
+	VPANDD Z14, Z1, Z1; \
+	TOF16EVENODD(O)
 
 TEXT ·bf16ToF16AVX512(SB), NOSPLIT, $512-56
 	ARGS
+	VMOVDQU64 ·interleaveWords(SB), Z15
+	ZD(0xFFFF0000, Z14)
 	LOOP(BF16F16, 32, 64, 64)
 
 // ---- f8 -> f16, f32 ----------------------------------------------------------------------------
@@ -307,46 +315,38 @@ TEXT ·f8e5m2ToF32AVX512(SB), NOSPLIT, $512-56
 
 // ---- f32, f16 -> f8 ----------------------------------------------------------------------------
 
-// TOE4M3W_CONSTS (words): Z15 = 0x7FFF, Z14 = 0x2000, Z13 = 0x3F, Z12 = 1, Z11 = 0x7F,
-// Z10 = 0x2400 (2^-6), Z9 = 16, Z8 = 0x3FF, Z7 = 0x400, Z6 = 0x80.
+// TOE4M3W_CONSTS (words): Z15 = 0x7FFF, Z14 = 9, Z13 = 0x400, Z12 = 1, Z11 = 0x7F, Z9 = 16,
+// Z6 = 0x80.
 #define TOE4M3W_CONSTS \
 	ZW(0x7FFF, Z15); \
-	ZW(0x2000, Z14); \
-	ZW(0x3F, Z13); \
+	ZW(9, Z14); \
+	ZW(0x400, Z13); \
 	ZW(1, Z12); \
 	ZW(0x7F, Z11); \
-	ZW(0x2400, Z10); \
 	ZW(16, Z9); \
-	ZW(0x3FF, Z8); \
-	ZW(0x400, Z7); \
 	ZW(0x80, Z6)
 
 // TOE4M3W rounds the 32 binary16 words in Z0 to f8e4m3 in the low byte of each word of Z1, in
-// 16-bit lanes. With a = |h|: for a ≥ 0x2400 (2^-6), t = a - 0x2000 rounded to nearest even at
-// bit 7 and capped at 0x7F (NaN: above 464, inf, NaN); below, the e4m3 subnormal
-// m = RNE(M · 2^(e-16)) with e = a>>10 and M = a&0x3FF | 0x400, by variable shifts (e = 0 shifts
+// 16-bit lanes. With a = |h| and m = min(a>>10, 9), it rounds v = a + 0x400 - m<<10 to nearest
+// even at bit 16-m and caps the result at 0x7F. For a ≥ 0x2400 (2^-6, m = 9) that is
+// a - 0x2000 rounded at bit 7 (the f8e4m3 bits; NaN above 464, inf and NaN); below it is the
+// e4m3 subnormal RNE(M · 2^(e-16)) with e = a>>10 and M = a&0x3FF | 0x400 (e = 0 shifts
 // everything out: f16 subnormals round to 0). Then the sign h>>8 & 0x80.
 #define TOE4M3W \
 	VPANDD Z15, Z0, Z2; \
-	VPSUBW Z14, Z2, Z1; \
-	VPSRLW $7, Z1, Z3; \
-	VPANDD Z12, Z3, Z3; \
-	VPADDW Z13, Z1, Z1; \
-	VPADDW Z3, Z1, Z1; \
-	VPSRLW $7, Z1, Z1; \
-	VPMINUW Z11, Z1, Z1; \
 	VPSRLW $10, Z2, Z3; \
+	VPMINUW Z14, Z3, Z3; \
 	VPSUBW Z3, Z9, Z4; \
+	VPSLLW $10, Z3, Z5; \
+	VPADDW Z13, Z2, Z2; \
+	VPSUBW Z5, Z2, Z2; \
+	VPSRLVW Z4, Z2, Z5; \
+	VPANDD Z12, Z5, Z5; \
 	VPSRLVW Z3, Z15, Z3; \
-	VPANDD Z8, Z2, Z5; \
-	VPORD Z7, Z5, Z5; \
-	VPSRLVW Z4, Z5, Z16; \
-	VPANDD Z12, Z16, Z16; \
-	VPADDW Z3, Z5, Z5; \
-	VPADDW Z16, Z5, Z5; \
-	VPSRLVW Z4, Z5, Z5; \
-	VPCMPUW $1, Z10, Z2, K1; \
-	VMOVDQU16 Z5, K1, Z1; \
+	VPADDW Z3, Z2, Z2; \
+	VPADDW Z5, Z2, Z2; \
+	VPSRLVW Z4, Z2, Z1; \
+	VPMINUW Z11, Z1, Z1; \
 	VPSRLW $8, Z0, Z0; \
 	VPTERNLOGD $0xF8, Z6, Z0, Z1
 
@@ -589,26 +589,36 @@ TEXT ·u8ToF16AVX512(SB), NOSPLIT, $512-56
 	BYTEF16_CONSTS(·lutU8F16)
 	LOOP(BYTEF16, 64, 64, 128)
 
+// I16F16 sign-extends the even words of 64 bytes to int32 by VPMADDWD with the words 1, 0
+// (Z14: x·1 + y·0) and the odd ones by a shift, instead of two VPMOVSXWD shuffles.
 #define I16F16(I, O) \
-	VPMOVSXWD I(SI), Z0; \
-	VPMOVSXWD I+32(SI), Z1; \
+	VMOVDQU64 I(SI), Z1; \
+	VPMADDWD Z14, Z1, Z0; \
+	VPSRAD $16, Z1, Z1; \
 	VCVTDQ2PS Z0, Z0; \
 	VCVTDQ2PS Z1, Z1; \
-	TOF16PAIR(O)
+	TOF16EVENODD(O)
 
 TEXT ·i16ToF16AVX512(SB), NOSPLIT, $512-56
 	ARGS
+	VMOVDQU64 ·interleaveWords(SB), Z15
+	ZD(1, Z14)
 	LOOP(I16F16, 32, 64, 64)
 
+// U16F16 zero-extends the even words of 64 bytes by a mask (Z14 = 0xFFFF) and the odd ones by a
+// shift.
 #define U16F16(I, O) \
-	VPMOVZXWD I(SI), Z0; \
-	VPMOVZXWD I+32(SI), Z1; \
+	VMOVDQU64 I(SI), Z1; \
+	VPANDD Z14, Z1, Z0; \
+	VPSRLD $16, Z1, Z1; \
 	VCVTDQ2PS Z0, Z0; \
 	VCVTDQ2PS Z1, Z1; \
-	TOF16PAIR(O)
+	TOF16EVENODD(O)
 
 TEXT ·u16ToF16AVX512(SB), NOSPLIT, $512-56
 	ARGS
+	VMOVDQU64 ·interleaveWords(SB), Z15
+	ZD(0xFFFF, Z14)
 	LOOP(U16F16, 32, 64, 64)
 
 // I32F16 clamps to ±65504 (Z15, Z14) before rounding to binary16.
