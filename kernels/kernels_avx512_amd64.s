@@ -376,7 +376,7 @@ TEXT ·f16ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 	TOE4M3W_CONSTS
 	LOOP(F16E4M3, 32, 64, 32)
 
-// TOE5M2_CONSTS: Z15 = 0x7FFF, Z14 = 0x7C00, Z13 = 0x7F, Z12 = 1, Z11 = 0x0200 (words),
+// TOE5M2_CONSTS: Z15 = 0x7FFF, Z14 = 0x7C00, Z13 = 0x7F, Z12 = 1, Z11 = 0x0200, Z16 = 0x0100 (words),
 // Z10 = the byte indices 1, 3, ..., 127 (the high bytes of the words of two registers).
 #define TOE5M2_CONSTS \
 	ZW(0x7FFF, Z15); \
@@ -384,15 +384,15 @@ TEXT ·f16ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 	ZW(0x7F, Z13); \
 	ZW(1, Z12); \
 	ZW(0x200, Z11); \
+	ZW(0x100, Z16); \
 	VMOVDQU64 ·oddBytes(SB), Z10
 
 // TOE5M2 rounds the 32 binary16 words in R to f8e5m2 in the high byte of each word: NaN lanes
 // (|h| > 0x7C00) become h | 0x0200 (the quieted NaN), the others h + 0x7F + ((h>>8)&1).
 #define TOE5M2(R) \
-	VPSRLW $8, R, Z2; \
-	VPANDD Z12, Z2, Z2; \
+	VPTESTMW Z16, R, K2; \
 	VPADDW Z13, R, Z3; \
-	VPADDW Z2, Z3, Z3; \
+	VPADDW Z12, Z3, K2, Z3; \
 	VPANDD Z15, R, Z2; \
 	VPCMPUW $6, Z14, Z2, K1; \
 	VPORD Z11, R, R; \
