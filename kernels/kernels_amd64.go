@@ -22,7 +22,7 @@ var (
 		cpu.X86.HasAVX512VL && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VBMI
 )
 
-// haveBF16 reports AVX512_BF16 (VCVTNEPS2BF16), which the AVX-512 path uses for f32 and f16 →
+// haveBF16 reports AVX512_BF16 (VCVTNE2PS2BF16), which the AVX-512 path uses for f32 and f16 →
 // bf16 when the CPU has it.
 var haveBF16 = haveAVX512 && cpu.X86.HasAVX512BF16
 

@@ -136,13 +136,14 @@ TEXT ·f16ToBF16AVX512(SB), NOSPLIT, $512-56
 
 // ---- bf16 with AVX512_BF16 ---------------------------------------------------------------------
 // VCVTNEPS2BF16 rounds to nearest even and quiets NaNs exactly as SEMANTICS.md §3.2/§3.3 ask, but
-// treats subnormal inputs as zero. The Go assembler does not know the mnemonic: CVTNE0 and CVTNE1
-// are its encodings for Y0 ← Z0 and Y1 ← Z1 (EVEX.512.F3.0F38.W0 72 /r).
+// treats subnormal inputs as zero. VCVTNE2PS2BF16 does the same to two registers at once, the
+// first source giving the high half of the result. The Go assembler knows neither mnemonic:
+// CVTNE2 is the encoding of Z0 ← (Z1, Z0), that is words 0..15 from Z0 and 16..31 from Z1
+// (EVEX.512.F2.0F38.W0 72 /r, vvvv = Z1, r/m = Z0).
 
-#define CVTNE0 BYTE $0x62; BYTE $0xF2; BYTE $0x7E; BYTE $0x48; BYTE $0x72; BYTE $0xC0
-#define CVTNE1 BYTE $0x62; BYTE $0xF2; BYTE $0x7E; BYTE $0x48; BYTE $0x72; BYTE $0xC9
+#define CVTNE2 BYTE $0x62; BYTE $0xF2; BYTE $0x77; BYTE $0x48; BYTE $0x72; BYTE $0xC0
 
-// f32ToBF16AVX512BF converts 32 float32 a step with VCVTNEPS2BF16, unless a lane of the step is
+// f32ToBF16AVX512BF converts 32 float32 a step with VCVTNE2PS2BF16, unless a lane of the step is
 // subnormal (VFPCLASSPS class 0x20): that step takes the integer rounding of F32BF16. The last
 // partial step goes through LOOP's tail, also with F32BF16.
 TEXT ·f32ToBF16AVX512BF(SB), NOSPLIT, $512-56
@@ -160,9 +161,7 @@ bfloop:
 	VFPCLASSPSZ $0x20, Z1, K2
 	KORTESTW K1, K2
 	JNZ  bfslow
-	CVTNE0
-	CVTNE1
-	VINSERTI64X4 $1, Y1, Z0, Z0
+	CVTNE2
 	VMOVDQU64 Z0, (DI)
 
 bfnext:
@@ -182,12 +181,10 @@ bfslow:
 #define F16BF16N(I, O) \
 	VCVTPH2PS I(SI), Z0; \
 	VCVTPH2PS I+32(SI), Z1; \
-	CVTNE0; \
-	CVTNE1; \
-	VINSERTI64X4 $1, Y1, Z0, Z0; \
+	CVTNE2; \
 	VMOVDQU64 Z0, O(DI)
 
-// f16ToBF16AVX512BF: f16 → f32 (exact, never subnormal) → bf16 with VCVTNEPS2BF16.
+// f16ToBF16AVX512BF: f16 → f32 (exact, never subnormal) → bf16 with VCVTNE2PS2BF16.
 TEXT ·f16ToBF16AVX512BF(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(F16BF16N, 32, 64, 64)
