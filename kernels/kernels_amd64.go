@@ -22,7 +22,7 @@ var (
 		cpu.X86.HasAVX512VL && cpu.X86.HasAVX512DQ && cpu.X86.HasAVX512VBMI
 )
 
-// haveBF16 reports AVX512_BF16 (VCVTNEPS2BF16), which the AVX-512 path uses for f32 and f16 →
+// haveBF16 reports AVX512_BF16 (VCVTNE2PS2BF16), which the AVX-512 path uses for f32 and f16 →
 // bf16 when the CPU has it.
 var haveBF16 = haveAVX512 && cpu.X86.HasAVX512BF16
 
@@ -149,6 +149,9 @@ var (
 	oddWords [32]uint16
 	// oddBytes selects the high bytes of the words of two registers (VPERMT2B indices 1, 3, …, 127).
 	oddBytes [64]byte
+	// interleaveWords interleaves the low halves of two registers word by word (VPERMT2W
+	// indices 0, 32, 1, 33, …, 15, 47).
+	interleaveWords [32]uint16
 	// unpackOrder permutes 64 bytes so that VPUNPCKLBW and VPUNPCKHBW, which interleave within
 	// 16-byte lanes, give elements 0..31 and 32..63 in order.
 	unpackOrder [64]byte
@@ -179,6 +182,9 @@ func initTables() {
 	}
 	for i := range oddBytes {
 		oddBytes[i] = byte(2*i + 1)
+	}
+	for i := range interleaveWords {
+		interleaveWords[i] = uint16(i/2 + 32*(i%2))
 	}
 	for l := range 4 {
 		for j := range 8 {

@@ -23,13 +23,13 @@ func f16ToF32AVX512(dst, src []byte, n int)
 //go:noescape
 func f32ToBF16AVX512(dst, src []byte, n int)
 
-// f32ToBF16AVX512BF: the loop of f32ToBF16AVX512, with VCVTNEPS2BF16 (AVX512_BF16) for the blocks
+// f32ToBF16AVX512BF: the loop of f32ToBF16AVX512, with VCVTNE2PS2BF16 (AVX512_BF16) for the blocks
 // of 32 that have no subnormal element.
 //
 //go:noescape
 func f32ToBF16AVX512BF(dst, src []byte, n int)
 
-// f16ToBF16AVX512BF: the loop of f16ToBF16AVX512 with VCVTNEPS2BF16 (AVX512_BF16); an f16 value
+// f16ToBF16AVX512BF: the loop of f16ToBF16AVX512 with VCVTNE2PS2BF16 (AVX512_BF16); an f16 value
 // is never a float32 subnormal, so no lane needs the integer rounding.
 //
 //go:noescape

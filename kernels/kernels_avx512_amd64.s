@@ -136,13 +136,14 @@ TEXT ·f16ToBF16AVX512(SB), NOSPLIT, $512-56
 
 // ---- bf16 with AVX512_BF16 ---------------------------------------------------------------------
 // VCVTNEPS2BF16 rounds to nearest even and quiets NaNs exactly as SEMANTICS.md §3.2/§3.3 ask, but
-// treats subnormal inputs as zero. The Go assembler does not know the mnemonic: CVTNE0 and CVTNE1
-// are its encodings for Y0 ← Z0 and Y1 ← Z1 (EVEX.512.F3.0F38.W0 72 /r).
+// treats subnormal inputs as zero. VCVTNE2PS2BF16 does the same to two registers at once, the
+// first source giving the high half of the result. The Go assembler knows neither mnemonic:
+// CVTNE2 is the encoding of Z0 ← (Z1, Z0), that is words 0..15 from Z0 and 16..31 from Z1
+// (EVEX.512.F2.0F38.W0 72 /r, vvvv = Z1, r/m = Z0).
 
-#define CVTNE0 BYTE $0x62; BYTE $0xF2; BYTE $0x7E; BYTE $0x48; BYTE $0x72; BYTE $0xC0
-#define CVTNE1 BYTE $0x62; BYTE $0xF2; BYTE $0x7E; BYTE $0x48; BYTE $0x72; BYTE $0xC9
+#define CVTNE2 BYTE $0x62; BYTE $0xF2; BYTE $0x77; BYTE $0x48; BYTE $0x72; BYTE $0xC0
 
-// f32ToBF16AVX512BF converts 32 float32 a step with VCVTNEPS2BF16, unless a lane of the step is
+// f32ToBF16AVX512BF converts 32 float32 a step with VCVTNE2PS2BF16, unless a lane of the step is
 // subnormal (VFPCLASSPS class 0x20): that step takes the integer rounding of F32BF16. The last
 // partial step goes through LOOP's tail, also with F32BF16.
 TEXT ·f32ToBF16AVX512BF(SB), NOSPLIT, $512-56
@@ -160,9 +161,7 @@ bfloop:
 	VFPCLASSPSZ $0x20, Z1, K2
 	KORTESTW K1, K2
 	JNZ  bfslow
-	CVTNE0
-	CVTNE1
-	VINSERTI64X4 $1, Y1, Z0, Z0
+	CVTNE2
 	VMOVDQU64 Z0, (DI)
 
 bfnext:
@@ -182,12 +181,10 @@ bfslow:
 #define F16BF16N(I, O) \
 	VCVTPH2PS I(SI), Z0; \
 	VCVTPH2PS I+32(SI), Z1; \
-	CVTNE0; \
-	CVTNE1; \
-	VINSERTI64X4 $1, Y1, Z0, Z0; \
+	CVTNE2; \
 	VMOVDQU64 Z0, O(DI)
 
-// f16ToBF16AVX512BF: f16 → f32 (exact, never subnormal) → bf16 with VCVTNEPS2BF16.
+// f16ToBF16AVX512BF: f16 → f32 (exact, never subnormal) → bf16 with VCVTNE2PS2BF16.
 TEXT ·f16ToBF16AVX512BF(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(F16BF16N, 32, 64, 64)
@@ -201,18 +198,26 @@ TEXT ·bf16ToF32AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(BF16F32, 16, 32, 64)
 
-#define BF16F16(I, O) \
-	VPMOVZXWD I(SI), Z0; \
-	VPMOVZXWD I+32(SI), Z1; \
-	VPSLLD $16, Z0, Z0; \
-	VPSLLD $16, Z1, Z1; \
+// TOF16EVENODD converts the float32 of the even elements in Z0 and of the odd ones in Z1 to 32
+// binary16, interleaves them (VPERMT2W with the indices in Z15) and stores them at O(DI).
+#define TOF16EVENODD(O) \
 	VCVTPS2PH $0, Z0, Y0; \
 	VCVTPS2PH $0, Z1, Y1; \
-	VINSERTI64X4 $1, Y1, Z0, Z0; \
+	VPERMT2W Z1, Z15, Z0; \
 	VMOVDQU64 Z0, O(DI)
+
+// BF16F16 widens the even words of 64 bytes to float32 by a shift and the odd ones by a mask
+// (Z14 = 0xFFFF0000), which takes two ALU ops instead of two VPMOVZXWD shuffles.
+#define BF16F16(I, O) \
+	VMOVDQU64 I(SI), Z1; \
+	VPSLLD $16, Z1, Z0; \
+	VPANDD Z14, Z1, Z1; \
+	TOF16EVENODD(O)
 
 TEXT ·bf16ToF16AVX512(SB), NOSPLIT, $512-56
 	ARGS
+	VMOVDQU64 ·interleaveWords(SB), Z15
+	ZD(0xFFFF0000, Z14)
 	LOOP(BF16F16, 32, 64, 64)
 
 // ---- f8 -> f16, f32 ----------------------------------------------------------------------------
@@ -368,7 +373,7 @@ TEXT ·f16ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 	TOE4M3W_CONSTS
 	LOOP(F16E4M3, 32, 64, 32)
 
-// TOE5M2_CONSTS: Z15 = 0x7FFF, Z14 = 0x7C00, Z13 = 0x7F, Z12 = 1, Z11 = 0x0200 (words),
+// TOE5M2_CONSTS: Z15 = 0x7FFF, Z14 = 0x7C00, Z13 = 0x7F, Z12 = 1, Z11 = 0x0200, Z16 = 0x0100 (words),
 // Z10 = the byte indices 1, 3, ..., 127 (the high bytes of the words of two registers).
 #define TOE5M2_CONSTS \
 	ZW(0x7FFF, Z15); \
@@ -376,15 +381,15 @@ TEXT ·f16ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 	ZW(0x7F, Z13); \
 	ZW(1, Z12); \
 	ZW(0x200, Z11); \
+	ZW(0x100, Z16); \
 	VMOVDQU64 ·oddBytes(SB), Z10
 
 // TOE5M2 rounds the 32 binary16 words in R to f8e5m2 in the high byte of each word: NaN lanes
 // (|h| > 0x7C00) become h | 0x0200 (the quieted NaN), the others h + 0x7F + ((h>>8)&1).
 #define TOE5M2(R) \
-	VPSRLW $8, R, Z2; \
-	VPANDD Z12, Z2, Z2; \
+	VPTESTMW Z16, R, K2; \
 	VPADDW Z13, R, Z3; \
-	VPADDW Z2, Z3, Z3; \
+	VPADDW Z12, Z3, K2, Z3; \
 	VPANDD Z15, R, Z2; \
 	VPCMPUW $6, Z14, Z2, K1; \
 	VPORD Z11, R, R; \
@@ -581,42 +586,50 @@ TEXT ·u8ToF16AVX512(SB), NOSPLIT, $512-56
 	BYTEF16_CONSTS(·lutU8F16)
 	LOOP(BYTEF16, 64, 64, 128)
 
+// I16F16 sign-extends the even words of 64 bytes to int32 by VPMADDWD with the words 1, 0
+// (Z14: x·1 + y·0) and the odd ones by a shift, instead of two VPMOVSXWD shuffles.
 #define I16F16(I, O) \
-	VPMOVSXWD I(SI), Z0; \
-	VPMOVSXWD I+32(SI), Z1; \
+	VMOVDQU64 I(SI), Z1; \
+	VPMADDWD Z14, Z1, Z0; \
+	VPSRAD $16, Z1, Z1; \
 	VCVTDQ2PS Z0, Z0; \
 	VCVTDQ2PS Z1, Z1; \
-	TOF16PAIR(O)
+	TOF16EVENODD(O)
 
 TEXT ·i16ToF16AVX512(SB), NOSPLIT, $512-56
 	ARGS
+	VMOVDQU64 ·interleaveWords(SB), Z15
+	ZD(1, Z14)
 	LOOP(I16F16, 32, 64, 64)
 
+// U16F16 zero-extends the even words of 64 bytes by a mask (Z14 = 0xFFFF) and the odd ones by a
+// shift.
 #define U16F16(I, O) \
-	VPMOVZXWD I(SI), Z0; \
-	VPMOVZXWD I+32(SI), Z1; \
+	VMOVDQU64 I(SI), Z1; \
+	VPANDD Z14, Z1, Z0; \
+	VPSRLD $16, Z1, Z1; \
 	VCVTDQ2PS Z0, Z0; \
 	VCVTDQ2PS Z1, Z1; \
-	TOF16PAIR(O)
+	TOF16EVENODD(O)
 
 TEXT ·u16ToF16AVX512(SB), NOSPLIT, $512-56
 	ARGS
+	VMOVDQU64 ·interleaveWords(SB), Z15
+	ZD(0xFFFF, Z14)
 	LOOP(U16F16, 32, 64, 64)
 
-// I32F16 clamps to ±65504 (Z15, Z14) before rounding to binary16.
+// I32F16 clamps to ±65504 before rounding to binary16 with one VRANGEPS a vector: imm 2 takes
+// the operand of smaller magnitude, x or 65504 (Z15), with the sign of x.
 #define I32F16(I, O) \
 	VCVTDQ2PS I(SI), Z0; \
 	VCVTDQ2PS I+64(SI), Z1; \
-	VMINPS Z15, Z0, Z0; \
-	VMINPS Z15, Z1, Z1; \
-	VMAXPS Z14, Z0, Z0; \
-	VMAXPS Z14, Z1, Z1; \
+	VRANGEPS $2, Z15, Z0, Z0; \
+	VRANGEPS $2, Z15, Z1, Z1; \
 	TOF16PAIR(O)
 
 TEXT ·i32ToF16AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	ZD(0x477FE000, Z15)
-	ZD(0xC77FE000, Z14)
 	LOOP(I32F16, 32, 128, 64)
 
 // ---- integer widening and narrowing ------------------------------------------------------------
