@@ -248,7 +248,7 @@ func run(f loopFunc, dst []byte, to element.Type, src []byte, from element.Type,
 		f(dst, src, n)
 		return
 	}
-	per := (n/t + chunkAlign - 1) / chunkAlign * chunkAlign
+	per := ((n+t-1)/t + chunkAlign - 1) / chunkAlign * chunkAlign // ceil(n/t), aligned: at most t pieces
 	var wg sync.WaitGroup
 	for start := 0; start < n; start += per {
 		cnt := min(per, n-start)
