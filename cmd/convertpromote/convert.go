@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -51,20 +50,13 @@ Flags:
 var convertValueFlags = map[string]bool{"from": true, "to": true}
 
 func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("convert", convertUsage, stderr)
 	fromFlag := fs.String("from", "", "source element type (required)")
 	toFlag := fs.String("to", "", "destination element type (required)")
 	bits := fs.Bool("bits", false, "read each VALUE as the raw bits of the source type, in hex")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), convertUsage); fs.PrintDefaults() }
 	flags, words := interleaved(args, convertValueFlags)
-	if err := fs.Parse(flags); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, flags, stdout); !ok {
+		return code
 	}
 	if err := convertMain(*fromFlag, *toFlag, *bits, words, stdin, stdout); err != nil {
 		fmt.Fprintf(stderr, "convert: %v\n", err)

@@ -7,6 +7,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -77,6 +78,31 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun 'convertpromote COMMAND -h' for a command's flags and an example.")
+}
+
+// newFlags returns the flag set of a subcommand whose usage is text followed by its flags.
+// Errors go to stderr.
+func newFlags(name, text string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), text); fs.PrintDefaults() }
+	return fs
+}
+
+// parseFlags parses args into fs. When ok is false the subcommand returns code at once: exitOK
+// after -h (the usage went to stdout), exitUsage after a bad flag (the flag package has written
+// the error and the usage to stderr).
+func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) (code int, ok bool) {
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return exitOK, true
+	case errors.Is(err, flag.ErrHelp):
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return exitOK, false
+	}
+	return exitUsage, false
 }
 
 // errUsage marks an error as bad usage (exit 2) rather than a failed operation (exit 1).

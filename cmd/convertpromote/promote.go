@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -74,20 +73,13 @@ Flags:
 `
 
 func runPromote(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("promote", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("promote", promoteUsage, stderr)
 	var pf policyFlags
 	pf.add(fs)
 	asJSON := fs.Bool("json", false, `print {"type":"f32"} or {"error":"..."} on stdout`)
-	fs.Usage = func() { fmt.Fprint(fs.Output(), promoteUsage); fs.PrintDefaults() }
 	flags, operands := interleaved(args, policyValueFlags)
-	if err := fs.Parse(flags); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, flags, stdout); !ok {
+		return code
 	}
 	if len(operands) != 2 {
 		fmt.Fprintf(stderr, "promote: want 2 operands, got %d (%s)\n", len(operands), strings.Join(operands, " "))
@@ -142,20 +134,13 @@ Flags:
 `
 
 func runTable(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("table", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("table", tableUsage, stderr)
 	var pf policyFlags
 	pf.add(fs)
 	typesFlag := fs.String("types", "", "comma-separated types to list (default: all of the policy's types)")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), tableUsage); fs.PrintDefaults() }
 	flags, rest := interleaved(args, policyValueFlags)
-	if err := fs.Parse(flags); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
-			return exitOK
-		}
-		return exitUsage
+	if code, ok := parseFlags(fs, flags, stdout); !ok {
+		return code
 	}
 	if len(rest) != 0 {
 		fmt.Fprintf(stderr, "table: unexpected argument %q\n", rest[0])
