@@ -221,56 +221,16 @@ func (x *xmlWriter) inline(n *Node, depth int, flat bool) {
 
 // escapeAttr escapes an attribute value for a double-quoted attribute, including the
 // whitespace characters that an XML reader would otherwise normalize to spaces.
-func escapeAttr(s string) string {
-	if !strings.ContainsAny(s, "&<>\"\t\n\r") {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '"':
-			b.WriteString("&quot;")
-		case '\t':
-			b.WriteString("&#x9;")
-		case '\n':
-			b.WriteString("&#xA;")
-		case '\r':
-			b.WriteString("&#xD;")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+func escapeAttr(s string) string { return attrEscaper.Replace(s) }
 
 // escapeText escapes character data (a carriage return too, which readers would normalize).
-func escapeText(s string) string {
-	if !strings.ContainsAny(s, "&<>\r") {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '&':
-			b.WriteString("&amp;")
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '\r':
-			b.WriteString("&#xD;")
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+func escapeText(s string) string { return textEscaper.Replace(s) }
+
+var (
+	attrEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;",
+		"\t", "&#x9;", "\n", "&#xA;", "\r", "&#xD;")
+	textEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\r", "&#xD;")
+)
 
 // String returns the model's XML (Write into a string), for debugging and tests.
 func (m *Model) String() string {

@@ -314,37 +314,34 @@ func (x Tensor) String() string {
 	if !x.Valid() {
 		return "op.Tensor{}"
 	}
-	s := x.typ.String() + x.PartialShape().String()
+	// Decode only the values printed: the first k elements start at byte 0 for every type.
+	k := min(x.Len(), 16)
+	nb, _ := x.typ.ByteSize(int64(k))
+	head := Tensor{typ: x.typ, shape: []int64{int64(k)}, data: x.data[:nb]}
 	var vals []string
 	switch {
 	case x.typ.IsComplex():
-		v, _ := x.Complex128s()
-		for _, c := range v[:min(len(v), 16)] {
-			vals = append(vals, fmt.Sprint(c))
-		}
+		vals = sprintAll(head.Complex128s())
 	case x.typ == element.F64:
-		v, _ := x.Float64s()
-		for _, f := range v[:min(len(v), 16)] {
-			vals = append(vals, fmt.Sprint(f))
-		}
+		vals = sprintAll(head.Float64s())
 	case x.typ.IsFloat():
-		v, _ := x.Float32s()
-		for _, f := range v[:min(len(v), 16)] {
-			vals = append(vals, fmt.Sprint(f))
-		}
+		vals = sprintAll(head.Float32s())
 	case x.typ == element.U64:
-		v, _ := x.Uint64s()
-		for _, u := range v[:min(len(v), 16)] {
-			vals = append(vals, fmt.Sprint(u))
-		}
+		vals = sprintAll(head.Uint64s())
 	default:
-		v, _ := x.Int64s()
-		for _, i := range v[:min(len(v), 16)] {
-			vals = append(vals, fmt.Sprint(i))
-		}
+		vals = sprintAll(head.Int64s())
 	}
-	if x.Len() > 16 {
+	if x.Len() > k {
 		vals = append(vals, "…")
 	}
-	return fmt.Sprintf("%s %v", s, vals)
+	return fmt.Sprintf("%s%s %v", x.typ, x.PartialShape(), vals)
+}
+
+// sprintAll formats each value with fmt.Sprint.
+func sprintAll[T any](v []T, _ error) []string {
+	out := make([]string, len(v))
+	for i, e := range v {
+		out[i] = fmt.Sprint(e)
+	}
+	return out
 }

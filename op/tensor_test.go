@@ -204,3 +204,24 @@ func TestTensorConvertAndString(t *testing.T) {
 		t.Errorf("String = %q", s)
 	}
 }
+
+// TestStringPrintsTheHead: String decodes only the first 16 values, also of packed types, and
+// marks the rest.
+func TestStringPrintsTheHead(t *testing.T) {
+	codes := make([]uint8, 33)
+	for i := range codes {
+		codes[i] = uint8(i % 16)
+	}
+	x, err := FromCodes(element.U4, []int64{3, 11}, codes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "u4[3,11] [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 …]"
+	if s := x.String(); s != want {
+		t.Errorf("String() = %q, want %q", s, want)
+	}
+	y, _ := FromCodes(element.I4, []int64{3}, []uint8{0xF, 0x8, 0x7})
+	if s := y.String(); s != "i4[3] [-1 -8 7]" {
+		t.Errorf("String() = %q", s)
+	}
+}
