@@ -111,19 +111,9 @@ func f8e4m3ToF32Generic(dst []float32, src []uint8) {
 	}
 }
 
-// f32ToF8e4m3Generic converts len(dst) elements; src must be at least as long.
-// It runs the two steps a block at a time through a stack buffer, so the f16 step uses the
-// inlined loop of f32ToF16Generic.
-func f32ToF8e4m3Generic(dst []uint8, src []float32) {
-	src = src[:len(dst)]
-	var h [256]uint16
-	for len(src) > 0 {
-		m := min(len(src), len(h))
-		f32ToF16Generic(h[:m], src[:m])
-		f16ToF8e4m3Generic(dst[:m], h[:m])
-		src, dst = src[m:], dst[m:]
-	}
-}
+// f32ToF8e4m3Generic converts len(dst) elements; src must be at least as long: the two-step
+// rule, f32 → f16 then f16 → f8e4m3 (see f32ViaF16).
+func f32ToF8e4m3Generic(dst []uint8, src []float32) { f32ViaF16(dst, src, false) }
 
 // f16ToF8e4m3Generic converts len(dst) elements; src must be at least as long.
 func f16ToF8e4m3Generic(dst []uint8, src []uint16) {
