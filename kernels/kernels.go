@@ -133,12 +133,28 @@ func Convert(dst []byte, to element.Type, src []byte, from element.Type, n int) 
 
 // Convert is the package-level Convert on c's path and thread count.
 func (c Converter) Convert(dst []byte, to element.Type, src []byte, from element.Type, n int) error {
+	// The common call, a pair of whole-byte types small enough for one goroutine, is decided here
+	// from one table entry; everything else (errors included) is convertSlow's.
 	p := best
 	if c.explicit {
 		p = c.Path
-		if !pathAvailable(p) {
-			return fmt.Errorf("kernels: path %s is not available on this CPU", p)
+	}
+	if uint(p) < uint(numPaths) && uint(from) < numTypes && uint(to) < numTypes && uint(n) < 1<<40 {
+		k := &dispatch[p][from][to]
+		sb, db := n*int(k.sw), n*int(k.dw)
+		if k.f != nil && sb <= len(src) && db <= len(dst) && sb+db < 2*ParallelMinBytes {
+			k.f(dst[:db], src[:sb], n)
+			return nil
 		}
+	}
+	return c.convertSlow(dst, to, src, from, n, p)
+}
+
+// convertSlow is Convert for the calls its table lookup does not decide: errors, packed types,
+// and conversions large enough to split across goroutines.
+func (c Converter) convertSlow(dst []byte, to element.Type, src []byte, from element.Type, n int, p Path) error {
+	if c.explicit && !pathAvailable(p) {
+		return fmt.Errorf("kernels: path %s is not available on this CPU", p)
 	}
 	f := kernel(p, from, to)
 	if f == nil {
@@ -165,7 +181,6 @@ func (c Converter) Convert(dst []byte, to element.Type, src []byte, from element
 	}
 	src, dst = src[:sb], dst[:db]
 	if sb+db < 2*ParallelMinBytes {
-		// Too small to split: skip the thread count (runtime.GOMAXPROCS takes a lock).
 		f(dst, src, n)
 		return nil
 	}
@@ -185,6 +200,34 @@ func (c Converter) Convert(dst []byte, to element.Type, src []byte, from element
 	return nil
 }
 
+// numTypes bounds the element types the dispatch tables cover (every type of package element).
+const numTypes = 32
+
+// fastKernel is a dispatch table entry: the loop of a pair of whole-byte types on one path and
+// the element sizes of its source and destination in bytes.
+type fastKernel struct {
+	f      loopFunc
+	sw, dw uint8
+}
+
+// dispatch holds kernel(p, from, to) for every available path and every pair of types stored in
+// whole bytes; other entries are zero, which sends Convert to convertSlow.
+var dispatch [numPaths][numTypes][numTypes]fastKernel
+
+func init() {
+	archInit()
+	for _, p := range Paths() {
+		for from := range element.Type(numTypes) {
+			for to := range element.Type(numTypes) {
+				sw, dw := wholeBytes[from], wholeBytes[to]
+				if f := kernel(p, from, to); f != nil && sw != 0 && dw != 0 {
+					dispatch[p][from][to] = fastKernel{f, sw, dw}
+				}
+			}
+		}
+	}
+}
+
 // fastByteSize is t.ByteSize(n) without its overflow division for the common case, a type of
 // whole bytes and a count far from overflowing, and small enough to be inlined into Convert; it
 // returns -1 for the other cases.
@@ -197,7 +240,7 @@ func fastByteSize(t element.Type, n int) int64 {
 
 // wholeBytes is the element size of each type stored in whole bytes (0 for the packed types,
 // dynamic and string).
-var wholeBytes = func() (w [32]uint8) {
+var wholeBytes = func() (w [numTypes]uint8) {
 	for _, t := range element.All() {
 		if b := t.Bits(); int(t) < len(w) && t != element.String && b > 0 && b%8 == 0 {
 			w[t] = uint8(b / 8)

@@ -43,7 +43,7 @@ var cpuPaths = func() []Path {
 
 // archKernel returns the SIMD kernel for the pair on path p, or nil.
 func archKernel(p Path, from, to element.Type) loopFunc {
-	if from >= maxType || to >= maxType {
+	if from >= numTypes || to >= numTypes {
 		return nil
 	}
 	switch p {
@@ -55,11 +55,8 @@ func archKernel(p Path, from, to element.Type) loopFunc {
 	return nil
 }
 
-// maxType bounds the element types the dispatch tables cover (every type of package element).
-const maxType = 32
-
 // The dispatch tables, filled at start-up for the paths the CPU has.
-var avx2Table, avx512Table [maxType][maxType]loopFunc
+var avx2Table, avx512Table [numTypes][numTypes]loopFunc
 
 // kernelSpec pairs an assembly kernel with the conversion it implements.
 type kernelSpec struct {
@@ -67,7 +64,9 @@ type kernelSpec struct {
 	f        loopFunc
 }
 
-func init() {
+// archInit fills the dispatch tables of the paths the CPU has; the package's init calls it
+// before building Convert's dispatch table.
+func archInit() {
 	if !haveAVX2 {
 		return
 	}
@@ -101,7 +100,7 @@ func init() {
 		ntTable[s.from][s.to] = ntKernel(avx512Table[s.from][s.to], s.nt, s.from.Bits()/8, s.to.Bits()/8, s.block)
 	}
 	largeKernel = func(p Path, from, to element.Type) loopFunc {
-		if p != AVX512 || from >= maxType || to >= maxType {
+		if p != AVX512 || from >= numTypes || to >= numTypes {
 			return nil
 		}
 		return ntTable[from][to]
@@ -109,7 +108,7 @@ func init() {
 }
 
 // ntTable holds the AVX-512 kernels with non-temporal stores, for the pairs that have them.
-var ntTable [maxType][maxType]loopFunc
+var ntTable [numTypes][numTypes]loopFunc
 
 // ntKernel combines a non-temporal kernel nt (n a multiple of block, dst 64-byte aligned) with
 // the ordinary kernel f for the elements before the first aligned destination byte and after

@@ -96,8 +96,8 @@ func TestAMD64NonTemporal(t *testing.T) {
 	largeMinBytes = 1 << 20
 	r := rand.New(rand.NewPCG(13, 14))
 	ran := 0
-	for from := range element.Type(maxType) {
-		for to := range element.Type(maxType) {
+	for from := range element.Type(numTypes) {
+		for to := range element.Type(numTypes) {
 			if ntTable[from][to] == nil {
 				continue
 			}

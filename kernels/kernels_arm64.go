@@ -343,7 +343,8 @@ var (
 // chosen at call time (useBFCVTN).
 var neonTable [32][32]*neonKernel
 
-func init() {
+// archInit fills the NEON tables; the package's init calls it before building the dispatch table.
+func archInit() {
 	if !hasASIMD {
 		return
 	}
@@ -430,6 +431,10 @@ var (
 	bf16BFCVTN = &neonKernel{id: kF32BF16BFCVTN, blk: 16, inBits: 32, outBits: 16}
 )
 
+// f32ToBF16Dynamic is the f32 → bf16 loop of the NEON path: it asks f32ToBF16Kernel on every call,
+// so that Convert's dispatch table, built once, follows the tests' switch of useBFCVTN.
+func f32ToBF16Dynamic(dst, src []byte, n int) { f32ToBF16Kernel().fn(dst, src, n) }
+
 // f32ToBF16Kernel returns the f32 → bf16 kernel in use: BFCVTN only on a CPU with FEAT_BF16.
 func f32ToBF16Kernel() *neonKernel {
 	if useBFCVTN && hasBF16 {
@@ -466,7 +471,7 @@ func archKernel(p Path, from, to element.Type) loopFunc {
 		return nil
 	}
 	if from == element.F32 && to == element.BF16 {
-		return f32ToBF16Kernel().fn
+		return f32ToBF16Dynamic
 	}
 	if int(from) < len(neonTable) && int(to) < len(neonTable) {
 		if k := neonTable[from][to]; k != nil {

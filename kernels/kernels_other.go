@@ -9,3 +9,6 @@ func archPaths() []Path { return nil }
 
 // archKernel returns the SIMD kernel for the pair on path p, or nil: none without assembly.
 func archKernel(p Path, from, to element.Type) loopFunc { return nil }
+
+// archInit has nothing to set up without assembly.
+func archInit() {}
