@@ -148,6 +148,8 @@ var (
 	oddWords [32]uint16
 	// oddBytes selects the high bytes of the words of two registers (VPERMT2B indices 1, 3, …, 127).
 	oddBytes [64]byte
+	// evenBytes selects the low bytes of the words of two registers (VPERMI2B indices 0, 2, …, 126).
+	evenBytes [64]byte
 	// interleaveWords interleaves the low halves of two registers word by word (VPERMT2W
 	// indices 0, 32, 1, 33, …, 15, 47).
 	interleaveWords [32]uint16
@@ -168,6 +170,12 @@ var (
 	// lutE4m3BF16 is the same for the bfloat16 value (the top half of the exact float32).
 	lutE4m3BF16 [256]byte
 
+	// lutE4m3Enc holds, for each high byte H = 0..127 of a binary16 magnitude, how its f8e4m3
+	// code depends on the low byte L: code = base&0x7F + [L > thr1] + [L > 0xBF if base&0x80],
+	// with base at offset 0 and thr1 at offset 128 (two VPERMI2B tables of 128 bytes). See
+	// e4m3EncTable.
+	lutE4m3Enc [256]byte
+
 	// lutI8F16 and lutU8F16 hold the binary16 of each byte read as int8 and as uint8: the 256
 	// low bytes, then the 256 high bytes.
 	lutI8F16, lutU8F16 [512]byte
@@ -181,7 +189,9 @@ func initTables() {
 	}
 	for i := range oddBytes {
 		oddBytes[i] = byte(2*i + 1)
+		evenBytes[i] = byte(2 * i)
 	}
+	lutE4m3Enc = e4m3EncTable()
 	for i := range interleaveWords {
 		interleaveWords[i] = uint16(i/2 + 32*(i%2))
 	}
@@ -253,6 +263,43 @@ func initTables() {
 	for i, v := range w {
 		lutE4m3BF16[i], lutE4m3BF16[i+128] = byte(v>>16), byte(v>>24)
 	}
+}
+
+// e4m3EncTable derives lutE4m3Enc from the encoding rule F8E4M3FromF16 (SEMANTICS.md §3.1). For
+// a fixed high byte H, the code of the magnitude H<<8 | L never decreases as L goes from 0 to 255
+// and rises by at most 2: an f8e4m3 step is 128 binary16 steps wide in the normal range (the
+// code rises at L = 0x41 and at L = 0xC0, ties to even), wider below 2^-6, and from 464 up the
+// code stays 0x7F. So base is the code at L = 0, thr1 the largest L whose code is still base
+// and thr2 the largest whose code is at most base+1 (0xFF, which no byte exceeds, when the code
+// never gets that far). A second step is always at L = 0xC0, so base carries it as a flag in
+// bit 7 (the codes fit in 7 bits). It panics if the rule ever broke that shape.
+func e4m3EncTable() (t [256]byte) {
+	for h := range 128 {
+		base := F8E4M3FromF16(uint16(h) << 8)
+		thr1, thr2, next := 0xFF, 0xFF, base+2
+		for l := 255; l >= 0; l-- {
+			c := F8E4M3FromF16(uint16(h)<<8 | uint16(l))
+			if c < base || c > next {
+				panic("kernels: f8e4m3 codes of a 256-value block not rising by at most 2")
+			}
+			next = c
+			if c > base+1 {
+				thr2 = l - 1
+			}
+			if c > base {
+				thr1 = l - 1
+			}
+		}
+		switch thr2 {
+		case 0xBF:
+			base |= 0x80
+		case 0xFF:
+		default:
+			panic("kernels: f8e4m3 second step not at L = 0xC0")
+		}
+		t[h], t[128+h] = base, byte(thr1)
+	}
+	return t
 }
 
 func avx2Kernels() []kernelSpec {

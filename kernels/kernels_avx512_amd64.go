@@ -72,16 +72,17 @@ func f8e5m2ToF16AVX512(dst, src []byte, n int)
 //go:noescape
 func f8e5m2ToF32AVX512(dst, src []byte, n int)
 
-// f32ToF8e4m3AVX512: for i < n { dst8[i] = F8E4M3FromF16(F16FromF32(src32[i])) }: VCVTPS2PH,
-// then in 16-bit lanes with a = |h| and m = min(a>>10, 9): min(RNE((a+0x400-m<<10)>>(16-m)), 0x7F),
-// which is min(RNE((a-0x2000)>>7), 0x7F) for a ≥ 0x2400 (2^-6) and RNE(M>>(16-e)) with
-// e = a>>10, M = a&0x3FF | 0x400 below; then the sign bit.
+// f32ToF8e4m3AVX512: for i < n { dst8[i] = F8E4M3FromF16(F16FromF32(src32[i])) }: VCVTPS2PH, then
+// the byte lookup of f16ToF8e4m3AVX512, 64 elements a step.
 //
 //go:noescape
 func f32ToF8e4m3AVX512(dst, src []byte, n int)
 
-// f16ToF8e4m3AVX512: for i < n { dst8[i] = F8E4M3FromF16(src16[i]) } (the 16-bit lane rule of
-// f32ToF8e4m3AVX512).
+// f16ToF8e4m3AVX512: for i < n { dst8[i] = F8E4M3FromF16(src16[i]) }, computed as
+// { H, L := h>>8&0x7F, h&0xFF; b := lutE4m3Enc[H]; c := b&0x7F
+// if L > lutE4m3Enc[128+H] { c++ }; if b&0x80 != 0 && L > 0xBF { c++ }; dst8[i] = c | h>>8&0x80 },
+// 64 elements a step (the high and low bytes gathered with VPERMT2B/VPERMI2B, the tables
+// looked up with VPERMI2B, the comparisons in mask registers).
 //
 //go:noescape
 func f16ToF8e4m3AVX512(dst, src []byte, n int)

@@ -312,66 +312,70 @@ TEXT ·f8e5m2ToF32AVX512(SB), NOSPLIT, $512-56
 
 // ---- f32, f16 -> f8 ----------------------------------------------------------------------------
 
-// TOE4M3W_CONSTS (words): Z15 = 0x7FFF, Z14 = 9, Z13 = 0x400, Z12 = 1, Z11 = 0x7F, Z9 = 16,
-// Z6 = 0x80.
-#define TOE4M3W_CONSTS \
-	ZW(0x7FFF, Z15); \
-	ZW(9, Z14); \
-	ZW(0x400, Z13); \
-	ZW(1, Z12); \
-	ZW(0x7F, Z11); \
-	ZW(16, Z9); \
-	ZW(0x80, Z6)
+// TOE4M3_CONSTS: Z31 = the byte indices 0, 2, ..., 126 (the low bytes of the words of two
+// registers), Z30 = 1, 3, ..., 127 (the high bytes), Z29:Z28 = base and Z27:Z26 = thr1 (the
+// VPERMI2B tables of lutE4m3Enc), Z25 = 0xBF bytes, Z23 = 0xFF bytes, Z22 = 0x80 bytes.
+#define TOE4M3_CONSTS \
+	VMOVDQU64 ·evenBytes(SB), Z31; \
+	VMOVDQU64 ·oddBytes(SB), Z30; \
+	VMOVDQU64 ·lutE4m3Enc+0(SB), Z28; \
+	VMOVDQU64 ·lutE4m3Enc+64(SB), Z29; \
+	VMOVDQU64 ·lutE4m3Enc+128(SB), Z26; \
+	VMOVDQU64 ·lutE4m3Enc+192(SB), Z27; \
+	ZD(0xBFBFBFBF, Z25); \
+	VPTERNLOGD $0xFF, Z23, Z23, Z23; \
+	ZD(0x80808080, Z22)
 
-// TOE4M3W rounds the 32 binary16 words in Z0 to f8e4m3 in the low byte of each word of Z1, in
-// 16-bit lanes. With a = |h| and m = min(a>>10, 9), it rounds v = a + 0x400 - m<<10 to nearest
-// even at bit 16-m and caps the result at 0x7F. For a ≥ 0x2400 (2^-6, m = 9) that is
-// a - 0x2000 rounded at bit 7 (the f8e4m3 bits; NaN above 464, inf and NaN); below it is the
-// e4m3 subnormal RNE(M · 2^(e-16)) with e = a>>10 and M = a&0x3FF | 0x400 (e = 0 shifts
-// everything out: f16 subnormals round to 0). Then the sign h>>8 & 0x80.
-#define TOE4M3W \
-	VPANDD Z15, Z0, Z2; \
-	VPSRLW $10, Z2, Z3; \
-	VPMINUW Z14, Z3, Z3; \
-	VPSUBW Z3, Z9, Z4; \
-	VPSLLW $10, Z3, Z5; \
-	VPADDW Z13, Z2, Z2; \
-	VPSUBW Z5, Z2, Z2; \
-	VPSRLVW Z4, Z2, Z5; \
-	VPANDD Z12, Z5, Z5; \
-	VPSRLVW Z3, Z15, Z3; \
-	VPADDW Z3, Z2, Z2; \
-	VPADDW Z5, Z2, Z2; \
-	VPSRLVW Z4, Z2, Z1; \
-	VPMINUW Z11, Z1, Z1; \
-	VPSRLW $8, Z0, Z0; \
-	VPTERNLOGD $0xF8, Z6, Z0, Z1
+// TOE4M3 rounds the 64 binary16 in Z0 (elements 0..31) and Z1 (32..63) to f8e4m3 in Z3, in
+// bytes (see lutE4m3Enc): it gathers the high bytes H into Z0 and the low bytes L into Z2, looks
+// up base and thr1 by the 7 low bits of H (VPERMI2B ignores the sign bit), adds 1 where
+// L > thr1 and, in the lanes whose base has the two-step flag (bit 7, VPMOVB2M), 1 more where
+// L > 0xBF; then it replaces bit 7 with the sign bit of H. Nine vector ops for 64 elements,
+// five of them shuffles.
+#define TOE4M3 \
+	VMOVDQA64 Z31, Z2; \
+	VPERMI2B Z1, Z0, Z2; \
+	VPERMT2B Z1, Z30, Z0; \
+	VMOVDQA64 Z0, Z3; \
+	VPERMI2B Z29, Z28, Z3; \
+	VMOVDQA64 Z0, Z4; \
+	VPERMI2B Z27, Z26, Z4; \
+	VPMOVB2M Z3, K3; \
+	VPCMPUB $6, Z4, Z2, K1; \
+	VPCMPUB $6, Z25, Z2, K3, K2; \
+	VPSUBB Z23, Z3, K1, Z3; \
+	VPSUBB Z23, Z3, K2, Z3; \
+	VPTERNLOGD $0xD8, Z22, Z0, Z3
 
 #define F32E4M3(I, O) \
 	VMOVUPS I(SI), Z0; \
 	VMOVUPS I+64(SI), Z1; \
+	VMOVUPS I+128(SI), Z2; \
+	VMOVUPS I+192(SI), Z3; \
 	VCVTPS2PH $0, Z0, Y0; \
 	VCVTPS2PH $0, Z1, Y1; \
+	VCVTPS2PH $0, Z2, Y2; \
+	VCVTPS2PH $0, Z3, Y3; \
 	VINSERTI64X4 $1, Y1, Z0, Z0; \
-	TOE4M3W; \
-	VPMOVWB Z1, Y1; \
-	VMOVDQU Y1, O(DI)
+	VINSERTI64X4 $1, Y3, Z2, Z1; \
+	TOE4M3; \
+	VMOVDQU64 Z3, O(DI)
 
 TEXT ·f32ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 	ARGS
-	TOE4M3W_CONSTS
-	LOOP(F32E4M3, 32, 128, 32)
+	TOE4M3_CONSTS
+	LOOP(F32E4M3, 64, 256, 64)
 
 #define F16E4M3(I, O) \
 	VMOVDQU64 I(SI), Z0; \
-	TOE4M3W; \
-	VPMOVWB Z1, Y1; \
-	VMOVDQU Y1, O(DI)
+	VMOVDQU64 I+64(SI), Z1; \
+	TOE4M3; \
+	VMOVDQU64 Z3, O(DI)
 
 TEXT ·f16ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 	ARGS
-	TOE4M3W_CONSTS
-	LOOP(F16E4M3, 32, 64, 32)
+	TOE4M3_CONSTS
+	LOOP(F16E4M3, 64, 128, 64)
 
 // TOE5M2_CONSTS: Z15 = 0x7FFF, Z14 = 0x7C00, Z13 = 0x7F, Z12 = 1, Z11 = 0x0200, Z16 = 0x0100 (words),
 // Z10 = the byte indices 1, 3, ..., 127 (the high bytes of the words of two registers).
