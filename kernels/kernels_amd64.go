@@ -96,6 +96,10 @@ func archInit() {
 		{element.BF16, element.F32, bf16ToF32AVX512NT, 16},
 		{element.F8E4M3, element.F16, f8e4m3ToF16AVX512NT, 64},
 		{element.I8, element.F32, i8ToF32AVX512NT, 16},
+		{element.F32, element.I32, f32ToI32AVX512NT, 16},
+		{element.I32, element.F32, i32ToF32AVX512NT, 16},
+		{element.F64, element.F32, f64ToF32AVX512NT, 16},
+		{element.F32, element.F64, f32ToF64AVX512NT, 8},
 	} {
 		ntTable[s.from][s.to] = ntKernel(avx512Table[s.from][s.to], s.nt, s.from.Bits()/8, s.to.Bits()/8, s.block)
 	}

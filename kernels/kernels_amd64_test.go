@@ -124,7 +124,7 @@ func TestAMD64NonTemporal(t *testing.T) {
 			}
 		}
 	}
-	if ran != 6 {
-		t.Errorf("%d pairs have non-temporal kernels, want 6", ran)
+	if ran != 10 {
+		t.Errorf("%d pairs have non-temporal kernels, want 10", ran)
 	}
 }

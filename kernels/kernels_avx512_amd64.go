@@ -225,7 +225,8 @@ func i32ToI16AVX512(dst, src []byte, n int)
 //go:noescape
 func i32ToI8AVX512(dst, src []byte, n int)
 
-// f32ToI32AVX512: for i < n { dst32[i] = Sat[int32](src32[i]) }.
+// f32ToI32AVX512: for i < n { dst32[i] = Sat[int32](src32[i]) }, with a shorter route for runs
+// of 64 elements that are all in range (see the assembly).
 //
 //go:noescape
 func f32ToI32AVX512(dst, src []byte, n int)
@@ -272,7 +273,8 @@ func f32ToBoolAVX512(dst, src []byte, n int)
 
 // The non-temporal variants: the same loops as f32ToF16AVX512 and so on, with VMOVNTDQ stores.
 // n must be a multiple of the block size (32 for f32ToF16AVX512NT and f32ToBF16AVX512NT, 64 for
-// f8e4m3ToF16AVX512NT, 16 for the others) and dst must be 64-byte aligned; ntKernel arranges both.
+// f8e4m3ToF16AVX512NT, 8 for f32ToF64AVX512NT, 16 for the others) and dst must be 64-byte
+// aligned; ntKernel arranges both.
 
 //go:noescape
 func f32ToF16AVX512NT(dst, src []byte, n int)
@@ -291,3 +293,15 @@ func f8e4m3ToF16AVX512NT(dst, src []byte, n int)
 
 //go:noescape
 func i8ToF32AVX512NT(dst, src []byte, n int)
+
+//go:noescape
+func f32ToI32AVX512NT(dst, src []byte, n int)
+
+//go:noescape
+func i32ToF32AVX512NT(dst, src []byte, n int)
+
+//go:noescape
+func f64ToF32AVX512NT(dst, src []byte, n int)
+
+//go:noescape
+func f32ToF64AVX512NT(dst, src []byte, n int)

@@ -727,10 +727,52 @@ TEXT ·i32ToI8AVX512(SB), NOSPLIT, $512-56
 	F32I32R(I, Z0); \
 	VMOVDQU32 Z0, O(DI)
 
+// f32ToI32AVX512 converts 64 float32 a step with VCVTTPS2DQ alone when none of the four results
+// is 0x80000000, the value it gives for NaN and for |x| ≥ 2^31 (and for x = -2^31, which is
+// correct): VPMINSD of the four results, compared with 0x80000000. A step with such a lane goes
+// through F32I32, which saturates and zeroes NaN lane by lane, and so do the blocks after the
+// last whole step (in LOOP).
 TEXT ·f32ToI32AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	F32I_CONSTS
+	ZD(0x80000000, Z12)
+	MOVQ CX, R12
+	ANDQ $63, R12
+	SUBQ R12, CX
+	JZ   i32rest
+
+i32step:
+	VCVTTPS2DQ (SI), Z0
+	VCVTTPS2DQ 64(SI), Z1
+	VCVTTPS2DQ 128(SI), Z2
+	VCVTTPS2DQ 192(SI), Z3
+	VPMINSD Z1, Z0, Z4
+	VPMINSD Z3, Z2, Z5
+	VPMINSD Z5, Z4, Z4
+	VPCMPEQD Z12, Z4, K1
+	KORTESTW K1, K1
+	JNZ  i32fix
+	VMOVDQU32 Z0, (DI)
+	VMOVDQU32 Z1, 64(DI)
+	VMOVDQU32 Z2, 128(DI)
+	VMOVDQU32 Z3, 192(DI)
+
+i32next:
+	ADDQ $256, SI
+	ADDQ $256, DI
+	SUBQ $64, CX
+	JNZ  i32step
+
+i32rest:
+	MOVQ R12, CX
 	LOOP(F32I32, 16, 64, 64)
+
+i32fix:
+	F32I32(0, 0)
+	F32I32(64, 64)
+	F32I32(128, 128)
+	F32I32(192, 192)
+	JMP  i32next
 
 // F32CLAMP truncates the 16 float32 at I(SI) to int32 in R after clamping them to [LO, HI]
 // with NaN kept (VMINPS and VMAXPS return their second Intel operand, here x, when it is NaN):
@@ -896,3 +938,38 @@ TEXT ·f8e4m3ToF16AVX512NT(SB), NOSPLIT, $0-56
 TEXT ·i8ToF32AVX512NT(SB), NOSPLIT, $0-56
 	ARGS
 	LOOPNT(I8F32NT, 16, 16, 64)
+
+#define F32I32NT(I, O) \
+	F32I32R(I, Z0); \
+	VMOVNTDQ Z0, O(DI)
+
+TEXT ·f32ToI32AVX512NT(SB), NOSPLIT, $0-56
+	ARGS
+	F32I_CONSTS
+	LOOPNT(F32I32NT, 16, 64, 64)
+
+#define I32F32NT(I, O) \
+	VCVTDQ2PS I(SI), Z0; \
+	VMOVNTDQ Z0, O(DI)
+
+TEXT ·i32ToF32AVX512NT(SB), NOSPLIT, $0-56
+	ARGS
+	LOOPNT(I32F32NT, 16, 64, 64)
+
+#define F64F32NT(I, O) \
+	VCVTPD2PS I(SI), Y0; \
+	VCVTPD2PS I+64(SI), Y1; \
+	VINSERTF64X4 $1, Y1, Z0, Z0; \
+	VMOVNTDQ Z0, O(DI)
+
+TEXT ·f64ToF32AVX512NT(SB), NOSPLIT, $0-56
+	ARGS
+	LOOPNT(F64F32NT, 16, 128, 64)
+
+#define F32F64NT(I, O) \
+	VCVTPS2PD I(SI), Z0; \
+	VMOVNTDQ Z0, O(DI)
+
+TEXT ·f32ToF64AVX512NT(SB), NOSPLIT, $0-56
+	ARGS
+	LOOPNT(F32F64NT, 8, 32, 64)

@@ -353,6 +353,76 @@ func TestSIMDWideSources(t *testing.T) {
 	}
 }
 
+// TestSIMDSparseSpecials puts one special value at each position of 128 ordinary ones, for every
+// 32- and 64-bit source pair: kernels that take a shorter route for a block without special
+// lanes (f32 → i32, f32 → bf16 with AVX512_BF16) must take the full route for exactly the block
+// that has one, and the random patterns of TestSIMDWideSources have a special in nearly every
+// block.
+func TestSIMDSparseSpecials(t *testing.T) {
+	const n = 128
+	for _, pr := range simdPairs {
+		from, to := pr[0], pr[1]
+		if from.Bits() < 32 {
+			continue
+		}
+		var paths []kernels.Path
+		for _, p := range simdPaths() {
+			if kernels.HasKernel(p, from, to) {
+				paths = append(paths, p)
+			}
+		}
+		if len(paths) == 0 {
+			continue
+		}
+		t.Run(from.String()+"→"+to.String(), func(t *testing.T) {
+			esz := from.Bits() / 8
+			r := rand.New(rand.NewPCG(uint64(from)<<8|uint64(to), 5))
+			base := make([]byte, n*esz)
+			var specials [][]byte
+			for i := range n { // small ordinary values: in range of every destination
+				v := float64(r.IntN(200)-100) + []float64{0, 0.5, 0.25, 0.75}[r.IntN(4)]
+				switch from {
+				case element.F32:
+					binary.LittleEndian.PutUint32(base[i*esz:], math.Float32bits(float32(v)))
+				case element.F64:
+					binary.LittleEndian.PutUint64(base[i*esz:], math.Float64bits(v))
+				case element.I32:
+					binary.LittleEndian.PutUint32(base[i*esz:], uint32(int32(v)))
+				default:
+					binary.LittleEndian.PutUint64(base[i*esz:], uint64(int64(v)))
+				}
+			}
+			switch from {
+			case element.F32:
+				for _, b := range specials32() {
+					specials = append(specials, binary.LittleEndian.AppendUint32(nil, b))
+				}
+			case element.I32:
+				for _, b := range specialsI32() {
+					specials = append(specials, binary.LittleEndian.AppendUint32(nil, b))
+				}
+			default:
+				for _, b := range specials64(from == element.F64) {
+					specials = append(specials, binary.LittleEndian.AppendUint64(nil, b))
+				}
+			}
+			src := make([]byte, len(base))
+			for _, p := range paths {
+				convertBoth(t, p, from, to, base, n, srcDescriber(from, base))
+			}
+			for _, sp := range specials {
+				for pos := 0; pos < n && !t.Failed(); pos++ {
+					copy(src, base)
+					copy(src[pos*esz:], sp)
+					for _, p := range paths {
+						convertBoth(t, p, from, to, src, n, srcDescriber(from, src))
+					}
+				}
+			}
+		})
+	}
+}
+
 // TestSIMDLengthsAndOffsets converts every length 0..257 at byte offsets 0..7 of the source and
 // of the destination, with guard bytes before and after the destination that must stay untouched.
 func TestSIMDLengthsAndOffsets(t *testing.T) {
