@@ -174,11 +174,11 @@ var (
 	// lutE4m3BF16 is the same for the bfloat16 value (the top half of the exact float32).
 	lutE4m3BF16 [256]byte
 
-	// lutE4m3Enc holds, for each high byte H = 0..127 of a binary16 magnitude, how its f8e4m3
-	// code depends on the low byte L: code = base&0x7F + [L > thr1] + [L > 0xBF if base&0x80],
-	// with base at offset 0 and thr1 at offset 128 (two VPERMI2B tables of 128 bytes). See
-	// e4m3EncTable.
-	lutE4m3Enc [256]byte
+	// lutE4m3Enc and lutE5m2Enc hold, for each high byte H = 0..127 of a binary16 magnitude,
+	// how its f8 code depends on the low byte L: code = base&0x7F + [L > thr1] + [L > s2 if
+	// base&0x80], with base at offset 0 and thr1 at offset 128 (two VPERMI2B tables of 128
+	// bytes); s2 is 0xBF for f8e4m3 and 0x00 for f8e5m2. See f8EncTable.
+	lutE4m3Enc, lutE5m2Enc [256]byte
 
 	// lutI8F16 and lutU8F16 hold the binary16 of each byte read as int8 and as uint8: the 256
 	// low bytes, then the 256 high bytes.
@@ -195,7 +195,8 @@ func initTables() {
 		oddBytes[i] = byte(2*i + 1)
 		evenBytes[i] = byte(2 * i)
 	}
-	lutE4m3Enc = e4m3EncTable()
+	lutE4m3Enc = f8EncTable(F8E4M3FromF16, 0xBF)
+	lutE5m2Enc = f8EncTable(F8E5M2FromF16, 0x00)
 	for i := range interleaveWords {
 		interleaveWords[i] = uint16(i/2 + 32*(i%2))
 	}
@@ -269,22 +270,24 @@ func initTables() {
 	}
 }
 
-// e4m3EncTable derives lutE4m3Enc from the encoding rule F8E4M3FromF16 (SEMANTICS.md §3.1). For
-// a fixed high byte H, the code of the magnitude H<<8 | L never decreases as L goes from 0 to 255
-// and rises by at most 2: an f8e4m3 step is 128 binary16 steps wide in the normal range (the
-// code rises at L = 0x41 and at L = 0xC0, ties to even), wider below 2^-6, and from 464 up the
-// code stays 0x7F. So base is the code at L = 0, thr1 the largest L whose code is still base
-// and thr2 the largest whose code is at most base+1 (0xFF, which no byte exceeds, when the code
-// never gets that far). A second step is always at L = 0xC0, so base carries it as a flag in
-// bit 7 (the codes fit in 7 bits). It panics if the rule ever broke that shape.
-func e4m3EncTable() (t [256]byte) {
+// f8EncTable derives lutE4m3Enc or lutE5m2Enc from the encoding rule enc, F8E4M3FromF16 or
+// F8E5M2FromF16 (SEMANTICS.md §3.1, §3.3). For a fixed high byte H, the code of the magnitude
+// H<<8 | L never decreases as L goes from 0 to 255 and rises by at most 2, once at thr1 and
+// once at s2 if at all. f8e4m3: a step is 128 binary16 steps wide in the normal range (the code
+// rises at L = 0x41 and L = 0xC0, ties to even), wider below 2^-6, and from 464 up the code
+// stays 0x7F. f8e5m2: the code rises once by the rounding of L (at 0x80 or 0x81, ties to even),
+// except that H = 0x7C goes from +Inf (L = 0) straight to the quiet NaN 0x7E (L > 0), and a NaN
+// H keeps its code. So base is the code at L = 0, thr1 the largest L whose code is still base
+// (0xFF, which no byte exceeds, when the code never rises), and bit 7 of base (the codes fit in
+// 7 bits) flags a second step after s2. It panics if enc ever broke that shape.
+func f8EncTable(enc func(uint16) uint8, s2 int) (t [256]byte) {
 	for h := range 128 {
-		base := F8E4M3FromF16(uint16(h) << 8)
+		base := enc(uint16(h) << 8)
 		thr1, thr2, next := 0xFF, 0xFF, base+2
 		for l := 255; l >= 0; l-- {
-			c := F8E4M3FromF16(uint16(h)<<8 | uint16(l))
+			c := enc(uint16(h)<<8 | uint16(l))
 			if c < base || c > next {
-				panic("kernels: f8e4m3 codes of a 256-value block not rising by at most 2")
+				panic("kernels: f8 codes of a 256-value block not rising by at most 2")
 			}
 			next = c
 			if c > base+1 {
@@ -295,11 +298,11 @@ func e4m3EncTable() (t [256]byte) {
 			}
 		}
 		switch thr2 {
-		case 0xBF:
+		case s2:
 			base |= 0x80
 		case 0xFF:
 		default:
-			panic("kernels: f8e4m3 second step not at L = 0xC0")
+			panic("kernels: f8 code with a second step not at s2")
 		}
 		t[h], t[128+h] = base, byte(thr1)
 	}

@@ -88,7 +88,9 @@ func f32ToF8e4m3AVX512(dst, src []byte, n int)
 func f16ToF8e4m3AVX512(dst, src []byte, n int)
 
 // f32ToF8e5m2AVX512: for i < n { h := F16FromF32(src32[i]); if h&0x7FFF > 0x7C00 { dst8[i] = h>>8 | 2 }
-// else { dst8[i] = (h + 0x7F + (h>>8)&1) >> 8 } }.
+// else { dst8[i] = (h + 0x7F + (h>>8)&1) >> 8 } }: VCVTPS2PH, then the byte lookup of
+// f16ToF8e4m3AVX512 with the tables lutE5m2Enc (one rounding step at L > 0x7F or 0x80; the
+// second step, flagged only for H = 0x7C, turns +Inf with L > 0 into the quiet NaN 0x7E).
 //
 //go:noescape
 func f32ToF8e5m2AVX512(dst, src []byte, n int)
@@ -175,12 +177,14 @@ func i8ToF16AVX512(dst, src []byte, n int)
 //go:noescape
 func u8ToF16AVX512(dst, src []byte, n int)
 
-// i16ToF16AVX512: for i < n { dst16[i] = F16FromF32(float32(int16(src16[i]))) }.
+// i16ToF16AVX512: for i < n { dst16[i] = F16FromF32(float32(int16(src16[i]))) }: the even and
+// odd words sign-extended by two VPMADDWD, VCVTDQ2PS, VCVTPS2PH (round to nearest even).
 //
 //go:noescape
 func i16ToF16AVX512(dst, src []byte, n int)
 
-// u16ToF16AVX512: for i < n { dst16[i] = F16FromF32(float32(src16[i])) } (≥ 65520 → +Inf).
+// u16ToF16AVX512: for i < n { dst16[i] = F16FromF32(float32(src16[i])) } (≥ 65520 → +Inf):
+// float32(v) as the bits 0x4B000000 | v (2^23 + v) minus 2^23 by an FMA, then VCVTPS2PH.
 //
 //go:noescape
 func u16ToF16AVX512(dst, src []byte, n int)

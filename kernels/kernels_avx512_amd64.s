@@ -312,27 +312,28 @@ TEXT ·f8e5m2ToF32AVX512(SB), NOSPLIT, $512-56
 
 // ---- f32, f16 -> f8 ----------------------------------------------------------------------------
 
-// TOE4M3_CONSTS: Z31 = the byte indices 0, 2, ..., 126 (the low bytes of the words of two
+// TOF8_CONSTS(T, S2): Z31 = the byte indices 0, 2, ..., 126 (the low bytes of the words of two
 // registers), Z30 = 1, 3, ..., 127 (the high bytes), Z29:Z28 = base and Z27:Z26 = thr1 (the
-// VPERMI2B tables of lutE4m3Enc), Z25 = 0xBF bytes, Z23 = 0xFF bytes, Z22 = 0x80 bytes.
-#define TOE4M3_CONSTS \
+// VPERMI2B tables of T, lutE4m3Enc or lutE5m2Enc), Z25 = S2 bytes (0xBF or 0x00), Z23 = 0xFF
+// bytes, Z22 = 0x80 bytes.
+#define TOF8_CONSTS(T, S2) \
 	VMOVDQU64 ·evenBytes(SB), Z31; \
 	VMOVDQU64 ·oddBytes(SB), Z30; \
-	VMOVDQU64 ·lutE4m3Enc+0(SB), Z28; \
-	VMOVDQU64 ·lutE4m3Enc+64(SB), Z29; \
-	VMOVDQU64 ·lutE4m3Enc+128(SB), Z26; \
-	VMOVDQU64 ·lutE4m3Enc+192(SB), Z27; \
-	ZD(0xBFBFBFBF, Z25); \
+	VMOVDQU64 T+0(SB), Z28; \
+	VMOVDQU64 T+64(SB), Z29; \
+	VMOVDQU64 T+128(SB), Z26; \
+	VMOVDQU64 T+192(SB), Z27; \
+	ZD(S2, Z25); \
 	VPTERNLOGD $0xFF, Z23, Z23, Z23; \
 	ZD(0x80808080, Z22)
 
-// TOE4M3 rounds the 64 binary16 in Z0 (elements 0..31) and Z1 (32..63) to f8e4m3 in Z3, in
-// bytes (see lutE4m3Enc): it gathers the high bytes H into Z0 and the low bytes L into Z2, looks
+// TOF8 rounds the 64 binary16 in Z0 (elements 0..31) and Z1 (32..63) to f8e4m3 or f8e5m2 in Z3,
+// in bytes (see lutE4m3Enc): it gathers the high bytes H into Z0 and the low bytes L into Z2, looks
 // up base and thr1 by the 7 low bits of H (VPERMI2B ignores the sign bit), adds 1 where
 // L > thr1 and, in the lanes whose base has the two-step flag (bit 7, VPMOVB2M), 1 more where
-// L > 0xBF; then it replaces bit 7 with the sign bit of H. Nine vector ops for 64 elements,
+// L > S2; then it replaces bit 7 with the sign bit of H. Nine vector ops for 64 elements,
 // five of them shuffles.
-#define TOE4M3 \
+#define TOF8 \
 	VMOVDQA64 Z31, Z2; \
 	VPERMI2B Z1, Z0, Z2; \
 	VPERMT2B Z1, Z30, Z0; \
@@ -347,7 +348,9 @@ TEXT ·f8e5m2ToF32AVX512(SB), NOSPLIT, $512-56
 	VPSUBB Z23, Z3, K2, Z3; \
 	VPTERNLOGD $0xD8, Z22, Z0, Z3
 
-#define F32E4M3(I, O) \
+// F32F8 converts 64 float32 to binary16 (VCVTPS2PH, four halves joined in Z0 and Z1) and
+// rounds them to f8 with TOF8.
+#define F32F8(I, O) \
 	VMOVUPS I(SI), Z0; \
 	VMOVUPS I+64(SI), Z1; \
 	VMOVUPS I+128(SI), Z2; \
@@ -358,23 +361,28 @@ TEXT ·f8e5m2ToF32AVX512(SB), NOSPLIT, $512-56
 	VCVTPS2PH $0, Z3, Y3; \
 	VINSERTI64X4 $1, Y1, Z0, Z0; \
 	VINSERTI64X4 $1, Y3, Z2, Z1; \
-	TOE4M3; \
+	TOF8; \
 	VMOVDQU64 Z3, O(DI)
 
 TEXT ·f32ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 	ARGS
-	TOE4M3_CONSTS
-	LOOP(F32E4M3, 64, 256, 64)
+	TOF8_CONSTS(·lutE4m3Enc, 0xBFBFBFBF)
+	LOOP(F32F8, 64, 256, 64)
+
+TEXT ·f32ToF8e5m2AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	TOF8_CONSTS(·lutE5m2Enc, 0)
+	LOOP(F32F8, 64, 256, 64)
 
 #define F16E4M3(I, O) \
 	VMOVDQU64 I(SI), Z0; \
 	VMOVDQU64 I+64(SI), Z1; \
-	TOE4M3; \
+	TOF8; \
 	VMOVDQU64 Z3, O(DI)
 
 TEXT ·f16ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 	ARGS
-	TOE4M3_CONSTS
+	TOF8_CONSTS(·lutE4m3Enc, 0xBFBFBFBF)
 	LOOP(F16E4M3, 64, 128, 64)
 
 // TOE5M2_CONSTS: Z15 = 0x7FFF, Z14 = 0x7C00, Z13 = 0x7F, Z12 = 1, Z11 = 0x0200, Z16 = 0x0100 (words),
@@ -398,27 +406,6 @@ TEXT ·f16ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 	VPCMPUW $6, Z14, Z2, K1; \
 	VPORD Z11, R, R; \
 	VPBLENDMW R, Z3, K1, R
-
-#define F32E5M2(I, O) \
-	VMOVUPS I(SI), Z0; \
-	VMOVUPS I+64(SI), Z1; \
-	VCVTPS2PH $0, Z0, Y0; \
-	VCVTPS2PH $0, Z1, Y1; \
-	VINSERTI64X4 $1, Y1, Z0, Z0; \
-	VMOVUPS I+128(SI), Z1; \
-	VMOVUPS I+192(SI), Z5; \
-	VCVTPS2PH $0, Z1, Y1; \
-	VCVTPS2PH $0, Z5, Y5; \
-	VINSERTI64X4 $1, Y5, Z1, Z1; \
-	TOE5M2(Z0); \
-	TOE5M2(Z1); \
-	VPERMT2B Z1, Z10, Z0; \
-	VMOVDQU64 Z0, O(DI)
-
-TEXT ·f32ToF8e5m2AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	TOE5M2_CONSTS
-	LOOP(F32E5M2, 64, 256, 64)
 
 #define F16E5M2(I, O) \
 	VMOVDQU64 I(SI), Z0; \
@@ -590,12 +577,14 @@ TEXT ·u8ToF16AVX512(SB), NOSPLIT, $512-56
 	BYTEF16_CONSTS(·lutU8F16)
 	LOOP(BYTEF16, 64, 64, 128)
 
-// I16F16 sign-extends the even words of 64 bytes to int32 by VPMADDWD with the words 1, 0
-// (Z14: x·1 + y·0) and the odd ones by a shift, instead of two VPMOVSXWD shuffles.
+// I16F16 sign-extends the even words of 64 bytes to int32 with VPMADDWD by the words 1, 0
+// (Z14: x·1 + y·0) and the odd ones with VPMADDWD by 0, 1 (Z13), instead of VPSRAD: on Zen 4
+// VPMADDWD runs on the multiply pipes, while VPSRAD would compete with VCVTDQ2PS and
+// VCVTPS2PH for the float-add pipes (1.86 → 1.54 ns for 32 elements in a loop from L1).
 #define I16F16(I, O) \
 	VMOVDQU64 I(SI), Z1; \
 	VPMADDWD Z14, Z1, Z0; \
-	VPSRAD $16, Z1, Z1; \
+	VPMADDWD Z13, Z1, Z1; \
 	VCVTDQ2PS Z0, Z0; \
 	VCVTDQ2PS Z1, Z1; \
 	TOF16EVENODD(O)
@@ -604,22 +593,30 @@ TEXT ·i16ToF16AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	VMOVDQU64 ·interleaveWords(SB), Z15
 	ZD(1, Z14)
+	ZD(0x10000, Z13)
 	LOOP(I16F16, 32, 64, 64)
 
-// U16F16 zero-extends the even words of 64 bytes by a mask (Z14 = 0xFFFF) and the odd ones by a
-// shift.
+// U16F16 makes the even words of 64 bytes the float32 bits of 2^23 + v with one VPTERNLOGD
+// (v&0xFFFF | 0x4B000000, Z9 and Z12) and the odd ones with a shift and an OR, then subtracts
+// 2^23 exactly with an FMA, x·1 − 2^23 (Z11 = 1.0, Z10 = −2^23), which runs on the multiply
+// pipes where VCVTDQ2PS would compete with VCVTPS2PH (1.87 → 1.57 ns for 32 elements).
 #define U16F16(I, O) \
 	VMOVDQU64 I(SI), Z1; \
-	VPANDD Z14, Z1, Z0; \
+	VMOVDQA64 Z12, Z0; \
+	VPTERNLOGD $0xF8, Z9, Z1, Z0; \
 	VPSRLD $16, Z1, Z1; \
-	VCVTDQ2PS Z0, Z0; \
-	VCVTDQ2PS Z1, Z1; \
+	VPORD Z12, Z1, Z1; \
+	VFMADD213PS Z10, Z11, Z0; \
+	VFMADD213PS Z10, Z11, Z1; \
 	TOF16EVENODD(O)
 
 TEXT ·u16ToF16AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	VMOVDQU64 ·interleaveWords(SB), Z15
-	ZD(0xFFFF, Z14)
+	ZD(0xFFFF, Z9)
+	ZD(0x4B000000, Z12)
+	ZD(0x3F800000, Z11)
+	ZD(0xCB000000, Z10) // -2^23
 	LOOP(U16F16, 32, 64, 64)
 
 // I32F16 clamps to ±65504 before rounding to binary16 with one VRANGEPS a vector: imm 2 takes
