@@ -17,6 +17,9 @@ const OpType = "ConvertPromoteTypes"
 // PromoteLayer is what Check found about one ConvertPromoteTypes layer.
 type PromoteLayer struct {
 	Layer *Layer
+	// Body is the layer (Loop, TensorIterator) whose <body> holds Layer, the innermost one for
+	// nested bodies; nil for a layer of the model's own graph.
+	Body *Layer
 	// Op holds the parsed attributes.
 	Op op.ConvertPromoteTypes
 	// In are the input types and shapes (a type from the input port's precision, else from the
@@ -544,7 +547,12 @@ func (c *checker) body(l *Layer) {
 	}
 	rep, err := sub.Check()
 	c.rep.Consts += rep.Consts
-	c.rep.Promotes = append(c.rep.Promotes, rep.Promotes...)
+	for _, pl := range rep.Promotes {
+		if pl.Body == nil {
+			pl.Body = l
+		}
+		c.rep.Promotes = append(c.rep.Promotes, pl)
+	}
 	if es, ok := err.(Errors); ok {
 		for _, e := range es {
 			e.Msg += " [in the body of " + l.Label() + "]"

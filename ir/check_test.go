@@ -38,6 +38,7 @@ var wantCommon = map[string]map[string]element.Type{
 	"parameter_input.xml":  {"promote": element.F32},                      // 5: 32 ≥ 2·8
 	"valid.xml":            {"promote": element.F32},                      // 6c
 	"chain_parameters.xml": {"first": element.I16, "second": element.F32}, // 6c twice
+	"loop_body.xml":        {"inner": element.F16, "outer": element.F32},  // 5: 16 ≥ 2·8; 6c
 }
 
 func TestCheckValidModels(t *testing.T) {

@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 
@@ -18,15 +19,70 @@ import (
 //   - edges into input i now go to Convert i, and edges from output 2+i leave Convert i's port 1;
 //   - new layers take ids above every existing id, and stand where the operator stood.
 //
+// Operators inside the <body> of a Loop or TensorIterator are replaced the same way within their
+// body graph (new ids above the body's own), and the body is written back.
+//
 // The model must pass Check first; Decompose returns Check's errors otherwise. An operator whose
 // common type is dynamic (or unknown: an input port without precision fed by one without) is
 // left in place, as OpenVINO's pass leaves it, since Convert needs a static type. It returns the
-// number of layers replaced.
+// number of layers replaced, bodies included.
 func (m *Model) Decompose() (int, error) {
 	rep, err := m.Check()
 	if err != nil {
 		return 0, err
 	}
+	n := m.decompose(rep)
+	for _, l := range m.Layers {
+		k, err := m.decomposeBody(l)
+		if err != nil {
+			return n, err
+		}
+		n += k
+	}
+	return n, nil
+}
+
+// decomposeBody decomposes the operators in l's <body>, if it has one, and replaces the body's
+// children with the rewritten graph.
+func (m *Model) decomposeBody(l *Layer) (int, error) {
+	sub, err := m.Body(l)
+	if err != nil || sub == nil {
+		return 0, err
+	}
+	k, err := sub.Decompose()
+	if err != nil || k == 0 {
+		return 0, err
+	}
+	// Write the body graph as a <net> and read its children back: the same writer and reader
+	// as for whole models, so the body keeps their round-trip guarantees.
+	var buf bytes.Buffer
+	if err := sub.Write(&buf); err != nil {
+		return 0, err
+	}
+	_, root, _, err := parseTree(&buf, DefaultLimits, m.File)
+	if err != nil {
+		return 0, fmt.Errorf("%s: rewriting the body of %s: %w", m.File, l.Label(), err)
+	}
+	clearLines(root) // the lines of the text written here mean nothing in the model's file
+	for _, n := range l.Tail {
+		if n.Kind == ElementNode && n.Name == "body" {
+			n.Children = root.Children
+			break
+		}
+	}
+	return k, nil
+}
+
+// clearLines sets Line to 0, "built in code", in n and everything under it.
+func clearLines(n *Node) {
+	n.Line = 0
+	for _, c := range n.Children {
+		clearLines(c)
+	}
+}
+
+// decompose replaces the operators of m's own graph (not those in bodies) and returns how many.
+func (m *Model) decompose(rep *Report) int {
 	byID := map[int64]*Layer{}
 	for _, l := range m.Layers {
 		byID[l.ID] = l
@@ -44,7 +100,12 @@ func (m *Model) Decompose() (int, error) {
 	for i, l := range order {
 		pos[l] = i
 	}
-	promotes := append([]PromoteLayer(nil), rep.Promotes...)
+	var promotes []PromoteLayer
+	for _, pl := range rep.Promotes {
+		if pl.Body == nil {
+			promotes = append(promotes, pl)
+		}
+	}
 	sort.SliceStable(promotes, func(i, j int) bool { return pos[promotes[i].Layer] < pos[promotes[j].Layer] })
 	next := m.NextLayerID()
 	replaced := map[*Layer][2]*Layer{}
@@ -100,7 +161,7 @@ func (m *Model) Decompose() (int, error) {
 		replaced[l] = pair
 	}
 	if len(replaced) == 0 {
-		return 0, nil
+		return 0
 	}
 	layers := make([]*Layer, 0, len(m.Layers)+len(replaced))
 	for _, l := range m.Layers {
@@ -111,5 +172,5 @@ func (m *Model) Decompose() (int, error) {
 		layers = append(layers, l)
 	}
 	m.Layers = layers
-	return len(replaced), nil
+	return len(replaced)
 }

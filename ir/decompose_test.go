@@ -9,8 +9,11 @@ import (
 
 func TestDecompose(t *testing.T) {
 	for _, f := range validModels(t) {
-		if filepath.Base(f) == "chain_parameters.xml" {
+		switch filepath.Base(f) {
+		case "chain_parameters.xml":
 			continue // operators feeding operators: TestDecomposeChain
+		case "loop_body.xml":
+			continue // an operator in a Loop body: TestDecomposeBody
 		}
 		want := wantCommon[filepath.Base(f)]
 		m, err := Read(f)
@@ -174,5 +177,102 @@ func TestDecomposeChain(t *testing.T) {
 	cv := m.LayerByName("a/first.0/second.0")
 	if e := m.Producer(cv.ID, 0); e == nil || m.Layer(e.FromLayer).Name != "a/first.0" || e.FromPort != 1 {
 		t.Errorf("chain not rewired: %+v", e)
+	}
+}
+
+// TestDecomposeBody decomposes a model with one operator at the top level and one in a Loop body
+// whose layer ids repeat the top level's: each is replaced within its own graph, the top-level
+// edges into the Loop stay as they were, and the result reads back and checks with no
+// ConvertPromoteTypes left anywhere. (Before the fix, the body's operator 2 was rewired as if it
+// were the top level's layer 2, and the output lost the Loop's inputs.)
+func TestDecomposeBody(t *testing.T) {
+	f := filepath.Join(repoRoot(t), "testdata", "ir", "loop_body.xml")
+	m, err := Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := m.Check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	loop := m.LayerByName("loop")
+	for _, p := range rep.Promotes {
+		if want := map[string]*Layer{"inner": loop, "outer": nil}[p.Layer.Name]; p.Body != want {
+			t.Errorf("%s: Body %v, want %v", p.Layer.Name, p.Body, want)
+		}
+	}
+	loopEdges := func(m *Model) (es []Edge) {
+		for _, e := range m.Edges {
+			if e.ToLayer == loop.ID {
+				es = append(es, *e)
+			}
+		}
+		return es
+	}
+	before := loopEdges(m)
+	n, err := m.Decompose()
+	if err != nil || n != 2 {
+		t.Fatalf("Decompose: %d, %v; want 2 (one at the top level, one in the body)", n, err)
+	}
+	if got := loopEdges(m); !reflect.DeepEqual(got, before) {
+		t.Errorf("edges into the Loop changed:\n%v\nwant\n%v", got, before)
+	}
+	// The Loop's output fed the top-level operator's input 1; it now feeds that input's Convert.
+	for _, e := range m.Edges {
+		if e.FromLayer == loop.ID {
+			if to := m.Layer(e.ToLayer); e.FromPort != 3 || to.Name != "loop/outer.1" || e.ToPort != 0 {
+				t.Errorf("Loop output edge %+v goes to %s", *e, to.Name)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	if err := m.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Parse(bytes.NewReader(buf.Bytes()), "decomposed.xml")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, buf.String())
+	}
+	rep, err = back.Check()
+	if err != nil || len(rep.Promotes) != 0 {
+		t.Fatalf("decomposed model: %d operators left, %v\n%s", len(rep.Promotes), err, buf.String())
+	}
+	if c := back.CountByType(); c["Convert"] != 2 || c["Loop"] != 1 {
+		t.Errorf("top level after decomposition: %v", c)
+	}
+	body, err := back.Body(back.LayerByName("loop"))
+	if err != nil || body == nil {
+		t.Fatalf("body: %v", err)
+	}
+	if c := body.CountByType(); c["Convert"] != 2 || c[OpType] != 0 || c["Parameter"] != 2 || c["Result"] != 2 {
+		t.Errorf("body after decomposition: %v", c)
+	}
+	for i, src := range []string{"x", "y"} {
+		name := src + "/inner." + string(rune('0'+i))
+		cv := body.LayerByName(name)
+		if cv == nil {
+			t.Errorf("body has no Convert %q", name)
+			continue
+		}
+		if d, _ := cv.DataAttr("destination_type"); d != "f16" || cv.ID <= 4 {
+			t.Errorf("%s: destination_type %q, id %d (want f16, an id above the body's 0..4)", name, d, cv.ID)
+		}
+		p := body.Producer(cv.ID, 0)
+		if p == nil || body.Layer(p.FromLayer).Name != src {
+			t.Errorf("%s is not fed by %s", name, src)
+		}
+		res := map[int]string{0: "r0", 1: "r1"}[i]
+		fed := false
+		for _, e := range body.Edges {
+			if e.FromLayer == cv.ID && e.FromPort == 1 && body.Layer(e.ToLayer).Name == res {
+				fed = true
+			}
+		}
+		if !fed {
+			t.Errorf("%s does not feed %s", name, res)
+		}
+	}
+	if cv := body.LayerByName("x/inner.0"); cv != nil && cv.Outputs[0].Names != "inner_x" {
+		t.Errorf("x/inner.0 output names %q, want the operator's output names", cv.Outputs[0].Names)
 	}
 }

@@ -224,8 +224,12 @@ func printSummary(m *ir.Model, rep *ir.Report, w io.Writer) {
 		case !p.InKnown[0] || !p.InKnown[1]:
 			res = "-> unknown (an input has no precision)"
 		}
+		where := p.Layer.Label()
+		if p.Body != nil {
+			where += " in the body of " + p.Body.Label()
+		}
 		fmt.Fprintf(w, "  %s: %s + %s %s  [promote_unsafe=%t pytorch_scalar_promotion=%t u64_integer_promotion_target=%s]\n",
-			p.Layer.Label(), in(0), in(1), res, p.Op.PromoteUnsafe, p.Op.PyTorchScalarPromotion, p.Op.U64IntegerPromotionTarget)
+			where, in(0), in(1), res, p.Op.PromoteUnsafe, p.Op.PyTorchScalarPromotion, p.Op.U64IntegerPromotionTarget)
 	}
 }
 
