@@ -99,3 +99,26 @@ func FuzzReadNPY(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseSnippet feeds arbitrary text to the tolerant reader of pasted <layer> elements: it
+// must return a model or an error, and a model it returns must check, decompose and write
+// without panicking, and the written model must read back with the strict reader.
+func FuzzParseSnippet(f *testing.F) {
+	f.Add([]byte(`<layer id="1" type="ConvertPromoteTypes" version="opset14"><data promote_unsafe="true"/><input><port id="0" precision="FP16"><dim>2</dim></port><port id="1" precision="I64" names="b"/></input><output><port id="2" precision="FP16,"/><port id="3"/></output></layer>`))
+	f.Add([]byte("< !-- comment --><layer ... type=\"ConvertPromoteTypes\"><input><port id=\"0\" precision=\"U64\"/><port id=\"1\" precision=\"I8\"/></input></layer>"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 64<<10 {
+			return
+		}
+		m, err := ParseSnippet(data, "snippet.txt")
+		if err != nil {
+			return
+		}
+		m.Check()
+		m.Decompose()
+		w := m.String()
+		if _, err := Parse(bytes.NewReader([]byte(w)), "w.xml"); err != nil {
+			t.Fatalf("written snippet model does not read: %v\n%s", err, w)
+		}
+	})
+}
