@@ -68,21 +68,31 @@ LE:
 
 // ---- f32 <-> f16 -------------------------------------------------------------------------------
 
-#define F32F16(I, O) \
+// F32F16_ST is the loop body of F32F16 with the store instruction ST: the ordinary
+// VMOVDQU64 or VMOVNTDQ (F32F16NT, for the non-temporal kernels).
+#define F32F16_ST(I, O, ST) \
 	VMOVUPS I(SI), Z0; \
 	VMOVUPS I+64(SI), Z1; \
 	VCVTPS2PH $0, Z0, Y0; \
 	VCVTPS2PH $0, Z1, Y1; \
 	VINSERTI64X4 $1, Y1, Z0, Z0; \
-	VMOVDQU64 Z0, O(DI)
+	ST Z0, O(DI)
+
+#define F32F16(I, O) F32F16_ST(I, O, VMOVDQU64)
+#define F32F16NT(I, O) F32F16_ST(I, O, VMOVNTDQ)
 
 TEXT ·f32ToF16AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(F32F16, 32, 128, 64)
 
-#define F16F32(I, O) \
+// F16F32_ST is the loop body of F16F32 with the store instruction ST: the ordinary
+// VMOVUPS or VMOVNTDQ (F16F32NT, for the non-temporal kernels).
+#define F16F32_ST(I, O, ST) \
 	VCVTPH2PS I(SI), Z0; \
-	VMOVUPS Z0, O(DI)
+	ST Z0, O(DI)
+
+#define F16F32(I, O) F16F32_ST(I, O, VMOVUPS)
+#define F16F32NT(I, O) F16F32_ST(I, O, VMOVNTDQ)
 
 TEXT ·f16ToF32AVX512(SB), NOSPLIT, $512-56
 	ARGS
@@ -108,13 +118,18 @@ TEXT ·f16ToF32AVX512(SB), NOSPLIT, $512-56
 	VCMPPS $3, R, R, K; \
 	VPORD Z13, R, K, T
 
-#define F32BF16(I, O) \
+// F32BF16_ST is the loop body of F32BF16 with the store instruction ST: the ordinary
+// VMOVDQU64 or VMOVNTDQ (F32BF16NT, for the non-temporal kernels).
+#define F32BF16_ST(I, O, ST) \
 	VMOVDQU32 I(SI), Z0; \
 	VMOVDQU32 I+64(SI), Z1; \
 	BF16R(Z0, Z2, K1); \
 	BF16R(Z1, Z3, K2); \
 	VPERMT2W Z3, Z12, Z2; \
-	VMOVDQU64 Z2, O(DI)
+	ST Z2, O(DI)
+
+#define F32BF16(I, O) F32BF16_ST(I, O, VMOVDQU64)
+#define F32BF16NT(I, O) F32BF16_ST(I, O, VMOVNTDQ)
 
 TEXT ·f32ToBF16AVX512(SB), NOSPLIT, $512-56
 	ARGS
@@ -189,10 +204,15 @@ TEXT ·f16ToBF16AVX512BF(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(F16BF16N, 32, 64, 64)
 
-#define BF16F32(I, O) \
+// BF16F32_ST is the loop body of BF16F32 with the store instruction ST: the ordinary
+// VMOVDQU32 or VMOVNTDQ (BF16F32NT, for the non-temporal kernels).
+#define BF16F32_ST(I, O, ST) \
 	VPMOVZXWD I(SI), Z0; \
 	VPSLLD $16, Z0, Z0; \
-	VMOVDQU32 Z0, O(DI)
+	ST Z0, O(DI)
+
+#define BF16F32(I, O) BF16F32_ST(I, O, VMOVDQU32)
+#define BF16F32NT(I, O) BF16F32_ST(I, O, VMOVNTDQ)
 
 TEXT ·bf16ToF32AVX512(SB), NOSPLIT, $512-56
 	ARGS
@@ -244,10 +264,15 @@ TEXT ·bf16ToF16AVX512(SB), NOSPLIT, $512-56
 	VPUNPCKLBW Z2, Z1, Z3; \
 	VPUNPCKHBW Z2, Z1, Z4
 
-#define E4M3F16(I, O) \
+// E4M3F16_ST is the loop body of E4M3F16 with the store instruction ST: the ordinary
+// VMOVDQU64 or VMOVNTDQ (E4M3F16NT, for the non-temporal kernels).
+#define E4M3F16_ST(I, O, ST) \
 	E4M3H(I); \
-	VMOVDQU64 Z3, O(DI); \
-	VMOVDQU64 Z4, O+64(DI)
+	ST Z3, O(DI); \
+	ST Z4, O+64(DI)
+
+#define E4M3F16(I, O) E4M3F16_ST(I, O, VMOVDQU64)
+#define E4M3F16NT(I, O) E4M3F16_ST(I, O, VMOVNTDQ)
 
 TEXT ·f8e4m3ToF16AVX512(SB), NOSPLIT, $512-56
 	ARGS
@@ -482,10 +507,15 @@ TEXT ·f4e2m1ToF16AVX512(SB), NOSPLIT, $512-56
 
 // ---- integers -> f32, f16 ----------------------------------------------------------------------
 
-#define I8F32(I, O) \
+// I8F32_ST is the loop body of I8F32 with the store instruction ST: the ordinary
+// VMOVUPS or VMOVNTDQ (I8F32NT, for the non-temporal kernels).
+#define I8F32_ST(I, O, ST) \
 	VPMOVSXBD I(SI), Z0; \
 	VCVTDQ2PS Z0, Z0; \
-	VMOVUPS Z0, O(DI)
+	ST Z0, O(DI)
+
+#define I8F32(I, O) I8F32_ST(I, O, VMOVUPS)
+#define I8F32NT(I, O) I8F32_ST(I, O, VMOVNTDQ)
 
 TEXT ·i8ToF32AVX512(SB), NOSPLIT, $512-56
 	ARGS
@@ -518,9 +548,14 @@ TEXT ·u16ToF32AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(U16F32, 16, 32, 64)
 
-#define I32F32(I, O) \
+// I32F32_ST is the loop body of I32F32 with the store instruction ST: the ordinary
+// VMOVUPS or VMOVNTDQ (I32F32NT, for the non-temporal kernels).
+#define I32F32_ST(I, O, ST) \
 	VCVTDQ2PS I(SI), Z0; \
-	VMOVUPS Z0, O(DI)
+	ST Z0, O(DI)
+
+#define I32F32(I, O) I32F32_ST(I, O, VMOVUPS)
+#define I32F32NT(I, O) I32F32_ST(I, O, VMOVNTDQ)
 
 TEXT ·i32ToF32AVX512(SB), NOSPLIT, $512-56
 	ARGS
@@ -720,9 +755,14 @@ TEXT ·i32ToI8AVX512(SB), NOSPLIT, $512-56
 	ZD(0x7FFFFFFF, Z14); \
 	VPXORD Z13, Z13, Z13
 
-#define F32I32(I, O) \
+// F32I32_ST is the loop body of F32I32 with the store instruction ST: the ordinary
+// VMOVDQU32 or VMOVNTDQ (F32I32NT, for the non-temporal kernels).
+#define F32I32_ST(I, O, ST) \
 	F32I32R(I, Z0); \
-	VMOVDQU32 Z0, O(DI)
+	ST Z0, O(DI)
+
+#define F32I32(I, O) F32I32_ST(I, O, VMOVDQU32)
+#define F32I32NT(I, O) F32I32_ST(I, O, VMOVNTDQ)
 
 // f32ToI32AVX512 converts 64 float32 a step with VCVTTPS2DQ alone when none of the four results
 // is 0x80000000, the value it gives for NaN and for |x| ≥ 2^31 (and for x = -2^31, which is
@@ -817,19 +857,29 @@ TEXT ·f32ToU8AVX512(SB), NOSPLIT, $512-56
 
 // ---- f64 <-> f32 -------------------------------------------------------------------------------
 
-#define F64F32(I, O) \
+// F64F32_ST is the loop body of F64F32 with the store instruction ST: the ordinary
+// VMOVUPS or VMOVNTDQ (F64F32NT, for the non-temporal kernels).
+#define F64F32_ST(I, O, ST) \
 	VCVTPD2PS I(SI), Y0; \
 	VCVTPD2PS I+64(SI), Y1; \
 	VINSERTF64X4 $1, Y1, Z0, Z0; \
-	VMOVUPS Z0, O(DI)
+	ST Z0, O(DI)
+
+#define F64F32(I, O) F64F32_ST(I, O, VMOVUPS)
+#define F64F32NT(I, O) F64F32_ST(I, O, VMOVNTDQ)
 
 TEXT ·f64ToF32AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(F64F32, 16, 128, 64)
 
-#define F32F64(I, O) \
+// F32F64_ST is the loop body of F32F64 with the store instruction ST: the ordinary
+// VMOVUPD or VMOVNTDQ (F32F64NT, for the non-temporal kernels).
+#define F32F64_ST(I, O, ST) \
 	VCVTPS2PD I(SI), Z0; \
-	VMOVUPD Z0, O(DI)
+	ST Z0, O(DI)
+
+#define F32F64(I, O) F32F64_ST(I, O, VMOVUPD)
+#define F32F64NT(I, O) F32F64_ST(I, O, VMOVNTDQ)
 
 TEXT ·f32ToF64AVX512(SB), NOSPLIT, $512-56
 	ARGS
@@ -872,100 +922,48 @@ TEXT ·f32ToBoolAVX512(SB), NOSPLIT, $512-56
 	LOOP(F32BOOL, 32, 128, 32)
 
 // ---- non-temporal variants for large conversions -----------------------------------------------
-// The same loops with VMOVNTDQ stores, for destinations much larger than the caches: n is a
-// multiple of the block size and dst is 64-byte aligned.
-
-#define F32F16NT(I, O) \
-	VMOVUPS I(SI), Z0; \
-	VMOVUPS I+64(SI), Z1; \
-	VCVTPS2PH $0, Z0, Y0; \
-	VCVTPS2PH $0, Z1, Y1; \
-	VINSERTI64X4 $1, Y1, Z0, Z0; \
-	VMOVNTDQ Z0, O(DI)
+// The same loop bodies (the *NT macros, defined with the ordinary ones) with VMOVNTDQ stores, for
+// destinations much larger than the caches: n is a multiple of the block size and dst is 64-byte
+// aligned.
 
 TEXT ·f32ToF16AVX512NT(SB), NOSPLIT, $0-56
 	ARGS
 	LOOPNT(F32F16NT, 32, 128, 64)
 
-#define F16F32NT(I, O) \
-	VCVTPH2PS I(SI), Z0; \
-	VMOVNTDQ Z0, O(DI)
-
 TEXT ·f16ToF32AVX512NT(SB), NOSPLIT, $0-56
 	ARGS
 	LOOPNT(F16F32NT, 16, 32, 64)
-
-#define F32BF16NT(I, O) \
-	VMOVDQU32 I(SI), Z0; \
-	VMOVDQU32 I+64(SI), Z1; \
-	BF16R(Z0, Z2, K1); \
-	BF16R(Z1, Z3, K2); \
-	VPERMT2W Z3, Z12, Z2; \
-	VMOVNTDQ Z2, O(DI)
 
 TEXT ·f32ToBF16AVX512NT(SB), NOSPLIT, $0-56
 	ARGS
 	BF16_CONSTS
 	LOOPNT(F32BF16NT, 32, 128, 64)
 
-#define BF16F32NT(I, O) \
-	VPMOVZXWD I(SI), Z0; \
-	VPSLLD $16, Z0, Z0; \
-	VMOVNTDQ Z0, O(DI)
-
 TEXT ·bf16ToF32AVX512NT(SB), NOSPLIT, $0-56
 	ARGS
 	LOOPNT(BF16F32NT, 16, 32, 64)
-
-#define E4M3F16NT(I, O) \
-	E4M3H(I); \
-	VMOVNTDQ Z3, O(DI); \
-	VMOVNTDQ Z4, O+64(DI)
 
 TEXT ·f8e4m3ToF16AVX512NT(SB), NOSPLIT, $0-56
 	ARGS
 	E4M3_CONSTS
 	LOOPNT(E4M3F16NT, 64, 64, 128)
 
-#define I8F32NT(I, O) \
-	VPMOVSXBD I(SI), Z0; \
-	VCVTDQ2PS Z0, Z0; \
-	VMOVNTDQ Z0, O(DI)
-
 TEXT ·i8ToF32AVX512NT(SB), NOSPLIT, $0-56
 	ARGS
 	LOOPNT(I8F32NT, 16, 16, 64)
-
-#define F32I32NT(I, O) \
-	F32I32R(I, Z0); \
-	VMOVNTDQ Z0, O(DI)
 
 TEXT ·f32ToI32AVX512NT(SB), NOSPLIT, $0-56
 	ARGS
 	F32I_CONSTS
 	LOOPNT(F32I32NT, 16, 64, 64)
 
-#define I32F32NT(I, O) \
-	VCVTDQ2PS I(SI), Z0; \
-	VMOVNTDQ Z0, O(DI)
-
 TEXT ·i32ToF32AVX512NT(SB), NOSPLIT, $0-56
 	ARGS
 	LOOPNT(I32F32NT, 16, 64, 64)
 
-#define F64F32NT(I, O) \
-	VCVTPD2PS I(SI), Y0; \
-	VCVTPD2PS I+64(SI), Y1; \
-	VINSERTF64X4 $1, Y1, Z0, Z0; \
-	VMOVNTDQ Z0, O(DI)
-
 TEXT ·f64ToF32AVX512NT(SB), NOSPLIT, $0-56
 	ARGS
 	LOOPNT(F64F32NT, 16, 128, 64)
-
-#define F32F64NT(I, O) \
-	VCVTPS2PD I(SI), Z0; \
-	VMOVNTDQ Z0, O(DI)
 
 TEXT ·f32ToF64AVX512NT(SB), NOSPLIT, $0-56
 	ARGS

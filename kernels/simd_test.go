@@ -289,6 +289,37 @@ func randomCount() int {
 	return 10_000_000
 }
 
+// pairPaths returns the SIMD paths of this CPU that have their own kernel for the pair.
+func pairPaths(from, to element.Type) []kernels.Path {
+	var paths []kernels.Path
+	for _, p := range simdPaths() {
+		if kernels.HasKernel(p, from, to) {
+			paths = append(paths, p)
+		}
+	}
+	return paths
+}
+
+// wideSpecials returns the special values of a 32- or 64-bit source type, one after another.
+func wideSpecials(from element.Type) []byte {
+	var src []byte
+	switch from {
+	case element.F32, element.I32:
+		sp := specials32()
+		if from == element.I32 {
+			sp = specialsI32()
+		}
+		for _, b := range sp {
+			src = binary.LittleEndian.AppendUint32(src, b)
+		}
+	default:
+		for _, b := range specials64(from == element.F64) {
+			src = binary.LittleEndian.AppendUint64(src, b)
+		}
+	}
+	return src
+}
+
 // TestSIMDWideSources feeds special values and random patterns of 32- and 64-bit sources.
 func TestSIMDWideSources(t *testing.T) {
 	for _, pr := range simdPairs {
@@ -296,33 +327,13 @@ func TestSIMDWideSources(t *testing.T) {
 		if from.Bits() < 32 {
 			continue
 		}
-		var paths []kernels.Path
-		for _, p := range simdPaths() {
-			if kernels.HasKernel(p, from, to) {
-				paths = append(paths, p)
-			}
-		}
+		paths := pairPaths(from, to)
 		if len(paths) == 0 {
 			continue
 		}
 		t.Run(from.String()+"→"+to.String(), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(from)<<8|uint64(to), 4))
-			var src []byte
-			switch from {
-			case element.F32, element.I32:
-				sp := specials32()
-				if from == element.I32 {
-					sp = specialsI32()
-				}
-				src = binary.LittleEndian.AppendUint32(nil, 0)[:0]
-				for _, b := range sp {
-					src = binary.LittleEndian.AppendUint32(src, b)
-				}
-			default:
-				for _, b := range specials64(from == element.F64) {
-					src = binary.LittleEndian.AppendUint64(src, b)
-				}
-			}
+			src := wideSpecials(from)
 			esz := from.Bits() / 8
 			for _, p := range paths {
 				convertBoth(t, p, from, to, src, len(src)/esz, srcDescriber(from, src))
@@ -365,12 +376,7 @@ func TestSIMDSparseSpecials(t *testing.T) {
 		if from.Bits() < 32 {
 			continue
 		}
-		var paths []kernels.Path
-		for _, p := range simdPaths() {
-			if kernels.HasKernel(p, from, to) {
-				paths = append(paths, p)
-			}
-		}
+		paths := pairPaths(from, to)
 		if len(paths) == 0 {
 			continue
 		}
@@ -392,19 +398,9 @@ func TestSIMDSparseSpecials(t *testing.T) {
 					binary.LittleEndian.PutUint64(base[i*esz:], uint64(int64(v)))
 				}
 			}
-			switch from {
-			case element.F32:
-				for _, b := range specials32() {
-					specials = append(specials, binary.LittleEndian.AppendUint32(nil, b))
-				}
-			case element.I32:
-				for _, b := range specialsI32() {
-					specials = append(specials, binary.LittleEndian.AppendUint32(nil, b))
-				}
-			default:
-				for _, b := range specials64(from == element.F64) {
-					specials = append(specials, binary.LittleEndian.AppendUint64(nil, b))
-				}
+			all := wideSpecials(from)
+			for i := 0; i < len(all); i += esz {
+				specials = append(specials, all[i:i+esz])
 			}
 			src := make([]byte, len(base))
 			for _, p := range paths {
