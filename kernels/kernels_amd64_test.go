@@ -5,6 +5,7 @@ package kernels
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -126,5 +127,37 @@ func TestAMD64NonTemporal(t *testing.T) {
 	}
 	if ran != 10 {
 		t.Errorf("%d pairs have non-temporal kernels, want 10", ran)
+	}
+}
+
+// BenchmarkCallOverhead measures the fixed cost of a call, with 0 and 16 elements of f16 → f32
+// on AVX-512: the kernel called directly (its entry, argument loads, tail test and VZEROUPPER),
+// through a func value (adding the ABI wrapper of an assembly function), and through Convert
+// (adding the dispatch table lookup and the size checks).
+func BenchmarkCallOverhead(b *testing.B) {
+	if !haveAVX512 {
+		b.Skip("no AVX-512 on this CPU")
+	}
+	src, dst := make([]byte, 64), make([]byte, 64)
+	var viaValue loopFunc = f16ToF32AVX512
+	conv := WithPath(AVX512, 1)
+	for _, n := range []int{0, 16} {
+		b.Run(fmt.Sprintf("n=%d/direct", n), func(b *testing.B) {
+			for b.Loop() {
+				f16ToF32AVX512(dst, src, n)
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/funcvalue", n), func(b *testing.B) {
+			for b.Loop() {
+				viaValue(dst, src, n)
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/Convert", n), func(b *testing.B) {
+			for b.Loop() {
+				if err := conv.Convert(dst, element.F32, src, element.F16, n); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
