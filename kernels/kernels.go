@@ -128,7 +128,18 @@ func WithPath(p Path, t int) Converter { return Converter{Path: p, Threads: t, e
 // written as zero. Converting a type to itself copies. An unsupported pair, a negative n or a
 // short buffer is an error, and nothing is written.
 func Convert(dst []byte, to element.Type, src []byte, from element.Type, n int) error {
-	return Converter{}.Convert(dst, to, src, from, n)
+	// Not through Converter.Convert: without the receiver, the nine words of arguments fit in
+	// registers (twelve do not), which saves about 1 ns a call. The fast path is written out
+	// in both, since a shared function is too large to inline and costs its call.
+	if uint(from)|uint(to) < numTypes && uint(n) < 1<<40 {
+		k := &dispatch[best][from][to]
+		sb, db := n*int(k.sw), n*int(k.dw)
+		if k.f != nil && sb <= len(src) && db <= len(dst) && sb+db < 2*ParallelMinBytes {
+			k.f(dst[:db], src[:sb], n)
+			return nil
+		}
+	}
+	return Converter{}.convertSlow(dst, to, src, from, n, best)
 }
 
 // Convert is the package-level Convert on c's path and thread count.
@@ -139,7 +150,7 @@ func (c Converter) Convert(dst []byte, to element.Type, src []byte, from element
 	if c.explicit {
 		p = c.Path
 	}
-	if uint(p) < uint(numPaths) && uint(from) < numTypes && uint(to) < numTypes && uint(n) < 1<<40 {
+	if uint(p) < uint(numPaths) && uint(from)|uint(to) < numTypes && uint(n) < 1<<40 {
 		k := &dispatch[p][from][to]
 		sb, db := n*int(k.sw), n*int(k.dw)
 		if k.f != nil && sb <= len(src) && db <= len(dst) && sb+db < 2*ParallelMinBytes {

@@ -132,8 +132,8 @@ func TestAMD64NonTemporal(t *testing.T) {
 
 // BenchmarkCallOverhead measures the fixed cost of a call, with 0 and 16 elements of f16 → f32
 // on AVX-512: the kernel called directly (its entry, argument loads, tail test and VZEROUPPER),
-// through a func value (adding the ABI wrapper of an assembly function), and through Convert
-// (adding the dispatch table lookup and the size checks).
+// through a func value (adding the ABI wrapper of an assembly function), and through a
+// Converter's and the package's Convert (adding the dispatch table lookup and the size checks).
 func BenchmarkCallOverhead(b *testing.B) {
 	if !haveAVX512 {
 		b.Skip("no AVX-512 on this CPU")
@@ -152,9 +152,16 @@ func BenchmarkCallOverhead(b *testing.B) {
 				viaValue(dst, src, n)
 			}
 		})
-		b.Run(fmt.Sprintf("n=%d/Convert", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("n=%d/Converter", n), func(b *testing.B) {
 			for b.Loop() {
 				if err := conv.Convert(dst, element.F32, src, element.F16, n); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("n=%d/Convert", n), func(b *testing.B) {
+			for b.Loop() {
+				if err := Convert(dst, element.F32, src, element.F16, n); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -26,10 +26,10 @@ func bytesOf[T any](s []T) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(s[0])))
 }
 
-// pair benchmarks one conversion both ways: convertpromote's best path with one goroutine, and
-// vek's function.
+// pair benchmarks one conversion both ways: convertpromote's package-level Convert (the best
+// path) with one goroutine, and vek's function.
 func pair[S, D any](b *testing.B, name string, from, to element.Type, fill func(int) S, viaVek func(dst []D, src []S)) {
-	conv := kernels.WithPath(kernels.Paths()[0], 1)
+	defer kernels.SetThreads(kernels.SetThreads(1))
 	for _, n := range sizes {
 		src := make([]S, n)
 		for i := range src {
@@ -40,7 +40,7 @@ func pair[S, D any](b *testing.B, name string, from, to element.Type, fill func(
 		b.Run(fmt.Sprintf("%s/n=%d/ours", name, n), func(b *testing.B) {
 			b.SetBytes(traffic)
 			for b.Loop() {
-				if err := conv.Convert(bytesOf(dst), to, bytesOf(src), from, n); err != nil {
+				if err := kernels.Convert(bytesOf(dst), to, bytesOf(src), from, n); err != nil {
 					b.Fatal(err)
 				}
 			}
