@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -279,7 +280,7 @@ func (c *checker) constLayer(l *Layer, haveBin bool, binSize int64) {
 	if t, ok := out.Type(); ok && t != ci.Type {
 		c.add(out.Line, l, "output port %d has precision %s but element_type is %s", out.ID, out.Precision, ci.Type)
 	}
-	if !equalDims(out.Dims, ci.Shape) {
+	if !slices.Equal(out.Dims, ci.Shape) {
 		c.add(out.Line, l, "output port %d has dims %s but shape is %s", out.ID, dimsString(out.Dims), dimsString(ci.Shape))
 	}
 	if haveBin && ci.Offset+ci.Size > binSize {
@@ -335,18 +336,6 @@ func compatibleDims(dims []int64, s promote.Shape) bool {
 		}
 		sd := s.Dims[i]
 		if d < sd.Min || (sd.Max >= 0 && d > sd.Max) {
-			return false
-		}
-	}
-	return true
-}
-
-func equalDims(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
 			return false
 		}
 	}
@@ -496,7 +485,7 @@ func (c *checker) promoteLayer(l *Layer) {
 					p.ID, p.Precision, pl.In[0].Type, pl.In[1].Type, pl.Common)
 			}
 		}
-		if in := l.Inputs[i]; !equalDims(p.Dims, in.Dims) {
+		if in := l.Inputs[i]; !slices.Equal(p.Dims, in.Dims) {
 			c.add(p.Line, l, "output port %d has dims %s but input %d has dims %s (output i keeps input i's shape)",
 				p.ID, dimsString(p.Dims), i, dimsString(in.Dims))
 		}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -338,7 +339,7 @@ func TestFold(t *testing.T) {
 					t.Errorf("%s: %v", file, err)
 					continue
 				}
-				if ci.Type != want.Type() || !equalDims(ci.Shape, want.Shape()) || !bytes.Equal(data, want.Bytes()) {
+				if ci.Type != want.Type() || !slices.Equal(ci.Shape, want.Shape()) || !bytes.Equal(data, want.Bytes()) {
 					t.Errorf("%s: %s = %s%v %x, op.Evaluate gives %s%v %x", file, cname, ci.Type, ci.Shape, head(data), want.Type(), want.Shape(), head(want.Bytes()))
 				}
 				if c.Outputs[0].Names != name+":"+string(rune('0'+i)) {
@@ -439,7 +440,7 @@ func TestReadNPY(t *testing.T) {
 				t.Fatal(err)
 			}
 			y, err := ReadNPY(&b)
-			if err != nil || y.Type() != typ || !equalDims(y.Shape(), shape) || !bytes.Equal(y.Bytes(), x.Bytes()) {
+			if err != nil || y.Type() != typ || !slices.Equal(y.Shape(), shape) || !bytes.Equal(y.Bytes(), x.Bytes()) {
 				t.Errorf("%s%v: %v %v %x", typ, shape, err, y.Shape(), y.Bytes())
 			}
 		}

@@ -3,6 +3,7 @@ package kernels
 import (
 	"bytes"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,35 +74,24 @@ func TestPackingExamples(t *testing.T) {
 		}
 		return vals
 	}
-	eq := func(a, b []int64) bool {
-		if len(a) != len(b) {
-			return false
-		}
-		for i := range a {
-			if a[i] != b[i] {
-				return false
-			}
-		}
-		return true
-	}
-	if got, want := unpackVia(element.U1, []byte{0xA0}, 8), []int64{1, 0, 1, 0, 0, 0, 0, 0}; !eq(got, want) {
+	if got, want := unpackVia(element.U1, []byte{0xA0}, 8), []int64{1, 0, 1, 0, 0, 0, 0, 0}; !slices.Equal(got, want) {
 		t.Errorf("u1 0xA0 = %v, want %v", got, want)
 	}
-	if got, want := unpackVia(element.U4, []byte{0xBF}, 2), []int64{15, 11}; !eq(got, want) {
+	if got, want := unpackVia(element.U4, []byte{0xBF}, 2), []int64{15, 11}; !slices.Equal(got, want) {
 		t.Errorf("u4 0xBF = %v, want %v", got, want)
 	}
-	if got, want := unpackVia(element.I4, []byte{0xBF}, 2), []int64{-1, -5}; !eq(got, want) {
+	if got, want := unpackVia(element.I4, []byte{0xBF}, 2), []int64{-1, -5}; !slices.Equal(got, want) {
 		t.Errorf("i4 0xBF = %v, want %v", got, want)
 	}
-	if got, want := unpackVia(element.U2, []byte{0x1B}, 4), []int64{0, 1, 2, 3}; !eq(got, want) {
+	if got, want := unpackVia(element.U2, []byte{0x1B}, 4), []int64{0, 1, 2, 3}; !slices.Equal(got, want) {
 		t.Errorf("u2 0x1B = %v, want %v", got, want)
 	}
 	// u3 values 0..7: low 2 bits 00 01 10 11 00 01 10 11 → b0b1 = 0x1B1B; high bits 00001111 → b2 = 0x0F.
-	if got, want := unpackVia(element.U3, []byte{0x1B, 0x1B, 0x0F}, 8), []int64{0, 1, 2, 3, 4, 5, 6, 7}; !eq(got, want) {
+	if got, want := unpackVia(element.U3, []byte{0x1B, 0x1B, 0x0F}, 8), []int64{0, 1, 2, 3, 4, 5, 6, 7}; !slices.Equal(got, want) {
 		t.Errorf("u3 = %v, want %v", got, want)
 	}
 	// u6 values 1, 18, 35, 63: low nibbles 1 2 3 F → 0x123F; high bits 00 01 10 11 → 0x1B.
-	if got, want := unpackVia(element.U6, []byte{0x12, 0x3F, 0x1B}, 4), []int64{1, 18, 35, 63}; !eq(got, want) {
+	if got, want := unpackVia(element.U6, []byte{0x12, 0x3F, 0x1B}, 4), []int64{1, 18, 35, 63}; !slices.Equal(got, want) {
 		t.Errorf("u6 = %v, want %v", got, want)
 	}
 	// f32 4.0 → u2 0; -3.1 → u3 5; -1 → u6 63; 3.8 → i4 3; -3.1 → i4 -3 (0xD).

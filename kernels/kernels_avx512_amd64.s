@@ -17,7 +17,10 @@
 // bytes from the frame at S to D, the last vector a full load and a masked store, so that no
 // destination byte past N is written. The frame's 256-byte halves hold a partial block of every
 // kernel rounded up to 64 bytes. Both use AX, DX, R9, K7 and Z0.
-#define TAILIN(S, D, N, L64, LPART, LE) \
+//
+// COPYVECS is their common loop: N bytes from S to D in 64-byte vectors, the last partial one
+// by PART(S, D) after the byte mask of the DX bytes left is built in K7.
+#define COPYVECS(S, D, N, L64, LPART, LE, PART) \
 	XORQ AX, AX; \
 L64: \
 	MOVQ N, DX; \
@@ -33,29 +36,21 @@ LPART: \
 	MOVQ $-1, R9; \
 	BZHIQ DX, R9, R9; \
 	KMOVQ R9, K7; \
-	VMOVDQU8.Z (S)(AX*1), K7, Z0; \
-	VMOVDQU64 Z0, (D)(AX*1); \
+	PART(S, D); \
 LE:
 
-#define TAILOUT(S, D, N, L64, LPART, LE) \
-	XORQ AX, AX; \
-L64: \
-	MOVQ N, DX; \
-	SUBQ AX, DX; \
-	JBE  LE; \
-	CMPQ DX, $64; \
-	JB   LPART; \
+// MASKEDLOAD reads the partial vector with a zeroing masked load and stores it whole;
+// MASKEDSTORE loads it whole and stores it with a masked store.
+#define MASKEDLOAD(S, D) \
+	VMOVDQU8.Z (S)(AX*1), K7, Z0; \
+	VMOVDQU64 Z0, (D)(AX*1)
+
+#define MASKEDSTORE(S, D) \
 	VMOVDQU64 (S)(AX*1), Z0; \
-	VMOVDQU64 Z0, (D)(AX*1); \
-	ADDQ $64, AX; \
-	JMP  L64; \
-LPART: \
-	MOVQ $-1, R9; \
-	BZHIQ DX, R9, R9; \
-	KMOVQ R9, K7; \
-	VMOVDQU64 (S)(AX*1), Z0; \
-	VMOVDQU8 Z0, K7, (D)(AX*1); \
-LE:
+	VMOVDQU8 Z0, K7, (D)(AX*1)
+
+#define TAILIN(S, D, N, L64, LPART, LE) COPYVECS(S, D, N, L64, LPART, LE, MASKEDLOAD)
+#define TAILOUT(S, D, N, L64, LPART, LE) COPYVECS(S, D, N, L64, LPART, LE, MASKEDSTORE)
 
 // ZD and ZW broadcast a 32- or 16-bit constant into a Z register.
 #define ZD(val, Z) \
@@ -242,18 +237,20 @@ TEXT ·bf16ToF16AVX512(SB), NOSPLIT, $512-56
 
 // ---- f8 -> f16, f32 ----------------------------------------------------------------------------
 
-// E4M3_CONSTS: Z31:Z30 = the low bytes and Z29:Z28 the high bytes of the binary16 value of each
-// f8e4m3 magnitude 0..127 (VPERMI2B tables), Z27 = the byte order that makes VPUNPCKL/HBW give
-// elements in order, Z26 = 0x80 bytes.
-#define E4M3_CONSTS \
-	VMOVDQU64 ·lutE4m3F16+0(SB), Z30; \
-	VMOVDQU64 ·lutE4m3F16+64(SB), Z31; \
-	VMOVDQU64 ·lutE4m3F16+128(SB), Z28; \
-	VMOVDQU64 ·lutE4m3F16+192(SB), Z29; \
-	VMOVDQU64 ·unpackOrder(SB), Z27; \
+// E4M3_CONSTS(T, ORDER): Z31:Z30 = the low bytes and Z29:Z28 the high bytes of a 16-bit value
+// for each f8e4m3 magnitude 0..127 (the VPERMI2B tables T: lutE4m3F16, the binary16 value, or
+// lutE4m3BF16, the top half of the float32), Z27 = ORDER, the byte order that makes the unpacks
+// that follow E4M3H give elements in order, Z26 = 0x80 bytes.
+#define E4M3_CONSTS(T, ORDER) \
+	VMOVDQU64 T+0(SB), Z30; \
+	VMOVDQU64 T+64(SB), Z31; \
+	VMOVDQU64 T+128(SB), Z28; \
+	VMOVDQU64 T+192(SB), Z29; \
+	VMOVDQU64 ORDER(SB), Z27; \
 	ZD(0x80808080, Z26)
 
-// E4M3H decodes the 64 f8e4m3 bytes at I(SI) into binary16: elements 0..31 in Z3, 32..63 in Z4.
+// E4M3H looks up the 16-bit value of each of the 64 f8e4m3 bytes at I(SI), permuted by Z27:
+// with the binary16 tables and unpackOrder, elements 0..31 in Z3 and 32..63 in Z4.
 #define E4M3H(I) \
 	VPERMB I(SI), Z27, Z0; \
 	VMOVDQA64 Z0, Z1; \
@@ -276,21 +273,14 @@ TEXT ·bf16ToF16AVX512(SB), NOSPLIT, $512-56
 
 TEXT ·f8e4m3ToF16AVX512(SB), NOSPLIT, $512-56
 	ARGS
-	E4M3_CONSTS
+	E4M3_CONSTS(·lutE4m3F16, ·unpackOrder)
 	LOOP(E4M3F16, 64, 64, 128)
 
-// E4M3F32 looks up the high and low bytes of each value's bfloat16 (the top half of its float32,
-// whose low half is always zero for an f8e4m3 value) and widens the words to dwords: the bytes,
-// permuted by Z25 into the order that the byte and word unpacks restore, give elements 0..63.
+// E4M3F32 looks up each value's bfloat16 with E4M3H (the top half of its float32, whose low half
+// is always zero for an f8e4m3 value) and widens the words to dwords: the bytes, permuted by
+// unpackOrder2 into the order that the byte and word unpacks restore, give elements 0..63.
 #define E4M3F32(I, O) \
-	VPERMB I(SI), Z25, Z0; \
-	VMOVDQA64 Z0, Z1; \
-	VPERMI2B Z31, Z30, Z1; \
-	VMOVDQA64 Z0, Z2; \
-	VPERMI2B Z29, Z28, Z2; \
-	VPTERNLOGD $0xF8, Z26, Z0, Z2; \
-	VPUNPCKLBW Z2, Z1, Z3; \
-	VPUNPCKHBW Z2, Z1, Z4; \
+	E4M3H(I); \
 	VPUNPCKLWD Z3, Z24, Z0; \
 	VPUNPCKHWD Z3, Z24, Z1; \
 	VPUNPCKLWD Z4, Z24, Z2; \
@@ -302,12 +292,7 @@ TEXT ·f8e4m3ToF16AVX512(SB), NOSPLIT, $512-56
 
 TEXT ·f8e4m3ToF32AVX512(SB), NOSPLIT, $512-56
 	ARGS
-	VMOVDQU64 ·lutE4m3BF16+0(SB), Z30
-	VMOVDQU64 ·lutE4m3BF16+64(SB), Z31
-	VMOVDQU64 ·lutE4m3BF16+128(SB), Z28
-	VMOVDQU64 ·lutE4m3BF16+192(SB), Z29
-	VMOVDQU64 ·unpackOrder2(SB), Z25
-	ZD(0x80808080, Z26)
+	E4M3_CONSTS(·lutE4m3BF16, ·unpackOrder2)
 	VPXORD Z24, Z24, Z24
 	LOOP(E4M3F32, 64, 64, 256)
 
@@ -945,7 +930,7 @@ TEXT ·bf16ToF32AVX512NT(SB), NOSPLIT, $0-56
 
 TEXT ·f8e4m3ToF16AVX512NT(SB), NOSPLIT, $0-56
 	ARGS
-	E4M3_CONSTS
+	E4M3_CONSTS(·lutE4m3F16, ·unpackOrder)
 	LOOPNT(E4M3F16NT, 64, 64, 128)
 
 TEXT ·i8ToF32AVX512NT(SB), NOSPLIT, $0-56

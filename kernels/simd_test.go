@@ -320,8 +320,9 @@ func wideSpecials(from element.Type) []byte {
 	return src
 }
 
-// TestSIMDWideSources feeds special values and random patterns of 32- and 64-bit sources.
-func TestSIMDWideSources(t *testing.T) {
+// eachWidePair runs f as a subtest for every SIMD pair with a 32- or 64-bit source, with the
+// paths of this CPU that have a kernel for it; pairs no path has are skipped.
+func eachWidePair(t *testing.T, f func(t *testing.T, from, to element.Type, paths []kernels.Path)) {
 	for _, pr := range simdPairs {
 		from, to := pr[0], pr[1]
 		if from.Bits() < 32 {
@@ -331,37 +332,42 @@ func TestSIMDWideSources(t *testing.T) {
 		if len(paths) == 0 {
 			continue
 		}
-		t.Run(from.String()+"→"+to.String(), func(t *testing.T) {
-			r := rand.New(rand.NewPCG(uint64(from)<<8|uint64(to), 4))
-			src := wideSpecials(from)
-			esz := from.Bits() / 8
-			for _, p := range paths {
-				convertBoth(t, p, from, to, src, len(src)/esz, srcDescriber(from, src))
-			}
-			const chunk = 1 << 20
-			for done := 0; done < randomCount() && !t.Failed(); done += chunk {
-				m := min(chunk, randomCount()-done)
-				src = src[:0]
-				switch from {
-				case element.F32:
-					for _, b := range randomF32(r, m) {
-						src = binary.LittleEndian.AppendUint32(src, b)
-					}
-				case element.I32:
-					for _, b := range randomI32(r, m) {
-						src = binary.LittleEndian.AppendUint32(src, b)
-					}
-				default:
-					for _, b := range random64(r, m, from == element.F64) {
-						src = binary.LittleEndian.AppendUint64(src, b)
-					}
-				}
-				for _, p := range paths {
-					convertBoth(t, p, from, to, src, m, srcDescriber(from, src))
-				}
-			}
-		})
+		t.Run(from.String()+"→"+to.String(), func(t *testing.T) { f(t, from, to, paths) })
 	}
+}
+
+// TestSIMDWideSources feeds special values and random patterns of 32- and 64-bit sources.
+func TestSIMDWideSources(t *testing.T) {
+	eachWidePair(t, func(t *testing.T, from, to element.Type, paths []kernels.Path) {
+		r := rand.New(rand.NewPCG(uint64(from)<<8|uint64(to), 4))
+		src := wideSpecials(from)
+		esz := from.Bits() / 8
+		for _, p := range paths {
+			convertBoth(t, p, from, to, src, len(src)/esz, srcDescriber(from, src))
+		}
+		const chunk = 1 << 20
+		for done := 0; done < randomCount() && !t.Failed(); done += chunk {
+			m := min(chunk, randomCount()-done)
+			src = src[:0]
+			switch from {
+			case element.F32:
+				for _, b := range randomF32(r, m) {
+					src = binary.LittleEndian.AppendUint32(src, b)
+				}
+			case element.I32:
+				for _, b := range randomI32(r, m) {
+					src = binary.LittleEndian.AppendUint32(src, b)
+				}
+			default:
+				for _, b := range random64(r, m, from == element.F64) {
+					src = binary.LittleEndian.AppendUint64(src, b)
+				}
+			}
+			for _, p := range paths {
+				convertBoth(t, p, from, to, src, m, srcDescriber(from, src))
+			}
+		}
+	})
 }
 
 // TestSIMDSparseSpecials puts one special value at each position of 128 ordinary ones, for every
@@ -371,52 +377,42 @@ func TestSIMDWideSources(t *testing.T) {
 // block.
 func TestSIMDSparseSpecials(t *testing.T) {
 	const n = 128
-	for _, pr := range simdPairs {
-		from, to := pr[0], pr[1]
-		if from.Bits() < 32 {
-			continue
+	eachWidePair(t, func(t *testing.T, from, to element.Type, paths []kernels.Path) {
+		esz := from.Bits() / 8
+		r := rand.New(rand.NewPCG(uint64(from)<<8|uint64(to), 5))
+		base := make([]byte, n*esz)
+		var specials [][]byte
+		for i := range n { // small ordinary values: in range of every destination
+			v := float64(r.IntN(200)-100) + []float64{0, 0.5, 0.25, 0.75}[r.IntN(4)]
+			switch from {
+			case element.F32:
+				binary.LittleEndian.PutUint32(base[i*esz:], math.Float32bits(float32(v)))
+			case element.F64:
+				binary.LittleEndian.PutUint64(base[i*esz:], math.Float64bits(v))
+			case element.I32:
+				binary.LittleEndian.PutUint32(base[i*esz:], uint32(int32(v)))
+			default:
+				binary.LittleEndian.PutUint64(base[i*esz:], uint64(int64(v)))
+			}
 		}
-		paths := pairPaths(from, to)
-		if len(paths) == 0 {
-			continue
+		all := wideSpecials(from)
+		for i := 0; i < len(all); i += esz {
+			specials = append(specials, all[i:i+esz])
 		}
-		t.Run(from.String()+"→"+to.String(), func(t *testing.T) {
-			esz := from.Bits() / 8
-			r := rand.New(rand.NewPCG(uint64(from)<<8|uint64(to), 5))
-			base := make([]byte, n*esz)
-			var specials [][]byte
-			for i := range n { // small ordinary values: in range of every destination
-				v := float64(r.IntN(200)-100) + []float64{0, 0.5, 0.25, 0.75}[r.IntN(4)]
-				switch from {
-				case element.F32:
-					binary.LittleEndian.PutUint32(base[i*esz:], math.Float32bits(float32(v)))
-				case element.F64:
-					binary.LittleEndian.PutUint64(base[i*esz:], math.Float64bits(v))
-				case element.I32:
-					binary.LittleEndian.PutUint32(base[i*esz:], uint32(int32(v)))
-				default:
-					binary.LittleEndian.PutUint64(base[i*esz:], uint64(int64(v)))
+		src := make([]byte, len(base))
+		for _, p := range paths {
+			convertBoth(t, p, from, to, base, n, srcDescriber(from, base))
+		}
+		for _, sp := range specials {
+			for pos := 0; pos < n && !t.Failed(); pos++ {
+				copy(src, base)
+				copy(src[pos*esz:], sp)
+				for _, p := range paths {
+					convertBoth(t, p, from, to, src, n, srcDescriber(from, src))
 				}
 			}
-			all := wideSpecials(from)
-			for i := 0; i < len(all); i += esz {
-				specials = append(specials, all[i:i+esz])
-			}
-			src := make([]byte, len(base))
-			for _, p := range paths {
-				convertBoth(t, p, from, to, base, n, srcDescriber(from, base))
-			}
-			for _, sp := range specials {
-				for pos := 0; pos < n && !t.Failed(); pos++ {
-					copy(src, base)
-					copy(src[pos*esz:], sp)
-					for _, p := range paths {
-						convertBoth(t, p, from, to, src, n, srcDescriber(from, src))
-					}
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // TestSIMDLengthsAndOffsets converts every length 0..257 at byte offsets 0..7 of the source and

@@ -2,6 +2,7 @@ package op_test
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/convertpromote/convertpromote/element"
@@ -45,7 +46,7 @@ func FuzzEvaluate(f *testing.F) {
 		}
 		for i, pair := range [][2]op.Tensor{{a, oa}, {b, ob}} {
 			in, out := pair[0], pair[1]
-			if !equalShape(in.Shape(), out.Shape()) {
+			if !slices.Equal(in.Shape(), out.Shape()) {
 				t.Fatalf("input %d: shape %v became %v", i, in.Shape(), out.Shape())
 			}
 			want := make([]byte, len(out.Bytes()))
@@ -75,16 +76,4 @@ func tensorFrom(t element.Type, shape []int64, seed []byte) (op.Tensor, error) {
 		data[i] = seed[i%len(seed)]
 	}
 	return op.FromBytes(t, shape, data)
-}
-
-func equalShape(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
