@@ -16,6 +16,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/convertpromote/convertpromote/element"
 )
@@ -125,8 +126,10 @@ func WithPath(p Path, t int) Converter { return Converter{Path: p, Threads: t, e
 // Convert converts n elements of type from in src to type to in dst with the best path for this
 // CPU. src must hold at least from.ByteSize(n) bytes and dst at least to.ByteSize(n) bytes;
 // bytes of dst past to.ByteSize(n) are not touched, and unused bits of a packed last byte are
-// written as zero. Converting a type to itself copies. An unsupported pair, a negative n or a
-// short buffer is an error, and nothing is written.
+// written as zero. Converting a type to itself copies. dst and src must not overlap: kernels
+// read a block of elements after they have stored the one before, and some read their source
+// twice. An unsupported pair, a negative n, a short buffer or buffers that overlap is an error,
+// and nothing is written.
 func Convert(dst []byte, to element.Type, src []byte, from element.Type, n int) error {
 	// Not through Converter.Convert: without the receiver, the nine words of arguments fit in
 	// registers (twelve do not), which saves about 1 ns a call. The fast path is written out
@@ -134,7 +137,7 @@ func Convert(dst []byte, to element.Type, src []byte, from element.Type, n int) 
 	if uint(from)|uint(to) < numTypes && uint(n) < 1<<40 {
 		k := &dispatch[best][from][to]
 		sb, db := n*int(k.sw), n*int(k.dw)
-		if k.f != nil && sb <= len(src) && db <= len(dst) && sb+db < 2*ParallelMinBytes {
+		if k.f != nil && sb <= len(src) && db <= len(dst) && sb+db < 2*ParallelMinBytes && !overlap(dst, db, src, sb) {
 			k.f(dst[:db], src[:sb], n)
 			return nil
 		}
@@ -153,7 +156,7 @@ func (c Converter) Convert(dst []byte, to element.Type, src []byte, from element
 	if uint(p) < uint(numPaths) && uint(from)|uint(to) < numTypes && uint(n) < 1<<40 {
 		k := &dispatch[p][from][to]
 		sb, db := n*int(k.sw), n*int(k.dw)
-		if k.f != nil && sb <= len(src) && db <= len(dst) && sb+db < 2*ParallelMinBytes {
+		if k.f != nil && sb <= len(src) && db <= len(dst) && sb+db < 2*ParallelMinBytes && !overlap(dst, db, src, sb) {
 			k.f(dst[:db], src[:sb], n)
 			return nil
 		}
@@ -191,6 +194,9 @@ func (c Converter) convertSlow(dst []byte, to element.Type, src []byte, from ele
 		return fmt.Errorf("kernels: %s destination holds %d bytes, %d elements need %d", to, len(dst), n, db)
 	}
 	src, dst = src[:sb], dst[:db]
+	if overlap(dst, int(db), src, int(sb)) {
+		return fmt.Errorf("kernels: the %s destination (%d bytes) and the %s source (%d bytes) overlap; Convert needs separate buffers", to, db, from, sb)
+	}
 	if sb+db < 2*ParallelMinBytes {
 		f(dst, src, n)
 		return nil
@@ -213,6 +219,13 @@ func (c Converter) convertSlow(dst []byte, to element.Type, src []byte, from ele
 
 // numTypes bounds the element types the dispatch tables cover (every type of package element).
 const numTypes = 32
+
+// overlap reports whether the first db bytes of dst and the first sb bytes of src share memory.
+func overlap(dst []byte, db int, src []byte, sb int) bool {
+	d := uintptr(unsafe.Pointer(unsafe.SliceData(dst)))
+	s := uintptr(unsafe.Pointer(unsafe.SliceData(src)))
+	return d < s+uintptr(sb) && s < d+uintptr(db)
+}
 
 // fastKernel is a dispatch table entry: the loop of a pair of whole-byte types on one path and
 // the element sizes of its source and destination in bytes.

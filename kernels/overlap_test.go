@@ -1,0 +1,63 @@
+package kernels_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/kernels"
+)
+
+// TestOverlap checks that Convert refuses a destination that shares memory with the source, on
+// every path and on both sides of the parallel split, and writes nothing; buffers that only touch
+// end to end are accepted.
+func TestOverlap(t *testing.T) {
+	e := element.MustParse
+	for _, c := range []struct {
+		from, to element.Type
+		n        int
+	}{
+		{e("f32"), e("i32"), 100}, {e("f32"), e("f16"), 1000}, {e("f16"), e("f32"), 1000},
+		{e("u4"), e("i4"), 33}, {e("f32"), e("f32"), 10}, {e("i8"), e("f32"), kernels.ParallelMinBytes / 4},
+	} {
+		sb, _ := c.from.ByteSize(int64(c.n))
+		db, _ := c.to.ByteSize(int64(c.n))
+		buf := make([]byte, sb+2*db)
+		for i := range buf {
+			buf[i] = byte(i*7 + 1)
+		}
+		for _, p := range kernels.Paths() {
+			conv := kernels.WithPath(p, 2)
+			// dst starting at each of these offsets from the start of src overlaps src (or
+			// src overlaps dst) in all but the last two cases.
+			for _, off := range []int64{0, 1, sb / 2, sb - 1, -db + 1, -db / 2, sb, -db} {
+				base := int64(db) // room for a destination in front of the source
+				if base+off < 0 {
+					continue
+				}
+				src := buf[base : base+sb]
+				dst := buf[base+off : base+off+db]
+				before := bytes.Clone(buf)
+				err := conv.Convert(dst, c.to, src, c.from, c.n)
+				apart := off >= sb || off <= -db
+				switch {
+				case apart && err != nil:
+					t.Errorf("%s %s→%s n=%d offset %d: separate buffers refused: %v", p, c.from, c.to, c.n, off, err)
+				case !apart && err == nil:
+					t.Errorf("%s %s→%s n=%d offset %d: overlapping buffers accepted", p, c.from, c.to, c.n, off)
+				case !apart && !strings.Contains(err.Error(), "overlap"):
+					t.Errorf("%s %s→%s n=%d offset %d: error %q does not say overlap", p, c.from, c.to, c.n, off, err)
+				case !apart && !bytes.Equal(buf, before):
+					t.Errorf("%s %s→%s n=%d offset %d: the refused call wrote", p, c.from, c.to, c.n, off)
+				}
+				copy(buf, before)
+			}
+		}
+	}
+	// The package-level Convert takes its own fast path.
+	b := make([]byte, 64)
+	if err := kernels.Convert(b[4:], element.I32, b, element.F32, 8); err == nil {
+		t.Error("kernels.Convert accepted overlapping buffers")
+	}
+}
