@@ -229,8 +229,8 @@ func i32ToI16AVX512(dst, src []byte, n int)
 //go:noescape
 func i32ToI8AVX512(dst, src []byte, n int)
 
-// f32ToI32AVX512: for i < n { dst32[i] = Sat[int32](src32[i]) }, with a shorter route for runs
-// of 64 elements that are all in range (see the assembly).
+// f32ToI32AVX512: for i < n { dst32[i] = Sat[int32](src32[i]) }, with a shorter route when all
+// elements are in range (see the assembly).
 //
 //go:noescape
 func f32ToI32AVX512(dst, src []byte, n int)

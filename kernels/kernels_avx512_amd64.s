@@ -749,11 +749,16 @@ TEXT ·i32ToI8AVX512(SB), NOSPLIT, $512-56
 #define F32I32(I, O) F32I32_ST(I, O, VMOVDQU32)
 #define F32I32NT(I, O) F32I32_ST(I, O, VMOVNTDQ)
 
-// f32ToI32AVX512 converts 64 float32 a step with VCVTTPS2DQ alone when none of the four results
-// is 0x80000000, the value it gives for NaN and for |x| ≥ 2^31 (and for x = -2^31, which is
-// correct): VPMINSD of the four results, compared with 0x80000000. A step with such a lane goes
-// through F32I32, which saturates and zeroes NaN lane by lane, and so do the blocks after the
-// last whole step (in LOOP).
+// f32ToI32AVX512 converts blocks of up to 1024 float32 (16 steps of 64) with VCVTTPS2DQ alone
+// and keeps the running VPMINSD of the block's results in Z11. VCVTTPS2DQ gives 0x80000000 for
+// NaN and for |x| ≥ 2^31 (and for x = -2^31, which is correct), so when no result of the block
+// was 0x80000000 the block is done. Otherwise that block and all the steps after it take the
+// checked route: each step's four results are compared before they are stored, and a step with
+// such a lane goes through F32I32, which saturates and zeroes NaN lane by lane. Checking once a
+// block instead of once a step saves about 4 ns at 1 Ki elements (40 against 44, copy() of the
+// same traffic 38.6); a call whose data has special values pays for one block twice. The second
+// pass needs the source intact, which holds because Convert refuses overlapping buffers. The
+// elements after the last whole step go through F32I32 in LOOP.
 TEXT ·f32ToI32AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	F32I_CONSTS
@@ -762,6 +767,43 @@ TEXT ·f32ToI32AVX512(SB), NOSPLIT, $512-56
 	ANDQ $63, R12
 	SUBQ R12, CX
 	JZ   i32rest
+
+i32block:
+	MOVQ $1024, R13
+	CMPQ CX, R13
+	CMOVQLT CX, R13
+	MOVQ SI, R8
+	MOVQ DI, R9
+	MOVQ R13, R11
+	VMOVDQA64 Z14, Z11
+
+i32run:
+	VCVTTPS2DQ (SI), Z0
+	VCVTTPS2DQ 64(SI), Z1
+	VCVTTPS2DQ 128(SI), Z2
+	VCVTTPS2DQ 192(SI), Z3
+	VPMINSD Z1, Z0, Z4
+	VPMINSD Z3, Z2, Z5
+	VPMINSD Z4, Z11, Z11
+	VPMINSD Z5, Z11, Z11
+	VMOVDQU32 Z0, (DI)
+	VMOVDQU32 Z1, 64(DI)
+	VMOVDQU32 Z2, 128(DI)
+	VMOVDQU32 Z3, 192(DI)
+	ADDQ $256, SI
+	ADDQ $256, DI
+	SUBQ $64, R13
+	JNZ  i32run
+	VPCMPEQD Z12, Z11, K1
+	KORTESTW K1, K1
+	JNZ  i32special
+	SUBQ R11, CX
+	JNZ  i32block
+	JMP  i32rest
+
+i32special:
+	MOVQ R8, SI // this block again, and the rest, through the checked route
+	MOVQ R9, DI
 
 i32step:
 	VCVTTPS2DQ (SI), Z0

@@ -370,8 +370,8 @@ func TestSIMDWideSources(t *testing.T) {
 	})
 }
 
-// TestSIMDSparseSpecials puts one special value at each position of 128 ordinary ones, for every
-// 32- and 64-bit source pair: kernels that take a shorter route for a block without special
+// TestSIMDSparseSpecials puts one special value at each position of 128 ordinary ones, and one or
+// two into 3000 ordinary ones at chosen places, for every 32- and 64-bit source pair: kernels that take a shorter route for a block without special
 // lanes (f32 → i32, f32 → bf16 with AVX512_BF16) must take the full route for exactly the block
 // that has one, and the random patterns of TestSIMDWideSources have a special in nearly every
 // block.
@@ -409,6 +409,24 @@ func TestSIMDSparseSpecials(t *testing.T) {
 				copy(src[pos*esz:], sp)
 				for _, p := range paths {
 					convertBoth(t, p, from, to, src, n, srcDescriber(from, src))
+				}
+			}
+		}
+		// Longer runs with specials near the edges of f32 → i32's 1024-element blocks: in
+		// the first block, in a later one, in the elements after the last whole step, and
+		// in two blocks at once.
+		const long = 3000
+		lsrc := make([]byte, long*esz)
+		for _, sp := range specials {
+			for _, poss := range [][]int{{0}, {1023}, {1024}, {1500}, {2047}, {2048}, {2943}, {2999}, {5, 2100}} {
+				for i := 0; i < long; i += n {
+					copy(lsrc[i*esz:], base)
+				}
+				for _, pos := range poss {
+					copy(lsrc[pos*esz:], sp)
+				}
+				for _, p := range paths {
+					convertBoth(t, p, from, to, lsrc, long, srcDescriber(from, lsrc))
 				}
 			}
 		}
