@@ -88,8 +88,8 @@ func HasKernel(p Path, from, to element.Type) bool {
 // Supported reports whether Convert accepts the pair: every pair of static types except string.
 func Supported(from, to element.Type) bool { return genericKernel(from, to) != nil }
 
-// best is the path Convert uses: the first of Paths(), fixed at start-up. Tests change it through
-// setBest to run every path on one machine.
+// best is the path Convert uses: the first of Paths(), fixed at start-up (tests run the other
+// paths through WithPath).
 var best = Paths()[0]
 
 var threads atomic.Int32
