@@ -307,76 +307,111 @@ TEXT ·f16ToF8e5m2AVX2(SB), NOSPLIT, $512-56
 	VBLENDVPS Y3, Y2, Y1, Y1; \
 	VMOVUPS Y1, O(DI)
 
-TEXT ·u4ToF32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	VMOVUPS ·lutU4F32+0(SB), Y14
-	VMOVUPS ·lutU4F32+32(SB), Y15
-	LOOP(NIBF32, 8, 4, 32)
-
-TEXT ·i4ToF32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	VMOVUPS ·lutI4F32+0(SB), Y14
-	VMOVUPS ·lutI4F32+32(SB), Y15
-	LOOP(NIBF32, 8, 4, 32)
-
 TEXT ·nf4ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	VMOVUPS ·lutNf4F32+0(SB), Y14
 	VMOVUPS ·lutNf4F32+32(SB), Y15
 	LOOP(NIBF32, 8, 4, 32)
 
-TEXT ·f4e2m1ToF32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	VMOVUPS ·lutF4e2m1F32+0(SB), Y14
-	VMOVUPS ·lutF4e2m1F32+32(SB), Y15
-	LOOP(NIBF32, 8, 4, 32)
+// NIB16 decodes 32 bytes (64 nibbles, low nibble first) at I(SI) into 64 binary16 values:
+// elements 0..15 in Y3, 16..31 in Y5, 32..47 in Y0 and 48..63 in Y1. Y14 and Y15 hold the low
+// and the high bytes of the 16 values (VPSHUFB tables, both lanes), Y13 = 0x0F bytes, Y12 =
+// nibPermD. The low nibbles (the even elements) and the high nibbles (the odd ones) index the two
+// tables, 32 lookups an instruction; two rounds of unpacks then interleave low byte, high byte
+// (words) and even, odd (dwords). Unpacks work within 128-bit lanes, so the source dwords are
+// first put in the order 0, 2, 4, 6, 1, 3, 5, 7 (VPERMD): the dword unpacks of lane 0 then take
+// source dwords 0, 2, 4, 6 in turn and those of lane 1 the dwords 1, 3, 5, 7 that follow them.
+#define NIB16(I) \
+	VPERMD I(SI), Y12, Y0; \
+	VPSRLW $4, Y0, Y1; \
+	VPAND Y13, Y0, Y0; \
+	VPAND Y13, Y1, Y1; \
+	VPSHUFB Y0, Y14, Y2; \
+	VPSHUFB Y0, Y15, Y3; \
+	VPSHUFB Y1, Y14, Y4; \
+	VPSHUFB Y1, Y15, Y5; \
+	VPUNPCKLBW Y3, Y2, Y0; \
+	VPUNPCKHBW Y3, Y2, Y2; \
+	VPUNPCKLBW Y5, Y4, Y1; \
+	VPUNPCKHBW Y5, Y4, Y4; \
+	VPUNPCKLWD Y1, Y0, Y3; \
+	VPUNPCKHWD Y1, Y0, Y5; \
+	VPUNPCKLWD Y4, Y2, Y0; \
+	VPUNPCKHWD Y4, Y2, Y1
 
-// NIBF16 decodes 16 bytes (32 nibbles) through VPSHUFB tables of the low (Y14) and high (Y15)
-// bytes of the binary16 values; Y13 = 0x0F bytes.
+// nibPermD is the VPERMD order of NIB16.
+DATA nibPermD<>+0(SB)/8, $0x0000000200000000
+DATA nibPermD<>+8(SB)/8, $0x0000000600000004
+DATA nibPermD<>+16(SB)/8, $0x0000000300000001
+DATA nibPermD<>+24(SB)/8, $0x0000000700000005
+GLOBL nibPermD<>(SB), RODATA|NOPTR, $32
+
+// NIB_CONSTS(T) loads the constants of NIB16 for the table T (lut*F16B).
+#define NIB_CONSTS(T) \
+	VBROADCASTI128 T+0(SB), Y14; \
+	VBROADCASTI128 T+16(SB), Y15; \
+	BCASTD(0x0F0F0F0F, X13, Y13); \
+	VMOVDQU nibPermD<>(SB), Y12
+
 #define NIBF16(I, O) \
-	VMOVDQU I(SI), X0; \
-	VPSRLW $4, X0, X1; \
-	VPAND X13, X1, X1; \
-	VPAND X13, X0, X0; \
-	VPUNPCKLBW X1, X0, X2; \
-	VPUNPCKHBW X1, X0, X3; \
-	VINSERTI128 $1, X3, Y2, Y2; \
-	VPSHUFB Y2, Y14, Y4; \
-	VPSHUFB Y2, Y15, Y5; \
-	VPUNPCKLBW Y5, Y4, Y6; \
-	VPUNPCKHBW Y5, Y4, Y7; \
-	VPERM2I128 $0x20, Y7, Y6, Y0; \
-	VPERM2I128 $0x31, Y7, Y6, Y1; \
-	VMOVDQU Y0, O(DI); \
-	VMOVDQU Y1, O+32(DI)
+	NIB16(I); \
+	VMOVDQU Y3, O(DI); \
+	VMOVDQU Y5, O+32(DI); \
+	VMOVDQU Y0, O+64(DI); \
+	VMOVDQU Y1, O+96(DI)
 
 TEXT ·u4ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	VBROADCASTI128 ·lutU4F16B+0(SB), Y14
-	VBROADCASTI128 ·lutU4F16B+16(SB), Y15
-	BCASTD(0x0F0F0F0F, X13, Y13)
-	LOOP(NIBF16, 32, 16, 64)
+	NIB_CONSTS(·lutU4F16B)
+	LOOP(NIBF16, 64, 32, 128)
 
 TEXT ·i4ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	VBROADCASTI128 ·lutI4F16B+0(SB), Y14
-	VBROADCASTI128 ·lutI4F16B+16(SB), Y15
-	BCASTD(0x0F0F0F0F, X13, Y13)
-	LOOP(NIBF16, 32, 16, 64)
+	NIB_CONSTS(·lutI4F16B)
+	LOOP(NIBF16, 64, 32, 128)
 
 TEXT ·nf4ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	VBROADCASTI128 ·lutNf4F16B+0(SB), Y14
-	VBROADCASTI128 ·lutNf4F16B+16(SB), Y15
-	BCASTD(0x0F0F0F0F, X13, Y13)
-	LOOP(NIBF16, 32, 16, 64)
+	NIB_CONSTS(·lutNf4F16B)
+	LOOP(NIBF16, 64, 32, 128)
 
 TEXT ·f4e2m1ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	VBROADCASTI128 ·lutF4e2m1F16B+0(SB), Y14
-	VBROADCASTI128 ·lutF4e2m1F16B+16(SB), Y15
-	BCASTD(0x0F0F0F0F, X13, Y13)
-	LOOP(NIBF16, 32, 16, 64)
+	NIB_CONSTS(·lutF4e2m1F16B)
+	LOOP(NIBF16, 64, 32, 128)
+
+// H2S8(R, O) widens the 16 binary16 in R (a Y register numbered as X register XR) to float32
+// with VCVTPH2PS, exact, and stores them at O(DI). Y6 and Y7 are scratch.
+#define H2S8(R, XR, O) \
+	VCVTPH2PS XR, Y6; \
+	VEXTRACTI128 $1, R, X7; \
+	VCVTPH2PS X7, Y7; \
+	VMOVUPS Y6, O(DI); \
+	VMOVUPS Y7, O+32(DI)
+
+// NIBF32H decodes 64 nibbles to binary16 with NIB16 and widens them with VCVTPH2PS: for u4, i4
+// and f4e2m1, whose values are all exact binary16 numbers, this is the float32 of the table.
+#define NIBF32H(I, O) \
+	NIB16(I); \
+	H2S8(Y3, X3, O); \
+	H2S8(Y5, X5, O+64); \
+	H2S8(Y0, X0, O+128); \
+	H2S8(Y1, X1, O+192)
+
+TEXT ·u4ToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	NIB_CONSTS(·lutU4F16B)
+	LOOP(NIBF32H, 64, 32, 256)
+
+TEXT ·i4ToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	NIB_CONSTS(·lutI4F16B)
+	LOOP(NIBF32H, 64, 32, 256)
+
+TEXT ·f4e2m1ToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	NIB_CONSTS(·lutF4e2m1F16B)
+	LOOP(NIBF32H, 64, 32, 256)
 
 // ---- integers -> f32, f16 ----------------------------------------------------------------------
 
