@@ -39,12 +39,14 @@ func f16ToBF16AVX2(dst, src []byte, n int)
 func bf16ToF16AVX2(dst, src []byte, n int)
 
 // f8e4m3ToF16AVX2: for i < n { c := src8[i]; m := c&0x7F; h := m<<7 + 0x2000 (normal);
-// if m < 8 { h = subnormal m·2^-9 as binary16 }; if m == 0x7F { h = 0x7E00 }; dst16[i] = h | (c&0x80)<<8 }.
+// if m < 8 { h = subnormal m·2^-9 as binary16 }; if m == 0x7F { h = 0x7E00 }; dst16[i] = h | (c&0x80)<<8 }
+// (32 bytes a step in byte lanes: VPAVGB for the high byte, VPSHUFB corrections for m < 8).
 //
 //go:noescape
 func f8e4m3ToF16AVX2(dst, src []byte, n int)
 
-// f8e4m3ToF32AVX2: for i < n { dst32[i] = F16ToF32(e4m3→f16(src8[i])) } (as f8e4m3ToF16AVX2, then VCVTPH2PS).
+// f8e4m3ToF32AVX2: for i < n { dst32[i] = F16ToF32(e4m3→f16(src8[i])) } (the bytes of
+// f8e4m3ToF16AVX2, then VCVTPH2PS).
 //
 //go:noescape
 func f8e4m3ToF32AVX2(dst, src []byte, n int)
@@ -82,22 +84,26 @@ func f32ToF8e5m2AVX2(dst, src []byte, n int)
 //go:noescape
 func f16ToF8e5m2AVX2(dst, src []byte, n int)
 
-// u4ToF32AVX2: for i < n { dst32[i] = lutU4F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first).
+// u4ToF32AVX2: for i < n { dst32[i] = lutU4F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first;
+// the binary16 of each value, exact, from the tables of the f16 kernel, widened with VCVTPH2PS).
 //
 //go:noescape
 func u4ToF32AVX2(dst, src []byte, n int)
 
-// u4ToF16AVX2: for i < n { dst16[i] = binary16 of lutU4F32[src8[i/2] >> (4*(i%2)) & 15] } (a table lookup).
+// u4ToF16AVX2: for i < n { dst16[i] = binary16 of lutU4F32[src8[i/2] >> (4*(i%2)) & 15] } (two VPSHUFB lookups, low
+// and high byte, 64 nibbles a step).
 //
 //go:noescape
 func u4ToF16AVX2(dst, src []byte, n int)
 
-// i4ToF32AVX2: for i < n { dst32[i] = lutI4F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first).
+// i4ToF32AVX2: for i < n { dst32[i] = lutI4F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first;
+// the binary16 of each value, exact, from the tables of the f16 kernel, widened with VCVTPH2PS).
 //
 //go:noescape
 func i4ToF32AVX2(dst, src []byte, n int)
 
-// i4ToF16AVX2: for i < n { dst16[i] = binary16 of lutI4F32[src8[i/2] >> (4*(i%2)) & 15] } (a table lookup).
+// i4ToF16AVX2: for i < n { dst16[i] = binary16 of lutI4F32[src8[i/2] >> (4*(i%2)) & 15] } (two VPSHUFB lookups, low
+// and high byte, 64 nibbles a step).
 //
 //go:noescape
 func i4ToF16AVX2(dst, src []byte, n int)
@@ -107,17 +113,20 @@ func i4ToF16AVX2(dst, src []byte, n int)
 //go:noescape
 func nf4ToF32AVX2(dst, src []byte, n int)
 
-// nf4ToF16AVX2: for i < n { dst16[i] = binary16 of lutNf4F32[src8[i/2] >> (4*(i%2)) & 15] } (a table lookup).
+// nf4ToF16AVX2: for i < n { dst16[i] = binary16 of lutNf4F32[src8[i/2] >> (4*(i%2)) & 15] } (two VPSHUFB lookups, low
+// and high byte, 64 nibbles a step).
 //
 //go:noescape
 func nf4ToF16AVX2(dst, src []byte, n int)
 
-// f4e2m1ToF32AVX2: for i < n { dst32[i] = lutF4e2m1F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first).
+// f4e2m1ToF32AVX2: for i < n { dst32[i] = lutF4e2m1F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first;
+// the binary16 of each value, exact, from the tables of the f16 kernel, widened with VCVTPH2PS).
 //
 //go:noescape
 func f4e2m1ToF32AVX2(dst, src []byte, n int)
 
-// f4e2m1ToF16AVX2: for i < n { dst16[i] = binary16 of lutF4e2m1F32[src8[i/2] >> (4*(i%2)) & 15] } (a table lookup).
+// f4e2m1ToF16AVX2: for i < n { dst16[i] = binary16 of lutF4e2m1F32[src8[i/2] >> (4*(i%2)) & 15] } (two VPSHUFB lookups, low
+// and high byte, 64 nibbles a step).
 //
 //go:noescape
 func f4e2m1ToF16AVX2(dst, src []byte, n int)

@@ -101,61 +101,90 @@ TEXT ·bf16ToF16AVX2(SB), NOSPLIT, $512-56
 
 // ---- f8 -> f16, f32 ----------------------------------------------------------------------------
 
-// e4m3 subnormal m·2^-9 (m = 1..7) as the high byte of its binary16 value (the low byte is 0).
-DATA e4m3SubHi<>+0(SB)/8, $0x232221201E1C1800
-DATA e4m3SubHi<>+8(SB)/8, $0
-GLOBL e4m3SubHi<>(SB), RODATA|NOPTR, $16
+// f8e4m3 -> binary16, 32 bytes at a time in byte lanes. With m = c&0x7F, a normal m (8..0x7E)
+// is m<<7 + 0x2000: high byte (m>>1) + 0x20, low byte (m&1)<<7 (VPSLLW by 7 and a mask). The high
+// byte is one VPAVGB(m, 0x3F): the average (m + 0x3F + 1) >> 1 = (m + 0x40) >> 1 = (m >> 1) + 0x20,
+// computed in 9 bits within the byte, exactly. A subnormal m (0..7) is m·2^-9, a normal binary16
+// whose bytes differ from that formula's by the per-m corrections in e4m3CorrHi and e4m3CorrLo
+// (added modulo 256), looked up with VPSHUFB at the index VPADDSB(m, 0x77): 0x77 + m, whose low
+// nibble is 7 + m, for m < 8; saturated to 0x7F, entry 15 (no correction), for m ≥ 8. m = 0x7F
+// decodes to the quiet NaN 0x7E00: the formula gives 0x5F80, so its high byte is XORed with 0x21
+// and its low byte cleared. Last the sign c&0x80 goes into the high byte.
+DATA e4m3CorrHi<>+0(SB)/8, $0xE000000000000000
+DATA e4m3CorrHi<>+8(SB)/8, $0x0000FFFFFEFDFBF8
+GLOBL e4m3CorrHi<>(SB), RODATA|NOPTR, $16
 
-// E4M3_CONSTS: Y15 = 0x7F, Y14 = 0x2000, Y13 = 8, Y12 = subnormal table (both lanes),
-// Y11 = 0x7E00, Y10 = 0x8000, Y9 = 0x0080 (words).
+DATA e4m3CorrLo<>+0(SB)/8, $0
+DATA e4m3CorrLo<>+8(SB)/8, $0x0080008000800080
+GLOBL e4m3CorrLo<>(SB), RODATA|NOPTR, $16
+
+// E4M3_CONSTS: Y15 = 0x7F, Y14 = 0x3F, Y13 = 0x80, Y12 = 0x77, Y11 = e4m3CorrHi,
+// Y10 = e4m3CorrLo, Y9 = 0x21 (bytes).
 #define E4M3_CONSTS \
-	BCASTW(0x7F, X15, Y15); \
-	BCASTW(0x2000, X14, Y14); \
-	BCASTW(8, X13, Y13); \
-	VBROADCASTI128 e4m3SubHi<>(SB), Y12; \
-	BCASTW(0x7E00, X11, Y11); \
-	BCASTW(0x8000, X10, Y10); \
-	BCASTW(0x80, X9, Y9)
+	BCASTD(0x7F7F7F7F, X15, Y15); \
+	BCASTD(0x3F3F3F3F, X14, Y14); \
+	BCASTD(0x80808080, X13, Y13); \
+	BCASTD(0x77777777, X12, Y12); \
+	VBROADCASTI128 e4m3CorrHi<>(SB), Y11; \
+	VBROADCASTI128 e4m3CorrLo<>(SB), Y10; \
+	BCASTD(0x21212121, X9, Y9)
 
-// E4M3H decodes 16 f8e4m3 bytes at I(SI) into 16 binary16 words in Y2. With m = c&0x7F:
-// m<<7 + 0x2000 for normals, the table for m < 8, 0x7E00 for m = 0x7F; then the sign c&0x80 << 8.
-#define E4M3H(I) \
-	VPMOVZXBW I(SI), Y0; \
+// E4M3B decodes the 32 f8e4m3 bytes in Y0 into the low (Y3) and high (Y2) bytes of their
+// binary16 values. Y1, Y4 and Y5 are scratch.
+#define E4M3B \
 	VPAND Y15, Y0, Y1; \
-	VPSLLW $7, Y1, Y2; \
-	VPADDW Y14, Y2, Y2; \
-	VPCMPGTW Y1, Y13, Y3; \
-	VPSLLW $8, Y1, Y4; \
-	VPOR Y9, Y4, Y4; \
-	VPSHUFB Y4, Y12, Y4; \
-	VPBLENDVB Y3, Y4, Y2, Y2; \
-	VPCMPEQW Y15, Y1, Y3; \
-	VPBLENDVB Y3, Y11, Y2, Y2; \
-	VPSLLW $8, Y0, Y0; \
-	VPAND Y10, Y0, Y0; \
-	VPOR Y0, Y2, Y2
+	VPAVGB Y14, Y1, Y2; \
+	VPSLLW $7, Y0, Y3; \
+	VPAND Y13, Y3, Y3; \
+	VPADDSB Y12, Y1, Y4; \
+	VPSHUFB Y4, Y11, Y5; \
+	VPADDB Y5, Y2, Y2; \
+	VPSHUFB Y4, Y10, Y5; \
+	VPADDB Y5, Y3, Y3; \
+	VPCMPEQB Y15, Y1, Y4; \
+	VPAND Y9, Y4, Y5; \
+	VPXOR Y5, Y2, Y2; \
+	VPANDN Y3, Y4, Y3; \
+	VPAND Y13, Y0, Y5; \
+	VPOR Y5, Y2, Y2
 
+// E4M3F16 puts the quadwords of the source in the order 0, 2, 1, 3 (VPERMQ), so that the byte
+// unpacks, which work within 128-bit lanes, give elements 0..15 and 16..31.
 #define E4M3F16(I, O) \
-	E4M3H(I); \
-	VMOVDQU Y2, O(DI)
+	VPERMQ $0xD8, I(SI), Y0; \
+	E4M3B; \
+	VPUNPCKLBW Y2, Y3, Y4; \
+	VPUNPCKHBW Y2, Y3, Y5; \
+	VMOVDQU Y4, O(DI); \
+	VMOVDQU Y5, O+32(DI)
 
 TEXT ·f8e4m3ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	E4M3_CONSTS
-	LOOP(E4M3F16, 16, 16, 32)
+	LOOP(E4M3F16, 32, 32, 64)
 
+// E4M3F32 widens the binary16 of E4M3B with VCVTPH2PS (exact; the NaN 0x7E00 becomes
+// 0x7FC00000). The unpacks give elements 0..7 and 16..23 (Y4) and 8..15 and 24..31 (Y5).
 #define E4M3F32(I, O) \
-	E4M3H(I); \
-	VCVTPH2PS X2, Y3; \
-	VEXTRACTI128 $1, Y2, X2; \
-	VCVTPH2PS X2, Y4; \
-	VMOVUPS Y3, O(DI); \
-	VMOVUPS Y4, O+32(DI)
+	VMOVDQU I(SI), Y0; \
+	E4M3B; \
+	VPUNPCKLBW Y2, Y3, Y4; \
+	VPUNPCKHBW Y2, Y3, Y5; \
+	VCVTPH2PS X4, Y6; \
+	VCVTPH2PS X5, Y7; \
+	VMOVUPS Y6, O(DI); \
+	VMOVUPS Y7, O+32(DI); \
+	VEXTRACTI128 $1, Y4, X4; \
+	VEXTRACTI128 $1, Y5, X5; \
+	VCVTPH2PS X4, Y6; \
+	VCVTPH2PS X5, Y7; \
+	VMOVUPS Y6, O+64(DI); \
+	VMOVUPS Y7, O+96(DI)
 
 TEXT ·f8e4m3ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	E4M3_CONSTS
-	LOOP(E4M3F32, 16, 16, 64)
+	LOOP(E4M3F32, 32, 32, 128)
 
 #define E5M2F16(I, O) \
 	VPMOVZXBW I(SI), Y0; \
