@@ -28,12 +28,14 @@ func f32ToBF16AVX2(dst, src []byte, n int)
 //go:noescape
 func bf16ToF32AVX2(dst, src []byte, n int)
 
-// f16ToBF16AVX2: for i < n { dst16[i] = BF16FromF32(F16ToF32(src16[i])) }.
+// f16ToBF16AVX2: for i < n { dst16[i] = BF16FromF32(F16ToF32(src16[i])) } (VCVTPH2PS, then the
+// rounding by float32 addition and subtraction of ±2^(e+16) described in the .s file).
 //
 //go:noescape
 func f16ToBF16AVX2(dst, src []byte, n int)
 
-// bf16ToF16AVX2: for i < n { dst16[i] = F16FromF32(BF16ToF32(src16[i])) }.
+// bf16ToF16AVX2: for i < n { dst16[i] = F16FromF32(BF16ToF32(src16[i])) } (VCVTPS2PH of the even
+// and the odd elements, widened by a shift and a mask).
 //
 //go:noescape
 func bf16ToF16AVX2(dst, src []byte, n int)

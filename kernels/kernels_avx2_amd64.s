@@ -67,18 +67,38 @@ TEXT ·f32ToBF16AVX2(SB), NOSPLIT, $512-56
 	BF16_CONSTS
 	LOOP(F32BF16, 16, 64, 32)
 
+// F16BF16 rounds the exact float32 x of each binary16 (VCVTPH2PS) to bfloat16 with float
+// arithmetic: y = (x + M) - M, M = ±2^(e+16) (the sign and exponent field of x, plus 16 in the
+// exponent field: integer AND and ADD). x + M lies in M's binade, whose spacing is 2^(e-7), the
+// spacing of 8-bit significands at x's exponent e, and M is an even multiple of it, so the
+// addition rounds x to bfloat16 to nearest even and the subtraction is exact. A binary16 has e ≤
+// 15, so M never overflows; ±inf and NaN give a finite M (the field wraps) and come out unchanged,
+// the NaN quiet (VCVTPH2PS sets the bit) with its payload, whose top 16 bits are the generic
+// x>>16 | 0x40. Only -0 comes out +0: the binary16 sign is ORed back into the words at the end.
+// y>>16 packs (VPACKUSDW, then VPERMQ for the lane order) to the 16 bfloat16.
+#define F16BF16R(R, T) \
+	VPAND Y15, R, T; \
+	VPADDD Y14, T, T; \
+	VADDPS T, R, R; \
+	VSUBPS T, R, R; \
+	VPSRLD $16, R, R
+
 #define F16BF16(I, O) \
 	VCVTPH2PS I(SI), Y0; \
-	VCVTPH2PS I+16(SI), Y4; \
-	BF16R(Y0, Y1, Y2, Y3); \
-	BF16R(Y4, Y5, Y6, Y7); \
-	VPACKUSDW Y4, Y0, Y0; \
+	VCVTPH2PS I+16(SI), Y1; \
+	F16BF16R(Y0, Y2); \
+	F16BF16R(Y1, Y3); \
+	VPACKUSDW Y1, Y0, Y0; \
 	VPERMQ $0xD8, Y0, Y0; \
+	VPAND I(SI), Y13, Y4; \
+	VPOR Y4, Y0, Y0; \
 	VMOVDQU Y0, O(DI)
 
 TEXT ·f16ToBF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	BF16_CONSTS
+	BCASTD(0xFF800000, X15, Y15)
+	BCASTD(0x08000000, X14, Y14)
+	BCASTD(0x80008000, X13, Y13)
 	LOOP(F16BF16, 16, 32, 32)
 
 #define BF16F32(I, O) \
@@ -90,14 +110,24 @@ TEXT ·bf16ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(BF16F32, 8, 16, 32)
 
+// BF16F16 widens the even bfloat16 of 16 to float32 by a shift and the odd ones by a mask
+// (Y15 = 0xFFFF0000), which needs no shuffle, converts both with VCVTPS2PH to a register (the
+// memory form is slower) and interleaves the two halves again (VPUNPCKLWD, VPUNPCKHWD).
 #define BF16F16(I, O) \
-	VPMOVZXWD I(SI), Y0; \
-	VPSLLD $16, Y0, Y0; \
-	VCVTPS2PH $0, Y0, O(DI)
+	VMOVDQU I(SI), Y1; \
+	VPSLLD $16, Y1, Y0; \
+	VPAND Y15, Y1, Y1; \
+	VCVTPS2PH $0, Y0, X0; \
+	VCVTPS2PH $0, Y1, X1; \
+	VPUNPCKLWD X1, X0, X2; \
+	VPUNPCKHWD X1, X0, X3; \
+	VMOVDQU X2, O(DI); \
+	VMOVDQU X3, O+16(DI)
 
 TEXT ·bf16ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	LOOP(BF16F16, 8, 16, 16)
+	BCASTD(0xFFFF0000, X15, Y15)
+	LOOP(BF16F16, 16, 32, 32)
 
 // ---- f8 -> f16, f32 ----------------------------------------------------------------------------
 
