@@ -158,27 +158,27 @@ func u16ToF32AVX2(dst, src []byte, n int)
 //go:noescape
 func i32ToF32AVX2(dst, src []byte, n int)
 
-// i8ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(int8(src8[i]))) }.
+// i8ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(int8(src8[i]))) } (VCVTPS2PH to a register).
 //
 //go:noescape
 func i8ToF16AVX2(dst, src []byte, n int)
 
-// u8ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(src8[i])) }.
+// u8ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(src8[i])) } (VCVTPS2PH to a register).
 //
 //go:noescape
 func u8ToF16AVX2(dst, src []byte, n int)
 
-// i16ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(int16(src16[i]))) }.
+// i16ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(int16(src16[i]))) } (VCVTPS2PH to a register).
 //
 //go:noescape
 func i16ToF16AVX2(dst, src []byte, n int)
 
-// u16ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(src16[i])) } (≥ 65520 → +Inf).
+// u16ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(src16[i])) } (≥ 65520 → +Inf) (VCVTPS2PH to a register).
 //
 //go:noescape
 func u16ToF16AVX2(dst, src []byte, n int)
 
-// i32ToF16AVX2: for i < n { dst16[i] = F16FromF32(clamp(float32(int32(src32[i])), -65504, 65504)) }.
+// i32ToF16AVX2: for i < n { dst16[i] = F16FromF32(clamp(float32(int32(src32[i])), -65504, 65504)) } (VCVTPS2PH to a register).
 //
 //go:noescape
 func i32ToF16AVX2(dst, src []byte, n int)
