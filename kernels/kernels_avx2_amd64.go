@@ -59,14 +59,15 @@ func f8e5m2ToF16AVX2(dst, src []byte, n int)
 //go:noescape
 func f8e5m2ToF32AVX2(dst, src []byte, n int)
 
-// f32ToF8e4m3AVX2: for i < n { dst8[i] = F8E4M3FromF16(F16FromF32(src32[i])) }: VCVTPS2PH, back to
-// float32 with VCVTPH2PS, then with a = |y|: a ≥ 2^-6: min(RNE((a-0x3C000000)>>20), 0x7F);
-// below: bits(a+16384) - 0x46800000; then the sign bit.
+// f32ToF8e4m3AVX2: for i < n { dst8[i] = F8E4M3FromF16(F16FromF32(src32[i])) }: VCVTPS2PH, then
+// the rounding of f16ToF8e4m3AVX2.
 //
 //go:noescape
 func f32ToF8e4m3AVX2(dst, src []byte, n int)
 
-// f16ToF8e4m3AVX2: for i < n { dst8[i] = F8E4M3FromF16(src16[i]) } (VCVTPH2PS, then as f32ToF8e4m3AVX2).
+// f16ToF8e4m3AVX2: for i < n { h := src16[i]; M, L := h>>8&0x7F, h&0xFF; if M ≥ 0x24
+// { c = min(2(M-0x20) + [L > 0x40] + [L > 0xBF], 0x7F) } else if M ≥ 0x14 { c = lutE4m3Sub[M-0x14] +
+// [L > ^lutE4m3Sub[16+M-0x14]] } else { c = 0 }; dst8[i] = c | (h>>8)&0x80 } (= F8E4M3FromF16(h)).
 //
 //go:noescape
 func f16ToF8e4m3AVX2(dst, src []byte, n int)

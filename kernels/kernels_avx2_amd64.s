@@ -178,38 +178,111 @@ TEXT ·f8e5m2ToF32AVX2(SB), NOSPLIT, $512-56
 
 // ---- f32, f16 -> f8 ----------------------------------------------------------------------------
 
-// TOE4M3_CONSTS: Y15 = 0x7FFFFFFF, Y14 = 0x3C000000, Y13 = 0x7FFFF, Y12 = 1, Y11 = 0x7F,
-// Y10 = 0x3C800000 (2^-6), Y9 = 0x46800000 (16384.0), Y8 = 0x80.
-#define TOE4M3_CONSTS \
-	BCASTD(0x7FFFFFFF, X15, Y15); \
-	BCASTD(0x3C000000, X14, Y14); \
-	BCASTD(0x7FFFF, X13, Y13); \
-	BCASTD(1, X12, Y12); \
-	BCASTD(0x7F, X11, Y11); \
-	BCASTD(0x3C800000, X10, Y10); \
-	BCASTD(0x46800000, X9, Y9); \
-	BCASTD(0x80, X8, Y8)
+// The f8 encoders work on bytes: SPLITHL separates the binary16 values into their high bytes H
+// (sign, exponent, top two mantissa bits) and low bytes L (the other eight mantissa bits), 32 of
+// each per register, and the rounding is then decided byte by byte, 32 lanes an instruction.
 
-// TOE4M3 rounds 8 float32 in Y0, each exactly a binary16 value, to f8e4m3 in the low byte of
-// each lane of Y0. With a = |x|: for a ≥ 2^-6, t = a - 0x3C000000 rounded to nearest even at
-// bit 20 and capped at 0x7F (NaN: overflow above 464, inf, NaN); below, the float32 sum
-// a + 16384 rounds at 2^-9, the subnormal step. Then the sign.
+// splitHL holds the VPSHUFB indices that gather, in each 16-byte lane of eight words, the low
+// bytes into the lane's first eight bytes and the high bytes into its last eight.
+DATA splitHL<>+0(SB)/8, $0x0E0C0A0806040200
+DATA splitHL<>+8(SB)/8, $0x0F0D0B0907050301
+GLOBL splitHL<>(SB), RODATA|NOPTR, $16
+
+// SPLITHL turns the 32 binary16 words of Y0 (elements A) and Y1 (elements B), with the splitHL
+// indices in Y15, into their low bytes in Y2 and high bytes in Y3: in each 128-bit lane, the 8
+// bytes of A's lane then the 8 of B's. Y0 and Y1 are clobbered.
+#define SPLITHL \
+	VPSHUFB Y15, Y0, Y0; \
+	VPSHUFB Y15, Y1, Y1; \
+	VPUNPCKLQDQ Y1, Y0, Y2; \
+	VPUNPCKHQDQ Y1, Y0, Y3
+
+// TOE4M3_CONSTS: Y15 = splitHL (both lanes), Y14 = 0x7F, Y13 = 0x80, Y12 = 0x20, Y11 = 0x0C,
+// Y10 = the subnormal bases and Y9 the complemented thresholds (lutE4m3Sub), Y8 = 0xC0,
+// Y7 = 0x3F (bytes).
+#define TOE4M3_CONSTS \
+	VBROADCASTI128 splitHL<>(SB), Y15; \
+	BCASTD(0x7F7F7F7F, X14, Y14); \
+	BCASTD(0x80808080, X13, Y13); \
+	BCASTD(0x20202020, X12, Y12); \
+	BCASTD(0x0C0C0C0C, X11, Y11); \
+	VBROADCASTI128 ·lutE4m3Sub+0(SB), Y10; \
+	VBROADCASTI128 ·lutE4m3Sub+16(SB), Y9; \
+	BCASTD(0xC0C0C0C0, X8, Y8); \
+	BCASTD(0x3F3F3F3F, X7, Y7)
+
+// TOE4M3 rounds the binary16 values with low bytes L in Y2 and high bytes H in Y3 to f8e4m3,
+// into Y1 (Y0 and Y2..Y5 are clobbered): F8E4M3FromF16 in 17 byte operations. With M = H&0x7F
+// (the magnitude is a = M<<8 | L) and Lx = L^0x80 (signed byte compares of Lx order L as
+// unsigned), it computes two candidates and keeps the larger (signed):
+//   - n, the normal rule: (a - 0x2000 + 0x3F + bit 7 of a) >> 7 is 2(M-0x20) + [L > 0x40] +
+//     [L > 0xBF], L rounded to the nearest multiple of 0x80, ties to even. VPADDSB and VPSUBSB
+//     compute it with signed saturation, so that every code above 0x7E (magnitudes over 464,
+//     ±Inf, NaN) comes out as 0x7F, the NaN code.
+//   - s, the rule below 2^-6: there the code rises by at most one within a 256-value block of
+//     a (see f8EncTable), so it is base + [L > thr], with base and thr read from 16-entry
+//     tables (VPSHUFB) indexed by M - 0x14. For M < 0x14 (a < 2^-10, which rounds to 0) the
+//     index is negative and VPSHUFB gives 0: base 0, and the stored ^thr, xored with 0x7F,
+//     becomes the threshold 0x7F that no Lx exceeds, so s = 0.
+// max(n, s) is the code: for M ≥ 0x24, n ≥ 8 and s ≤ 8 (s is then some table entry, at most
+// 7 + 1); for 0x20 ≤ M < 0x24, with m = a - 0x2000 < 0x400, n = RNE(m/128) ≤ RNE(4 + m/256) = s
+// as m/128 ≤ 4 + m/256; for M < 0x20, n ≤ 2·(-1) + 2 = 0 ≤ s. Then the sign bit of H.
 #define TOE4M3 \
-	VPAND Y15, Y0, Y1; \
-	VPSUBD Y14, Y1, Y2; \
-	VPSRLD $20, Y2, Y3; \
-	VPAND Y12, Y3, Y3; \
-	VPADDD Y13, Y2, Y2; \
-	VPADDD Y3, Y2, Y2; \
-	VPSRLD $20, Y2, Y2; \
-	VPMINUD Y11, Y2, Y2; \
-	VADDPS Y9, Y1, Y3; \
-	VPSUBD Y9, Y3, Y3; \
-	VPCMPGTD Y1, Y10, Y4; \
-	VPBLENDVB Y4, Y3, Y2, Y2; \
-	VPSRLD $24, Y0, Y0; \
-	VPAND Y8, Y0, Y0; \
-	VPOR Y2, Y0, Y0
+	VPXOR Y13, Y2, Y2; \
+	VPAND Y14, Y3, Y0; \
+	VPAND Y13, Y3, Y3; \
+	VPSUBB Y12, Y0, Y0; \
+	VPADDB Y11, Y0, Y1; \
+	VPSHUFB Y1, Y10, Y4; \
+	VPSHUFB Y1, Y9, Y1; \
+	VPXOR Y14, Y1, Y1; \
+	VPCMPGTB Y1, Y2, Y1; \
+	VPSUBB Y1, Y4, Y4; \
+	VPADDSB Y0, Y0, Y1; \
+	VPCMPGTB Y8, Y2, Y5; \
+	VPSUBSB Y5, Y1, Y1; \
+	VPCMPGTB Y7, Y2, Y5; \
+	VPSUBSB Y5, Y1, Y1; \
+	VPMAXSB Y4, Y1, Y1; \
+	VPOR Y3, Y1, Y1
+
+// F32E4M3 converts 32 float32 to binary16 (VCVTPS2PH rounds to nearest even as F16FromF32 does,
+// and gives the same NaNs) and joins the halves so that SPLITHL puts the bytes in element order:
+// Y0 = elements 0..7 and 16..23, Y1 = 8..15 and 24..31.
+#define F32E4M3(I, O) \
+	VMOVUPS I(SI), Y0; \
+	VMOVUPS I+64(SI), Y1; \
+	VMOVUPS I+32(SI), Y2; \
+	VMOVUPS I+96(SI), Y3; \
+	VCVTPS2PH $0, Y0, X0; \
+	VCVTPS2PH $0, Y1, X1; \
+	VCVTPS2PH $0, Y2, X2; \
+	VCVTPS2PH $0, Y3, X3; \
+	VINSERTI128 $1, X1, Y0, Y0; \
+	VINSERTI128 $1, X3, Y2, Y1; \
+	SPLITHL; \
+	TOE4M3; \
+	VMOVDQU Y1, O(DI)
+
+TEXT ·f32ToF8e4m3AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	TOE4M3_CONSTS
+	LOOP(F32E4M3, 32, 128, 32)
+
+// F16E4M3 loads the 32 binary16 as F32E4M3 arranges them: 0..7 and 16..23, 8..15 and 24..31.
+#define F16E4M3(I, O) \
+	VMOVDQU I(SI), X0; \
+	VINSERTI128 $1, I+32(SI), Y0, Y0; \
+	VMOVDQU I+16(SI), X1; \
+	VINSERTI128 $1, I+48(SI), Y1, Y1; \
+	SPLITHL; \
+	TOE4M3; \
+	VMOVDQU Y1, O(DI)
+
+TEXT ·f16ToF8e4m3AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	TOE4M3_CONSTS
+	LOOP(F16E4M3, 32, 64, 32)
 
 // PACKD8 packs the 8 dword lanes of Y0 (each ≤ 0xFF) into 8 bytes at O(DI).
 #define PACKD8(O) \
@@ -217,28 +290,6 @@ TEXT ·f8e5m2ToF32AVX2(SB), NOSPLIT, $512-56
 	VPACKUSDW X1, X0, X0; \
 	VPACKUSWB X0, X0, X0; \
 	VMOVQ X0, O(DI)
-
-#define F32E4M3(I, O) \
-	VMOVUPS I(SI), Y0; \
-	VCVTPS2PH $0, Y0, X0; \
-	VCVTPH2PS X0, Y0; \
-	TOE4M3; \
-	PACKD8(O)
-
-TEXT ·f32ToF8e4m3AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	TOE4M3_CONSTS
-	LOOP(F32E4M3, 8, 32, 8)
-
-#define F16E4M3(I, O) \
-	VCVTPH2PS I(SI), Y0; \
-	TOE4M3; \
-	PACKD8(O)
-
-TEXT ·f16ToF8e4m3AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	TOE4M3_CONSTS
-	LOOP(F16E4M3, 8, 16, 8)
 
 // TOE5M2_CONSTS: Y15 = 0x7FFF, Y14 = 0x7C00, Y13 = 0x7F, Y12 = 1, Y11 = 2 (words).
 #define TOE5M2_CONSTS \
