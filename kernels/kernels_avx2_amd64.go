@@ -213,17 +213,20 @@ func i32ToI8AVX2(dst, src []byte, n int)
 //go:noescape
 func f32ToI32AVX2(dst, src []byte, n int)
 
-// f32ToI16AVX2: for i < n { dst16[i] = Sat[int16](src32[i]) }.
+// f32ToI16AVX2: for i < n { x := src32[i]; if x != x { x = 0 }; dst16[i] = clamp(int32(trunc(min(x, 32767))),
+// -32768, 32767) } (= Sat[int16](src32[i])).
 //
 //go:noescape
 func f32ToI16AVX2(dst, src []byte, n int)
 
-// f32ToI8AVX2: for i < n { dst8[i] = Sat[int8](src32[i]) }.
+// f32ToI8AVX2: for i < n { x := src32[i]; if x != x { x = 0 }; dst8[i] = clamp(int32(trunc(min(x, 127))),
+// -128, 127) } (= Sat[int8](src32[i])).
 //
 //go:noescape
 func f32ToI8AVX2(dst, src []byte, n int)
 
-// f32ToU8AVX2: for i < n { dst8[i] = Sat[uint8](src32[i]) }.
+// f32ToU8AVX2: for i < n { x := src32[i]; if !(x > 0) { x = 0 }; dst8[i] = uint8(trunc(min(x, 255))) }
+// (= Sat[uint8](src32[i])).
 //
 //go:noescape
 func f32ToU8AVX2(dst, src []byte, n int)
@@ -248,7 +251,7 @@ func boolToU8AVX2(dst, src []byte, n int)
 //go:noescape
 func boolToF32AVX2(dst, src []byte, n int)
 
-// f32ToBoolAVX2: for i < n { dst8[i] = 0 if src32[i]&0x7FFFFFFF == 0, else 1 } (NaN → 1).
+// f32ToBoolAVX2: for i < n { dst8[i] = 0 if src32[i] == 0 (±0), else 1 } (NaN → 1).
 //
 //go:noescape
 func f32ToBoolAVX2(dst, src []byte, n int)

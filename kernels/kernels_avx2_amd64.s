@@ -284,13 +284,6 @@ TEXT ·f16ToF8e4m3AVX2(SB), NOSPLIT, $512-56
 	TOE4M3_CONSTS
 	LOOP(F16E4M3, 32, 64, 32)
 
-// PACKD8 packs the 8 dword lanes of Y0 (each ≤ 0xFF) into 8 bytes at O(DI).
-#define PACKD8(O) \
-	VEXTRACTI128 $1, Y0, X1; \
-	VPACKUSDW X1, X0, X0; \
-	VPACKUSWB X0, X0, X0; \
-	VMOVQ X0, O(DI)
-
 // TOE5M2_CONSTS: Y15 = 0x7FFF, Y14 = 0x7C00, Y13 = 0x7F, Y12 = 1, Y11 = 2 (words).
 #define TOE5M2_CONSTS \
 	BCASTW(0x7FFF, X15, Y15); \
@@ -620,46 +613,85 @@ TEXT ·f32ToI32AVX2(SB), NOSPLIT, $512-56
 	BCASTD(0x4F000000, X15, Y15)
 	LOOP(F32I32, 8, 32, 32)
 
-// F32I16 saturates the int32 results further with VPACKSSDW.
+// The narrow integer kernels clamp in float32 first, where VMINPS and VMAXPS choose their NaN
+// result: with the memory operand (x) second, VMINPS returns x when x is NaN and otherwise the
+// smaller value; VMAXPS with the register constant second returns the constant when x is NaN.
+// VCVTTPS2DQ then truncates lanes that are in int32 range, and the signed-saturating packs
+// clamp to the destination's range (x ≤ -2^31 gives 0x80000000, which packs to the minimum).
+//
+// packOrder holds the VPERMD indices that put in element order the dwords of a VPACKSSDW pair
+// followed by a VPACKSS/USWB of the two results (32 elements, in 4-byte groups 0, 2, 4, 6,
+// 1, 3, 5, 7 after the packs).
+DATA packOrder<>+0(SB)/8, $0x0000000400000000
+DATA packOrder<>+8(SB)/8, $0x0000000500000001
+DATA packOrder<>+16(SB)/8, $0x0000000600000002
+DATA packOrder<>+24(SB)/8, $0x0000000700000003
+GLOBL packOrder<>(SB), RODATA|NOPTR, $32
+
+// TOI32SNAN truncates the 8 float32 at I(SI) to int32 in R for a signed destination: x above
+// the bound in Y15 (127 or 32767) becomes the bound (a NaN stays NaN), NaN lanes are cleared by
+// the ordered mask, and VCVTTPS2DQ truncates; T is scratch.
+#define TOI32SNAN(I, R, T) \
+	VMINPS I(SI), Y15, R; \
+	VCMPPS $7, R, R, T; \
+	VANDPS T, R, R; \
+	VCVTTPS2DQ R, R
+
+// F32I16: the int32 of 16 elements, saturated to int16 by VPACKSSDW, in order after VPERMQ.
 #define F32I16(I, O) \
-	F32I32R(I, Y0, Y2, Y3); \
-	F32I32R(I+32, Y1, Y2, Y3); \
+	TOI32SNAN(I, Y0, Y4); \
+	TOI32SNAN(I+32, Y1, Y5); \
 	VPACKSSDW Y1, Y0, Y0; \
 	VPERMQ $0xD8, Y0, Y0; \
 	VMOVDQU Y0, O(DI)
 
 TEXT ·f32ToI16AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	BCASTD(0x4F000000, X15, Y15)
+	BCASTD(0x46FFFE00, X15, Y15) // 32767.0
 	LOOP(F32I16, 16, 64, 32)
 
+// F32I8: the int32 of 32 elements, saturated to int16 and then int8 by the packs.
 #define F32I8(I, O) \
-	F32I32R(I, Y0, Y2, Y3); \
-	F32I32R(I+32, Y1, Y2, Y3); \
+	TOI32SNAN(I, Y0, Y4); \
+	TOI32SNAN(I+32, Y1, Y5); \
+	TOI32SNAN(I+64, Y2, Y4); \
+	TOI32SNAN(I+96, Y3, Y5); \
 	VPACKSSDW Y1, Y0, Y0; \
-	VPERMQ $0xD8, Y0, Y0; \
-	VEXTRACTI128 $1, Y0, X1; \
-	VPACKSSWB X1, X0, X0; \
-	VMOVDQU X0, O(DI)
+	VPACKSSDW Y3, Y2, Y2; \
+	VPACKSSWB Y2, Y0, Y0; \
+	VPERMD Y0, Y14, Y0; \
+	VMOVDQU Y0, O(DI)
 
 TEXT ·f32ToI8AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	BCASTD(0x4F000000, X15, Y15)
-	LOOP(F32I8, 16, 64, 16)
+	BCASTD(0x42FE0000, X15, Y15) // 127.0
+	VMOVDQU packOrder<>(SB), Y14
+	LOOP(F32I8, 32, 128, 32)
+
+// TOI32U8 truncates the 8 float32 at I(SI) to int32 in R, in [0, 255]: min(255, x) keeps a NaN,
+// max(·, 0) turns it (and every negative x) into 0.
+#define TOI32U8(I, R) \
+	VMINPS I(SI), Y15, R; \
+	VMAXPS Y13, R, R; \
+	VCVTTPS2DQ R, R
 
 #define F32U8(I, O) \
-	F32I32R(I, Y0, Y2, Y3); \
-	F32I32R(I+32, Y1, Y2, Y3); \
+	TOI32U8(I, Y0); \
+	TOI32U8(I+32, Y1); \
+	TOI32U8(I+64, Y2); \
+	TOI32U8(I+96, Y3); \
 	VPACKSSDW Y1, Y0, Y0; \
-	VPERMQ $0xD8, Y0, Y0; \
-	VEXTRACTI128 $1, Y0, X1; \
-	VPACKUSWB X1, X0, X0; \
-	VMOVDQU X0, O(DI)
+	VPACKSSDW Y3, Y2, Y2; \
+	VPACKUSWB Y2, Y0, Y0; \
+	VPERMD Y0, Y14, Y0; \
+	VMOVDQU Y0, O(DI)
 
 TEXT ·f32ToU8AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	BCASTD(0x4F000000, X15, Y15)
-	LOOP(F32U8, 16, 64, 16)
+	BCASTD(0x437F0000, X15, Y15) // 255.0
+	VMOVDQU packOrder<>(SB), Y14
+	VPXOR Y13, Y13, Y13
+	LOOP(F32U8, 32, 128, 32)
 
 // ---- f64 <-> f32 -------------------------------------------------------------------------------
 
@@ -704,16 +736,22 @@ TEXT ·boolToF32AVX2(SB), NOSPLIT, $512-56
 	BCASTD(1, X15, Y15)
 	LOOP(BOOLF32, 8, 8, 32)
 
-// F32BOOL: 1 unless the bits without the sign are zero; Y15 = 1 (dwords), Y14 = 0.
+// F32BOOL compares 32 float32 with 0 (VCMPPS NEQ_UQ: ±0 give 0, NaN and every other value
+// -1), packs the dword masks to bytes and turns -1 into 1 (VPABSB).
 #define F32BOOL(I, O) \
-	VMOVDQU I(SI), Y0; \
-	VPSLLD $1, Y0, Y0; \
-	VPCMPEQD Y14, Y0, Y0; \
-	VPANDN Y15, Y0, Y0; \
-	PACKD8(O)
+	VCMPPS $4, I(SI), Y13, Y0; \
+	VCMPPS $4, I+32(SI), Y13, Y1; \
+	VCMPPS $4, I+64(SI), Y13, Y2; \
+	VCMPPS $4, I+96(SI), Y13, Y3; \
+	VPACKSSDW Y1, Y0, Y0; \
+	VPACKSSDW Y3, Y2, Y2; \
+	VPACKSSWB Y2, Y0, Y0; \
+	VPABSB Y0, Y0; \
+	VPERMD Y0, Y14, Y0; \
+	VMOVDQU Y0, O(DI)
 
 TEXT ·f32ToBoolAVX2(SB), NOSPLIT, $512-56
 	ARGS
-	BCASTD(1, X15, Y15)
-	VPXOR Y14, Y14, Y14
-	LOOP(F32BOOL, 8, 32, 8)
+	VMOVDQU packOrder<>(SB), Y14
+	VXORPS Y13, Y13, Y13
+	LOOP(F32BOOL, 32, 128, 32)
