@@ -72,13 +72,15 @@ func f32ToF8e4m3AVX2(dst, src []byte, n int)
 //go:noescape
 func f16ToF8e4m3AVX2(dst, src []byte, n int)
 
-// f32ToF8e5m2AVX2: for i < n { h := F16FromF32(src32[i]); if h&0x7FFF > 0x7C00 { dst8[i] = h>>8 | 2 }
-// else { dst8[i] = (h + 0x7F + (h>>8)&1) >> 8 } }.
+// f32ToF8e5m2AVX2: for i < n { h := F16FromF32(src32[i]); H, L := h>>8, h&0xFF; if H&0x7F > 0x7D
+// { dst8[i] = H } else { dst8[i] = H + [L + H&1 > 0x80] } } (VCVTPS2PH gives quiet NaNs, so H&0x7F > 0x7D
+// is exactly a NaN, and H is F8E5M2FromF16's H | 2; = F8E5M2FromF16(h)).
 //
 //go:noescape
 func f32ToF8e5m2AVX2(dst, src []byte, n int)
 
-// f16ToF8e5m2AVX2: the loop of f32ToF8e5m2AVX2 with h = src16[i] (a NaN is quieted: | 2 on the high byte).
+// f16ToF8e5m2AVX2: for i < n { h := src16[i]; H, L := h>>8, h&0xFF; if h&0x7FFF > 0x7C00 { dst8[i] = H | 2 }
+// else { dst8[i] = H + [L + H&1 > 0x80] } } (= F8E5M2FromF16(h)).
 //
 //go:noescape
 func f16ToF8e5m2AVX2(dst, src []byte, n int)

@@ -246,10 +246,11 @@ GLOBL splitHL<>(SB), RODATA|NOPTR, $16
 	VPMAXSB Y4, Y1, Y1; \
 	VPOR Y3, Y1, Y1
 
-// F32E4M3 converts 32 float32 to binary16 (VCVTPS2PH rounds to nearest even as F16FromF32 does,
-// and gives the same NaNs) and joins the halves so that SPLITHL puts the bytes in element order:
-// Y0 = elements 0..7 and 16..23, Y1 = 8..15 and 24..31.
-#define F32E4M3(I, O) \
+// F32F8 converts 32 float32 to binary16 (VCVTPS2PH rounds to nearest even as F16FromF32 does,
+// and gives the same NaNs, quiet), joining the halves so that SPLITHL puts the bytes in element
+// order (Y0 = elements 0..7 and 16..23, Y1 = 8..15 and 24..31), and rounds them to f8 with
+// ROUND, which leaves the 32 codes in Y1.
+#define F32F8(I, O, ROUND) \
 	VMOVUPS I(SI), Y0; \
 	VMOVUPS I+64(SI), Y1; \
 	VMOVUPS I+32(SI), Y2; \
@@ -261,80 +262,95 @@ GLOBL splitHL<>(SB), RODATA|NOPTR, $16
 	VINSERTI128 $1, X1, Y0, Y0; \
 	VINSERTI128 $1, X3, Y2, Y1; \
 	SPLITHL; \
-	TOE4M3; \
+	ROUND; \
 	VMOVDQU Y1, O(DI)
+
+// F16F8 rounds 32 binary16 with ROUND; SPLITHL leaves the bytes in the order 0..7, 16..23,
+// 8..15, 24..31, which VPERMQ sorts.
+#define F16F8(I, O, ROUND) \
+	VMOVDQU I(SI), Y0; \
+	VMOVDQU I+32(SI), Y1; \
+	SPLITHL; \
+	ROUND; \
+	VPERMQ $0xD8, Y1, Y1; \
+	VMOVDQU Y1, O(DI)
+
+#define F32E4M3(I, O) F32F8(I, O, TOE4M3)
+#define F16E4M3(I, O) F16F8(I, O, TOE4M3)
 
 TEXT ·f32ToF8e4m3AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	TOE4M3_CONSTS
 	LOOP(F32E4M3, 32, 128, 32)
 
-// F16E4M3 loads the 32 binary16 as F32E4M3 arranges them: 0..7 and 16..23, 8..15 and 24..31.
-#define F16E4M3(I, O) \
-	VMOVDQU I(SI), X0; \
-	VINSERTI128 $1, I+32(SI), Y0, Y0; \
-	VMOVDQU I+16(SI), X1; \
-	VINSERTI128 $1, I+48(SI), Y1, Y1; \
-	SPLITHL; \
-	TOE4M3; \
-	VMOVDQU Y1, O(DI)
-
 TEXT ·f16ToF8e4m3AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	TOE4M3_CONSTS
 	LOOP(F16E4M3, 32, 64, 32)
 
-// TOE5M2_CONSTS: Y15 = 0x7FFF, Y14 = 0x7C00, Y13 = 0x7F, Y12 = 1, Y11 = 2 (words).
-#define TOE5M2_CONSTS \
-	BCASTW(0x7FFF, X15, Y15); \
-	BCASTW(0x7C00, X14, Y14); \
-	BCASTW(0x7F, X13, Y13); \
-	BCASTW(1, X12, Y12); \
-	BCASTW(2, X11, Y11)
+// TOE5M2_CONSTS(NANH): Y15 = splitHL (both lanes), Y14 = 0x7F, Y13 = 0x80, Y12 = 0x01, Y11 = 0,
+// Y10 = NANH, Y9 = 0x02 (bytes).
+#define TOE5M2_CONSTS(NANH) \
+	VBROADCASTI128 splitHL<>(SB), Y15; \
+	BCASTD(0x7F7F7F7F, X14, Y14); \
+	BCASTD(0x80808080, X13, Y13); \
+	BCASTD(0x01010101, X12, Y12); \
+	VPXOR Y11, Y11, Y11; \
+	BCASTD(NANH, X10, Y10); \
+	BCASTD(0x02020202, X9, Y9)
 
-// TOE5M2 rounds 16 binary16 words in Y0 to f8e5m2 in the low byte of each word of Y0: NaN lanes
-// (|h| > 0x7C00) give (h>>8)|2 (the quieted NaN's high byte), the others
-// (h + 0x7F + ((h>>8)&1)) >> 8.
+// E5M2UP sets Y4 to -1 in the bytes whose f8e5m2 code rounds up: F8E5M2FromF16 adds
+// 0x7F + (H&1) to the magnitude and keeps its high byte, so the code is H + [L + (H&1) > 0x80],
+// that is Lx + (H&1) > 0 with Lx = L^0x80 signed (VPADDSB: Lx = 127 stays 127). L in Y2 and
+// H in Y3 are kept; Y0 is clobbered.
+#define E5M2UP \
+	VPXOR Y13, Y2, Y4; \
+	VPAND Y12, Y3, Y0; \
+	VPADDSB Y0, Y4, Y4; \
+	VPCMPGTB Y11, Y4, Y4
+
+// TOE5M2Q rounds binary16 values with low bytes L in Y2 and high bytes H in Y3 to f8e5m2 in Y1,
+// for values whose NaNs are quiet (from VCVTPS2PH; Y10 = 0x7D): H - E5M2UP (the sign stays in
+// place: no magnitude up to 0x7C00 carries into it), except that a NaN keeps H, which is
+// F8E5M2FromF16's H | 0x02 for a quiet NaN. With M = H&0x7F, the NaNs are exactly M > 0x7D:
+// every other value is at most 0x7C00.
+#define TOE5M2Q \
+	E5M2UP; \
+	VPAND Y14, Y3, Y0; \
+	VPCMPGTB Y10, Y0, Y0; \
+	VPANDN Y4, Y0, Y4; \
+	VPSUBB Y4, Y3, Y1
+
+// TOE5M2 is TOE5M2Q for any binary16 (Y10 = 0x7C): a NaN (M<<8 | L > 0x7C00, that is
+// M + [L ≠ 0] > 0x7C, VPADDSB keeping M = 0x7F at 0x7F) gives H | 0x02 instead.
 #define TOE5M2 \
-	VPSRLW $8, Y0, Y1; \
-	VPAND Y12, Y1, Y2; \
-	VPADDW Y13, Y0, Y3; \
-	VPADDW Y2, Y3, Y3; \
-	VPSRLW $8, Y3, Y3; \
-	VPOR Y11, Y1, Y1; \
-	VPAND Y15, Y0, Y2; \
-	VPCMPGTW Y14, Y2, Y2; \
-	VPBLENDVB Y2, Y1, Y3, Y0
+	E5M2UP; \
+	VPSUBB Y4, Y3, Y1; \
+	VPMINUB Y12, Y2, Y2; \
+	VPAND Y14, Y3, Y0; \
+	VPADDSB Y2, Y0, Y0; \
+	VPCMPGTB Y10, Y0, Y0; \
+	VPOR Y9, Y3, Y3; \
+	VPBLENDVB Y0, Y3, Y1, Y1
+
+#define F32E5M2(I, O) F32F8(I, O, TOE5M2Q)
+#define F16E5M2(I, O) F16F8(I, O, TOE5M2)
+
+TEXT ·f32ToF8e5m2AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	TOE5M2_CONSTS(0x7D7D7D7D)
+	LOOP(F32E5M2, 32, 128, 32)
+
+TEXT ·f16ToF8e5m2AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	TOE5M2_CONSTS(0x7C7C7C7C)
+	LOOP(F16E5M2, 32, 64, 32)
 
 // PACKW16 packs the 16 word lanes of Y0 (each ≤ 0xFF) into 16 bytes at O(DI).
 #define PACKW16(O) \
 	VEXTRACTI128 $1, Y0, X1; \
 	VPACKUSWB X1, X0, X0; \
 	VMOVDQU X0, O(DI)
-
-#define F32E5M2(I, O) \
-	VMOVUPS I(SI), Y0; \
-	VMOVUPS I+32(SI), Y1; \
-	VCVTPS2PH $0, Y0, X0; \
-	VCVTPS2PH $0, Y1, X1; \
-	VINSERTI128 $1, X1, Y0, Y0; \
-	TOE5M2; \
-	PACKW16(O)
-
-TEXT ·f32ToF8e5m2AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	TOE5M2_CONSTS
-	LOOP(F32E5M2, 16, 64, 16)
-
-#define F16E5M2(I, O) \
-	VMOVDQU I(SI), Y0; \
-	TOE5M2; \
-	PACKW16(O)
-
-TEXT ·f16ToF8e5m2AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	TOE5M2_CONSTS
-	LOOP(F16E5M2, 16, 32, 16)
 
 // ---- 4-bit lookups -----------------------------------------------------------------------------
 
