@@ -179,6 +179,12 @@ var (
 	// base&0x80], with base at offset 0 and thr1 at offset 128 (two VPERMI2B tables of 128
 	// bytes); s2 is 0xBF for f8e4m3 and 0x00 for f8e5m2. See f8EncTable.
 	lutE4m3Enc, lutE5m2Enc [256]byte
+	// lutE4m3Sub holds, for the high bytes H = 0x14..0x23 of the binary16 magnitudes that round
+	// to an f8e4m3 subnormal or to 2^-6 (2^-10 ≤ |h| < 2^-6), the code at low byte 0 (16 bytes)
+	// and then the complement of the largest low byte that keeps it (16 bytes): the code is
+	// base + [L > thr], one step at most (the VPSHUFB tables of the AVX2 encoder, taken from
+	// lutE4m3Enc).
+	lutE4m3Sub [32]byte
 
 	// lutI8F16 and lutU8F16 hold the binary16 of each byte read as int8 and as uint8: the 256
 	// low bytes, then the 256 high bytes.
@@ -197,6 +203,13 @@ func initTables() {
 	}
 	lutE4m3Enc = f8EncTable(F8E4M3FromF16, 0xBF)
 	lutE5m2Enc = f8EncTable(F8E5M2FromF16, 0x00)
+	for i := range 16 {
+		base, thr := lutE4m3Enc[0x14+i], lutE4m3Enc[128+0x14+i]
+		if base&0x80 != 0 {
+			panic("kernels: f8e4m3 code with two steps below 2^-6")
+		}
+		lutE4m3Sub[i], lutE4m3Sub[16+i] = base, ^thr
+	}
 	for i := range interleaveWords {
 		interleaveWords[i] = uint16(i/2 + 32*(i%2))
 	}

@@ -63,25 +63,28 @@ func f8e5m2ToF16AVX2(dst, src []byte, n int)
 //go:noescape
 func f8e5m2ToF32AVX2(dst, src []byte, n int)
 
-// f32ToF8e4m3AVX2: for i < n { dst8[i] = F8E4M3FromF16(F16FromF32(src32[i])) }: VCVTPS2PH, back to
-// float32 with VCVTPH2PS, then with a = |y|: a ≥ 2^-6: min(RNE((a-0x3C000000)>>20), 0x7F);
-// below: bits(a+16384) - 0x46800000; then the sign bit.
+// f32ToF8e4m3AVX2: for i < n { dst8[i] = F8E4M3FromF16(F16FromF32(src32[i])) }: VCVTPS2PH, then
+// the rounding of f16ToF8e4m3AVX2.
 //
 //go:noescape
 func f32ToF8e4m3AVX2(dst, src []byte, n int)
 
-// f16ToF8e4m3AVX2: for i < n { dst8[i] = F8E4M3FromF16(src16[i]) } (VCVTPH2PS, then as f32ToF8e4m3AVX2).
+// f16ToF8e4m3AVX2: for i < n { h := src16[i]; M, L := h>>8&0x7F, h&0xFF; if M ≥ 0x24
+// { c = min(2(M-0x20) + [L > 0x40] + [L > 0xBF], 0x7F) } else if M ≥ 0x14 { c = lutE4m3Sub[M-0x14] +
+// [L > ^lutE4m3Sub[16+M-0x14]] } else { c = 0 }; dst8[i] = c | (h>>8)&0x80 } (= F8E4M3FromF16(h)).
 //
 //go:noescape
 func f16ToF8e4m3AVX2(dst, src []byte, n int)
 
-// f32ToF8e5m2AVX2: for i < n { h := F16FromF32(src32[i]); if h&0x7FFF > 0x7C00 { dst8[i] = h>>8 | 2 }
-// else { dst8[i] = (h + 0x7F + (h>>8)&1) >> 8 } }.
+// f32ToF8e5m2AVX2: for i < n { h := F16FromF32(src32[i]); H, L := h>>8, h&0xFF; if H&0x7F > 0x7D
+// { dst8[i] = H } else { dst8[i] = H + [L + H&1 > 0x80] } } (VCVTPS2PH gives quiet NaNs, so H&0x7F > 0x7D
+// is exactly a NaN, and H is F8E5M2FromF16's H | 2; = F8E5M2FromF16(h)).
 //
 //go:noescape
 func f32ToF8e5m2AVX2(dst, src []byte, n int)
 
-// f16ToF8e5m2AVX2: the loop of f32ToF8e5m2AVX2 with h = src16[i] (a NaN is quieted: | 2 on the high byte).
+// f16ToF8e5m2AVX2: for i < n { h := src16[i]; H, L := h>>8, h&0xFF; if h&0x7FFF > 0x7C00 { dst8[i] = H | 2 }
+// else { dst8[i] = H + [L + H&1 > 0x80] } } (= F8E5M2FromF16(h)).
 //
 //go:noescape
 func f16ToF8e5m2AVX2(dst, src []byte, n int)
@@ -223,17 +226,20 @@ func i32ToI8AVX2(dst, src []byte, n int)
 //go:noescape
 func f32ToI32AVX2(dst, src []byte, n int)
 
-// f32ToI16AVX2: for i < n { dst16[i] = Sat[int16](src32[i]) }.
+// f32ToI16AVX2: for i < n { x := src32[i]; if x != x { x = 0 }; dst16[i] = clamp(int32(trunc(min(x, 32767))),
+// -32768, 32767) } (= Sat[int16](src32[i])).
 //
 //go:noescape
 func f32ToI16AVX2(dst, src []byte, n int)
 
-// f32ToI8AVX2: for i < n { dst8[i] = Sat[int8](src32[i]) }.
+// f32ToI8AVX2: for i < n { x := src32[i]; if x != x { x = 0 }; dst8[i] = clamp(int32(trunc(min(x, 127))),
+// -128, 127) } (= Sat[int8](src32[i])).
 //
 //go:noescape
 func f32ToI8AVX2(dst, src []byte, n int)
 
-// f32ToU8AVX2: for i < n { dst8[i] = Sat[uint8](src32[i]) }.
+// f32ToU8AVX2: for i < n { x := src32[i]; if !(x > 0) { x = 0 }; dst8[i] = uint8(trunc(min(x, 255))) }
+// (= Sat[uint8](src32[i])).
 //
 //go:noescape
 func f32ToU8AVX2(dst, src []byte, n int)
@@ -258,7 +264,7 @@ func boolToU8AVX2(dst, src []byte, n int)
 //go:noescape
 func boolToF32AVX2(dst, src []byte, n int)
 
-// f32ToBoolAVX2: for i < n { dst8[i] = 0 if src32[i]&0x7FFFFFFF == 0, else 1 } (NaN → 1).
+// f32ToBoolAVX2: for i < n { dst8[i] = 0 if src32[i] == 0 (±0), else 1 } (NaN → 1).
 //
 //go:noescape
 func f32ToBoolAVX2(dst, src []byte, n int)

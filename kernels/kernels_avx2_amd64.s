@@ -237,119 +237,179 @@ TEXT ·f8e5m2ToF32AVX2(SB), NOSPLIT, $512-56
 
 // ---- f32, f16 -> f8 ----------------------------------------------------------------------------
 
-// TOE4M3_CONSTS: Y15 = 0x7FFFFFFF, Y14 = 0x3C000000, Y13 = 0x7FFFF, Y12 = 1, Y11 = 0x7F,
-// Y10 = 0x3C800000 (2^-6), Y9 = 0x46800000 (16384.0), Y8 = 0x80.
+// The f8 encoders work on bytes: SPLITHL separates the binary16 values into their high bytes H
+// (sign, exponent, top two mantissa bits) and low bytes L (the other eight mantissa bits), 32 of
+// each per register, and the rounding is then decided byte by byte, 32 lanes an instruction.
+
+// splitHL holds the VPSHUFB indices that gather, in each 16-byte lane of eight words, the low
+// bytes into the lane's first eight bytes and the high bytes into its last eight.
+DATA splitHL<>+0(SB)/8, $0x0E0C0A0806040200
+DATA splitHL<>+8(SB)/8, $0x0F0D0B0907050301
+GLOBL splitHL<>(SB), RODATA|NOPTR, $16
+
+// SPLITHL turns the 32 binary16 words of Y0 (elements A) and Y1 (elements B), with the splitHL
+// indices in Y15, into their low bytes in Y2 and high bytes in Y3: in each 128-bit lane, the 8
+// bytes of A's lane then the 8 of B's. Y0 and Y1 are clobbered.
+#define SPLITHL \
+	VPSHUFB Y15, Y0, Y0; \
+	VPSHUFB Y15, Y1, Y1; \
+	VPUNPCKLQDQ Y1, Y0, Y2; \
+	VPUNPCKHQDQ Y1, Y0, Y3
+
+// TOE4M3_CONSTS: Y15 = splitHL (both lanes), Y14 = 0x7F, Y13 = 0x80, Y12 = 0x20, Y11 = 0x0C,
+// Y10 = the subnormal bases and Y9 the complemented thresholds (lutE4m3Sub), Y8 = 0xC0,
+// Y7 = 0x3F (bytes).
 #define TOE4M3_CONSTS \
-	BCASTD(0x7FFFFFFF, X15, Y15); \
-	BCASTD(0x3C000000, X14, Y14); \
-	BCASTD(0x7FFFF, X13, Y13); \
-	BCASTD(1, X12, Y12); \
-	BCASTD(0x7F, X11, Y11); \
-	BCASTD(0x3C800000, X10, Y10); \
-	BCASTD(0x46800000, X9, Y9); \
-	BCASTD(0x80, X8, Y8)
+	VBROADCASTI128 splitHL<>(SB), Y15; \
+	BCASTD(0x7F7F7F7F, X14, Y14); \
+	BCASTD(0x80808080, X13, Y13); \
+	BCASTD(0x20202020, X12, Y12); \
+	BCASTD(0x0C0C0C0C, X11, Y11); \
+	VBROADCASTI128 ·lutE4m3Sub+0(SB), Y10; \
+	VBROADCASTI128 ·lutE4m3Sub+16(SB), Y9; \
+	BCASTD(0xC0C0C0C0, X8, Y8); \
+	BCASTD(0x3F3F3F3F, X7, Y7)
 
-// TOE4M3 rounds 8 float32 in Y0, each exactly a binary16 value, to f8e4m3 in the low byte of
-// each lane of Y0. With a = |x|: for a ≥ 2^-6, t = a - 0x3C000000 rounded to nearest even at
-// bit 20 and capped at 0x7F (NaN: overflow above 464, inf, NaN); below, the float32 sum
-// a + 16384 rounds at 2^-9, the subnormal step. Then the sign.
+// TOE4M3 rounds the binary16 values with low bytes L in Y2 and high bytes H in Y3 to f8e4m3,
+// into Y1 (Y0 and Y2..Y5 are clobbered): F8E4M3FromF16 in 17 byte operations. With M = H&0x7F
+// (the magnitude is a = M<<8 | L) and Lx = L^0x80 (signed byte compares of Lx order L as
+// unsigned), it computes two candidates and keeps the larger (signed):
+//   - n, the normal rule: (a - 0x2000 + 0x3F + bit 7 of a) >> 7 is 2(M-0x20) + [L > 0x40] +
+//     [L > 0xBF], L rounded to the nearest multiple of 0x80, ties to even. VPADDSB and VPSUBSB
+//     compute it with signed saturation, so that every code above 0x7E (magnitudes over 464,
+//     ±Inf, NaN) comes out as 0x7F, the NaN code.
+//   - s, the rule below 2^-6: there the code rises by at most one within a 256-value block of
+//     a (see f8EncTable), so it is base + [L > thr], with base and thr read from 16-entry
+//     tables (VPSHUFB) indexed by M - 0x14. For M < 0x14 (a < 2^-10, which rounds to 0) the
+//     index is negative and VPSHUFB gives 0: base 0, and the stored ^thr, xored with 0x7F,
+//     becomes the threshold 0x7F that no Lx exceeds, so s = 0.
+// max(n, s) is the code: for M ≥ 0x24, n ≥ 8 and s ≤ 8 (s is then some table entry, at most
+// 7 + 1); for 0x20 ≤ M < 0x24, with m = a - 0x2000 < 0x400, n = RNE(m/128) ≤ RNE(4 + m/256) = s
+// as m/128 ≤ 4 + m/256; for M < 0x20, n ≤ 2·(-1) + 2 = 0 ≤ s. Then the sign bit of H.
 #define TOE4M3 \
-	VPAND Y15, Y0, Y1; \
-	VPSUBD Y14, Y1, Y2; \
-	VPSRLD $20, Y2, Y3; \
-	VPAND Y12, Y3, Y3; \
-	VPADDD Y13, Y2, Y2; \
-	VPADDD Y3, Y2, Y2; \
-	VPSRLD $20, Y2, Y2; \
-	VPMINUD Y11, Y2, Y2; \
-	VADDPS Y9, Y1, Y3; \
-	VPSUBD Y9, Y3, Y3; \
-	VPCMPGTD Y1, Y10, Y4; \
-	VPBLENDVB Y4, Y3, Y2, Y2; \
-	VPSRLD $24, Y0, Y0; \
-	VPAND Y8, Y0, Y0; \
-	VPOR Y2, Y0, Y0
+	VPXOR Y13, Y2, Y2; \
+	VPAND Y14, Y3, Y0; \
+	VPAND Y13, Y3, Y3; \
+	VPSUBB Y12, Y0, Y0; \
+	VPADDB Y11, Y0, Y1; \
+	VPSHUFB Y1, Y10, Y4; \
+	VPSHUFB Y1, Y9, Y1; \
+	VPXOR Y14, Y1, Y1; \
+	VPCMPGTB Y1, Y2, Y1; \
+	VPSUBB Y1, Y4, Y4; \
+	VPADDSB Y0, Y0, Y1; \
+	VPCMPGTB Y8, Y2, Y5; \
+	VPSUBSB Y5, Y1, Y1; \
+	VPCMPGTB Y7, Y2, Y5; \
+	VPSUBSB Y5, Y1, Y1; \
+	VPMAXSB Y4, Y1, Y1; \
+	VPOR Y3, Y1, Y1
 
-// PACKD8 packs the 8 dword lanes of Y0 (each ≤ 0xFF) into 8 bytes at O(DI).
-#define PACKD8(O) \
-	VEXTRACTI128 $1, Y0, X1; \
-	VPACKUSDW X1, X0, X0; \
-	VPACKUSWB X0, X0, X0; \
-	VMOVQ X0, O(DI)
-
-#define F32E4M3(I, O) \
+// F32F8 converts 32 float32 to binary16 (VCVTPS2PH rounds to nearest even as F16FromF32 does,
+// and gives the same NaNs, quiet), joining the halves so that SPLITHL puts the bytes in element
+// order (Y0 = elements 0..7 and 16..23, Y1 = 8..15 and 24..31), and rounds them to f8 with
+// ROUND, which leaves the 32 codes in Y1.
+#define F32F8(I, O, ROUND) \
 	VMOVUPS I(SI), Y0; \
+	VMOVUPS I+64(SI), Y1; \
+	VMOVUPS I+32(SI), Y2; \
+	VMOVUPS I+96(SI), Y3; \
 	VCVTPS2PH $0, Y0, X0; \
-	VCVTPH2PS X0, Y0; \
-	TOE4M3; \
-	PACKD8(O)
+	VCVTPS2PH $0, Y1, X1; \
+	VCVTPS2PH $0, Y2, X2; \
+	VCVTPS2PH $0, Y3, X3; \
+	VINSERTI128 $1, X1, Y0, Y0; \
+	VINSERTI128 $1, X3, Y2, Y1; \
+	SPLITHL; \
+	ROUND; \
+	VMOVDQU Y1, O(DI)
+
+// F16F8 rounds 32 binary16 with ROUND; SPLITHL leaves the bytes in the order 0..7, 16..23,
+// 8..15, 24..31, which VPERMQ sorts.
+#define F16F8(I, O, ROUND) \
+	VMOVDQU I(SI), Y0; \
+	VMOVDQU I+32(SI), Y1; \
+	SPLITHL; \
+	ROUND; \
+	VPERMQ $0xD8, Y1, Y1; \
+	VMOVDQU Y1, O(DI)
+
+#define F32E4M3(I, O) F32F8(I, O, TOE4M3)
+#define F16E4M3(I, O) F16F8(I, O, TOE4M3)
 
 TEXT ·f32ToF8e4m3AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	TOE4M3_CONSTS
-	LOOP(F32E4M3, 8, 32, 8)
-
-#define F16E4M3(I, O) \
-	VCVTPH2PS I(SI), Y0; \
-	TOE4M3; \
-	PACKD8(O)
+	LOOP(F32E4M3, 32, 128, 32)
 
 TEXT ·f16ToF8e4m3AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	TOE4M3_CONSTS
-	LOOP(F16E4M3, 8, 16, 8)
+	LOOP(F16E4M3, 32, 64, 32)
 
-// TOE5M2_CONSTS: Y15 = 0x7FFF, Y14 = 0x7C00, Y13 = 0x7F, Y12 = 1, Y11 = 2 (words).
-#define TOE5M2_CONSTS \
-	BCASTW(0x7FFF, X15, Y15); \
-	BCASTW(0x7C00, X14, Y14); \
-	BCASTW(0x7F, X13, Y13); \
-	BCASTW(1, X12, Y12); \
-	BCASTW(2, X11, Y11)
+// TOE5M2_CONSTS(NANH): Y15 = splitHL (both lanes), Y14 = 0x7F, Y13 = 0x80, Y12 = 0x01, Y11 = 0,
+// Y10 = NANH, Y9 = 0x02 (bytes).
+#define TOE5M2_CONSTS(NANH) \
+	VBROADCASTI128 splitHL<>(SB), Y15; \
+	BCASTD(0x7F7F7F7F, X14, Y14); \
+	BCASTD(0x80808080, X13, Y13); \
+	BCASTD(0x01010101, X12, Y12); \
+	VPXOR Y11, Y11, Y11; \
+	BCASTD(NANH, X10, Y10); \
+	BCASTD(0x02020202, X9, Y9)
 
-// TOE5M2 rounds 16 binary16 words in Y0 to f8e5m2 in the low byte of each word of Y0: NaN lanes
-// (|h| > 0x7C00) give (h>>8)|2 (the quieted NaN's high byte), the others
-// (h + 0x7F + ((h>>8)&1)) >> 8.
+// E5M2UP sets Y4 to -1 in the bytes whose f8e5m2 code rounds up: F8E5M2FromF16 adds
+// 0x7F + (H&1) to the magnitude and keeps its high byte, so the code is H + [L + (H&1) > 0x80],
+// that is Lx + (H&1) > 0 with Lx = L^0x80 signed (VPADDSB: Lx = 127 stays 127). L in Y2 and
+// H in Y3 are kept; Y0 is clobbered.
+#define E5M2UP \
+	VPXOR Y13, Y2, Y4; \
+	VPAND Y12, Y3, Y0; \
+	VPADDSB Y0, Y4, Y4; \
+	VPCMPGTB Y11, Y4, Y4
+
+// TOE5M2Q rounds binary16 values with low bytes L in Y2 and high bytes H in Y3 to f8e5m2 in Y1,
+// for values whose NaNs are quiet (from VCVTPS2PH; Y10 = 0x7D): H - E5M2UP (the sign stays in
+// place: no magnitude up to 0x7C00 carries into it), except that a NaN keeps H, which is
+// F8E5M2FromF16's H | 0x02 for a quiet NaN. With M = H&0x7F, the NaNs are exactly M > 0x7D:
+// every other value is at most 0x7C00.
+#define TOE5M2Q \
+	E5M2UP; \
+	VPAND Y14, Y3, Y0; \
+	VPCMPGTB Y10, Y0, Y0; \
+	VPANDN Y4, Y0, Y4; \
+	VPSUBB Y4, Y3, Y1
+
+// TOE5M2 is TOE5M2Q for any binary16 (Y10 = 0x7C): a NaN (M<<8 | L > 0x7C00, that is
+// M + [L ≠ 0] > 0x7C, VPADDSB keeping M = 0x7F at 0x7F) gives H | 0x02 instead.
 #define TOE5M2 \
-	VPSRLW $8, Y0, Y1; \
-	VPAND Y12, Y1, Y2; \
-	VPADDW Y13, Y0, Y3; \
-	VPADDW Y2, Y3, Y3; \
-	VPSRLW $8, Y3, Y3; \
-	VPOR Y11, Y1, Y1; \
-	VPAND Y15, Y0, Y2; \
-	VPCMPGTW Y14, Y2, Y2; \
-	VPBLENDVB Y2, Y1, Y3, Y0
+	E5M2UP; \
+	VPSUBB Y4, Y3, Y1; \
+	VPMINUB Y12, Y2, Y2; \
+	VPAND Y14, Y3, Y0; \
+	VPADDSB Y2, Y0, Y0; \
+	VPCMPGTB Y10, Y0, Y0; \
+	VPOR Y9, Y3, Y3; \
+	VPBLENDVB Y0, Y3, Y1, Y1
+
+#define F32E5M2(I, O) F32F8(I, O, TOE5M2Q)
+#define F16E5M2(I, O) F16F8(I, O, TOE5M2)
+
+TEXT ·f32ToF8e5m2AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	TOE5M2_CONSTS(0x7D7D7D7D)
+	LOOP(F32E5M2, 32, 128, 32)
+
+TEXT ·f16ToF8e5m2AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	TOE5M2_CONSTS(0x7C7C7C7C)
+	LOOP(F16E5M2, 32, 64, 32)
 
 // PACKW16 packs the 16 word lanes of Y0 (each ≤ 0xFF) into 16 bytes at O(DI).
 #define PACKW16(O) \
 	VEXTRACTI128 $1, Y0, X1; \
 	VPACKUSWB X1, X0, X0; \
 	VMOVDQU X0, O(DI)
-
-#define F32E5M2(I, O) \
-	VMOVUPS I(SI), Y0; \
-	VMOVUPS I+32(SI), Y1; \
-	VCVTPS2PH $0, Y0, X0; \
-	VCVTPS2PH $0, Y1, X1; \
-	VINSERTI128 $1, X1, Y0, Y0; \
-	TOE5M2; \
-	PACKW16(O)
-
-TEXT ·f32ToF8e5m2AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	TOE5M2_CONSTS
-	LOOP(F32E5M2, 16, 64, 16)
-
-#define F16E5M2(I, O) \
-	VMOVDQU I(SI), Y0; \
-	TOE5M2; \
-	PACKW16(O)
-
-TEXT ·f16ToF8e5m2AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	TOE5M2_CONSTS
-	LOOP(F16E5M2, 16, 32, 16)
 
 // ---- 4-bit lookups -----------------------------------------------------------------------------
 
@@ -691,46 +751,85 @@ TEXT ·f32ToI32AVX2(SB), NOSPLIT, $512-56
 	BCASTD(0x4F000000, X15, Y15)
 	LOOP(F32I32, 8, 32, 32)
 
-// F32I16 saturates the int32 results further with VPACKSSDW.
+// The narrow integer kernels clamp in float32 first, where VMINPS and VMAXPS choose their NaN
+// result: with the memory operand (x) second, VMINPS returns x when x is NaN and otherwise the
+// smaller value; VMAXPS with the register constant second returns the constant when x is NaN.
+// VCVTTPS2DQ then truncates lanes that are in int32 range, and the signed-saturating packs
+// clamp to the destination's range (x ≤ -2^31 gives 0x80000000, which packs to the minimum).
+//
+// packOrder holds the VPERMD indices that put in element order the dwords of a VPACKSSDW pair
+// followed by a VPACKSS/USWB of the two results (32 elements, in 4-byte groups 0, 2, 4, 6,
+// 1, 3, 5, 7 after the packs).
+DATA packOrder<>+0(SB)/8, $0x0000000400000000
+DATA packOrder<>+8(SB)/8, $0x0000000500000001
+DATA packOrder<>+16(SB)/8, $0x0000000600000002
+DATA packOrder<>+24(SB)/8, $0x0000000700000003
+GLOBL packOrder<>(SB), RODATA|NOPTR, $32
+
+// TOI32SNAN truncates the 8 float32 at I(SI) to int32 in R for a signed destination: x above
+// the bound in Y15 (127 or 32767) becomes the bound (a NaN stays NaN), NaN lanes are cleared by
+// the ordered mask, and VCVTTPS2DQ truncates; T is scratch.
+#define TOI32SNAN(I, R, T) \
+	VMINPS I(SI), Y15, R; \
+	VCMPPS $7, R, R, T; \
+	VANDPS T, R, R; \
+	VCVTTPS2DQ R, R
+
+// F32I16: the int32 of 16 elements, saturated to int16 by VPACKSSDW, in order after VPERMQ.
 #define F32I16(I, O) \
-	F32I32R(I, Y0, Y2, Y3); \
-	F32I32R(I+32, Y1, Y2, Y3); \
+	TOI32SNAN(I, Y0, Y4); \
+	TOI32SNAN(I+32, Y1, Y5); \
 	VPACKSSDW Y1, Y0, Y0; \
 	VPERMQ $0xD8, Y0, Y0; \
 	VMOVDQU Y0, O(DI)
 
 TEXT ·f32ToI16AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	BCASTD(0x4F000000, X15, Y15)
+	BCASTD(0x46FFFE00, X15, Y15) // 32767.0
 	LOOP(F32I16, 16, 64, 32)
 
+// F32I8: the int32 of 32 elements, saturated to int16 and then int8 by the packs.
 #define F32I8(I, O) \
-	F32I32R(I, Y0, Y2, Y3); \
-	F32I32R(I+32, Y1, Y2, Y3); \
+	TOI32SNAN(I, Y0, Y4); \
+	TOI32SNAN(I+32, Y1, Y5); \
+	TOI32SNAN(I+64, Y2, Y4); \
+	TOI32SNAN(I+96, Y3, Y5); \
 	VPACKSSDW Y1, Y0, Y0; \
-	VPERMQ $0xD8, Y0, Y0; \
-	VEXTRACTI128 $1, Y0, X1; \
-	VPACKSSWB X1, X0, X0; \
-	VMOVDQU X0, O(DI)
+	VPACKSSDW Y3, Y2, Y2; \
+	VPACKSSWB Y2, Y0, Y0; \
+	VPERMD Y0, Y14, Y0; \
+	VMOVDQU Y0, O(DI)
 
 TEXT ·f32ToI8AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	BCASTD(0x4F000000, X15, Y15)
-	LOOP(F32I8, 16, 64, 16)
+	BCASTD(0x42FE0000, X15, Y15) // 127.0
+	VMOVDQU packOrder<>(SB), Y14
+	LOOP(F32I8, 32, 128, 32)
+
+// TOI32U8 truncates the 8 float32 at I(SI) to int32 in R, in [0, 255]: min(255, x) keeps a NaN,
+// max(·, 0) turns it (and every negative x) into 0.
+#define TOI32U8(I, R) \
+	VMINPS I(SI), Y15, R; \
+	VMAXPS Y13, R, R; \
+	VCVTTPS2DQ R, R
 
 #define F32U8(I, O) \
-	F32I32R(I, Y0, Y2, Y3); \
-	F32I32R(I+32, Y1, Y2, Y3); \
+	TOI32U8(I, Y0); \
+	TOI32U8(I+32, Y1); \
+	TOI32U8(I+64, Y2); \
+	TOI32U8(I+96, Y3); \
 	VPACKSSDW Y1, Y0, Y0; \
-	VPERMQ $0xD8, Y0, Y0; \
-	VEXTRACTI128 $1, Y0, X1; \
-	VPACKUSWB X1, X0, X0; \
-	VMOVDQU X0, O(DI)
+	VPACKSSDW Y3, Y2, Y2; \
+	VPACKUSWB Y2, Y0, Y0; \
+	VPERMD Y0, Y14, Y0; \
+	VMOVDQU Y0, O(DI)
 
 TEXT ·f32ToU8AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	BCASTD(0x4F000000, X15, Y15)
-	LOOP(F32U8, 16, 64, 16)
+	BCASTD(0x437F0000, X15, Y15) // 255.0
+	VMOVDQU packOrder<>(SB), Y14
+	VPXOR Y13, Y13, Y13
+	LOOP(F32U8, 32, 128, 32)
 
 // ---- f64 <-> f32 -------------------------------------------------------------------------------
 
@@ -775,16 +874,22 @@ TEXT ·boolToF32AVX2(SB), NOSPLIT, $512-56
 	BCASTD(1, X15, Y15)
 	LOOP(BOOLF32, 8, 8, 32)
 
-// F32BOOL: 1 unless the bits without the sign are zero; Y15 = 1 (dwords), Y14 = 0.
+// F32BOOL compares 32 float32 with 0 (VCMPPS NEQ_UQ: ±0 give 0, NaN and every other value
+// -1), packs the dword masks to bytes and turns -1 into 1 (VPABSB).
 #define F32BOOL(I, O) \
-	VMOVDQU I(SI), Y0; \
-	VPSLLD $1, Y0, Y0; \
-	VPCMPEQD Y14, Y0, Y0; \
-	VPANDN Y15, Y0, Y0; \
-	PACKD8(O)
+	VCMPPS $4, I(SI), Y13, Y0; \
+	VCMPPS $4, I+32(SI), Y13, Y1; \
+	VCMPPS $4, I+64(SI), Y13, Y2; \
+	VCMPPS $4, I+96(SI), Y13, Y3; \
+	VPACKSSDW Y1, Y0, Y0; \
+	VPACKSSDW Y3, Y2, Y2; \
+	VPACKSSWB Y2, Y0, Y0; \
+	VPABSB Y0, Y0; \
+	VPERMD Y0, Y14, Y0; \
+	VMOVDQU Y0, O(DI)
 
 TEXT ·f32ToBoolAVX2(SB), NOSPLIT, $512-56
 	ARGS
-	BCASTD(1, X15, Y15)
-	VPXOR Y14, Y14, Y14
-	LOOP(F32BOOL, 8, 32, 8)
+	VMOVDQU packOrder<>(SB), Y14
+	VXORPS Y13, Y13, Y13
+	LOOP(F32BOOL, 32, 128, 32)

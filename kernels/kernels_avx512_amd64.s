@@ -749,6 +749,16 @@ TEXT ·i32ToI8AVX512(SB), NOSPLIT, $512-56
 #define F32I32(I, O) F32I32_ST(I, O, VMOVDQU32)
 #define F32I32NT(I, O) F32I32_ST(I, O, VMOVNTDQ)
 
+// TRUNC64 truncates the 64 float32 at (SI) to int32 in Z0..Z3 with VCVTTPS2DQ alone, and puts
+// the VPMINSD of Z0 and Z1 in Z4 and of Z2 and Z3 in Z5.
+#define TRUNC64 \
+	VCVTTPS2DQ (SI), Z0; \
+	VCVTTPS2DQ 64(SI), Z1; \
+	VCVTTPS2DQ 128(SI), Z2; \
+	VCVTTPS2DQ 192(SI), Z3; \
+	VPMINSD Z1, Z0, Z4; \
+	VPMINSD Z3, Z2, Z5
+
 // f32ToI32AVX512 converts blocks of up to 1024 float32 (16 steps of 64) with VCVTTPS2DQ alone
 // and keeps the running VPMINSD of the block's results in Z11. VCVTTPS2DQ gives 0x80000000 for
 // NaN and for |x| ≥ 2^31 (and for x = -2^31, which is correct), so when no result of the block
@@ -778,12 +788,7 @@ i32block:
 	VMOVDQA64 Z14, Z11
 
 i32run:
-	VCVTTPS2DQ (SI), Z0
-	VCVTTPS2DQ 64(SI), Z1
-	VCVTTPS2DQ 128(SI), Z2
-	VCVTTPS2DQ 192(SI), Z3
-	VPMINSD Z1, Z0, Z4
-	VPMINSD Z3, Z2, Z5
+	TRUNC64
 	VPMINSD Z4, Z11, Z11
 	VPMINSD Z5, Z11, Z11
 	VMOVDQU32 Z0, (DI)
@@ -806,12 +811,7 @@ i32special:
 	MOVQ R9, DI
 
 i32step:
-	VCVTTPS2DQ (SI), Z0
-	VCVTTPS2DQ 64(SI), Z1
-	VCVTTPS2DQ 128(SI), Z2
-	VCVTTPS2DQ 192(SI), Z3
-	VPMINSD Z1, Z0, Z4
-	VPMINSD Z3, Z2, Z5
+	TRUNC64
 	VPMINSD Z5, Z4, Z4
 	VPCMPEQD Z12, Z4, K1
 	KORTESTW K1, K1
