@@ -90,7 +90,7 @@ func f32ToF8e5m2AVX2(dst, src []byte, n int)
 func f16ToF8e5m2AVX2(dst, src []byte, n int)
 
 // u4ToF32AVX2: for i < n { dst32[i] = lutU4F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first;
-// the binary16 of each value, exact, from the tables of the f16 kernel, widened with VCVTPH2PS).
+// VPSRLVD of 4 broadcast bytes gives the indices, two VPERMPS and a blend the values).
 //
 //go:noescape
 func u4ToF32AVX2(dst, src []byte, n int)
@@ -102,7 +102,7 @@ func u4ToF32AVX2(dst, src []byte, n int)
 func u4ToF16AVX2(dst, src []byte, n int)
 
 // i4ToF32AVX2: for i < n { dst32[i] = lutI4F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first;
-// the binary16 of each value, exact, from the tables of the f16 kernel, widened with VCVTPH2PS).
+// VPSRLVD of 4 broadcast bytes gives the indices, two VPERMPS and a blend the values).
 //
 //go:noescape
 func i4ToF32AVX2(dst, src []byte, n int)
@@ -113,7 +113,8 @@ func i4ToF32AVX2(dst, src []byte, n int)
 //go:noescape
 func i4ToF16AVX2(dst, src []byte, n int)
 
-// nf4ToF32AVX2: for i < n { dst32[i] = lutNf4F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first).
+// nf4ToF32AVX2: for i < n { dst32[i] = lutNf4F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first;
+// VPSRLVD of 4 broadcast bytes gives the indices, two VPERMPS and a blend the values).
 //
 //go:noescape
 func nf4ToF32AVX2(dst, src []byte, n int)
@@ -125,7 +126,7 @@ func nf4ToF32AVX2(dst, src []byte, n int)
 func nf4ToF16AVX2(dst, src []byte, n int)
 
 // f4e2m1ToF32AVX2: for i < n { dst32[i] = lutF4e2m1F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first;
-// the binary16 of each value, exact, from the tables of the f16 kernel, widened with VCVTPH2PS).
+// VPSRLVD of 4 broadcast bytes gives the indices, two VPERMPS and a blend the values).
 //
 //go:noescape
 func f4e2m1ToF32AVX2(dst, src []byte, n int)

@@ -414,22 +414,29 @@ TEXT ·f16ToF8e5m2AVX2(SB), NOSPLIT, $512-56
 // ---- 4-bit lookups -----------------------------------------------------------------------------
 
 // NIBF32 decodes 4 bytes (8 nibbles, low nibble first) through the 16-entry float32 table in
-// Y14 (entries 0..7) and Y15 (8..15). Each byte b becomes the dword pair (b | b<<28, b>>4):
+// Y14 (entries 0..7) and Y15 (8..15). The 4 bytes are broadcast to every dword and shifted right
+// by 4k in dword k (VPSRLVD with Y13 = 0, 4, ..., 28), which puts nibble k in its low 4 bits:
 // VPERMPS reads index bits 2..0, and bit 3 of each index, shifted to the sign, picks the table.
 #define NIBF32(I, O) \
-	VPMOVZXBQ I(SI), Y0; \
-	VPSLLQ $28, Y0, Y1; \
-	VPOR Y1, Y0, Y0; \
+	VPBROADCASTD I(SI), Y0; \
+	VPSRLVD Y13, Y0, Y0; \
 	VPERMPS Y14, Y0, Y1; \
 	VPERMPS Y15, Y0, Y2; \
 	VPSLLD $28, Y0, Y3; \
 	VBLENDVPS Y3, Y2, Y1, Y1; \
 	VMOVUPS Y1, O(DI)
 
+DATA nibShifts<>+0(SB)/8, $0x0000000400000000
+DATA nibShifts<>+8(SB)/8, $0x0000000C00000008
+DATA nibShifts<>+16(SB)/8, $0x0000001400000010
+DATA nibShifts<>+24(SB)/8, $0x0000001C00000018
+GLOBL nibShifts<>(SB), RODATA|NOPTR, $32
+
 TEXT ·nf4ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	VMOVUPS ·lutNf4F32+0(SB), Y14
 	VMOVUPS ·lutNf4F32+32(SB), Y15
+	VMOVDQU nibShifts<>(SB), Y13
 	LOOP(NIBF32, 8, 4, 32)
 
 // NIB16 decodes 32 bytes (64 nibbles, low nibble first) at I(SI) into 64 binary16 values:
@@ -499,38 +506,26 @@ TEXT ·f4e2m1ToF16AVX2(SB), NOSPLIT, $512-56
 	NIB_CONSTS(·lutF4e2m1F16B)
 	LOOP(NIBF16, 64, 32, 128)
 
-// H2S8(R, O) widens the 16 binary16 in R (a Y register numbered as X register XR) to float32
-// with VCVTPH2PS, exact, and stores them at O(DI). Y6 and Y7 are scratch.
-#define H2S8(R, XR, O) \
-	VCVTPH2PS XR, Y6; \
-	VEXTRACTI128 $1, R, X7; \
-	VCVTPH2PS X7, Y7; \
-	VMOVUPS Y6, O(DI); \
-	VMOVUPS Y7, O+32(DI)
-
-// NIBF32H decodes 64 nibbles to binary16 with NIB16 and widens them with VCVTPH2PS: for u4, i4
-// and f4e2m1, whose values are all exact binary16 numbers, this is the float32 of the table.
-#define NIBF32H(I, O) \
-	NIB16(I); \
-	H2S8(Y3, X3, O); \
-	H2S8(Y5, X5, O+64); \
-	H2S8(Y0, X0, O+128); \
-	H2S8(Y1, X1, O+192)
-
 TEXT ·u4ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	NIB_CONSTS(·lutU4F16B)
-	LOOP(NIBF32H, 64, 32, 256)
+	VMOVUPS ·lutU4F32+0(SB), Y14
+	VMOVUPS ·lutU4F32+32(SB), Y15
+	VMOVDQU nibShifts<>(SB), Y13
+	LOOP(NIBF32, 8, 4, 32)
 
 TEXT ·i4ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	NIB_CONSTS(·lutI4F16B)
-	LOOP(NIBF32H, 64, 32, 256)
+	VMOVUPS ·lutI4F32+0(SB), Y14
+	VMOVUPS ·lutI4F32+32(SB), Y15
+	VMOVDQU nibShifts<>(SB), Y13
+	LOOP(NIBF32, 8, 4, 32)
 
 TEXT ·f4e2m1ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	NIB_CONSTS(·lutF4e2m1F16B)
-	LOOP(NIBF32H, 64, 32, 256)
+	VMOVUPS ·lutF4e2m1F32+0(SB), Y14
+	VMOVUPS ·lutF4e2m1F32+32(SB), Y15
+	VMOVDQU nibShifts<>(SB), Y13
+	LOOP(NIBF32, 8, 4, 32)
 
 // ---- integers -> f32, f16 ----------------------------------------------------------------------
 
