@@ -132,49 +132,47 @@ TEXT ·bf16ToF16AVX2(SB), NOSPLIT, $512-56
 // ---- f8 -> f16, f32 ----------------------------------------------------------------------------
 
 // f8e4m3 -> binary16, 32 bytes at a time in byte lanes. With m = c&0x7F, a normal m (8..0x7E)
-// is m<<7 + 0x2000: high byte (m>>1) + 0x20, low byte (m&1)<<7 (VPSLLW by 7 and a mask). The high
-// byte is one VPAVGB(m, 0x3F): the average (m + 0x3F + 1) >> 1 = (m + 0x40) >> 1 = (m >> 1) + 0x20,
-// computed in 9 bits within the byte, exactly. A subnormal m (0..7) is m·2^-9, a normal binary16
-// whose bytes differ from that formula's by the per-m corrections in e4m3CorrHi and e4m3CorrLo
-// (added modulo 256), looked up with VPSHUFB at the index VPADDSB(m, 0x77): 0x77 + m, whose low
-// nibble is 7 + m, for m < 8; saturated to 0x7F, entry 15 (no correction), for m ≥ 8. m = 0x7F
-// decodes to the quiet NaN 0x7E00: the formula gives 0x5F80, so its high byte is XORed with 0x21
-// and its low byte cleared. Last the sign c&0x80 goes into the high byte.
-DATA e4m3CorrHi<>+0(SB)/8, $0xE000000000000000
+// is m<<7 + 0x2000: high byte (m>>1) + 0x20, low byte (m&1)<<7. The high byte is one
+// VPAVGB(m, 0x3F): the average (m + 0x3F + 1) >> 1 = (m + 0x40) >> 1 = (m >> 1) + 0x20, computed
+// in 9 bits within the byte, exactly. The low byte is c<<7 (VPSLLW by 7, which leaves bit 0 of
+// each byte in its bit 7) ANDed with a mask. The other codes are fixed by two VPSHUFB tables at
+// the index VPADDSB(m, 0x77), cleared to 0 for m = 0x7F (VPCMPEQB, VPANDN): 0x77 + m, low nibble
+// 7 + m, for m < 8; saturated to 0x7F, entry 15, for m ≥ 8; entry 0 for the NaN code. e4m3CorrHi
+// holds what to add (modulo 256) to the high byte: for m < 8, the high byte of m·2^-9 (a normal
+// binary16) minus (m>>1) + 0x20; 0x7E - 0x5F for the NaN 0x7E00; 0 for the normal codes.
+// e4m3MaskLo keeps the low byte's bit 7 for the normal codes only (the others have a zero low
+// byte). Last the sign c&0x80 goes into the high byte.
+DATA e4m3CorrHi<>+0(SB)/8, $0xE00000000000001F
 DATA e4m3CorrHi<>+8(SB)/8, $0x0000FFFFFEFDFBF8
 GLOBL e4m3CorrHi<>(SB), RODATA|NOPTR, $16
 
-DATA e4m3CorrLo<>+0(SB)/8, $0
-DATA e4m3CorrLo<>+8(SB)/8, $0x0080008000800080
-GLOBL e4m3CorrLo<>(SB), RODATA|NOPTR, $16
+DATA e4m3MaskLo<>+0(SB)/8, $0
+DATA e4m3MaskLo<>+8(SB)/8, $0x8000000000000000
+GLOBL e4m3MaskLo<>(SB), RODATA|NOPTR, $16
 
-// E4M3_CONSTS: Y15 = 0x7F, Y14 = 0x3F, Y13 = 0x80, Y12 = 0x77, Y11 = e4m3CorrHi,
-// Y10 = e4m3CorrLo, Y9 = 0x21 (bytes).
+// E4M3_CONSTS: Y15 = 0x7F, Y14 = 0x3F, Y13 = 0x80, Y12 = 0x77 (bytes), Y11 = e4m3CorrHi,
+// Y10 = e4m3MaskLo.
 #define E4M3_CONSTS \
 	BCASTD(0x7F7F7F7F, X15, Y15); \
 	BCASTD(0x3F3F3F3F, X14, Y14); \
 	BCASTD(0x80808080, X13, Y13); \
 	BCASTD(0x77777777, X12, Y12); \
 	VBROADCASTI128 e4m3CorrHi<>(SB), Y11; \
-	VBROADCASTI128 e4m3CorrLo<>(SB), Y10; \
-	BCASTD(0x21212121, X9, Y9)
+	VBROADCASTI128 e4m3MaskLo<>(SB), Y10
 
 // E4M3B decodes the 32 f8e4m3 bytes in Y0 into the low (Y3) and high (Y2) bytes of their
 // binary16 values. Y1, Y4 and Y5 are scratch.
 #define E4M3B \
 	VPAND Y15, Y0, Y1; \
 	VPAVGB Y14, Y1, Y2; \
-	VPSLLW $7, Y0, Y3; \
-	VPAND Y13, Y3, Y3; \
+	VPCMPEQB Y15, Y1, Y5; \
 	VPADDSB Y12, Y1, Y4; \
+	VPANDN Y4, Y5, Y4; \
 	VPSHUFB Y4, Y11, Y5; \
 	VPADDB Y5, Y2, Y2; \
+	VPSLLW $7, Y0, Y3; \
 	VPSHUFB Y4, Y10, Y5; \
-	VPADDB Y5, Y3, Y3; \
-	VPCMPEQB Y15, Y1, Y4; \
-	VPAND Y9, Y4, Y5; \
-	VPXOR Y5, Y2, Y2; \
-	VPANDN Y3, Y4, Y3; \
+	VPAND Y5, Y3, Y3; \
 	VPAND Y13, Y0, Y5; \
 	VPOR Y5, Y2, Y2
 
