@@ -32,16 +32,15 @@ TEXT ·f16ToF32AVX2(SB), NOSPLIT, $512-56
 
 // ---- bf16 --------------------------------------------------------------------------------------
 
-// BF16_CONSTS: Y15 = 0x7FFFFFFF, Y14 = 0x7F800000, Y13 = 0x7FFF, Y12 = 1, Y11 = 0x40.
+// BF16_CONSTS: Y13 = 0x7FFF, Y12 = 1, Y11 = 0x40.
 #define BF16_CONSTS \
-	BCASTD(0x7FFFFFFF, X15, Y15); \
-	BCASTD(0x7F800000, X14, Y14); \
 	BCASTD(0x7FFF, X13, Y13); \
 	BCASTD(1, X12, Y12); \
 	BCASTD(0x40, X11, Y11)
 
-// BF16R rounds the float32 bits in R to bfloat16 in the low half of each lane: NaN lanes become
-// (x>>16)|0x40, the others (x + 0x7FFF + ((x>>16)&1)) >> 16. T1..T3 are scratch.
+// BF16R rounds the float32 bits in R to bfloat16 in the low half of each lane: NaN lanes
+// (VCMPPS unordered) become (x>>16)|0x40, the others (x + 0x7FFF + ((x>>16)&1)) >> 16. T1..T3
+// are scratch.
 #define BF16R(R, T1, T2, T3) \
 	VPSRLD $16, R, T1; \
 	VPAND Y12, T1, T2; \
@@ -49,8 +48,7 @@ TEXT ·f16ToF32AVX2(SB), NOSPLIT, $512-56
 	VPADDD T2, T3, T3; \
 	VPSRLD $16, T3, T3; \
 	VPOR Y11, T1, T1; \
-	VPAND Y15, R, T2; \
-	VPCMPGTD Y14, T2, T2; \
+	VCMPPS $3, R, R, T2; \
 	VPBLENDVB T2, T1, T3, R
 
 #define F32BF16(I, O) \
