@@ -89,8 +89,8 @@ func f32ToF8e5m2AVX2(dst, src []byte, n int)
 //go:noescape
 func f16ToF8e5m2AVX2(dst, src []byte, n int)
 
-// u4ToF32AVX2: for i < n { dst32[i] = lutU4F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first;
-// VPSRLVD of 4 broadcast bytes gives the indices, two VPERMPS and a blend the values).
+// u4ToF32AVX2: for i < n { dst32[i] = float32(src8[i/2] >> (4*(i%2)) & 15) } (low nibble first;
+// VPSLLVD of 4 broadcast bytes, VPSRLD, VCVTDQ2PS).
 //
 //go:noescape
 func u4ToF32AVX2(dst, src []byte, n int)
@@ -101,8 +101,8 @@ func u4ToF32AVX2(dst, src []byte, n int)
 //go:noescape
 func u4ToF16AVX2(dst, src []byte, n int)
 
-// i4ToF32AVX2: for i < n { dst32[i] = lutI4F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first;
-// VPSRLVD of 4 broadcast bytes gives the indices, two VPERMPS and a blend the values).
+// i4ToF32AVX2: for i < n { dst32[i] = float32(int8(src8[i/2] >> (4*(i%2)) << 4) >> 4) } (low nibble
+// first; VPSLLVD of 4 broadcast bytes, VPSRAD, VCVTDQ2PS).
 //
 //go:noescape
 func i4ToF32AVX2(dst, src []byte, n int)

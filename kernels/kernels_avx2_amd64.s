@@ -435,6 +435,49 @@ TEXT ·nf4ToF32AVX2(SB), NOSPLIT, $512-56
 	VMOVDQU nibShifts<>(SB), Y13
 	LOOP(NIBF32, 8, 4, 32)
 
+// The u4, i4 and f4e2m1 values are computed instead of looked up. The 4 bytes are broadcast to
+// every dword and shifted left by 28 - 4k in dword k (VPSLLVD, Y13 = 28, 24, ..., 0), which puts
+// nibble k in bits 31..28. u4: VPSRLD by 28 and VCVTDQ2PS (exact). i4: VPSRAD by 28 sign-extends
+// the nibble first.
+DATA nibShiftsL<>+0(SB)/8, $0x000000180000001C
+DATA nibShiftsL<>+8(SB)/8, $0x0000001000000014
+DATA nibShiftsL<>+16(SB)/8, $0x000000080000000C
+DATA nibShiftsL<>+24(SB)/8, $0x0000000000000004
+GLOBL nibShiftsL<>(SB), RODATA|NOPTR, $32
+
+#define U4F32(I, O) \
+	VPBROADCASTD I(SI), Y0; \
+	VPSLLVD Y13, Y0, Y0; \
+	VPSRLD $28, Y0, Y0; \
+	VCVTDQ2PS Y0, Y0; \
+	VMOVUPS Y0, O(DI)
+
+TEXT ·u4ToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	VMOVDQU nibShiftsL<>(SB), Y13
+	LOOP(U4F32, 8, 4, 32)
+
+#define I4F32(I, O) \
+	VPBROADCASTD I(SI), Y0; \
+	VPSLLVD Y13, Y0, Y0; \
+	VPSRAD $28, Y0, Y0; \
+	VCVTDQ2PS Y0, Y0; \
+	VMOVUPS Y0, O(DI)
+
+TEXT ·i4ToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	VMOVDQU nibShiftsL<>(SB), Y13
+	LOOP(I4F32, 8, 4, 32)
+
+// f4e2m1 keeps the table: computing its values (the code placed in float32 bits, times 2^126)
+// multiplies subnormal float32, which is slow on some CPUs.
+TEXT ·f4e2m1ToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	VMOVUPS ·lutF4e2m1F32+0(SB), Y14
+	VMOVUPS ·lutF4e2m1F32+32(SB), Y15
+	VMOVDQU nibShifts<>(SB), Y13
+	LOOP(NIBF32, 8, 4, 32)
+
 // NIB16 decodes 32 bytes (64 nibbles, low nibble first) at I(SI) into 64 binary16 values:
 // elements 0..15 in Y3, 16..31 in Y5, 32..47 in Y0 and 48..63 in Y1. Y14 and Y15 hold the low
 // and the high bytes of the 16 values (VPSHUFB tables, both lanes), Y13 = 0x0F bytes, Y12 =
@@ -501,27 +544,6 @@ TEXT ·f4e2m1ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	NIB_CONSTS(·lutF4e2m1F16B)
 	LOOP(NIBF16, 64, 32, 128)
-
-TEXT ·u4ToF32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	VMOVUPS ·lutU4F32+0(SB), Y14
-	VMOVUPS ·lutU4F32+32(SB), Y15
-	VMOVDQU nibShifts<>(SB), Y13
-	LOOP(NIBF32, 8, 4, 32)
-
-TEXT ·i4ToF32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	VMOVUPS ·lutI4F32+0(SB), Y14
-	VMOVUPS ·lutI4F32+32(SB), Y15
-	VMOVDQU nibShifts<>(SB), Y13
-	LOOP(NIBF32, 8, 4, 32)
-
-TEXT ·f4e2m1ToF32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	VMOVUPS ·lutF4e2m1F32+0(SB), Y14
-	VMOVUPS ·lutF4e2m1F32+32(SB), Y15
-	VMOVDQU nibShifts<>(SB), Y13
-	LOOP(NIBF32, 8, 4, 32)
 
 // ---- integers -> f32, f16 ----------------------------------------------------------------------
 
