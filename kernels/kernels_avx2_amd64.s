@@ -649,15 +649,17 @@ TEXT ·u16ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(U16F16, 16, 32, 32)
 
-// I32F16 clamps to ±65504 in float32 (i32 -> f16 saturates, SEMANTICS.md §3.1); Y15 = 65504,
-// Y14 = -65504.
+// I32F16 clamps to ±65504 (i32 -> f16 saturates, SEMANTICS.md §3.1) in int32, before the
+// conversion, with VPMINSD and VPMAXSD (Y15 = 65504, Y14 = -65504), which run on the integer
+// units: float32(clamp(x)) = clamp(float32(x)), since rounding to float32 is monotonic and ±65504
+// are float32 values. VCVTDQ2PS is then exact and VCVTPS2PH rounds as F16FromF32.
 #define I32F16(I, O) \
-	VCVTDQ2PS I(SI), Y0; \
-	VCVTDQ2PS I+32(SI), Y1; \
-	VMINPS Y15, Y0, Y0; \
-	VMINPS Y15, Y1, Y1; \
-	VMAXPS Y14, Y0, Y0; \
-	VMAXPS Y14, Y1, Y1; \
+	VPMINSD I(SI), Y15, Y0; \
+	VPMINSD I+32(SI), Y15, Y1; \
+	VPMAXSD Y14, Y0, Y0; \
+	VPMAXSD Y14, Y1, Y1; \
+	VCVTDQ2PS Y0, Y0; \
+	VCVTDQ2PS Y1, Y1; \
 	VCVTPS2PH $0, Y0, X0; \
 	VCVTPS2PH $0, Y1, X1; \
 	VMOVDQU X0, O(DI); \
@@ -665,8 +667,8 @@ TEXT ·u16ToF16AVX2(SB), NOSPLIT, $512-56
 
 TEXT ·i32ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	BCASTD(0x477FE000, X15, Y15)
-	BCASTD(0xC77FE000, X14, Y14)
+	BCASTD(65504, X15, Y15)
+	BCASTD(-65504, X14, Y14)
 	LOOP(I32F16, 16, 64, 32)
 
 // ---- integer widening and narrowing ------------------------------------------------------------
