@@ -631,8 +631,8 @@ TEXT ·f32ToI32AVX2(SB), NOSPLIT, $512-56
 
 // The narrow integer kernels clamp in float32 first, where VMINPS and VMAXPS choose their NaN
 // result: with x second (the memory operand of VMINPS, the register of VMAXPS), a NaN x stays
-// NaN. VCVTTPS2DQ then truncates, giving 0x80000000 for NaN and for x ≤ -2^31 (which only
-// u8 lets through), and the signed-saturating packs clamp to the destination's range.
+// NaN. VCVTTPS2DQ then truncates, giving 0x80000000 for NaN and for x ≤ -2^31, and the
+// signed-saturating packs clamp to the destination's range: 0x80000000 becomes the minimum.
 //
 // packOrder holds the VPERMD indices that put in element order the dwords of a VPACKSSDW pair
 // followed by a VPACKSS/USWB of the two results (32 elements, in 4-byte groups 0, 2, 4, 6,
@@ -643,10 +643,10 @@ DATA packOrder<>+16(SB)/8, $0x0000000600000002
 DATA packOrder<>+24(SB)/8, $0x0000000700000003
 GLOBL packOrder<>(SB), RODATA|NOPTR, $32
 
-// TOI32SNAN truncates the 8 float32 at I(SI) to int32 in R for a signed destination: x above
-// the bound in Y15 (127 or 32767) becomes the bound (a NaN stays NaN), NaN lanes are cleared by
-// the ordered mask, and VCVTTPS2DQ truncates; T is scratch.
-#define TOI32SNAN(I, R, T) \
+// TOI32I16 truncates the 8 float32 at I(SI) to int32 in R: x above 32767 (Y15) becomes 32767
+// (a NaN stays NaN), NaN lanes are cleared by the ordered mask, and VCVTTPS2DQ truncates (x ≤
+// -2^31 gives 0x80000000, which VPACKSSDW saturates to -32768 as every x ≤ -32768); T is scratch.
+#define TOI32I16(I, R, T) \
 	VMINPS I(SI), Y15, R; \
 	VCMPPS $7, R, R, T; \
 	VANDPS T, R, R; \
@@ -654,8 +654,8 @@ GLOBL packOrder<>(SB), RODATA|NOPTR, $32
 
 // F32I16: the int32 of 16 elements, saturated to int16 by VPACKSSDW, in order after VPERMQ.
 #define F32I16(I, O) \
-	TOI32SNAN(I, Y0, Y4); \
-	TOI32SNAN(I+32, Y1, Y5); \
+	TOI32I16(I, Y0, Y4); \
+	TOI32I16(I+32, Y1, Y5); \
 	VPACKSSDW Y1, Y0, Y0; \
 	VPERMQ $0xD8, Y0, Y0; \
 	VMOVDQU Y0, O(DI)
