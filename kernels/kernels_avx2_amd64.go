@@ -28,23 +28,27 @@ func f32ToBF16AVX2(dst, src []byte, n int)
 //go:noescape
 func bf16ToF32AVX2(dst, src []byte, n int)
 
-// f16ToBF16AVX2: for i < n { dst16[i] = BF16FromF32(F16ToF32(src16[i])) }.
+// f16ToBF16AVX2: for i < n { dst16[i] = BF16FromF32(F16ToF32(src16[i])) } (VCVTPH2PS, then the
+// rounding by float32 addition and subtraction of ±2^(e+16) described in the .s file).
 //
 //go:noescape
 func f16ToBF16AVX2(dst, src []byte, n int)
 
-// bf16ToF16AVX2: for i < n { dst16[i] = F16FromF32(BF16ToF32(src16[i])) }.
+// bf16ToF16AVX2: for i < n { dst16[i] = F16FromF32(BF16ToF32(src16[i])) } (VCVTPS2PH of the even
+// and the odd elements, widened by a shift and a mask).
 //
 //go:noescape
 func bf16ToF16AVX2(dst, src []byte, n int)
 
 // f8e4m3ToF16AVX2: for i < n { c := src8[i]; m := c&0x7F; h := m<<7 + 0x2000 (normal);
-// if m < 8 { h = subnormal m·2^-9 as binary16 }; if m == 0x7F { h = 0x7E00 }; dst16[i] = h | (c&0x80)<<8 }.
+// if m < 8 { h = subnormal m·2^-9 as binary16 }; if m == 0x7F { h = 0x7E00 }; dst16[i] = h | (c&0x80)<<8 }
+// (32 bytes a step in byte lanes: VPAVGB for the high byte, VPSHUFB corrections for m < 8).
 //
 //go:noescape
 func f8e4m3ToF16AVX2(dst, src []byte, n int)
 
-// f8e4m3ToF32AVX2: for i < n { dst32[i] = F16ToF32(e4m3→f16(src8[i])) } (as f8e4m3ToF16AVX2, then VCVTPH2PS).
+// f8e4m3ToF32AVX2: for i < n { dst32[i] = F16ToF32(e4m3→f16(src8[i])) } (the bytes of
+// f8e4m3ToF16AVX2, then VCVTPH2PS).
 //
 //go:noescape
 func f8e4m3ToF32AVX2(dst, src []byte, n int)
@@ -85,42 +89,50 @@ func f32ToF8e5m2AVX2(dst, src []byte, n int)
 //go:noescape
 func f16ToF8e5m2AVX2(dst, src []byte, n int)
 
-// u4ToF32AVX2: for i < n { dst32[i] = lutU4F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first).
+// u4ToF32AVX2: for i < n { dst32[i] = lutU4F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first;
+// VPSRLVD of 4 broadcast bytes gives the indices, two VPERMPS and a blend the values).
 //
 //go:noescape
 func u4ToF32AVX2(dst, src []byte, n int)
 
-// u4ToF16AVX2: for i < n { dst16[i] = binary16 of lutU4F32[src8[i/2] >> (4*(i%2)) & 15] } (a table lookup).
+// u4ToF16AVX2: for i < n { dst16[i] = binary16 of lutU4F32[src8[i/2] >> (4*(i%2)) & 15] } (two VPSHUFB lookups, low
+// and high byte, 64 nibbles a step).
 //
 //go:noescape
 func u4ToF16AVX2(dst, src []byte, n int)
 
-// i4ToF32AVX2: for i < n { dst32[i] = lutI4F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first).
+// i4ToF32AVX2: for i < n { dst32[i] = lutI4F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first;
+// VPSRLVD of 4 broadcast bytes gives the indices, two VPERMPS and a blend the values).
 //
 //go:noescape
 func i4ToF32AVX2(dst, src []byte, n int)
 
-// i4ToF16AVX2: for i < n { dst16[i] = binary16 of lutI4F32[src8[i/2] >> (4*(i%2)) & 15] } (a table lookup).
+// i4ToF16AVX2: for i < n { dst16[i] = binary16 of lutI4F32[src8[i/2] >> (4*(i%2)) & 15] } (two VPSHUFB lookups, low
+// and high byte, 64 nibbles a step).
 //
 //go:noescape
 func i4ToF16AVX2(dst, src []byte, n int)
 
-// nf4ToF32AVX2: for i < n { dst32[i] = lutNf4F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first).
+// nf4ToF32AVX2: for i < n { dst32[i] = lutNf4F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first;
+// VPSRLVD of 4 broadcast bytes gives the indices, two VPERMPS and a blend the values).
 //
 //go:noescape
 func nf4ToF32AVX2(dst, src []byte, n int)
 
-// nf4ToF16AVX2: for i < n { dst16[i] = binary16 of lutNf4F32[src8[i/2] >> (4*(i%2)) & 15] } (a table lookup).
+// nf4ToF16AVX2: for i < n { dst16[i] = binary16 of lutNf4F32[src8[i/2] >> (4*(i%2)) & 15] } (two VPSHUFB lookups, low
+// and high byte, 64 nibbles a step).
 //
 //go:noescape
 func nf4ToF16AVX2(dst, src []byte, n int)
 
-// f4e2m1ToF32AVX2: for i < n { dst32[i] = lutF4e2m1F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first).
+// f4e2m1ToF32AVX2: for i < n { dst32[i] = lutF4e2m1F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first;
+// VPSRLVD of 4 broadcast bytes gives the indices, two VPERMPS and a blend the values).
 //
 //go:noescape
 func f4e2m1ToF32AVX2(dst, src []byte, n int)
 
-// f4e2m1ToF16AVX2: for i < n { dst16[i] = binary16 of lutF4e2m1F32[src8[i/2] >> (4*(i%2)) & 15] } (a table lookup).
+// f4e2m1ToF16AVX2: for i < n { dst16[i] = binary16 of lutF4e2m1F32[src8[i/2] >> (4*(i%2)) & 15] } (two VPSHUFB lookups, low
+// and high byte, 64 nibbles a step).
 //
 //go:noescape
 func f4e2m1ToF16AVX2(dst, src []byte, n int)
@@ -150,27 +162,27 @@ func u16ToF32AVX2(dst, src []byte, n int)
 //go:noescape
 func i32ToF32AVX2(dst, src []byte, n int)
 
-// i8ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(int8(src8[i]))) }.
+// i8ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(int8(src8[i]))) } (VCVTPS2PH to a register).
 //
 //go:noescape
 func i8ToF16AVX2(dst, src []byte, n int)
 
-// u8ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(src8[i])) }.
+// u8ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(src8[i])) } (VCVTPS2PH to a register).
 //
 //go:noescape
 func u8ToF16AVX2(dst, src []byte, n int)
 
-// i16ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(int16(src16[i]))) }.
+// i16ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(int16(src16[i]))) } (VCVTPS2PH to a register).
 //
 //go:noescape
 func i16ToF16AVX2(dst, src []byte, n int)
 
-// u16ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(src16[i])) } (≥ 65520 → +Inf).
+// u16ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(src16[i])) } (≥ 65520 → +Inf) (VCVTPS2PH to a register).
 //
 //go:noescape
 func u16ToF16AVX2(dst, src []byte, n int)
 
-// i32ToF16AVX2: for i < n { dst16[i] = F16FromF32(clamp(float32(int32(src32[i])), -65504, 65504)) }.
+// i32ToF16AVX2: for i < n { dst16[i] = F16FromF32(clamp(float32(int32(src32[i])), -65504, 65504)) } (VCVTPS2PH to a register).
 //
 //go:noescape
 func i32ToF16AVX2(dst, src []byte, n int)

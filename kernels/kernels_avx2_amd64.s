@@ -32,16 +32,15 @@ TEXT ·f16ToF32AVX2(SB), NOSPLIT, $512-56
 
 // ---- bf16 --------------------------------------------------------------------------------------
 
-// BF16_CONSTS: Y15 = 0x7FFFFFFF, Y14 = 0x7F800000, Y13 = 0x7FFF, Y12 = 1, Y11 = 0x40.
+// BF16_CONSTS: Y13 = 0x7FFF, Y12 = 1, Y11 = 0x40.
 #define BF16_CONSTS \
-	BCASTD(0x7FFFFFFF, X15, Y15); \
-	BCASTD(0x7F800000, X14, Y14); \
 	BCASTD(0x7FFF, X13, Y13); \
 	BCASTD(1, X12, Y12); \
 	BCASTD(0x40, X11, Y11)
 
-// BF16R rounds the float32 bits in R to bfloat16 in the low half of each lane: NaN lanes become
-// (x>>16)|0x40, the others (x + 0x7FFF + ((x>>16)&1)) >> 16. T1..T3 are scratch.
+// BF16R rounds the float32 bits in R to bfloat16 in the low half of each lane: NaN lanes
+// (VCMPPS unordered) become (x>>16)|0x40, the others (x + 0x7FFF + ((x>>16)&1)) >> 16. T1..T3
+// are scratch.
 #define BF16R(R, T1, T2, T3) \
 	VPSRLD $16, R, T1; \
 	VPAND Y12, T1, T2; \
@@ -49,8 +48,7 @@ TEXT ·f16ToF32AVX2(SB), NOSPLIT, $512-56
 	VPADDD T2, T3, T3; \
 	VPSRLD $16, T3, T3; \
 	VPOR Y11, T1, T1; \
-	VPAND Y15, R, T2; \
-	VPCMPGTD Y14, T2, T2; \
+	VCMPPS $3, R, R, T2; \
 	VPBLENDVB T2, T1, T3, R
 
 #define F32BF16(I, O) \
@@ -67,18 +65,38 @@ TEXT ·f32ToBF16AVX2(SB), NOSPLIT, $512-56
 	BF16_CONSTS
 	LOOP(F32BF16, 16, 64, 32)
 
+// F16BF16 rounds the exact float32 x of each binary16 (VCVTPH2PS) to bfloat16 with float
+// arithmetic: y = (x + M) - M, M = ±2^(e+16) (the sign and exponent field of x, plus 16 in the
+// exponent field: integer AND and ADD). x + M lies in M's binade, whose spacing is 2^(e-7), the
+// spacing of 8-bit significands at x's exponent e, and M is an even multiple of it, so the
+// addition rounds x to bfloat16 to nearest even and the subtraction is exact. A binary16 has e ≤
+// 15, so M never overflows; ±inf and NaN give a finite M (the field wraps) and come out unchanged,
+// the NaN quiet (VCVTPH2PS sets the bit) with its payload, whose top 16 bits are the generic
+// x>>16 | 0x40. Only -0 comes out +0: the binary16 sign is ORed back into the words at the end.
+// y>>16 packs (VPACKUSDW, then VPERMQ for the lane order) to the 16 bfloat16.
+#define F16BF16R(R, T) \
+	VPAND Y15, R, T; \
+	VPADDD Y14, T, T; \
+	VADDPS T, R, R; \
+	VSUBPS T, R, R; \
+	VPSRLD $16, R, R
+
 #define F16BF16(I, O) \
 	VCVTPH2PS I(SI), Y0; \
-	VCVTPH2PS I+16(SI), Y4; \
-	BF16R(Y0, Y1, Y2, Y3); \
-	BF16R(Y4, Y5, Y6, Y7); \
-	VPACKUSDW Y4, Y0, Y0; \
+	VCVTPH2PS I+16(SI), Y1; \
+	F16BF16R(Y0, Y2); \
+	F16BF16R(Y1, Y3); \
+	VPACKUSDW Y1, Y0, Y0; \
 	VPERMQ $0xD8, Y0, Y0; \
+	VPAND I(SI), Y13, Y4; \
+	VPOR Y4, Y0, Y0; \
 	VMOVDQU Y0, O(DI)
 
 TEXT ·f16ToBF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	BF16_CONSTS
+	BCASTD(0xFF800000, X15, Y15)
+	BCASTD(0x08000000, X14, Y14)
+	BCASTD(0x80008000, X13, Y13)
 	LOOP(F16BF16, 16, 32, 32)
 
 #define BF16F32(I, O) \
@@ -90,72 +108,109 @@ TEXT ·bf16ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(BF16F32, 8, 16, 32)
 
+// BF16F16 widens the even bfloat16 of 16 to float32 by a shift and the odd ones by a mask
+// (Y15 = 0xFFFF0000), which needs no shuffle, converts both with VCVTPS2PH to a register (the
+// memory form is slower) and interleaves the two halves again (VPUNPCKLWD, VPUNPCKHWD).
 #define BF16F16(I, O) \
-	VPMOVZXWD I(SI), Y0; \
-	VPSLLD $16, Y0, Y0; \
-	VCVTPS2PH $0, Y0, O(DI)
+	VMOVDQU I(SI), Y1; \
+	VPSLLD $16, Y1, Y0; \
+	VPAND Y15, Y1, Y1; \
+	VCVTPS2PH $0, Y0, X0; \
+	VCVTPS2PH $0, Y1, X1; \
+	VPUNPCKLWD X1, X0, X2; \
+	VPUNPCKHWD X1, X0, X3; \
+	VMOVDQU X2, O(DI); \
+	VMOVDQU X3, O+16(DI)
 
 TEXT ·bf16ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	LOOP(BF16F16, 8, 16, 16)
+	BCASTD(0xFFFF0000, X15, Y15)
+	LOOP(BF16F16, 16, 32, 32)
 
 // ---- f8 -> f16, f32 ----------------------------------------------------------------------------
 
-// e4m3 subnormal m·2^-9 (m = 1..7) as the high byte of its binary16 value (the low byte is 0).
-DATA e4m3SubHi<>+0(SB)/8, $0x232221201E1C1800
-DATA e4m3SubHi<>+8(SB)/8, $0
-GLOBL e4m3SubHi<>(SB), RODATA|NOPTR, $16
+// f8e4m3 -> binary16, 32 bytes at a time in byte lanes. With m = c&0x7F, a normal m (8..0x7E)
+// is m<<7 + 0x2000: high byte (m>>1) + 0x20, low byte (m&1)<<7. The high byte is one
+// VPAVGB(m, 0x3F): the average (m + 0x3F + 1) >> 1 = (m + 0x40) >> 1 = (m >> 1) + 0x20, computed
+// in 9 bits within the byte, exactly. The low byte is c<<7 (VPSLLW by 7, which leaves bit 0 of
+// each byte in its bit 7) ANDed with a mask. The other codes are fixed by two VPSHUFB tables at
+// the index VPADDSB(m, 0x77), cleared to 0 for m = 0x7F (VPCMPEQB, VPANDN): 0x77 + m, low nibble
+// 7 + m, for m < 8; saturated to 0x7F, entry 15, for m ≥ 8; entry 0 for the NaN code. e4m3CorrHi
+// holds what to add (modulo 256) to the high byte: for m < 8, the high byte of m·2^-9 (a normal
+// binary16) minus (m>>1) + 0x20; 0x7E - 0x5F for the NaN 0x7E00; 0 for the normal codes.
+// e4m3MaskLo keeps the low byte's bit 7 for the normal codes only (the others have a zero low
+// byte). Last the sign c&0x80 goes into the high byte.
+DATA e4m3CorrHi<>+0(SB)/8, $0xE00000000000001F
+DATA e4m3CorrHi<>+8(SB)/8, $0x0000FFFFFEFDFBF8
+GLOBL e4m3CorrHi<>(SB), RODATA|NOPTR, $16
 
-// E4M3_CONSTS: Y15 = 0x7F, Y14 = 0x2000, Y13 = 8, Y12 = subnormal table (both lanes),
-// Y11 = 0x7E00, Y10 = 0x8000, Y9 = 0x0080 (words).
+DATA e4m3MaskLo<>+0(SB)/8, $0
+DATA e4m3MaskLo<>+8(SB)/8, $0x8000000000000000
+GLOBL e4m3MaskLo<>(SB), RODATA|NOPTR, $16
+
+// E4M3_CONSTS: Y15 = 0x7F, Y14 = 0x3F, Y13 = 0x80, Y12 = 0x77 (bytes), Y11 = e4m3CorrHi,
+// Y10 = e4m3MaskLo.
 #define E4M3_CONSTS \
-	BCASTW(0x7F, X15, Y15); \
-	BCASTW(0x2000, X14, Y14); \
-	BCASTW(8, X13, Y13); \
-	VBROADCASTI128 e4m3SubHi<>(SB), Y12; \
-	BCASTW(0x7E00, X11, Y11); \
-	BCASTW(0x8000, X10, Y10); \
-	BCASTW(0x80, X9, Y9)
+	BCASTD(0x7F7F7F7F, X15, Y15); \
+	BCASTD(0x3F3F3F3F, X14, Y14); \
+	BCASTD(0x80808080, X13, Y13); \
+	BCASTD(0x77777777, X12, Y12); \
+	VBROADCASTI128 e4m3CorrHi<>(SB), Y11; \
+	VBROADCASTI128 e4m3MaskLo<>(SB), Y10
 
-// E4M3H decodes 16 f8e4m3 bytes at I(SI) into 16 binary16 words in Y2. With m = c&0x7F:
-// m<<7 + 0x2000 for normals, the table for m < 8, 0x7E00 for m = 0x7F; then the sign c&0x80 << 8.
-#define E4M3H(I) \
-	VPMOVZXBW I(SI), Y0; \
+// E4M3B decodes the 32 f8e4m3 bytes in Y0 into the low (Y3) and high (Y2) bytes of their
+// binary16 values. Y1, Y4 and Y5 are scratch.
+#define E4M3B \
 	VPAND Y15, Y0, Y1; \
-	VPSLLW $7, Y1, Y2; \
-	VPADDW Y14, Y2, Y2; \
-	VPCMPGTW Y1, Y13, Y3; \
-	VPSLLW $8, Y1, Y4; \
-	VPOR Y9, Y4, Y4; \
-	VPSHUFB Y4, Y12, Y4; \
-	VPBLENDVB Y3, Y4, Y2, Y2; \
-	VPCMPEQW Y15, Y1, Y3; \
-	VPBLENDVB Y3, Y11, Y2, Y2; \
-	VPSLLW $8, Y0, Y0; \
-	VPAND Y10, Y0, Y0; \
-	VPOR Y0, Y2, Y2
+	VPAVGB Y14, Y1, Y2; \
+	VPCMPEQB Y15, Y1, Y5; \
+	VPADDSB Y12, Y1, Y4; \
+	VPANDN Y4, Y5, Y4; \
+	VPSHUFB Y4, Y11, Y5; \
+	VPADDB Y5, Y2, Y2; \
+	VPSLLW $7, Y0, Y3; \
+	VPSHUFB Y4, Y10, Y5; \
+	VPAND Y5, Y3, Y3; \
+	VPAND Y13, Y0, Y5; \
+	VPOR Y5, Y2, Y2
 
+// E4M3F16 puts the quadwords of the source in the order 0, 2, 1, 3 (VPERMQ), so that the byte
+// unpacks, which work within 128-bit lanes, give elements 0..15 and 16..31.
 #define E4M3F16(I, O) \
-	E4M3H(I); \
-	VMOVDQU Y2, O(DI)
+	VPERMQ $0xD8, I(SI), Y0; \
+	E4M3B; \
+	VPUNPCKLBW Y2, Y3, Y4; \
+	VPUNPCKHBW Y2, Y3, Y5; \
+	VMOVDQU Y4, O(DI); \
+	VMOVDQU Y5, O+32(DI)
 
 TEXT ·f8e4m3ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	E4M3_CONSTS
-	LOOP(E4M3F16, 16, 16, 32)
+	LOOP(E4M3F16, 32, 32, 64)
 
+// E4M3F32 widens the binary16 of E4M3B with VCVTPH2PS (exact; the NaN 0x7E00 becomes
+// 0x7FC00000). The unpacks give elements 0..7 and 16..23 (Y4) and 8..15 and 24..31 (Y5).
 #define E4M3F32(I, O) \
-	E4M3H(I); \
-	VCVTPH2PS X2, Y3; \
-	VEXTRACTI128 $1, Y2, X2; \
-	VCVTPH2PS X2, Y4; \
-	VMOVUPS Y3, O(DI); \
-	VMOVUPS Y4, O+32(DI)
+	VMOVDQU I(SI), Y0; \
+	E4M3B; \
+	VPUNPCKLBW Y2, Y3, Y4; \
+	VPUNPCKHBW Y2, Y3, Y5; \
+	VCVTPH2PS X4, Y6; \
+	VCVTPH2PS X5, Y7; \
+	VMOVUPS Y6, O(DI); \
+	VMOVUPS Y7, O+32(DI); \
+	VEXTRACTI128 $1, Y4, X4; \
+	VEXTRACTI128 $1, Y5, X5; \
+	VCVTPH2PS X4, Y6; \
+	VCVTPH2PS X5, Y7; \
+	VMOVUPS Y6, O+64(DI); \
+	VMOVUPS Y7, O+96(DI)
 
 TEXT ·f8e4m3ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	E4M3_CONSTS
-	LOOP(E4M3F32, 16, 16, 64)
+	LOOP(E4M3F32, 32, 32, 128)
 
 #define E5M2F16(I, O) \
 	VPMOVZXBW I(SI), Y0; \
@@ -355,88 +410,118 @@ TEXT ·f16ToF8e5m2AVX2(SB), NOSPLIT, $512-56
 // ---- 4-bit lookups -----------------------------------------------------------------------------
 
 // NIBF32 decodes 4 bytes (8 nibbles, low nibble first) through the 16-entry float32 table in
-// Y14 (entries 0..7) and Y15 (8..15). Each byte b becomes the dword pair (b | b<<28, b>>4):
+// Y14 (entries 0..7) and Y15 (8..15). The 4 bytes are broadcast to every dword and shifted right
+// by 4k in dword k (VPSRLVD with Y13 = 0, 4, ..., 28), which puts nibble k in its low 4 bits:
 // VPERMPS reads index bits 2..0, and bit 3 of each index, shifted to the sign, picks the table.
 #define NIBF32(I, O) \
-	VPMOVZXBQ I(SI), Y0; \
-	VPSLLQ $28, Y0, Y1; \
-	VPOR Y1, Y0, Y0; \
+	VPBROADCASTD I(SI), Y0; \
+	VPSRLVD Y13, Y0, Y0; \
 	VPERMPS Y14, Y0, Y1; \
 	VPERMPS Y15, Y0, Y2; \
 	VPSLLD $28, Y0, Y3; \
 	VBLENDVPS Y3, Y2, Y1, Y1; \
 	VMOVUPS Y1, O(DI)
 
+DATA nibShifts<>+0(SB)/8, $0x0000000400000000
+DATA nibShifts<>+8(SB)/8, $0x0000000C00000008
+DATA nibShifts<>+16(SB)/8, $0x0000001400000010
+DATA nibShifts<>+24(SB)/8, $0x0000001C00000018
+GLOBL nibShifts<>(SB), RODATA|NOPTR, $32
+
+TEXT ·nf4ToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	VMOVUPS ·lutNf4F32+0(SB), Y14
+	VMOVUPS ·lutNf4F32+32(SB), Y15
+	VMOVDQU nibShifts<>(SB), Y13
+	LOOP(NIBF32, 8, 4, 32)
+
+// NIB16 decodes 32 bytes (64 nibbles, low nibble first) at I(SI) into 64 binary16 values:
+// elements 0..15 in Y3, 16..31 in Y5, 32..47 in Y0 and 48..63 in Y1. Y14 and Y15 hold the low
+// and the high bytes of the 16 values (VPSHUFB tables, both lanes), Y13 = 0x0F bytes, Y12 =
+// nibPermD. The low nibbles (the even elements) and the high nibbles (the odd ones) index the two
+// tables, 32 lookups an instruction; two rounds of unpacks then interleave low byte, high byte
+// (words) and even, odd (dwords). Unpacks work within 128-bit lanes, so the source dwords are
+// first put in the order 0, 2, 4, 6, 1, 3, 5, 7 (VPERMD): the dword unpacks of lane 0 then take
+// source dwords 0, 2, 4, 6 in turn and those of lane 1 the dwords 1, 3, 5, 7 that follow them.
+#define NIB16(I) \
+	VPERMD I(SI), Y12, Y0; \
+	VPSRLW $4, Y0, Y1; \
+	VPAND Y13, Y0, Y0; \
+	VPAND Y13, Y1, Y1; \
+	VPSHUFB Y0, Y14, Y2; \
+	VPSHUFB Y0, Y15, Y3; \
+	VPSHUFB Y1, Y14, Y4; \
+	VPSHUFB Y1, Y15, Y5; \
+	VPUNPCKLBW Y3, Y2, Y0; \
+	VPUNPCKHBW Y3, Y2, Y2; \
+	VPUNPCKLBW Y5, Y4, Y1; \
+	VPUNPCKHBW Y5, Y4, Y4; \
+	VPUNPCKLWD Y1, Y0, Y3; \
+	VPUNPCKHWD Y1, Y0, Y5; \
+	VPUNPCKLWD Y4, Y2, Y0; \
+	VPUNPCKHWD Y4, Y2, Y1
+
+// nibPermD is the VPERMD order of NIB16.
+DATA nibPermD<>+0(SB)/8, $0x0000000200000000
+DATA nibPermD<>+8(SB)/8, $0x0000000600000004
+DATA nibPermD<>+16(SB)/8, $0x0000000300000001
+DATA nibPermD<>+24(SB)/8, $0x0000000700000005
+GLOBL nibPermD<>(SB), RODATA|NOPTR, $32
+
+// NIB_CONSTS(T) loads the constants of NIB16 for the table T (lut*F16B).
+#define NIB_CONSTS(T) \
+	VBROADCASTI128 T+0(SB), Y14; \
+	VBROADCASTI128 T+16(SB), Y15; \
+	BCASTD(0x0F0F0F0F, X13, Y13); \
+	VMOVDQU nibPermD<>(SB), Y12
+
+#define NIBF16(I, O) \
+	NIB16(I); \
+	VMOVDQU Y3, O(DI); \
+	VMOVDQU Y5, O+32(DI); \
+	VMOVDQU Y0, O+64(DI); \
+	VMOVDQU Y1, O+96(DI)
+
+TEXT ·u4ToF16AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	NIB_CONSTS(·lutU4F16B)
+	LOOP(NIBF16, 64, 32, 128)
+
+TEXT ·i4ToF16AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	NIB_CONSTS(·lutI4F16B)
+	LOOP(NIBF16, 64, 32, 128)
+
+TEXT ·nf4ToF16AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	NIB_CONSTS(·lutNf4F16B)
+	LOOP(NIBF16, 64, 32, 128)
+
+TEXT ·f4e2m1ToF16AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	NIB_CONSTS(·lutF4e2m1F16B)
+	LOOP(NIBF16, 64, 32, 128)
+
 TEXT ·u4ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	VMOVUPS ·lutU4F32+0(SB), Y14
 	VMOVUPS ·lutU4F32+32(SB), Y15
+	VMOVDQU nibShifts<>(SB), Y13
 	LOOP(NIBF32, 8, 4, 32)
 
 TEXT ·i4ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	VMOVUPS ·lutI4F32+0(SB), Y14
 	VMOVUPS ·lutI4F32+32(SB), Y15
-	LOOP(NIBF32, 8, 4, 32)
-
-TEXT ·nf4ToF32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	VMOVUPS ·lutNf4F32+0(SB), Y14
-	VMOVUPS ·lutNf4F32+32(SB), Y15
+	VMOVDQU nibShifts<>(SB), Y13
 	LOOP(NIBF32, 8, 4, 32)
 
 TEXT ·f4e2m1ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	VMOVUPS ·lutF4e2m1F32+0(SB), Y14
 	VMOVUPS ·lutF4e2m1F32+32(SB), Y15
+	VMOVDQU nibShifts<>(SB), Y13
 	LOOP(NIBF32, 8, 4, 32)
-
-// NIBF16 decodes 16 bytes (32 nibbles) through VPSHUFB tables of the low (Y14) and high (Y15)
-// bytes of the binary16 values; Y13 = 0x0F bytes.
-#define NIBF16(I, O) \
-	VMOVDQU I(SI), X0; \
-	VPSRLW $4, X0, X1; \
-	VPAND X13, X1, X1; \
-	VPAND X13, X0, X0; \
-	VPUNPCKLBW X1, X0, X2; \
-	VPUNPCKHBW X1, X0, X3; \
-	VINSERTI128 $1, X3, Y2, Y2; \
-	VPSHUFB Y2, Y14, Y4; \
-	VPSHUFB Y2, Y15, Y5; \
-	VPUNPCKLBW Y5, Y4, Y6; \
-	VPUNPCKHBW Y5, Y4, Y7; \
-	VPERM2I128 $0x20, Y7, Y6, Y0; \
-	VPERM2I128 $0x31, Y7, Y6, Y1; \
-	VMOVDQU Y0, O(DI); \
-	VMOVDQU Y1, O+32(DI)
-
-TEXT ·u4ToF16AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	VBROADCASTI128 ·lutU4F16B+0(SB), Y14
-	VBROADCASTI128 ·lutU4F16B+16(SB), Y15
-	BCASTD(0x0F0F0F0F, X13, Y13)
-	LOOP(NIBF16, 32, 16, 64)
-
-TEXT ·i4ToF16AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	VBROADCASTI128 ·lutI4F16B+0(SB), Y14
-	VBROADCASTI128 ·lutI4F16B+16(SB), Y15
-	BCASTD(0x0F0F0F0F, X13, Y13)
-	LOOP(NIBF16, 32, 16, 64)
-
-TEXT ·nf4ToF16AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	VBROADCASTI128 ·lutNf4F16B+0(SB), Y14
-	VBROADCASTI128 ·lutNf4F16B+16(SB), Y15
-	BCASTD(0x0F0F0F0F, X13, Y13)
-	LOOP(NIBF16, 32, 16, 64)
-
-TEXT ·f4e2m1ToF16AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	VBROADCASTI128 ·lutF4e2m1F16B+0(SB), Y14
-	VBROADCASTI128 ·lutF4e2m1F16B+16(SB), Y15
-	BCASTD(0x0F0F0F0F, X13, Y13)
-	LOOP(NIBF16, 32, 16, 64)
 
 // ---- integers -> f32, f16 ----------------------------------------------------------------------
 
@@ -484,55 +569,83 @@ TEXT ·i32ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(I32F32, 8, 32, 32)
 
+// I8F16, U8F16, I16F16 and U16F16 convert 16 elements a step through float32 (exact) with
+// VCVTPS2PH to a register and a store: the memory form of VCVTPS2PH is much slower on some CPUs.
 #define I8F16(I, O) \
 	VPMOVSXBD I(SI), Y0; \
+	VPMOVSXBD I+8(SI), Y1; \
 	VCVTDQ2PS Y0, Y0; \
-	VCVTPS2PH $0, Y0, O(DI)
+	VCVTDQ2PS Y1, Y1; \
+	VCVTPS2PH $0, Y0, X0; \
+	VCVTPS2PH $0, Y1, X1; \
+	VMOVDQU X0, O(DI); \
+	VMOVDQU X1, O+16(DI)
 
 TEXT ·i8ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	LOOP(I8F16, 8, 8, 16)
+	LOOP(I8F16, 16, 16, 32)
 
 #define U8F16(I, O) \
 	VPMOVZXBD I(SI), Y0; \
+	VPMOVZXBD I+8(SI), Y1; \
 	VCVTDQ2PS Y0, Y0; \
-	VCVTPS2PH $0, Y0, O(DI)
+	VCVTDQ2PS Y1, Y1; \
+	VCVTPS2PH $0, Y0, X0; \
+	VCVTPS2PH $0, Y1, X1; \
+	VMOVDQU X0, O(DI); \
+	VMOVDQU X1, O+16(DI)
 
 TEXT ·u8ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	LOOP(U8F16, 8, 8, 16)
+	LOOP(U8F16, 16, 16, 32)
 
 #define I16F16(I, O) \
 	VPMOVSXWD I(SI), Y0; \
+	VPMOVSXWD I+16(SI), Y1; \
 	VCVTDQ2PS Y0, Y0; \
-	VCVTPS2PH $0, Y0, O(DI)
+	VCVTDQ2PS Y1, Y1; \
+	VCVTPS2PH $0, Y0, X0; \
+	VCVTPS2PH $0, Y1, X1; \
+	VMOVDQU X0, O(DI); \
+	VMOVDQU X1, O+16(DI)
 
 TEXT ·i16ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	LOOP(I16F16, 8, 16, 16)
+	LOOP(I16F16, 16, 32, 32)
 
 #define U16F16(I, O) \
 	VPMOVZXWD I(SI), Y0; \
+	VPMOVZXWD I+16(SI), Y1; \
 	VCVTDQ2PS Y0, Y0; \
-	VCVTPS2PH $0, Y0, O(DI)
+	VCVTDQ2PS Y1, Y1; \
+	VCVTPS2PH $0, Y0, X0; \
+	VCVTPS2PH $0, Y1, X1; \
+	VMOVDQU X0, O(DI); \
+	VMOVDQU X1, O+16(DI)
 
 TEXT ·u16ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	LOOP(U16F16, 8, 16, 16)
+	LOOP(U16F16, 16, 32, 32)
 
 // I32F16 clamps to ±65504 in float32 (i32 -> f16 saturates, SEMANTICS.md §3.1); Y15 = 65504,
 // Y14 = -65504.
 #define I32F16(I, O) \
 	VCVTDQ2PS I(SI), Y0; \
+	VCVTDQ2PS I+32(SI), Y1; \
 	VMINPS Y15, Y0, Y0; \
+	VMINPS Y15, Y1, Y1; \
 	VMAXPS Y14, Y0, Y0; \
-	VCVTPS2PH $0, Y0, O(DI)
+	VMAXPS Y14, Y1, Y1; \
+	VCVTPS2PH $0, Y0, X0; \
+	VCVTPS2PH $0, Y1, X1; \
+	VMOVDQU X0, O(DI); \
+	VMOVDQU X1, O+16(DI)
 
 TEXT ·i32ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	BCASTD(0x477FE000, X15, Y15)
 	BCASTD(0xC77FE000, X14, Y14)
-	LOOP(I32F16, 8, 32, 16)
+	LOOP(I32F16, 16, 64, 32)
 
 // ---- integer widening and narrowing ------------------------------------------------------------
 
