@@ -227,8 +227,8 @@ func i32ToI8AVX2(dst, src []byte, n int)
 //go:noescape
 func f32ToI32AVX2(dst, src []byte, n int)
 
-// f32ToI16AVX2: for i < n { x := src32[i]; if x != x { x = 0 }; dst16[i] = clamp(int32(trunc(min(x, 32767))),
-// -32768, 32767) } (= Sat[int16](src32[i])).
+// f32ToI16AVX2: for i < n { x := src32[i]; if x != x { dst16[i] = 0 } else { dst16[i] = int16(clamp(trunc(x),
+// -32768, 32767)) } } (= Sat[int16](src32[i])).
 //
 //go:noescape
 func f32ToI16AVX2(dst, src []byte, n int)
