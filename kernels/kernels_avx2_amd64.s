@@ -876,7 +876,8 @@ TEXT ·boolToF32AVX2(SB), NOSPLIT, $512-56
 	LOOP(BOOLF32, 8, 8, 32)
 
 // F32BOOL compares 32 float32 with 0 (VCMPPS NEQ_UQ: ±0 give 0, NaN and every other value
-// -1), packs the dword masks to bytes and turns -1 into 1 (VPABSB).
+// -1, subnormals included, as Go runs with MXCSR.DAZ clear), packs the dword masks to bytes
+// (signed saturation keeps -1 and 0) and turns -1 into 1 (VPABSB).
 #define F32BOOL(I, O) \
 	VCMPPS $4, I(SI), Y13, Y0; \
 	VCMPPS $4, I+32(SI), Y13, Y1; \
