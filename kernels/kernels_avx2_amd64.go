@@ -227,19 +227,19 @@ func i32ToI8AVX2(dst, src []byte, n int)
 //go:noescape
 func f32ToI32AVX2(dst, src []byte, n int)
 
-// f32ToI16AVX2: for i < n { x := src32[i]; if x != x { x = 0 }; dst16[i] = clamp(int32(trunc(min(x, 32767))),
-// -32768, 32767) } (= Sat[int16](src32[i])).
+// f32ToI16AVX2: for i < n { x := src32[i]; if x != x { dst16[i] = 0 } else { dst16[i] = int16(clamp(trunc(x),
+// -32768, 32767)) } } (= Sat[int16](src32[i])).
 //
 //go:noescape
 func f32ToI16AVX2(dst, src []byte, n int)
 
-// f32ToI8AVX2: for i < n { x := src32[i]; if x != x { x = 0 }; dst8[i] = clamp(int32(trunc(min(x, 127))),
-// -128, 127) } (= Sat[int8](src32[i])).
+// f32ToI8AVX2: for i < n { x := src32[i]; if x != x { dst8[i] = 0 } else { dst8[i] = int8(trunc(clamp(x,
+// -128, 127))) } } (= Sat[int8](src32[i])).
 //
 //go:noescape
 func f32ToI8AVX2(dst, src []byte, n int)
 
-// f32ToU8AVX2: for i < n { x := src32[i]; if !(x > 0) { x = 0 }; dst8[i] = uint8(trunc(min(x, 255))) }
+// f32ToU8AVX2: for i < n { x := src32[i]; if !(x > 0) { dst8[i] = 0 } else { dst8[i] = uint8(trunc(min(x, 255))) } }
 // (= Sat[uint8](src32[i])).
 //
 //go:noescape

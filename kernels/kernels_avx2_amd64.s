@@ -767,10 +767,9 @@ TEXT ·f32ToI32AVX2(SB), NOSPLIT, $512-56
 	LOOP(F32I32, 8, 32, 32)
 
 // The narrow integer kernels clamp in float32 first, where VMINPS and VMAXPS choose their NaN
-// result: with the memory operand (x) second, VMINPS returns x when x is NaN and otherwise the
-// smaller value; VMAXPS with the register constant second returns the constant when x is NaN.
-// VCVTTPS2DQ then truncates lanes that are in int32 range, and the signed-saturating packs
-// clamp to the destination's range (x ≤ -2^31 gives 0x80000000, which packs to the minimum).
+// result: with x second (the memory operand of VMINPS, the register of VMAXPS), a NaN x stays
+// NaN. VCVTTPS2DQ then truncates, giving 0x80000000 for NaN and for x ≤ -2^31, and the
+// signed-saturating packs clamp to the destination's range: 0x80000000 becomes the minimum.
 //
 // packOrder holds the VPERMD indices that put in element order the dwords of a VPACKSSDW pair
 // followed by a VPACKSS/USWB of the two results (32 elements, in 4-byte groups 0, 2, 4, 6,
@@ -781,10 +780,10 @@ DATA packOrder<>+16(SB)/8, $0x0000000600000002
 DATA packOrder<>+24(SB)/8, $0x0000000700000003
 GLOBL packOrder<>(SB), RODATA|NOPTR, $32
 
-// TOI32SNAN truncates the 8 float32 at I(SI) to int32 in R for a signed destination: x above
-// the bound in Y15 (127 or 32767) becomes the bound (a NaN stays NaN), NaN lanes are cleared by
-// the ordered mask, and VCVTTPS2DQ truncates; T is scratch.
-#define TOI32SNAN(I, R, T) \
+// TOI32I16 truncates the 8 float32 at I(SI) to int32 in R: x above 32767 (Y15) becomes 32767
+// (a NaN stays NaN), NaN lanes are cleared by the ordered mask, and VCVTTPS2DQ truncates (x ≤
+// -2^31 gives 0x80000000, which VPACKSSDW saturates to -32768 as every x ≤ -32768); T is scratch.
+#define TOI32I16(I, R, T) \
 	VMINPS I(SI), Y15, R; \
 	VCMPPS $7, R, R, T; \
 	VANDPS T, R, R; \
@@ -792,8 +791,8 @@ GLOBL packOrder<>(SB), RODATA|NOPTR, $32
 
 // F32I16: the int32 of 16 elements, saturated to int16 by VPACKSSDW, in order after VPERMQ.
 #define F32I16(I, O) \
-	TOI32SNAN(I, Y0, Y4); \
-	TOI32SNAN(I+32, Y1, Y5); \
+	TOI32I16(I, Y0, Y4); \
+	TOI32I16(I+32, Y1, Y5); \
 	VPACKSSDW Y1, Y0, Y0; \
 	VPERMQ $0xD8, Y0, Y0; \
 	VMOVDQU Y0, O(DI)
@@ -803,29 +802,41 @@ TEXT ·f32ToI16AVX2(SB), NOSPLIT, $512-56
 	BCASTD(0x46FFFE00, X15, Y15) // 32767.0
 	LOOP(F32I16, 16, 64, 32)
 
-// F32I8: the int32 of 32 elements, saturated to int16 and then int8 by the packs.
+// TOI32I8 truncates the 8 float32 at I(SI) to int32 in R, clamped to [-128, 127] in float32
+// (Y15 = 127, Y14 = -128) with NaN kept, so that VCVTTPS2DQ gives 0x80000000 for NaN only.
+#define TOI32I8(I, R) \
+	VMINPS I(SI), Y15, R; \
+	VMAXPS R, Y14, R; \
+	VCVTTPS2DQ R, R
+
+// F32I8 packs the int32 of 32 elements to words (the NaN lanes become 0x8000) and keeps the low
+// byte of each word (Y13 = 0x00FF words): the value, or 0 for NaN.
 #define F32I8(I, O) \
-	TOI32SNAN(I, Y0, Y4); \
-	TOI32SNAN(I+32, Y1, Y5); \
-	TOI32SNAN(I+64, Y2, Y4); \
-	TOI32SNAN(I+96, Y3, Y5); \
+	TOI32I8(I, Y0); \
+	TOI32I8(I+32, Y1); \
+	TOI32I8(I+64, Y2); \
+	TOI32I8(I+96, Y3); \
 	VPACKSSDW Y1, Y0, Y0; \
 	VPACKSSDW Y3, Y2, Y2; \
-	VPACKSSWB Y2, Y0, Y0; \
-	VPERMD Y0, Y14, Y0; \
+	VPAND Y13, Y0, Y0; \
+	VPAND Y13, Y2, Y2; \
+	VPACKUSWB Y2, Y0, Y0; \
+	VPERMD Y0, Y12, Y0; \
 	VMOVDQU Y0, O(DI)
 
 TEXT ·f32ToI8AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	BCASTD(0x42FE0000, X15, Y15) // 127.0
-	VMOVDQU packOrder<>(SB), Y14
+	BCASTD(0xC3000000, X14, Y14) // -128.0
+	BCASTD(0x00FF00FF, X13, Y13)
+	VMOVDQU packOrder<>(SB), Y12
 	LOOP(F32I8, 32, 128, 32)
 
-// TOI32U8 truncates the 8 float32 at I(SI) to int32 in R, in [0, 255]: min(255, x) keeps a NaN,
-// max(·, 0) turns it (and every negative x) into 0.
+// TOI32U8 truncates the 8 float32 at I(SI) to int32 in R: min(255, x) keeps a NaN, which
+// VCVTTPS2DQ turns into 0x80000000, as every x ≤ -2^31; the packs saturate those and the other
+// negative lanes to 0.
 #define TOI32U8(I, R) \
 	VMINPS I(SI), Y15, R; \
-	VMAXPS Y13, R, R; \
 	VCVTTPS2DQ R, R
 
 #define F32U8(I, O) \
@@ -843,7 +854,6 @@ TEXT ·f32ToU8AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	BCASTD(0x437F0000, X15, Y15) // 255.0
 	VMOVDQU packOrder<>(SB), Y14
-	VPXOR Y13, Y13, Y13
 	LOOP(F32U8, 32, 128, 32)
 
 // ---- f64 <-> f32 -------------------------------------------------------------------------------
@@ -890,7 +900,8 @@ TEXT ·boolToF32AVX2(SB), NOSPLIT, $512-56
 	LOOP(BOOLF32, 8, 8, 32)
 
 // F32BOOL compares 32 float32 with 0 (VCMPPS NEQ_UQ: ±0 give 0, NaN and every other value
-// -1), packs the dword masks to bytes and turns -1 into 1 (VPABSB).
+// -1, subnormals included, as Go runs with MXCSR.DAZ clear), packs the dword masks to bytes
+// (signed saturation keeps -1 and 0) and turns -1 into 1 (VPABSB).
 #define F32BOOL(I, O) \
 	VCMPPS $4, I(SI), Y13, Y0; \
 	VCMPPS $4, I+32(SI), Y13, Y1; \
