@@ -95,8 +95,8 @@ func f16ToF8e5m2AVX2(dst, src []byte, n int)
 //go:noescape
 func u4ToF32AVX2(dst, src []byte, n int)
 
-// u4ToF16AVX2: for i < n { dst16[i] = binary16 of lutU4F32[src8[i/2] >> (4*(i%2)) & 15] } (two VPSHUFB lookups, low
-// and high byte, 64 nibbles a step).
+// u4ToF16AVX2: for i < n { dst16[i] = binary16 of lutU4F32[src8[i/2] >> (4*(i%2)) & 15] }
+// (low nibble first; two VPSHUFB lookups, low and high byte, 64 nibbles a step).
 //
 //go:noescape
 func u4ToF16AVX2(dst, src []byte, n int)
@@ -107,8 +107,8 @@ func u4ToF16AVX2(dst, src []byte, n int)
 //go:noescape
 func i4ToF32AVX2(dst, src []byte, n int)
 
-// i4ToF16AVX2: for i < n { dst16[i] = binary16 of lutI4F32[src8[i/2] >> (4*(i%2)) & 15] } (two VPSHUFB lookups, low
-// and high byte, 64 nibbles a step).
+// i4ToF16AVX2: for i < n { dst16[i] = binary16 of lutI4F32[src8[i/2] >> (4*(i%2)) & 15] }
+// (low nibble first; two VPSHUFB lookups, low and high byte, 64 nibbles a step).
 //
 //go:noescape
 func i4ToF16AVX2(dst, src []byte, n int)
@@ -119,8 +119,8 @@ func i4ToF16AVX2(dst, src []byte, n int)
 //go:noescape
 func nf4ToF32AVX2(dst, src []byte, n int)
 
-// nf4ToF16AVX2: for i < n { dst16[i] = binary16 of lutNf4F32[src8[i/2] >> (4*(i%2)) & 15] } (two VPSHUFB lookups, low
-// and high byte, 64 nibbles a step).
+// nf4ToF16AVX2: for i < n { dst16[i] = binary16 of lutNf4F32[src8[i/2] >> (4*(i%2)) & 15] }
+// (low nibble first; two VPSHUFB lookups, low and high byte, 64 nibbles a step).
 //
 //go:noescape
 func nf4ToF16AVX2(dst, src []byte, n int)
@@ -131,8 +131,8 @@ func nf4ToF16AVX2(dst, src []byte, n int)
 //go:noescape
 func f4e2m1ToF32AVX2(dst, src []byte, n int)
 
-// f4e2m1ToF16AVX2: for i < n { dst16[i] = binary16 of lutF4e2m1F32[src8[i/2] >> (4*(i%2)) & 15] } (two VPSHUFB lookups, low
-// and high byte, 64 nibbles a step).
+// f4e2m1ToF16AVX2: for i < n { dst16[i] = binary16 of lutF4e2m1F32[src8[i/2] >> (4*(i%2)) & 15] }
+// (low nibble first; two VPSHUFB lookups, low and high byte, 64 nibbles a step).
 //
 //go:noescape
 func f4e2m1ToF16AVX2(dst, src []byte, n int)
@@ -182,7 +182,8 @@ func i16ToF16AVX2(dst, src []byte, n int)
 //go:noescape
 func u16ToF16AVX2(dst, src []byte, n int)
 
-// i32ToF16AVX2: for i < n { dst16[i] = F16FromF32(clamp(float32(int32(src32[i])), -65504, 65504)) } (VCVTPS2PH to a register).
+// i32ToF16AVX2: for i < n { dst16[i] = F16FromF32(clamp(float32(int32(src32[i])), -65504, 65504)) }
+// (the clamp done in int32 with VPMINSD/VPMAXSD, then VCVTDQ2PS and VCVTPS2PH to a register).
 //
 //go:noescape
 func i32ToF16AVX2(dst, src []byte, n int)
