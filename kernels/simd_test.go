@@ -486,8 +486,9 @@ func TestSIMDLengthsAndOffsets(t *testing.T) {
 	}
 }
 
-// TestSIMDAllF32 converts all 2^32 float32 patterns to f16, bf16, f8e4m3 and f8e5m2 on every
-// SIMD path. It takes about a minute of CPU per path, so it is skipped under -short.
+// TestSIMDAllF32 converts all 2^32 float32 patterns to f16, bf16, f8e4m3 and f8e5m2, and to i32,
+// i16, i8, u8 and boolean (truncation, saturation, NaN → 0, every boundary), on every SIMD path.
+// It takes a few minutes of CPU, so it is skipped under -short.
 func TestSIMDAllF32(t *testing.T) {
 	if testing.Short() {
 		t.Skip("all 2^32 float32 patterns: skipped with -short")
@@ -495,7 +496,8 @@ func TestSIMDAllF32(t *testing.T) {
 	if os.Getenv("CONVERTPROMOTE_SKIP_ALL_F32") != "" {
 		t.Skip("CONVERTPROMOTE_SKIP_ALL_F32 is set")
 	}
-	targets := []element.Type{element.F16, element.BF16, element.F8E4M3, element.F8E5M2}
+	targets := []element.Type{element.F16, element.BF16, element.F8E4M3, element.F8E5M2,
+		element.I32, element.I16, element.I8, element.U8, element.Boolean}
 	const chunk = 1 << 22
 	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
@@ -513,8 +515,8 @@ func TestSIMDAllF32(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			src := make([]byte, 4*chunk)
-			want := make([]byte, 2*chunk)
-			got := make([]byte, 2*chunk)
+			want := make([]byte, 4*chunk)
+			got := make([]byte, 4*chunk)
 			for c := range next {
 				for i := range uint64(chunk) {
 					binary.LittleEndian.PutUint32(src[4*i:], uint32(c+i))
