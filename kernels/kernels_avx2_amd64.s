@@ -445,24 +445,23 @@ DATA nibShiftsL<>+16(SB)/8, $0x000000080000000C
 DATA nibShiftsL<>+24(SB)/8, $0x0000000000000004
 GLOBL nibShiftsL<>(SB), RODATA|NOPTR, $32
 
-#define U4F32(I, O) \
+// NIB4F32(I, O, SHR) decodes the 8 nibbles of the dword at I(SI) to float32 at O(DI): SHR is
+// VPSRLD (u4) or VPSRAD (i4).
+#define NIB4F32(I, O, SHR) \
 	VPBROADCASTD I(SI), Y0; \
 	VPSLLVD Y13, Y0, Y0; \
-	VPSRLD $28, Y0, Y0; \
+	SHR $28, Y0, Y0; \
 	VCVTDQ2PS Y0, Y0; \
 	VMOVUPS Y0, O(DI)
+
+#define U4F32(I, O) NIB4F32(I, O, VPSRLD)
 
 TEXT ·u4ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	VMOVDQU nibShiftsL<>(SB), Y13
 	LOOP(U4F32, 8, 4, 32)
 
-#define I4F32(I, O) \
-	VPBROADCASTD I(SI), Y0; \
-	VPSLLVD Y13, Y0, Y0; \
-	VPSRAD $28, Y0, Y0; \
-	VCVTDQ2PS Y0, Y0; \
-	VMOVUPS Y0, O(DI)
+#define I4F32(I, O) NIB4F32(I, O, VPSRAD)
 
 TEXT ·i4ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
