@@ -154,6 +154,13 @@ var (
 	oddBytes [64]byte
 	// evenBytes selects the low bytes of the words of two registers (VPERMI2B indices 0, 2, …, 126).
 	evenBytes [64]byte
+	// lowBytesD selects the low bytes of the dwords of two registers (VPERMT2B indices 0, 4, …,
+	// 124), into the low 32 bytes.
+	lowBytesD [64]byte
+	// lowWordsD selects the low halves of the dwords of two registers (VPERMT2W indices 0, 2, …, 62).
+	lowWordsD [32]uint16
+	// lowDwordsQ selects the low halves of the qwords of two registers (VPERMT2D indices 0, 2, …, 30).
+	lowDwordsQ [16]uint32
 	// interleaveWords interleaves the low halves of two registers word by word (VPERMT2W
 	// indices 0, 32, 1, 33, …, 15, 47).
 	interleaveWords [32]uint16
@@ -200,6 +207,13 @@ func initTables() {
 	for i := range oddBytes {
 		oddBytes[i] = byte(2*i + 1)
 		evenBytes[i] = byte(2 * i)
+	}
+	for i := range lowWordsD {
+		lowWordsD[i] = uint16(2 * i)
+		lowBytesD[i] = byte(4 * i)
+	}
+	for i := range lowDwordsQ {
+		lowDwordsQ[i] = uint32(2 * i)
 	}
 	lutE4m3Enc = f8EncTable(F8E4M3FromF16, 0xBF)
 	lutE5m2Enc = f8EncTable(F8E5M2FromF16, 0x00)

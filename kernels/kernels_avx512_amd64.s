@@ -689,38 +689,32 @@ TEXT ·i32ToI64AVX512(SB), NOSPLIT, $512-56
 
 #define I64I32(I, O) \
 	VMOVDQU64 I(SI), Z0; \
-	VMOVDQU64 I+64(SI), Z1; \
-	VPMOVQD Z0, Y0; \
-	VPMOVQD Z1, Y1; \
-	VINSERTI64X4 $1, Y1, Z0, Z0; \
+	VPERMT2D I+64(SI), Z10, Z0; \
 	VMOVDQU64 Z0, O(DI)
 
 TEXT ·i64ToI32AVX512(SB), NOSPLIT, $512-56
 	ARGS
+	VMOVDQU64 ·lowDwordsQ(SB), Z10
 	LOOP(I64I32, 16, 128, 64)
 
 #define I32I16(I, O) \
 	VMOVDQU64 I(SI), Z0; \
-	VMOVDQU64 I+64(SI), Z1; \
-	VPMOVDW Z0, Y0; \
-	VPMOVDW Z1, Y1; \
-	VINSERTI64X4 $1, Y1, Z0, Z0; \
+	VPERMT2W I+64(SI), Z10, Z0; \
 	VMOVDQU64 Z0, O(DI)
 
 TEXT ·i32ToI16AVX512(SB), NOSPLIT, $512-56
 	ARGS
+	VMOVDQU64 ·lowWordsD(SB), Z10
 	LOOP(I32I16, 32, 128, 64)
 
 #define I32I8(I, O) \
 	VMOVDQU64 I(SI), Z0; \
-	VMOVDQU64 I+64(SI), Z1; \
-	VPMOVDB Z0, X0; \
-	VPMOVDB Z1, X1; \
-	VINSERTI128 $1, X1, Y0, Y0; \
+	VPERMT2B I+64(SI), Z10, Z0; \
 	VMOVDQU Y0, O(DI)
 
 TEXT ·i32ToI8AVX512(SB), NOSPLIT, $512-56
 	ARGS
+	VMOVDQU64 ·lowBytesD(SB), Z10
 	LOOP(I32I8, 32, 128, 32)
 
 // ---- f32 -> integers ---------------------------------------------------------------------------
@@ -840,8 +834,11 @@ i32fix:
 
 // F32CLAMP truncates the 16 float32 at I(SI) to int32 in R after clamping them to [LO, HI]
 // with NaN kept (VMINPS and VMAXPS return their second Intel operand, here x, when it is NaN):
-// a NaN lane becomes 0x80000000, whose low byte and low word are 0, so the truncating VPMOVDB and
-// VPMOVDW give NaN → 0 and every other lane is already in range.
+// a NaN lane becomes 0x80000000, whose low byte and low word are 0, so keeping the low byte or
+// word of each lane gives NaN → 0 and every other lane is already in range. The narrowing
+// kernels keep them with one two-source VPERMT2B/VPERMT2W per 32 elements (lowBytesD,
+// lowWordsD), not with two VPMOVDB/VPMOVDW and an insert: on Zen 4 that took f32 → i8 and u8 at
+// 16 Ki elements from 0.71 to 0.86–0.88 of copy(), f32 → i16 from 0.81 to 0.99.
 #define F32CLAMP(I, R, LO, HI) \
 	VMOVUPS I(SI), R; \
 	VMINPS R, HI, R; \
@@ -851,35 +848,34 @@ i32fix:
 #define F32I16(I, O) \
 	F32CLAMP(I, Z0, Z12, Z11); \
 	F32CLAMP(I+64, Z1, Z12, Z11); \
-	VPMOVDW Z0, Y0; \
-	VPMOVDW Z1, Y1; \
-	VINSERTI64X4 $1, Y1, Z0, Z0; \
+	VPERMT2W Z1, Z10, Z0; \
 	VMOVDQU64 Z0, O(DI)
 
 TEXT ·f32ToI16AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	ZD(0xC7000000, Z12) // -32768
 	ZD(0x46FFFE00, Z11) // 32767
+	VMOVDQU64 ·lowWordsD(SB), Z10
 	LOOP(F32I16, 32, 128, 64)
 
 #define F32I8(I, O) \
 	F32CLAMP(I, Z0, Z12, Z11); \
 	F32CLAMP(I+64, Z1, Z12, Z11); \
-	VPMOVDB Z0, X0; \
-	VPMOVDB Z1, X1; \
-	VINSERTI128 $1, X1, Y0, Y0; \
+	VPERMT2B Z1, Z10, Z0; \
 	VMOVDQU Y0, O(DI)
 
 TEXT ·f32ToI8AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	ZD(0xC3000000, Z12) // -128
 	ZD(0x42FE0000, Z11) // 127
+	VMOVDQU64 ·lowBytesD(SB), Z10
 	LOOP(F32I8, 32, 128, 32)
 
 TEXT ·f32ToU8AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	VPXORD Z12, Z12, Z12 // 0
 	ZD(0x437F0000, Z11)  // 255
+	VMOVDQU64 ·lowBytesD(SB), Z10
 	LOOP(F32I8, 32, 128, 32)
 
 // ---- f64 <-> f32 -------------------------------------------------------------------------------
