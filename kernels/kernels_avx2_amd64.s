@@ -14,9 +14,12 @@
 
 // ---- f32 <-> f16 -------------------------------------------------------------------------------
 
+// F32F16 converts to a register and stores it: VCVTPS2PH with a memory destination took twice
+// as long on Zen 4 (74 against 35.5 ns for 1 Ki elements, 1132 against 849 ns for 16 Ki).
 #define F32F16(I, O) \
 	VMOVUPS I(SI), Y0; \
-	VCVTPS2PH $0, Y0, O(DI)
+	VCVTPS2PH $0, Y0, X0; \
+	VMOVDQU X0, O(DI)
 
 TEXT ·f32ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS

