@@ -290,11 +290,8 @@ var availablePaths = func() (m uint32) {
 var largeKernel func(p Path, from, to element.Type) loopFunc
 
 // largeMinBytes is the size (bytes read plus bytes written) from which Convert asks largeKernel:
-// half of a typical L3 (32 MiB on the shared Zen 4 this was measured on). Below it source and
-// destination can stay in the caches between calls, and ordinary stores measured faster (12 MiB
-// of f8e4m3 → f16 traffic: about 1.5x); above it non-temporal stores save the destination's
-// read-for-ownership and keep the source in the cache (24 MiB of f32 ↔ f16: about 1.4x). A
-// variable for the tests.
+// half the last-level cache (see ntMinBytes), set by the architecture's init where it has such
+// kernels. A variable for the tests.
 var largeMinBytes int64 = 16 << 20
 
 // chunkAlign is the element granularity of a split: 64 elements start on a whole byte for every
