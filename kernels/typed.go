@@ -11,8 +11,8 @@ import (
 // helper is SrcToDst (F32ToF16). The helpers are generic over the underlying type, so a caller's
 // []float16.Float16 (github.com/x448/float16) or other named types work without a copy. They run
 // through Convert, so they use the same SIMD paths and goroutine split; the rules are those of
-// Convert and of the scalar codecs. dst and src must have the same length: a mismatch is an
-// error and nothing is written.
+// Convert and of the scalar codecs. dst and src must have the same length and must not share
+// memory (not even F16ToBF16(x, x)): either is an error and nothing is written.
 
 // bytesOf views a slice's memory as bytes.
 func bytesOf[T any](s []T) []byte {
