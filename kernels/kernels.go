@@ -201,7 +201,7 @@ func (c Converter) convertSlow(dst []byte, to element.Type, src []byte, from ele
 		f(dst, src, n)
 		return nil
 	}
-	if largeKernel != nil && sb+db >= largeMinBytes {
+	if largeKernel != nil && sb+db >= largeMin() {
 		if g := largeKernel(p, from, to); g != nil {
 			f = g
 		}
@@ -289,10 +289,25 @@ var availablePaths = func() (m uint32) {
 // runtime's memmove does from 1 MiB on), or nil to keep the ordinary kernel.
 var largeKernel func(p Path, from, to element.Type) loopFunc
 
-// largeMinBytes is the size (bytes read plus bytes written) from which Convert asks largeKernel:
-// half the last-level cache (see ntMinBytes), set by the architecture's init where it has such
-// kernels. A variable for the tests.
-var largeMinBytes int64 = 16 << 20
+// largeMinBytes, when not zero, is the size (bytes read plus bytes written) from which Convert
+// asks largeKernel; tests set it. When zero, largeMin reads half the last-level cache from sysfs
+// (ntMinBytes) the first time a conversion is large enough to ask, not at start-up: programs
+// that never convert a megabyte never open /sys.
+var largeMinBytes int64
+
+var (
+	largeOnce     sync.Once
+	largeDetected int64
+)
+
+// largeMin returns the threshold of largeKernel.
+func largeMin() int64 {
+	if largeMinBytes != 0 {
+		return largeMinBytes
+	}
+	largeOnce.Do(func() { largeDetected = ntMinBytes("/sys") })
+	return largeDetected
+}
 
 // chunkAlign is the element granularity of a split: 64 elements start on a whole byte for every
 // packed type (and on a whole 3-byte group for u3 and u6).

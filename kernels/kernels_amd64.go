@@ -103,7 +103,6 @@ func archInit() {
 	} {
 		ntTable[s.from][s.to] = ntKernel(avx512Table[s.from][s.to], s.nt, s.from.Bits()/8, s.to.Bits()/8, s.block)
 	}
-	largeMinBytes = ntMinBytes("/sys")
 	largeKernel = func(p Path, from, to element.Type) loopFunc {
 		if p != AVX512 || from >= numTypes || to >= numTypes {
 			return nil
