@@ -549,37 +549,32 @@ TEXT ·f4e2m1ToF16AVX2(SB), NOSPLIT, $512-56
 
 // ---- integers -> f32, f16 ----------------------------------------------------------------------
 
-#define I8F32(I, O) \
-	VPMOVSXBD I(SI), Y0; \
+// WIDENF32(I, O, WIDEN) sign- or zero-extends 8 integers at I(SI) to int32 (WIDEN: VPMOVSXBD,
+// VPMOVZXBD, VPMOVSXWD or VPMOVZXWD) and converts them to float32 at O(DI), exactly.
+#define WIDENF32(I, O, WIDEN) \
+	WIDEN I(SI), Y0; \
 	VCVTDQ2PS Y0, Y0; \
 	VMOVUPS Y0, O(DI)
+
+#define I8F32(I, O) WIDENF32(I, O, VPMOVSXBD)
 
 TEXT ·i8ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(I8F32, 8, 8, 32)
 
-#define U8F32(I, O) \
-	VPMOVZXBD I(SI), Y0; \
-	VCVTDQ2PS Y0, Y0; \
-	VMOVUPS Y0, O(DI)
+#define U8F32(I, O) WIDENF32(I, O, VPMOVZXBD)
 
 TEXT ·u8ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(U8F32, 8, 8, 32)
 
-#define I16F32(I, O) \
-	VPMOVSXWD I(SI), Y0; \
-	VCVTDQ2PS Y0, Y0; \
-	VMOVUPS Y0, O(DI)
+#define I16F32(I, O) WIDENF32(I, O, VPMOVSXWD)
 
 TEXT ·i16ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(I16F32, 8, 16, 32)
 
-#define U16F32(I, O) \
-	VPMOVZXWD I(SI), Y0; \
-	VCVTDQ2PS Y0, Y0; \
-	VMOVUPS Y0, O(DI)
+#define U16F32(I, O) WIDENF32(I, O, VPMOVZXWD)
 
 TEXT ·u16ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
@@ -593,59 +588,38 @@ TEXT ·i32ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(I32F32, 8, 32, 32)
 
-// I8F16, U8F16, I16F16 and U16F16 convert 16 elements a step through float32 (exact) with
-// VCVTPS2PH to a register and a store: the memory form of VCVTPS2PH is much slower on some CPUs.
-#define I8F16(I, O) \
-	VPMOVSXBD I(SI), Y0; \
-	VPMOVSXBD I+8(SI), Y1; \
+// WIDENF16(I, O, WIDEN, HALF) converts 16 integers a step (I8F16, U8F16, I16F16, U16F16; HALF
+// is the byte size of 8 of them) through float32 (exact) with VCVTPS2PH to a register and a
+// store: the memory form of VCVTPS2PH is much slower on some CPUs.
+#define WIDENF16(I, O, WIDEN, HALF) \
+	WIDEN I(SI), Y0; \
+	WIDEN I+HALF(SI), Y1; \
 	VCVTDQ2PS Y0, Y0; \
 	VCVTDQ2PS Y1, Y1; \
 	VCVTPS2PH $0, Y0, X0; \
 	VCVTPS2PH $0, Y1, X1; \
 	VMOVDQU X0, O(DI); \
 	VMOVDQU X1, O+16(DI)
+
+#define I8F16(I, O) WIDENF16(I, O, VPMOVSXBD, 8)
 
 TEXT ·i8ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(I8F16, 16, 16, 32)
 
-#define U8F16(I, O) \
-	VPMOVZXBD I(SI), Y0; \
-	VPMOVZXBD I+8(SI), Y1; \
-	VCVTDQ2PS Y0, Y0; \
-	VCVTDQ2PS Y1, Y1; \
-	VCVTPS2PH $0, Y0, X0; \
-	VCVTPS2PH $0, Y1, X1; \
-	VMOVDQU X0, O(DI); \
-	VMOVDQU X1, O+16(DI)
+#define U8F16(I, O) WIDENF16(I, O, VPMOVZXBD, 8)
 
 TEXT ·u8ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(U8F16, 16, 16, 32)
 
-#define I16F16(I, O) \
-	VPMOVSXWD I(SI), Y0; \
-	VPMOVSXWD I+16(SI), Y1; \
-	VCVTDQ2PS Y0, Y0; \
-	VCVTDQ2PS Y1, Y1; \
-	VCVTPS2PH $0, Y0, X0; \
-	VCVTPS2PH $0, Y1, X1; \
-	VMOVDQU X0, O(DI); \
-	VMOVDQU X1, O+16(DI)
+#define I16F16(I, O) WIDENF16(I, O, VPMOVSXWD, 16)
 
 TEXT ·i16ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(I16F16, 16, 32, 32)
 
-#define U16F16(I, O) \
-	VPMOVZXWD I(SI), Y0; \
-	VPMOVZXWD I+16(SI), Y1; \
-	VCVTDQ2PS Y0, Y0; \
-	VCVTDQ2PS Y1, Y1; \
-	VCVTPS2PH $0, Y0, X0; \
-	VCVTPS2PH $0, Y1, X1; \
-	VMOVDQU X0, O(DI); \
-	VMOVDQU X1, O+16(DI)
+#define U16F16(I, O) WIDENF16(I, O, VPMOVZXWD, 16)
 
 TEXT ·u16ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS

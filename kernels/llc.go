@@ -43,17 +43,10 @@ func ntMinBytes(sysfs string) int64 {
 	return min(max(best/2, lo), hi)
 }
 
-// readSmall returns the first line of a small file, trimmed.
+// readSmall returns a sysfs attribute's value, trimmed.
 func readSmall(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	var buf [64]byte
-	n, _ := f.Read(buf[:])
-	s, _, _ := strings.Cut(string(buf[:n]), "\n")
-	return strings.TrimSpace(s), nil
+	b, err := os.ReadFile(path)
+	return strings.TrimSpace(string(b)), err
 }
 
 // parseCacheSize reads a sysfs cache size such as "32768K", "1M" or "512": bytes, or -1.
