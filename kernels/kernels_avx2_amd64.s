@@ -35,31 +35,36 @@ TEXT ·f16ToF32AVX2(SB), NOSPLIT, $512-56
 
 // ---- bf16 --------------------------------------------------------------------------------------
 
-// BF16_CONSTS: Y13 = 0x7FFF, Y12 = 1, Y11 = 0x40.
+// BF16_CONSTS: Y13 = 0x8000, Y12 = 0x10000, Y11 = 0x00400000, Y10 = (0, 1) words, Y9 = 0.
 #define BF16_CONSTS \
-	BCASTD(0x7FFF, X13, Y13); \
-	BCASTD(1, X12, Y12); \
-	BCASTD(0x40, X11, Y11)
+	BCASTD(0x8000, X13, Y13); \
+	BCASTD(0x10000, X12, Y12); \
+	BCASTD(0x00400000, X11, Y11); \
+	BCASTD(0x00010000, X10, Y10); \
+	VPXOR Y9, Y9, Y9
 
-// BF16R rounds the float32 bits in R to bfloat16 in the low half of each lane: NaN lanes
-// (VCMPPS unordered) become (x>>16)|0x40, the others (x + 0x7FFF + ((x>>16)&1)) >> 16. T1..T3
-// are scratch.
+// BF16R rounds the float32 bits x in R to bfloat16, sign-extended into the whole lane: NaN
+// lanes (VCMPPS unordered) become (x>>16)|0x40 (x | 0x00400000, the quiet bit), the others
+// (x + 0x7FFF + ((x>>16)&1)) >> 16, computed as x + 0x8000 - [bit 16 of x is 0] (VPCMPEQD gives
+// -1). VPMADDWD by (0, 1) takes the top word, sign-extended, so that VPACKSSDW packs it
+// unchanged. No shift: shifts share two pipes with VCMPPS and the conversions on Zen 4, while
+// the integer ALU ops run on four. T1..T3 are scratch.
 #define BF16R(R, T1, T2, T3) \
-	VPSRLD $16, R, T1; \
-	VPAND Y12, T1, T2; \
-	VPADDD Y13, R, T3; \
-	VPADDD T2, T3, T3; \
-	VPSRLD $16, T3, T3; \
-	VPOR Y11, T1, T1; \
-	VCMPPS $3, R, R, T2; \
-	VPBLENDVB T2, T1, T3, R
+	VPAND Y12, R, T1; \
+	VPCMPEQD Y9, T1, T1; \
+	VPADDD Y13, R, T2; \
+	VPADDD T1, T2, T2; \
+	VPOR Y11, R, T1; \
+	VCMPPS $3, R, R, T3; \
+	VBLENDVPS T3, T1, T2, R; \
+	VPMADDWD Y10, R, R
 
 #define F32BF16(I, O) \
 	VMOVDQU I(SI), Y0; \
 	VMOVDQU I+32(SI), Y4; \
 	BF16R(Y0, Y1, Y2, Y3); \
 	BF16R(Y4, Y5, Y6, Y7); \
-	VPACKUSDW Y4, Y0, Y0; \
+	VPACKSSDW Y4, Y0, Y0; \
 	VPERMQ $0xD8, Y0, Y0; \
 	VMOVDQU Y0, O(DI)
 
