@@ -580,13 +580,20 @@ TEXT ·u16ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(U16F32, 8, 16, 32)
 
+// I32F32 converts 32 elements a step (see F64F32).
 #define I32F32(I, O) \
 	VCVTDQ2PS I(SI), Y0; \
-	VMOVUPS Y0, O(DI)
+	VCVTDQ2PS I+32(SI), Y1; \
+	VCVTDQ2PS I+64(SI), Y2; \
+	VCVTDQ2PS I+96(SI), Y3; \
+	VMOVUPS Y0, O(DI); \
+	VMOVUPS Y1, O+32(DI); \
+	VMOVUPS Y2, O+64(DI); \
+	VMOVUPS Y3, O+96(DI)
 
 TEXT ·i32ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	LOOP(I32F32, 8, 32, 32)
+	LOOP(I32F32, 32, 128, 128)
 
 // WIDENF16(I, O, WIDEN, HALF) converts 16 integers a step (I8F16, U8F16, I16F16, U16F16; HALF
 // is the byte size of 8 of them) through float32 (exact) with VCVTPS2PH to a register and a
@@ -915,22 +922,36 @@ TEXT ·f32ToU8AVX2(SB), NOSPLIT, $512-56
 
 // ---- f64 <-> f32 -------------------------------------------------------------------------------
 
+// F64F32 and F32F64 convert 16 elements a step: four conversions, so that LOOP's four steps an
+// iteration give 16 conversions to its five loop instructions (at one conversion a step, 1 Ki
+// elements took 77 and 86 ns, against 71 and 76 for github.com/viterin/vek's loops).
 #define F64F32(I, O) \
-	VMOVUPD I(SI), Y0; \
-	VCVTPD2PSY Y0, X0; \
-	VMOVUPS X0, O(DI)
+	VCVTPD2PSY I(SI), X0; \
+	VCVTPD2PSY I+32(SI), X1; \
+	VCVTPD2PSY I+64(SI), X2; \
+	VCVTPD2PSY I+96(SI), X3; \
+	VMOVUPS X0, O(DI); \
+	VMOVUPS X1, O+16(DI); \
+	VMOVUPS X2, O+32(DI); \
+	VMOVUPS X3, O+48(DI)
 
 TEXT ·f64ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	LOOP(F64F32, 4, 32, 16)
+	LOOP(F64F32, 16, 128, 64)
 
 #define F32F64(I, O) \
 	VCVTPS2PD I(SI), Y0; \
-	VMOVUPD Y0, O(DI)
+	VCVTPS2PD I+16(SI), Y1; \
+	VCVTPS2PD I+32(SI), Y2; \
+	VCVTPS2PD I+48(SI), Y3; \
+	VMOVUPD Y0, O(DI); \
+	VMOVUPD Y1, O+32(DI); \
+	VMOVUPD Y2, O+64(DI); \
+	VMOVUPD Y3, O+96(DI)
 
 TEXT ·f32ToF64AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	LOOP(F32F64, 4, 16, 32)
+	LOOP(F32F64, 16, 64, 128)
 
 // ---- boolean -----------------------------------------------------------------------------------
 
