@@ -226,7 +226,8 @@ func i32ToI16AVX2(dst, src []byte, n int)
 //go:noescape
 func i32ToI8AVX2(dst, src []byte, n int)
 
-// f32ToI32AVX2: for i < n { dst32[i] = Sat[int32](src32[i]) }.
+// f32ToI32AVX2: for i < n { dst32[i] = Sat[int32](src32[i]) }, with a shorter route when all
+// elements are in range (see the assembly).
 //
 //go:noescape
 func f32ToI32AVX2(dst, src []byte, n int)

@@ -592,13 +592,20 @@ TEXT ·u16ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(U16F32, 8, 16, 32)
 
+// I32F32 converts 32 elements a step (see F64F32).
 #define I32F32(I, O) \
 	VCVTDQ2PS I(SI), Y0; \
-	VMOVUPS Y0, O(DI)
+	VCVTDQ2PS I+32(SI), Y1; \
+	VCVTDQ2PS I+64(SI), Y2; \
+	VCVTDQ2PS I+96(SI), Y3; \
+	VMOVUPS Y0, O(DI); \
+	VMOVUPS Y1, O+32(DI); \
+	VMOVUPS Y2, O+64(DI); \
+	VMOVUPS Y3, O+96(DI)
 
 TEXT ·i32ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	LOOP(I32F32, 8, 32, 32)
+	LOOP(I32F32, 32, 128, 128)
 
 // WIDENF16(I, O, WIDEN, HALF) converts 16 integers a step (I16F16, U16F16; HALF
 // is the byte size of 8 of them) through float32 (exact) with VCVTPS2PH to a register and a
@@ -787,10 +794,91 @@ TEXT ·i32ToI8AVX2(SB), NOSPLIT, $512-56
 	F32I32R(I, Y0, Y1, Y2); \
 	VMOVDQU Y0, O(DI)
 
+// TRUNC32 truncates the 32 float32 at (SI) to int32 in Y0..Y3 with VCVTTPS2DQ alone, and puts
+// the VPMINSD of Y0 and Y1 in Y4 and of Y2 and Y3 in Y5.
+#define TRUNC32 \
+	VCVTTPS2DQ (SI), Y0; \
+	VCVTTPS2DQ 32(SI), Y1; \
+	VCVTTPS2DQ 64(SI), Y2; \
+	VCVTTPS2DQ 96(SI), Y3; \
+	VPMINSD Y1, Y0, Y4; \
+	VPMINSD Y3, Y2, Y5
+
+#define STORE32 \
+	VMOVDQU Y0, (DI); \
+	VMOVDQU Y1, 32(DI); \
+	VMOVDQU Y2, 64(DI); \
+	VMOVDQU Y3, 96(DI)
+
+// f32ToI32AVX2 is f32ToI32AVX512's loop in 256-bit registers: blocks of up to 1024 float32 (32
+// steps of 32) converted with VCVTTPS2DQ alone, with the running VPMINSD of the results in Y11;
+// a block with a result of 0x80000000 (NaN, |x| ≥ 2^31, or x = -2^31) is done again, with the
+// rest of the call, through the checked route: each step's results are compared before they are
+// stored, and a step with such a lane goes through F32I32. The elements after the last whole
+// step go through F32I32 in LOOP.
 TEXT ·f32ToI32AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	BCASTD(0x4F000000, X15, Y15)
+	BCASTD(0x80000000, X12, Y12)
+	BCASTD(0x7FFFFFFF, X14, Y14)
+	MOVQ CX, R12
+	ANDQ $31, R12
+	SUBQ R12, CX
+	JZ   i32rest
+
+i32block:
+	MOVQ $1024, R13
+	CMPQ CX, R13
+	CMOVQLT CX, R13
+	MOVQ SI, R8
+	MOVQ DI, R9
+	MOVQ R13, R11
+	VMOVDQA Y14, Y11
+
+i32run:
+	TRUNC32
+	VPMINSD Y4, Y11, Y11
+	VPMINSD Y5, Y11, Y11
+	STORE32
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, R13
+	JNZ  i32run
+	VPCMPEQD Y12, Y11, Y11
+	VPTEST Y11, Y11
+	JNZ  i32special
+	SUBQ R11, CX
+	JNZ  i32block
+	JMP  i32rest
+
+i32special:
+	MOVQ R8, SI // this block again, and the rest, through the checked route
+	MOVQ R9, DI
+
+i32step:
+	TRUNC32
+	VPMINSD Y5, Y4, Y4
+	VPCMPEQD Y12, Y4, Y4
+	VPTEST Y4, Y4
+	JNZ  i32fix
+	STORE32
+
+i32next:
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JNZ  i32step
+
+i32rest:
+	MOVQ R12, CX
 	LOOP(F32I32, 8, 32, 32)
+
+i32fix:
+	F32I32(0, 0)
+	F32I32(32, 32)
+	F32I32(64, 64)
+	F32I32(96, 96)
+	JMP  i32next
 
 // The narrow integer kernels clamp in float32 first, where VMINPS and VMAXPS choose their NaN
 // result: with x second (the memory operand of VMINPS, the register of VMAXPS), a NaN x stays
@@ -884,22 +972,36 @@ TEXT ·f32ToU8AVX2(SB), NOSPLIT, $512-56
 
 // ---- f64 <-> f32 -------------------------------------------------------------------------------
 
+// F64F32 and F32F64 convert 16 elements a step: four conversions, so that LOOP's four steps an
+// iteration give 16 conversions to its five loop instructions (at one conversion a step, 1 Ki
+// elements took 77 and 86 ns, against 71 and 76 for github.com/viterin/vek's loops).
 #define F64F32(I, O) \
-	VMOVUPD I(SI), Y0; \
-	VCVTPD2PSY Y0, X0; \
-	VMOVUPS X0, O(DI)
+	VCVTPD2PSY I(SI), X0; \
+	VCVTPD2PSY I+32(SI), X1; \
+	VCVTPD2PSY I+64(SI), X2; \
+	VCVTPD2PSY I+96(SI), X3; \
+	VMOVUPS X0, O(DI); \
+	VMOVUPS X1, O+16(DI); \
+	VMOVUPS X2, O+32(DI); \
+	VMOVUPS X3, O+48(DI)
 
 TEXT ·f64ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	LOOP(F64F32, 4, 32, 16)
+	LOOP(F64F32, 16, 128, 64)
 
 #define F32F64(I, O) \
 	VCVTPS2PD I(SI), Y0; \
-	VMOVUPD Y0, O(DI)
+	VCVTPS2PD I+16(SI), Y1; \
+	VCVTPS2PD I+32(SI), Y2; \
+	VCVTPS2PD I+48(SI), Y3; \
+	VMOVUPD Y0, O(DI); \
+	VMOVUPD Y1, O+32(DI); \
+	VMOVUPD Y2, O+64(DI); \
+	VMOVUPD Y3, O+96(DI)
 
 TEXT ·f32ToF64AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	LOOP(F32F64, 4, 16, 32)
+	LOOP(F32F64, 16, 64, 128)
 
 // ---- boolean -----------------------------------------------------------------------------------
 

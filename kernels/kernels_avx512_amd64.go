@@ -250,7 +250,8 @@ func f32ToI8AVX512(dst, src []byte, n int)
 //go:noescape
 func f32ToU8AVX512(dst, src []byte, n int)
 
-// f64ToF32AVX512: for i < n { dst32[i] = float32(src64[i]) } (VCVTPD2PS, as Go's conversion).
+// f64ToF32AVX512: for i < n { dst32[i] = float32(src64[i]) } (VCVTPD2PS, as Go's conversion):
+// 512-bit conversions below 2048 elements, 256-bit ones (faster from L2 and L3) from there.
 //
 //go:noescape
 func f64ToF32AVX512(dst, src []byte, n int)

@@ -434,9 +434,16 @@ func TestSIMDSparseSpecials(t *testing.T) {
 }
 
 // TestSIMDLengthsAndOffsets converts every length 0..257 at byte offsets 0..7 of the source and
-// of the destination, with guard bytes before and after the destination that must stay untouched.
+// of the destination, with guard bytes before and after the destination that must stay untouched,
+// and some longer lengths around the sizes where a kernel changes its loop (f32 → i32 checks
+// 1024-element blocks, f64 → f32 switches to 256-bit steps from 2048 elements).
 func TestSIMDLengthsAndOffsets(t *testing.T) {
-	const maxN, guard = 257, 64
+	const maxN, guard = 4113, 64
+	lengths := make([]int, 0, 300)
+	for n := 0; n <= 257; n++ {
+		lengths = append(lengths, n)
+	}
+	lengths = append(lengths, 1023, 1024, 1025, 1055, 2047, 2048, 2049, 2079, 2081, 4113)
 	offsets := []int{0, 1, 2, 3, 4, 5, 6, 7}
 	if testing.Short() {
 		offsets = []int{0, 1, 3, 6}
@@ -456,7 +463,7 @@ func TestSIMDLengthsAndOffsets(t *testing.T) {
 			want := make([]byte, dbMax)
 			buf := make([]byte, guard+8+int(dbMax)+guard)
 			for so := range offsets {
-				for n := 0; n <= maxN; n++ {
+				for _, n := range lengths {
 					sb, _ := from.ByteSize(int64(n))
 					src := srcAll[offsets[so] : offsets[so]+int(sb)]
 					db, _ := to.ByteSize(int64(n))
