@@ -47,8 +47,10 @@ func bf16ToF16AVX2(dst, src []byte, n int)
 //go:noescape
 func f8e4m3ToF16AVX2(dst, src []byte, n int)
 
-// f8e4m3ToF32AVX2: for i < n { dst32[i] = F16ToF32(e4m3→f16(src8[i])) } (the bytes of
-// f8e4m3ToF16AVX2, then VCVTPH2PS).
+// f8e4m3ToF32AVX2: for i < n { c := src8[i]; m := c&0x7F; b := m<<4 + 0x3C00 (normal); if m < 8
+// { b = bfloat16 of m·2^-9 }; if m == 0x7F { b = 0x7FC0 }; dst32[i] = uint32(b | (c&0x80)<<8) << 16 }
+// (= F32FromF8E4M3; 32 bytes a step in byte lanes, VPSHUFB corrections for m < 8 and NaN, then
+// widened by unpacks under a zero low half).
 //
 //go:noescape
 func f8e4m3ToF32AVX2(dst, src []byte, n int)

@@ -204,27 +204,69 @@ TEXT ·f8e4m3ToF16AVX2(SB), NOSPLIT, $512-56
 	E4M3_CONSTS
 	LOOP(E4M3F16, 32, 32, 64)
 
-// E4M3F32 widens the binary16 of E4M3B with VCVTPH2PS (exact; the NaN 0x7E00 becomes
-// 0x7FC00000). The unpacks give elements 0..7 and 16..23 (Y4) and 8..15 and 24..31 (Y5).
+// f8e4m3 -> float32 goes through bfloat16 bytes (the top half of the exact float32), computed
+// like E4M3B: with m = c&0x7F, a normal m (8..0x7E) is m<<4 + 0x3C00, high byte (m>>4) + 0x3C,
+// low byte (m<<4)&0xF0 (VPSRLW, VPSLLW and a mask each: the shifts work on words). The index
+// VPADDSB(m, 0x77), 0 for the NaN code, picks from two VPSHUFB tables what to add (modulo 256):
+// e4m3BHi holds 0x3C for the normal codes, the high byte of m·2^-9 for m < 8 (where m>>4 = 0),
+// and 0x7F - 7 for the NaN 0x7FC0; e4m3BLo holds the low byte minus (m<<4)&0xF0 (0 for the
+// normal codes). The sign c&0x80 goes into the high byte. Unpacking bytes to words and then
+// words to dwords under a zero low half widens them to float32 with shuffles only (VCVTPH2PS
+// costs more); the source dwords are first put in the order 0, 2, 4, 6, 1, 3, 5, 7 (VPERMD,
+// nibPermD), so that the four results hold elements 0..7, 8..15, 16..23 and 24..31.
+DATA e4m3BHi<>+0(SB)/8, $0x0000000000000078
+DATA e4m3BHi<>+8(SB)/8, $0x3C3C3C3C3C3B3B3B
+GLOBL e4m3BHi<>(SB), RODATA|NOPTR, $16
+
+DATA e4m3BLo<>+0(SB)/8, $0x00000000000000D0
+DATA e4m3BLo<>+8(SB)/8, $0x00F0E0D0C09060F0
+GLOBL e4m3BLo<>(SB), RODATA|NOPTR, $16
+
+// E4M3BF_CONSTS: Y15 = 0x7F, Y14 = 0x07, Y13 = 0x80, Y12 = 0x77, Y9 = 0xF0 (bytes), Y11 =
+// e4m3BHi, Y10 = e4m3BLo, Y8 = nibPermD, Y7 = 0.
+#define E4M3BF_CONSTS \
+	BCASTD(0x7F7F7F7F, X15, Y15); \
+	BCASTD(0x07070707, X14, Y14); \
+	BCASTD(0x80808080, X13, Y13); \
+	BCASTD(0x77777777, X12, Y12); \
+	BCASTD(0xF0F0F0F0, X9, Y9); \
+	VBROADCASTI128 e4m3BHi<>(SB), Y11; \
+	VBROADCASTI128 e4m3BLo<>(SB), Y10; \
+	VMOVDQU nibPermD<>(SB), Y8; \
+	VPXOR Y7, Y7, Y7
+
+// E4M3F32 decodes 32 f8e4m3 bytes at I(SI) into bfloat16 high bytes (Y2) and low bytes (Y3),
+// then widens them to float32.
 #define E4M3F32(I, O) \
-	VMOVDQU I(SI), Y0; \
-	E4M3B; \
+	VPERMD I(SI), Y8, Y0; \
+	VPAND Y15, Y0, Y1; \
+	VPCMPEQB Y15, Y1, Y5; \
+	VPADDSB Y12, Y1, Y4; \
+	VPANDN Y4, Y5, Y4; \
+	VPSRLW $4, Y1, Y2; \
+	VPAND Y14, Y2, Y2; \
+	VPSHUFB Y4, Y11, Y5; \
+	VPADDB Y5, Y2, Y2; \
+	VPSLLW $4, Y1, Y3; \
+	VPAND Y9, Y3, Y3; \
+	VPSHUFB Y4, Y10, Y5; \
+	VPADDB Y5, Y3, Y3; \
+	VPAND Y13, Y0, Y5; \
+	VPOR Y5, Y2, Y2; \
 	VPUNPCKLBW Y2, Y3, Y4; \
 	VPUNPCKHBW Y2, Y3, Y5; \
-	VCVTPH2PS X4, Y6; \
-	VCVTPH2PS X5, Y7; \
-	VMOVUPS Y6, O(DI); \
-	VMOVUPS Y7, O+32(DI); \
-	VEXTRACTI128 $1, Y4, X4; \
-	VEXTRACTI128 $1, Y5, X5; \
-	VCVTPH2PS X4, Y6; \
-	VCVTPH2PS X5, Y7; \
-	VMOVUPS Y6, O+64(DI); \
-	VMOVUPS Y7, O+96(DI)
+	VPUNPCKLWD Y4, Y7, Y0; \
+	VPUNPCKHWD Y4, Y7, Y1; \
+	VPUNPCKLWD Y5, Y7, Y2; \
+	VPUNPCKHWD Y5, Y7, Y3; \
+	VMOVDQU Y0, O(DI); \
+	VMOVDQU Y1, O+32(DI); \
+	VMOVDQU Y2, O+64(DI); \
+	VMOVDQU Y3, O+96(DI)
 
 TEXT ·f8e4m3ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	E4M3_CONSTS
+	E4M3BF_CONSTS
 	LOOP(E4M3F32, 32, 32, 128)
 
 #define E5M2F16(I, O) \
