@@ -18,7 +18,8 @@ func f32ToF16AVX2(dst, src []byte, n int)
 func f16ToF32AVX2(dst, src []byte, n int)
 
 // f32ToBF16AVX2: for i < n { x := src32[i]; if x&0x7FFFFFFF > 0x7F800000 { dst16[i] = x>>16 | 0x40 }
-// else { dst16[i] = (x + 0x7FFF + (x>>16)&1) >> 16 } }.
+// else { dst16[i] = (x + 0x7FFF + (x>>16)&1) >> 16 } } (blocks of 1024 without the NaN lanes, a block
+// with a NaN done again with them).
 //
 //go:noescape
 func f32ToBF16AVX2(dst, src []byte, n int)
