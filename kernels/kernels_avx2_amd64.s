@@ -336,10 +336,81 @@ GLOBL splitHL<>(SB), RODATA|NOPTR, $16
 #define F32E4M3(I, O) F32F8(I, O, TOE4M3)
 #define F16E4M3(I, O) F16F8(I, O, TOE4M3)
 
+// TOE4M3FAST_CONSTS: Y15 = splitHL (both lanes), Y14 = 0x7F, Y13 = 0x80, Y12 = 0x40, Y11 = 0x5C,
+// Y10 = 0xBA, Y8 = 0xC0, Y7 = 0x3F (bytes), Y6 = 0 (the out-of-range flags of TOE4M3FAST).
+#define TOE4M3FAST_CONSTS \
+	VBROADCASTI128 splitHL<>(SB), Y15; \
+	BCASTD(0x7F7F7F7F, X14, Y14); \
+	BCASTD(0x80808080, X13, Y13); \
+	BCASTD(0x40404040, X12, Y12); \
+	BCASTD(0x5C5C5C5C, X11, Y11); \
+	BCASTD(0xBABABABA, X10, Y10); \
+	BCASTD(0xC0C0C0C0, X8, Y8); \
+	BCASTD(0x3F3F3F3F, X7, Y7); \
+	VPXOR Y6, Y6, Y6
+
+// TOE4M3FAST is TOE4M3 for binary16 magnitudes in the normal f8e4m3 range, high byte M = H&0x7F
+// from 0x24 to 0x5E (2^-6 ≤ |h| < 448·1.125), where the code is just c = 2M - 0x40 + [L > 0x40] +
+// [L > 0xBF] (8 ≤ c ≤ 0x7E): it adds d = c - M = M - 0x40 + [L > 0x40] + [L > 0xBF] to H, which
+// is c with H's sign bit, in 11 simple byte operations. It ORs into Y6 the bytes with M outside
+// 0x24..0x5E (M + 0x5C, signed, above -70 = 0xBA), whose codes it may get wrong.
+#define TOE4M3FAST \
+	VPXOR Y13, Y2, Y2; \
+	VPAND Y14, Y3, Y0; \
+	VPADDB Y11, Y0, Y4; \
+	VPCMPGTB Y10, Y4, Y4; \
+	VPOR Y4, Y6, Y6; \
+	VPSUBB Y12, Y0, Y0; \
+	VPCMPGTB Y8, Y2, Y4; \
+	VPSUBB Y4, Y0, Y0; \
+	VPCMPGTB Y7, Y2, Y4; \
+	VPSUBB Y4, Y0, Y0; \
+	VPADDB Y0, Y3, Y1
+
+#define F32E4M3FAST(I, O) F32F8(I, O, TOE4M3FAST)
+
+// LOOPFAST is LOOP with a fast path: four blocks at a time it runs FAST, which ORs into Y6 a flag
+// for every element it may have got wrong, with the constants FCONSTS (which clear Y6); when a flag
+// is set it converts the four blocks again with BODY and the constants CONSTS (storing over the
+// same bytes), then reloads FCONSTS. What is left (fewer than four blocks and a partial one) goes
+// to LOOP with BODY.
+#define LOOPFAST(FAST, BODY, FCONSTS, CONSTS, V, SIN, SOUT) \
+	MOVQ CX, R10; \
+	ANDQ $(V-1), R10; \
+	SUBQ R10, CX; \
+	CMPQ CX, $(4*V); \
+	JB   full; \
+	FCONSTS; \
+fast: \
+	FAST(0, 0); \
+	FAST(SIN, SOUT); \
+	FAST(2*SIN, 2*SOUT); \
+	FAST(3*SIN, 3*SOUT); \
+	VPTEST Y6, Y6; \
+	JNZ  redo; \
+fastNext: \
+	ADDQ $(4*SIN), SI; \
+	ADDQ $(4*SOUT), DI; \
+	SUBQ $(4*V), CX; \
+	CMPQ CX, $(4*V); \
+	JAE  fast; \
+	JMP  full; \
+redo: \
+	CONSTS; \
+	BODY(0, 0); \
+	BODY(SIN, SOUT); \
+	BODY(2*SIN, 2*SOUT); \
+	BODY(3*SIN, 3*SOUT); \
+	FCONSTS; \
+	JMP  fastNext; \
+full: \
+	ADDQ R10, CX; \
+	CONSTS; \
+	LOOP(BODY, V, SIN, SOUT)
+
 TEXT ·f32ToF8e4m3AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	TOE4M3_CONSTS
-	LOOP(F32E4M3, 32, 128, 32)
+	LOOPFAST(F32E4M3FAST, F32E4M3, TOE4M3FAST_CONSTS, TOE4M3_CONSTS, 32, 128, 32)
 
 TEXT ·f16ToF8e4m3AVX2(SB), NOSPLIT, $512-56
 	ARGS
