@@ -164,12 +164,15 @@ func u16ToF32AVX2(dst, src []byte, n int)
 //go:noescape
 func i32ToF32AVX2(dst, src []byte, n int)
 
-// i8ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(int8(src8[i]))) } (VCVTPS2PH to a register).
+// i8ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(int8(src8[i]))) } (exact: VCVTDQ2PS of the
+// even and the odd elements times 2^16, the binary16 bits cut from the float32 bits by integer
+// multiplies and shifts, the sign ORed in; no VCVTPS2PH).
 //
 //go:noescape
 func i8ToF16AVX2(dst, src []byte, n int)
 
-// u8ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(src8[i])) } (VCVTPS2PH to a register).
+// u8ToF16AVX2: for i < n { dst16[i] = F16FromF32(float32(src8[i])) } (exact: as i8ToF16AVX2, without
+// the sign).
 //
 //go:noescape
 func u8ToF16AVX2(dst, src []byte, n int)
