@@ -67,7 +67,9 @@ func f8e5m2ToF16AVX2(dst, src []byte, n int)
 func f8e5m2ToF32AVX2(dst, src []byte, n int)
 
 // f32ToF8e4m3AVX2: for i < n { dst8[i] = F8E4M3FromF16(F16FromF32(src32[i])) }: VCVTPS2PH, then
-// the rounding of f16ToF8e4m3AVX2.
+// the rounding of f16ToF8e4m3AVX2, or, for four blocks of 32 whose binary16 values h all have
+// M = h>>8&0x7F in 0x24..0x5E (normal f8e4m3 values), the normal rule alone: dst8[i] =
+// (h>>8) + M - 0x40 + [L > 0x40] + [L > 0xBF] with L = h&0xFF.
 //
 //go:noescape
 func f32ToF8e4m3AVX2(dst, src []byte, n int)

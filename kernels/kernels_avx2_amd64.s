@@ -476,57 +476,137 @@ GLOBL splitHL<>(SB), RODATA|NOPTR, $16
 #define F32E4M3(I, O) F32F8(I, O, TOE4M3)
 #define F16E4M3(I, O) F16F8(I, O, TOE4M3)
 
+// TOE4M3FAST_CONSTS: Y15 = splitHL (both lanes), Y14 = 0x7F, Y13 = 0x80, Y12 = 0x1C, Y11 = 0x24,
+// Y10 = 0x3A, Y8 = 0xC0, Y7 = 0x3F (bytes), Y6 = 0 (the range of TOE4M3FAST).
+#define TOE4M3FAST_CONSTS \
+	VBROADCASTI128 splitHL<>(SB), Y15; \
+	BCASTD(0x7F7F7F7F, X14, Y14); \
+	BCASTD(0x80808080, X13, Y13); \
+	BCASTD(0x1C1C1C1C, X12, Y12); \
+	BCASTD(0x24242424, X11, Y11); \
+	BCASTD(0x3A3A3A3A, X10, Y10); \
+	BCASTD(0xC0C0C0C0, X8, Y8); \
+	BCASTD(0x3F3F3F3F, X7, Y7); \
+	VPXOR Y6, Y6, Y6
+
+// TOE4M3FAST is TOE4M3 for binary16 magnitudes in the normal f8e4m3 range, high byte M = H&0x7F
+// from 0x24 to 0x5E (2^-6 ≤ |h| < 448), where the code is just c = 2M - 0x40 + [L > 0x40] +
+// [L > 0xBF] (8 ≤ c ≤ 0x7E): it adds d = c - M = M - 0x40 + [L > 0x40] + [L > 0xBF] to H, which
+// is c with H's sign bit, in 10 simple byte operations. Y6 keeps the unsigned maximum of M - 0x24
+// (modulo 256), which is at most 0x3A exactly when every M so far was in 0x24..0x5E (E4M3FASTOK).
+#define TOE4M3FAST \
+	VPXOR Y13, Y2, Y2; \
+	VPAND Y14, Y3, Y0; \
+	VPSUBB Y11, Y0, Y0; \
+	VPMAXUB Y0, Y6, Y6; \
+	VPSUBB Y12, Y0, Y0; \
+	VPCMPGTB Y8, Y2, Y4; \
+	VPSUBB Y4, Y0, Y0; \
+	VPCMPGTB Y7, Y2, Y4; \
+	VPSUBB Y4, Y0, Y0; \
+	VPADDB Y0, Y3, Y1
+
+// E4M3FASTOK sets ZF when every byte of Y6 is at most 0x3A (Y10), that is when TOE4M3FAST got
+// every code right since TOE4M3FAST_CONSTS.
+#define E4M3FASTOK \
+	VPSUBUSB Y10, Y6, Y4; \
+	VPTEST Y4, Y4
+
+#define F32E4M3FAST(I, O) F32F8(I, O, TOE4M3FAST)
+
+// LOOPFAST is LOOP with a fast path: four blocks at a time it runs FAST, with the constants
+// FCONSTS, and then OK, which clears ZF if FAST may have got an element wrong since FCONSTS; then
+// it converts the four blocks again with BODY and the constants CONSTS (storing over the same
+// bytes), and reloads FCONSTS. What is left (fewer than four blocks and a partial one) goes
+// to LOOP with BODY.
+#define LOOPFAST(FAST, OK, BODY, FCONSTS, CONSTS, V, SIN, SOUT) \
+	MOVQ CX, R10; \
+	ANDQ $(V-1), R10; \
+	SUBQ R10, CX; \
+	CMPQ CX, $(4*V); \
+	JB   full; \
+	FCONSTS; \
+fast: \
+	FAST(0, 0); \
+	FAST(SIN, SOUT); \
+	FAST(2*SIN, 2*SOUT); \
+	FAST(3*SIN, 3*SOUT); \
+	OK; \
+	JNZ  redo; \
+fastNext: \
+	ADDQ $(4*SIN), SI; \
+	ADDQ $(4*SOUT), DI; \
+	SUBQ $(4*V), CX; \
+	CMPQ CX, $(4*V); \
+	JAE  fast; \
+	JMP  full; \
+redo: \
+	CONSTS; \
+	BODY(0, 0); \
+	BODY(SIN, SOUT); \
+	BODY(2*SIN, 2*SOUT); \
+	BODY(3*SIN, 3*SOUT); \
+	FCONSTS; \
+	JMP  fastNext; \
+full: \
+	ADDQ R10, CX; \
+	CONSTS; \
+	LOOP(BODY, V, SIN, SOUT)
+
 TEXT ·f32ToF8e4m3AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	TOE4M3_CONSTS
-	LOOP(F32E4M3, 32, 128, 32)
+	LOOPFAST(F32E4M3FAST, E4M3FASTOK, F32E4M3, TOE4M3FAST_CONSTS, TOE4M3_CONSTS, 32, 128, 32)
 
 TEXT ·f16ToF8e4m3AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	TOE4M3_CONSTS
 	LOOP(F16E4M3, 32, 64, 32)
 
-// TOE5M2_CONSTS(NANH): Y15 = splitHL (both lanes), Y14 = 0x7F, Y13 = 0x80, Y12 = 0x01, Y11 = 0,
-// Y10 = NANH, Y9 = 0x02 (bytes).
-#define TOE5M2_CONSTS(NANH) \
+// TOE5M2_CONSTS: Y15 = splitHL (both lanes), Y14 = 0x7F, Y13 = 0x80, Y12 = 0, Y11 = 0x01,
+// Y10 = 0x3E, Y9 = 0x02, Y8 = 0x7E (bytes).
+#define TOE5M2_CONSTS \
 	VBROADCASTI128 splitHL<>(SB), Y15; \
 	BCASTD(0x7F7F7F7F, X14, Y14); \
 	BCASTD(0x80808080, X13, Y13); \
-	BCASTD(0x01010101, X12, Y12); \
-	VPXOR Y11, Y11, Y11; \
-	BCASTD(NANH, X10, Y10); \
-	BCASTD(0x02020202, X9, Y9)
+	VPXOR Y12, Y12, Y12; \
+	BCASTD(0x01010101, X11, Y11); \
+	BCASTD(0x3E3E3E3E, X10, Y10); \
+	BCASTD(0x02020202, X9, Y9); \
+	BCASTD(0x7E7E7E7E, X8, Y8)
 
-// E5M2UP sets Y4 to -1 in the bytes whose f8e5m2 code rounds up: F8E5M2FromF16 adds
-// 0x7F + (H&1) to the magnitude and keeps its high byte, so the code is H + [L + (H&1) > 0x80],
-// that is Lx + (H&1) > 0 with Lx = L^0x80 signed (VPADDSB: Lx = 127 stays 127). L in Y2 and
-// H in Y3 are kept; Y0 is clobbered.
+// E5M2UP sets Y4 to Lx | (H&1), with Lx = L^0x80 signed, whose being positive is whether the
+// f8e5m2 code rounds up: F8E5M2FromF16 adds 0x7F + (H&1) to the magnitude and keeps its high
+// byte, so the code is H + [L + (H&1) > 0x80], that is Lx > -(H&1) (for odd H, Lx ≥ 0). L in Y2
+// and H in Y3 are kept; Y0 is clobbered. No shuffle or saturating operation: the ports those
+// use are the busy ones.
 #define E5M2UP \
 	VPXOR Y13, Y2, Y4; \
-	VPAND Y12, Y3, Y0; \
-	VPADDSB Y0, Y4, Y4; \
-	VPCMPGTB Y11, Y4, Y4
+	VPAND Y11, Y3, Y0; \
+	VPOR Y0, Y4, Y4
 
 // TOE5M2Q rounds binary16 values with low bytes L in Y2 and high bytes H in Y3 to f8e5m2 in Y1,
-// for values whose NaNs are quiet (from VCVTPS2PH; Y10 = 0x7D): H - E5M2UP (the sign stays in
-// place: no magnitude up to 0x7C00 carries into it), except that a NaN keeps H, which is
-// F8E5M2FromF16's H | 0x02 for a quiet NaN. With M = H&0x7F, the NaNs are exactly M > 0x7D:
-// every other value is at most 0x7C00.
+// for values whose NaNs are quiet (from VCVTPS2PH), in seven simple byte operations: H + [up > 0]
+// (the sign stays in place: no magnitude up to 0x7C00 carries into it), except that a NaN keeps
+// H, which is F8E5M2FromF16's H | 0x02 for a quiet NaN. The NaNs are exactly the H with bits 1..6
+// set (M = H&0x7F > 0x7D: every other value is at most 0x7C00), for which X = ^H & 0x7E is 0; X is
+// positive for the others, so [min(up, X) > 0] (signed) is the rounding step.
 #define TOE5M2Q \
 	E5M2UP; \
-	VPAND Y14, Y3, Y0; \
-	VPCMPGTB Y10, Y0, Y0; \
-	VPANDN Y4, Y0, Y4; \
+	VPANDN Y8, Y3, Y0; \
+	VPMINSB Y0, Y4, Y4; \
+	VPCMPGTB Y12, Y4, Y4; \
 	VPSUBB Y4, Y3, Y1
 
-// TOE5M2 is TOE5M2Q for any binary16 (Y10 = 0x7C): a NaN (M<<8 | L > 0x7C00, that is
-// M + [L ≠ 0] > 0x7C, VPADDSB keeping M = 0x7F at 0x7F) gives H | 0x02 instead.
+// TOE5M2 is TOE5M2Q for any binary16: a NaN (M<<8 | L > 0x7C00, that is M + [L ≠ 0] ≥ 0x7D,
+// or VPAVGB(M, [L ≠ 0]) = (M + [L ≠ 0] + 1) >> 1 > 0x3E, computed in 9 bits) gives H | 0x02
+// instead.
 #define TOE5M2 \
 	E5M2UP; \
+	VPCMPGTB Y12, Y4, Y4; \
 	VPSUBB Y4, Y3, Y1; \
-	VPMINUB Y12, Y2, Y2; \
+	VPMINUB Y11, Y2, Y2; \
 	VPAND Y14, Y3, Y0; \
-	VPADDSB Y2, Y0, Y0; \
+	VPAVGB Y2, Y0, Y0; \
 	VPCMPGTB Y10, Y0, Y0; \
 	VPOR Y9, Y3, Y3; \
 	VPBLENDVB Y0, Y3, Y1, Y1
@@ -536,12 +616,12 @@ TEXT ·f16ToF8e4m3AVX2(SB), NOSPLIT, $512-56
 
 TEXT ·f32ToF8e5m2AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	TOE5M2_CONSTS(0x7D7D7D7D)
+	TOE5M2_CONSTS
 	LOOP(F32E5M2, 32, 128, 32)
 
 TEXT ·f16ToF8e5m2AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	TOE5M2_CONSTS(0x7C7C7C7C)
+	TOE5M2_CONSTS
 	LOOP(F16E5M2, 32, 64, 32)
 
 // PACKW16 packs the 16 word lanes of Y0 (each ≤ 0xFF) into 16 bytes at O(DI).
