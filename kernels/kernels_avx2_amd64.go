@@ -18,7 +18,8 @@ func f32ToF16AVX2(dst, src []byte, n int)
 func f16ToF32AVX2(dst, src []byte, n int)
 
 // f32ToBF16AVX2: for i < n { x := src32[i]; if x&0x7FFFFFFF > 0x7F800000 { dst16[i] = x>>16 | 0x40 }
-// else { dst16[i] = (x + 0x7FFF + (x>>16)&1) >> 16 } }.
+// else { dst16[i] = (x + 0x7FFF + (x>>16)&1) >> 16 } } (blocks of 1024 without the NaN lanes, a block
+// with a NaN done again with them).
 //
 //go:noescape
 func f32ToBF16AVX2(dst, src []byte, n int)
@@ -47,8 +48,10 @@ func bf16ToF16AVX2(dst, src []byte, n int)
 //go:noescape
 func f8e4m3ToF16AVX2(dst, src []byte, n int)
 
-// f8e4m3ToF32AVX2: for i < n { dst32[i] = F16ToF32(e4m3→f16(src8[i])) } (the bytes of
-// f8e4m3ToF16AVX2, then VCVTPH2PS).
+// f8e4m3ToF32AVX2: for i < n { c := src8[i]; m := c&0x7F; b := m<<4 + 0x3C00 (normal); if m < 8
+// { b = bfloat16 of m·2^-9 }; if m == 0x7F { b = 0x7FC0 }; dst32[i] = uint32(b | (c&0x80)<<8) << 16 }
+// (= F32FromF8E4M3; 32 bytes a step in byte lanes, VPSHUFB corrections for m < 8 and NaN, then
+// widened by unpacks under a zero low half).
 //
 //go:noescape
 func f8e4m3ToF32AVX2(dst, src []byte, n int)

@@ -35,7 +35,8 @@ TEXT ·f16ToF32AVX2(SB), NOSPLIT, $512-56
 
 // ---- bf16 --------------------------------------------------------------------------------------
 
-// BF16_CONSTS: Y13 = 0x8000, Y12 = 0x10000, Y11 = 0x00400000, Y10 = (0, 1) words, Y9 = 0.
+// BF16_CONSTS: Y13 = 0x8000, Y12 = 0x10000, Y11 = 0x00400000, Y10 = (0, 1) words, Y9 = 0
+// (Y14 is the NaN test of f32ToBF16AVX2).
 #define BF16_CONSTS \
 	BCASTD(0x8000, X13, Y13); \
 	BCASTD(0x10000, X12, Y12); \
@@ -68,10 +69,95 @@ TEXT ·f16ToF32AVX2(SB), NOSPLIT, $512-56
 	VPERMQ $0xD8, Y0, Y0; \
 	VMOVDQU Y0, O(DI)
 
+// BF16FAST(I, R, S, T, U) rounds the 16 float32 at I(SI) to bfloat16 in R (in order) as BF16R
+// does, without the NaN lanes: it ORs into Y14 the unordered compare of the two halves (a NaN
+// in either sets the lane) instead. S, T and U are scratch.
+#define BF16FAST(I, R, S, T, U) \
+	VMOVDQU I(SI), R; \
+	VMOVDQU I+32(SI), S; \
+	VCMPPS $3, S, R, T; \
+	VPOR T, Y14, Y14; \
+	VPAND Y12, R, T; \
+	VPCMPEQD Y9, T, T; \
+	VPADDD Y13, R, R; \
+	VPADDD T, R, R; \
+	VPMADDWD Y10, R, R; \
+	VPAND Y12, S, U; \
+	VPCMPEQD Y9, U, U; \
+	VPADDD Y13, S, S; \
+	VPADDD U, S, S; \
+	VPMADDWD Y10, S, S; \
+	VPACKSSDW S, R, R; \
+	VPERMQ $0xD8, R, R
+
+#define BF16FAST32 \
+	BF16FAST(0, Y0, Y1, Y2, Y3); \
+	BF16FAST(64, Y4, Y5, Y6, Y7)
+
+#define BF16STORE32 \
+	VMOVDQU Y0, (DI); \
+	VMOVDQU Y4, 32(DI)
+
+// f32ToBF16AVX2 takes f32ToI32AVX2's route: blocks of up to 1024 float32 (32 steps of 32)
+// rounded by BF16FAST, with the NaN test of every lane ORed into Y14; a block with a NaN is done
+// again, with the rest of the call, step by step: a step whose test is set goes through F32BF16,
+// which handles NaN lanes (a NaN is rare, and the test costs two ops per 16 lanes against six).
+// The elements after the last whole step go through F32BF16 in LOOP.
 TEXT ·f32ToBF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	BF16_CONSTS
+	MOVQ CX, R12
+	ANDQ $31, R12
+	SUBQ R12, CX
+	JZ   bfrest
+
+bfblock:
+	MOVQ $1024, R13
+	CMPQ CX, R13
+	CMOVQLT CX, R13
+	MOVQ SI, R8
+	MOVQ DI, R9
+	MOVQ R13, R11
+	VPXOR Y14, Y14, Y14
+
+bfrun:
+	BF16FAST32
+	BF16STORE32
+	ADDQ $128, SI
+	ADDQ $64, DI
+	SUBQ $32, R13
+	JNZ  bfrun
+	VPTEST Y14, Y14
+	JNZ  bfspecial
+	SUBQ R11, CX
+	JNZ  bfblock
+	JMP  bfrest
+
+bfspecial:
+	MOVQ R8, SI // this block again, and the rest, step by step
+	MOVQ R9, DI
+
+bfstep:
+	VPXOR Y14, Y14, Y14
+	BF16FAST32
+	VPTEST Y14, Y14
+	JNZ  bffix
+	BF16STORE32
+
+bfnext:
+	ADDQ $128, SI
+	ADDQ $64, DI
+	SUBQ $32, CX
+	JNZ  bfstep
+
+bfrest:
+	MOVQ R12, CX
 	LOOP(F32BF16, 16, 64, 32)
+
+bffix:
+	F32BF16(0, 0)
+	F32BF16(64, 32)
+	JMP  bfnext
 
 // F16BF16 rounds the exact float32 x of each binary16 (VCVTPH2PS) to bfloat16 with float
 // arithmetic: y = (x + M) - M, M = ±2^(e+16) (the sign and exponent field of x, plus 16 in the
@@ -204,27 +290,69 @@ TEXT ·f8e4m3ToF16AVX2(SB), NOSPLIT, $512-56
 	E4M3_CONSTS
 	LOOP(E4M3F16, 32, 32, 64)
 
-// E4M3F32 widens the binary16 of E4M3B with VCVTPH2PS (exact; the NaN 0x7E00 becomes
-// 0x7FC00000). The unpacks give elements 0..7 and 16..23 (Y4) and 8..15 and 24..31 (Y5).
+// f8e4m3 -> float32 goes through bfloat16 bytes (the top half of the exact float32), computed
+// like E4M3B: with m = c&0x7F, a normal m (8..0x7E) is m<<4 + 0x3C00, high byte (m>>4) + 0x3C,
+// low byte (m<<4)&0xF0 (VPSRLW, VPSLLW and a mask each: the shifts work on words). The index
+// VPADDSB(m, 0x77), 0 for the NaN code, picks from two VPSHUFB tables what to add (modulo 256):
+// e4m3BHi holds 0x3C for the normal codes, the high byte of m·2^-9 for m < 8 (where m>>4 = 0),
+// and 0x7F - 7 for the NaN 0x7FC0; e4m3BLo holds the low byte minus (m<<4)&0xF0 (0 for the
+// normal codes). The sign c&0x80 goes into the high byte. Unpacking bytes to words and then
+// words to dwords under a zero low half widens them to float32 with shuffles only (VCVTPH2PS
+// costs more); the source dwords are first put in the order 0, 2, 4, 6, 1, 3, 5, 7 (VPERMD,
+// nibPermD), so that the four results hold elements 0..7, 8..15, 16..23 and 24..31.
+DATA e4m3BHi<>+0(SB)/8, $0x0000000000000078
+DATA e4m3BHi<>+8(SB)/8, $0x3C3C3C3C3C3B3B3B
+GLOBL e4m3BHi<>(SB), RODATA|NOPTR, $16
+
+DATA e4m3BLo<>+0(SB)/8, $0x00000000000000D0
+DATA e4m3BLo<>+8(SB)/8, $0x00F0E0D0C09060F0
+GLOBL e4m3BLo<>(SB), RODATA|NOPTR, $16
+
+// E4M3BF_CONSTS: Y15 = 0x7F, Y14 = 0x07, Y13 = 0x80, Y12 = 0x77, Y9 = 0xF0 (bytes), Y11 =
+// e4m3BHi, Y10 = e4m3BLo, Y8 = nibPermD, Y7 = 0.
+#define E4M3BF_CONSTS \
+	BCASTD(0x7F7F7F7F, X15, Y15); \
+	BCASTD(0x07070707, X14, Y14); \
+	BCASTD(0x80808080, X13, Y13); \
+	BCASTD(0x77777777, X12, Y12); \
+	BCASTD(0xF0F0F0F0, X9, Y9); \
+	VBROADCASTI128 e4m3BHi<>(SB), Y11; \
+	VBROADCASTI128 e4m3BLo<>(SB), Y10; \
+	VMOVDQU nibPermD<>(SB), Y8; \
+	VPXOR Y7, Y7, Y7
+
+// E4M3F32 decodes 32 f8e4m3 bytes at I(SI) into bfloat16 high bytes (Y2) and low bytes (Y3),
+// then widens them to float32.
 #define E4M3F32(I, O) \
-	VMOVDQU I(SI), Y0; \
-	E4M3B; \
+	VPERMD I(SI), Y8, Y0; \
+	VPAND Y15, Y0, Y1; \
+	VPCMPEQB Y15, Y1, Y5; \
+	VPADDSB Y12, Y1, Y4; \
+	VPANDN Y4, Y5, Y4; \
+	VPSRLW $4, Y1, Y2; \
+	VPAND Y14, Y2, Y2; \
+	VPSHUFB Y4, Y11, Y5; \
+	VPADDB Y5, Y2, Y2; \
+	VPSLLW $4, Y1, Y3; \
+	VPAND Y9, Y3, Y3; \
+	VPSHUFB Y4, Y10, Y5; \
+	VPADDB Y5, Y3, Y3; \
+	VPAND Y13, Y0, Y5; \
+	VPOR Y5, Y2, Y2; \
 	VPUNPCKLBW Y2, Y3, Y4; \
 	VPUNPCKHBW Y2, Y3, Y5; \
-	VCVTPH2PS X4, Y6; \
-	VCVTPH2PS X5, Y7; \
-	VMOVUPS Y6, O(DI); \
-	VMOVUPS Y7, O+32(DI); \
-	VEXTRACTI128 $1, Y4, X4; \
-	VEXTRACTI128 $1, Y5, X5; \
-	VCVTPH2PS X4, Y6; \
-	VCVTPH2PS X5, Y7; \
-	VMOVUPS Y6, O+64(DI); \
-	VMOVUPS Y7, O+96(DI)
+	VPUNPCKLWD Y4, Y7, Y0; \
+	VPUNPCKHWD Y4, Y7, Y1; \
+	VPUNPCKLWD Y5, Y7, Y2; \
+	VPUNPCKHWD Y5, Y7, Y3; \
+	VMOVDQU Y0, O(DI); \
+	VMOVDQU Y1, O+32(DI); \
+	VMOVDQU Y2, O+64(DI); \
+	VMOVDQU Y3, O+96(DI)
 
 TEXT ·f8e4m3ToF32AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	E4M3_CONSTS
+	E4M3BF_CONSTS
 	LOOP(E4M3F32, 32, 32, 128)
 
 #define E5M2F16(I, O) \
@@ -704,8 +832,8 @@ TEXT ·i32ToF32AVX2(SB), NOSPLIT, $512-56
 	VMOVDQU X0, O(DI); \
 	VMOVDQU X1, O+16(DI)
 
-// X8F16(I, O, WIDEN) converts 16 bytes to binary16 without VCVTPS2PH, which is slow (Zen 4:
-// two uops, one on the shuffle pipes). WIDEN (VPMOVZXBW, VPMOVSXBW) puts element k in word k; dword
+// X8F16(I, O, WIDEN) converts 16 bytes to binary16 without VCVTPS2PH, which is slow (on Zen 4
+// about 0.85 cycles for 8 lanes, measured; it limited WIDENF16 for bytes). WIDEN (VPMOVZXBW, VPMOVSXBW) puts element k in word k; dword
 // j then holds the even element 2j in its low word and the odd element 2j+1 in its high word.
 // VPMULLD by 2^16 leaves the even element times 2^16, VPAND (Y15 = 0xFFFF0000) the odd one times
 // 2^16, and VCVTDQ2PS converts both exactly (at most 8 significant bits). A float32 v = x·2^16,
