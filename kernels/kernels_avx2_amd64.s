@@ -517,8 +517,8 @@ GLOBL splitHL<>(SB), RODATA|NOPTR, $16
 // LOOPFAST is LOOP with a fast path: four blocks at a time it runs FAST, with the constants
 // FCONSTS, and then OK, which clears ZF if FAST may have got an element wrong since FCONSTS; then
 // it converts the four blocks again with BODY and the constants CONSTS (storing over the same
-// bytes), and reloads FCONSTS. What is left (fewer than four blocks and a partial one) goes
-// to LOOP with BODY.
+// bytes), and reloads FCONSTS. What is left (fewer than four blocks and a partial one), if
+// anything, goes to LOOP with BODY.
 #define LOOPFAST(FAST, OK, BODY, FCONSTS, CONSTS, V, SIN, SOUT) \
 	MOVQ CX, R10; \
 	ANDQ $(V-1), R10; \
@@ -550,8 +550,12 @@ redo: \
 	JMP  fastNext; \
 full: \
 	ADDQ R10, CX; \
+	JZ   fastDone; \
 	CONSTS; \
-	LOOP(BODY, V, SIN, SOUT)
+	LOOP(BODY, V, SIN, SOUT); \
+fastDone: \
+	VZEROUPPER; \
+	RET
 
 TEXT ·f32ToF8e4m3AVX2(SB), NOSPLIT, $512-56
 	ARGS
