@@ -433,6 +433,77 @@ func TestSIMDSparseSpecials(t *testing.T) {
 	})
 }
 
+// ordinary16 reports whether the f16 or bf16 pattern h is zero or a number in the binary16
+// normal range, 2^-14 ≤ |x| ≤ 65504: the values real tensors hold, which the f16 ↔ bf16 kernels
+// convert on a shorter route (SEMANTICS.md §3: exact in both formats, or for f16 → bf16 a plain
+// rounding of the significand). The rest are subnormal, too large, Inf or NaN.
+func ordinary16(from element.Type, h uint16) bool {
+	v := float64(kernels.F32FromBF16(h))
+	if from == element.F16 {
+		v = float64(kernels.F32FromF16(h))
+	}
+	a := math.Abs(v)
+	return a == 0 || (a >= 0x1p-14 && a <= 65504)
+}
+
+// TestSIMDSparseSpecials16 is TestSIMDSparseSpecials for the f16 and bf16 sources: every
+// ordinary pattern (ordinary16) in shuffled order, then every other pattern placed alone among
+// ordinary ones, after runs of random length (long runs: a special in one block of otherwise
+// ordinary blocks; short runs: specials in most steps), each run at a random place of the
+// ordinary patterns, on every path and for every destination with a SIMD kernel.
+func TestSIMDSparseSpecials16(t *testing.T) {
+	for _, pr := range simdPairs {
+		from, to := pr[0], pr[1]
+		if from != element.F16 && from != element.BF16 {
+			continue
+		}
+		paths := pairPaths(from, to)
+		if len(paths) == 0 {
+			continue
+		}
+		t.Run(from.String()+"→"+to.String(), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(uint64(from)<<8|uint64(to), 16))
+			var ord, spec []uint16
+			for i := range 1 << 16 {
+				if ordinary16(from, uint16(i)) {
+					ord = append(ord, uint16(i))
+				} else {
+					spec = append(spec, uint16(i))
+				}
+			}
+			r.Shuffle(len(spec), func(i, j int) { spec[i], spec[j] = spec[j], spec[i] })
+			put := func(src []byte, vals []uint16) []byte {
+				for _, v := range vals {
+					src = binary.LittleEndian.AppendUint16(src, v)
+				}
+				return src
+			}
+			shuffled := append([]uint16(nil), ord...)
+			r.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+			src := put(nil, shuffled)
+			for _, p := range paths {
+				convertBoth(t, p, from, to, src, len(src)/2, srcDescriber(from, src))
+			}
+			for _, maxRun := range []int{2100, 70} {
+				const perCall = 256
+				for k := 0; k < len(spec) && !t.Failed(); k += perCall {
+					src = src[:0]
+					for _, sp := range spec[k:min(k+perCall, len(spec))] {
+						run := r.IntN(maxRun + 1)
+						at := r.IntN(len(ord) - run + 1)
+						src = put(src, ord[at:at+run])
+						src = put(src, []uint16{sp})
+					}
+					src = put(src, ord[:r.IntN(maxRun+1)])
+					for _, p := range paths {
+						convertBoth(t, p, from, to, src, len(src)/2, srcDescriber(from, src))
+					}
+				}
+			}
+		})
+	}
+}
+
 // TestSIMDLengthsAndOffsets converts every length 0..257 at byte offsets 0..7 of the source and
 // of the destination, with guard bytes before and after the destination that must stay untouched,
 // and some longer lengths around the sizes where a kernel changes its loop (f32 → i32 checks
