@@ -159,6 +159,173 @@ bffix:
 	F32BF16(64, 32)
 	JMP  bfnext
 
+// ---- f16 <-> bf16 on the exact integer route ---------------------------------------------------
+//
+// Real tensors hold zeros and normal numbers, and between f16 and bf16 those convert by integer
+// arithmetic on a = h & 0x7FFF, the sign h ^ a ORed back:
+//   - f16 → bf16, a normal f16 (0x0400 ≤ a ≤ 0x7BFF): a>>3 + (112<<7) (the exponent rebiased from
+//     15 to 127, the 10-bit mantissa cut to 7), rounded to nearest even on the 3 dropped bits;
+//   - bf16 → f16, a bf16 in the f16 normal range (0x3880 ≤ a ≤ 0x477F, exact in f16):
+//     (a - (112<<7)) << 3;
+//   - ±0 stays ±0.
+// The kernels convert blocks of up to 1024 elements (32 steps of 32) that way and keep the
+// running VPMAXUW of a (Y10) and VPMINUW of a - 1 (Y9, where a zero wraps to 0xFFFF and so never
+// lowers it): when both stay within the range above the block is exact and done. Otherwise the
+// block is done again step by step: a step whose lanes are all in range is stored from the
+// integer route, any other goes through the kernel's exact float route (F16BF16, BF16F16), which
+// handles every pattern. After a block that needed the float route the next block is also done
+// step by step, which tests each step before converting it (data with special values in every
+// block, random bit patterns, costs little more than the float route alone); after a block that
+// did not, the kernel returns to whole blocks. The second pass needs the source intact, which
+// holds because Convert refuses overlapping buffers. The elements after the last whole step go
+// through the float route in LOOP. Y8 = all ones; the integer route's other constants are memory
+// operands (wordsXXXX below), which leaves Y11..Y15 to the float route.
+
+DATA words7FFF<>+0(SB)/8, $0x7FFF7FFF7FFF7FFF
+DATA words7FFF<>+8(SB)/8, $0x7FFF7FFF7FFF7FFF
+DATA words7FFF<>+16(SB)/8, $0x7FFF7FFF7FFF7FFF
+DATA words7FFF<>+24(SB)/8, $0x7FFF7FFF7FFF7FFF
+GLOBL words7FFF<>(SB), RODATA|NOPTR, $32
+
+DATA words7000<>+0(SB)/8, $0x7000700070007000
+DATA words7000<>+8(SB)/8, $0x7000700070007000
+DATA words7000<>+16(SB)/8, $0x7000700070007000
+DATA words7000<>+24(SB)/8, $0x7000700070007000
+GLOBL words7000<>(SB), RODATA|NOPTR, $32
+
+DATA words000F<>+0(SB)/8, $0x000F000F000F000F
+DATA words000F<>+8(SB)/8, $0x000F000F000F000F
+DATA words000F<>+16(SB)/8, $0x000F000F000F000F
+DATA words000F<>+24(SB)/8, $0x000F000F000F000F
+GLOBL words000F<>(SB), RODATA|NOPTR, $32
+
+DATA words0004<>+0(SB)/8, $0x0004000400040004
+DATA words0004<>+8(SB)/8, $0x0004000400040004
+DATA words0004<>+16(SB)/8, $0x0004000400040004
+DATA words0004<>+24(SB)/8, $0x0004000400040004
+GLOBL words0004<>(SB), RODATA|NOPTR, $32
+
+DATA words7BFF<>+0(SB)/8, $0x7BFF7BFF7BFF7BFF
+DATA words7BFF<>+8(SB)/8, $0x7BFF7BFF7BFF7BFF
+DATA words7BFF<>+16(SB)/8, $0x7BFF7BFF7BFF7BFF
+DATA words7BFF<>+24(SB)/8, $0x7BFF7BFF7BFF7BFF
+GLOBL words7BFF<>(SB), RODATA|NOPTR, $32
+
+DATA words03FF<>+0(SB)/8, $0x03FF03FF03FF03FF
+DATA words03FF<>+8(SB)/8, $0x03FF03FF03FF03FF
+DATA words03FF<>+16(SB)/8, $0x03FF03FF03FF03FF
+DATA words03FF<>+24(SB)/8, $0x03FF03FF03FF03FF
+GLOBL words03FF<>(SB), RODATA|NOPTR, $32
+
+// HALFA loads the 16 words at I(SI) into H, their a = h & 0x7FFF into A, and folds a into the
+// block's range test: Y10 = max(Y10, a), Y9 = min(Y9, a - 1) (unsigned). T is scratch.
+#define HALFA(I, H, A, T) \
+	VMOVDQU I(SI), H; \
+	VPAND words7FFF<>(SB), H, A; \
+	VPADDW Y8, A, T; \
+	VPMINUW T, Y9, Y9; \
+	VPMAXUW A, Y10, Y10
+
+// HALFTEST sets ZF when the range test passed: max(a) ≤ HI and min(a - 1) ≥ LOM1 = LO - 1 in
+// every lane (VPSUBUSW leaves 0 exactly then); HI and LOM1 are memory operands. It uses Y2 and Y3.
+#define HALFTEST(HI, LOM1) \
+	VMOVDQU LOM1, Y3; \
+	VPSUBUSW HI, Y10, Y2; \
+	VPSUBUSW Y9, Y3, Y3; \
+	VPOR Y3, Y2, Y2; \
+	VPTEST Y2, Y2
+
+// HALFRESET starts a new range test.
+#define HALFRESET \
+	VMOVDQA Y8, Y9; \
+	VPXOR Y10, Y10, Y10
+
+// F16BF16X is the integer route of f16 → bf16 for the words H (a in A): the round to nearest
+// even of a>>3 is VPAVGW(a>>2 + t, 0x7000) = (a>>2 + t + 0x7001) >> 1 (computed in 17 bits),
+// which also adds 0x3800 = 112<<7; t = -1 when a&0xF = 4 (dropped bits exactly a half, kept
+// mantissa even: the average would round up), else 0. VPSIGNW by a clears the zero lanes; last
+// the sign h ^ a. T and U are scratch; the result is in H.
+#define F16BF16X(H, A, T, U) \
+	VPSRLW $2, A, T; \
+	VPAND words000F<>(SB), A, U; \
+	VPCMPEQW words0004<>(SB), U, U; \
+	VPADDW U, T, T; \
+	VPAVGW words7000<>(SB), T, T; \
+	VPSIGNW A, T, T; \
+	VPXOR A, H, H; \
+	VPOR T, H, H
+
+// HALFLOOP is the block loop described above for the integer route X, the range [LOM1 + 1, HI]
+// of a besides 0 (memory operands) and the float route SLOW (a LOOP body of 16 elements). BX
+// records that a step of the block took the float route.
+#define HALFLOOP(X, HI, LOM1, SLOW) \
+	MOVQ CX, R12; \
+	ANDQ $31, R12; \
+	SUBQ R12, CX; \
+	JZ   xrest; \
+	VPCMPEQW Y8, Y8, Y8; \
+xblock: \
+	MOVQ $1024, R11; \
+	CMPQ CX, R11; \
+	CMOVQLT CX, R11; \
+	MOVQ SI, R8; \
+	MOVQ DI, R9; \
+	MOVQ R11, R13; \
+	HALFRESET; \
+xrun: \
+	HALFA(0, Y0, Y1, Y2); \
+	HALFA(32, Y4, Y5, Y6); \
+	X(Y0, Y1, Y2, Y3); \
+	X(Y4, Y5, Y6, Y7); \
+	VMOVDQU Y0, (DI); \
+	VMOVDQU Y4, 32(DI); \
+	ADDQ $64, SI; \
+	ADDQ $64, DI; \
+	SUBQ $32, R13; \
+	JNZ  xrun; \
+	HALFTEST(HI, LOM1); \
+	JNZ  xredo; \
+	SUBQ R11, CX; \
+	JNZ  xblock; \
+	JMP  xrest; \
+xredo: \
+	MOVQ R8, SI; \
+	MOVQ R9, DI; \
+xsblock: \
+	MOVQ R11, R13; \
+	XORQ BX, BX; \
+xstep: \
+	HALFRESET; \
+	HALFA(0, Y0, Y1, Y2); \
+	HALFA(32, Y4, Y5, Y6); \
+	HALFTEST(HI, LOM1); \
+	JNZ  xfix; \
+	X(Y0, Y1, Y2, Y3); \
+	X(Y4, Y5, Y6, Y7); \
+	VMOVDQU Y0, (DI); \
+	VMOVDQU Y4, 32(DI); \
+xnext: \
+	ADDQ $64, SI; \
+	ADDQ $64, DI; \
+	SUBQ $32, R13; \
+	JNZ  xstep; \
+	SUBQ R11, CX; \
+	JZ   xrest; \
+	TESTQ BX, BX; \
+	JZ   xblock; \
+	MOVQ $1024, R11; \
+	CMPQ CX, R11; \
+	CMOVQLT CX, R11; \
+	JMP  xsblock; \
+xfix: \
+	MOVQ $1, BX; \
+	SLOW(0, 0); \
+	SLOW(32, 32); \
+	JMP  xnext; \
+xrest: \
+	MOVQ R12, CX; \
+	LOOP(SLOW, 16, 32, 32)
+
 // F16BF16 rounds the exact float32 x of each binary16 (VCVTPH2PS) to bfloat16 with float
 // arithmetic: y = (x + M) - M, M = ±2^(e+16) (the sign and exponent field of x, plus 16 in the
 // exponent field: integer AND and ADD). x + M lies in M's binade, whose spacing is 2^(e-7), the
@@ -198,7 +365,7 @@ TEXT ·f16ToBF16AVX2(SB), NOSPLIT, $512-56
 	BCASTD(0x80008000, X13, Y13)
 	BCASTD(0x00010000, X12, Y12)
 	BCASTD(0x3F800000, X11, Y11)
-	LOOP(F16BF16, 16, 32, 32)
+	HALFLOOP(F16BF16X, words7BFF<>(SB), words03FF<>(SB), F16BF16)
 
 #define BF16F32(I, O) \
 	VPMOVZXWD I(SI), Y0; \
