@@ -38,8 +38,11 @@ func bf16ToF32AVX2(dst, src []byte, n int)
 //go:noescape
 func f16ToBF16AVX2(dst, src []byte, n int)
 
-// bf16ToF16AVX2: for i < n { dst16[i] = F16FromF32(BF16ToF32(src16[i])) } (VCVTPS2PH of the even
-// and the odd elements, widened by a shift and a mask).
+// bf16ToF16AVX2: for i < n { h := src16[i]; a := h & 0x7FFF; if a == 0 { dst16[i] = h } else if
+// 0x3880 ≤ a ≤ 0x477F { dst16[i] = h&0x8000 | (a - 112<<7)<<3 } else { dst16[i] =
+// F16FromF32(BF16ToF32(h)) } } (all three = F16FromF32(BF16ToF32(h))): the integer route for
+// blocks and steps whose elements are all zero or exact binary16 normals, else VCVTPS2PH of the
+// even and the odd elements, widened by a shift and a mask.
 //
 //go:noescape
 func bf16ToF16AVX2(dst, src []byte, n int)

@@ -205,6 +205,12 @@ DATA words0004<>+16(SB)/8, $0x0004000400040004
 DATA words0004<>+24(SB)/8, $0x0004000400040004
 GLOBL words0004<>(SB), RODATA|NOPTR, $32
 
+DATA words3800<>+0(SB)/8, $0x3800380038003800
+DATA words3800<>+8(SB)/8, $0x3800380038003800
+DATA words3800<>+16(SB)/8, $0x3800380038003800
+DATA words3800<>+24(SB)/8, $0x3800380038003800
+GLOBL words3800<>(SB), RODATA|NOPTR, $32
+
 DATA words7BFF<>+0(SB)/8, $0x7BFF7BFF7BFF7BFF
 DATA words7BFF<>+8(SB)/8, $0x7BFF7BFF7BFF7BFF
 DATA words7BFF<>+16(SB)/8, $0x7BFF7BFF7BFF7BFF
@@ -216,6 +222,18 @@ DATA words03FF<>+8(SB)/8, $0x03FF03FF03FF03FF
 DATA words03FF<>+16(SB)/8, $0x03FF03FF03FF03FF
 DATA words03FF<>+24(SB)/8, $0x03FF03FF03FF03FF
 GLOBL words03FF<>(SB), RODATA|NOPTR, $32
+
+DATA words477F<>+0(SB)/8, $0x477F477F477F477F
+DATA words477F<>+8(SB)/8, $0x477F477F477F477F
+DATA words477F<>+16(SB)/8, $0x477F477F477F477F
+DATA words477F<>+24(SB)/8, $0x477F477F477F477F
+GLOBL words477F<>(SB), RODATA|NOPTR, $32
+
+DATA words387F<>+0(SB)/8, $0x387F387F387F387F
+DATA words387F<>+8(SB)/8, $0x387F387F387F387F
+DATA words387F<>+16(SB)/8, $0x387F387F387F387F
+DATA words387F<>+24(SB)/8, $0x387F387F387F387F
+GLOBL words387F<>(SB), RODATA|NOPTR, $32
 
 // HALFA loads the 16 words at I(SI) into H, their a = h & 0x7FFF into A, and folds a into the
 // block's range test: Y10 = max(Y10, a), Y9 = min(Y9, a - 1) (unsigned). T is scratch.
@@ -252,6 +270,15 @@ GLOBL words03FF<>(SB), RODATA|NOPTR, $32
 	VPADDW U, T, T; \
 	VPAVGW words7000<>(SB), T, T; \
 	VPSIGNW A, T, T; \
+	VPXOR A, H, H; \
+	VPOR T, H, H
+
+// BF16F16X is the integer route of bf16 → f16: the saturating a - 0x3800 is 0 for a zero, and
+// shifted left by 3 it is the binary16 magnitude (the shift drops no set bit in range); last the
+// sign h ^ a.
+#define BF16F16X(H, A, T, U) \
+	VPSUBUSW words3800<>(SB), A, T; \
+	VPSLLW $3, T, T; \
 	VPXOR A, H, H; \
 	VPOR T, H, H
 
@@ -393,7 +420,7 @@ TEXT ·bf16ToF32AVX2(SB), NOSPLIT, $512-56
 TEXT ·bf16ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	BCASTD(0xFFFF0000, X15, Y15)
-	LOOP(BF16F16, 16, 32, 32)
+	HALFLOOP(BF16F16X, words477F<>(SB), words387F<>(SB), BF16F16)
 
 // ---- f8 -> f16, f32 ----------------------------------------------------------------------------
 
