@@ -601,9 +601,10 @@ TEXT ·f16ToF8e4m3AVX2(SB), NOSPLIT, $512-56
 	VPCMPGTB Y12, Y4, Y4; \
 	VPSUBB Y4, Y3, Y1
 
-// TOE5M2 is TOE5M2Q for any binary16: a NaN (M<<8 | L > 0x7C00, that is M + [L ≠ 0] ≥ 0x7D,
-// or VPAVGB(M, [L ≠ 0]) = (M + [L ≠ 0] + 1) >> 1 > 0x3E, computed in 9 bits) gives H | 0x02
-// instead.
+// TOE5M2 rounds any binary16 values, low bytes L in Y2 and high bytes H in Y3, to f8e5m2 in Y1
+// (Y0, Y2 and Y3 are clobbered): H + [E5M2UP > 0], except that a NaN (M<<8 | L > 0x7C00, that is
+// M + [L ≠ 0] ≥ 0x7D, or VPAVGB(M, [L ≠ 0]) = (M + [L ≠ 0] + 1) >> 1 > 0x3E, computed in 9 bits)
+// gives H | 0x02 (VPBLENDVB).
 #define TOE5M2 \
 	E5M2UP; \
 	VPCMPGTB Y12, Y4, Y4; \
