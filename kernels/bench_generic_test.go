@@ -10,9 +10,10 @@ import (
 	"github.com/convertpromote/convertpromote/element"
 )
 
-// benchSource returns n elements of type t: float types hold normally distributed values (the
-// common case of real tensors, mostly in the normal range of the narrow formats), other types
-// random bytes.
+// benchSource returns n elements of type t: the wide float types (f64, f32, f16, bf16, c64)
+// hold normally distributed values with standard deviation 100, the common case of real tensors
+// (mostly in the normal range of the narrow formats, as convertpromote bench fills them); other
+// types get random bytes, every pattern being a value.
 func benchSource(t element.Type, n int, r *rand.Rand) []byte {
 	size, _ := t.ByteSize(int64(n))
 	src := make([]byte, size)
@@ -30,6 +31,10 @@ func benchSource(t element.Type, n int, r *rand.Rand) []byte {
 		for i := range n {
 			le.PutUint16(src[2*i:], F16FromF32(float32(r.NormFloat64()*100)))
 		}
+	case element.BF16:
+		for i := range n {
+			le.PutUint16(src[2*i:], uint16(math.Float32bits(float32(r.NormFloat64()*100))>>16))
+		}
 	case element.C64:
 		for i := range 2 * n {
 			le.PutUint32(src[4*i:], math.Float32bits(float32(r.NormFloat64()*100)))
@@ -41,6 +46,9 @@ func benchSource(t element.Type, n int, r *rand.Rand) []byte {
 	}
 	return src
 }
+
+// BenchSource is benchSource for the benchmarks of package kernels_test.
+var BenchSource = benchSource
 
 // BenchmarkGeneric measures the pure-Go path on one goroutine, 64Ki elements: the direct loop
 // of a hot pair ("direct") against the general decode/encode loop for the same pair ("block"),

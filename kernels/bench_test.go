@@ -18,29 +18,10 @@ var benchSizes = []struct {
 	n    int
 }{{"1Ki", 1 << 10}, {"16Ki", 16 << 10}, {"256Ki", 256 << 10}, {"4Mi", 4 << 20}, {"64Mi", 64 << 20}}
 
-// benchSource returns n elements of from with realistic values: small numbers for the float and
-// integer types (so that conversions stay in range), random bytes for the rest.
+// benchSource returns n elements of from with realistic values (see the package's own
+// benchSource), the same for every run of a size.
 func benchSource(from element.Type, n int) []byte {
-	sb, _ := from.ByteSize(int64(n))
-	src := make([]byte, sb)
-	r := rand.New(rand.NewPCG(7, uint64(n)))
-	switch from {
-	case element.F32:
-		s := unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(src))), n)
-		for i := range s {
-			s[i] = float32(r.NormFloat64() * 100)
-		}
-	case element.F64:
-		s := unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(src))), n)
-		for i := range s {
-			s[i] = r.NormFloat64() * 100
-		}
-	default:
-		for i := range src {
-			src[i] = byte(r.Uint32())
-		}
-	}
-	return src
+	return kernels.BenchSource(from, n, rand.New(rand.NewPCG(7, uint64(n))))
 }
 
 // prefaulted returns a buffer whose pages have been written, so that the first timed
