@@ -76,7 +76,9 @@ func f32ToF8e4m3AVX2(dst, src []byte, n int)
 
 // f16ToF8e4m3AVX2: for i < n { h := src16[i]; M, L := h>>8&0x7F, h&0xFF; if M ≥ 0x24
 // { c = min(2(M-0x20) + [L > 0x40] + [L > 0xBF], 0x7F) } else if M ≥ 0x14 { c = lutE4m3Sub[M-0x14] +
-// [L > ^lutE4m3Sub[16+M-0x14]] } else { c = 0 }; dst8[i] = c | (h>>8)&0x80 } (= F8E4M3FromF16(h)).
+// [L > ^lutE4m3Sub[16+M-0x14]] } else { c = 0 }; dst8[i] = c | (h>>8)&0x80 } (= F8E4M3FromF16(h)),
+// or, for four blocks of 32 whose M are all in 0x24..0x5E (normal f8e4m3 values), the normal rule
+// alone: dst8[i] = (h>>8) + M - 0x40 + [L > 0x40] + [L > 0xBF].
 //
 //go:noescape
 func f16ToF8e4m3AVX2(dst, src []byte, n int)

@@ -517,8 +517,11 @@ GLOBL splitHL<>(SB), RODATA|NOPTR, $16
 // LOOPFAST is LOOP with a fast path: four blocks at a time it runs FAST, with the constants
 // FCONSTS, and then OK, which clears ZF if FAST may have got an element wrong since FCONSTS; then
 // it converts the four blocks again with BODY and the constants CONSTS (storing over the same
-// bytes), and reloads FCONSTS. What is left (fewer than four blocks and a partial one), if
-// anything, goes to LOOP with BODY.
+// bytes), and the next FASTSKIP groups of four blocks too, before it reloads FCONSTS and tries FAST
+// again: data with many values outside FAST's range (tensors of tiny values) pay for FAST on one
+// group in FASTSKIP+1 instead of on every one. What is left (fewer than four blocks and a partial
+// one), if anything, goes to LOOP with BODY. R12 counts the groups.
+#define FASTSKIP 4
 #define LOOPFAST(FAST, OK, BODY, FCONSTS, CONSTS, V, SIN, SOUT) \
 	MOVQ CX, R10; \
 	ANDQ $(V-1), R10; \
@@ -533,7 +536,6 @@ fast: \
 	FAST(3*SIN, 3*SOUT); \
 	OK; \
 	JNZ  redo; \
-fastNext: \
 	ADDQ $(4*SIN), SI; \
 	ADDQ $(4*SOUT), DI; \
 	SUBQ $(4*V), CX; \
@@ -542,16 +544,30 @@ fastNext: \
 	JMP  full; \
 redo: \
 	CONSTS; \
+	MOVQ $(FASTSKIP+1), R12; \
+slow: \
 	BODY(0, 0); \
 	BODY(SIN, SOUT); \
 	BODY(2*SIN, 2*SOUT); \
 	BODY(3*SIN, 3*SOUT); \
+	ADDQ $(4*SIN), SI; \
+	ADDQ $(4*SOUT), DI; \
+	SUBQ $(4*V), CX; \
+	CMPQ CX, $(4*V); \
+	JB   rest; \
+	DECQ R12; \
+	JNZ  slow; \
 	FCONSTS; \
-	JMP  fastNext; \
+	JMP  fast; \
 full: \
 	ADDQ R10, CX; \
 	JZ   fastDone; \
 	CONSTS; \
+	JMP  loop; \
+rest: \
+	ADDQ R10, CX; \
+	JZ   fastDone; \
+loop: \
 	LOOP(BODY, V, SIN, SOUT); \
 fastDone: \
 	VZEROUPPER; \
@@ -561,10 +577,11 @@ TEXT ·f32ToF8e4m3AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	LOOPFAST(F32E4M3FAST, E4M3FASTOK, F32E4M3, TOE4M3FAST_CONSTS, TOE4M3_CONSTS, 32, 128, 32)
 
+#define F16E4M3FAST(I, O) F16F8(I, O, TOE4M3FAST)
+
 TEXT ·f16ToF8e4m3AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	TOE4M3_CONSTS
-	LOOP(F16E4M3, 32, 64, 32)
+	LOOPFAST(F16E4M3FAST, E4M3FASTOK, F16E4M3, TOE4M3FAST_CONSTS, TOE4M3_CONSTS, 32, 64, 32)
 
 // TOE5M2_CONSTS: Y15 = splitHL (both lanes), Y14 = 0x7F, Y13 = 0x80, Y12 = 0, Y11 = 0x01,
 // Y10 = 0x3E, Y9 = 0x02, Y8 = 0x7E (bytes).
