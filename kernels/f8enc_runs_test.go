@@ -13,16 +13,17 @@ import (
 // TestSIMDF8EncodeNormalRuns converts float32 and binary16 → f8e4m3 and f8e5m2 on runs of
 // ordinary values in ascending order, so that whole blocks of a kernel lie in the normal f8
 // range: the AVX2 → f8e4m3 kernels take a shorter route for groups of values that are all normal
-// f8e4m3 values (and the exact one for the others, and for a few groups after those), and random
-// patterns hardly ever fill a group with such values. For every binary16 magnitude h from 0x1F00
-// to 0x63FF (from below 2^-6, the smallest normal f8e4m3, to above 464, where f8e4m3 saturates to
-// NaN) the float32 run holds, with either sign, the exact value of h, the float32 halfway between
+// f8e4m3 values, f16 → f8e5m2 for groups without infinities and NaNs (and the exact one for the
+// others, and for a few groups after those), and random patterns hardly ever fill a group with
+// such values. For every binary16 magnitude h from 0x1F00 to 0x7FFF (from below 2^-6, the
+// smallest normal f8e4m3, past 464, where f8e4m3 saturates to NaN, to the infinity and the NaNs)
+// the float32 run holds, with either sign, the exact value of h, the float32 halfway between
 // h and h+1 (a tie of the first rounding step) and the float32 on either side of that, which
 // cover every rounding case of both steps; the binary16 run holds h. Each run is converted whole,
 // from its first value of 2^-6 or more (so that the short route starts on it), and both shifted
 // by 1..3 elements so that the groups start at other values.
 func TestSIMDF8EncodeNormalRuns(t *testing.T) {
-	const lo, hi, normal = 0x1F00, 0x6400, 0x2400
+	const lo, hi, normal = 0x1F00, 0x8000, 0x2400
 	var f32s []uint32
 	var f16s []uint16
 	var f32Start, f16Start []int // where the values from 2^-6 up begin, for each sign

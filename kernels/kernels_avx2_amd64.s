@@ -633,8 +633,31 @@ TEXT ·f16ToF8e4m3AVX2(SB), NOSPLIT, $512-56
 	VPOR Y9, Y3, Y3; \
 	VPBLENDVB Y0, Y3, Y1, Y1
 
+// TOE5M2FAST is TOE5M2 for binary16 values with M = H&0x7F at most 0x7B (no NaN, no infinity):
+// H + [E5M2UP > 0] (which also rounds the largest finite values up to infinity correctly). Y6
+// keeps the unsigned maximum of 2M = H+H, at most 0xF6 (Y7) exactly when every M so far was at
+// most 0x7B (E5M2FASTOK).
+#define TOE5M2FAST \
+	E5M2UP; \
+	VPCMPGTB Y12, Y4, Y4; \
+	VPADDB Y3, Y3, Y0; \
+	VPMAXUB Y0, Y6, Y6; \
+	VPSUBB Y4, Y3, Y1
+
+// TOE5M2FAST_CONSTS: TOE5M2_CONSTS, Y7 = 0xF6 (bytes) and Y6 = 0.
+#define TOE5M2FAST_CONSTS \
+	TOE5M2_CONSTS; \
+	BCASTD(0xF6F6F6F6, X7, Y7); \
+	VPXOR Y6, Y6, Y6
+
+// E5M2FASTOK sets ZF when every byte of Y6 is at most 0xF6 (Y7).
+#define E5M2FASTOK \
+	VPSUBUSB Y7, Y6, Y4; \
+	VPTEST Y4, Y4
+
 #define F32E5M2(I, O) F32F8(I, O, TOE5M2Q)
 #define F16E5M2(I, O) F16F8(I, O, TOE5M2)
+#define F16E5M2FAST(I, O) F16F8(I, O, TOE5M2FAST)
 
 TEXT ·f32ToF8e5m2AVX2(SB), NOSPLIT, $512-56
 	ARGS
@@ -643,8 +666,7 @@ TEXT ·f32ToF8e5m2AVX2(SB), NOSPLIT, $512-56
 
 TEXT ·f16ToF8e5m2AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	TOE5M2_CONSTS
-	LOOP(F16E5M2, 32, 64, 32)
+	LOOPFAST(F16E5M2FAST, E5M2FASTOK, F16E5M2, TOE5M2FAST_CONSTS, TOE5M2_CONSTS, 32, 64, 32)
 
 // PACKW16 packs the 16 word lanes of Y0 (each ≤ 0xFF) into 16 bytes at O(DI).
 #define PACKW16(O) \
