@@ -82,7 +82,9 @@ func f32ToF8e4m3AVX2(dst, src []byte, n int)
 
 // f16ToF8e4m3AVX2: for i < n { h := src16[i]; M, L := h>>8&0x7F, h&0xFF; if M ≥ 0x24
 // { c = min(2(M-0x20) + [L > 0x40] + [L > 0xBF], 0x7F) } else if M ≥ 0x14 { c = lutE4m3Sub[M-0x14] +
-// [L > ^lutE4m3Sub[16+M-0x14]] } else { c = 0 }; dst8[i] = c | (h>>8)&0x80 } (= F8E4M3FromF16(h)).
+// [L > ^lutE4m3Sub[16+M-0x14]] } else { c = 0 }; dst8[i] = c | (h>>8)&0x80 } (= F8E4M3FromF16(h)),
+// or, for four blocks of 32 whose M are all in 0x24..0x5E (normal f8e4m3 values), the normal rule
+// alone: dst8[i] = (h>>8) + M - 0x40 + [L > 0x40] + [L > 0xBF].
 //
 //go:noescape
 func f16ToF8e4m3AVX2(dst, src []byte, n int)
@@ -95,7 +97,8 @@ func f16ToF8e4m3AVX2(dst, src []byte, n int)
 func f32ToF8e5m2AVX2(dst, src []byte, n int)
 
 // f16ToF8e5m2AVX2: for i < n { h := src16[i]; H, L := h>>8, h&0xFF; if h&0x7FFF > 0x7C00 { dst8[i] = H | 2 }
-// else { dst8[i] = H + [L + H&1 > 0x80] } } (= F8E5M2FromF16(h)).
+// else { dst8[i] = H + [L + H&1 > 0x80] } } (= F8E5M2FromF16(h)), the NaN test left out for four
+// blocks of 32 whose h&0x7FFF are all below 0x7C00.
 //
 //go:noescape
 func f16ToF8e5m2AVX2(dst, src []byte, n int)

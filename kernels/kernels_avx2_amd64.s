@@ -708,17 +708,22 @@ GLOBL splitHL<>(SB), RODATA|NOPTR, $16
 
 #define F32E4M3FAST(I, O) F32F8(I, O, TOE4M3FAST)
 
-// LOOPFAST is LOOP with a fast path: four blocks at a time it runs FAST, with the constants
-// FCONSTS, and then OK, which clears ZF if FAST may have got an element wrong since FCONSTS; then
-// it converts the four blocks again with BODY and the constants CONSTS (storing over the same
-// bytes), and reloads FCONSTS. What is left (fewer than four blocks and a partial one), if
-// anything, goes to LOOP with BODY.
+// LOOPFAST is LOOP with a fast path: four blocks (a group) at a time it runs FAST, with the
+// constants FCONSTS, and then OK, which clears ZF if FAST may have got an element wrong since
+// FCONSTS; then it converts the group again with BODY and the constants CONSTS (storing over the
+// same bytes), and R13 more groups after it, before it reloads FCONSTS and tries FAST again. R13
+// starts at 0, becomes 2·R13 + 1 (at most 15) at each such redo and 0 again at each group that
+// FAST gets right: a lone group with a value out of FAST's range costs one wasted FAST, and data
+// with many (tensors of tiny values) waste it on one group in 17 at most. What is left (fewer
+// than four blocks and a partial one), if anything, goes to LOOP with BODY. R12 counts the groups
+// of BODY.
 #define LOOPFAST(FAST, OK, BODY, FCONSTS, CONSTS, V, SIN, SOUT) \
 	MOVQ CX, R10; \
 	ANDQ $(V-1), R10; \
 	SUBQ R10, CX; \
 	CMPQ CX, $(4*V); \
 	JB   full; \
+	XORL R13, R13; \
 	FCONSTS; \
 fast: \
 	FAST(0, 0); \
@@ -727,7 +732,7 @@ fast: \
 	FAST(3*SIN, 3*SOUT); \
 	OK; \
 	JNZ  redo; \
-fastNext: \
+	XORL R13, R13; \
 	ADDQ $(4*SIN), SI; \
 	ADDQ $(4*SOUT), DI; \
 	SUBQ $(4*V), CX; \
@@ -736,16 +741,34 @@ fastNext: \
 	JMP  full; \
 redo: \
 	CONSTS; \
+	LEAQ 1(R13), R12; \
+	LEAQ 1(R13)(R13*1), R13; \
+	MOVL $15, AX; \
+	CMPQ R13, AX; \
+	CMOVQHI AX, R13; \
+slow: \
 	BODY(0, 0); \
 	BODY(SIN, SOUT); \
 	BODY(2*SIN, 2*SOUT); \
 	BODY(3*SIN, 3*SOUT); \
+	ADDQ $(4*SIN), SI; \
+	ADDQ $(4*SOUT), DI; \
+	SUBQ $(4*V), CX; \
+	CMPQ CX, $(4*V); \
+	JB   rest; \
+	DECQ R12; \
+	JNZ  slow; \
 	FCONSTS; \
-	JMP  fastNext; \
+	JMP  fast; \
 full: \
 	ADDQ R10, CX; \
 	JZ   fastDone; \
 	CONSTS; \
+	JMP  loop; \
+rest: \
+	ADDQ R10, CX; \
+	JZ   fastDone; \
+loop: \
 	LOOP(BODY, V, SIN, SOUT); \
 fastDone: \
 	VZEROUPPER; \
@@ -755,10 +778,11 @@ TEXT ·f32ToF8e4m3AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	LOOPFAST(F32E4M3FAST, E4M3FASTOK, F32E4M3, TOE4M3FAST_CONSTS, TOE4M3_CONSTS, 32, 128, 32)
 
+#define F16E4M3FAST(I, O) F16F8(I, O, TOE4M3FAST)
+
 TEXT ·f16ToF8e4m3AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	TOE4M3_CONSTS
-	LOOP(F16E4M3, 32, 64, 32)
+	LOOPFAST(F16E4M3FAST, E4M3FASTOK, F16E4M3, TOE4M3FAST_CONSTS, TOE4M3_CONSTS, 32, 64, 32)
 
 // TOE5M2_CONSTS: Y15 = splitHL (both lanes), Y14 = 0x7F, Y13 = 0x80, Y12 = 0, Y11 = 0x01,
 // Y10 = 0x3E, Y9 = 0x02, Y8 = 0x7E (bytes).
@@ -795,9 +819,10 @@ TEXT ·f16ToF8e4m3AVX2(SB), NOSPLIT, $512-56
 	VPCMPGTB Y12, Y4, Y4; \
 	VPSUBB Y4, Y3, Y1
 
-// TOE5M2 is TOE5M2Q for any binary16: a NaN (M<<8 | L > 0x7C00, that is M + [L ≠ 0] ≥ 0x7D,
-// or VPAVGB(M, [L ≠ 0]) = (M + [L ≠ 0] + 1) >> 1 > 0x3E, computed in 9 bits) gives H | 0x02
-// instead.
+// TOE5M2 rounds any binary16 values, low bytes L in Y2 and high bytes H in Y3, to f8e5m2 in Y1
+// (Y0, Y2 and Y3 are clobbered): H + [E5M2UP > 0], except that a NaN (M<<8 | L > 0x7C00, that is
+// M + [L ≠ 0] ≥ 0x7D, or VPAVGB(M, [L ≠ 0]) = (M + [L ≠ 0] + 1) >> 1 > 0x3E, computed in 9 bits)
+// gives H | 0x02 (VPBLENDVB).
 #define TOE5M2 \
 	E5M2UP; \
 	VPCMPGTB Y12, Y4, Y4; \
@@ -809,8 +834,31 @@ TEXT ·f16ToF8e4m3AVX2(SB), NOSPLIT, $512-56
 	VPOR Y9, Y3, Y3; \
 	VPBLENDVB Y0, Y3, Y1, Y1
 
+// TOE5M2FAST is TOE5M2 for binary16 values with M = H&0x7F at most 0x7B (no NaN, no infinity):
+// H + [E5M2UP > 0] (which also rounds the largest finite values up to infinity correctly). Y6
+// keeps the unsigned maximum of 2M = H+H, at most 0xF6 (Y7) exactly when every M so far was at
+// most 0x7B (E5M2FASTOK).
+#define TOE5M2FAST \
+	E5M2UP; \
+	VPCMPGTB Y12, Y4, Y4; \
+	VPADDB Y3, Y3, Y0; \
+	VPMAXUB Y0, Y6, Y6; \
+	VPSUBB Y4, Y3, Y1
+
+// TOE5M2FAST_CONSTS: TOE5M2_CONSTS, Y7 = 0xF6 (bytes) and Y6 = 0.
+#define TOE5M2FAST_CONSTS \
+	TOE5M2_CONSTS; \
+	BCASTD(0xF6F6F6F6, X7, Y7); \
+	VPXOR Y6, Y6, Y6
+
+// E5M2FASTOK sets ZF when every byte of Y6 is at most 0xF6 (Y7).
+#define E5M2FASTOK \
+	VPSUBUSB Y7, Y6, Y4; \
+	VPTEST Y4, Y4
+
 #define F32E5M2(I, O) F32F8(I, O, TOE5M2Q)
 #define F16E5M2(I, O) F16F8(I, O, TOE5M2)
+#define F16E5M2FAST(I, O) F16F8(I, O, TOE5M2FAST)
 
 TEXT ·f32ToF8e5m2AVX2(SB), NOSPLIT, $512-56
 	ARGS
@@ -819,8 +867,7 @@ TEXT ·f32ToF8e5m2AVX2(SB), NOSPLIT, $512-56
 
 TEXT ·f16ToF8e5m2AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	TOE5M2_CONSTS
-	LOOP(F16E5M2, 32, 64, 32)
+	LOOPFAST(F16E5M2FAST, E5M2FASTOK, F16E5M2, TOE5M2FAST_CONSTS, TOE5M2_CONSTS, 32, 64, 32)
 
 // PACKW16 packs the 16 word lanes of Y0 (each ≤ 0xFF) into 16 bytes at O(DI).
 #define PACKW16(O) \
