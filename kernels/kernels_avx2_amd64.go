@@ -32,7 +32,7 @@ func bf16ToF32AVX2(dst, src []byte, n int)
 // f16ToBF16AVX2: for i < n { h := src16[i]; a := h & 0x7FFF; if a == 0 { dst16[i] = h } else if
 // 0x0400 ≤ a ≤ 0x7BFF { dst16[i] = h&0x8000 | (a + 3 + (a>>3)&1)>>3 + 112<<7 } else { dst16[i] =
 // BF16FromF32(F16ToF32(h)) } } (all three = BF16FromF32(F16ToF32(h))): the integer route for
-// blocks and steps whose elements are all zero or normal, else VCVTPH2PS, then the rounding by
+// groups of elements that are all zero or normal, else VCVTPH2PS, then the rounding by
 // float32 addition and subtraction of ±2^(e+16) described in the .s file.
 //
 //go:noescape
@@ -41,7 +41,7 @@ func f16ToBF16AVX2(dst, src []byte, n int)
 // bf16ToF16AVX2: for i < n { h := src16[i]; a := h & 0x7FFF; if a == 0 { dst16[i] = h } else if
 // 0x3880 ≤ a ≤ 0x477F { dst16[i] = h&0x8000 | (a - 112<<7)<<3 } else { dst16[i] =
 // F16FromF32(BF16ToF32(h)) } } (all three = F16FromF32(BF16ToF32(h))): the integer route for
-// blocks and steps whose elements are all zero or exact binary16 normals, else VCVTPS2PH of the
+// groups of elements that are all zero or exact binary16 normals, else VCVTPS2PH of the
 // even and the odd elements, widened by a shift and a mask.
 //
 //go:noescape

@@ -168,18 +168,18 @@ bffix:
 //   - bf16 → f16, a bf16 in the f16 normal range (0x3880 ≤ a ≤ 0x477F, exact in f16):
 //     (a - (112<<7)) << 3;
 //   - ±0 stays ±0.
-// The kernels convert blocks of up to 1024 elements (32 steps of 32) that way and keep the
+// The kernels convert groups of up to 256 elements (8 steps of 32) that way and keep the
 // running VPMAXUW of a (Y10) and VPMINUW of a - 1 (Y9, where a zero wraps to 0xFFFF and so never
-// lowers it): when both stay within the range above the block is exact and done. Otherwise the
-// block is done again step by step: a step whose lanes are all in range is stored from the
-// integer route, any other goes through the kernel's exact float route (F16BF16, BF16F16), which
-// handles every pattern. After a block that needed the float route the next block is also done
-// step by step, which tests each step before converting it (data with special values in every
-// block, random bit patterns, costs little more than the float route alone); after a block that
-// did not, the kernel returns to whole blocks. The second pass needs the source intact, which
-// holds because Convert refuses overlapping buffers. The elements after the last whole step go
-// through the float route in LOOP. Y8 = all ones; the integer route's other constants are memory
-// operands (wordsXXXX below), which leaves Y11..Y15 to the float route.
+// lowers it): when both stay within the range above the group is exact and done. Otherwise the
+// group is converted again, storing over the same bytes, by the kernel's exact float route
+// (F16BF16, BF16F16), which handles every pattern, and so are BX more groups after it before the
+// integer route is tried again; BX starts at 0, becomes 2·BX + 1 (at most 15) at each redo and 0
+// at each group the integer route gets right (the scheme of LOOPFAST): a lone special value costs
+// one wasted integer pass over its group, data with many (random bit patterns) waste it on one
+// group in 17 at most. The redo needs the source intact, which holds because Convert refuses
+// overlapping buffers. The elements after the last whole step go through the float route in
+// LOOP. Y8 = all ones; the integer route's other constants are memory operands (wordsXXXX
+// below), which leaves Y11..Y15 to the float route.
 
 DATA words7FFF<>+0(SB)/8, $0x7FFF7FFF7FFF7FFF
 DATA words7FFF<>+8(SB)/8, $0x7FFF7FFF7FFF7FFF
@@ -282,17 +282,18 @@ GLOBL words387F<>(SB), RODATA|NOPTR, $32
 	VPXOR A, H, H; \
 	VPOR T, H, H
 
-// HALFLOOP is the block loop described above for the integer route X, the range [LOM1 + 1, HI]
-// of a besides 0 (memory operands) and the float route SLOW (a LOOP body of 16 elements). BX
-// records that a step of the block took the float route.
+// HALFLOOP is the group loop described above for the integer route X, the range [LOM1 + 1, HI]
+// of a besides 0 (memory operands) and the float route SLOW (a LOOP body of 16 elements). R11 is
+// the group's size in elements, BX the count of groups the next redo covers beyond its own.
 #define HALFLOOP(X, HI, LOM1, SLOW) \
 	MOVQ CX, R12; \
 	ANDQ $31, R12; \
 	SUBQ R12, CX; \
 	JZ   xrest; \
 	VPCMPEQW Y8, Y8, Y8; \
-xblock: \
-	MOVQ $1024, R11; \
+	XORQ BX, BX; \
+xgroup: \
+	MOVQ $256, R11; \
 	CMPQ CX, R11; \
 	CMOVQLT CX, R11; \
 	MOVQ SI, R8; \
@@ -312,43 +313,31 @@ xrun: \
 	JNZ  xrun; \
 	HALFTEST(HI, LOM1); \
 	JNZ  xredo; \
+	XORQ BX, BX; \
 	SUBQ R11, CX; \
-	JNZ  xblock; \
+	JNZ  xgroup; \
 	JMP  xrest; \
 xredo: \
 	MOVQ R8, SI; \
 	MOVQ R9, DI; \
-xsblock: \
-	MOVQ R11, R13; \
-	XORQ BX, BX; \
-xstep: \
-	HALFRESET; \
-	HALFA(0, Y0, Y1, Y2); \
-	HALFA(32, Y4, Y5, Y6); \
-	HALFTEST(HI, LOM1); \
-	JNZ  xfix; \
-	X(Y0, Y1, Y2, Y3); \
-	X(Y4, Y5, Y6, Y7); \
-	VMOVDQU Y0, (DI); \
-	VMOVDQU Y4, 32(DI); \
-xnext: \
+	LEAQ 1(BX), R13; \
+	SHLQ $8, R13; \
+	CMPQ CX, R13; \
+	CMOVQLT CX, R13; \
+	SUBQ R13, CX; \
+	LEAQ 1(BX)(BX*1), BX; \
+	MOVQ $15, AX; \
+	CMPQ BX, AX; \
+	CMOVQGT AX, BX; \
+xslow: \
+	SLOW(0, 0); \
+	SLOW(32, 32); \
 	ADDQ $64, SI; \
 	ADDQ $64, DI; \
 	SUBQ $32, R13; \
-	JNZ  xstep; \
-	SUBQ R11, CX; \
-	JZ   xrest; \
-	TESTQ BX, BX; \
-	JZ   xblock; \
-	MOVQ $1024, R11; \
-	CMPQ CX, R11; \
-	CMOVQLT CX, R11; \
-	JMP  xsblock; \
-xfix: \
-	MOVQ $1, BX; \
-	SLOW(0, 0); \
-	SLOW(32, 32); \
-	JMP  xnext; \
+	JNZ  xslow; \
+	TESTQ CX, CX; \
+	JNZ  xgroup; \
 xrest: \
 	MOVQ R12, CX; \
 	LOOP(SLOW, 16, 32, 32)

@@ -46,7 +46,7 @@ func bf16ToF32AVX512(dst, src []byte, n int)
 func f16ToBF16AVX512(dst, src []byte, n int)
 
 // bf16ToF16AVX512: the loop of bf16ToF16AVX2 (for i < n { dst16[i] = F16FromF32(BF16ToF32(src16[i]))
-// }, on the integer route for blocks and steps of zeros and exact binary16 normals), in 512-bit
+// }, on the integer route for groups of zeros and exact binary16 normals), in 512-bit
 // registers.
 //
 //go:noescape

@@ -232,13 +232,13 @@ TEXT ·bf16ToF32AVX512(SB), NOSPLIT, $512-56
 	TOF16EVENODD(O)
 
 // bf16ToF16AVX512 takes the integer route of bf16ToF16AVX2 (kernels_avx2_amd64.s) in 512-bit
-// registers: blocks of up to 1024 elements (16 steps of 64) converted as (a -sat 0x3800) << 3
+// registers: groups of up to 512 elements (8 steps of 64) converted as (a -sat 0x3800) << 3
 // with the sign ORed back (one VPTERNLOGD), the running VPMINUW of a - 1 in Z22 and VPMAXUW of a
-// in Z23 (a = h & 0x7FFF); a block with an a outside 0 and 0x3880..0x477F (the bf16 values that
-// are not exact binary16 normals: tiny, huge, Inf, NaN) is done again step by step, a step with
-// such a lane through BF16F16, and then the next block too; a block without one returns to whole
-// blocks. The elements after the last whole step go through BF16F16 in LOOP. Z20 = 0x7FFF,
-// Z21 = all ones, Z24 = 0x3800, Z27 = 0x477F, Z28 = 0x387F (words).
+// in Z23 (a = h & 0x7FFF); a group with an a outside 0 and 0x3880..0x477F (the bf16 values that
+// are not exact binary16 normals: tiny, huge, Inf, NaN) is converted again by BF16F16, and BX
+// more groups after it, BX growing as in HALFLOOP. The elements after the last whole step go
+// through BF16F16 in LOOP. Z20 = 0x7FFF, Z21 = all ones, Z24 = 0x3800, Z27 = 0x477F,
+// Z28 = 0x387F (words).
 #define BF16F16XA(I, H, A, T) \
 	VMOVDQU64 I(SI), H; \
 	VPANDD Z20, H, A; \
@@ -252,7 +252,7 @@ TEXT ·bf16ToF32AVX512(SB), NOSPLIT, $512-56
 	VPSLLW $3, T, T; \
 	VPTERNLOGD $0xF4, Z20, H, T
 
-// BF16F16XTEST sets ZF when every lane of the block or step passed the range test. Z25 and Z26
+// BF16F16XTEST sets ZF when every lane of the group passed the range test. Z25 and Z26
 // are scratch.
 #define BF16F16XTEST \
 	VPSUBUSW Z27, Z23, Z25; \
@@ -279,8 +279,10 @@ TEXT ·bf16ToF16AVX512(SB), NOSPLIT, $512-56
 	SUBQ R12, CX
 	JZ   xrest
 
-xblock:
-	MOVQ $1024, R11
+	XORQ BX, BX
+
+xgroup:
+	MOVQ $512, R11
 	CMPQ CX, R11
 	CMOVQLT CX, R11
 	MOVQ SI, R8
@@ -301,48 +303,33 @@ xrun:
 	JNZ  xrun
 	BF16F16XTEST
 	JNZ  xredo
+	XORQ BX, BX
 	SUBQ R11, CX
-	JNZ  xblock
+	JNZ  xgroup
 	JMP  xrest
 
 xredo:
-	MOVQ R8, SI // this block again, step by step
+	MOVQ R8, SI // this group again and BX more through BF16F16
 	MOVQ R9, DI
+	LEAQ 1(BX), R13
+	SHLQ $9, R13
+	CMPQ CX, R13
+	CMOVQLT CX, R13
+	SUBQ R13, CX
+	LEAQ 1(BX)(BX*1), BX
+	MOVQ $15, AX
+	CMPQ BX, AX
+	CMOVQGT AX, BX
 
-xsblock:
-	MOVQ R11, R13
-	XORQ BX, BX
-
-xstep:
-	BF16F16XRESET
-	BF16F16XA(0, Z16, Z17, Z18)
-	BF16F16XA(64, Z19, Z29, Z30)
-	BF16F16XTEST
-	JNZ  xfix
-	BF16F16XB(Z16, Z17, Z18)
-	BF16F16XB(Z19, Z29, Z30)
-	VMOVDQU64 Z18, (DI)
-	VMOVDQU64 Z30, 64(DI)
-
-xnext:
+xslow:
+	BF16F16(0, 0)
+	BF16F16(64, 64)
 	ADDQ $128, SI
 	ADDQ $128, DI
 	SUBQ $64, R13
-	JNZ  xstep
-	SUBQ R11, CX
-	JZ   xrest
-	TESTQ BX, BX
-	JZ   xblock // no step of this block needed BF16F16: whole blocks again
-	MOVQ $1024, R11
-	CMPQ CX, R11
-	CMOVQLT CX, R11
-	JMP  xsblock
-
-xfix:
-	MOVQ $1, BX
-	BF16F16(0, 0)
-	BF16F16(64, 64)
-	JMP  xnext
+	JNZ  xslow
+	TESTQ CX, CX
+	JNZ  xgroup
 
 xrest:
 	MOVQ R12, CX
