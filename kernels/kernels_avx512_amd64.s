@@ -492,11 +492,6 @@ TEXT ·f32ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 	TOF8_CONSTS(·lutE4m3Enc, 0xBFBFBFBF)
 	LOOP(F32F8, 64, 256, 64)
 
-TEXT ·f32ToF8e5m2AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	TOF8_CONSTS(·lutE5m2Enc, 0)
-	LOOP(F32F8, 64, 256, 64)
-
 #define F16E4M3(I, O) \
 	VMOVDQU64 I(SI), Z0; \
 	VMOVDQU64 I+64(SI), Z1; \
@@ -538,10 +533,78 @@ TEXT ·f16ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 	VPERMT2B Z1, Z10, Z0; \
 	VMOVDQU64 Z0, O(DI)
 
+// TOE5M2F(R, D) is TOE5M2 without the NaN lanes, for the fast route of LOOPFAST: D gets the 32
+// binary16 words in R rounded, h + 0x7F + ((h>>8)&1), and Z6 the unsigned maximum of its
+// magnitudes h&0x7FFF and those before (E5M2FOK: the rounding is exact when no magnitude is
+// above 0x7C00, that is when no lane is NaN; infinities and overflow round to 0x7C like TOE5M2).
+#define TOE5M2F(R, D) \
+	VPANDD Z15, R, Z2; \
+	VPMAXUW Z2, Z6, Z6; \
+	VPTESTMW Z16, R, K2; \
+	VPADDW Z13, R, D; \
+	VPADDW Z12, D, K2, D
+
+// TOE5M2FY is TOE5M2F on the 16 words of a Y register. D may be R in both.
+#define TOE5M2FY(R, D) \
+	VPANDD Y15, R, Y2; \
+	VPMAXUW Y2, Y6, Y6; \
+	VPTESTMW Y16, R, K2; \
+	VPADDW Y13, R, D; \
+	VPADDW Y12, D, K2, D
+
+// E5M2FOK sets ZF when no magnitude in Z6 is above 0x7C00 (Z14).
+#define E5M2FOK \
+	VPCMPUW $6, Z14, Z6, K1; \
+	KORTESTD K1, K1
+
+// E5M2FRESET starts the fast route's maximum again (LOOPFAST's FCONSTS; the other constants of
+// both routes stay loaded, so its CONSTS is NOCONSTS).
+#define E5M2FRESET VPXORD Z6, Z6, Z6
+#define NOCONSTS
+
+#define F16E5M2F(I, O) \
+	VMOVDQU64 I(SI), Z0; \
+	VMOVDQU64 I+64(SI), Z1; \
+	TOE5M2F(Z0, Z3); \
+	TOE5M2F(Z1, Z4); \
+	VPERMT2B Z4, Z10, Z3; \
+	VMOVDQU64 Z3, O(DI)
+
+// f16ToF8e5m2AVX512 takes, 256 elements at a time, TOE5M2F's route, and converts again with
+// TOE5M2 the groups that had a NaN (see LOOPFAST).
 TEXT ·f16ToF8e5m2AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	TOE5M2_CONSTS
-	LOOP(F16E5M2, 64, 128, 64)
+	LOOPFAST(F16E5M2F, E5M2FOK, F16E5M2, E5M2FRESET, NOCONSTS, 64, 128, 64)
+
+// F32E5M2F converts 64 float32 to binary16 (VCVTPS2PH) and rounds each 16 of them with
+// TOE5M2FY; VPERMT2B gathers the high bytes of each pair of Y registers (the first 32 indices of
+// oddBytes), with no joining of halves.
+#define F32E5M2F(I, O) \
+	VMOVUPS I(SI), Z0; \
+	VMOVUPS I+64(SI), Z1; \
+	VMOVUPS I+128(SI), Z3; \
+	VMOVUPS I+192(SI), Z4; \
+	VCVTPS2PH $0, Z0, Y0; \
+	VCVTPS2PH $0, Z1, Y1; \
+	VCVTPS2PH $0, Z3, Y3; \
+	VCVTPS2PH $0, Z4, Y4; \
+	TOE5M2FY(Y0, Y0); \
+	TOE5M2FY(Y1, Y1); \
+	TOE5M2FY(Y3, Y3); \
+	TOE5M2FY(Y4, Y4); \
+	VPERMT2B Y1, Y10, Y0; \
+	VPERMT2B Y4, Y10, Y3; \
+	VMOVDQU Y0, O(DI); \
+	VMOVDQU Y3, O+32(DI)
+
+// f32ToF8e5m2AVX512 takes F32E5M2F's route 256 elements at a time, and converts again with
+// F32F8 (the lutE5m2Enc lookups) the groups that had a NaN (see LOOPFAST).
+TEXT ·f32ToF8e5m2AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	TOF8_CONSTS(·lutE5m2Enc, 0)
+	TOE5M2_CONSTS
+	LOOPFAST(F32E5M2F, E5M2FOK, F32F8, E5M2FRESET, NOCONSTS, 64, 256, 64)
 
 // ---- 4-bit lookups -----------------------------------------------------------------------------
 
