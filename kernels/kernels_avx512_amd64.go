@@ -84,7 +84,9 @@ func f32ToF8e4m3AVX512(dst, src []byte, n int)
 // { H, L := h>>8&0x7F, h&0xFF; b := lutE4m3Enc[H]; c := b&0x7F
 // if L > lutE4m3Enc[128+H] { c++ }; if b&0x80 != 0 && L > 0xBF { c++ }; dst8[i] = c | h>>8&0x80 },
 // 64 elements a step (the high and low bytes gathered with VPERMT2B/VPERMI2B, the tables
-// looked up with VPERMI2B, the comparisons in mask registers).
+// looked up with VPERMI2B, the comparisons in mask registers); groups of 256 elements whose
+// magnitudes are all in the normal f8e4m3 range (2^-6 ≤ |h| < 448) skip the lookups: there
+// c = 2·H - 0x40 + [L > 0x40] + [L > 0xBF].
 //
 //go:noescape
 func f16ToF8e4m3AVX512(dst, src []byte, n int)
