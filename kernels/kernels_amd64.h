@@ -149,3 +149,69 @@ done: \
 	SFENCE; \
 	VZEROUPPER; \
 	RET
+
+// LOOPFAST is LOOP with a fast path: four blocks (a group) at a time it runs FAST, with the
+// constants FCONSTS, and then OK, which clears ZF if FAST may have got an element wrong since
+// FCONSTS; then it converts the group again with BODY and the constants CONSTS (storing over the
+// same bytes), and R13 more groups after it, before it reloads FCONSTS and tries FAST again. R13
+// starts at 0, becomes 2·R13 + 1 (at most 15) at each such redo and 0 again at each group that
+// FAST gets right: a lone group with a value out of FAST's range costs one wasted FAST, and data
+// with many (tensors of tiny values) waste it on one group in 17 at most. What is left (fewer
+// than four blocks and a partial one), if anything, goes to LOOP with BODY. R12 counts the groups
+// of BODY.
+#define LOOPFAST(FAST, OK, BODY, FCONSTS, CONSTS, V, SIN, SOUT) \
+	MOVQ CX, R10; \
+	ANDQ $(V-1), R10; \
+	SUBQ R10, CX; \
+	CMPQ CX, $(4*V); \
+	JB   full; \
+	XORL R13, R13; \
+	FCONSTS; \
+fast: \
+	FAST(0, 0); \
+	FAST(SIN, SOUT); \
+	FAST(2*SIN, 2*SOUT); \
+	FAST(3*SIN, 3*SOUT); \
+	OK; \
+	JNZ  redo; \
+	XORL R13, R13; \
+	ADDQ $(4*SIN), SI; \
+	ADDQ $(4*SOUT), DI; \
+	SUBQ $(4*V), CX; \
+	CMPQ CX, $(4*V); \
+	JAE  fast; \
+	JMP  full; \
+redo: \
+	CONSTS; \
+	LEAQ 1(R13), R12; \
+	LEAQ 1(R13)(R13*1), R13; \
+	MOVL $15, AX; \
+	CMPQ R13, AX; \
+	CMOVQHI AX, R13; \
+slow: \
+	BODY(0, 0); \
+	BODY(SIN, SOUT); \
+	BODY(2*SIN, 2*SOUT); \
+	BODY(3*SIN, 3*SOUT); \
+	ADDQ $(4*SIN), SI; \
+	ADDQ $(4*SOUT), DI; \
+	SUBQ $(4*V), CX; \
+	CMPQ CX, $(4*V); \
+	JB   rest; \
+	DECQ R12; \
+	JNZ  slow; \
+	FCONSTS; \
+	JMP  fast; \
+full: \
+	ADDQ R10, CX; \
+	JZ   fastDone; \
+	CONSTS; \
+	JMP  loop; \
+rest: \
+	ADDQ R10, CX; \
+	JZ   fastDone; \
+loop: \
+	LOOP(BODY, V, SIN, SOUT); \
+fastDone: \
+	VZEROUPPER; \
+	RET

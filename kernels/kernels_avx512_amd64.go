@@ -84,20 +84,24 @@ func f32ToF8e4m3AVX512(dst, src []byte, n int)
 // { H, L := h>>8&0x7F, h&0xFF; b := lutE4m3Enc[H]; c := b&0x7F
 // if L > lutE4m3Enc[128+H] { c++ }; if b&0x80 != 0 && L > 0xBF { c++ }; dst8[i] = c | h>>8&0x80 },
 // 64 elements a step (the high and low bytes gathered with VPERMT2B/VPERMI2B, the tables
-// looked up with VPERMI2B, the comparisons in mask registers).
+// looked up with VPERMI2B, the comparisons in mask registers); groups of 256 elements whose
+// magnitudes are all in the normal f8e4m3 range (2^-6 ≤ |h| < 448) skip the lookups: there
+// c = 2·H - 0x40 + [L > 0x40] + [L > 0xBF].
 //
 //go:noescape
 func f16ToF8e4m3AVX512(dst, src []byte, n int)
 
 // f32ToF8e5m2AVX512: for i < n { h := F16FromF32(src32[i]); if h&0x7FFF > 0x7C00 { dst8[i] = h>>8 | 2 }
-// else { dst8[i] = (h + 0x7F + (h>>8)&1) >> 8 } }: VCVTPS2PH, then the byte lookup of
-// f16ToF8e4m3AVX512 with the tables lutE5m2Enc (one rounding step at L > 0x7F or 0x80; the
+// else { dst8[i] = (h + 0x7F + (h>>8)&1) >> 8 } }: VCVTPS2PH, then the rounding of the else
+// branch alone for groups of 256 elements without a NaN, and for a group with one the byte lookup
+// of f16ToF8e4m3AVX512 with the tables lutE5m2Enc (one rounding step at L > 0x7F or 0x80; the
 // second step, flagged only for H = 0x7C, turns +Inf with L > 0 into the quiet NaN 0x7E).
 //
 //go:noescape
 func f32ToF8e5m2AVX512(dst, src []byte, n int)
 
-// f16ToF8e5m2AVX512: the loop of f32ToF8e5m2AVX512 with h = src16[i] (a NaN is quieted: | 2 on the high byte).
+// f16ToF8e5m2AVX512: the loop of f32ToF8e5m2AVX512 with h = src16[i] (a NaN is quieted: | 2 on the
+// high byte), the NaN test only in the groups of 256 elements that have one.
 //
 //go:noescape
 func f16ToF8e5m2AVX512(dst, src []byte, n int)

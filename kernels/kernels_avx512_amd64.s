@@ -479,21 +479,65 @@ TEXT ·f32ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 	TOF8_CONSTS(·lutE4m3Enc, 0xBFBFBFBF)
 	LOOP(F32F8, 64, 256, 64)
 
-TEXT ·f32ToF8e5m2AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	TOF8_CONSTS(·lutE5m2Enc, 0)
-	LOOP(F32F8, 64, 256, 64)
-
 #define F16E4M3(I, O) \
 	VMOVDQU64 I(SI), Z0; \
 	VMOVDQU64 I+64(SI), Z1; \
 	TOF8; \
 	VMOVDQU64 Z3, O(DI)
 
+// E4M3F(L, H, D) is TOF8 for magnitudes in the normal f8e4m3 range, high byte M = H&0x7F from
+// 0x24 to 0x5E (2^-6 ≤ |h| < 448), for the fast route of LOOPFAST: there the code is
+// c = 2M - 0x40 + [L > 0x40] + [L > 0xBF], so D = H + (M - 0x40) + the two steps is c with the
+// sign bit of H. L and H are the low and high bytes of 64 binary16; the unsigned maximum of
+// M - 0x24 (modulo 256) goes into Z6 (E4M3FOK: every M was in range when it is at most 0x3A).
+// Constants: Z17 = 0x7F, Z18 = 0x24, Z19 = 0x1C, Z20 = 0x40, Z25 = 0xBF, Z23 = 0xFF (bytes).
+#define E4M3F(L, H, D) \
+	VPANDD Z17, H, D; \
+	VPSUBB Z18, D, D; \
+	VPMAXUB D, Z6, Z6; \
+	VPSUBB Z19, D, D; \
+	VPCMPUB $6, Z20, L, K1; \
+	VPCMPUB $6, Z25, L, K2; \
+	VPSUBB Z23, D, K1, D; \
+	VPSUBB Z23, D, K2, D; \
+	VPADDB H, D, D
+
+// E4M3F_CONSTS: the constants of E4M3F beside TOF8_CONSTS (which gives Z23 and Z25), and Z24 =
+// 0x3A bytes, the largest M - 0x24 in range.
+#define E4M3F_CONSTS \
+	ZD(0x7F7F7F7F, Z17); \
+	ZD(0x24242424, Z18); \
+	ZD(0x1C1C1C1C, Z19); \
+	ZD(0x40404040, Z20); \
+	ZD(0x3A3A3A3A, Z24)
+
+// NOCONSTS is LOOPFAST's CONSTS for kernels that keep the constants of both routes loaded.
+#define NOCONSTS
+
+// E4M3FOK sets ZF when every byte of Z6 is at most 0x3A (Z24).
+#define E4M3FOK \
+	VPCMPUB $6, Z24, Z6, K1; \
+	KORTESTQ K1, K1
+
+#define E4M3FRESET VPXORD Z6, Z6, Z6
+
+// F16E4M3F gathers the low and high bytes of 64 binary16 as TOF8 does and rounds them with E4M3F.
+#define F16E4M3F(I, O) \
+	VMOVDQU64 I(SI), Z0; \
+	VMOVDQU64 I+64(SI), Z1; \
+	VMOVDQA64 Z31, Z2; \
+	VPERMI2B Z1, Z0, Z2; \
+	VPERMT2B Z1, Z30, Z0; \
+	E4M3F(Z2, Z0, Z3); \
+	VMOVDQU64 Z3, O(DI)
+
+// f16ToF8e4m3AVX512 takes F16E4M3F's route 256 elements at a time, and converts again with
+// F16E4M3 the groups that had a magnitude outside it (see LOOPFAST).
 TEXT ·f16ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	TOF8_CONSTS(·lutE4m3Enc, 0xBFBFBFBF)
-	LOOP(F16E4M3, 64, 128, 64)
+	E4M3F_CONSTS
+	LOOPFAST(F16E4M3F, E4M3FOK, F16E4M3, E4M3FRESET, NOCONSTS, 64, 128, 64)
 
 // TOE5M2_CONSTS: Z15 = 0x7FFF, Z14 = 0x7C00, Z13 = 0x7F, Z12 = 1, Z11 = 0x0200, Z16 = 0x0100 (words),
 // Z10 = the byte indices 1, 3, ..., 127 (the high bytes of the words of two registers).
@@ -525,10 +569,77 @@ TEXT ·f16ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 	VPERMT2B Z1, Z10, Z0; \
 	VMOVDQU64 Z0, O(DI)
 
+// TOE5M2F(R, D) is TOE5M2 without the NaN lanes, for the fast route of LOOPFAST: D gets the 32
+// binary16 words in R rounded, h + 0x7F + ((h>>8)&1), and Z6 the unsigned maximum of its
+// magnitudes h&0x7FFF and those before (E5M2FOK: the rounding is exact when no magnitude is
+// above 0x7C00, that is when no lane is NaN; infinities and overflow round to 0x7C like TOE5M2).
+#define TOE5M2F(R, D) \
+	VPANDD Z15, R, Z2; \
+	VPMAXUW Z2, Z6, Z6; \
+	VPTESTMW Z16, R, K2; \
+	VPADDW Z13, R, D; \
+	VPADDW Z12, D, K2, D
+
+// TOE5M2FY is TOE5M2F on the 16 words of a Y register. D may be R in both.
+#define TOE5M2FY(R, D) \
+	VPANDD Y15, R, Y2; \
+	VPMAXUW Y2, Y6, Y6; \
+	VPTESTMW Y16, R, K2; \
+	VPADDW Y13, R, D; \
+	VPADDW Y12, D, K2, D
+
+// E5M2FOK sets ZF when no magnitude in Z6 is above 0x7C00 (Z14).
+#define E5M2FOK \
+	VPCMPUW $6, Z14, Z6, K1; \
+	KORTESTD K1, K1
+
+// E5M2FRESET starts the fast route's maximum again (LOOPFAST's FCONSTS; the other constants of
+// both routes stay loaded, so its CONSTS is NOCONSTS).
+#define E5M2FRESET VPXORD Z6, Z6, Z6
+
+#define F16E5M2F(I, O) \
+	VMOVDQU64 I(SI), Z0; \
+	VMOVDQU64 I+64(SI), Z1; \
+	TOE5M2F(Z0, Z3); \
+	TOE5M2F(Z1, Z4); \
+	VPERMT2B Z4, Z10, Z3; \
+	VMOVDQU64 Z3, O(DI)
+
+// f16ToF8e5m2AVX512 takes, 256 elements at a time, TOE5M2F's route, and converts again with
+// TOE5M2 the groups that had a NaN (see LOOPFAST).
 TEXT ·f16ToF8e5m2AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	TOE5M2_CONSTS
-	LOOP(F16E5M2, 64, 128, 64)
+	LOOPFAST(F16E5M2F, E5M2FOK, F16E5M2, E5M2FRESET, NOCONSTS, 64, 128, 64)
+
+// F32E5M2F converts 64 float32 to binary16 (VCVTPS2PH) and rounds each 16 of them with
+// TOE5M2FY; VPERMT2B gathers the high bytes of each pair of Y registers (the first 32 indices of
+// oddBytes), with no joining of halves.
+#define F32E5M2F(I, O) \
+	VMOVUPS I(SI), Z0; \
+	VMOVUPS I+64(SI), Z1; \
+	VMOVUPS I+128(SI), Z3; \
+	VMOVUPS I+192(SI), Z4; \
+	VCVTPS2PH $0, Z0, Y0; \
+	VCVTPS2PH $0, Z1, Y1; \
+	VCVTPS2PH $0, Z3, Y3; \
+	VCVTPS2PH $0, Z4, Y4; \
+	TOE5M2FY(Y0, Y0); \
+	TOE5M2FY(Y1, Y1); \
+	TOE5M2FY(Y3, Y3); \
+	TOE5M2FY(Y4, Y4); \
+	VPERMT2B Y1, Y10, Y0; \
+	VPERMT2B Y4, Y10, Y3; \
+	VMOVDQU Y0, O(DI); \
+	VMOVDQU Y3, O+32(DI)
+
+// f32ToF8e5m2AVX512 takes F32E5M2F's route 256 elements at a time, and converts again with
+// F32F8 (the lutE5m2Enc lookups) the groups that had a NaN (see LOOPFAST).
+TEXT ·f32ToF8e5m2AVX512(SB), NOSPLIT, $512-56
+	ARGS
+	TOF8_CONSTS(·lutE5m2Enc, 0)
+	TOE5M2_CONSTS
+	LOOPFAST(F32E5M2F, E5M2FOK, F32F8, E5M2FRESET, NOCONSTS, 64, 256, 64)
 
 // ---- 4-bit lookups -----------------------------------------------------------------------------
 
