@@ -215,3 +215,6 @@ loop: \
 fastDone: \
 	VZEROUPPER; \
 	RET
+
+// NOCONSTS is LOOPFAST's CONSTS for kernels that keep the constants of both routes loaded.
+#define NOCONSTS

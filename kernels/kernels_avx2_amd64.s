@@ -168,16 +168,13 @@ bffix:
 //   - bf16 → f16, a bf16 in the f16 normal range (0x3880 ≤ a ≤ 0x477F, exact in f16):
 //     (a - (112<<7)) << 3;
 //   - ±0 stays ±0.
-// The kernels convert groups of up to 256 elements (8 steps of 32) that way and keep the
+// The kernels convert groups of 256 elements that way (LOOPFAST, with HALFFAST) and keep the
 // running VPMAXUW of a (Y10) and VPMINUW of a - 1 (Y9, where a zero wraps to 0xFFFF and so never
-// lowers it): when both stay within the range above the group is exact and done. Otherwise the
-// group is converted again, storing over the same bytes, by the kernel's exact float route
-// (F16BF16, BF16F16), which handles every pattern, and so are BX more groups after it before the
-// integer route is tried again; BX starts at 0, becomes 2·BX + 1 (at most 15) at each redo and 0
-// at each group the integer route gets right (the scheme of LOOPFAST): a lone special value costs
-// one wasted integer pass over its group, data with many (random bit patterns) waste it on one
-// group in 17 at most. The redo needs the source intact, which holds because Convert refuses
-// overlapping buffers. The elements after the last whole step go through the float route in
+// lowers it): when both stay within the range above the group is exact and done. Otherwise
+// LOOPFAST converts the group again, storing over the same bytes, by the kernel's exact float
+// route (F16BF16, BF16F16), which handles every pattern: a lone special value costs one wasted
+// integer pass over its group, data with many (random bit patterns) waste it on one group in 17
+// at most. The elements after the last whole group go through the float route in
 // LOOP. Y8 = all ones; the integer route's other constants are memory operands (wordsXXXX
 // below), which leaves Y11..Y15 to the float route.
 
@@ -282,65 +279,28 @@ GLOBL words387F<>(SB), RODATA|NOPTR, $32
 	VPXOR A, H, H; \
 	VPOR T, H, H
 
-// HALFLOOP is the group loop described above for the integer route X, the range [LOM1 + 1, HI]
-// of a besides 0 (memory operands) and the float route SLOW (a LOOP body of 16 elements). R11 is
-// the group's size in elements, BX the count of groups the next redo covers beyond its own.
-#define HALFLOOP(X, HI, LOM1, SLOW) \
-	MOVQ CX, R12; \
-	ANDQ $31, R12; \
-	SUBQ R12, CX; \
-	JZ   xrest; \
-	VPCMPEQW Y8, Y8, Y8; \
-	XORQ BX, BX; \
-xgroup: \
-	MOVQ $256, R11; \
-	CMPQ CX, R11; \
-	CMOVQLT CX, R11; \
-	MOVQ SI, R8; \
-	MOVQ DI, R9; \
-	MOVQ R11, R13; \
-	HALFRESET; \
-xrun: \
-	HALFA(0, Y0, Y1, Y2); \
-	HALFA(32, Y4, Y5, Y6); \
+// HALFFAST(X, I, O) is LOOPFAST's fast route for the integer route X: 64 elements (four HALFA
+// and X of 16). HALFSLOW(SLOW, I, O) is the exact route for the same 64 elements, SLOW being a
+// body of 16 (F16BF16, BF16F16).
+#define HALFFAST(X, I, O) \
+	HALFA(I, Y0, Y1, Y2); \
+	HALFA(I+32, Y4, Y5, Y6); \
 	X(Y0, Y1, Y2, Y3); \
 	X(Y4, Y5, Y6, Y7); \
-	VMOVDQU Y0, (DI); \
-	VMOVDQU Y4, 32(DI); \
-	ADDQ $64, SI; \
-	ADDQ $64, DI; \
-	SUBQ $32, R13; \
-	JNZ  xrun; \
-	HALFTEST(HI, LOM1); \
-	JNZ  xredo; \
-	XORQ BX, BX; \
-	SUBQ R11, CX; \
-	JNZ  xgroup; \
-	JMP  xrest; \
-xredo: \
-	MOVQ R8, SI; \
-	MOVQ R9, DI; \
-	LEAQ 1(BX), R13; \
-	SHLQ $8, R13; \
-	CMPQ CX, R13; \
-	CMOVQLT CX, R13; \
-	SUBQ R13, CX; \
-	LEAQ 1(BX)(BX*1), BX; \
-	MOVQ $15, AX; \
-	CMPQ BX, AX; \
-	CMOVQGT AX, BX; \
-xslow: \
-	SLOW(0, 0); \
-	SLOW(32, 32); \
-	ADDQ $64, SI; \
-	ADDQ $64, DI; \
-	SUBQ $32, R13; \
-	JNZ  xslow; \
-	TESTQ CX, CX; \
-	JNZ  xgroup; \
-xrest: \
-	MOVQ R12, CX; \
-	LOOP(SLOW, 16, 32, 32)
+	VMOVDQU Y0, O(DI); \
+	VMOVDQU Y4, O+32(DI); \
+	HALFA(I+64, Y0, Y1, Y2); \
+	HALFA(I+96, Y4, Y5, Y6); \
+	X(Y0, Y1, Y2, Y3); \
+	X(Y4, Y5, Y6, Y7); \
+	VMOVDQU Y0, O+64(DI); \
+	VMOVDQU Y4, O+96(DI)
+
+#define HALFSLOW(SLOW, I, O) \
+	SLOW(I, O); \
+	SLOW(I+32, O+32); \
+	SLOW(I+64, O+64); \
+	SLOW(I+96, O+96)
 
 // F16BF16 rounds the exact float32 x of each binary16 (VCVTPH2PS) to bfloat16 with float
 // arithmetic: y = (x + M) - M, M = ±2^(e+16) (the sign and exponent field of x, plus 16 in the
@@ -372,6 +332,10 @@ xrest: \
 	VPOR Y4, Y0, Y0; \
 	VMOVDQU Y0, O(DI)
 
+#define F16BF16F(I, O) HALFFAST(F16BF16X, I, O)
+#define F16BF16S(I, O) HALFSLOW(F16BF16, I, O)
+#define F16BF16OK HALFTEST(words7BFF<>(SB), words03FF<>(SB))
+
 // Y15 = 0xFF800000, Y14 = 16 in the exponent field, Y13 = 0x8000 words, Y12 = (0, 1) words,
 // Y11 = 1.0.
 TEXT ·f16ToBF16AVX2(SB), NOSPLIT, $512-56
@@ -381,7 +345,8 @@ TEXT ·f16ToBF16AVX2(SB), NOSPLIT, $512-56
 	BCASTD(0x80008000, X13, Y13)
 	BCASTD(0x00010000, X12, Y12)
 	BCASTD(0x3F800000, X11, Y11)
-	HALFLOOP(F16BF16X, words7BFF<>(SB), words03FF<>(SB), F16BF16)
+	VPCMPEQW Y8, Y8, Y8
+	LOOPFAST(F16BF16F, F16BF16OK, F16BF16S, HALFRESET, NOCONSTS, 64, 128, 128)
 
 #define BF16F32(I, O) \
 	VPMOVZXWD I(SI), Y0; \
@@ -406,10 +371,15 @@ TEXT ·bf16ToF32AVX2(SB), NOSPLIT, $512-56
 	VMOVDQU X2, O(DI); \
 	VMOVDQU X3, O+16(DI)
 
+#define BF16F16F(I, O) HALFFAST(BF16F16X, I, O)
+#define BF16F16S(I, O) HALFSLOW(BF16F16, I, O)
+#define BF16F16OK HALFTEST(words477F<>(SB), words387F<>(SB))
+
 TEXT ·bf16ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	BCASTD(0xFFFF0000, X15, Y15)
-	HALFLOOP(BF16F16X, words477F<>(SB), words387F<>(SB), BF16F16)
+	VPCMPEQW Y8, Y8, Y8
+	LOOPFAST(BF16F16F, BF16F16OK, BF16F16S, HALFRESET, NOCONSTS, 64, 128, 128)
 
 // ---- f8 -> f16, f32 ----------------------------------------------------------------------------
 

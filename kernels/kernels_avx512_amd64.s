@@ -232,13 +232,11 @@ TEXT ·bf16ToF32AVX512(SB), NOSPLIT, $512-56
 	TOF16EVENODD(O)
 
 // bf16ToF16AVX512 takes the integer route of bf16ToF16AVX2 (kernels_avx2_amd64.s) in 512-bit
-// registers: groups of up to 512 elements (8 steps of 64) converted as (a -sat 0x3800) << 3
-// with the sign ORed back (one VPTERNLOGD), the running VPMINUW of a - 1 in Z22 and VPMAXUW of a
-// in Z23 (a = h & 0x7FFF); a group with an a outside 0 and 0x3880..0x477F (the bf16 values that
-// are not exact binary16 normals: tiny, huge, Inf, NaN) is converted again by BF16F16, and BX
-// more groups after it, BX growing as in HALFLOOP. The elements after the last whole step go
-// through BF16F16 in LOOP. Z20 = 0x7FFF, Z21 = all ones, Z24 = 0x3800, Z27 = 0x477F,
-// Z28 = 0x387F (words).
+// registers through LOOPFAST: groups of 512 elements converted as (a -sat 0x3800) << 3 with the
+// sign ORed back (one VPTERNLOGD), the running VPMINUW of a - 1 in Z22 and VPMAXUW of a in Z23
+// (a = h & 0x7FFF); a group with an a outside 0 and 0x3880..0x477F (the bf16 values that are not
+// exact binary16 normals: tiny, huge, Inf, NaN) is converted again by BF16F16. Z20 = 0x7FFF,
+// Z21 = all ones, Z24 = 0x3800, Z27 = 0x477F, Z28 = 0x387F (words).
 #define BF16F16XA(I, H, A, T) \
 	VMOVDQU64 I(SI), H; \
 	VPANDD Z20, H, A; \
@@ -265,6 +263,28 @@ TEXT ·bf16ToF32AVX512(SB), NOSPLIT, $512-56
 	VMOVDQA64 Z21, Z22; \
 	VPXORQ Z23, Z23, Z23
 
+// BF16F16XF is LOOPFAST's fast route: two steps of 64 elements. BF16F16X4 is its exact route
+// for the same 128 elements.
+#define BF16F16XF(I, O) \
+	BF16F16XA(I, Z16, Z17, Z18); \
+	BF16F16XA(I+64, Z19, Z29, Z30); \
+	BF16F16XB(Z16, Z17, Z18); \
+	BF16F16XB(Z19, Z29, Z30); \
+	VMOVDQU64 Z18, O(DI); \
+	VMOVDQU64 Z30, O+64(DI); \
+	BF16F16XA(I+128, Z16, Z17, Z18); \
+	BF16F16XA(I+192, Z19, Z29, Z30); \
+	BF16F16XB(Z16, Z17, Z18); \
+	BF16F16XB(Z19, Z29, Z30); \
+	VMOVDQU64 Z18, O+128(DI); \
+	VMOVDQU64 Z30, O+192(DI)
+
+#define BF16F16X4(I, O) \
+	BF16F16(I, O); \
+	BF16F16(I+64, O+64); \
+	BF16F16(I+128, O+128); \
+	BF16F16(I+192, O+192)
+
 TEXT ·bf16ToF16AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	VMOVDQU64 ·interleaveWords(SB), Z15
@@ -274,66 +294,7 @@ TEXT ·bf16ToF16AVX512(SB), NOSPLIT, $512-56
 	ZW(0x3800, Z24)
 	ZW(0x477F, Z27)
 	ZW(0x387F, Z28)
-	MOVQ CX, R12
-	ANDQ $63, R12
-	SUBQ R12, CX
-	JZ   xrest
-
-	XORQ BX, BX
-
-xgroup:
-	MOVQ $512, R11
-	CMPQ CX, R11
-	CMOVQLT CX, R11
-	MOVQ SI, R8
-	MOVQ DI, R9
-	MOVQ R11, R13
-	BF16F16XRESET
-
-xrun:
-	BF16F16XA(0, Z16, Z17, Z18)
-	BF16F16XA(64, Z19, Z29, Z30)
-	BF16F16XB(Z16, Z17, Z18)
-	BF16F16XB(Z19, Z29, Z30)
-	VMOVDQU64 Z18, (DI)
-	VMOVDQU64 Z30, 64(DI)
-	ADDQ $128, SI
-	ADDQ $128, DI
-	SUBQ $64, R13
-	JNZ  xrun
-	BF16F16XTEST
-	JNZ  xredo
-	XORQ BX, BX
-	SUBQ R11, CX
-	JNZ  xgroup
-	JMP  xrest
-
-xredo:
-	MOVQ R8, SI // this group again and BX more through BF16F16
-	MOVQ R9, DI
-	LEAQ 1(BX), R13
-	SHLQ $9, R13
-	CMPQ CX, R13
-	CMOVQLT CX, R13
-	SUBQ R13, CX
-	LEAQ 1(BX)(BX*1), BX
-	MOVQ $15, AX
-	CMPQ BX, AX
-	CMOVQGT AX, BX
-
-xslow:
-	BF16F16(0, 0)
-	BF16F16(64, 64)
-	ADDQ $128, SI
-	ADDQ $128, DI
-	SUBQ $64, R13
-	JNZ  xslow
-	TESTQ CX, CX
-	JNZ  xgroup
-
-xrest:
-	MOVQ R12, CX
-	LOOP(BF16F16, 32, 64, 64)
+	LOOPFAST(BF16F16XF, BF16F16XTEST, BF16F16X4, BF16F16XRESET, NOCONSTS, 128, 256, 256)
 
 // ---- f8 -> f16, f32 ----------------------------------------------------------------------------
 
@@ -510,9 +471,6 @@ TEXT ·f32ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 	ZD(0x1C1C1C1C, Z19); \
 	ZD(0x40404040, Z20); \
 	ZD(0x3A3A3A3A, Z24)
-
-// NOCONSTS is LOOPFAST's CONSTS for kernels that keep the constants of both routes loaded.
-#define NOCONSTS
 
 // E4M3FOK sets ZF when every byte of Z6 is at most 0x3A (Z24).
 #define E4M3FOK \
