@@ -3,13 +3,8 @@
 // Every kernel is a loopFunc, func(dst, src []byte, n int), with a 512-byte frame: the first 256
 // bytes hold the source and the last 256 the destination of the last partial block.
 
-// ARGS clears the upper halves of the vector registers (VZEROUPPER) and loads the arguments:
-// DI = dst, SI = src, CX = n. Code that ran before the call may have left them dirty (vek's
-// assembly, for one, returns without VZEROUPPER); on Zen 4 that slowed the next AVX-512 kernel
-// call of 1 Ki elements by up to 15% (f32 → i32 in batches alternating with vek's: 0.83 of its
-// speed, 0.97 with this VZEROUPPER), and it costs nothing measurable when they are clean.
+// ARGS loads the arguments: DI = dst, SI = src, CX = n.
 #define ARGS \
-	VZEROUPPER; \
 	MOVQ dst_base+0(FP), DI; \
 	MOVQ src_base+24(FP), SI; \
 	MOVQ n+48(FP), CX
