@@ -41,6 +41,16 @@ L1: \
 	JMP  L1; \
 LE:
 
+// STEP4 converts four blocks with BODY and moves SI, DI and the count CX past them.
+#define STEP4(BODY, V, SIN, SOUT) \
+	BODY(0, 0); \
+	BODY(SIN, SOUT); \
+	BODY(2*SIN, 2*SOUT); \
+	BODY(3*SIN, 3*SOUT); \
+	ADDQ $(4*SIN), SI; \
+	ADDQ $(4*SOUT), DI; \
+	SUBQ $(4*V), CX
+
 // LOOP runs BODY(in, out) over the buffers: four blocks per iteration while at least four are
 // left, then one block at a time. A last partial block (R10 elements) of a call with at least one
 // whole block is converted as the whole block that ends with the last element: it converts the
@@ -62,13 +72,7 @@ LE:
 	CMPQ CX, $(4*V); \
 	JB   single; \
 four: \
-	BODY(0, 0); \
-	BODY(SIN, SOUT); \
-	BODY(2*SIN, 2*SOUT); \
-	BODY(3*SIN, 3*SOUT); \
-	ADDQ $(4*SIN), SI; \
-	ADDQ $(4*SOUT), DI; \
-	SUBQ $(4*V), CX; \
+	STEP4(BODY, V, SIN, SOUT); \
 	CMPQ CX, $(4*V); \
 	JAE  four; \
 	TESTQ CX, CX; \
@@ -128,13 +132,7 @@ done: \
 	CMPQ CX, $(4*V); \
 	JB   single; \
 four: \
-	BODY(0, 0); \
-	BODY(SIN, SOUT); \
-	BODY(2*SIN, 2*SOUT); \
-	BODY(3*SIN, 3*SOUT); \
-	ADDQ $(4*SIN), SI; \
-	ADDQ $(4*SOUT), DI; \
-	SUBQ $(4*V), CX; \
+	STEP4(BODY, V, SIN, SOUT); \
 	CMPQ CX, $(4*V); \
 	JAE  four; \
 	TESTQ CX, CX; \
@@ -189,13 +187,7 @@ redo: \
 	CMPQ R13, AX; \
 	CMOVQHI AX, R13; \
 slow: \
-	BODY(0, 0); \
-	BODY(SIN, SOUT); \
-	BODY(2*SIN, 2*SOUT); \
-	BODY(3*SIN, 3*SOUT); \
-	ADDQ $(4*SIN), SI; \
-	ADDQ $(4*SOUT), DI; \
-	SUBQ $(4*V), CX; \
+	STEP4(BODY, V, SIN, SOUT); \
 	CMPQ CX, $(4*V); \
 	JB   rest; \
 	DECQ R12; \
