@@ -509,7 +509,7 @@ func TestSIMDSparseSpecials16(t *testing.T) {
 // and some longer lengths around the sizes where a kernel changes its loop (f32 → i32 checks
 // 1024-element blocks, f64 → f32 switches to 256-bit steps from 2048 elements).
 func TestSIMDLengthsAndOffsets(t *testing.T) {
-	const maxN, guard = 4113, 64
+	const maxN, guard = 4113, 256 // guard: a whole block of the widest kernel step (64 float32)
 	lengths := make([]int, 0, 300)
 	for n := 0; n <= 257; n++ {
 		lengths = append(lengths, n)
@@ -542,6 +542,7 @@ func TestSIMDLengthsAndOffsets(t *testing.T) {
 						t.Fatal(err)
 					}
 					for _, do := range offsets {
+						buf := buf[:guard+do+int(db)+guard] // the guards around this destination
 						for i := range buf {
 							buf[i] = 0xA5
 						}
