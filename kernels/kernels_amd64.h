@@ -210,3 +210,59 @@ fastDone: \
 
 // NOCONSTS is LOOPFAST's CONSTS for kernels that keep the constants of both routes loaded.
 #define NOCONSTS
+
+// LOOPCHECK is LOOP for kernels with a short route that is exact except for rare special values
+// it can detect (f32 → i32: NaN and out of range; f32 → bf16 on AVX2: NaN). STEP elements (SIN
+// and SOUT bytes) a step, blocks of up to 1024 elements: FAST converts a step into registers and
+// folds its test into an accumulator, STORE stores the step, RESET clears the accumulator and
+// BAD clears ZF when it shows a special value. When a block ends with BAD, that block and the
+// rest of the call are converted again step by step (RESET, FAST, BAD), and a step with a
+// special value goes through FIX, the exact route for one step, which stores itself. Redoing a
+// block needs its source intact, which holds because Convert refuses overlapping buffers. The
+// elements after the last whole step go through BODY in LOOP (V, BSIN, BSOUT). Uses R8, R9,
+// R11, R12 and R13 besides LOOP's registers.
+#define LOOPCHECK(FAST, RESET, BAD, STORE, FIX, STEP, SIN, SOUT, BODY, V, BSIN, BSOUT) \
+	MOVQ CX, R12; \
+	ANDQ $(STEP-1), R12; \
+	SUBQ R12, CX; \
+	JZ   ckrest; \
+ckblock: \
+	MOVQ $1024, R13; \
+	CMPQ CX, R13; \
+	CMOVQLT CX, R13; \
+	MOVQ SI, R8; \
+	MOVQ DI, R9; \
+	MOVQ R13, R11; \
+	RESET; \
+ckrun: \
+	FAST; \
+	STORE; \
+	ADDQ $SIN, SI; \
+	ADDQ $SOUT, DI; \
+	SUBQ $STEP, R13; \
+	JNZ  ckrun; \
+	BAD; \
+	JNZ  ckspecial; \
+	SUBQ R11, CX; \
+	JNZ  ckblock; \
+	JMP  ckrest; \
+ckspecial: \
+	MOVQ R8, SI; \
+	MOVQ R9, DI; \
+ckstep: \
+	RESET; \
+	FAST; \
+	BAD; \
+	JNZ  ckfix; \
+	STORE; \
+cknext: \
+	ADDQ $SIN, SI; \
+	ADDQ $SOUT, DI; \
+	SUBQ $STEP, CX; \
+	JNZ  ckstep; \
+ckrest: \
+	MOVQ R12, CX; \
+	LOOP(BODY, V, BSIN, BSOUT); \
+ckfix: \
+	FIX; \
+	JMP  cknext

@@ -98,66 +98,20 @@ TEXT ·f16ToF32AVX2(SB), NOSPLIT, $512-56
 	VMOVDQU Y0, (DI); \
 	VMOVDQU Y4, 32(DI)
 
-// f32ToBF16AVX2 takes f32ToI32AVX2's route: blocks of up to 1024 float32 (32 steps of 32)
-// rounded by BF16FAST, with the NaN test of every lane ORed into Y14; a block with a NaN is done
-// again, with the rest of the call, step by step: a step whose test is set goes through F32BF16,
-// which handles NaN lanes (a NaN is rare, and the test costs two ops per 16 lanes against six).
-// The elements after the last whole step go through F32BF16 in LOOP.
+// f32ToBF16AVX2 goes through LOOPCHECK: steps of 32 float32 rounded by BF16FAST, with the NaN
+// test of every lane ORed into Y14; a block with a NaN is done again, with the rest of the call,
+// step by step, and a step whose test is set goes through F32BF16, which handles NaN lanes (a
+// NaN is rare, and the test costs two ops per 16 lanes against six).
+#define BF16RESET VPXOR Y14, Y14, Y14
+#define BF16BAD VPTEST Y14, Y14
+#define BF16FIX \
+	F32BF16(0, 0); \
+	F32BF16(64, 32)
+
 TEXT ·f32ToBF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	BF16_CONSTS
-	MOVQ CX, R12
-	ANDQ $31, R12
-	SUBQ R12, CX
-	JZ   bfrest
-
-bfblock:
-	MOVQ $1024, R13
-	CMPQ CX, R13
-	CMOVQLT CX, R13
-	MOVQ SI, R8
-	MOVQ DI, R9
-	MOVQ R13, R11
-	VPXOR Y14, Y14, Y14
-
-bfrun:
-	BF16FAST32
-	BF16STORE32
-	ADDQ $128, SI
-	ADDQ $64, DI
-	SUBQ $32, R13
-	JNZ  bfrun
-	VPTEST Y14, Y14
-	JNZ  bfspecial
-	SUBQ R11, CX
-	JNZ  bfblock
-	JMP  bfrest
-
-bfspecial:
-	MOVQ R8, SI // this block again, and the rest, step by step
-	MOVQ R9, DI
-
-bfstep:
-	VPXOR Y14, Y14, Y14
-	BF16FAST32
-	VPTEST Y14, Y14
-	JNZ  bffix
-	BF16STORE32
-
-bfnext:
-	ADDQ $128, SI
-	ADDQ $64, DI
-	SUBQ $32, CX
-	JNZ  bfstep
-
-bfrest:
-	MOVQ R12, CX
-	LOOP(F32BF16, 16, 64, 32)
-
-bffix:
-	F32BF16(0, 0)
-	F32BF16(64, 32)
-	JMP  bfnext
+	LOOPCHECK(BF16FAST32, BF16RESET, BF16BAD, BF16STORE32, BF16FIX, 32, 128, 64, F32BF16, 16, 64, 32)
 
 // ---- f16 <-> bf16 on the exact integer route ---------------------------------------------------
 //
@@ -1121,75 +1075,32 @@ TEXT ·i32ToI8AVX2(SB), NOSPLIT, $512-56
 	VMOVDQU Y2, 64(DI); \
 	VMOVDQU Y3, 96(DI)
 
-// f32ToI32AVX2 is f32ToI32AVX512's loop in 256-bit registers: blocks of up to 1024 float32 (32
-// steps of 32) converted with VCVTTPS2DQ alone, with the running VPMINSD of the results in Y11;
-// a block with a result of 0x80000000 (NaN, |x| ≥ 2^31, or x = -2^31) is done again, with the
-// rest of the call, through the checked route: each step's results are compared before they are
-// stored, and a step with such a lane goes through F32I32. The elements after the last whole
-// step go through F32I32 in LOOP.
+// f32ToI32AVX2 is f32ToI32AVX512 in 256-bit registers (LOOPCHECK, steps of 32): VCVTTPS2DQ
+// alone, the running VPMINSD of the results in Y11, and F32I32 for the steps of a block with a
+// result of 0x80000000 (NaN, |x| ≥ 2^31, or x = -2^31).
+#define I32FAST \
+	TRUNC32; \
+	VPMINSD Y4, Y11, Y11; \
+	VPMINSD Y5, Y11, Y11
+
+#define I32RESET VMOVDQA Y14, Y11
+
+#define I32BAD \
+	VPCMPEQD Y12, Y11, Y11; \
+	VPTEST Y11, Y11
+
+#define I32FIX \
+	F32I32(0, 0); \
+	F32I32(32, 32); \
+	F32I32(64, 64); \
+	F32I32(96, 96)
+
 TEXT ·f32ToI32AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	BCASTD(0x4F000000, X15, Y15)
 	BCASTD(0x80000000, X12, Y12)
 	BCASTD(0x7FFFFFFF, X14, Y14)
-	MOVQ CX, R12
-	ANDQ $31, R12
-	SUBQ R12, CX
-	JZ   i32rest
-
-i32block:
-	MOVQ $1024, R13
-	CMPQ CX, R13
-	CMOVQLT CX, R13
-	MOVQ SI, R8
-	MOVQ DI, R9
-	MOVQ R13, R11
-	VMOVDQA Y14, Y11
-
-i32run:
-	TRUNC32
-	VPMINSD Y4, Y11, Y11
-	VPMINSD Y5, Y11, Y11
-	STORE32
-	ADDQ $128, SI
-	ADDQ $128, DI
-	SUBQ $32, R13
-	JNZ  i32run
-	VPCMPEQD Y12, Y11, Y11
-	VPTEST Y11, Y11
-	JNZ  i32special
-	SUBQ R11, CX
-	JNZ  i32block
-	JMP  i32rest
-
-i32special:
-	MOVQ R8, SI // this block again, and the rest, through the checked route
-	MOVQ R9, DI
-
-i32step:
-	TRUNC32
-	VPMINSD Y5, Y4, Y4
-	VPCMPEQD Y12, Y4, Y4
-	VPTEST Y4, Y4
-	JNZ  i32fix
-	STORE32
-
-i32next:
-	ADDQ $128, SI
-	ADDQ $128, DI
-	SUBQ $32, CX
-	JNZ  i32step
-
-i32rest:
-	MOVQ R12, CX
-	LOOP(F32I32, 8, 32, 32)
-
-i32fix:
-	F32I32(0, 0)
-	F32I32(32, 32)
-	F32I32(64, 64)
-	F32I32(96, 96)
-	JMP  i32next
+	LOOPCHECK(I32FAST, I32RESET, I32BAD, STORE32, I32FIX, 32, 128, 128, F32I32, 8, 32, 32)
 
 // The narrow integer kernels clamp in float32 first, where VMINPS and VMAXPS choose their NaN
 // result: with x second (the memory operand of VMINPS, the register of VMAXPS), a NaN x stays

@@ -923,84 +923,41 @@ TEXT ·i32ToI8AVX512(SB), NOSPLIT, $512-56
 	VPMINSD Z1, Z0, Z4; \
 	VPMINSD Z3, Z2, Z5
 
-// f32ToI32AVX512 converts blocks of up to 1024 float32 (16 steps of 64) with VCVTTPS2DQ alone
-// and keeps the running VPMINSD of the block's results in Z11. VCVTTPS2DQ gives 0x80000000 for
-// NaN and for |x| ≥ 2^31 (and for x = -2^31, which is correct), so when no result of the block
-// was 0x80000000 the block is done. Otherwise that block and all the steps after it take the
-// checked route: each step's four results are compared before they are stored, and a step with
-// such a lane goes through F32I32, which saturates and zeroes NaN lane by lane. Checking once a
-// block instead of once a step saves about 4 ns at 1 Ki elements (40 against 44, copy() of the
-// same traffic 38.6); a call whose data has special values pays for one block twice. The second
-// pass needs the source intact, which holds because Convert refuses overlapping buffers. The
-// elements after the last whole step go through F32I32 in LOOP.
+// f32ToI32AVX512 goes through LOOPCHECK with steps of 64 float32 converted by VCVTTPS2DQ alone,
+// keeping the running VPMINSD of the results in Z11. VCVTTPS2DQ gives 0x80000000 for NaN and for
+// |x| ≥ 2^31 (and for x = -2^31, which is correct), so a block with no result 0x80000000 is
+// done; otherwise its steps are checked one by one and a step with such a lane goes through
+// F32I32, which saturates and zeroes NaN lane by lane. Checking once a block instead of once a
+// step saves about 4 ns at 1 Ki elements (40 against 44, copy() of the same traffic 38.6); a
+// call whose data has special values pays for one block twice.
+#define I32FAST \
+	TRUNC64; \
+	VPMINSD Z4, Z11, Z11; \
+	VPMINSD Z5, Z11, Z11
+
+#define I32RESET VMOVDQA64 Z14, Z11
+
+#define I32BAD \
+	VPCMPEQD Z12, Z11, K1; \
+	KORTESTW K1, K1
+
+#define I32STORE \
+	VMOVDQU32 Z0, (DI); \
+	VMOVDQU32 Z1, 64(DI); \
+	VMOVDQU32 Z2, 128(DI); \
+	VMOVDQU32 Z3, 192(DI)
+
+#define I32FIX \
+	F32I32(0, 0); \
+	F32I32(64, 64); \
+	F32I32(128, 128); \
+	F32I32(192, 192)
+
 TEXT ·f32ToI32AVX512(SB), NOSPLIT, $512-56
 	ARGS
 	F32I_CONSTS
 	ZD(0x80000000, Z12)
-	MOVQ CX, R12
-	ANDQ $63, R12
-	SUBQ R12, CX
-	JZ   i32rest
-
-i32block:
-	MOVQ $1024, R13
-	CMPQ CX, R13
-	CMOVQLT CX, R13
-	MOVQ SI, R8
-	MOVQ DI, R9
-	MOVQ R13, R11
-	VMOVDQA64 Z14, Z11
-
-i32run:
-	TRUNC64
-	VPMINSD Z4, Z11, Z11
-	VPMINSD Z5, Z11, Z11
-	VMOVDQU32 Z0, (DI)
-	VMOVDQU32 Z1, 64(DI)
-	VMOVDQU32 Z2, 128(DI)
-	VMOVDQU32 Z3, 192(DI)
-	ADDQ $256, SI
-	ADDQ $256, DI
-	SUBQ $64, R13
-	JNZ  i32run
-	VPCMPEQD Z12, Z11, K1
-	KORTESTW K1, K1
-	JNZ  i32special
-	SUBQ R11, CX
-	JNZ  i32block
-	JMP  i32rest
-
-i32special:
-	MOVQ R8, SI // this block again, and the rest, through the checked route
-	MOVQ R9, DI
-
-i32step:
-	TRUNC64
-	VPMINSD Z5, Z4, Z4
-	VPCMPEQD Z12, Z4, K1
-	KORTESTW K1, K1
-	JNZ  i32fix
-	VMOVDQU32 Z0, (DI)
-	VMOVDQU32 Z1, 64(DI)
-	VMOVDQU32 Z2, 128(DI)
-	VMOVDQU32 Z3, 192(DI)
-
-i32next:
-	ADDQ $256, SI
-	ADDQ $256, DI
-	SUBQ $64, CX
-	JNZ  i32step
-
-i32rest:
-	MOVQ R12, CX
-	LOOP(F32I32, 16, 64, 64)
-
-i32fix:
-	F32I32(0, 0)
-	F32I32(64, 64)
-	F32I32(128, 128)
-	F32I32(192, 192)
-	JMP  i32next
+	LOOPCHECK(I32FAST, I32RESET, I32BAD, I32STORE, I32FIX, 64, 256, 256, F32I32, 16, 64, 64)
 
 // F32CLAMP truncates the 16 float32 at I(SI) to int32 in R after clamping them to [LO, HI]
 // with NaN kept (VMINPS and VMAXPS return their second Intel operand, here x, when it is NaN):
