@@ -331,21 +331,31 @@ GLOBL e4m3MaskLo<>(SB), RODATA|NOPTR, $16
 	VBROADCASTI128 e4m3CorrHi<>(SB), Y11; \
 	VBROADCASTI128 e4m3MaskLo<>(SB), Y10
 
+// E4M3IDX and E4M3SIGN are the steps both f8e4m3 decoders (to binary16 and to bfloat16 bytes)
+// share. With c in Y0: E4M3IDX puts m = c&0x7F in Y1 and the table index VPADDSB(m, 0x77) in Y4,
+// cleared to 0 for the NaN code m = 0x7F (Y15 = 0x7F, Y12 = 0x77; Y5 is scratch); E4M3SIGN ORs
+// the sign c&0x80 (Y13) into the high bytes in Y2.
+#define E4M3IDX \
+	VPAND Y15, Y0, Y1; \
+	VPCMPEQB Y15, Y1, Y5; \
+	VPADDSB Y12, Y1, Y4; \
+	VPANDN Y4, Y5, Y4
+
+#define E4M3SIGN \
+	VPAND Y13, Y0, Y5; \
+	VPOR Y5, Y2, Y2
+
 // E4M3B decodes the 32 f8e4m3 bytes in Y0 into the low (Y3) and high (Y2) bytes of their
 // binary16 values. Y1, Y4 and Y5 are scratch.
 #define E4M3B \
-	VPAND Y15, Y0, Y1; \
+	E4M3IDX; \
 	VPAVGB Y14, Y1, Y2; \
-	VPCMPEQB Y15, Y1, Y5; \
-	VPADDSB Y12, Y1, Y4; \
-	VPANDN Y4, Y5, Y4; \
 	VPSHUFB Y4, Y11, Y5; \
 	VPADDB Y5, Y2, Y2; \
 	VPSLLW $7, Y0, Y3; \
 	VPSHUFB Y4, Y10, Y5; \
 	VPAND Y5, Y3, Y3; \
-	VPAND Y13, Y0, Y5; \
-	VPOR Y5, Y2, Y2
+	E4M3SIGN
 
 // E4M3F16 puts the quadwords of the source in the order 0, 2, 1, 3 (VPERMQ), so that the byte
 // unpacks, which work within 128-bit lanes, give elements 0..15 and 16..31.
@@ -397,10 +407,7 @@ GLOBL e4m3BLo<>(SB), RODATA|NOPTR, $16
 // then widens them to float32.
 #define E4M3F32(I, O) \
 	VPERMD I(SI), Y8, Y0; \
-	VPAND Y15, Y0, Y1; \
-	VPCMPEQB Y15, Y1, Y5; \
-	VPADDSB Y12, Y1, Y4; \
-	VPANDN Y4, Y5, Y4; \
+	E4M3IDX; \
 	VPSRLW $4, Y1, Y2; \
 	VPAND Y14, Y2, Y2; \
 	VPSHUFB Y4, Y11, Y5; \
@@ -409,8 +416,7 @@ GLOBL e4m3BLo<>(SB), RODATA|NOPTR, $16
 	VPAND Y9, Y3, Y3; \
 	VPSHUFB Y4, Y10, Y5; \
 	VPADDB Y5, Y3, Y3; \
-	VPAND Y13, Y0, Y5; \
-	VPOR Y5, Y2, Y2; \
+	E4M3SIGN; \
 	VPUNPCKLBW Y2, Y3, Y4; \
 	VPUNPCKHBW Y2, Y3, Y5; \
 	VPUNPCKLWD Y4, Y7, Y0; \
