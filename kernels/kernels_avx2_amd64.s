@@ -324,10 +324,8 @@ GLOBL e4m3MaskLo<>(SB), RODATA|NOPTR, $16
 // E4M3_CONSTS: Y15 = 0x7F, Y14 = 0x3F, Y13 = 0x80, Y12 = 0x77 (bytes), Y11 = e4m3CorrHi,
 // Y10 = e4m3MaskLo.
 #define E4M3_CONSTS \
-	BCASTD(0x7F7F7F7F, X15, Y15); \
+	E4M3IDX_CONSTS; \
 	BCASTD(0x3F3F3F3F, X14, Y14); \
-	BCASTD(0x80808080, X13, Y13); \
-	BCASTD(0x77777777, X12, Y12); \
 	VBROADCASTI128 e4m3CorrHi<>(SB), Y11; \
 	VBROADCASTI128 e4m3MaskLo<>(SB), Y10
 
@@ -344,6 +342,13 @@ GLOBL e4m3MaskLo<>(SB), RODATA|NOPTR, $16
 #define E4M3SIGN \
 	VPAND Y13, Y0, Y5; \
 	VPOR Y5, Y2, Y2
+
+// E4M3IDX_CONSTS loads the constants of E4M3IDX and E4M3SIGN: Y15 = 0x7F, Y13 = 0x80,
+// Y12 = 0x77 (bytes).
+#define E4M3IDX_CONSTS \
+	BCASTD(0x7F7F7F7F, X15, Y15); \
+	BCASTD(0x80808080, X13, Y13); \
+	BCASTD(0x77777777, X12, Y12)
 
 // E4M3B decodes the 32 f8e4m3 bytes in Y0 into the low (Y3) and high (Y2) bytes of their
 // binary16 values. Y1, Y4 and Y5 are scratch.
@@ -393,10 +398,8 @@ GLOBL e4m3BLo<>(SB), RODATA|NOPTR, $16
 // E4M3BF_CONSTS: Y15 = 0x7F, Y14 = 0x07, Y13 = 0x80, Y12 = 0x77, Y9 = 0xF0 (bytes), Y11 =
 // e4m3BHi, Y10 = e4m3BLo, Y8 = nibPermD, Y7 = 0.
 #define E4M3BF_CONSTS \
-	BCASTD(0x7F7F7F7F, X15, Y15); \
+	E4M3IDX_CONSTS; \
 	BCASTD(0x07070707, X14, Y14); \
-	BCASTD(0x80808080, X13, Y13); \
-	BCASTD(0x77777777, X12, Y12); \
 	BCASTD(0xF0F0F0F0, X9, Y9); \
 	VBROADCASTI128 e4m3BHi<>(SB), Y11; \
 	VBROADCASTI128 e4m3BLo<>(SB), Y10; \
