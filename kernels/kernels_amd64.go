@@ -175,9 +175,10 @@ var (
 	lutU4F16, lutI4F16, lutNf4F16, lutF4e2m1F16     nibbleF16 // words for VPERMW: values 0..15 then again
 	lutU4F16B, lutI4F16B, lutNf4F16B, lutF4e2m1F16B [32]byte  // bytes for VPSHUFB: 16 low bytes, 16 high bytes
 
-	// lutE4m3F16 holds the binary16 value of each f8e4m3 magnitude 0..127, as 128 low bytes
-	// followed by 128 high bytes (the tables of VPERMI2B).
-	lutE4m3F16 [256]byte
+	// lutE4m3F16Hi holds the high byte of the binary16 value of each f8e4m3 magnitude 0..127,
+	// with bit 7 (the sign, zero in a magnitude) replaced by bit 7 of the low byte, whose other
+	// bits are zero (initTables checks it): the VPERMI2B table of f8e4m3ToF16AVX512.
+	lutE4m3F16Hi [128]byte
 	// lutE4m3BF16 is the same for the bfloat16 value (the top half of the exact float32).
 	lutE4m3BF16 [256]byte
 
@@ -274,7 +275,10 @@ func initTables() {
 	}
 	f8e4m3ToF16AVX2(unsafe.Slice((*byte)(unsafe.Pointer(&h[0])), 256), src[:], 128)
 	for i, v := range h {
-		lutE4m3F16[i], lutE4m3F16[i+128] = byte(v), byte(v>>8)
+		if v&0x7F != 0 {
+			panic("kernels: an f8e4m3 value whose binary16 has low bits")
+		}
+		lutE4m3F16Hi[i] = byte(v>>8) | byte(v)&0x80
 	}
 	var all [256]byte
 	for i := range all {

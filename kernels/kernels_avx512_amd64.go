@@ -52,8 +52,8 @@ func f16ToBF16AVX512(dst, src []byte, n int)
 //go:noescape
 func bf16ToF16AVX512(dst, src []byte, n int)
 
-// f8e4m3ToF16AVX512: for i < n { c := src8[i]; dst16[i] = lutE4m3F16[128+c&0x7F]<<8 | lutE4m3F16[c&0x7F] | (c&0x80)<<8 }
-// (two VPERMI2B lookups of 128 bytes).
+// f8e4m3ToF16AVX512: for i < n { c := src8[i]; t := lutE4m3F16Hi[c&0x7F]; dst16[i] = uint16(c&0x80|t&0x7F)<<8 | uint16(t&0x80) }
+// (one VPERMI2B lookup of 128 bytes).
 //
 //go:noescape
 func f8e4m3ToF16AVX512(dst, src []byte, n int)
