@@ -301,15 +301,19 @@ var (
 )
 
 // streams reports whether a conversion of sb source and db destination bytes takes largeKernel:
-// from largeMin() bytes of traffic, but for a destination larger than its source only when the
-// destination alone exceeds largeMin(). Below that, ordinary stores keep a widened result in the
-// cache for its reader, and in repeated calls on a Zen 4 with 32 MiB of L3 they were faster:
-// at 4 Mi elements (16 MiB destinations), i8 → f32 38–49 GB/s against 35 with non-temporal
-// stores, f16 → f32 and bf16 → f32 44–48 against 42; at 8 Mi (32 MiB destinations) the
-// non-temporal kernels were faster (41 against 31–38).
+// from largeMin() bytes of traffic, or from 1.5·largeMin() (three quarters of the last-level
+// cache) for a destination larger than its source. Below that, source and widened result fit
+// in the cache with room to spare: ordinary stores leave the result there for its reader, and
+// in repeated calls they were much faster on a Zen 4 with 32 MiB of L3 (i8 → f32 at 4 Mi
+// elements, 20 MiB: 42–48 GB/s against 34), while a single call after other work evicted the
+// buffers lost little (32–33 against 33–34). At 24 MiB the non-temporal kernels were faster on
+// a single call (f16 → f32: 37–39 GB/s against 35–37) and about level in repeated calls.
 func streams(sb, db int64) bool {
 	m := largeMin()
-	return sb+db >= m && (db <= sb || db > m)
+	if db > sb {
+		m += m / 2
+	}
+	return sb+db >= m
 }
 
 // largeMin returns the threshold of largeKernel.

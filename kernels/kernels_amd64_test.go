@@ -103,7 +103,10 @@ func TestAMD64NonTemporal(t *testing.T) {
 				continue
 			}
 			ran++
-			n := (1<<20)/(to.Bits()/8) + 61
+			n := (2<<20)/(to.Bits()/8) + 61
+			if !streams(int64(n*from.Bits()/8), int64(n*to.Bits()/8)) {
+				t.Fatalf("%s→%s: %d elements do not take the non-temporal kernel", from, to, n)
+			}
 			src := make([]byte, n*from.Bits()/8)
 			for i := range src {
 				src[i] = byte(r.Uint32())

@@ -7,8 +7,8 @@ import (
 )
 
 // ntMinBytes returns the conversion size (bytes read plus bytes written) from which the amd64
-// kernels with non-temporal stores take over (for a destination larger than its source, the
-// destination size from which they do; see streams): half the size of the last-level cache that cpu0
+// kernels with non-temporal stores take over (1.5 times it for a destination larger than its
+// source; see streams): half the size of the last-level cache that cpu0
 // reports in sysfs (Linux), clamped to [4 MiB, 128 MiB], or 16 MiB where it reports none. sysfs
 // is the root of /sys (a variable for the tests). Below it, source and destination can stay in
 // the cache between calls and ordinary stores leave the result there for its reader; above it,
@@ -17,8 +17,8 @@ import (
 // 24 MiB of traffic and with batches of copies of the same size in between, non-temporal stores
 // gave f32 → f16 1.08× copy() against 0.59×, while i8 → f32 (20 MiB) did better with ordinary
 // stores (0.72–0.76× against 0.64–0.66×); with a copy after every single call, ordinary stores
-// won for all three up to 24 MiB. (f16 → f32 measured 0.77× against 0.62–0.67× then, and level
-// or better with ordinary stores in later runs, hence the destination rule of streams.)
+// won for all three up to 24 MiB. (f16 → f32 measured 0.77× against 0.62–0.67× then; see
+// streams for later measurements of the widening pairs.)
 func ntMinBytes(sysfs string) int64 {
 	const fallback, lo, hi = 16 << 20, 4 << 20, 128 << 20
 	best, level := int64(0), 0

@@ -91,8 +91,7 @@ func TestDispatchTable(t *testing.T) {
 }
 
 // TestStreams checks which conversions take the non-temporal kernels, with the threshold at
-// 16 MiB: narrowing and same-size pairs from 16 MiB of traffic, widening pairs only once the
-// destination alone is larger than 16 MiB.
+// 16 MiB: narrowing and same-size pairs from 16 MiB of traffic, widening pairs from 24 MiB.
 func TestStreams(t *testing.T) {
 	defer func(old int64) { largeMinBytes = old }(largeMinBytes)
 	largeMinBytes = 16 << 20
@@ -101,15 +100,15 @@ func TestStreams(t *testing.T) {
 		sb, db int64
 		want   bool
 	}{
-		{8 * mi, 8*mi - 1, false}, // same size, below the threshold
-		{8 * mi, 8 * mi, true},    // same size, at it (i32 → f32, 2 Mi elements)
-		{16 * mi, 8 * mi, true},   // f32 → f16, 4 Mi elements
-		{32 * mi, 16 * mi, true},  // f64 → f32, 4 Mi elements
-		{4 * mi, 16 * mi, false},  // i8 → f32, 4 Mi elements: the destination fits
-		{8 * mi, 16 * mi, false},  // f16 → f32, 4 Mi elements
-		{8 * mi, 16*mi + 1, true}, // a destination just past the threshold
-		{16 * mi, 32 * mi, true},  // f16 → f32, 8 Mi elements
-		{mi, 4 * mi, false},       // small
+		{8 * mi, 8*mi - 1, false},  // narrowing, just below the threshold
+		{8 * mi, 8 * mi, true},     // same size, at it (i32 → f32, 2 Mi elements)
+		{16 * mi, 8 * mi, true},    // f32 → f16, 4 Mi elements
+		{32 * mi, 16 * mi, true},   // f64 → f32, 4 Mi elements
+		{4 * mi, 16 * mi, false},   // i8 → f32, 4 Mi elements: 20 MiB
+		{8 * mi, 16*mi - 1, false}, // widening, just below 24 MiB
+		{8 * mi, 16 * mi, true},    // f16 → f32, 4 Mi elements: 24 MiB
+		{8 * mi, 32 * mi, true},    // i8 → f32, 8 Mi elements
+		{mi, 4 * mi, false},        // small
 	} {
 		if got := streams(c.sb, c.db); got != c.want {
 			t.Errorf("streams(%d, %d) = %v, want %v", c.sb, c.db, got, c.want)
