@@ -50,7 +50,8 @@ func bf16ToF16AVX2(dst, src []byte, n int)
 
 // f8e4m3ToF16AVX2: for i < n { c := src8[i]; m := c&0x7F; h := m<<7 + 0x2000 (normal);
 // if m < 8 { h = subnormal m·2^-9 as binary16 }; if m == 0x7F { h = 0x7E00 }; dst16[i] = h | (c&0x80)<<8 }
-// (32 bytes a step in byte lanes: VPAVGB for the high byte, VPSHUFB corrections for m < 8).
+// (32 bytes a step: y = h>>7 without the sign computed in byte lanes, m + 0x40 plus a VPSHUFB
+// correction for m < 8 and NaN, then paired with the sign byte by unpacks and shifted by 7).
 //
 //go:noescape
 func f8e4m3ToF16AVX2(dst, src []byte, n int)
