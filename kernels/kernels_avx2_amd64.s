@@ -233,7 +233,7 @@ WORDS32(words7101, 0x7101710171017101)
 	VPOR Y4, Y0, Y0; \
 	VMOVDQU Y0, O(DI)
 
-// F16BF16H is the integer route of f16 → bf16 for the 16 words at I(SI), stored at O(DI), on h
+// F16BF16H2 is the integer route of f16 → bf16 for the 32 words at I(SI), stored at O(DI), on h
 // itself, sign included. With a = h & 0x7FFF and q = h >> 2 (VPSRAW, arithmetic), the result is
 // VPAVGW(q + m, B) = (q + m + B + 1) >> 1 (in 17 bits), where m = -1 when h&0xF = 4 (Y11 = 0xF,
 // Y12 = 4; dropped bits exactly a half and kept mantissa even: the only case where rounding the
@@ -247,29 +247,40 @@ WORDS32(words7101, 0x7101710171017101)
 // normal f16 (the route is right for those, and for +0, where 2R = 0). -0 gives 2R = 0x7000
 // and fails the test, as do the few normals with rne(a>>3) = 0x80 or 0xF80 (their group takes
 // the exact route). 10 ops a vector, one on the multiply pipes of Zen 4 (VPSIGNW) and one on the
-// shift pipes, the rest on any of the four, and no memory operand but the source: 3.1 cycles a
-// vector in L1 against 4.3 for the route on a with the sign ORed back (12 ops, 4 of them with
-// memory operands); VPMULHRSW by 2^12 for the rounding and VPADDW of VPSIGNW(0x3800, h)
-// instead of VPSRAW and VPAVGW took 3.4.
-#define F16BF16H(I, O, H, T, U, R) \
-	VMOVDQU I(SI), H; \
-	VPAND Y11, H, T; \
-	VPCMPEQW Y12, T, T; \
-	VPSRAW $2, H, R; \
-	VPADDW R, T, T; \
-	VPSIGNW H, Y14, U; \
-	VPAVGW U, T, R; \
-	VPADDW R, R, U; \
-	VPADDW Y8, U, T; \
-	VPMINUW T, Y9, Y9; \
-	VPMAXUW U, Y10, Y10; \
-	VMOVDQU R, O(DI)
+// shift pipes, the rest on any of the four, and no memory operand but the source. In L1, 2.9
+// cycles a vector with the two vectors interleaved op by op, 3.1 one after the other, against
+// 4.3 for the route on a with the sign ORed back (12 ops, 4 of them with memory operands);
+// VPMULHRSW by 2^12 for the rounding and VPADDW of VPSIGNW(0x3800, h) instead of VPSRAW and
+// VPAVGW took 3.4.
+#define F16BF16H2(I, O) \
+	VMOVDQU I(SI), Y0; \
+	VMOVDQU I+32(SI), Y4; \
+	VPAND Y11, Y0, Y1; \
+	VPAND Y11, Y4, Y5; \
+	VPCMPEQW Y12, Y1, Y1; \
+	VPCMPEQW Y12, Y5, Y5; \
+	VPSRAW $2, Y0, Y3; \
+	VPSRAW $2, Y4, Y7; \
+	VPADDW Y3, Y1, Y1; \
+	VPADDW Y7, Y5, Y5; \
+	VPSIGNW Y0, Y14, Y2; \
+	VPSIGNW Y4, Y14, Y6; \
+	VPAVGW Y2, Y1, Y3; \
+	VPAVGW Y6, Y5, Y7; \
+	VMOVDQU Y3, O(DI); \
+	VMOVDQU Y7, O+32(DI); \
+	VPADDW Y3, Y3, Y2; \
+	VPADDW Y7, Y7, Y6; \
+	VPADDW Y8, Y2, Y1; \
+	VPADDW Y8, Y6, Y5; \
+	VPMINUW Y1, Y9, Y9; \
+	VPMAXUW Y2, Y10, Y10; \
+	VPMINUW Y5, Y9, Y9; \
+	VPMAXUW Y6, Y10, Y10
 
 #define F16BF16F(I, O) \
-	F16BF16H(I, O, Y0, Y1, Y2, Y3); \
-	F16BF16H(I+32, O+32, Y4, Y5, Y6, Y7); \
-	F16BF16H(I+64, O+64, Y0, Y1, Y2, Y3); \
-	F16BF16H(I+96, O+96, Y4, Y5, Y6, Y7)
+	F16BF16H2(I, O); \
+	F16BF16H2(I+64, O+64)
 
 #define F16BF16S(I, O) HALFSLOW(F16BF16, I, O)
 #define F16BF16OK HALFTEST(words8EFE<>(SB), words7101<>(SB))
