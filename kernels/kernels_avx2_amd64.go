@@ -147,7 +147,8 @@ func nf4ToF16AVX2(dst, src []byte, n int)
 func f4e2m1ToF32AVX2(dst, src []byte, n int)
 
 // f4e2m1ToF16AVX2: for i < n { dst16[i] = binary16 of lutF4e2m1F32[src8[i/2] >> (4*(i%2)) & 15] }
-// (low nibble first; two VPSHUFB lookups, low and high byte, 64 nibbles a step).
+// (low nibble first; one VPSHUFB lookup of the high byte, the low byte being zero for every
+// f4e2m1 value, 64 nibbles a step).
 //
 //go:noescape
 func f4e2m1ToF16AVX2(dst, src []byte, n int)

@@ -822,10 +822,39 @@ TEXT ·nf4ToF16AVX2(SB), NOSPLIT, $512-56
 	NIB_CONSTS(·lutNf4F16B)
 	LOOP(NIBF16, 64, 32, 128)
 
+// NIBH16F16 is NIBF16 for tables whose 16 binary16 values all have a zero low byte (f4e2m1:
+// ±0, 0.5, 1, 1.5, 2, 3, 4, 6; initTables checks it): one lookup, of the high byte, for the
+// even and one for the odd elements, a round of byte unpacks that interleaves them (bytes in
+// element order), and a round under a zero low byte (Y11 = 0) that makes the words. With the
+// source dwords in the order of NIB16 (nibPermD), the four results hold elements 0..15, 16..31,
+// 32..47 and 48..63. 16 instructions for 64 elements against NIBF16's 20 (2.8 cycles against
+// 3.3 for 32 elements in L1, Zen 4). Y15 = the high bytes (both lanes), Y13 = 0x0F bytes, Y12 =
+// nibPermD.
+#define NIBH16F16(I, O) \
+	VPERMD I(SI), Y12, Y0; \
+	VPSRLW $4, Y0, Y1; \
+	VPAND Y13, Y0, Y0; \
+	VPAND Y13, Y1, Y1; \
+	VPSHUFB Y0, Y15, Y2; \
+	VPSHUFB Y1, Y15, Y3; \
+	VPUNPCKLBW Y3, Y2, Y0; \
+	VPUNPCKHBW Y3, Y2, Y1; \
+	VPUNPCKLBW Y0, Y11, Y2; \
+	VPUNPCKHBW Y0, Y11, Y3; \
+	VPUNPCKLBW Y1, Y11, Y4; \
+	VPUNPCKHBW Y1, Y11, Y5; \
+	VMOVDQU Y2, O(DI); \
+	VMOVDQU Y3, O+32(DI); \
+	VMOVDQU Y4, O+64(DI); \
+	VMOVDQU Y5, O+96(DI)
+
 TEXT ·f4e2m1ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	NIB_CONSTS(·lutF4e2m1F16B)
-	LOOP(NIBF16, 64, 32, 128)
+	VBROADCASTI128 ·lutF4e2m1F16B+16(SB), Y15
+	BCASTD(0x0F0F0F0F, X13, Y13)
+	VMOVDQU nibPermD<>(SB), Y12
+	VPXOR Y11, Y11, Y11
+	LOOP(NIBH16F16, 64, 32, 128)
 
 // ---- integers -> f32, f16 ----------------------------------------------------------------------
 
