@@ -31,9 +31,10 @@ func bf16ToF32AVX2(dst, src []byte, n int)
 
 // f16ToBF16AVX2: for i < n { h := src16[i]; a := h & 0x7FFF; if a == 0 { dst16[i] = h } else if
 // 0x0400 ≤ a ≤ 0x7BFF { dst16[i] = h&0x8000 | (a + 3 + (a>>3)&1)>>3 + 112<<7 } else { dst16[i] =
-// BF16FromF32(F16ToF32(h)) } } (all three = BF16FromF32(F16ToF32(h))): the integer route for
-// groups of elements that are all zero or normal, else VCVTPH2PS, then the rounding by
-// float32 addition and subtraction of ±2^(e+16) described in the .s file.
+// BF16FromF32(F16ToF32(h)) } } (all three = BF16FromF32(F16ToF32(h))): the integer route (on h
+// with its sign, VPSRAW, VPSIGNW and VPAVGW) for groups of elements that are all +0 or normal, else
+// VCVTPH2PS, then the rounding by float32 addition and subtraction of ±2^(e+16) described in
+// the .s file.
 //
 //go:noescape
 func f16ToBF16AVX2(dst, src []byte, n int)

@@ -122,15 +122,15 @@ TEXT ·f32ToBF16AVX2(SB), NOSPLIT, $512-56
 //   - bf16 → f16, a bf16 in the f16 normal range (0x3880 ≤ a ≤ 0x477F, exact in f16):
 //     (a - (112<<7)) << 3;
 //   - ±0 stays ±0.
-// The kernels convert groups of 256 elements that way (LOOPFAST, with HALFFAST) and keep the
-// running VPMAXUW of a (Y10) and VPMINUW of a - 1 (Y9, where a zero wraps to 0xFFFF and so never
-// lowers it): when both stay within the range above the group is exact and done. Otherwise
-// LOOPFAST converts the group again, storing over the same bytes, by the kernel's exact float
-// route (F16BF16, BF16F16), which handles every pattern: a lone special value costs one wasted
-// integer pass over its group, data with many (random bit patterns) waste it on one group in 17
-// at most. The elements after the last whole group go through the float route in
-// LOOP. Y8 = all ones; the integer route's other constants are memory operands (wordsXXXX
-// below), which leaves Y11..Y15 to the float route.
+// The kernels convert groups of 256 elements that way (LOOPFAST) and keep a running VPMAXUW
+// (Y10) and VPMINUW of a value less 1 (Y9, where a zero wraps to 0xFFFF and so never lowers it):
+// a of the source for bf16 → f16 (HALFFAST), the magnitude of the result for f16 → bf16
+// (F16BF16H). When both stay within the range of the values the route gets right, the group is
+// exact and done. Otherwise LOOPFAST converts the group again, storing over the same bytes, by
+// the kernel's exact float route (F16BF16, BF16F16), which handles every pattern: a lone special
+// value costs one wasted integer pass over its group, data with many (random bit patterns)
+// waste it on one group in 17 at most. The elements after the last whole group go through the
+// float route in LOOP. Y8 = all ones.
 
 // WORDS32(NAME, Q) defines NAME<>, 32 read-only bytes holding the quadword Q four times (a
 // 16-bit constant in every word lane, for memory operands).
@@ -142,14 +142,11 @@ TEXT ·f32ToBF16AVX2(SB), NOSPLIT, $512-56
 	GLOBL NAME<>(SB), RODATA|NOPTR, $32
 
 WORDS32(words7FFF, 0x7FFF7FFF7FFF7FFF)
-WORDS32(words7000, 0x7000700070007000)
-WORDS32(words000F, 0x000F000F000F000F)
-WORDS32(words0004, 0x0004000400040004)
 WORDS32(words3800, 0x3800380038003800)
-WORDS32(words7BFF, 0x7BFF7BFF7BFF7BFF)
-WORDS32(words03FF, 0x03FF03FF03FF03FF)
 WORDS32(words477F, 0x477F477F477F477F)
 WORDS32(words387F, 0x387F387F387F387F)
+WORDS32(words8EFE, 0x8EFE8EFE8EFE8EFE)
+WORDS32(words7101, 0x7101710171017101)
 
 // HALFA loads the 16 words at I(SI) into H, their a = h & 0x7FFF into A, and folds a into the
 // block's range test: Y10 = max(Y10, a), Y9 = min(Y9, a - 1) (unsigned). T is scratch.
@@ -173,21 +170,6 @@ WORDS32(words387F, 0x387F387F387F387F)
 #define HALFRESET \
 	VMOVDQA Y8, Y9; \
 	VPXOR Y10, Y10, Y10
-
-// F16BF16X is the integer route of f16 → bf16 for the words H (a in A): the round to nearest
-// even of a>>3 is VPAVGW(a>>2 + t, 0x7000) = (a>>2 + t + 0x7001) >> 1 (computed in 17 bits),
-// which also adds 0x3800 = 112<<7; t = -1 when a&0xF = 4 (dropped bits exactly a half, kept
-// mantissa even: the average would round up), else 0. VPSIGNW by a clears the zero lanes; last
-// the sign h ^ a. T and U are scratch; the result is in H.
-#define F16BF16X(H, A, T, U) \
-	VPSRLW $2, A, T; \
-	VPAND words000F<>(SB), A, U; \
-	VPCMPEQW words0004<>(SB), U, U; \
-	VPADDW U, T, T; \
-	VPAVGW words7000<>(SB), T, T; \
-	VPSIGNW A, T, T; \
-	VPXOR A, H, H; \
-	VPOR T, H, H
 
 // BF16F16X is the integer route of bf16 → f16: the saturating a - 0x3800 is 0 for a zero, and
 // shifted left by 3 it is the binary16 magnitude (the shift drops no set bit in range); last the
@@ -251,21 +233,67 @@ WORDS32(words387F, 0x387F387F387F387F)
 	VPOR Y4, Y0, Y0; \
 	VMOVDQU Y0, O(DI)
 
-#define F16BF16F(I, O) HALFFAST(F16BF16X, I, O)
-#define F16BF16S(I, O) HALFSLOW(F16BF16, I, O)
-#define F16BF16OK HALFTEST(words7BFF<>(SB), words03FF<>(SB))
+// F16BF16H is the integer route of f16 → bf16 for the 16 words at I(SI), stored at O(DI), on h
+// itself, sign included. With a = h & 0x7FFF and q = h >> 2 (VPSRAW, arithmetic), the result is
+// VPAVGW(q + m, B) = (q + m + B + 1) >> 1 (in 17 bits), where m = -1 when h&0xF = 4 (Y11 = 0xF,
+// Y12 = 4; dropped bits exactly a half and kept mantissa even: the only case where rounding the
+// 3 dropped bits half up, (q + 1) >> 1, is wrong), else 0, and B = VPSIGNW(0x7000, h) (Y14):
+//   - h > 0: q = a>>2, B = 0x7000, R = rne(a>>3) + 0x3800 (112<<7, the exponent rebias);
+//   - h = +0: q = m = B = 0, R = 0;
+//   - h < 0: q = 0xE000 + a>>2, B = 0x9000 (-0x7000), R = (0x17000 + a>>2 + m + 1) >> 1 =
+//     0xB800 + rne(a>>3) = 0x8000 | (rne(a>>3) + 0x3800).
+// The range test is on 2R (VPADDW, the magnitude of R shifted left): R & 0x7FFF is rne(a>>3) +
+// 0x3800 for every h but +0, so 2R in [0x7102, 0x8EFE] means rne(a>>3) in [0x81, 0xF7F], a
+// normal f16 (the route is right for those, and for +0, where 2R = 0). -0 gives 2R = 0x7000
+// and fails the test, as do the few normals with rne(a>>3) = 0x80 or 0xF80 (their group takes
+// the exact route). 10 ops a vector, one on the multiply pipes of Zen 4 (VPSIGNW) and one on the
+// shift pipes, the rest on any of the four, and no memory operand but the source: 3.1 cycles a
+// vector in L1 against 4.3 for the route on a with the sign ORed back (12 ops, 4 of them with
+// memory operands); VPMULHRSW by 2^12 for the rounding and VPADDW of VPSIGNW(0x3800, h)
+// instead of VPSRAW and VPAVGW took 3.4.
+#define F16BF16H(I, O, H, T, U, R) \
+	VMOVDQU I(SI), H; \
+	VPAND Y11, H, T; \
+	VPCMPEQW Y12, T, T; \
+	VPSRAW $2, H, R; \
+	VPADDW R, T, T; \
+	VPSIGNW H, Y14, U; \
+	VPAVGW U, T, R; \
+	VPADDW R, R, U; \
+	VPADDW Y8, U, T; \
+	VPMINUW T, Y9, Y9; \
+	VPMAXUW U, Y10, Y10; \
+	VMOVDQU R, O(DI)
 
-// Y15 = 0xFF800000, Y14 = 16 in the exponent field, Y13 = 0x8000 words, Y12 = (0, 1) words,
-// Y11 = 1.0.
+#define F16BF16F(I, O) \
+	F16BF16H(I, O, Y0, Y1, Y2, Y3); \
+	F16BF16H(I+32, O+32, Y4, Y5, Y6, Y7); \
+	F16BF16H(I+64, O+64, Y0, Y1, Y2, Y3); \
+	F16BF16H(I+96, O+96, Y4, Y5, Y6, Y7)
+
+#define F16BF16S(I, O) HALFSLOW(F16BF16, I, O)
+#define F16BF16OK HALFTEST(words8EFE<>(SB), words7101<>(SB))
+
+// F16BF16FCONSTS: Y11 = 0xF, Y12 = 4, Y14 = 0x7000 (words) for the integer route;
+// F16BF16CONSTS: Y14 = 16 in the exponent field, Y13 = 0x8000 words, Y12 = (0, 1) words,
+// Y11 = 1.0 for the float route, with Y15 = 0xFF800000.
+#define F16BF16FCONSTS \
+	HALFRESET; \
+	BCASTD(0x000F000F, X11, Y11); \
+	BCASTD(0x00040004, X12, Y12); \
+	BCASTD(0x70007000, X14, Y14)
+
+#define F16BF16CONSTS \
+	BCASTD(0x08000000, X14, Y14); \
+	BCASTD(0x80008000, X13, Y13); \
+	BCASTD(0x00010000, X12, Y12); \
+	BCASTD(0x3F800000, X11, Y11)
+
 TEXT ·f16ToBF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	BCASTD(0xFF800000, X15, Y15)
-	BCASTD(0x08000000, X14, Y14)
-	BCASTD(0x80008000, X13, Y13)
-	BCASTD(0x00010000, X12, Y12)
-	BCASTD(0x3F800000, X11, Y11)
 	VPCMPEQW Y8, Y8, Y8
-	LOOPFAST(F16BF16F, F16BF16OK, F16BF16S, HALFRESET, NOCONSTS, 64, 128, 128)
+	LOOPFAST(F16BF16F, F16BF16OK, F16BF16S, F16BF16FCONSTS, F16BF16CONSTS, 64, 128, 128)
 
 #define BF16F32(I, O) \
 	VPMOVZXWD I(SI), Y0; \
