@@ -174,6 +174,10 @@ var (
 	lutU4F32, lutI4F32, lutNf4F32, lutF4e2m1F32     nibbleF32
 	lutU4F16, lutI4F16, lutNf4F16, lutF4e2m1F16     nibbleF16 // words for VPERMW: values 0..15 then again
 	lutU4F16B, lutI4F16B, lutNf4F16B, lutF4e2m1F16B [32]byte  // bytes for VPSHUFB: 16 low bytes, 16 high bytes
+	// lutF4e2m1BF16B holds the bfloat16 (top half of the float32) of each f4e2m1 code for
+	// VPSHUFB: 16 low bytes, then 16 high bytes (the float32 low halves are zero: initTables
+	// checks it).
+	lutF4e2m1BF16B [32]byte
 
 	// lutE4m3F16Hi holds the high byte of the binary16 value of each f8e4m3 magnitude 0..127,
 	// with bit 7 (the sign, zero in a magnitude) replaced by bit 7 of the low byte, whose other
@@ -266,6 +270,18 @@ func initTables() {
 		for i, v := range h {
 			t.w[i], t.w[i+16] = v, v
 			t.b[i], t.b[i+16] = byte(v), byte(v>>8)
+		}
+	}
+	for i, f := range lutF4e2m1F32 {
+		b := math.Float32bits(f)
+		if b&0xFFFF != 0 {
+			panic("kernels: an f4e2m1 value whose float32 has a nonzero low half")
+		}
+		lutF4e2m1BF16B[i], lutF4e2m1BF16B[i+16] = byte(b>>16), byte(b>>24)
+	}
+	for _, v := range lutF4e2m1F16B[:16] {
+		if v != 0 {
+			panic("kernels: an f4e2m1 value whose binary16 has a nonzero low byte (f4e2m1ToF16AVX2 looks up only the high byte)")
 		}
 	}
 	var src [128]byte

@@ -142,13 +142,15 @@ func nf4ToF32AVX2(dst, src []byte, n int)
 func nf4ToF16AVX2(dst, src []byte, n int)
 
 // f4e2m1ToF32AVX2: for i < n { dst32[i] = lutF4e2m1F32[src8[i/2] >> (4*(i%2)) & 15] } (low nibble first;
-// VPSRLVD of 4 broadcast bytes gives the indices, two VPERMPS and a blend the values).
+// two VPSHUFB lookups of the two high bytes, the low half of every f4e2m1 float32 being zero,
+// then three rounds of unpacks, 64 nibbles a step).
 //
 //go:noescape
 func f4e2m1ToF32AVX2(dst, src []byte, n int)
 
 // f4e2m1ToF16AVX2: for i < n { dst16[i] = binary16 of lutF4e2m1F32[src8[i/2] >> (4*(i%2)) & 15] }
-// (low nibble first; two VPSHUFB lookups, low and high byte, 64 nibbles a step).
+// (low nibble first; one VPSHUFB lookup of the high byte, the low byte being zero for every
+// f4e2m1 value, 64 nibbles a step).
 //
 //go:noescape
 func f4e2m1ToF16AVX2(dst, src []byte, n int)

@@ -790,14 +790,6 @@ TEXT ·i4ToF32AVX2(SB), NOSPLIT, $512-56
 	VMOVDQU nibShiftsL<>(SB), Y13
 	LOOP(I4F32, 8, 4, 32)
 
-// f4e2m1 keeps the table: computing its values (the code placed in float32 bits, times 2^126)
-// multiplies subnormal float32, which is slow on some CPUs.
-TEXT ·f4e2m1ToF32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	VMOVUPS ·lutF4e2m1F32+0(SB), Y14
-	VMOVUPS ·lutF4e2m1F32+32(SB), Y15
-	VMOVDQU nibShifts<>(SB), Y13
-	LOOP(NIBF32, 8, 4, 32)
 
 // NIB16 decodes 32 bytes (64 nibbles, low nibble first) at I(SI) into 64 binary16 values:
 // elements 0..15 in Y3, 16..31 in Y5, 32..47 in Y0 and 48..63 in Y1. Y14 and Y15 hold the low
@@ -861,10 +853,107 @@ TEXT ·nf4ToF16AVX2(SB), NOSPLIT, $512-56
 	NIB_CONSTS(·lutNf4F16B)
 	LOOP(NIBF16, 64, 32, 128)
 
+// NIBH16F16 is NIBF16 for tables whose 16 binary16 values all have a zero low byte (f4e2m1:
+// ±0, 0.5, 1, 1.5, 2, 3, 4, 6; initTables checks it): one lookup, of the high byte, for the
+// even and one for the odd elements, a round of byte unpacks that interleaves them (bytes in
+// element order), and a round under a zero low byte (Y11 = 0) that makes the words. With the
+// source dwords in the order of NIB16 (nibPermD), the four results hold elements 0..15, 16..31,
+// 32..47 and 48..63. 16 instructions for 64 elements against NIBF16's 20 (2.8 cycles against
+// 3.3 for 32 elements in L1, Zen 4). Y15 = the high bytes (both lanes), Y13 = 0x0F bytes, Y12 =
+// nibPermD.
+#define NIBH16F16(I, O) \
+	NIBH16(I); \
+	VMOVDQU Y2, O(DI); \
+	VMOVDQU Y3, O+32(DI); \
+	VMOVDQU Y4, O+64(DI); \
+	VMOVDQU Y5, O+96(DI)
+
+#define NIBH16(I) \
+	VPERMD I(SI), Y12, Y0; \
+	VPSRLW $4, Y0, Y1; \
+	VPAND Y13, Y0, Y0; \
+	VPAND Y13, Y1, Y1; \
+	VPSHUFB Y0, Y15, Y2; \
+	VPSHUFB Y1, Y15, Y3; \
+	VPUNPCKLBW Y3, Y2, Y0; \
+	VPUNPCKHBW Y3, Y2, Y1; \
+	VPUNPCKLBW Y0, Y11, Y2; \
+	VPUNPCKHBW Y0, Y11, Y3; \
+	VPUNPCKLBW Y1, Y11, Y4; \
+	VPUNPCKHBW Y1, Y11, Y5
+
+#define NIBH16_CONSTS(T) \
+	VBROADCASTI128 T+16(SB), Y15; \
+	BCASTD(0x0F0F0F0F, X13, Y13); \
+	VMOVDQU nibPermD<>(SB), Y12; \
+	VPXOR Y11, Y11, Y11
+
 TEXT ·f4e2m1ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
-	NIB_CONSTS(·lutF4e2m1F16B)
-	LOOP(NIBF16, 64, 32, 128)
+	NIBH16_CONSTS(·lutF4e2m1F16B)
+	LOOP(NIBH16F16, 64, 32, 128)
+
+// f4e2m1 -> float32 looks up the two high bytes of each value's float32 (its bfloat16, the low
+// half being zero) in lutF4e2m1BF16B, the low and the high byte for the even and the odd
+// elements, and makes the float32 values with three rounds of unpacks: low byte with high byte,
+// even element with odd element, and each word under a zero low word. After three rounds a
+// register holds in each 128-bit lane four elements, two source bytes, from that lane of the
+// source, so the source is first put in the order of its even 16-bit words, then its odd ones
+// (VPSHUFB within the lanes by nibEvenOdd, then VPERMQ): the eight results then hold elements
+// 0..7, 8..15, ..., 56..63. 34 instructions for 64 elements where the VPERMPS route (NIBF32)
+// took 7 for 8, though only about 6% faster (Zen 4: 6.7 against 7.1 cycles for 32 elements in
+// L1, where the stores alone would take 4; widening the binary16 values of NIBH16 with
+// VEXTRACTI128 and VCVTPH2PS instead took 8.3).
+DATA nibEvenOdd<>+0(SB)/8, $0x0D0C090805040100
+DATA nibEvenOdd<>+8(SB)/8, $0x0F0E0B0A07060302
+GLOBL nibEvenOdd<>(SB), RODATA|NOPTR, $16
+
+// NIBF32U: Y15 = the high bytes, Y14 = the low bytes (both lanes), Y13 = 0x0F bytes,
+// Y12 = nibEvenOdd (both lanes), Y11 = 0.
+#define NIBF32U(I, O) \
+	VMOVDQU I(SI), Y0; \
+	VPSHUFB Y12, Y0, Y0; \
+	VPERMQ $0xD8, Y0, Y0; \
+	VPSRLW $4, Y0, Y1; \
+	VPAND Y13, Y0, Y0; \
+	VPAND Y13, Y1, Y1; \
+	VPSHUFB Y0, Y14, Y2; \
+	VPSHUFB Y0, Y15, Y3; \
+	VPSHUFB Y1, Y14, Y4; \
+	VPSHUFB Y1, Y15, Y5; \
+	VPUNPCKLBW Y3, Y2, Y0; \
+	VPUNPCKHBW Y3, Y2, Y2; \
+	VPUNPCKLBW Y5, Y4, Y1; \
+	VPUNPCKHBW Y5, Y4, Y4; \
+	VPUNPCKLWD Y1, Y0, Y3; \
+	VPUNPCKHWD Y1, Y0, Y5; \
+	VPUNPCKLWD Y4, Y2, Y0; \
+	VPUNPCKHWD Y4, Y2, Y1; \
+	VPUNPCKLWD Y3, Y11, Y2; \
+	VPUNPCKHWD Y3, Y11, Y3; \
+	VMOVDQU Y2, O(DI); \
+	VMOVDQU Y3, O+32(DI); \
+	VPUNPCKLWD Y5, Y11, Y2; \
+	VPUNPCKHWD Y5, Y11, Y5; \
+	VMOVDQU Y2, O+64(DI); \
+	VMOVDQU Y5, O+96(DI); \
+	VPUNPCKLWD Y0, Y11, Y2; \
+	VPUNPCKHWD Y0, Y11, Y0; \
+	VMOVDQU Y2, O+128(DI); \
+	VMOVDQU Y0, O+160(DI); \
+	VPUNPCKLWD Y1, Y11, Y2; \
+	VPUNPCKHWD Y1, Y11, Y1; \
+	VMOVDQU Y2, O+192(DI); \
+	VMOVDQU Y1, O+224(DI)
+
+TEXT ·f4e2m1ToF32AVX2(SB), NOSPLIT, $512-56
+	ARGS
+	VBROADCASTI128 ·lutF4e2m1BF16B+0(SB), Y14
+	VBROADCASTI128 ·lutF4e2m1BF16B+16(SB), Y15
+	BCASTD(0x0F0F0F0F, X13, Y13)
+	VBROADCASTI128 nibEvenOdd<>(SB), Y12
+	VPXOR Y11, Y11, Y11
+	LOOP(NIBF32U, 64, 32, 256)
 
 // ---- integers -> f32, f16 ----------------------------------------------------------------------
 
