@@ -247,11 +247,11 @@ WORDS32(words7101, 0x7101710171017101)
 // normal f16 (the route is right for those, and for +0, where 2R = 0). -0 gives 2R = 0x7000
 // and fails the test, as do the few normals with rne(a>>3) = 0x80 or 0xF80 (their group takes
 // the exact route). 10 ops a vector, one on the multiply pipes of Zen 4 (VPSIGNW) and one on the
-// shift pipes, the rest on any of the four, and no memory operand but the source. In L1, 2.9
-// cycles a vector with the two vectors interleaved op by op, 3.1 one after the other, against
-// 4.3 for the route on a with the sign ORed back (12 ops, 4 of them with memory operands);
-// VPMULHRSW by 2^12 for the rounding and VPADDW of VPSIGNW(0x3800, h) instead of VPSRAW and
-// VPAVGW took 3.4.
+// shift pipes, the rest on any of the four, and no memory operand but the source. In L1 (4096
+// elements, the call included; the machine is noisy, so about): 2.9-3.1 cycles a vector with the
+// two vectors interleaved op by op, 3.1-3.2 one after the other, against 3.8-4.3 for the route
+// on a with the sign ORed back (12 ops, 4 of them with memory operands); VPMULHRSW by 2^12 for
+// the rounding and VPADDW of VPSIGNW(0x3800, h) instead of VPSRAW and VPAVGW took 3.4.
 #define F16BF16H2(I, O) \
 	VMOVDQU I(SI), Y0; \
 	VMOVDQU I+32(SI), Y4; \
