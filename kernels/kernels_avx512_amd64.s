@@ -298,16 +298,16 @@ TEXT ·bf16ToF16AVX512(SB), NOSPLIT, $512-56
 
 // ---- f8 -> f16, f32 ----------------------------------------------------------------------------
 
-// E4M3_CONSTS(T, ORDER): Z31:Z30 = the low bytes and Z29:Z28 the high bytes of a 16-bit value
-// for each f8e4m3 magnitude 0..127 (the VPERMI2B tables T: lutE4m3BF16, the top half of the
-// float32), Z27 = ORDER, the byte order that makes the unpacks that follow E4M3H give elements
-// in order, Z26 = 0x80 bytes.
-#define E4M3_CONSTS(T, ORDER) \
-	VMOVDQU64 T+0(SB), Z30; \
-	VMOVDQU64 T+64(SB), Z31; \
-	VMOVDQU64 T+128(SB), Z28; \
-	VMOVDQU64 T+192(SB), Z29; \
-	VMOVDQU64 ORDER(SB), Z27; \
+// E4M3_CONSTS: Z31:Z30 = the low bytes and Z29:Z28 the high bytes of the bfloat16 (the top half
+// of the float32) of each f8e4m3 magnitude 0..127 (the VPERMI2B tables lutE4m3BF16), Z27 =
+// unpackOrder2, the byte order that makes the unpacks of E4M3F32 give elements in order, Z26 =
+// 0x80 bytes.
+#define E4M3_CONSTS \
+	VMOVDQU64 ·lutE4m3BF16+0(SB), Z30; \
+	VMOVDQU64 ·lutE4m3BF16+64(SB), Z31; \
+	VMOVDQU64 ·lutE4m3BF16+128(SB), Z28; \
+	VMOVDQU64 ·lutE4m3BF16+192(SB), Z29; \
+	VMOVDQU64 ·unpackOrder2(SB), Z27; \
 	ZD(0x80808080, Z26)
 
 // E4M3H looks up the 16-bit value of each of the 64 f8e4m3 bytes at I(SI), permuted by Z27,
@@ -373,7 +373,7 @@ TEXT ·f8e4m3ToF16AVX512(SB), NOSPLIT, $512-56
 
 TEXT ·f8e4m3ToF32AVX512(SB), NOSPLIT, $512-56
 	ARGS
-	E4M3_CONSTS(·lutE4m3BF16, ·unpackOrder2)
+	E4M3_CONSTS
 	VPXORD Z24, Z24, Z24
 	LOOP(E4M3F32, 64, 64, 256)
 
@@ -439,17 +439,23 @@ TEXT ·f8e5m2ToF32AVX512(SB), NOSPLIT, $512-56
 	VPSUBB Z23, Z3, K2, Z3; \
 	VPTERNLOGD $0xD8, Z22, Z0, Z3
 
+// CVT4PH(I, ZA, YA, ZB, YB, ZC, YC, ZD, YD) converts the 64 float32 at I(SI) to binary16,
+// elements 0..15 into YA, 16..31 into YB, 32..47 into YC and 48..63 into YD (ZA is the register
+// of YA, and so on): the first step of the f32 -> f8 encoders.
+#define CVT4PH(I, ZA, YA, ZB, YB, ZC, YC, ZD, YD) \
+	VMOVUPS I(SI), ZA; \
+	VMOVUPS I+64(SI), ZB; \
+	VMOVUPS I+128(SI), ZC; \
+	VMOVUPS I+192(SI), ZD; \
+	VCVTPS2PH $0, ZA, YA; \
+	VCVTPS2PH $0, ZB, YB; \
+	VCVTPS2PH $0, ZC, YC; \
+	VCVTPS2PH $0, ZD, YD
+
 // F32F8 converts 64 float32 to binary16 (VCVTPS2PH, four halves joined in Z0 and Z1) and
 // rounds them to f8 with TOF8.
 #define F32F8(I, O) \
-	VMOVUPS I(SI), Z0; \
-	VMOVUPS I+64(SI), Z1; \
-	VMOVUPS I+128(SI), Z2; \
-	VMOVUPS I+192(SI), Z3; \
-	VCVTPS2PH $0, Z0, Y0; \
-	VCVTPS2PH $0, Z1, Y1; \
-	VCVTPS2PH $0, Z2, Y2; \
-	VCVTPS2PH $0, Z3, Y3; \
+	CVT4PH(I, Z0, Y0, Z1, Y1, Z2, Y2, Z3, Y3); \
 	VINSERTI64X4 $1, Y1, Z0, Z0; \
 	VINSERTI64X4 $1, Y3, Z2, Z1; \
 	TOF8; \
@@ -594,14 +600,7 @@ TEXT ·f16ToF8e5m2AVX512(SB), NOSPLIT, $512-56
 // TOE5M2FY; VPERMT2B gathers the high bytes of each pair of Y registers (the first 32 indices of
 // oddBytes), with no joining of halves.
 #define F32E5M2F(I, O) \
-	VMOVUPS I(SI), Z0; \
-	VMOVUPS I+64(SI), Z1; \
-	VMOVUPS I+128(SI), Z3; \
-	VMOVUPS I+192(SI), Z4; \
-	VCVTPS2PH $0, Z0, Y0; \
-	VCVTPS2PH $0, Z1, Y1; \
-	VCVTPS2PH $0, Z3, Y3; \
-	VCVTPS2PH $0, Z4, Y4; \
+	CVT4PH(I, Z0, Y0, Z1, Y1, Z3, Y3, Z4, Y4); \
 	TOE5M2FY(Y0, Y0); \
 	TOE5M2FY(Y1, Y1); \
 	TOE5M2FY(Y3, Y3); \
