@@ -183,7 +183,9 @@ var (
 	// with bit 7 (the sign, zero in a magnitude) replaced by bit 7 of the low byte, whose other
 	// bits are zero (initTables checks it): the VPERMI2B table of f8e4m3ToF16AVX512.
 	lutE4m3F16Hi [128]byte
-	// lutE4m3BF16 is the same for the bfloat16 value (the top half of the exact float32).
+	// lutE4m3BF16 holds the bfloat16 (the top half of the exact float32) of each f8e4m3
+	// magnitude 0..127, as 128 low bytes followed by 128 high bytes (the VPERMI2B tables of
+	// f8e4m3ToF32AVX512).
 	lutE4m3BF16 [256]byte
 
 	// lutE4m3Enc and lutE5m2Enc hold, for each high byte H = 0..127 of a binary16 magnitude,
