@@ -301,17 +301,19 @@ var (
 )
 
 // streams reports whether a conversion of sb source and db destination bytes takes largeKernel:
-// from largeMin() bytes of traffic, or from 1.5·largeMin() (three quarters of the last-level
-// cache) for a destination larger than its source. Below that, source and widened result fit
-// in the cache with room to spare: ordinary stores leave the result there for its reader, and
-// in repeated calls they were much faster on a Zen 4 with 32 MiB of L3 (i8 → f32 at 4 Mi
-// elements, 20 MiB: 42–48 GB/s against 34), while a single call after other work evicted the
-// buffers lost little (32–33 against 33–34). At 24 MiB the non-temporal kernels were faster on
-// a single call (f16 → f32: 37–39 GB/s against 35–37) and about level in repeated calls.
+// from largeMin() bytes of traffic (half the last-level cache), or from 2·largeMin() (the whole
+// cache) for a destination larger than its source. Below that, source and result can stay in
+// the cache: ordinary stores leave the result there for its reader, and they are faster than
+// non-temporal ones for the widening pairs, whose time non-temporal stores set: on a Zen 4 with
+// 32 MiB of L3, one core wrote random data non-temporally at 27.6 GB/s (BenchmarkMemoryBounds
+// "stream") but to L3 at 64 GB/s ("write", 16 MiB). In repeated calls at 4 Mi elements (24 MiB
+// of traffic) ordinary stores took f16 → f32 and bf16 → f32 from 0.75–0.77× copy() to
+// 0.83–0.94×; i8 → f32 (20 MiB) measured 42–48 GB/s against 34. A single call after other work
+// had evicted the buffers lost about 5% (f16 → f32: 35–37 GB/s against 37–39).
 func streams(sb, db int64) bool {
 	m := largeMin()
 	if db > sb {
-		m += m / 2
+		m *= 2
 	}
 	return sb+db >= m
 }
