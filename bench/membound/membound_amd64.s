@@ -2,107 +2,81 @@
 
 #include "textflag.h"
 
-// Each loop takes 128 source bytes a step (four 32-byte loads) and stores with VMOVNTDQ, then
-// fences the stores with SFENCE, as the kernels' non-temporal loops do.
+// Each loop takes 128 source bytes a step and stores with VMOVNTDQ, then fences the stores with
+// SFENCE, as the kernels' non-temporal loops do.
+
+// ARGS loads DI = dst, SI = src, CX = len(src).
+#define ARGS \
+	MOVQ dst_base+0(FP), DI; \
+	MOVQ src_base+24(FP), SI; \
+	MOVQ src_len+32(FP), CX
+
+// LOAD4 loads the step's 128 source bytes into Y0..Y3.
+#define LOAD4 \
+	VMOVDQU (SI), Y0; \
+	VMOVDQU 32(SI), Y1; \
+	VMOVDQU 64(SI), Y2; \
+	VMOVDQU 96(SI), Y3
+
+// NEXT moves past a step that stored SOUT bytes, loops while source bytes are left, and returns.
+#define NEXT(SOUT) \
+	ADDQ $128, SI; \
+	ADDQ $SOUT, DI; \
+	SUBQ $128, CX; \
+	JNZ  loop; \
+	SFENCE; \
+	VZEROUPPER; \
+	RET
+
+// STORE2 stores R at O(DI) and O+32(DI).
+#define STORE2(R, O) \
+	VMOVNTDQ R, O(DI); \
+	VMOVNTDQ R, O+32(DI)
 
 // move21: for j { dst[32j:32j+32] = src[64j:64j+32] ^ src[64j+32:64j+64] }.
 TEXT ·move21(SB), NOSPLIT, $0-48
-	MOVQ dst_base+0(FP), DI
-	MOVQ src_base+24(FP), SI
-	MOVQ src_len+32(FP), CX
+	ARGS
 loop:
-	VMOVDQU (SI), Y0
-	VPXOR   32(SI), Y0, Y0
-	VMOVDQU 64(SI), Y1
-	VPXOR   96(SI), Y1, Y1
+	LOAD4
+	VPXOR    Y1, Y0, Y0
+	VPXOR    Y3, Y2, Y2
 	VMOVNTDQ Y0, (DI)
-	VMOVNTDQ Y1, 32(DI)
-	ADDQ $128, SI
-	ADDQ $64, DI
-	SUBQ $128, CX
-	JNZ  loop
-	SFENCE
-	VZEROUPPER
-	RET
+	VMOVNTDQ Y2, 32(DI)
+	NEXT(64)
 
 // move11: for j { dst[32j:32j+32] = src[32j:32j+32] }.
 TEXT ·move11(SB), NOSPLIT, $0-48
-	MOVQ dst_base+0(FP), DI
-	MOVQ src_base+24(FP), SI
-	MOVQ src_len+32(FP), CX
+	ARGS
 loop:
-	VMOVDQU (SI), Y0
-	VMOVDQU 32(SI), Y1
-	VMOVDQU 64(SI), Y2
-	VMOVDQU 96(SI), Y3
+	LOAD4
 	VMOVNTDQ Y0, (DI)
 	VMOVNTDQ Y1, 32(DI)
 	VMOVNTDQ Y2, 64(DI)
 	VMOVNTDQ Y3, 96(DI)
-	ADDQ $128, SI
-	ADDQ $128, DI
-	SUBQ $128, CX
-	JNZ  loop
-	SFENCE
-	VZEROUPPER
-	RET
+	NEXT(128)
 
 // move12: for j { dst[64j:64j+32] = dst[64j+32:64j+64] = src[32j:32j+32] }.
 TEXT ·move12(SB), NOSPLIT, $0-48
-	MOVQ dst_base+0(FP), DI
-	MOVQ src_base+24(FP), SI
-	MOVQ src_len+32(FP), CX
+	ARGS
 loop:
-	VMOVDQU (SI), Y0
-	VMOVDQU 32(SI), Y1
-	VMOVDQU 64(SI), Y2
-	VMOVDQU 96(SI), Y3
-	VMOVNTDQ Y0, (DI)
-	VMOVNTDQ Y0, 32(DI)
-	VMOVNTDQ Y1, 64(DI)
-	VMOVNTDQ Y1, 96(DI)
-	VMOVNTDQ Y2, 128(DI)
-	VMOVNTDQ Y2, 160(DI)
-	VMOVNTDQ Y3, 192(DI)
-	VMOVNTDQ Y3, 224(DI)
-	ADDQ $128, SI
-	ADDQ $256, DI
-	SUBQ $128, CX
-	JNZ  loop
-	SFENCE
-	VZEROUPPER
-	RET
+	LOAD4
+	STORE2(Y0, 0)
+	STORE2(Y1, 64)
+	STORE2(Y2, 128)
+	STORE2(Y3, 192)
+	NEXT(256)
 
 // move14: for j { dst[128j+32i:128j+32i+32] = src[32j:32j+32] for i < 4 }.
 TEXT ·move14(SB), NOSPLIT, $0-48
-	MOVQ dst_base+0(FP), DI
-	MOVQ src_base+24(FP), SI
-	MOVQ src_len+32(FP), CX
+	ARGS
 loop:
-	VMOVDQU (SI), Y0
-	VMOVDQU 32(SI), Y1
-	VMOVDQU 64(SI), Y2
-	VMOVDQU 96(SI), Y3
-	VMOVNTDQ Y0, (DI)
-	VMOVNTDQ Y0, 32(DI)
-	VMOVNTDQ Y0, 64(DI)
-	VMOVNTDQ Y0, 96(DI)
-	VMOVNTDQ Y1, 128(DI)
-	VMOVNTDQ Y1, 160(DI)
-	VMOVNTDQ Y1, 192(DI)
-	VMOVNTDQ Y1, 224(DI)
-	VMOVNTDQ Y2, 256(DI)
-	VMOVNTDQ Y2, 288(DI)
-	VMOVNTDQ Y2, 320(DI)
-	VMOVNTDQ Y2, 352(DI)
-	VMOVNTDQ Y3, 384(DI)
-	VMOVNTDQ Y3, 416(DI)
-	VMOVNTDQ Y3, 448(DI)
-	VMOVNTDQ Y3, 480(DI)
-	ADDQ $128, SI
-	ADDQ $512, DI
-	SUBQ $128, CX
-	JNZ  loop
-	SFENCE
-	VZEROUPPER
-	RET
+	LOAD4
+	STORE2(Y0, 0)
+	STORE2(Y0, 64)
+	STORE2(Y1, 128)
+	STORE2(Y1, 192)
+	STORE2(Y2, 256)
+	STORE2(Y2, 320)
+	STORE2(Y3, 384)
+	STORE2(Y3, 448)
+	NEXT(512)
