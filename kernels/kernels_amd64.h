@@ -41,12 +41,17 @@ L1: \
 	JMP  L1; \
 LE:
 
+// BLOCKS4 converts the four consecutive blocks of BODY that start at I(SI) and O(DI), SIN and SOUT
+// bytes long.
+#define BLOCKS4(BODY, I, O, SIN, SOUT) \
+	BODY(I, O); \
+	BODY(I+SIN, O+SOUT); \
+	BODY(I+2*SIN, O+2*SOUT); \
+	BODY(I+3*SIN, O+3*SOUT)
+
 // STEP4 converts four blocks with BODY and moves SI, DI and the count CX past them.
 #define STEP4(BODY, V, SIN, SOUT) \
-	BODY(0, 0); \
-	BODY(SIN, SOUT); \
-	BODY(2*SIN, 2*SOUT); \
-	BODY(3*SIN, 3*SOUT); \
+	BLOCKS4(BODY, 0, 0, SIN, SOUT); \
 	ADDQ $(4*SIN), SI; \
 	ADDQ $(4*SOUT), DI; \
 	SUBQ $(4*V), CX

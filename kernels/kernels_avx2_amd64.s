@@ -197,11 +197,7 @@ WORDS32(words7101, 0x7101710171017101)
 	VMOVDQU Y0, O+64(DI); \
 	VMOVDQU Y4, O+96(DI)
 
-#define HALFSLOW(SLOW, I, O) \
-	SLOW(I, O); \
-	SLOW(I+32, O+32); \
-	SLOW(I+64, O+64); \
-	SLOW(I+96, O+96)
+#define HALFSLOW(SLOW, I, O) BLOCKS4(SLOW, I, O, 32, 32)
 
 // F16BF16 rounds the exact float32 x of each binary16 (VCVTPH2PS) to bfloat16 with float
 // arithmetic: y = (x + M) - M, M = ±2^(e+16) (the sign and exponent field of x, plus 16 in the

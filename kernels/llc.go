@@ -7,7 +7,7 @@ import (
 )
 
 // ntMinBytes returns the conversion size (bytes read plus bytes written) from which the amd64
-// kernels with non-temporal stores take over (1.5 times it for a destination larger than its
+// kernels with non-temporal stores take over (twice it for a destination larger than its
 // source; see streams): half the size of the last-level cache that cpu0
 // reports in sysfs (Linux), clamped to [4 MiB, 128 MiB], or 16 MiB where it reports none. sysfs
 // is the root of /sys (a variable for the tests). Below it, source and destination can stay in
