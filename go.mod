@@ -1,6 +1,6 @@
 module github.com/convertpromote/convertpromote
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/x448/float16 v0.8.4

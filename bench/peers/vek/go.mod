@@ -1,6 +1,6 @@
 module github.com/convertpromote/convertpromote/bench/peers/vek
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/convertpromote/convertpromote v0.0.0
