@@ -73,8 +73,8 @@ type Runner struct {
 	Resolve Resolver
 	// MaxBytes limits the buffers of one case (default DefaultMaxBytes).
 	MaxBytes int64
-	// Seed seeds the random source data (the same seed gives the same data).
-	Seed uint64
+	// DataKey selects the random source data: the same key gives the same data.
+	DataKey uint64
 	// Progress, if set, is called before each case with the number of cases done and the total.
 	Progress func(done, total int, next Case)
 }
@@ -116,7 +116,7 @@ func (r *Runner) Run(cases []Case) ([]Result, error) {
 	if resolve == nil {
 		resolve = KernelResolver
 	}
-	rng := rand.New(rand.NewPCG(r.Seed, r.Seed^0x9E3779B97F4A7C15))
+	rng := rand.New(rand.NewPCG(r.DataKey, r.DataKey^0x9E3779B97F4A7C15))
 	var buf *buffers
 	results := make([]Result, 0, len(cases))
 	for i, c := range cases {

@@ -13,8 +13,8 @@ func init() {
 	})
 }
 
-// Anvil is the promotion of the R package anvil (R/promotion.R, common_dtype), which the seed
-// 002_4c90b0f5a2052027.txt documents. Its types are i1 (boolean), i8–i64, ui8–ui64, f32 and f64.
+// Anvil is the promotion of the R package anvil (R/promotion.R, common_dtype), as its "Type
+// Promotion" article documents it. Its types are i1 (boolean), i8–i64, ui8–ui64, f32 and f64.
 //
 // Two known (strong) types: equal types stay; bool gives way to anything; floats take the
 // wider float; a float beats any integer; integers of one signedness take the wider; a signed
@@ -36,7 +36,7 @@ var anvilTypes = []element.Type{
 	element.U32, element.U64, element.F32, element.F64,
 }
 
-// Types returns anvil's types in the seed's table order: boolean (anvil's i1), i8, i16, i32, i64,
+// Types returns anvil's types in the order of its documentation's tables: boolean (anvil's i1), i8, i16, i32, i64,
 // u8 (ui8), u16, u32, u64, f32, f64.
 func (Anvil) Types() []element.Type { return append([]element.Type(nil), anvilTypes...) }
 

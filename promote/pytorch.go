@@ -29,7 +29,7 @@ func init() {
 // < float < complex), and a complex lower category over a float higher one gives the complex
 // type of the higher one's precision (f16 → c32, bf16 and f32 → c64, f64 → c128).
 //
-// promote_types is the 13×13 table of the seed (with c32 for complex32) plus PyTorch 2.x's rules:
+// promote_types is the 13×13 table of c10/core/ScalarType.cpp (with c32 for complex32) plus PyTorch 2.x's rules:
 // u16, u32 and u64 promote only with a floating type (giving that type) and raise with anything
 // else; float8 types raise with any other type. Results are never weak.
 //
@@ -59,8 +59,8 @@ var pytorchTypes = append(append([]element.Type(nil), pytorchTable...),
 // uint1–uint7 and int1–int7, which have no arithmetic kernels, are left out.
 func (PyTorch) Types() []element.Type { return append([]element.Type(nil), pytorchTypes...) }
 
-// The lookup table of promoteTypes, typed from c10/core/ScalarType.cpp (same as the seed
-// 004_2da3b1e1793b6f18.txt). Rows and columns follow pytorchTable.
+// The lookup table of promoteTypes, typed from c10/core/ScalarType.cpp. Rows and columns follow
+// pytorchTable.
 var pytorchLookup = func() [13][13]element.Type {
 	const (
 		u1 = element.U8
