@@ -13,7 +13,7 @@ import (
 )
 
 // wantCommon is the common type of each ConvertPromoteTypes layer of the valid models, worked
-// out by hand from SEMANTICS.md §2 (file → layer name → type).
+// out by hand from docs/SEMANTICS.md §2.2 (file → layer name → type).
 var wantCommon = map[string]map[string]element.Type{
 	"example1_promote_floats.xml":  {"example1": element.F32}, // step 6c: wider float
 	"example2_integers_unsafe.xml": {"example2": element.I64}, // 6b: u32 + i16, unsafe → i64
@@ -186,7 +186,7 @@ const dynRankModel = `<net name="d" version="11"><layers>
 </layers><edges><edge from-layer="0" from-port="0" to-layer="2" to-port="0"/><edge from-layer="1" from-port="0" to-layer="2" to-port="1"/></edges></net>`
 
 func TestCheckDynamicRank(t *testing.T) {
-	// pytorch_scalar_promotion with an input of dynamic rank gives a dynamic type (§2 step 6a);
+	// pytorch_scalar_promotion with an input of dynamic rank gives a dynamic type (docs/SEMANTICS.md §2.2, rule 6.1);
 	// without it, i32 + i8 → i32.
 	r := strings.NewReplacer("PT", "true", "OUT", "UNSPECIFIED")
 	if rep, err := checkSrc(t, r.Replace(dynRankModel)); err != nil || rep.Promotes[0].Common != element.Dynamic {

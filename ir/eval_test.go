@@ -24,7 +24,7 @@ func readTestdata(t *testing.T, name string) *Model {
 	return m
 }
 
-// Expected outputs, written from SEMANTICS.md §3 and the input values of testdata_gen_test.go,
+// Expected outputs, written from docs/SEMANTICS.md §3 and the input values of testdata_gen_test.go,
 // without package kernels: exact widenings are computed with Go conversions and float16, the
 // rest are spelled out as bit patterns.
 

@@ -4,7 +4,7 @@ import "math"
 
 // BF16FromF32 converts f to bfloat16 bits (the top half of a float32), rounding to nearest,
 // ties to even. Subnormal inputs are rounded like any other value, not flushed to zero (unlike
-// x86's VCVTNEPS2BF16), and the result keeps subnormals (SEMANTICS.md §3.2).
+// x86's VCVTNEPS2BF16), and the result keeps subnormals (docs/SEMANTICS.md §3.4, §4.1).
 //
 // Special cases are:
 //

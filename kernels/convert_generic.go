@@ -49,7 +49,7 @@ func newGenericKernel(from, to element.Type) loopFunc {
 		return f
 	}
 	if from == element.F8E5M2 && to == element.C32 {
-		// f8e5m2 → f16 is the byte shifted left by 8, NaNs included (§3.3); the general
+		// f8e5m2 → f16 is the byte shifted left by 8, NaNs included (docs/SEMANTICS.md §3.8); the general
 		// loop would decode through f32 and quiet a signalling NaN.
 		return func(dst, src []byte, n int) {
 			for i, c := range src[:n] {

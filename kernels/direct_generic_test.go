@@ -61,7 +61,7 @@ func TestDirectLoopsMatchBlockLoop(t *testing.T) {
 	t.Logf("%d direct loops checked", direct)
 }
 
-// TestPackingExamples: the sub-byte examples of SEMANTICS.md §3.1.
+// TestPackingExamples: the sub-byte examples of docs/SEMANTICS.md §1.5.
 func TestPackingExamples(t *testing.T) {
 	unpackVia := func(ty element.Type, buf []byte, n int) []int64 {
 		out := make([]byte, 8*n)

@@ -1,6 +1,6 @@
 //go:build !purego
 
-// NEON kernels encoding f32 and f16 to f8e4m3 and f8e5m2 (SEMANTICS.md §3.1 two-step rule).
+// NEON kernels encoding f32 and f16 to f8e4m3 and f8e5m2 (docs/SEMANTICS.md §3.5, the two-step rule).
 //
 // Every function has the Go signature func(dst, src *byte, n int) and converts n elements; n is
 // a positive multiple of the function's block size (the Go wrappers in kernels_arm64.go run the

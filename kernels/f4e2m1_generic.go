@@ -4,7 +4,7 @@ import "math"
 
 // F4E2M1FromF32 converts f to the 4-bit code of f4e2m1 (sign, 2 exponent bits with bias 1, 1
 // mantissa bit: ±{0, 0.5, 1, 1.5, 2, 3, 4, 6}), rounding to nearest, ties to even, and
-// saturating (the format has no infinity or NaN; SEMANTICS.md §3.2):
+// saturating (the format has no infinity or NaN; docs/SEMANTICS.md §3.6):
 //
 //	|f| ≤ 0.25 → 0, < 0.75 → 0.5, ≤ 1.25 → 1, < 1.75 → 1.5, ≤ 2.5 → 2, < 3.5 → 3, ≤ 5 → 4, else 6
 //

@@ -6,7 +6,7 @@ import (
 	"github.com/convertpromote/convertpromote/element"
 )
 
-// Integer rules (SEMANTICS.md §3.1, §3.2):
+// Integer rules (docs/SEMANTICS.md §3.2, §3.3):
 //   - integer → integer of 8 bits or more: two's-complement wrap (sign- or zero-extend by the
 //     source's signedness, keep the destination's low bits);
 //   - float → integer of 8 bits or more: truncate toward zero, saturate to the destination's

@@ -1,5 +1,5 @@
 // Package kernels converts tensor buffers between element types: every pair of the types in
-// package element except string and dynamic, bit-exact with SEMANTICS.md §3.
+// package element except string and dynamic, bit-exact with docs/SEMANTICS.md §3.
 //
 // Each conversion has a pure-Go implementation (the files *_generic.go), which is the
 // specification in code. Hot pairs also have SIMD implementations (kernels_avx2_amd64.s: AVX2 +

@@ -205,7 +205,7 @@ var (
 	lutI8F16, lutU8F16 [512]byte
 )
 
-// initTables fills the lookup tables from the decoding rules (SEMANTICS.md §3.1), converting the
+// initTables fills the lookup tables from the decoding rules (docs/SEMANTICS.md §3.7), converting the
 // float32 values to binary16 with the F16C kernel itself.
 func initTables() {
 	for i := range oddWords {
@@ -320,7 +320,7 @@ func initTables() {
 }
 
 // f8EncTable derives lutE4m3Enc or lutE5m2Enc from the encoding rule enc, F8E4M3FromF16 or
-// F8E5M2FromF16 (SEMANTICS.md §3.1, §3.3). For a fixed high byte H, the code of the magnitude
+// F8E5M2FromF16 (docs/SEMANTICS.md §3.5, §3.8). For a fixed high byte H, the code of the magnitude
 // H<<8 | L never decreases as L goes from 0 to 255 and rises by at most 2, once at thr1 and
 // once at s2 if at all. f8e4m3: a step is 128 binary16 steps wide in the normal range (the code
 // rises at L = 0x41 and L = 0xC0, ties to even), wider below 2^-6, and from 464 up the code

@@ -5,7 +5,7 @@ package kernels
 // The AVX2 + F16C kernels (kernels_avx2_amd64.s). Each is a loopFunc: it converts n elements, whole blocks in
 // vector registers and a last partial block through its stack frame; the doc comments give the scalar loop, in terms of the
 // pure-Go rules, that each one computes. "Sat" below is the saturating float→integer rule of
-// SEMANTICS.md §3.2 (truncate toward zero, clamp to the type's range, NaN → 0).
+// docs/SEMANTICS.md §3.2 (truncate toward zero, clamp to the type's range, NaN → 0).
 
 // f32ToF16AVX2: for i < n { dst16[i] = F16FromF32(src32[i]) } (VCVTPS2PH, round to nearest even).
 //

@@ -1082,7 +1082,7 @@ TEXT ·u16ToF16AVX2(SB), NOSPLIT, $512-56
 	ARGS
 	LOOP(U16F16, 16, 32, 32)
 
-// I32F16 clamps to ±65504 (i32 -> f16 saturates, SEMANTICS.md §3.1) in int32, before the
+// I32F16 clamps to ±65504 (i32 -> f16 saturates, docs/SEMANTICS.md §3.3) in int32, before the
 // conversion, with VPMINSD and VPMAXSD (Y15 = 65504, Y14 = -65504), which run on the integer
 // units: float32(clamp(x)) = clamp(float32(x)), since rounding to float32 is monotonic and ±65504
 // are float32 values. VCVTDQ2PS is then exact and VCVTPS2PH rounds as F16FromF32.

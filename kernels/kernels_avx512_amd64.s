@@ -147,7 +147,7 @@ TEXT ·f16ToBF16AVX512(SB), NOSPLIT, $512-56
 	LOOP(F16BF16, 32, 64, 64)
 
 // ---- bf16 with AVX512_BF16 ---------------------------------------------------------------------
-// VCVTNEPS2BF16 rounds to nearest even and quiets NaNs exactly as SEMANTICS.md §3.2/§3.3 ask, but
+// VCVTNEPS2BF16 rounds to nearest even and quiets NaNs exactly as docs/SEMANTICS.md §3.4/§3.8 ask, but
 // treats subnormal inputs as zero. VCVTNE2PS2BF16 does the same to two registers at once, the
 // first source giving the high half of the result. The Go assembler knows neither mnemonic:
 // CVTNE2 is the encoding of Z0 ← (Z1, Z0), that is words 0..15 from Z0 and 16..31 from Z1

@@ -240,7 +240,7 @@ func outBytes(to element.Type, n int) int {
 }
 
 // TestNEONEquivalence compares every NEON kernel, on both f32 → bf16 branches where the CPU has
-// BF16, with the reference written from SEMANTICS.md in this file and with the pure-Go path.
+// BF16, with the reference written from docs/SEMANTICS.md in this file and with the pure-Go path.
 func TestNEONEquivalence(t *testing.T) {
 	if !hasASIMD {
 		t.Skip("no Advanced SIMD")
@@ -340,7 +340,7 @@ func TestNEONBF16Branches(t *testing.T) {
 	}
 }
 
-// TestNEONNibbleTables checks the 4-bit decoding tables against the values SEMANTICS.md lists.
+// TestNEONNibbleTables checks the 4-bit decoding tables against the values docs/SEMANTICS.md §1.3, §1.4 list.
 func TestNEONNibbleTables(t *testing.T) {
 	if !hasASIMD {
 		t.Skip("no Advanced SIMD")

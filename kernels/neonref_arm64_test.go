@@ -9,7 +9,7 @@ import (
 	"github.com/convertpromote/convertpromote/element"
 )
 
-// This file is the NEON tests' own reference: each conversion written again from SEMANTICS.md
+// This file is the NEON tests' own reference: each conversion written again from docs/SEMANTICS.md
 // §3 with float64 arithmetic, independent of the pure-Go path and of the kernels.
 
 // refRound rounds the finite a ≥ 0 to nearest even in a binary format with mbits mantissa

@@ -2,7 +2,7 @@ package kernels
 
 import "github.com/convertpromote/convertpromote/element"
 
-// Packed layouts (SEMANTICS.md §3.1):
+// Packed layouts (docs/SEMANTICS.md §1.5):
 //
 //	u1, u2            most significant bits first: u1 0xA0 = 1,0,1,0,0,0,0,0
 //	u4, i4, nf4, f4e2m1  low nibble first: 0xBF = 15, 11

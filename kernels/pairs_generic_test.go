@@ -21,7 +21,7 @@ func convertibleTypes() []element.Type {
 }
 
 // bitPos returns where bit j (0 = least significant) of element i of packed type t lives, from
-// the layouts of SEMANTICS.md §3.1.
+// the layouts of docs/SEMANTICS.md §1.5.
 func bitPos(t element.Type, i, j int) (byteIdx, bit int) {
 	word := func(g, wbit int) (int, int) { // bit wbit of b0<<8|b1 of group g
 		if wbit >= 8 {

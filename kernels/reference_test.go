@@ -1,6 +1,6 @@
 package kernels
 
-// Independent reference model of SEMANTICS.md §3, used as the oracle of the tests. It is written
+// Independent reference model of docs/SEMANTICS.md §3, used as the oracle of the tests. It is written
 // from the rules, not from the code under test: values are decoded from their bit fields with
 // math.Ldexp, rounding picks the nearest representable value from a table of every value of the
 // format (ties to the even code), integers are handled with math/big. Nothing here calls the
@@ -96,7 +96,7 @@ var (
 	refF4E2M1 = &refFormat{vals: ieeeTable(2, 1, 1, 7), signBit: 0x8}
 )
 
-// Reference decoders: the exact value, and for NaN the float32 bits SEMANTICS.md §3.3 gives.
+// Reference decoders: the exact value, and for NaN the float32 bits docs/SEMANTICS.md §3.8 gives.
 
 func refF16Value(h uint64) (v float64, nan32 uint32, isNaN bool) {
 	s := uint32(h>>15&1) << 31
@@ -157,7 +157,7 @@ var refNF4Midpoints = [15]float64{
 
 func refNF4Value(c uint64) float64 { return float64(float32(refNF4Values[c&0xF])) }
 
-// Reference encoders from float32 (SEMANTICS.md §3.1–3.3).
+// Reference encoders from float32 (docs/SEMANTICS.md §3.2–§3.8).
 
 func refF16FromF32(x float32) uint64 {
 	b := math.Float32bits(x)

@@ -1,8 +1,8 @@
 package kernels_test
 
 // Cross-path equivalence: every SIMD path this CPU has (kernels.Paths()) must give the same bytes
-// as the pure-Go path (kernels.Generic, the specification in code) for every input, SEMANTICS.md
-// §3.4. The tests use only the exported API, so they run unchanged on amd64 and arm64.
+// as the pure-Go path (kernels.Generic, the specification in code) for every input, docs/SEMANTICS.md
+// §3.10. The tests use only the exported API, so they run unchanged on amd64 and arm64.
 
 import (
 	"bytes"
@@ -435,7 +435,7 @@ func TestSIMDSparseSpecials(t *testing.T) {
 
 // ordinary16 reports whether the f16 or bf16 pattern h is zero or a number in the binary16
 // normal range, 2^-14 ≤ |x| ≤ 65504: the values real tensors hold, which the f16 ↔ bf16 kernels
-// convert on a shorter route (SEMANTICS.md §3: exact in both formats, or for f16 → bf16 a plain
+// convert on a shorter route (docs/SEMANTICS.md §3.4: exact in both formats, or for f16 → bf16 a plain
 // rounding of the significand). The rest are subnormal, too large, Inf or NaN.
 func ordinary16(from element.Type, h uint16) bool {
 	v := float64(kernels.F32FromBF16(h))

@@ -8,7 +8,7 @@ import (
 
 // Evaluate runs the operator on two tensors: it infers the common element type from the
 // tensors' types and static shapes (a rank-0 tensor is a scalar for pytorch_scalar_promotion),
-// then converts each tensor to it with kernels.Convert (SEMANTICS.md §3), keeping the shapes.
+// then converts each tensor to it with kernels.Convert (docs/SEMANTICS.md §3), keeping the shapes.
 // A promotion error is returned as is; a common type that values cannot be converted to (a
 // u64_integer_promotion_target of string or dynamic) is an error naming it.
 func (c ConvertPromoteTypes) Evaluate(a, b Tensor) (Tensor, Tensor, error) {

@@ -50,7 +50,7 @@ func TestEvaluateExample1(t *testing.T) {
 func TestEvaluateOther(t *testing.T) {
 	u8, _ := FromUint8([]int64{3}, []uint8{0, 200, 255})
 	i16, _ := FromInt16([]int64{2}, []int16{-32768, 5})
-	oa, ob, err := New().Evaluate(u8, i16) // u8 + i16 → i16 (§2 step 6b: 2·8 ≤ 16)
+	oa, ob, err := New().Evaluate(u8, i16) // u8 + i16 → i16 (docs/SEMANTICS.md §2.2 rule 6.2: 2·8 ≤ 16)
 	if err != nil {
 		t.Fatal(err)
 	}

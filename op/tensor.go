@@ -11,7 +11,7 @@ import (
 )
 
 // Tensor is a tensor value: an element type, a static shape and the elements in a packed byte
-// buffer (little-endian; sub-byte types packed as SEMANTICS.md §3.1 describes, complex types as
+// buffer (little-endian; sub-byte types packed as docs/SEMANTICS.md §1.5 describes, complex types as
 // real part then imaginary part). Build one with a constructor (FromFloat32, FromCodes, NewTensor,
 // …), which validates the shape; the zero Tensor has no element type and is not valid.
 type Tensor struct {
@@ -35,7 +35,7 @@ func NewTensor(t element.Type, shape []int64) (Tensor, error) {
 }
 
 // FromBytes returns a tensor of type t and shape over a copy of data, which must hold exactly
-// t.ByteSize(elements) bytes (packed as SEMANTICS.md §3.1 for sub-byte types).
+// t.ByteSize(elements) bytes (packed as docs/SEMANTICS.md §1.5 for sub-byte types).
 func FromBytes(t element.Type, shape []int64, data []byte) (Tensor, error) {
 	_, size, err := checkShape(t, shape)
 	if err != nil {
@@ -161,7 +161,7 @@ func codeLayout(t element.Type) (layout element.Type, ok bool) {
 // FromCodes returns a tensor of a sub-byte type (u1, u2, u3, u4, u6, i4, nf4, f4e2m1) or an
 // 8-bit code type (f8e4m3, f8e5m2, f8e8m0; also u8, i8, boolean) from one code per element: the
 // element's raw N-bit pattern (i4 −1 is code 15, nf4 code 0 is −1.0). Codes are packed as
-// SEMANTICS.md §3.1 describes. A code that does not fit in N bits is an error.
+// docs/SEMANTICS.md §1.5 describes. A code that does not fit in N bits is an error.
 func FromCodes(t element.Type, shape []int64, codes []uint8) (Tensor, error) {
 	layout, ok := codeLayout(t)
 	if !ok {
@@ -216,7 +216,7 @@ func (x Tensor) check() error {
 	return nil
 }
 
-// Convert returns x converted to type to with kernels.Convert (SEMANTICS.md §3); the shape is
+// Convert returns x converted to type to with kernels.Convert (docs/SEMANTICS.md §3); the shape is
 // kept. Converting to x's own type copies.
 func (x Tensor) Convert(to element.Type) (Tensor, error) {
 	if err := x.check(); err != nil {

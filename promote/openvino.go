@@ -66,7 +66,7 @@ func (p OpenVINO) fail(sentence error, a, b element.Type) error {
 		sentence, a, b, p.PromoteUnsafe, p.PyTorchScalarPromotion, p.U64IntegerPromotionTarget)
 }
 
-// Promote applies the rules of ConvertPromoteTypes-14 (SEMANTICS.md §2) in order. Weak flags are
+// Promote applies the rules of ConvertPromoteTypes-14 (docs/SEMANTICS.md §2.2) in order. Weak flags are
 // ignored: OpenVINO has no weak types. The result is never weak and never depends on operand
 // order.
 func (p OpenVINO) Promote(a, b Operand) (Result, error) {

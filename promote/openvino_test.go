@@ -79,10 +79,10 @@ func TestSpecExamples(t *testing.T) {
 		{"u64", "i8", true, false, "f32", "spec: u64_integer_promotion_target default f32"},
 		{"u64", "i8", false, false, "E_UI", "spec: safe mode raises"},
 		// PyTorch-like mode. The spec lists S(i64), D(u8) -> u8 and says safe promotion rules
-		// apply; SEMANTICS.md §2 6a makes that an E_PT error in safe mode, so the spec's result
+		// apply; docs/SEMANTICS.md §2.2 rule 6.1 makes that an E_PT error in safe mode, so the spec's result
 		// holds with promote_unsafe=true.
 		{"i64[]", "u8[2]", true, true, "u8", "spec: promote to the dimensioned input's type"},
-		{"i64[]", "u8[2]", false, true, "E_PT", "SEMANTICS §2 6a: u8 cannot safely hold i64"},
+		{"i64[]", "u8[2]", false, true, "E_PT", "§2.2 rule 6.1: u8 cannot safely hold i64"},
 		// S(f16), D(i8): mixed kinds follow the general rules; 16 >= 2*8 so even safe mode passes.
 		{"f16[]", "i8[2]", false, true, "f16", "spec: dimensions do not matter across kinds"},
 		{"f16[]", "i8[2]", true, true, "f16", "spec"},
@@ -203,16 +203,16 @@ func TestStep6bSignedness(t *testing.T) {
 		{"u8", "i32", false, false, "i32", "the wider signed"},
 		{"u8", "i8", false, false, "E_UI", "2*8 > 8"},
 		{"u8", "i8", true, false, "i16", "max(2*8, 8)"},
-		{"u1", "i4", false, false, "i4", "SEMANTICS: u1+i4 = i4"},
+		{"u1", "i4", false, false, "i4", "§2.2: u1+i4 = i4"},
 		{"u1", "i8", false, false, "i8", "2 <= 8"},
 		{"u4", "i4", false, false, "E_UI", "8 > 4"},
-		{"u4", "i4", true, false, "i8", "SEMANTICS: u4+i4 = i8 unsafe"},
+		{"u4", "i4", true, false, "i8", "§2.2: u4+i4 = i8 unsafe"},
 		{"u4", "i8", false, false, "i8", "8 <= 8"},
 		{"u8", "i4", true, false, "i16", "max(16, 4)"},
 		{"u16", "i8", true, false, "i32", "max(32, 8)"},
 		{"u16", "i32", false, false, "i32", "32 <= 32"},
 		{"u32", "i32", false, false, "E_UI", "64 > 32"},
-		{"u32", "i32", true, false, "i64", "SEMANTICS: u32+i32 = i64 unsafe"},
+		{"u32", "i32", true, false, "i64", "§2.2: u32+i32 = i64 unsafe"},
 		{"u32", "i64", false, false, "i64", "64 <= 64"},
 		{"u64", "i64", false, false, "E_UI", "u64 never fits"},
 		{"u64", "i64", true, false, "f32", "the u64 target"},
@@ -228,12 +228,12 @@ func TestStep6bSignedness(t *testing.T) {
 
 func TestStep6cWidths(t *testing.T) {
 	runOV(t, []ovCase{
-		{"u1", "u4", false, false, "u4", "SEMANTICS: u1+u4 = u4"},
+		{"u1", "u4", false, false, "u4", "§2.2: u1+u4 = u4"},
 		{"u8", "u64", false, false, "u64", "wider"},
 		{"i4", "i64", false, false, "i64", "wider"},
 		{"f16", "f32", false, false, "f32", "wider"},
 		{"bf16", "f64", false, false, "f64", "wider"},
-		{"f8e4m3", "bf16", false, false, "bf16", "SEMANTICS: f8e4m3+bf16 = bf16"},
+		{"f8e4m3", "bf16", false, false, "bf16", "§2.2: f8e4m3+bf16 = bf16"},
 		{"f8e5m2", "f16", false, false, "f16", "wider"},
 		{"f8e5m2", "f64", true, false, "f64", "wider"},
 	})

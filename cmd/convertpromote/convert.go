@@ -21,7 +21,7 @@ func init() {
 
 const convertUsage = `Usage: convertpromote convert --from TYPE --to TYPE [--bits] [VALUE... | -]
 
-Converts values of type --from to type --to with the library's rules (SEMANTICS.md §3) and prints
+Converts values of type --from to type --to with the library's rules (docs/SEMANTICS.md §3) and prints
 one line per value: the destination value, a tab, and the destination's raw bits in hex (the
 element's width; sub-byte types as their N-bit code). The values are converted as one tensor.
 
