@@ -35,11 +35,10 @@ func prefaulted(n int) []byte {
 }
 
 // randomBytes returns n random bytes (benchSource's u8 values), the same for every run of a size.
-// copy()'s source in the benchmarks holds such data rather than zeros: on the Zen 4 these
-// benchmarks were measured on, non-temporal stores of zero lines (which copy() uses from 1 MiB and
-// clear() from 32 MiB) reach memory about three times as fast as stores of other data (12 MiB:
-// 0.14 against 0.45 ms), which made a copy() of a zeroed buffer twice as fast as the copy() of any
-// tensor from 1 MiB on.
+// copy()'s source in the benchmarks holds such data rather than zeros: on some CPUs,
+// non-temporal stores of zero lines (which copy() uses from 1 MiB and clear() from 32 MiB) reach
+// memory several times as fast as stores of other data, so a copy() of a zeroed buffer would
+// overstate the speed of copying a tensor (docs/perf/README.md, "What bounds each size").
 func randomBytes(n int) []byte { return benchSource(element.U8, n) }
 
 // BenchmarkConvert runs every SIMD pair on the size ladder, on every path of this CPU (the

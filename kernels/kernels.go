@@ -132,7 +132,7 @@ func WithPath(p Path, t int) Converter { return Converter{Path: p, Threads: t, e
 // and nothing is written.
 func Convert(dst []byte, to element.Type, src []byte, from element.Type, n int) error {
 	// Not through Converter.Convert: without the receiver, the nine words of arguments fit in
-	// registers (twelve do not), which saves about 1 ns a call. The fast path is written out
+	// registers (twelve do not), which shortens every call. The fast path is written out
 	// in both, since a shared function is too large to inline and costs its call.
 	if uint(from)|uint(to) < numTypes && uint(n) < 1<<40 {
 		k := &dispatch[best][from][to]
@@ -304,12 +304,9 @@ var (
 // from largeMin() bytes of traffic (half the last-level cache), or from 2·largeMin() (the whole
 // cache) for a destination larger than its source. Below that, source and result can stay in
 // the cache: ordinary stores leave the result there for its reader, and they are faster than
-// non-temporal ones for the widening pairs, whose time non-temporal stores set: on a Zen 4 with
-// 32 MiB of L3, one core wrote random data non-temporally at 26.3–27.7 GB/s
-// (BenchmarkMemoryBounds "stream") but to L3 at 35–64 GB/s ("write", 16 MiB; the L3 is shared
-// with other jobs). In repeated calls at 4 Mi elements (24 MiB of traffic) ordinary stores took
-// f16 → f32 and bf16 → f32 from 0.75–0.77× copy() to 0.83–0.94×; i8 → f32 (20 MiB) measured 42–48 GB/s against 34. A single call after other work
-// had evicted the buffers lost about 5% (f16 → f32: 35–37 GB/s against 37–39).
+// non-temporal ones for the widening pairs, whose time the stores set, because a core writes
+// into the L3 faster than it writes to memory. The measurements behind the two thresholds are
+// in docs/perf/README.md ("Non-temporal stores and the cache size").
 func streams(sb, db int64) bool {
 	m := largeMin()
 	if db > sb {

@@ -14,8 +14,8 @@
 
 // ---- f32 <-> f16 -------------------------------------------------------------------------------
 
-// F32F16 converts to a register and stores it: VCVTPS2PH with a memory destination took twice
-// as long on Zen 4 (74 against 35.5 ns for 1 Ki elements, 1132 against 849 ns for 16 Ki).
+// F32F16 converts to a register and stores it: VCVTPS2PH with a memory destination is much
+// slower on Zen 4 (docs/perf/README.md, "Kernel design measurements").
 #define F32F16(I, O) \
 	VMOVUPS I(SI), Y0; \
 	VCVTPS2PH $0, Y0, X0; \
@@ -210,7 +210,7 @@ WORDS32(words7101, 0x7101710171017101)
 // The addition is an FMA, 1·x + M (one rounding, the same result), and VPMADDWD by (0, 1) takes
 // the top word of y sign-extended for VPACKSSDW (then VPERMQ for the lane order): on Zen 4 the
 // FMA and VPMADDWD run on the multiplier pipes, leaving the two pipes of VCVTPH2PS, VSUBPS and
-// the shifts less loaded (1.1x the speed of VADDPS and VPSRLD).
+// the shifts less loaded, which is faster than VADDPS and VPSRLD (docs/perf/README.md).
 #define F16BF16R(R, T) \
 	VPAND Y15, R, T; \
 	VPADDD Y14, T, T; \
@@ -243,11 +243,11 @@ WORDS32(words7101, 0x7101710171017101)
 // normal f16 (the route is right for those, and for +0, where 2R = 0). -0 gives 2R = 0x7000
 // and fails the test, as do the few normals with rne(a>>3) = 0x80 or 0xF80 (their group takes
 // the exact route). 10 ops a vector, one on the multiply pipes of Zen 4 (VPSIGNW) and one on the
-// shift pipes, the rest on any of the four, and no memory operand but the source. In L1 (4096
-// elements, the call included; the machine is noisy, so about): 2.9-3.1 cycles a vector with the
-// two vectors interleaved op by op, 3.1-3.2 one after the other, against 3.8-4.3 for the route
-// on a with the sign ORed back (12 ops, 4 of them with memory operands); VPMULHRSW by 2^12 for
-// the rounding and VPADDW of VPSIGNW(0x3800, h) instead of VPSRAW and VPAVGW took 3.4.
+// shift pipes, the rest on any of the four, and no memory operand but the source. The two
+// vectors are interleaved op by op. This beat the route on a with the sign ORed back (12 ops,
+// 4 of them with memory operands) and a variant with VPMULHRSW by 2^12 for the rounding and
+// VPADDW of VPSIGNW(0x3800, h) instead of VPSRAW and VPAVGW (cycle counts in
+// docs/perf/README.md, "Kernel design measurements").
 #define F16BF16H2(I, O) \
 	VMOVDQU I(SI), Y0; \
 	VMOVDQU I+32(SI), Y4; \
@@ -347,8 +347,8 @@ TEXT ·bf16ToF16AVX2(SB), NOSPLIT, $512-56
 // codes, and y = z + e4m3Y[index], with 0x3F at entry 15. The byte unpacks then pair each y (low
 // byte) with S = 0xFF for a negative c, 0 otherwise (VPCMPGTB, high byte), and VPSLLW by 7 turns
 // the word S<<8 | y into s<<15 | y<<7: two unpacks and two shifts for 64 bytes of stores, 15
-// instructions a step where the former high and low byte route (VPAVGB and two tables) took 17
-// (3.7 cycles a step in L1 against 5.2, Zen 4; VPMULLW by 128 instead of the shifts was no faster).
+// instructions a step where a high and low byte route (VPAVGB and two tables) takes 17, and
+// faster in L1; VPMULLW by 128 instead of the shifts is no faster (docs/perf/README.md).
 DATA e4m3Y<>+0(SB)/8, $0xFFFC000000000000
 DATA e4m3Y<>+8(SB)/8, $0x3F3E3D3C3B38352E
 GLOBL e4m3Y<>(SB), RODATA|NOPTR, $16
@@ -375,7 +375,7 @@ GLOBL e4m3Y<>(SB), RODATA|NOPTR, $16
 
 // E4M3F16 puts the quadwords of the source in the order 0, 2, 1, 3 (VPERMQ), so that the byte
 // unpacks, which work within 128-bit lanes, give elements 0..15 and 16..31 (VPERMQ from a
-// register after a load: with a memory operand the step took 4.2 cycles against 3.7). Constants
+// register after a load: the memory-operand form makes the step slower). Constants
 // (E4M3F16_CONSTS): Y15 = 0x7F, Y14 = 0x76 (bytes), Y13 = e4m3Y (both lanes), Y12 = 0,
 // Y11 = all ones.
 #define E4M3F16(I, O) \
@@ -794,8 +794,8 @@ TEXT ·i4ToF32AVX2(SB), NOSPLIT, $512-56
 // the high nibbles (the odd ones), which puts the indices in element order; the two tables are
 // looked up at them, 32 an instruction, and a second round of byte unpacks interleaves low and
 // high bytes into words (18 instructions for 64 elements; looking up the even and the odd
-// nibbles and interleaving the words afterwards took 20: 3.5 cycles against 3.1 for 32
-// elements in L1, Zen 4). Unpacks work within 128-bit lanes, so the source dwords are first put
+// nibbles and interleaving the words afterwards takes 20 and is slower in L1). Unpacks work
+// within 128-bit lanes, so the source dwords are first put
 // in the order 0, 2, 4, 6, 1, 3, 5, 7 (VPERMD): the second round's unpacks of lane 0 then take
 // source dwords 0, 2, 4, 6 in turn and those of lane 1 the dwords 1, 3, 5, 7 that follow them.
 #define NIB16(I) \
@@ -855,9 +855,8 @@ TEXT ·nf4ToF16AVX2(SB), NOSPLIT, $512-56
 // even and one for the odd elements, a round of byte unpacks that interleaves them (bytes in
 // element order), and a round under a zero low byte (Y11 = 0) that makes the words. With the
 // source dwords in the order of NIB16 (nibPermD), the four results hold elements 0..15, 16..31,
-// 32..47 and 48..63. 16 instructions for 64 elements against NIBF16's 20 (2.8 cycles against
-// 3.3 for 32 elements in L1, Zen 4). Y15 = the high bytes (both lanes), Y13 = 0x0F bytes, Y12 =
-// nibPermD.
+// 32..47 and 48..63. 16 instructions for 64 elements against NIBF16's 20, and correspondingly
+// faster in L1. Y15 = the high bytes (both lanes), Y13 = 0x0F bytes, Y12 = nibPermD.
 #define NIBH16F16(I, O) \
 	NIBH16(I); \
 	VMOVDQU Y2, O(DI); \
@@ -898,9 +897,8 @@ TEXT ·f4e2m1ToF16AVX2(SB), NOSPLIT, $512-56
 // source, so the source is first put in the order of its even 16-bit words, then its odd ones
 // (VPSHUFB within the lanes by nibEvenOdd, then VPERMQ): the eight results then hold elements
 // 0..7, 8..15, ..., 56..63. 34 instructions for 64 elements where the VPERMPS route (NIBF32)
-// took 7 for 8, though only about 6% faster (Zen 4: 6.7 against 7.1 cycles for 32 elements in
-// L1, where the stores alone would take 4; widening the binary16 values of NIBH16 with
-// VEXTRACTI128 and VCVTPH2PS instead took 8.3).
+// takes 7 for 8; the gain in L1 is small, and widening the binary16 values of NIBH16 with
+// VEXTRACTI128 and VCVTPH2PS instead is slower (docs/perf/README.md).
 DATA nibEvenOdd<>+0(SB)/8, $0x0D0C090805040100
 DATA nibEvenOdd<>+8(SB)/8, $0x0F0E0B0A07060302
 GLOBL nibEvenOdd<>(SB), RODATA|NOPTR, $16
@@ -988,8 +986,8 @@ TEXT ·u16ToF32AVX2(SB), NOSPLIT, $512-56
 // CVT4 is a LOOP body of four one-instruction conversions: CVT from memory into R0..R3 (source
 // strides of IN bytes), then ST of each (destination strides of OUT bytes). Four a step, so that
 // LOOP's four steps an iteration give 16 conversions to its five loop instructions (at one
-// conversion a step, f64 → f32 and f32 → f64 took 77 and 86 ns for 1 Ki elements, against 71 and
-// 76 for github.com/viterin/vek's loops).
+// conversion a step, f64 → f32 and f32 → f64 fell behind github.com/viterin/vek's loops at
+// 1 Ki elements; docs/perf/README.md).
 #define CVT4(CVT, ST, R0, R1, R2, R3, IN, OUT, I, O) \
 	CVT I(SI), R0; \
 	CVT I+IN(SI), R1; \
@@ -1020,9 +1018,9 @@ TEXT ·i32ToF32AVX2(SB), NOSPLIT, $512-56
 	VMOVDQU X0, O(DI); \
 	VMOVDQU X1, O+16(DI)
 
-// X8F16(I, O, WIDEN) converts 16 bytes to binary16 without VCVTPS2PH, which is slow (on Zen 4
-// about 0.85 cycles for 8 lanes, measured; it limited WIDENF16 for bytes). WIDEN (VPMOVZXBW, VPMOVSXBW) puts element k in word k; dword
-// j then holds the even element 2j in its low word and the odd element 2j+1 in its high word.
+// X8F16(I, O, WIDEN) converts 16 bytes to binary16 without VCVTPS2PH, whose throughput on
+// Zen 4 limited WIDENF16 for bytes (docs/perf/README.md). WIDEN (VPMOVZXBW, VPMOVSXBW) puts
+// element k in word k; dword j then holds the even element 2j in its low word and the odd element 2j+1 in its high word.
 // VPMULLD by 2^16 leaves the even element times 2^16, VPAND (Y15 = 0xFFFF0000) the odd one times
 // 2^16, and VCVTDQ2PS converts both exactly (at most 8 significant bits). A float32 v = x·2^16,
 // 1 ≤ |x| ≤ 255, has the biased exponent 143 + e (e = ⌊log2 |x|⌋) and 7 mantissa bits, all in its

@@ -257,7 +257,8 @@ func f32ToI8AVX512(dst, src []byte, n int)
 func f32ToU8AVX512(dst, src []byte, n int)
 
 // f64ToF32AVX512: for i < n { dst32[i] = float32(src64[i]) } (VCVTPD2PS, as Go's conversion):
-// 512-bit conversions below 2048 elements, 256-bit ones (faster from L2 and L3) from there.
+// 512-bit conversions below 2048 elements, 256-bit ones (faster from L2 and L3; see
+// docs/perf/README.md, "Kernel design measurements") from there.
 //
 //go:noescape
 func f64ToF32AVX512(dst, src []byte, n int)

@@ -13,7 +13,7 @@
 // TAILIN copies N bytes from S into the frame at D in 64-byte vectors, the last one a masked
 // load (BZHI builds the mask) so that no source byte past N is read, stored whole (the bytes past
 // N become zero): a full store lets the kernel's full loads from the frame be forwarded from the
-// store buffer, which a masked store does not (about 15 ns a call on Zen 4). TAILOUT copies N
+// store buffer, which a masked store does not (a stall on every call). TAILOUT copies N
 // bytes from the frame at S to D, the last vector a full load and a masked store, so that no
 // destination byte past N is written. The frame's 256-byte halves hold a partial block of every
 // kernel rounded up to 64 bytes. Both use AX, DX, R9, K7 and Z0.
@@ -65,8 +65,8 @@ LE:
 
 // F32F16_ST is the loop body of F32F16 with the store instruction ST: the ordinary
 // VMOVDQU or VMOVNTDQ (F32F16NT, for the non-temporal kernels). The two halves are stored as
-// they are: joining them first (VINSERTI64X4) and storing 64 bytes took 32.3 ns for 1 Ki
-// elements against 28.8 (the store port moves 32 bytes a cycle either way).
+// they are: joining them first (VINSERTI64X4) and storing 64 bytes costs an instruction and
+// gains nothing, since the store port moves 32 bytes a cycle either way.
 #define F32F16_ST(I, O, ST) \
 	VMOVUPS I(SI), Z0; \
 	VMOVUPS I+64(SI), Z1; \
@@ -325,8 +325,8 @@ TEXT ·bf16ToF16AVX512(SB), NOSPLIT, $512-56
 // looked-up byte (VPERMI2B reads seven bits of each index, so c&0x7F), the low byte is T&0x80
 // and the high byte c&0x80 | T&0x7F; the bytes, in unpackOrder, are interleaved into words by
 // the unpacks: two shuffles and two unpacks for 128 bytes of stores, which take four cycles.
-// (Interleaving with two VPERMT2B instead of the VPERMB and the unpacks was slower on Zen 4: 6
-// cycles a step against 4.4; the two lookups of E4M3H took 6.6.)
+// (Interleaving with two VPERMT2B instead of the VPERMB and the unpacks, or the two lookups of
+// E4M3H, is slower on Zen 4; docs/perf/README.md.)
 // Constants (E4M3F16_CONSTS): Z29:Z28 = lutE4m3F16Hi, Z27 = unpackOrder, Z26 = 0x80 bytes.
 #define E4M3F16_ST(I, O, ST) \
 	VPERMB I(SI), Z27, Z0; \
@@ -785,7 +785,7 @@ TEXT ·u8ToF16AVX512(SB), NOSPLIT, $512-56
 // I16F16 sign-extends the even words of 64 bytes to int32 with VPMADDWD by the words 1, 0
 // (Z14: x·1 + y·0) and the odd ones with VPMADDWD by 0, 1 (Z13), instead of VPSRAD: on Zen 4
 // VPMADDWD runs on the multiply pipes, while VPSRAD would compete with VCVTDQ2PS and
-// VCVTPS2PH for the float-add pipes (1.86 → 1.54 ns for 32 elements in a loop from L1).
+// VCVTPS2PH for the float-add pipes (docs/perf/README.md).
 #define I16F16(I, O) \
 	VMOVDQU64 I(SI), Z1; \
 	VPMADDWD Z14, Z1, Z0; \
@@ -804,7 +804,7 @@ TEXT ·i16ToF16AVX512(SB), NOSPLIT, $512-56
 // U16F16 makes the even words of 64 bytes the float32 bits of 2^23 + v with one VPTERNLOGD
 // (v&0xFFFF | 0x4B000000, Z9 and Z12) and the odd ones with a shift and an OR, then subtracts
 // 2^23 exactly with an FMA, x·1 − 2^23 (Z11 = 1.0, Z10 = −2^23), which runs on the multiply
-// pipes where VCVTDQ2PS would compete with VCVTPS2PH (1.87 → 1.57 ns for 32 elements).
+// pipes where VCVTDQ2PS would compete with VCVTPS2PH (docs/perf/README.md).
 #define U16F16(I, O) \
 	VMOVDQU64 I(SI), Z1; \
 	VMOVDQA64 Z12, Z0; \
@@ -943,8 +943,8 @@ TEXT ·i32ToI8AVX512(SB), NOSPLIT, $512-56
 // |x| ≥ 2^31 (and for x = -2^31, which is correct), so a block with no result 0x80000000 is
 // done; otherwise its steps are checked one by one and a step with such a lane goes through
 // F32I32, which saturates and zeroes NaN lane by lane. Checking once a block instead of once a
-// step saves about 4 ns at 1 Ki elements (40 against 44, copy() of the same traffic 38.6); a
-// call whose data has special values pays for one block twice.
+// step brings short calls close to copy() (docs/perf/README.md); a call whose data has special
+// values pays for one block twice.
 #define I32FAST \
 	TRUNC64; \
 	VPMINSD Z4, Z11, Z11; \
@@ -979,8 +979,8 @@ TEXT ·f32ToI32AVX512(SB), NOSPLIT, $512-56
 // a NaN lane becomes 0x80000000, whose low byte and low word are 0, so keeping the low byte or
 // word of each lane gives NaN → 0 and every other lane is already in range. The narrowing
 // kernels keep them with one two-source VPERMT2B/VPERMT2W per 32 elements (lowBytesD,
-// lowWordsD), not with two VPMOVDB/VPMOVDW and an insert: on Zen 4 that took f32 → i8 and u8 at
-// 16 Ki elements from 0.71 to 0.86–0.88 of copy(), f32 → i16 from 0.81 to 0.99.
+// lowWordsD), not with two VPMOVDB/VPMOVDW and an insert, which are slower on Zen 4
+// (docs/perf/README.md, "Kernel design measurements").
 #define F32CLAMP(I, R, LO, HI) \
 	VMOVUPS I(SI), R; \
 	VMINPS R, HI, R; \
@@ -1033,9 +1033,9 @@ TEXT ·f32ToU8AVX512(SB), NOSPLIT, $512-56
 #define F64F32(I, O) F64F32_ST(I, O, VMOVUPS)
 #define F64F32NT(I, O) F64F32_ST(I, O, VMOVNTDQ)
 
-// F64F32Y is F64F32 with four 256-bit conversions (VCVTPD2PS ymm → xmm) joined in pairs: it
-// converts half as fast from L1 (1 Ki elements: 71 ns against 56), and 3–4 % faster when the
-// buffers live in L2 or L3 (16 Ki elements: 1715 ns against 1790; 256 Ki: 32.6 µs against 33.4).
+// F64F32Y is F64F32 with four 256-bit conversions (VCVTPD2PS ymm → xmm) joined in pairs: it is
+// slower from L1 and slightly faster when the buffers live in L2 or L3, hence the switch at
+// 2048 elements (docs/perf/README.md, "Kernel design measurements").
 #define F64F32Y(I, O) \
 	VCVTPD2PSY I(SI), X0; \
 	VCVTPD2PSY I+32(SI), X1; \

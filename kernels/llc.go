@@ -13,12 +13,9 @@ import (
 // is the root of /sys (a variable for the tests). Below it, source and destination can stay in
 // the cache between calls and ordinary stores leave the result there for its reader; above it,
 // non-temporal stores save the destination's read-for-ownership and keep the source cached.
-// Where the line lies depends on what else uses the cache. On a Zen 4 with 32 MiB of L3, at
-// 24 MiB of traffic and with batches of copies of the same size in between, non-temporal stores
-// gave f32 → f16 1.08× copy() against 0.59×, while i8 → f32 (20 MiB) did better with ordinary
-// stores (0.72–0.76× against 0.64–0.66×); with a copy after every single call, ordinary stores
-// won for all three up to 24 MiB. (f16 → f32 measured 0.77× against 0.62–0.67× then; see
-// streams for later measurements of the widening pairs.)
+// Where the line lies depends on what else uses the cache, so it is a compromise; the
+// measurements it rests on are in docs/perf/README.md ("Non-temporal stores and the cache
+// size").
 func ntMinBytes(sysfs string) int64 {
 	const fallback, lo, hi = 16 << 20, 4 << 20, 128 << 20
 	best, level := int64(0), 0

@@ -6,8 +6,9 @@
 //	go test -run XXX -bench Peers -count 5
 //
 // BenchmarkRatio gives the ratio directly (ours/vek_speed, from alternating batches in one run),
-// which is what to compare: separate runs of the two sides differ by 10 % and more on a shared
-// machine, with the buffers' placement and the order of the runs. BenchmarkPeers reports bytes
+// which is what to compare: separate runs of the two sides differ more than the gap between them
+// on a shared machine, with the buffers' placement and the order of the runs (results and
+// figures: docs/perf/README.md §7). BenchmarkPeers reports bytes
 // read + bytes written per second of each side (b.SetBytes), like the kernels' own benchmarks.
 package vek
 
