@@ -73,7 +73,7 @@ func TestPolicyTable(t *testing.T) {
 	}
 }
 
-// compare prints the README's Markdown table: a header, a rule and one row per pair, with the
+// compare prints the Markdown table of docs/SEMANTICS.md §6.5: a header, a rule and one row per pair, with the
 // cells the policies' rules give (each checked against the examples).
 func TestCompare(t *testing.T) {
 	code, out, errs := cli(t, "", "compare")
@@ -137,11 +137,11 @@ func TestCompare(t *testing.T) {
 	}
 }
 
-// The compare table in README.md is exactly what the command prints, so the docs cannot go
-// stale.
+// The compare table in docs/SEMANTICS.md (§6.5) is exactly what the command prints, so the docs
+// cannot go stale.
 func TestCompareTableInDocs(t *testing.T) {
 	_, out, _ := cli(t, "", "compare")
-	for _, path := range []string{"../../README.md"} {
+	for _, path := range []string{"../../docs/SEMANTICS.md"} {
 		b, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
