@@ -59,7 +59,7 @@ Flags:
 
 func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("compare", compareUsage, stderr)
-	pairsFlag := fs.String("pairs", "", "semicolon-separated operand pairs (default: the README's list)")
+	pairsFlag := fs.String("pairs", "", "semicolon-separated operand pairs (default: the pairs of docs/SEMANTICS.md §6.5)")
 	if code, ok := parseFlags(fs, args, stdout); !ok {
 		return code
 	}
