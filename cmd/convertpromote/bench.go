@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,7 +16,8 @@ import (
 )
 
 func init() {
-	register("bench", "measure cast throughput against copy(), the pure-Go path and x448/float16", runBench)
+	register("bench", "measure cast throughput against copy(), the pure-Go path and x448/float16",
+		"convertpromote bench --pairs f32:f16 --sizes 16Ki --time 0.2s", runBench)
 }
 
 // defaultBenchPairs are the pairs measured when --pairs is not given.
@@ -47,8 +46,7 @@ Example:
 `
 
 func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("bench", benchUsage)
 	pairsFlag := fs.String("pairs", defaultBenchPairs, "comma-separated `FROM:TO` pairs")
 	sizesFlag := fs.String("sizes", "1Ki,16Ki,256Ki,4Mi,64Mi", "comma-separated element counts; suffixes Ki, Mi, Gi")
 	pathsFlag := fs.String("paths", "auto", "auto, all, or comma-separated paths (avx512, avx2, neon, generic, x448)")
@@ -57,30 +55,22 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	jsonFlag := fs.String("json", "", "write the results as JSON to `FILE`")
 	plotFlag := fs.String("plot", "", "draw throughput against size as a PNG chart to `FILE.png`")
 	benchstatFlag := fs.Bool("benchstat", false, "print Go benchmark lines (for benchstat) instead of the table")
-	printUsage := func(w io.Writer) {
-		fmt.Fprint(w, benchUsage)
-		fs.SetOutput(w)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), benchUsage)
 		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-		fmt.Fprint(w, benchExample)
+		fmt.Fprint(fs.Output(), benchExample)
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			printUsage(stdout)
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "convertpromote bench: %v\n", err)
-		printUsage(stderr)
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "convertpromote bench: unexpected argument %q (bench takes only flags)\n", fs.Arg(0))
+		failf(stderr, "bench", "unexpected argument %q (bench takes only flags)", fs.Arg(0))
 		return exitUsage
 	}
 
 	cases, cfg, err := benchPlan(*pairsFlag, *sizesFlag, *pathsFlag, *threadsFlag, *timeFlag, *plotFlag, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "convertpromote bench: %v\n", err)
+		failf(stderr, "bench", "%v", err)
 		return exitUsage
 	}
 
@@ -90,7 +80,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	results, err := r.Run(cases)
 	if err != nil {
-		fmt.Fprintf(stderr, "convertpromote bench: %v\n", err)
+		failf(stderr, "bench", "%v", err)
 		return exitFail
 	}
 
@@ -102,7 +92,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		err = bench.WriteTable(stdout, results)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "convertpromote bench: %v\n", err)
+		failf(stderr, "bench", "%v", err)
 		return exitFail
 	}
 	if *jsonFlag != "" {

@@ -16,7 +16,8 @@ import (
 )
 
 func init() {
-	register("convert", "convert values between element types and show the result bits", runConvert)
+	register("convert", "convert values between element types and show the result bits",
+		"convertpromote convert --from f32 --to f16 0.1 65520", runConvert)
 }
 
 const convertUsage = `Usage: convertpromote convert --from TYPE --to TYPE [--bits] [VALUE... | -]
@@ -43,23 +44,21 @@ Examples:
   convertpromote convert --from f32 --to f8e4m3 464 465        # 448 0x7e, NaN 0x7f
   convertpromote convert --from f16 --to f32 --bits 0x7e01     # NaN 0x7fc02000
   echo -3.1 | convertpromote convert --from f32 --to u3 -      # 5 0x5
-
-Flags:
 `
 
 var convertValueFlags = map[string]bool{"from": true, "to": true}
 
 func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("convert", convertUsage, stderr)
+	fs := newFlags("convert", convertUsage+convertTypesHelp()+"\nFlags:\n")
 	fromFlag := fs.String("from", "", "source element type (required)")
 	toFlag := fs.String("to", "", "destination element type (required)")
 	bits := fs.Bool("bits", false, "read each VALUE as the raw bits of the source type, in hex")
 	flags, words := interleaved(args, convertValueFlags)
-	if code, ok := parseFlags(fs, flags, stdout); !ok {
+	if code, ok := parseFlags(fs, flags, stdout, stderr); !ok {
 		return code
 	}
 	if err := convertMain(*fromFlag, *toFlag, *bits, words, stdin, stdout); err != nil {
-		fmt.Fprintf(stderr, "convert: %v\n", err)
+		failf(stderr, "convert", "%v", err)
 		if isUsage(err) {
 			return exitUsage
 		}
@@ -72,13 +71,13 @@ func convertMain(fromName, toName string, bits bool, words []string, stdin io.Re
 	if fromName == "" || toName == "" {
 		return usageErrorf("--from and --to are required")
 	}
-	from, err := element.Parse(fromName)
+	from, err := parseConvertType("--from", fromName)
 	if err != nil {
-		return usageErrorf("--from: %v", err)
+		return err
 	}
-	to, err := element.Parse(toName)
+	to, err := parseConvertType("--to", toName)
 	if err != nil {
-		return usageErrorf("--to: %v", err)
+		return err
 	}
 	if !kernels.Supported(from, to) {
 		return usageErrorf("conversion from %s to %s is not supported (string and dynamic hold no values)", from, to)
@@ -115,6 +114,33 @@ func convertMain(fromName, toName string, bits bool, words []string, stdin io.Re
 		fmt.Fprintln(w, l)
 	}
 	return w.Flush()
+}
+
+// convertTypes returns the types convert accepts: those that hold values (not string, not
+// dynamic).
+func convertTypes() []string {
+	var names []string
+	for _, t := range element.All() {
+		if kernels.Supported(t, t) {
+			names = append(names, t.String())
+		}
+	}
+	return names
+}
+
+func convertTypesHelp() string {
+	return "\n" + wrapList("Types: ", convertTypes(), 100) +
+		"NumPy and PyTorch names work too: float32, float16, bfloat16, float64, int8, uint8, bool,\ncomplex64, float8_e4m3fn, half, double, float (f32), ...\n"
+}
+
+// parseConvertType reads the type name of flag; an unknown name is a usage error that lists the
+// types convert accepts.
+func parseConvertType(flag, name string) (element.Type, error) {
+	t, err := element.Parse(name)
+	if err != nil {
+		return t, usageErrorf("%s: unknown element type %q (valid: %s)", flag, name, strings.Join(convertTypes(), ", "))
+	}
+	return t, nil
 }
 
 // sourceTensor parses the words into one tensor of type from.
