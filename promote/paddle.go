@@ -40,9 +40,9 @@ func init() {
 //
 // Op: OpAdd (default; add, subtract, multiply and the other "common rule" operations), OpDiv
 // (the divide rule: two integer types, bool excluded, give f32; otherwise the common rule) or
-// OpCompare (the logic rule: the common rule's checks, then a boolean result). The seed says
-// complex operands are outside the logic rule; type_promotion.h lists the comparison ops among
-// the promoting ones without excluding complex types, so OpCompare promotes them like OpAdd.
+// OpCompare (the logic rule: the common rule's checks, then a boolean result). Paddle's type
+// promotion documentation puts calculations that involve complex types outside the logic rule,
+// so under OpCompare a complex operand (a complex tensor or a Python complex) is an error.
 type Paddle struct {
 	Op string
 }
@@ -147,6 +147,10 @@ func (p Paddle) Promote(a, b Operand) (Result, error) {
 	}
 	if b.Weak {
 		y = paddleScalarType(y)
+	}
+	if p.Op == OpCompare && (x.IsComplex() || y.IsComplex()) {
+		return Result{}, promoteErr("paddle", a, b,
+			"the logic rule (comparison and logical operations) does not promote complex types (got %s and %s)", x, y)
 	}
 	x0, y0 := a.Weak || isRank0(a), b.Weak || isRank0(b)
 	t, err := p.common(a, b, x, y, x0, y0)
