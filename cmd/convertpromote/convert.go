@@ -28,7 +28,9 @@ element's width; sub-byte types as their N-bit code). The values are converted a
 
 A VALUE is a number (1.5, -3, 1e-8, nan, inf, -inf), true or false; for complex types also
 (1+2i). It is first converted to the source type: decimals are read as float64 and converted
-with the library's rules (so f64 and f32 sources are exact), integers as integers. With --bits a
+with the library's rules (so f64 and f32 sources are exact), integers as integers. An integer
+source type (boolean, i*, u*) takes only the integers it holds: a VALUE out of its range or with
+a fraction is an error, never wrapped or rounded. With --bits a
 VALUE is the raw bit pattern of the source type in hex (0x3c00). "-" reads values from stdin,
 one per line. Flags may come before or after the values.
 
@@ -37,7 +39,7 @@ the same bits; f32 and f64 in Go's shortest round-trip form; f8e4m3, f8e5m2, f8e
 nf4 as Go formats their float32 value; NaN, +Inf, -Inf; integers in decimal; true/false.
 
 Exit status: 0 on success; 2 for bad usage (unknown type, unsupported pair, a VALUE that does
-not parse).
+not parse or that the --from type cannot hold).
 
 Examples:
   convertpromote convert --from f32 --to f16 1 65520 1e-8      # 1 0x3c00, +Inf 0x7c00, 0 0x0000
@@ -188,7 +190,9 @@ func parseValue(t element.Type, w string) (op.Tensor, error) {
 	switch {
 	case lw == "true" || lw == "false":
 		x, err = op.FromBool(one, []bool{lw == "true"})
-	case t.IsIntegral():
+	case isIntRange(t):
+		x, err = parseInteger(t, w)
+	case t.IsIntegral(): // nf4: the nearest of its 16 values
 		if i, e := strconv.ParseInt(w, 10, 64); e == nil {
 			x, err = op.FromInt64(one, []int64{i})
 		} else if u, e := strconv.ParseUint(w, 10, 64); e == nil {
@@ -211,6 +215,61 @@ func parseValue(t element.Type, w string) (op.Tensor, error) {
 		return op.Tensor{}, err
 	}
 	return x.Convert(t)
+}
+
+// isIntRange reports whether t holds a range of integers (boolean and the i* and u* types).
+func isIntRange(t element.Type) bool {
+	_, _, ok := t.IntRange()
+	return ok
+}
+
+// parseInteger reads w as an integer that type t holds: a value outside t's range or with a
+// fraction is a usage error naming the range, never wrapped or rounded. An integral number
+// written as a decimal ("1e3") counts as that integer.
+func parseInteger(t element.Type, w string) (op.Tensor, error) {
+	one := []int64{1}
+	lo, hi, _ := t.IntRange()
+	if i, err := strconv.ParseInt(w, 10, 64); err == nil {
+		if i < lo || i > 0 && uint64(i) > hi {
+			return op.Tensor{}, outOfRange(t, w)
+		}
+		return op.FromInt64(one, []int64{i})
+	}
+	if u, err := strconv.ParseUint(w, 10, 64); err == nil {
+		if u > hi {
+			return op.Tensor{}, outOfRange(t, w)
+		}
+		return op.FromUint64(one, []uint64{u})
+	}
+	f, err := strconv.ParseFloat(w, 64)
+	if err != nil && !isRangeErr(err) {
+		if _, cerr := strconv.ParseComplex(w, 128); cerr == nil {
+			return op.Tensor{}, usageErrorf("value %q is complex; %s holds %s", w, t, intRangeText(t))
+		}
+		return op.Tensor{}, usageErrorf("value %q is not a number", w)
+	}
+	switch {
+	case f != math.Trunc(f) || math.IsNaN(f):
+		return op.Tensor{}, usageErrorf("value %q is not an integer; %s holds %s", w, t, intRangeText(t))
+	case f < float64(lo) || f >= float64(hi)+1: // float64(hi)+1 is exact: 2^k
+		return op.Tensor{}, outOfRange(t, w)
+	case f >= 0:
+		return op.FromUint64(one, []uint64{uint64(f)})
+	}
+	return op.FromInt64(one, []int64{int64(f)})
+}
+
+func outOfRange(t element.Type, w string) error {
+	return usageErrorf("value %q is out of range: %s holds %s", w, t, intRangeText(t))
+}
+
+// intRangeText describes the values of an integer type: "the integers -128..127".
+func intRangeText(t element.Type) string {
+	lo, hi, _ := t.IntRange()
+	if t == element.Boolean {
+		return "true, false, 0 and 1"
+	}
+	return fmt.Sprintf("the integers %d..%d", lo, hi)
 }
 
 func isRangeErr(err error) bool {

@@ -77,3 +77,56 @@ func TestConvertHelp(t *testing.T) {
 		t.Errorf("help convert: exit %d", code)
 	}
 }
+
+// TestConvertSourceRange: a VALUE the --from integer type cannot hold is bad usage that names the
+// value and the type's range; it is never wrapped or rounded into the type.
+func TestConvertSourceRange(t *testing.T) {
+	bad := []struct {
+		from, value, want string
+	}{
+		{"i8", "300", `value "300" is out of range: i8 holds the integers -128..127`},
+		{"i8", "-129", `value "-129" is out of range: i8 holds the integers -128..127`},
+		{"u8", "-1", `value "-1" is out of range: u8 holds the integers 0..255`},
+		{"u8", "256", `value "256" is out of range: u8 holds the integers 0..255`},
+		{"i4", "8", `value "8" is out of range: i4 holds the integers -8..7`},
+		{"u1", "2", `value "2" is out of range: u1 holds the integers 0..1`},
+		{"u3", "-1", `value "-1" is out of range: u3 holds the integers 0..7`},
+		{"u64", "18446744073709551616", `value "18446744073709551616" is out of range: u64 holds the integers 0..18446744073709551615`},
+		{"u64", "-1", `out of range: u64 holds the integers 0..18446744073709551615`},
+		{"i64", "9.3e18", `value "9.3e18" is out of range: i64 holds the integers -9223372036854775808..9223372036854775807`},
+		{"i32", "inf", `value "inf" is out of range: i32`},
+		{"i8", "1.5", `value "1.5" is not an integer; i8 holds the integers -128..127`},
+		{"u16", "nan", `value "nan" is not an integer; u16 holds the integers 0..65535`},
+		{"i8", "(1+2i)", `value "(1+2i)" is complex; i8 holds the integers -128..127`},
+		{"boolean", "2", `value "2" is out of range: boolean holds true, false, 0 and 1`},
+	}
+	for _, c := range bad {
+		code, out, errs := cli(t, "", "convert", "--from", c.from, "--to", "f64", c.value)
+		if code != 2 || out != "" || !strings.HasPrefix(errs, "convertpromote convert: ") || !strings.Contains(errs, c.want) {
+			t.Errorf("--from %s %s: exit %d, stdout %q, stderr %q; want exit 2 naming %q", c.from, c.value, code, out, errs, c.want)
+		}
+	}
+	// The ends of each range, and integers written as decimals, are held exactly.
+	good := []struct {
+		from  string
+		value string
+		out   string
+	}{
+		{"i8", "-128", "-128\t0xc060000000000000\n"},
+		{"i8", "127", "127\t0x405fc00000000000\n"},
+		{"u8", "255", "255\t0x406fe00000000000\n"},
+		{"i4", "-8", "-8\t0xc020000000000000\n"},
+		{"u64", "18446744073709551615", "1.8446744073709552e+19\t0x43f0000000000000\n"},
+		{"i64", "-9223372036854775808", "-9.223372036854776e+18\t0xc3e0000000000000\n"},
+		{"i16", "1e3", "1000\t0x408f400000000000\n"},
+		{"u8", "-0", "0\t0x0000000000000000\n"},
+		{"boolean", "1", "1\t0x3ff0000000000000\n"},
+		{"u1", "true", "1\t0x3ff0000000000000\n"},
+	}
+	for _, c := range good {
+		code, out, errs := cli(t, "", "convert", "--from", c.from, "--to", "f64", c.value)
+		if code != 0 || out != c.out {
+			t.Errorf("--from %s %s: exit %d, stdout %q, stderr %q; want %q", c.from, c.value, code, out, errs, c.out)
+		}
+	}
+}
