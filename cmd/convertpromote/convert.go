@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/convertpromote/convertpromote/element"
 	"github.com/convertpromote/convertpromote/kernels"
@@ -34,8 +35,8 @@ a fraction is an error, never wrapped or rounded. With --bits a
 VALUE is the raw bit pattern of the source type in hex (0x3c00). "-" reads values from stdin,
 one per line. Flags may come before or after the values.
 
-Printed values: f16 and bf16 as the shortest decimal that reads back (as f32, then converted) to
-the same bits; f32 and f64 in Go's shortest round-trip form; f8e4m3, f8e5m2, f8e8m0, f4e2m1 and
+Printed values: f16 and bf16 as the shortest decimal that rounds (to nearest, ties to even) back
+to the same bits; f32 and f64 in Go's shortest round-trip form; f8e4m3, f8e5m2, f8e8m0, f4e2m1 and
 nf4 as Go formats their float32 value; NaN, +Inf, -Inf; integers in decimal; true/false.
 
 Exit status: 0 on success; 2 for bad usage (unknown type, unsupported pair, a VALUE that does
@@ -421,27 +422,71 @@ func formatFloat(v float64, size int) string {
 	return strconv.FormatFloat(v, 'g', -1, size)
 }
 
-// formatHalf formats f16 or bf16 bits as the shortest decimal that, read as f32 and converted
-// back to t, gives the same bits.
+// formatHalf formats f16 or bf16 bits as the shortest decimal that, rounded to nearest-even into
+// t, gives the same bits; of several such decimals, the one nearest the value. The answers for
+// all 65536 patterns of t are computed once, on first use, as a stream of values repeats them.
 func formatHalf(t element.Type, h uint16) string {
-	enc := kernels.F16FromF32
+	k := 0
+	if t == element.BF16 {
+		k = 1
+	}
+	halfOnce[k].Do(func() {
+		halfTables[k] = make([]string, 1<<16)
+		for b := range halfTables[k] {
+			halfTables[k][b] = shortestHalf(t, uint16(b))
+		}
+	})
+	return halfTables[k][h]
+}
+
+var (
+	halfOnce   [2]sync.Once
+	halfTables [2][]string
+)
+
+// shortestHalf is formatHalf without the table. A decimal d rounds to the magnitude a when it
+// lies between the midpoints to a's neighbours, or on one of them when a's last bit is 0 (ties to
+// even). At a power of two the neighbour below is half as far as the one above, so the nearest
+// p-digit decimal to a may miss while the next one up fits: the candidates at each length are
+// the nearest and both of its neighbours.
+func shortestHalf(t element.Type, h uint16) string {
 	dec := kernels.F32FromF16
 	if t == element.BF16 {
-		enc, dec = kernels.BF16FromF32, kernels.F32FromBF16
+		dec = kernels.F32FromBF16
 	}
 	v := float64(dec(h))
 	if math.IsNaN(v) || math.IsInf(v, 0) || v == 0 {
 		return formatFloat(v, 32)
 	}
-	for p := 1; p < 17; p++ {
-		s := strconv.FormatFloat(v, 'e', p-1, 64)
-		f, err := strconv.ParseFloat(s, 32)
-		if err == nil && enc(float32(f)) == h {
-			d, _ := strconv.ParseFloat(s, 64)
-			return strconv.FormatFloat(d, 'g', -1, 64)
+	m := h &^ 0x8000 // the magnitude's bits: both types keep the sign in bit 15
+	a := math.Abs(v)
+	below := float64(dec(m - 1)) // m ≥ 1; the pattern below 0x0001 is +0
+	above := float64(dec(m + 1))
+	if math.IsInf(above, 0) { // the largest finite value: the next step would be as wide as the last
+		above = a + (a - below)
+	}
+	lo, hi := (a+below)/2, (a+above)/2 // exact: the values have at most 12 significant bits
+	even := m&1 == 0
+	for p := 1; p <= 17; p++ {
+		e := strconv.FormatFloat(a, 'e', p-1, 64) // D.DDDe±XX: the nearest p-digit decimal
+		mant, exp, _ := strings.Cut(e, "e")
+		digits, _ := strconv.ParseInt(strings.Replace(mant, ".", "", 1), 10, 64)
+		x, _ := strconv.Atoi(exp)
+		best, found := 0.0, false
+		for _, c := range []int64{digits, digits - 1, digits + 1} {
+			d, err := strconv.ParseFloat(strconv.FormatInt(c, 10)+"e"+strconv.Itoa(x-(p-1)), 64)
+			if err != nil || !(lo < d && d < hi || even && (d == lo || d == hi)) {
+				continue
+			}
+			if !found || math.Abs(d-a) < math.Abs(best-a) {
+				best, found = d, true
+			}
+		}
+		if found {
+			return strconv.FormatFloat(math.Copysign(best, v), 'g', -1, 64)
 		}
 	}
-	return formatFloat(v, 32) // not reached: the exact value always reads back
+	return formatFloat(v, 32) // not reached: 17 digits come far closer to a than its neighbours
 }
 
 func formatComplex(re, im string) string {
