@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -74,6 +73,16 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 
+	// Open the outputs before the run, so that a path that cannot be written fails at once
+	// rather than after minutes of measuring.
+	jsonOut, plotOut, err := openBenchOutputs(*jsonFlag, *plotFlag)
+	if err != nil {
+		failf(stderr, "bench", "%v", err)
+		return exitFail
+	}
+	defer jsonOut.abort()
+	defer plotOut.abort()
+
 	r := bench.Runner{Config: cfg}
 	if isTerminal(stderr) {
 		r.Progress = progressBar(stderr)
@@ -95,27 +104,38 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		failf(stderr, "bench", "%v", err)
 		return exitFail
 	}
-	if *jsonFlag != "" {
-		var b bytes.Buffer
-		if err := bench.WriteJSON(&b, results); err == nil {
-			err = os.WriteFile(*jsonFlag, b.Bytes(), 0o644)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "convertpromote bench: writing JSON: %v\n", err)
+	if jsonOut != nil {
+		if err := jsonOut.commit(func(w io.Writer) error { return bench.WriteJSON(w, results) }); err != nil {
+			failf(stderr, "bench", "--json: %v", err)
 			return exitFail
 		}
 	}
-	if *plotFlag != "" {
-		var b bytes.Buffer
-		if err := bench.WritePlot(&b, results); err == nil {
-			err = os.WriteFile(*plotFlag, b.Bytes(), 0o644)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "convertpromote bench: writing the chart: %v\n", err)
+	if plotOut != nil {
+		if err := plotOut.commit(func(w io.Writer) error { return bench.WritePlot(w, results) }); err != nil {
+			failf(stderr, "bench", "--plot: %v", err)
 			return exitFail
 		}
 	}
 	return exitOK
+}
+
+// openBenchOutputs opens the --json and --plot outputs that are given (nil for the others).
+func openBenchOutputs(jsonPath, plotPath string) (jsonOut, plotOut *pendingFile, err error) {
+	if jsonPath != "" && filepath.Clean(jsonPath) == filepath.Clean(plotPath) {
+		return nil, nil, fmt.Errorf("--json and --plot name the same file %s", jsonPath)
+	}
+	if jsonPath != "" {
+		if jsonOut, err = createPending(jsonPath); err != nil {
+			return nil, nil, fmt.Errorf("--json: %v", err)
+		}
+	}
+	if plotPath != "" {
+		if plotOut, err = createPending(plotPath); err != nil {
+			jsonOut.abort()
+			return nil, nil, fmt.Errorf("--plot: %v", err)
+		}
+	}
+	return jsonOut, plotOut, nil
 }
 
 // benchPlan checks every flag and lists the cases, grouped by pair and size so that cases of one
