@@ -23,24 +23,28 @@ func init() {
 
 const convertUsage = `Usage: convertpromote convert --from TYPE --to TYPE [--bits] [VALUE... | -]
 
-Converts values of type --from to type --to with the library's rules (SEMANTICS.md §3) and prints
-one line per value: the destination value, a tab, and the destination's raw bits in hex (the
-element's width; sub-byte types as their N-bit code). The values are converted as one tensor.
+Converts values of type --from to type --to with the library's rules (docs/SEMANTICS.md) and
+prints one line per value, in order: the destination value, a tab, and the destination's raw
+bits in hex (the element's width; sub-byte types as their N-bit code).
 
 A VALUE is a number (1.5, -3, 1e-8, nan, inf, -inf), true or false; for complex types also
 (1+2i). It is first converted to the source type: decimals are read as float64 and converted
 with the library's rules (so f64 and f32 sources are exact), integers as integers. An integer
 source type (boolean, i*, u*) takes only the integers it holds: a VALUE out of its range or with
-a fraction is an error, never wrapped or rounded. With --bits a
-VALUE is the raw bit pattern of the source type in hex (0x3c00). "-" reads values from stdin,
-one per line. Flags may come before or after the values.
+a fraction is an error, never wrapped or rounded. With --bits a VALUE is the raw bit pattern of
+the source type in hex (0x3c00). Flags may come before or after the values.
+
+"-" reads the values from stdin, one per line (blank lines are skipped), and prints as it reads,
+in constant memory. A bad VALUE stops the command with its line number; the lines printed before
+it stand.
 
 Printed values: f16 and bf16 as the shortest decimal that rounds (to nearest, ties to even) back
 to the same bits; f32 and f64 in Go's shortest round-trip form; f8e4m3, f8e5m2, f8e8m0, f4e2m1 and
 nf4 as Go formats their float32 value; NaN, +Inf, -Inf; integers in decimal; true/false.
 
-Exit status: 0 on success; 2 for bad usage (unknown type, unsupported pair, a VALUE that does
-not parse or that the --from type cannot hold).
+Exit status: 0 on success; 1 when stdin cannot be read or the output cannot be written; 2 for
+bad usage (unknown type, unsupported pair, a VALUE that does not parse or that the --from type
+cannot hold).
 
 Examples:
   convertpromote convert --from f32 --to f16 1 65520 1e-8      # 1 0x3c00, +Inf 0x7c00, 0 0x0000
@@ -85,22 +89,77 @@ func convertMain(fromName, toName string, bits bool, words []string, stdin io.Re
 	if !kernels.Supported(from, to) {
 		return usageErrorf("conversion from %s to %s is not supported (string and dynamic hold no values)", from, to)
 	}
+	next := argChunks(words)
 	if len(words) == 1 && words[0] == "-" {
-		words = words[:0]
-		sc := bufio.NewScanner(stdin)
-		for sc.Scan() {
+		next = stdinChunks(stdin)
+	}
+	w := bufio.NewWriter(stdout)
+	total := 0
+	for {
+		chunk, where, err := next()
+		if err != nil {
+			return err
+		}
+		if len(chunk) == 0 {
+			break
+		}
+		total += len(chunk)
+		if err := convertChunk(from, to, bits, chunk, where, w); err != nil {
+			w.Flush() // what was converted before the bad chunk stays in order on stdout
+			return err
+		}
+	}
+	if total == 0 {
+		return usageErrorf("no values (give VALUE... or - for stdin)")
+	}
+	return w.Flush()
+}
+
+// chunkLen is how many values convert handles at a time, so that memory stays the same however
+// many values stdin holds. It is a multiple of 8: every chunk of a sub-byte type starts on a byte
+// boundary, and the output is the same as for one tensor of all the values.
+const chunkLen = 1 << 14
+
+// A chunk source returns the next values (none at the end) and where is the place of each value
+// for error messages ("stdin line 7", "value 3").
+type chunkSource func() (words []string, where func(i int) string, err error)
+
+// argChunks gives the command-line values in chunks.
+func argChunks(words []string) chunkSource {
+	done := 0
+	return func() ([]string, func(int) string, error) {
+		start := done
+		end := min(len(words), start+chunkLen)
+		done = end
+		return words[start:end], func(i int) string { return fmt.Sprintf("value %d", start+i+1) }, nil
+	}
+}
+
+// stdinChunks reads the values of r, one per line (blank lines skipped), in chunks.
+func stdinChunks(r io.Reader) chunkSource {
+	sc := bufio.NewScanner(r)
+	line := 0
+	words := make([]string, 0, chunkLen)
+	lines := make([]int, 0, chunkLen)
+	return func() ([]string, func(int) string, error) {
+		words, lines = words[:0], lines[:0]
+		for len(words) < chunkLen && sc.Scan() {
+			line++
 			if w := strings.TrimSpace(sc.Text()); w != "" {
 				words = append(words, w)
+				lines = append(lines, line)
 			}
 		}
 		if err := sc.Err(); err != nil {
-			return fmt.Errorf("reading stdin: %v", err)
+			return nil, nil, fmt.Errorf("reading stdin after line %d: %v", line, err)
 		}
+		return words, func(i int) string { return fmt.Sprintf("stdin line %d", lines[i]) }, nil
 	}
-	if len(words) == 0 {
-		return usageErrorf("no values (give VALUE... or - for stdin)")
-	}
-	src, err := sourceTensor(from, words, bits)
+}
+
+// convertChunk converts the values of one chunk as one tensor and writes a line per value.
+func convertChunk(from, to element.Type, bits bool, words []string, where func(int) string, w io.Writer) error {
+	src, err := sourceTensor(from, words, bits, where)
 	if err != nil {
 		return err
 	}
@@ -112,11 +171,12 @@ func convertMain(fromName, toName string, bits bool, words []string, stdin io.Re
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriter(stdout)
 	for _, l := range lines {
-		fmt.Fprintln(w, l)
+		if _, err := io.WriteString(w, l+"\n"); err != nil {
+			return err
+		}
 	}
-	return w.Flush()
+	return nil
 }
 
 // convertTypes returns the types convert accepts: those that hold values (not string, not
@@ -146,9 +206,15 @@ func parseConvertType(flag, name string) (element.Type, error) {
 	return t, nil
 }
 
-// sourceTensor parses the words into one tensor of type from.
-func sourceTensor(from element.Type, words []string, bits bool) (op.Tensor, error) {
+// sourceTensor parses the words into one tensor of type from; an error names the place of the
+// bad word (where(i) for words[i]).
+func sourceTensor(from element.Type, words []string, bits bool, where func(int) string) (op.Tensor, error) {
 	n := int64(len(words))
+	if !bits {
+		if t, ok := wholeTensor(from, words); ok {
+			return t, nil
+		}
+	}
 	elems := make([]op.Tensor, len(words))
 	for i, w := range words {
 		var e op.Tensor
@@ -159,7 +225,10 @@ func sourceTensor(from element.Type, words []string, bits bool) (op.Tensor, erro
 			e, err = parseValue(from, w)
 		}
 		if err != nil {
-			return op.Tensor{}, err
+			if isUsage(err) {
+				return op.Tensor{}, usageErrorf("%s: %v", where(i), err)
+			}
+			return op.Tensor{}, fmt.Errorf("%s: %v", where(i), err)
 		}
 		elems[i] = e
 	}
@@ -179,6 +248,45 @@ func sourceTensor(from element.Type, words []string, bits bool) (op.Tensor, erro
 		data = append(data, e.Bytes()...)
 	}
 	return op.FromBytes(from, []int64{n}, data)
+}
+
+// wholeTensor is sourceTensor for the common case, without a tensor per value: a float type
+// whose words are all decimals (read as float64, then converted as parseValue does), or an
+// integer type whose words are all integers it holds. Otherwise ok is false and each word goes
+// through parseValue, which also finds the bad one.
+func wholeTensor(from element.Type, words []string) (t op.Tensor, ok bool) {
+	shape := []int64{int64(len(words))}
+	var x op.Tensor
+	var err error
+	switch {
+	case from.IsReal():
+		f := make([]float64, len(words))
+		for i, w := range words {
+			v, e := strconv.ParseFloat(w, 64)
+			if e != nil && !isRangeErr(e) {
+				return op.Tensor{}, false
+			}
+			f[i] = v
+		}
+		x, err = op.FromFloat64(shape, f)
+	case isIntRange(from):
+		lo, hi, _ := from.IntRange()
+		v := make([]int64, len(words))
+		for i, w := range words {
+			n, e := strconv.ParseInt(w, 10, 64)
+			if e != nil || n < lo || n > 0 && uint64(n) > hi {
+				return op.Tensor{}, false
+			}
+			v[i] = n
+		}
+		x, err = op.FromInt64(shape, v)
+	default:
+		return op.Tensor{}, false
+	}
+	if err == nil {
+		t, err = x.Convert(from)
+	}
+	return t, err == nil
 }
 
 // parseValue reads a number (or true/false) and converts it to a one-element tensor of type t

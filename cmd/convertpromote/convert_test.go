@@ -1,8 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/op"
 )
 
 func TestConvertAcceptance(t *testing.T) {
@@ -128,5 +135,103 @@ func TestConvertSourceRange(t *testing.T) {
 		if code != 0 || out != c.out {
 			t.Errorf("--from %s %s: exit %d, stdout %q, stderr %q; want %q", c.from, c.value, code, out, errs, c.out)
 		}
+	}
+}
+
+// lineSource produces n values, one per line, as it is read, and counts the lines handed out.
+type lineSource struct {
+	n, given int
+	pending  []byte
+	out      *lineSink
+	maxAhead int // the most lines given out but not yet written back
+}
+
+func (s *lineSource) Read(p []byte) (int, error) {
+	if len(s.pending) == 0 {
+		if s.given == s.n {
+			return 0, io.EOF
+		}
+		s.pending = []byte(strconv.Itoa(s.given%300-150) + ".25\n")
+		s.given++
+		s.maxAhead = max(s.maxAhead, s.given-s.out.lines)
+	}
+	k := copy(p, s.pending)
+	s.pending = s.pending[k:]
+	return k, nil
+}
+
+// lineSink counts the lines written to it.
+type lineSink struct{ lines int }
+
+func (s *lineSink) Write(p []byte) (int, error) {
+	s.lines += bytes.Count(p, []byte("\n"))
+	return len(p), nil
+}
+
+// TestConvertStdinStreams: convert - writes as it reads, so the values held at once stay
+// bounded however long stdin is (before, all of stdin was read before the first line went out).
+func TestConvertStdinStreams(t *testing.T) {
+	sink := &lineSink{}
+	src := &lineSource{n: 20 * chunkLen, out: sink}
+	var errb bytes.Buffer
+	if code := runMain([]string{"convert", "--from", "f32", "--to", "u4", "-"}, src, sink, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if sink.lines != src.n {
+		t.Fatalf("%d lines out for %d in", sink.lines, src.n)
+	}
+	if bound := 4 * chunkLen; src.maxAhead > bound {
+		t.Errorf("up to %d values were read ahead of the output, want at most %d (of %d)", src.maxAhead, bound, src.n)
+	}
+}
+
+// TestConvertStdinChunksAsOneTensor: values read in chunks print exactly as one tensor of all of
+// them does, sub-byte destinations included, with blank lines skipped.
+func TestConvertStdinChunksAsOneTensor(t *testing.T) {
+	n := 3*chunkLen + 5
+	vals := make([]float32, n)
+	var in strings.Builder
+	for i := range vals {
+		vals[i] = float32(i%41-20) * 0.37
+		fmt.Fprintf(&in, "%v\n", vals[i])
+		if i%1000 == 999 {
+			in.WriteString("\n  \n")
+		}
+	}
+	src, err := op.FromFloat32([]int64{int64(n)}, vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, to := range []element.Type{element.U3, element.I4, element.U1, element.F16, element.NF4, element.I8} {
+		dst, err := src.Convert(to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines, err := formatElements(dst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := strings.Join(lines, "\n") + "\n"
+		code, out, errs := cli(t, in.String(), "convert", "--from", "f32", "--to", to.String(), "-")
+		if code != 0 || out != want {
+			t.Errorf("--to %s: exit %d (%s); output differs from one tensor's", to, code, errs)
+		}
+	}
+}
+
+// TestConvertStdinBadLine: a bad value names its line on stdin.
+func TestConvertStdinBadLine(t *testing.T) {
+	var in strings.Builder
+	for i := 0; i < chunkLen+10; i++ {
+		in.WriteString("1\n")
+	}
+	in.WriteString("\nabc\n")
+	code, out, errs := cli(t, in.String(), "convert", "--from", "f32", "--to", "i8", "-")
+	want := fmt.Sprintf("convertpromote convert: stdin line %d: value \"abc\" is not a number\n", chunkLen+12)
+	if code != 2 || errs != want {
+		t.Errorf("exit %d, stderr %q; want exit 2, %q", code, errs, want)
+	}
+	if strings.Count(out, "\n") != chunkLen || !strings.HasPrefix(out, "1\t0x01\n") {
+		t.Errorf("stdout has %d lines, want the %d of the chunks before the bad one", strings.Count(out, "\n"), chunkLen)
 	}
 }
