@@ -51,9 +51,12 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch name {
 	case "help", "-h", "--help", "-help":
 		if len(args) > 1 {
-			if c, ok := commands[args[1]]; ok {
-				return c.run([]string{"-h"}, stdin, stdout, stderr)
+			c, ok := commands[args[1]]
+			if !ok {
+				fmt.Fprintf(stderr, "convertpromote help: unknown command %q; run 'convertpromote help'\n", args[1])
+				return exitUsage
 			}
+			return c.run(append(args[2:len(args):len(args)], "-h"), stdin, stdout, stderr)
 		}
 		usage(stdout)
 		return exitOK

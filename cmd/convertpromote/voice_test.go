@@ -40,11 +40,15 @@ func TestHelpOnceOnStdout(t *testing.T) {
 		}
 	}
 	// help CMD is CMD -h.
-	for name := range commands {
-		_, want, _ := cli(t, "", name, "-h")
-		if code, out, errs := cli(t, "", "help", name); code != 0 || errs != "" || out != want {
+	for _, cmd := range subcommands() {
+		name := strings.Join(cmd, " ")
+		_, want, _ := cli(t, "", append(slices.Clone(cmd), "-h")...)
+		if code, out, errs := cli(t, "", append([]string{"help"}, cmd...)...); code != 0 || errs != "" || out != want {
 			t.Errorf("help %s: exit %d, stderr %q; stdout differs from %s -h", name, code, errs, name)
 		}
+	}
+	if code, out, errs := cli(t, "", "help", "nope"); code != 2 || out != "" || !strings.HasPrefix(errs, `convertpromote help: unknown command "nope"`) {
+		t.Errorf("help nope: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
 
