@@ -172,7 +172,7 @@ func (s *lineSink) Write(p []byte) (int, error) {
 // bounded however long stdin is (before, all of stdin was read before the first line went out).
 func TestConvertStdinStreams(t *testing.T) {
 	sink := &lineSink{}
-	src := &lineSource{n: 20 * chunkLen, out: sink}
+	src := &lineSource{n: 10 * chunkLen, out: sink}
 	var errb bytes.Buffer
 	if code := runMain([]string{"convert", "--from", "f32", "--to", "u4", "-"}, src, sink, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
@@ -188,7 +188,7 @@ func TestConvertStdinStreams(t *testing.T) {
 // TestConvertStdinChunksAsOneTensor: values read in chunks print exactly as one tensor of all of
 // them does, sub-byte destinations included, with blank lines skipped.
 func TestConvertStdinChunksAsOneTensor(t *testing.T) {
-	n := 3*chunkLen + 5
+	n := 2*chunkLen + 5
 	vals := make([]float32, n)
 	var in strings.Builder
 	for i := range vals {
@@ -202,7 +202,7 @@ func TestConvertStdinChunksAsOneTensor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, to := range []element.Type{element.U3, element.I4, element.U1, element.F16, element.NF4, element.I8} {
+	for _, to := range []element.Type{element.U3, element.I4, element.U1, element.F16} {
 		dst, err := src.Convert(to)
 		if err != nil {
 			t.Fatal(err)

@@ -72,13 +72,6 @@ func decimalsNear(v float64, n int) [2]*big.Rat {
 	a := new(big.Rat).Abs(new(big.Rat).SetFloat64(v))
 	// Find the scale 10^k with 10^(n-1) ≤ a/10^k < 10^n.
 	k := int(math.Floor(math.Log10(math.Abs(v)))) - (n - 1)
-	scale := func(k int) *big.Rat {
-		p := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs(k))), nil))
-		if k < 0 {
-			return p.Inv(p)
-		}
-		return p
-	}
 	lo := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n-1)), nil)
 	for {
 		m := new(big.Rat).Quo(a, scale(k))
@@ -97,11 +90,23 @@ func decimalsNear(v float64, n int) [2]*big.Rat {
 	}
 }
 
-func abs(k int) int {
-	if k < 0 {
-		return -k
+var pow10s = map[int]*big.Rat{}
+
+// scale returns 10^k (the values are cached: the test asks for the same few hundred often).
+func scale(k int) *big.Rat {
+	if p, ok := pow10s[k]; ok {
+		return p
 	}
-	return k
+	n := k
+	if n < 0 {
+		n = -n
+	}
+	p := new(big.Rat).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil))
+	if k < 0 {
+		p.Inv(p)
+	}
+	pow10s[k] = p
+	return p
 }
 
 // TestFormatHalfShortest checks every f16 and bf16 pattern: the printed value rounds (to
