@@ -18,7 +18,7 @@ import (
 
 func init() {
 	register("convert", "convert values between element types and show the result bits",
-		"convertpromote convert --from f32 --to f16 0.1 65520", runConvert)
+		"convertpromote convert --from f32 --to f16 0.1 65520    # 0.1 0x2e66, +Inf 0x7c00", runConvert)
 }
 
 const convertUsage = `Usage: convertpromote convert --from TYPE --to TYPE [--bits] [VALUE... | -]

@@ -14,7 +14,7 @@ import (
 
 func init() {
 	register("promote", "print the common element type of two operands",
-		"convertpromote promote --policy pytorch i32 py:float", runPromote)
+		"convertpromote promote --policy pytorch i32 py:float    # f32", runPromote)
 	register("table", "print the promotion table of a policy as TSV",
 		"convertpromote table --policy numpy --types f16,f32,i8", runTable)
 }

@@ -70,6 +70,7 @@ func TestTopLevelExamples(t *testing.T) {
 	section, _, _ = strings.Cut(section, "\n\n")
 	count := map[string]int{}
 	for _, line := range strings.Split(section, "\n") {
+		line, comment, _ := strings.Cut(line, "#") // "# OUTPUT": the output, its lines joined by ", "
 		words := shellWords(strings.TrimSpace(line))
 		if len(words) < 2 || words[0] != "convertpromote" {
 			t.Errorf("example %q is not a convertpromote command line", line)
@@ -91,8 +92,13 @@ func TestTopLevelExamples(t *testing.T) {
 				words[i] = filepath.Join("..", "..", w)
 			}
 		}
-		if code, _, errs := cli(t, "", words[1:]...); code != 0 {
+		code, out, errs := cli(t, "", words[1:]...)
+		if code != 0 {
 			t.Errorf("example %q: exit %d: %s", line, code, errs)
+		}
+		got := strings.ReplaceAll(strings.ReplaceAll(strings.TrimSpace(out), "\n", ", "), "\t", " ")
+		if comment = strings.TrimSpace(comment); comment != "" && got != comment {
+			t.Errorf("example %q prints %q, its comment says %q", line, got, comment)
 		}
 	}
 	for name := range commands {
