@@ -40,9 +40,10 @@ func init() {
 //
 // Op: OpAdd (default; add, subtract, multiply and the other "common rule" operations), OpDiv
 // (the divide rule: two integer types, bool excluded, give f32; otherwise the common rule) or
-// OpCompare (the logic rule: the common rule's checks, then a boolean result). Paddle's type
-// promotion documentation puts calculations that involve complex types outside the logic rule,
-// so under OpCompare a complex operand (a complex tensor or a Python complex) is an error.
+// OpCompare (the logic rule: the common rule's checks, then a boolean result). The guide says
+// complex operands are outside the logic rule, and the policy follows it: under OpCompare a
+// complex operand (a complex tensor or a Python complex) is an error, although type_promotion.h
+// lists the comparison ops among the promoting ones without excluding complex types.
 type Paddle struct {
 	Op string
 }

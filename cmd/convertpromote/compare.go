@@ -64,7 +64,7 @@ Flags:
 
 func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("compare", compareUsage)
-	pairsFlag := fs.String("pairs", "", "semicolon-separated operand pairs (default: ten pairs on which the policies differ)")
+	pairsFlag := fs.String("pairs", "", "semicolon-separated operand pairs (default: the pairs of docs/SEMANTICS.md §6.5)")
 	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}

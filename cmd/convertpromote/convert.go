@@ -23,7 +23,7 @@ func init() {
 
 const convertUsage = `Usage: convertpromote convert --from TYPE --to TYPE [--bits] [VALUE... | -]
 
-Converts values of type --from to type --to with the library's rules (docs/SEMANTICS.md) and
+Converts values of type --from to type --to with the library's rules (docs/SEMANTICS.md §3) and
 prints one line per value, in order: the destination value, a tab, and the destination's raw
 bits in hex (the element's width; sub-byte types as their N-bit code).
 
