@@ -62,31 +62,31 @@ type info struct {
 
 var infos = [numTypes]info{
 	Dynamic: {"dynamic", "UNSPECIFIED", []string{"undefined"}, 0, false, false, false},
-	Boolean: {"boolean", "BOOL", nil, 8, false, true, false},
-	BF16:    {"bf16", "BF16", nil, 16, true, true, false},
-	F16:     {"f16", "FP16", nil, 16, true, true, false},
-	F32:     {"f32", "FP32", nil, 32, true, true, false},
-	F64:     {"f64", "FP64", nil, 64, true, true, false},
-	I4:      {"i4", "I4", nil, 4, false, true, true},
-	I8:      {"i8", "I8", nil, 8, false, true, true},
-	I16:     {"i16", "I16", nil, 16, false, true, false},
-	I32:     {"i32", "I32", nil, 32, false, true, true},
-	I64:     {"i64", "I64", nil, 64, false, true, false},
+	Boolean: {"boolean", "BOOL", []string{"bool"}, 8, false, true, false},
+	BF16:    {"bf16", "BF16", []string{"bfloat16"}, 16, true, true, false},
+	F16:     {"f16", "FP16", []string{"float16", "half"}, 16, true, true, false},
+	F32:     {"f32", "FP32", []string{"float32", "float"}, 32, true, true, false},
+	F64:     {"f64", "FP64", []string{"float64", "double"}, 64, true, true, false},
+	I4:      {"i4", "I4", []string{"int4"}, 4, false, true, true},
+	I8:      {"i8", "I8", []string{"int8"}, 8, false, true, true},
+	I16:     {"i16", "I16", []string{"int16"}, 16, false, true, false},
+	I32:     {"i32", "I32", []string{"int32"}, 32, false, true, true},
+	I64:     {"i64", "I64", []string{"int64"}, 64, false, true, false},
 	U1:      {"u1", "BIN", []string{"U1"}, 1, false, false, false},
-	U2:      {"u2", "U2", nil, 2, false, false, false},
+	U2:      {"u2", "U2", []string{"uint2"}, 2, false, false, false},
 	U3:      {"u3", "U3", nil, 3, false, false, false},
-	U4:      {"u4", "U4", nil, 4, false, false, false},
+	U4:      {"u4", "U4", []string{"uint4"}, 4, false, false, false},
 	U6:      {"u6", "U6", nil, 6, false, false, false},
-	U8:      {"u8", "U8", nil, 8, false, false, true},
-	U16:     {"u16", "U16", nil, 16, false, false, false},
-	U32:     {"u32", "U32", nil, 32, false, false, false},
-	U64:     {"u64", "U64", nil, 64, false, false, false},
+	U8:      {"u8", "U8", []string{"uint8"}, 8, false, false, true},
+	U16:     {"u16", "U16", []string{"uint16"}, 16, false, false, false},
+	U32:     {"u32", "U32", []string{"uint32"}, 32, false, false, false},
+	U64:     {"u64", "U64", []string{"uint64"}, 64, false, false, false},
 	NF4:     {"nf4", "NF4", nil, 4, false, false, true},
-	F8E4M3:  {"f8e4m3", "F8E4M3", nil, 8, true, true, true},
-	F8E5M2:  {"f8e5m2", "F8E5M2", nil, 8, true, true, true},
+	F8E4M3:  {"f8e4m3", "F8E4M3", []string{"float8_e4m3fn"}, 8, true, true, true},
+	F8E5M2:  {"f8e5m2", "F8E5M2", []string{"float8_e5m2"}, 8, true, true, true},
 	String:  {"string", "STRING", nil, 8, false, false, false},
-	F4E2M1:  {"f4e2m1", "F4E2M1", nil, 4, true, true, true},
-	F8E8M0:  {"f8e8m0", "F8E8M0", nil, 8, true, true, true},
+	F4E2M1:  {"f4e2m1", "F4E2M1", []string{"float4_e2m1fn"}, 4, true, true, true},
+	F8E8M0:  {"f8e8m0", "F8E8M0", []string{"float8_e8m0fnu"}, 8, true, true, true},
 	C32:     {"c32", "C32", []string{"complex32"}, 32, false, true, false},
 	C64:     {"c64", "C64", []string{"complex64"}, 64, false, true, false},
 	C128:    {"c128", "C128", []string{"complex128"}, 128, false, true, false},
@@ -165,9 +165,12 @@ func Names() []string {
 }
 
 // Parse reads a type name, case-insensitively: the canonical names ("f32", "boolean"), OpenVINO's
-// IR spellings ("FP32", "BOOL", "BIN" for u1, "I64", "UNSPECIFIED" and "undefined" for dynamic)
-// and "complex32/64/128" for the complex types. An unknown name is an error that quotes it and
-// lists the valid names.
+// IR spellings ("FP32", "BOOL", "BIN" for u1, "I64", "UNSPECIFIED" and "undefined" for dynamic),
+// "complex32/64/128" for the complex types, and the NumPy, PyTorch and ml_dtypes spellings:
+// "bool", "float16", "bfloat16", "float32", "float64", "int4".."int64", "uint2", "uint4",
+// "uint8".."uint64", "float8_e4m3fn", "float8_e5m2", "float8_e8m0fnu", "float4_e2m1fn", and
+// PyTorch's "half" (f16), "float" (f32) and "double" (f64). An unknown name is an error that
+// quotes it and lists the valid names.
 func Parse(s string) (Type, error) {
 	if t, ok := byName[strings.ToLower(strings.TrimSpace(s))]; ok {
 		return t, nil

@@ -25,6 +25,27 @@ func TestParseCanonicalAndIRSpellings(t *testing.T) {
 	}
 }
 
+// NumPy, PyTorch and ml_dtypes spell the types their own way; every such spelling names the
+// same type, in any case.
+func TestParseFrameworkSpellings(t *testing.T) {
+	cases := map[string]Type{
+		"bool": Boolean, "float16": F16, "half": F16, "bfloat16": BF16, "float32": F32,
+		"float": F32, "float64": F64, "double": F64, "int4": I4, "int8": I8, "int16": I16,
+		"int32": I32, "int64": I64, "uint2": U2, "uint4": U4, "uint8": U8, "uint16": U16,
+		"uint32": U32, "uint64": U64, "complex64": C64, "complex128": C128,
+		"float8_e4m3fn": F8E4M3, "float8_e5m2": F8E5M2, "float8_e8m0fnu": F8E8M0,
+		"float4_e2m1fn": F4E2M1,
+	}
+	for in, want := range cases {
+		for _, s := range []string{in, strings.ToUpper(in)} {
+			got, err := Parse(s)
+			if err != nil || got != want {
+				t.Errorf("Parse(%q) = %v, %v; want %v", s, got, err, want)
+			}
+		}
+	}
+}
+
 func TestParseUnknownQuotesAndLists(t *testing.T) {
 	_, err := Parse("f33")
 	if err == nil {

@@ -29,20 +29,21 @@ func init() {
 // the promoteTypes table decides (i64 with a Python float gives f32). A dynamic rank counts as
 // dimensioned.
 //
-// Where the tables of Paddle's guide "Introduction to Data Type Promotion" (English and Chinese)
-// disagree with that source, this policy follows the source (docs/SEMANTICS.md §6.3):
-//   - the diagonal: the guide marks bool+bool, u8+u8, …, i64+i64 as unsupported ("-"), but
+// Where the seed's tables (000_bd43db8b57102108.txt and 003_7d8bc8e3598206ee.txt) disagree
+// with that source, this policy follows the source:
+//   - the diagonal: the seed marks bool+bool, u8+u8, …, i64+i64 as unsupported ("-"), but
 //     NeedTypePromotion returns "no promotion" for equal types and the operation runs in that
 //     type;
-//   - the c64 row: the guide gives c64 with f64 as c64 and c64 with i64 as c128, but promoteTypes
-//     gives c128 and c64 (its c64 column agrees with the source, and so does the guide's own
+//   - the c64 row: the seed gives c64 with f64 as c64 and c64 with i64 as c128, but promoteTypes
+//     gives c128 and c64 (its c64 column agrees with the source, and so does the seed's own
 //     example "complex64 + float64 → complex128").
 //
 // Op: OpAdd (default; add, subtract, multiply and the other "common rule" operations), OpDiv
 // (the divide rule: two integer types, bool excluded, give f32; otherwise the common rule) or
 // OpCompare (the logic rule: the common rule's checks, then a boolean result). The guide says
-// complex operands are outside the logic rule; type_promotion.h lists the comparison ops among
-// the promoting ones without excluding complex types, so OpCompare promotes them like OpAdd.
+// complex operands are outside the logic rule, and the policy follows it: under OpCompare a
+// complex operand (a complex tensor or a Python complex) is an error, although type_promotion.h
+// lists the comparison ops among the promoting ones without excluding complex types.
 type Paddle struct {
 	Op string
 }
@@ -90,7 +91,7 @@ var paddleLookup = func() [12][12]element.Type {
 	}
 }()
 
-// Types returns Paddle's 12 promotable dtypes in the order of the guide's table: bf16 f16 f32 f64
+// Types returns Paddle's 12 promotable dtypes in the seed's table order: bf16 f16 f32 f64
 // boolean u8 i8 i16 i32 i64 c64 c128.
 func (Paddle) Types() []element.Type {
 	return []element.Type{element.BF16, element.F16, element.F32, element.F64, element.Boolean,
@@ -147,6 +148,10 @@ func (p Paddle) Promote(a, b Operand) (Result, error) {
 	}
 	if b.Weak {
 		y = paddleScalarType(y)
+	}
+	if p.Op == OpCompare && (x.IsComplex() || y.IsComplex()) {
+		return Result{}, promoteErr("paddle", a, b,
+			"the logic rule (comparison and logical operations) does not promote complex types (got %s and %s)", x, y)
 	}
 	x0, y0 := a.Weak || isRank0(a), b.Weak || isRank0(b)
 	t, err := p.common(a, b, x, y, x0, y0)

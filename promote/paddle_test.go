@@ -171,6 +171,12 @@ func TestPaddleDocExamples(t *testing.T) {
 		{"f32[3,3]", "f16[3,3]", "boolean"},
 		{"i32[3]", "py:float", "boolean"},
 		{"i32[3]", "f32[3]", "error"},
-		{"c64[3]", "f32[3]", "boolean"}, // type_promotion.h does not exclude complex
+		// Paddle's documentation: complex types are outside the logic rule's type promotion.
+		{"c64[3]", "f32[3]", "error"},
+		{"f32[3]", "c64[3]", "error"},
+		{"c64[3]", "c64[3]", "error"},
+		{"c128[]", "i32[3]", "error"},
+		{"f32[3]", "py:complex", "error"},
+		{"boolean[3]", "boolean[3]", "boolean"},
 	})
 }

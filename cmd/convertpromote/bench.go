@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,7 +15,8 @@ import (
 )
 
 func init() {
-	register("bench", "measure cast throughput against copy(), the pure-Go path and x448/float16", runBench)
+	register("bench", "measure cast throughput against copy(), the pure-Go path and x448/float16",
+		"convertpromote bench --pairs f32:f16 --sizes 16Ki --time 0.2s", runBench)
 }
 
 // defaultBenchPairs are the pairs measured when --pairs is not given.
@@ -47,8 +45,7 @@ Example:
 `
 
 func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlags("bench", benchUsage)
 	pairsFlag := fs.String("pairs", defaultBenchPairs, "comma-separated `FROM:TO` pairs")
 	sizesFlag := fs.String("sizes", "1Ki,16Ki,256Ki,4Mi,64Mi", "comma-separated element counts; suffixes Ki, Mi, Gi")
 	pathsFlag := fs.String("paths", "auto", "auto, all, or comma-separated paths (avx512, avx2, neon, generic, x448)")
@@ -57,32 +54,34 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	jsonFlag := fs.String("json", "", "write the results as JSON to `FILE`")
 	plotFlag := fs.String("plot", "", "draw throughput against size as a PNG chart to `FILE.png`")
 	benchstatFlag := fs.Bool("benchstat", false, "print Go benchmark lines (for benchstat) instead of the table")
-	printUsage := func(w io.Writer) {
-		fmt.Fprint(w, benchUsage)
-		fs.SetOutput(w)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), benchUsage)
 		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-		fmt.Fprint(w, benchExample)
+		fmt.Fprint(fs.Output(), benchExample)
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			printUsage(stdout)
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "convertpromote bench: %v\n", err)
-		printUsage(stderr)
-		return exitUsage
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "convertpromote bench: unexpected argument %q (bench takes only flags)\n", fs.Arg(0))
+		failf(stderr, "bench", "unexpected argument %q (bench takes only flags)", fs.Arg(0))
 		return exitUsage
 	}
 
 	cases, cfg, err := benchPlan(*pairsFlag, *sizesFlag, *pathsFlag, *threadsFlag, *timeFlag, *plotFlag, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "convertpromote bench: %v\n", err)
+		failf(stderr, "bench", "%v", err)
 		return exitUsage
 	}
+
+	// Open the outputs before the run, so that a path that cannot be written fails at once
+	// rather than after minutes of measuring.
+	jsonOut, plotOut, err := openBenchOutputs(*jsonFlag, *plotFlag)
+	if err != nil {
+		failf(stderr, "bench", "%v", err)
+		return exitFail
+	}
+	defer jsonOut.abort()
+	defer plotOut.abort()
 
 	r := bench.Runner{Config: cfg}
 	if isTerminal(stderr) {
@@ -90,7 +89,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	results, err := r.Run(cases)
 	if err != nil {
-		fmt.Fprintf(stderr, "convertpromote bench: %v\n", err)
+		failf(stderr, "bench", "%v", err)
 		return exitFail
 	}
 
@@ -102,30 +101,41 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		err = bench.WriteTable(stdout, results)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "convertpromote bench: %v\n", err)
+		failf(stderr, "bench", "%v", err)
 		return exitFail
 	}
-	if *jsonFlag != "" {
-		var b bytes.Buffer
-		if err := bench.WriteJSON(&b, results); err == nil {
-			err = os.WriteFile(*jsonFlag, b.Bytes(), 0o644)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "convertpromote bench: writing JSON: %v\n", err)
+	if jsonOut != nil {
+		if err := jsonOut.commit(func(w io.Writer) error { return bench.WriteJSON(w, results) }); err != nil {
+			failf(stderr, "bench", "--json: %v", err)
 			return exitFail
 		}
 	}
-	if *plotFlag != "" {
-		var b bytes.Buffer
-		if err := bench.WritePlot(&b, results); err == nil {
-			err = os.WriteFile(*plotFlag, b.Bytes(), 0o644)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "convertpromote bench: writing the chart: %v\n", err)
+	if plotOut != nil {
+		if err := plotOut.commit(func(w io.Writer) error { return bench.WritePlot(w, results) }); err != nil {
+			failf(stderr, "bench", "--plot: %v", err)
 			return exitFail
 		}
 	}
 	return exitOK
+}
+
+// openBenchOutputs opens the --json and --plot outputs that are given (nil for the others).
+func openBenchOutputs(jsonPath, plotPath string) (jsonOut, plotOut *pendingFile, err error) {
+	if jsonPath != "" && filepath.Clean(jsonPath) == filepath.Clean(plotPath) {
+		return nil, nil, fmt.Errorf("--json and --plot name the same file %s", jsonPath)
+	}
+	if jsonPath != "" {
+		if jsonOut, err = createPending(jsonPath); err != nil {
+			return nil, nil, fmt.Errorf("--json: %v", err)
+		}
+	}
+	if plotPath != "" {
+		if plotOut, err = createPending(plotPath); err != nil {
+			jsonOut.abort()
+			return nil, nil, fmt.Errorf("--plot: %v", err)
+		}
+	}
+	return jsonOut, plotOut, nil
 }
 
 // benchPlan checks every flag and lists the cases, grouped by pair and size so that cases of one

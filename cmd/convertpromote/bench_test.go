@@ -250,3 +250,81 @@ func TestProgressBar(t *testing.T) {
 		t.Error("a regular file counted as a terminal")
 	}
 }
+
+// TestBenchOutputsCheckedBeforeRun: a --json or --plot path that cannot be written fails with
+// exit 1 before anything is measured, and leaves existing files as they were.
+func TestBenchOutputsCheckedBeforeRun(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old.json")
+	if err := os.WriteFile(old, []byte("previous results\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "no", "such", "dir")
+	run := []string{"--pairs", "f32:f16", "--sizes", "1Ki", "--threads", "1", "--paths", "generic", "--time", "10ms"}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--json", filepath.Join(missing, "out.json")}, "--json: cannot write " + filepath.Join(missing, "out.json")},
+		{[]string{"--plot", filepath.Join(missing, "out.png")}, "--plot: cannot write " + filepath.Join(missing, "out.png")},
+		{[]string{"--json", dir}, "--json: " + dir + " is a directory"},
+		{[]string{"--json", old, "--plot", filepath.Join(missing, "out.png")}, "--plot: cannot write"},
+		{[]string{"--json", filepath.Join(dir, "x.png"), "--plot", filepath.Join(dir, "x.png")}, "name the same file"},
+	}
+	for _, c := range cases {
+		code, stdout, stderr := runBenchCmd(append(slices.Clone(run), c.args...)...)
+		if code != exitFail || stdout != "" || !strings.HasPrefix(stderr, "convertpromote bench: ") || !strings.Contains(stderr, c.want) {
+			t.Errorf("bench %v: exit %d, stdout %q, stderr %q; want exit 1 before the run, naming %q", c.args, code, stdout, stderr, c.want)
+		}
+	}
+	if b, _ := os.ReadFile(old); string(b) != "previous results\n" {
+		t.Errorf("a failed bench changed %s to %q", old, b)
+	}
+	if names := dirNames(t, dir); !slices.Equal(names, []string{"old.json"}) {
+		t.Errorf("after the failed runs the directory holds %v, want only old.json", names)
+	}
+}
+
+// TestBenchOutputsReplaced: the outputs replace existing files whole (a symlink at the name is
+// replaced, not followed) and leave no temporary files.
+func TestBenchOutputsReplaced(t *testing.T) {
+	needKernels(t)
+	dir := t.TempDir()
+	js, pl, target := filepath.Join(dir, "out.json"), filepath.Join(dir, "out.png"), filepath.Join(dir, "target")
+	os.WriteFile(js, []byte("previous results\n"), 0o644)
+	os.WriteFile(target, []byte("not to be touched\n"), 0o644)
+	if err := os.Symlink(target, pl); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	code, _, stderr := runBenchCmd("--pairs", "f32:f16", "--sizes", "1Ki", "--threads", "1", "--paths", "generic",
+		"--time", "10ms", "--json", js, "--plot", pl)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var objs []map[string]any
+	if b, _ := os.ReadFile(js); json.Unmarshal(b, &objs) != nil || len(objs) != 1 {
+		t.Errorf("%s holds %.200q, want the JSON of one case", js, b)
+	}
+	if st, err := os.Lstat(pl); err != nil || !st.Mode().IsRegular() || st.Mode().Perm() != 0o644 {
+		t.Errorf("%s: %v, %v; want a regular file, mode 0644, in place of the symlink", pl, st.Mode(), err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "not to be touched\n" {
+		t.Errorf("the symlink's target was written (%d bytes)", len(b))
+	}
+	if names := dirNames(t, dir); !slices.Equal(names, []string{"out.json", "out.png", "target"}) {
+		t.Errorf("the directory holds %v, want out.json, out.png and target", names)
+	}
+}
+
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}

@@ -10,7 +10,8 @@ import (
 )
 
 func init() {
-	register("compare", "print a Markdown table of how the promotion policies differ", runCompare)
+	register("compare", "print a Markdown table of how the promotion policies differ",
+		"convertpromote compare --pairs 'u64 i64;bf16 f16'", runCompare)
 }
 
 // comparePairs are the default rows: the pairs on which the systems disagree most.
@@ -54,17 +55,21 @@ the policy refuses the pair, or "n/a" when a type is not one of the policy's typ
 use the promote command's syntax (TYPE is a rank-1 tensor; py:int, py:float, py:complex,
 py:bool are Python scalars; weak:TYPE is weakly typed).
 
+Examples:
+  convertpromote compare                                # the default pairs
+  convertpromote compare --pairs 'u64 i64;bf16 f16'    # two rows
+
 Flags:
 `
 
 func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("compare", compareUsage, stderr)
+	fs := newFlags("compare", compareUsage)
 	pairsFlag := fs.String("pairs", "", "semicolon-separated operand pairs (default: the pairs of docs/SEMANTICS.md §6.5)")
-	if code, ok := parseFlags(fs, args, stdout); !ok {
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
 		return code
 	}
 	if fs.NArg() != 0 {
-		fmt.Fprintf(stderr, "compare: unexpected argument %q\n", fs.Arg(0))
+		failf(stderr, "compare", "unexpected argument %q", fs.Arg(0))
 		return exitUsage
 	}
 	pairs := comparePairs
@@ -76,7 +81,7 @@ func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 				continue
 			}
 			if len(f) != 2 {
-				fmt.Fprintf(stderr, "compare: --pairs: %q is not two operands\n", p)
+				failf(stderr, "compare", "--pairs: %q is not two operands", p)
 				return exitUsage
 			}
 			pairs = append(pairs, [2]string{f[0], f[1]})
@@ -88,7 +93,7 @@ func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		for i, w := range p {
 			var err error
 			if o[i], err = promote.ParseOperand(w); err != nil {
-				fmt.Fprintf(stderr, "compare: %v\n", err)
+				failf(stderr, "compare", "%v", err)
 				return exitUsage
 			}
 		}
@@ -99,7 +104,7 @@ func runCompare(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	for i, c := range compareColumns {
 		p, err := promote.New(c.policy, c.cfg)
 		if err != nil { // a policy missing from the registry is a build error, not usage
-			fmt.Fprintf(stderr, "compare: %v\n", err)
+			failf(stderr, "compare", "%v", err)
 			return exitFail
 		}
 		pols[i] = p

@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/convertpromote/convertpromote/element"
 	"github.com/convertpromote/convertpromote/kernels"
@@ -16,50 +17,55 @@ import (
 )
 
 func init() {
-	register("convert", "convert values between element types and show the result bits", runConvert)
+	register("convert", "convert values between element types and show the result bits",
+		"convertpromote convert --from f32 --to f16 0.1 65520    # 0.1 0x2e66, +Inf 0x7c00", runConvert)
 }
 
 const convertUsage = `Usage: convertpromote convert --from TYPE --to TYPE [--bits] [VALUE... | -]
 
-Converts values of type --from to type --to with the library's rules (docs/SEMANTICS.md §3) and prints
-one line per value: the destination value, a tab, and the destination's raw bits in hex (the
-element's width; sub-byte types as their N-bit code). The values are converted as one tensor.
+Converts values of type --from to type --to with the library's rules (docs/SEMANTICS.md §3) and
+prints one line per value, in order: the destination value, a tab, and the destination's raw
+bits in hex (the element's width; sub-byte types as their N-bit code).
 
 A VALUE is a number (1.5, -3, 1e-8, nan, inf, -inf), true or false; for complex types also
 (1+2i). It is first converted to the source type: decimals are read as float64 and converted
-with the library's rules (so f64 and f32 sources are exact), integers as integers. With --bits a
-VALUE is the raw bit pattern of the source type in hex (0x3c00). "-" reads values from stdin,
-one per line. Flags may come before or after the values.
+with the library's rules (so f64 and f32 sources are exact), integers as integers. An integer
+source type (boolean, i*, u*) takes only the integers it holds: a VALUE out of its range or with
+a fraction is an error, never wrapped or rounded. With --bits a VALUE is the raw bit pattern of
+the source type in hex (0x3c00). Flags may come before or after the values.
 
-Printed values: f16 and bf16 as the shortest decimal that reads back (as f32, then converted) to
-the same bits; f32 and f64 in Go's shortest round-trip form; f8e4m3, f8e5m2, f8e8m0, f4e2m1 and
+"-" reads the values from stdin, one per line (blank lines are skipped), and prints as it reads,
+in constant memory. A bad VALUE stops the command with its line number; the lines printed before
+it stand.
+
+Printed values: f16 and bf16 as the shortest decimal that rounds (to nearest, ties to even) back
+to the same bits; f32 and f64 in Go's shortest round-trip form; f8e4m3, f8e5m2, f8e8m0, f4e2m1 and
 nf4 as Go formats their float32 value; NaN, +Inf, -Inf; integers in decimal; true/false.
 
-Exit status: 0 on success; 2 for bad usage (unknown type, unsupported pair, a VALUE that does
-not parse).
+Exit status: 0 on success; 1 when stdin cannot be read or the output cannot be written; 2 for
+bad usage (unknown type, unsupported pair, a VALUE that does not parse or that the --from type
+cannot hold).
 
 Examples:
   convertpromote convert --from f32 --to f16 1 65520 1e-8      # 1 0x3c00, +Inf 0x7c00, 0 0x0000
   convertpromote convert --from f32 --to f8e4m3 464 465        # 448 0x7e, NaN 0x7f
   convertpromote convert --from f16 --to f32 --bits 0x7e01     # NaN 0x7fc02000
   echo -3.1 | convertpromote convert --from f32 --to u3 -      # 5 0x5
-
-Flags:
 `
 
 var convertValueFlags = map[string]bool{"from": true, "to": true}
 
 func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("convert", convertUsage, stderr)
+	fs := newFlags("convert", convertUsage+convertTypesHelp()+"\nFlags:\n")
 	fromFlag := fs.String("from", "", "source element type (required)")
 	toFlag := fs.String("to", "", "destination element type (required)")
 	bits := fs.Bool("bits", false, "read each VALUE as the raw bits of the source type, in hex")
 	flags, words := interleaved(args, convertValueFlags)
-	if code, ok := parseFlags(fs, flags, stdout); !ok {
+	if code, ok := parseFlags(fs, flags, stdout, stderr); !ok {
 		return code
 	}
 	if err := convertMain(*fromFlag, *toFlag, *bits, words, stdin, stdout); err != nil {
-		fmt.Fprintf(stderr, "convert: %v\n", err)
+		failf(stderr, "convert", "%v", err)
 		if isUsage(err) {
 			return exitUsage
 		}
@@ -72,33 +78,88 @@ func convertMain(fromName, toName string, bits bool, words []string, stdin io.Re
 	if fromName == "" || toName == "" {
 		return usageErrorf("--from and --to are required")
 	}
-	from, err := element.Parse(fromName)
+	from, err := parseConvertType("--from", fromName)
 	if err != nil {
-		return usageErrorf("--from: %v", err)
+		return err
 	}
-	to, err := element.Parse(toName)
+	to, err := parseConvertType("--to", toName)
 	if err != nil {
-		return usageErrorf("--to: %v", err)
+		return err
 	}
 	if !kernels.Supported(from, to) {
 		return usageErrorf("conversion from %s to %s is not supported (string and dynamic hold no values)", from, to)
 	}
+	next := argChunks(words)
 	if len(words) == 1 && words[0] == "-" {
-		words = words[:0]
-		sc := bufio.NewScanner(stdin)
-		for sc.Scan() {
+		next = stdinChunks(stdin)
+	}
+	w := bufio.NewWriter(stdout)
+	total := 0
+	for {
+		chunk, where, err := next()
+		if err != nil {
+			return err
+		}
+		if len(chunk) == 0 {
+			break
+		}
+		total += len(chunk)
+		if err := convertChunk(from, to, bits, chunk, where, w); err != nil {
+			w.Flush() // what was converted before the bad chunk stays in order on stdout
+			return err
+		}
+	}
+	if total == 0 {
+		return usageErrorf("no values (give VALUE... or - for stdin)")
+	}
+	return w.Flush()
+}
+
+// chunkLen is how many values convert handles at a time, so that memory stays the same however
+// many values stdin holds. It is a multiple of 8: every chunk of a sub-byte type starts on a byte
+// boundary, and the output is the same as for one tensor of all the values.
+const chunkLen = 1 << 14
+
+// A chunk source returns the next values (none at the end) and where is the place of each value
+// for error messages ("stdin line 7", "value 3").
+type chunkSource func() (words []string, where func(i int) string, err error)
+
+// argChunks gives the command-line values in chunks.
+func argChunks(words []string) chunkSource {
+	done := 0
+	return func() ([]string, func(int) string, error) {
+		start := done
+		end := min(len(words), start+chunkLen)
+		done = end
+		return words[start:end], func(i int) string { return fmt.Sprintf("value %d", start+i+1) }, nil
+	}
+}
+
+// stdinChunks reads the values of r, one per line (blank lines skipped), in chunks.
+func stdinChunks(r io.Reader) chunkSource {
+	sc := bufio.NewScanner(r)
+	line := 0
+	words := make([]string, 0, chunkLen)
+	lines := make([]int, 0, chunkLen)
+	return func() ([]string, func(int) string, error) {
+		words, lines = words[:0], lines[:0]
+		for len(words) < chunkLen && sc.Scan() {
+			line++
 			if w := strings.TrimSpace(sc.Text()); w != "" {
 				words = append(words, w)
+				lines = append(lines, line)
 			}
 		}
 		if err := sc.Err(); err != nil {
-			return fmt.Errorf("reading stdin: %v", err)
+			return nil, nil, fmt.Errorf("reading stdin after line %d: %v", line, err)
 		}
+		return words, func(i int) string { return fmt.Sprintf("stdin line %d", lines[i]) }, nil
 	}
-	if len(words) == 0 {
-		return usageErrorf("no values (give VALUE... or - for stdin)")
-	}
-	src, err := sourceTensor(from, words, bits)
+}
+
+// convertChunk converts the values of one chunk as one tensor and writes a line per value.
+func convertChunk(from, to element.Type, bits bool, words []string, where func(int) string, w io.Writer) error {
+	src, err := sourceTensor(from, words, bits, where)
 	if err != nil {
 		return err
 	}
@@ -110,16 +171,50 @@ func convertMain(fromName, toName string, bits bool, words []string, stdin io.Re
 	if err != nil {
 		return err
 	}
-	w := bufio.NewWriter(stdout)
 	for _, l := range lines {
-		fmt.Fprintln(w, l)
+		if _, err := io.WriteString(w, l+"\n"); err != nil {
+			return err
+		}
 	}
-	return w.Flush()
+	return nil
 }
 
-// sourceTensor parses the words into one tensor of type from.
-func sourceTensor(from element.Type, words []string, bits bool) (op.Tensor, error) {
+// convertTypes returns the types convert accepts: those that hold values (not string, not
+// dynamic).
+func convertTypes() []string {
+	var names []string
+	for _, t := range element.All() {
+		if kernels.Supported(t, t) {
+			names = append(names, t.String())
+		}
+	}
+	return names
+}
+
+func convertTypesHelp() string {
+	return "\n" + wrapList("Types: ", convertTypes(), 100) +
+		"NumPy and PyTorch names work too: float32, float16, bfloat16, float64, int8, uint8, bool,\ncomplex64, float8_e4m3fn, half, double, float (f32), ...\n"
+}
+
+// parseConvertType reads the type name of flag; an unknown name is a usage error that lists the
+// types convert accepts.
+func parseConvertType(flag, name string) (element.Type, error) {
+	t, err := element.Parse(name)
+	if err != nil {
+		return t, usageErrorf("%s: unknown element type %q (valid: %s)", flag, name, strings.Join(convertTypes(), ", "))
+	}
+	return t, nil
+}
+
+// sourceTensor parses the words into one tensor of type from; an error names the place of the
+// bad word (where(i) for words[i]).
+func sourceTensor(from element.Type, words []string, bits bool, where func(int) string) (op.Tensor, error) {
 	n := int64(len(words))
+	if !bits {
+		if t, ok := wholeTensor(from, words); ok {
+			return t, nil
+		}
+	}
 	elems := make([]op.Tensor, len(words))
 	for i, w := range words {
 		var e op.Tensor
@@ -130,7 +225,10 @@ func sourceTensor(from element.Type, words []string, bits bool) (op.Tensor, erro
 			e, err = parseValue(from, w)
 		}
 		if err != nil {
-			return op.Tensor{}, err
+			if isUsage(err) {
+				return op.Tensor{}, usageErrorf("%s: %v", where(i), err)
+			}
+			return op.Tensor{}, fmt.Errorf("%s: %v", where(i), err)
 		}
 		elems[i] = e
 	}
@@ -152,6 +250,45 @@ func sourceTensor(from element.Type, words []string, bits bool) (op.Tensor, erro
 	return op.FromBytes(from, []int64{n}, data)
 }
 
+// wholeTensor is sourceTensor for the common case, without a tensor per value: a float type
+// whose words are all decimals (read as float64, then converted as parseValue does), or an
+// integer type whose words are all integers it holds. Otherwise ok is false and each word goes
+// through parseValue, which also finds the bad one.
+func wholeTensor(from element.Type, words []string) (t op.Tensor, ok bool) {
+	shape := []int64{int64(len(words))}
+	var x op.Tensor
+	var err error
+	switch {
+	case from.IsReal():
+		f := make([]float64, len(words))
+		for i, w := range words {
+			v, e := strconv.ParseFloat(w, 64)
+			if e != nil && !isRangeErr(e) {
+				return op.Tensor{}, false
+			}
+			f[i] = v
+		}
+		x, err = op.FromFloat64(shape, f)
+	case isIntRange(from):
+		lo, hi, _ := from.IntRange()
+		v := make([]int64, len(words))
+		for i, w := range words {
+			n, e := strconv.ParseInt(w, 10, 64)
+			if e != nil || n < lo || n > 0 && uint64(n) > hi {
+				return op.Tensor{}, false
+			}
+			v[i] = n
+		}
+		x, err = op.FromInt64(shape, v)
+	default:
+		return op.Tensor{}, false
+	}
+	if err == nil {
+		t, err = x.Convert(from)
+	}
+	return t, err == nil
+}
+
 // parseValue reads a number (or true/false) and converts it to a one-element tensor of type t
 // with the library's rules.
 func parseValue(t element.Type, w string) (op.Tensor, error) {
@@ -162,7 +299,9 @@ func parseValue(t element.Type, w string) (op.Tensor, error) {
 	switch {
 	case lw == "true" || lw == "false":
 		x, err = op.FromBool(one, []bool{lw == "true"})
-	case t.IsIntegral():
+	case isIntRange(t):
+		x, err = parseInteger(t, w)
+	case t.IsIntegral(): // nf4: the nearest of its 16 values
 		if i, e := strconv.ParseInt(w, 10, 64); e == nil {
 			x, err = op.FromInt64(one, []int64{i})
 		} else if u, e := strconv.ParseUint(w, 10, 64); e == nil {
@@ -185,6 +324,61 @@ func parseValue(t element.Type, w string) (op.Tensor, error) {
 		return op.Tensor{}, err
 	}
 	return x.Convert(t)
+}
+
+// isIntRange reports whether t holds a range of integers (boolean and the i* and u* types).
+func isIntRange(t element.Type) bool {
+	_, _, ok := t.IntRange()
+	return ok
+}
+
+// parseInteger reads w as an integer that type t holds: a value outside t's range or with a
+// fraction is a usage error naming the range, never wrapped or rounded. An integral number
+// written as a decimal ("1e3") counts as that integer.
+func parseInteger(t element.Type, w string) (op.Tensor, error) {
+	one := []int64{1}
+	lo, hi, _ := t.IntRange()
+	if i, err := strconv.ParseInt(w, 10, 64); err == nil {
+		if i < lo || i > 0 && uint64(i) > hi {
+			return op.Tensor{}, outOfRange(t, w)
+		}
+		return op.FromInt64(one, []int64{i})
+	}
+	if u, err := strconv.ParseUint(w, 10, 64); err == nil {
+		if u > hi {
+			return op.Tensor{}, outOfRange(t, w)
+		}
+		return op.FromUint64(one, []uint64{u})
+	}
+	f, err := strconv.ParseFloat(w, 64)
+	if err != nil && !isRangeErr(err) {
+		if _, cerr := strconv.ParseComplex(w, 128); cerr == nil {
+			return op.Tensor{}, usageErrorf("value %q is complex; %s holds %s", w, t, intRangeText(t))
+		}
+		return op.Tensor{}, usageErrorf("value %q is not a number", w)
+	}
+	switch {
+	case f != math.Trunc(f) || math.IsNaN(f):
+		return op.Tensor{}, usageErrorf("value %q is not an integer; %s holds %s", w, t, intRangeText(t))
+	case f < float64(lo) || f >= float64(hi)+1: // float64(hi)+1 is exact: 2^k
+		return op.Tensor{}, outOfRange(t, w)
+	case f >= 0:
+		return op.FromUint64(one, []uint64{uint64(f)})
+	}
+	return op.FromInt64(one, []int64{int64(f)})
+}
+
+func outOfRange(t element.Type, w string) error {
+	return usageErrorf("value %q is out of range: %s holds %s", w, t, intRangeText(t))
+}
+
+// intRangeText describes the values of an integer type: "the integers -128..127".
+func intRangeText(t element.Type) string {
+	lo, hi, _ := t.IntRange()
+	if t == element.Boolean {
+		return "true, false, 0 and 1"
+	}
+	return fmt.Sprintf("the integers %d..%d", lo, hi)
 }
 
 func isRangeErr(err error) bool {
@@ -336,27 +530,71 @@ func formatFloat(v float64, size int) string {
 	return strconv.FormatFloat(v, 'g', -1, size)
 }
 
-// formatHalf formats f16 or bf16 bits as the shortest decimal that, read as f32 and converted
-// back to t, gives the same bits.
+// formatHalf formats f16 or bf16 bits as the shortest decimal that, rounded to nearest-even into
+// t, gives the same bits; of several such decimals, the one nearest the value. The answers for
+// all 65536 patterns of t are computed once, on first use, as a stream of values repeats them.
 func formatHalf(t element.Type, h uint16) string {
-	enc := kernels.F16FromF32
+	k := 0
+	if t == element.BF16 {
+		k = 1
+	}
+	halfOnce[k].Do(func() {
+		halfTables[k] = make([]string, 1<<16)
+		for b := range halfTables[k] {
+			halfTables[k][b] = shortestHalf(t, uint16(b))
+		}
+	})
+	return halfTables[k][h]
+}
+
+var (
+	halfOnce   [2]sync.Once
+	halfTables [2][]string
+)
+
+// shortestHalf is formatHalf without the table. A decimal d rounds to the magnitude a when it
+// lies between the midpoints to a's neighbours, or on one of them when a's last bit is 0 (ties to
+// even). At a power of two the neighbour below is half as far as the one above, so the nearest
+// p-digit decimal to a may miss while the next one up fits: the candidates at each length are
+// the nearest and both of its neighbours.
+func shortestHalf(t element.Type, h uint16) string {
 	dec := kernels.F32FromF16
 	if t == element.BF16 {
-		enc, dec = kernels.BF16FromF32, kernels.F32FromBF16
+		dec = kernels.F32FromBF16
 	}
 	v := float64(dec(h))
 	if math.IsNaN(v) || math.IsInf(v, 0) || v == 0 {
 		return formatFloat(v, 32)
 	}
-	for p := 1; p < 17; p++ {
-		s := strconv.FormatFloat(v, 'e', p-1, 64)
-		f, err := strconv.ParseFloat(s, 32)
-		if err == nil && enc(float32(f)) == h {
-			d, _ := strconv.ParseFloat(s, 64)
-			return strconv.FormatFloat(d, 'g', -1, 64)
+	m := h &^ 0x8000 // the magnitude's bits: both types keep the sign in bit 15
+	a := math.Abs(v)
+	below := float64(dec(m - 1)) // m ≥ 1; the pattern below 0x0001 is +0
+	above := float64(dec(m + 1))
+	if math.IsInf(above, 0) { // the largest finite value: the next step would be as wide as the last
+		above = a + (a - below)
+	}
+	lo, hi := (a+below)/2, (a+above)/2 // exact: the values have at most 12 significant bits
+	even := m&1 == 0
+	for p := 1; p <= 17; p++ {
+		e := strconv.FormatFloat(a, 'e', p-1, 64) // D.DDDe±XX: the nearest p-digit decimal
+		mant, exp, _ := strings.Cut(e, "e")
+		digits, _ := strconv.ParseInt(strings.Replace(mant, ".", "", 1), 10, 64)
+		x, _ := strconv.Atoi(exp)
+		best, found := 0.0, false
+		for _, c := range []int64{digits, digits - 1, digits + 1} {
+			d, err := strconv.ParseFloat(strconv.FormatInt(c, 10)+"e"+strconv.Itoa(x-(p-1)), 64)
+			if err != nil || !(lo < d && d < hi || even && (d == lo || d == hi)) {
+				continue
+			}
+			if !found || math.Abs(d-a) < math.Abs(best-a) {
+				best, found = d, true
+			}
+		}
+		if found {
+			return strconv.FormatFloat(math.Copysign(best, v), 'g', -1, 64)
 		}
 	}
-	return formatFloat(v, 32) // not reached: the exact value always reads back
+	return formatFloat(v, 32) // not reached: 17 digits come far closer to a than its neighbours
 }
 
 func formatComplex(re, im string) string {

@@ -1,8 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/op"
 )
 
 func TestConvertAcceptance(t *testing.T) {
@@ -75,5 +82,156 @@ func TestConvertHelp(t *testing.T) {
 	code, out, _ = cli(t, "", "help", "convert")
 	if code != 0 || !strings.Contains(out, "convert --from TYPE --to TYPE") {
 		t.Errorf("help convert: exit %d", code)
+	}
+}
+
+// TestConvertSourceRange: a VALUE the --from integer type cannot hold is bad usage that names the
+// value and the type's range; it is never wrapped or rounded into the type.
+func TestConvertSourceRange(t *testing.T) {
+	bad := []struct {
+		from, value, want string
+	}{
+		{"i8", "300", `value "300" is out of range: i8 holds the integers -128..127`},
+		{"i8", "-129", `value "-129" is out of range: i8 holds the integers -128..127`},
+		{"u8", "-1", `value "-1" is out of range: u8 holds the integers 0..255`},
+		{"u8", "256", `value "256" is out of range: u8 holds the integers 0..255`},
+		{"i4", "8", `value "8" is out of range: i4 holds the integers -8..7`},
+		{"u1", "2", `value "2" is out of range: u1 holds the integers 0..1`},
+		{"u3", "-1", `value "-1" is out of range: u3 holds the integers 0..7`},
+		{"u64", "18446744073709551616", `value "18446744073709551616" is out of range: u64 holds the integers 0..18446744073709551615`},
+		{"u64", "-1", `out of range: u64 holds the integers 0..18446744073709551615`},
+		{"i64", "9.3e18", `value "9.3e18" is out of range: i64 holds the integers -9223372036854775808..9223372036854775807`},
+		{"i32", "inf", `value "inf" is out of range: i32`},
+		{"i8", "1.5", `value "1.5" is not an integer; i8 holds the integers -128..127`},
+		{"u16", "nan", `value "nan" is not an integer; u16 holds the integers 0..65535`},
+		{"i8", "(1+2i)", `value "(1+2i)" is complex; i8 holds the integers -128..127`},
+		{"boolean", "2", `value "2" is out of range: boolean holds true, false, 0 and 1`},
+	}
+	for _, c := range bad {
+		code, out, errs := cli(t, "", "convert", "--from", c.from, "--to", "f64", c.value)
+		if code != 2 || out != "" || !strings.HasPrefix(errs, "convertpromote convert: ") || !strings.Contains(errs, c.want) {
+			t.Errorf("--from %s %s: exit %d, stdout %q, stderr %q; want exit 2 naming %q", c.from, c.value, code, out, errs, c.want)
+		}
+	}
+	// The ends of each range, and integers written as decimals, are held exactly.
+	good := []struct {
+		from  string
+		value string
+		out   string
+	}{
+		{"i8", "-128", "-128\t0xc060000000000000\n"},
+		{"i8", "127", "127\t0x405fc00000000000\n"},
+		{"u8", "255", "255\t0x406fe00000000000\n"},
+		{"i4", "-8", "-8\t0xc020000000000000\n"},
+		{"u64", "18446744073709551615", "1.8446744073709552e+19\t0x43f0000000000000\n"},
+		{"i64", "-9223372036854775808", "-9.223372036854776e+18\t0xc3e0000000000000\n"},
+		{"i16", "1e3", "1000\t0x408f400000000000\n"},
+		{"u8", "-0", "0\t0x0000000000000000\n"},
+		{"boolean", "1", "1\t0x3ff0000000000000\n"},
+		{"u1", "true", "1\t0x3ff0000000000000\n"},
+	}
+	for _, c := range good {
+		code, out, errs := cli(t, "", "convert", "--from", c.from, "--to", "f64", c.value)
+		if code != 0 || out != c.out {
+			t.Errorf("--from %s %s: exit %d, stdout %q, stderr %q; want %q", c.from, c.value, code, out, errs, c.out)
+		}
+	}
+}
+
+// lineSource produces n values, one per line, as it is read, and counts the lines handed out.
+type lineSource struct {
+	n, given int
+	pending  []byte
+	out      *lineSink
+	maxAhead int // the most lines given out but not yet written back
+}
+
+func (s *lineSource) Read(p []byte) (int, error) {
+	if len(s.pending) == 0 {
+		if s.given == s.n {
+			return 0, io.EOF
+		}
+		s.pending = []byte(strconv.Itoa(s.given%300-150) + ".25\n")
+		s.given++
+		s.maxAhead = max(s.maxAhead, s.given-s.out.lines)
+	}
+	k := copy(p, s.pending)
+	s.pending = s.pending[k:]
+	return k, nil
+}
+
+// lineSink counts the lines written to it.
+type lineSink struct{ lines int }
+
+func (s *lineSink) Write(p []byte) (int, error) {
+	s.lines += bytes.Count(p, []byte("\n"))
+	return len(p), nil
+}
+
+// TestConvertStdinStreams: convert - writes as it reads, so the values held at once stay
+// bounded however long stdin is (before, all of stdin was read before the first line went out).
+func TestConvertStdinStreams(t *testing.T) {
+	sink := &lineSink{}
+	src := &lineSource{n: 10 * chunkLen, out: sink}
+	var errb bytes.Buffer
+	if code := runMain([]string{"convert", "--from", "f32", "--to", "u4", "-"}, src, sink, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if sink.lines != src.n {
+		t.Fatalf("%d lines out for %d in", sink.lines, src.n)
+	}
+	if bound := 4 * chunkLen; src.maxAhead > bound {
+		t.Errorf("up to %d values were read ahead of the output, want at most %d (of %d)", src.maxAhead, bound, src.n)
+	}
+}
+
+// TestConvertStdinChunksAsOneTensor: values read in chunks print exactly as one tensor of all of
+// them does, sub-byte destinations included, with blank lines skipped.
+func TestConvertStdinChunksAsOneTensor(t *testing.T) {
+	n := 2*chunkLen + 5
+	vals := make([]float32, n)
+	var in strings.Builder
+	for i := range vals {
+		vals[i] = float32(i%41-20) * 0.37
+		fmt.Fprintf(&in, "%v\n", vals[i])
+		if i%1000 == 999 {
+			in.WriteString("\n  \n")
+		}
+	}
+	src, err := op.FromFloat32([]int64{int64(n)}, vals)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, to := range []element.Type{element.U3, element.I4, element.U1, element.F16} {
+		dst, err := src.Convert(to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines, err := formatElements(dst)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := strings.Join(lines, "\n") + "\n"
+		code, out, errs := cli(t, in.String(), "convert", "--from", "f32", "--to", to.String(), "-")
+		if code != 0 || out != want {
+			t.Errorf("--to %s: exit %d (%s); output differs from one tensor's", to, code, errs)
+		}
+	}
+}
+
+// TestConvertStdinBadLine: a bad value names its line on stdin.
+func TestConvertStdinBadLine(t *testing.T) {
+	var in strings.Builder
+	for i := 0; i < chunkLen+10; i++ {
+		in.WriteString("1\n")
+	}
+	in.WriteString("\nabc\n")
+	code, out, errs := cli(t, in.String(), "convert", "--from", "f32", "--to", "i8", "-")
+	want := fmt.Sprintf("convertpromote convert: stdin line %d: value \"abc\" is not a number\n", chunkLen+12)
+	if code != 2 || errs != want {
+		t.Errorf("exit %d, stderr %q; want exit 2, %q", code, errs, want)
+	}
+	if strings.Count(out, "\n") != chunkLen || !strings.HasPrefix(out, "1\t0x01\n") {
+		t.Errorf("stdout has %d lines, want the %d of the chunks before the bad one", strings.Count(out, "\n"), chunkLen)
 	}
 }

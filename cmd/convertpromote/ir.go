@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -15,7 +16,8 @@ import (
 )
 
 func init() {
-	register("ir", "check, run, decompose or fold an OpenVINO IR model (.xml + .bin)", runIR)
+	register("ir", "check, run, decompose or fold an OpenVINO IR model (.xml + .bin)",
+		"convertpromote ir check testdata/ir/example1_promote_floats.xml", runIR)
 }
 
 const irUsage = `Usage: convertpromote ir SUBCOMMAND [flags] MODEL.xml
@@ -38,6 +40,7 @@ accepts a <layer> pasted from the specification (read tolerantly: commas between
 "< !--"); each of its inputs gets a Parameter.
 
 Exit status: 0 ok, 1 the model does not check or the operation failed, 2 bad usage.
+Run 'convertpromote ir SUBCOMMAND -h' for a subcommand's flags.
 
 Examples:
   convertpromote ir check testdata/ir/example1_promote_floats.xml
@@ -47,6 +50,91 @@ Examples:
   convertpromote ir decompose testdata/ir/pytorch_scalar.xml -o /tmp/decomposed.xml
   convertpromote ir fold testdata/ir/example2_integers_unsafe.xml -o /tmp/folded.xml
 `
+
+// irSubUsage is the help of each ir subcommand; its flags follow.
+var irSubUsage = map[string]string{
+	"check": `Usage: convertpromote ir check [flags] MODEL.xml
+
+Reads the model and checks the graph and every ConvertPromoteTypes layer, then prints a summary:
+the layers by type, whether the .bin beside the model covers every Const, and each
+ConvertPromoteTypes layer with its input types and common type. MODEL.xml may also be a <layer>
+pasted from the ConvertPromoteTypes-14 specification (read tolerantly: commas between attributes,
+"< !--"); each of its inputs gets a Parameter.
+
+Exit status: 0 when the model checks; 1 when it does not or cannot be read (each problem on
+stderr as FILE:LINE: MESSAGE); 2 for bad usage.
+
+Examples:
+  convertpromote ir check testdata/ir/example1_promote_floats.xml
+  convertpromote ir check --embedded
+
+Flags:
+`,
+	"run": `Usage: convertpromote ir run [flags] MODEL.xml
+
+Evaluates the ConvertPromoteTypes and Convert layers whose inputs are Const data (or Parameters
+given with --input) and prints each output's name, type, shape and first values. With --out DIR
+each output is also written to DIR/NAME.npy; NumPy has no bf16, f8, f4 or nf4, so those are
+written as f32, u1..u6 as u8 and i4 as i8.
+
+Exit status: 0 ok; 1 when the model does not check or cannot be evaluated; 2 for bad usage.
+
+Examples:
+  convertpromote ir run --embedded
+  convertpromote ir run testdata/ir/subbyte_consts.xml --out /tmp/npy
+  convertpromote ir run testdata/ir/parameter_input.xml --input x=x.npy
+
+Flags:
+`,
+	"decompose": `Usage: convertpromote ir decompose [flags] MODEL.xml -o OUT.xml
+
+Replaces each ConvertPromoteTypes layer by two Convert layers (opset1), one per input, to the
+common type, as OpenVINO's decomposition pass does; a layer whose common type is dynamic stays.
+Writes OUT.xml and, when the model has Const data, OUT.bin beside it.
+
+Exit status: 0 ok; 1 when the model does not check or cannot be written; 2 for bad usage.
+
+Example:
+  convertpromote ir decompose testdata/ir/pytorch_scalar.xml -o /tmp/decomposed.xml
+
+Flags:
+`,
+	"fold": `Usage: convertpromote ir fold [flags] MODEL.xml -o OUT.xml
+
+Replaces each ConvertPromoteTypes layer whose inputs are Const data by Consts holding its two
+outputs. Writes OUT.xml and, when the model has Const data, OUT.bin beside it.
+
+Exit status: 0 ok; 1 when the model does not check or cannot be written; 2 for bad usage.
+
+Example:
+  convertpromote ir fold testdata/ir/example2_integers_unsafe.xml -o /tmp/folded.xml
+
+Flags:
+`,
+}
+
+// irFlagOwners names the subcommands a flag belongs to, so that each subcommand's help lists
+// only its own flags; a flag not named here belongs to all of them.
+var irFlagOwners = map[string][]string{
+	"o": {"decompose", "fold"}, "output": {"decompose", "fold"},
+	"out": {"run"}, "values": {"run"}, "input": {"run"},
+}
+
+// irHelp writes the help of ir subcommand sub: its text, then the flags of fs it accepts.
+func irHelp(fs *flag.FlagSet, sub string) func() {
+	return func() {
+		w := fs.Output()
+		fmt.Fprint(w, irSubUsage[sub])
+		own := flag.NewFlagSet(fs.Name(), flag.ContinueOnError)
+		own.SetOutput(w)
+		fs.VisitAll(func(f *flag.Flag) {
+			if subs, ok := irFlagOwners[f.Name]; !ok || slices.Contains(subs, sub) {
+				own.Var(f.Value, f.Name, f.Usage)
+			}
+		})
+		own.PrintDefaults()
+	}
+}
 
 // irSubcommands maps each ir subcommand to its implementation.
 var irSubcommands = map[string]func(m *ir.Model, opts irOptions, stdout, stderr io.Writer) error{
@@ -88,12 +176,16 @@ func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	do, ok := irSubcommands[sub]
-	if !ok {
-		fmt.Fprintf(stderr, "convertpromote ir: unknown subcommand %q\n\n%s", sub, irUsage)
+	if !ok && strings.HasPrefix(sub, "-") {
+		flagError(stderr, "ir", errors.New("flag provided but not defined: "+sub), args[:1])
 		return exitUsage
 	}
-	fs := flag.NewFlagSet("ir "+sub, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	if !ok {
+		failf(stderr, "ir", "unknown subcommand %q (check, run, decompose or fold); run 'convertpromote ir -h'", sub)
+		return exitUsage
+	}
+	fs := newFlags("ir "+sub, irSubUsage[sub])
+	fs.Usage = irHelp(fs, sub)
 	var opts irOptions
 	fs.StringVar(&opts.out, "o", "", "output .xml (decompose, fold); its .bin is written beside it")
 	fs.StringVar(&opts.out, "output", "", "same as -o")
@@ -102,16 +194,11 @@ func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs.IntVar(&opts.values, "values", 8, "values printed per output (run)")
 	fs.Var(&opts.inputs, "input", "NAME=FILE.npy: a tensor for the Parameter NAME (run; repeatable)")
 	flags, pos := interleaved(args[1:], map[string]bool{"o": true, "output": true, "out": true, "values": true, "input": true})
-	if err := fs.Parse(flags); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, irUsage)
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "convertpromote ir %s: %v\n\n%s", sub, err, irUsage)
-		return exitUsage
+	if code, ok := parseFlags(fs, flags, stdout, stderr); !ok {
+		return code
 	}
 	if opts.embedded && len(pos) != 0 || !opts.embedded && len(pos) != 1 {
-		fmt.Fprintf(stderr, "convertpromote ir %s: give one MODEL.xml or --embedded\n\n%s", sub, irUsage)
+		failf(stderr, "ir "+sub, "give one MODEL.xml or --embedded; run 'convertpromote ir %s -h'", sub)
 		return exitUsage
 	}
 	if (sub == "decompose" || sub == "fold") && opts.out == "" {
@@ -144,7 +231,7 @@ func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			m, err = ir.Read(pos[0])
 		}
 		if err != nil {
-			fmt.Fprintln(stderr, err)
+			irReadError(stderr, sub, err)
 			return exitFail
 		}
 	}
@@ -164,6 +251,19 @@ func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// irReadError reports a model that could not be read: a problem located in the model
+// (FILE:LINE: MESSAGE) as it is, like the problems check finds; any other error, such as a file
+// that cannot be opened, as an error line of the subcommand.
+func irReadError(stderr io.Writer, sub string, err error) {
+	var located *ir.Error
+	var es ir.Errors
+	if errors.As(err, &located) || errors.As(err, &es) {
+		fmt.Fprintln(stderr, err)
+		return
+	}
+	failf(stderr, "ir "+sub, "%v", err)
 }
 
 // maxListed bounds the ConvertPromoteTypes layers check lists, to keep the summary on one screen.

@@ -25,15 +25,16 @@ const (
 // command is one subcommand. run gets the arguments after the subcommand's name and returns the
 // exit code; it writes results to stdout and diagnostics to stderr.
 type command struct {
-	summary string
-	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+	summary, example string
+	run              func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 }
 
 // commands is filled by each subcommand's file in its init function.
 var commands = map[string]command{}
 
-func register(name, summary string, run func(args []string, stdin io.Reader, stdout, stderr io.Writer) int) {
-	commands[name] = command{summary: summary, run: run}
+// register adds a subcommand; example is one complete command line the top-level help shows.
+func register(name, summary, example string, run func(args []string, stdin io.Reader, stdout, stderr io.Writer) int) {
+	commands[name] = command{summary: summary, example: example, run: run}
 }
 
 func main() {
@@ -50,17 +51,19 @@ func runMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch name {
 	case "help", "-h", "--help", "-help":
 		if len(args) > 1 {
-			if c, ok := commands[args[1]]; ok {
-				return c.run([]string{"-h"}, stdin, stdout, stderr)
+			c, ok := commands[args[1]]
+			if !ok {
+				fmt.Fprintf(stderr, "convertpromote help: unknown command %q; run 'convertpromote help'\n", args[1])
+				return exitUsage
 			}
+			return c.run(append(args[2:len(args):len(args)], "-h"), stdin, stdout, stderr)
 		}
 		usage(stdout)
 		return exitOK
 	}
 	c, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(stderr, "convertpromote: unknown command %q\n", name)
-		usage(stderr)
+		fmt.Fprintf(stderr, "convertpromote: unknown command %q; run 'convertpromote help'\n", name)
 		return exitUsage
 	}
 	return c.run(args[1:], stdin, stdout, stderr)
@@ -77,32 +80,73 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun 'convertpromote COMMAND -h' for a command's flags and an example.")
+	fmt.Fprintln(w, "\nExamples:")
+	for _, n := range names {
+		fmt.Fprintf(w, "  %s\n", commands[n].example)
+	}
+	fmt.Fprintln(w, "\nRun 'convertpromote COMMAND -h' for a command's flags and more examples.")
 }
 
-// newFlags returns the flag set of a subcommand whose usage is text followed by its flags.
-// Errors go to stderr.
-func newFlags(name, text string, stderr io.Writer) *flag.FlagSet {
+// newFlags returns the flag set of the subcommand name ("convert", "ir run") whose help is text
+// followed by its flags. Parsing writes nothing: parseFlags reports every outcome in one place.
+func newFlags(name, text string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), text); fs.PrintDefaults() }
 	return fs
 }
 
 // parseFlags parses args into fs. When ok is false the subcommand returns code at once: exitOK
-// after -h (the usage went to stdout), exitUsage after a bad flag (the flag package has written
-// the error and the usage to stderr).
-func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) (code int, ok bool) {
+// after -h (the help went to stdout, once), exitUsage after a bad flag (one line on stderr that
+// names the flag and points at the help).
+func parseFlags(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, ok bool) {
 	err := fs.Parse(args)
 	switch {
 	case err == nil:
 		return exitOK, true
 	case errors.Is(err, flag.ErrHelp):
-		fs.SetOutput(stdout)
-		fs.Usage()
+		printHelp(fs, stdout)
 		return exitOK, false
 	}
+	flagError(stderr, fs.Name(), err, args)
 	return exitUsage, false
+}
+
+// printHelp writes the flag set's help to w.
+func printHelp(fs *flag.FlagSet, w io.Writer) {
+	out := fs.Output()
+	fs.SetOutput(w)
+	fs.Usage()
+	fs.SetOutput(out)
+}
+
+// flagError writes the one line that reports a flag the flag package refused: the flag as the
+// user spelled it, and where the help is.
+func flagError(stderr io.Writer, cmd string, err error, args []string) {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		name, _, _ = strings.Cut(name, "=")
+		msg = "unknown flag " + spelledFlag(strings.TrimLeft(name, "-"), args)
+	}
+	fmt.Fprintf(stderr, "convertpromote %s: %s; run 'convertpromote %s -h'\n", cmd, msg, cmd)
+}
+
+// spelledFlag returns the argument that names the flag name ("--bogus=1" gives "--bogus"), or
+// "-name" when none does.
+func spelledFlag(name string, args []string) string {
+	for _, a := range args {
+		f, _, _ := strings.Cut(a, "=")
+		if strings.HasPrefix(f, "-") && strings.TrimLeft(f, "-") == name {
+			return f
+		}
+	}
+	return "-" + name
+}
+
+// failf writes one error line of the subcommand cmd ("convert", "ir run"): every usage and I/O
+// error a command reports starts "convertpromote CMD: ".
+func failf(stderr io.Writer, cmd, format string, a ...any) {
+	fmt.Fprintf(stderr, "convertpromote %s: %s\n", cmd, fmt.Sprintf(format, a...))
 }
 
 // errUsage marks an error as bad usage (exit 2) rather than a failed operation (exit 1).

@@ -27,6 +27,8 @@ func TestPolicyAcceptance(t *testing.T) {
 		{[]string{"promote", "--policy", "paddle", "i64", "py:float"}, 0, "f32\n"},
 		{[]string{"promote", "--policy", "paddle", "--op", "div", "i32", "i32"}, 0, "f32\n"},
 		{[]string{"promote", "--policy", "paddle", "--op", "compare", "f16", "f32"}, 0, "boolean\n"},
+		{[]string{"promote", "--policy", "paddle", "--op", "compare", "c64", "f32"}, 1, "error: paddle: cannot promote c64"},
+		{[]string{"promote", "--policy", "paddle", "--op", "compare", "i32", "py:complex"}, 1, "does not promote complex types"},
 		{[]string{"promote", "--policy", "anvil", "weak:f32", "i32"}, 0, "weak:f32\n"},
 		{[]string{"promote", "--policy", "anvil", "--json", "weak:f32", "i8"}, 0, "{\"type\":\"weak:f32\"}\n"},
 		{[]string{"promote", "--policy", "pytorch", "u16", "i32"}, 1, "u16"},

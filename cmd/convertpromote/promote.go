@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/convertpromote/convertpromote/element"
@@ -12,8 +13,10 @@ import (
 )
 
 func init() {
-	register("promote", "print the common element type of two operands", runPromote)
-	register("table", "print the promotion table of a policy as TSV", runTable)
+	register("promote", "print the common element type of two operands",
+		"convertpromote promote --policy pytorch i32 py:float    # f32", runPromote)
+	register("table", "print the promotion table of a policy as TSV",
+		"convertpromote table --policy numpy --types f16,f32,i8", runTable)
 }
 
 // policyFlags are the flags shared by promote and table.
@@ -61,39 +64,37 @@ Exit status: 0 and the type on stdout; 1 and "error: MESSAGE" on stderr when the
 promote; 2 for bad usage (unknown type, malformed operand, unknown flag).
 
 Examples:
-  convertpromote promote f16 i64                       # exit 1: E_FI
+  convertpromote promote f16 i64                       # exit 1: an integer does not safely promote to a float
   convertpromote promote --promote-unsafe f16 i64      # f16
   convertpromote promote --pytorch-scalar-promotion --promote-unsafe 'i64[]' 'u8[2]'   # u8
   convertpromote promote --json u64 i8                 # {"error":"..."}
   convertpromote promote --policy pytorch i32 py:float # f32
   convertpromote promote --policy jax --x64 u64 i64    # weak:f64
   convertpromote promote --policy paddle --op div i32 i32   # f32
-
-Flags:
 `
 
 func runPromote(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("promote", promoteUsage, stderr)
+	fs := newFlags("promote", promoteUsage+policyTypesHelp()+"\nFlags:\n")
 	var pf policyFlags
 	pf.add(fs)
 	asJSON := fs.Bool("json", false, `print {"type":"f32"} or {"error":"..."} on stdout`)
 	flags, operands := interleaved(args, policyValueFlags)
-	if code, ok := parseFlags(fs, flags, stdout); !ok {
+	if code, ok := parseFlags(fs, flags, stdout, stderr); !ok {
 		return code
 	}
 	if len(operands) != 2 {
-		fmt.Fprintf(stderr, "promote: want 2 operands, got %d (%s)\n", len(operands), strings.Join(operands, " "))
+		failf(stderr, "promote", "want 2 operands, got %d (%s)", len(operands), strings.Join(operands, " "))
 		return exitUsage
 	}
 	pol, err := pf.build()
 	if err != nil {
-		fmt.Fprintf(stderr, "promote: %v\n", err)
+		failf(stderr, "promote", "%v", err)
 		return exitUsage
 	}
 	var ops [2]promote.Operand
 	for i, w := range operands {
 		if ops[i], err = promote.ParseOperand(w); err != nil {
-			fmt.Fprintf(stderr, "promote: %v\n", err)
+			failf(stderr, "promote", "%v", err)
 			return exitUsage
 		}
 	}
@@ -129,26 +130,24 @@ Examples:
   convertpromote table                                  # OpenVINO, default attributes
   convertpromote table --promote-unsafe --types f16,bf16,i8
   convertpromote table --policy jax --x64               # JAX's own types
-
-Flags:
 `
 
 func runTable(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlags("table", tableUsage, stderr)
+	fs := newFlags("table", tableUsage+policyTypesHelp()+"\nFlags:\n")
 	var pf policyFlags
 	pf.add(fs)
 	typesFlag := fs.String("types", "", "comma-separated types to list (default: all of the policy's types)")
 	flags, rest := interleaved(args, policyValueFlags)
-	if code, ok := parseFlags(fs, flags, stdout); !ok {
+	if code, ok := parseFlags(fs, flags, stdout, stderr); !ok {
 		return code
 	}
 	if len(rest) != 0 {
-		fmt.Fprintf(stderr, "table: unexpected argument %q\n", rest[0])
+		failf(stderr, "table", "unexpected argument %q", rest[0])
 		return exitUsage
 	}
 	pol, err := pf.build()
 	if err != nil {
-		fmt.Fprintf(stderr, "table: %v\n", err)
+		failf(stderr, "table", "%v", err)
 		return exitUsage
 	}
 	types := pol.Types()
@@ -157,10 +156,12 @@ func runTable(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		for _, w := range strings.Split(*typesFlag, ",") {
 			t, err := element.Parse(w)
 			if err != nil {
-				fmt.Fprintf(stderr, "table: --types: %v\n", err)
+				failf(stderr, "table", "--types: %v", err)
 				return exitUsage
 			}
-			types = append(types, t)
+			if !slices.Contains(types, t) { // f16,f16 or f16,float16 lists f16 once
+				types = append(types, t)
+			}
 		}
 	}
 	fmt.Fprintln(stdout, "lhs\trhs\tresult")
@@ -175,4 +176,50 @@ func runTable(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return exitOK
+}
+
+// policyTypesHelp lists, for each policy, the types it accepts, so that the help of promote and
+// table names no type a policy would refuse.
+func policyTypesHelp() string {
+	var b strings.Builder
+	b.WriteString("\nTypes each policy accepts (NumPy and PyTorch names such as float32, bfloat16, int8,\nuint8, bool and complex64 work too):\n")
+	for _, name := range promote.PolicyNames() {
+		pol, err := promote.New(name, promote.Config{})
+		if err != nil {
+			continue
+		}
+		var names []string
+		dyn := promote.Tensor(element.Dynamic)
+		if _, err := pol.Promote(dyn, dyn); err == nil {
+			names = append(names, element.Dynamic.String())
+		}
+		for _, t := range pol.Types() {
+			if t != element.Dynamic {
+				names = append(names, t.String())
+			}
+		}
+		b.WriteString(wrapList(fmt.Sprintf("  %-11s", name), names, 100))
+	}
+	return b.String()
+}
+
+// wrapList writes prefix and the comma-separated words, wrapped before width columns with
+// continuation lines indented under the first word.
+func wrapList(prefix string, words []string, width int) string {
+	var b strings.Builder
+	line := prefix
+	for i, w := range words {
+		if i < len(words)-1 {
+			w += ","
+		}
+		if len(line)+1+len(w) > width && line != prefix {
+			b.WriteString(strings.TrimRight(line, " ") + "\n")
+			line = strings.Repeat(" ", len(prefix))
+		} else if line != prefix {
+			line += " "
+		}
+		line += w
+	}
+	b.WriteString(line + "\n")
+	return b.String()
 }
