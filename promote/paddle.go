@@ -29,13 +29,13 @@ func init() {
 // the promoteTypes table decides (i64 with a Python float gives f32). A dynamic rank counts as
 // dimensioned.
 //
-// Where the seed's tables (000_bd43db8b57102108.txt and 003_7d8bc8e3598206ee.txt) disagree
-// with that source, this policy follows the source:
-//   - the diagonal: the seed marks bool+bool, u8+u8, …, i64+i64 as unsupported ("-"), but
+// Where the tables of Paddle's guide "Introduction to Data Type Promotion" (English and Chinese)
+// disagree with that source, this policy follows the source (docs/SEMANTICS.md §6.3):
+//   - the diagonal: the guide marks bool+bool, u8+u8, …, i64+i64 as unsupported ("-"), but
 //     NeedTypePromotion returns "no promotion" for equal types and the operation runs in that
 //     type;
-//   - the c64 row: the seed gives c64 with f64 as c64 and c64 with i64 as c128, but promoteTypes
-//     gives c128 and c64 (its c64 column agrees with the source, and so does the seed's own
+//   - the c64 row: the guide gives c64 with f64 as c64 and c64 with i64 as c128, but promoteTypes
+//     gives c128 and c64 (its c64 column agrees with the source, and so does the guide's own
 //     example "complex64 + float64 → complex128").
 //
 // Op: OpAdd (default; add, subtract, multiply and the other "common rule" operations), OpDiv
@@ -91,7 +91,7 @@ var paddleLookup = func() [12][12]element.Type {
 	}
 }()
 
-// Types returns Paddle's 12 promotable dtypes in the seed's table order: bf16 f16 f32 f64
+// Types returns Paddle's 12 promotable dtypes in the order of the guide's table: bf16 f16 f32 f64
 // boolean u8 i8 i16 i32 i64 c64 c128.
 func (Paddle) Types() []element.Type {
 	return []element.Type{element.BF16, element.F16, element.F32, element.F64, element.Boolean,
