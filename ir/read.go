@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -40,14 +39,15 @@ var DefaultLimits = Limits{
 
 // Read reads the IR model in the .xml file at path. Its constant data is looked up lazily in the
 // .bin beside it (path with .xml replaced by .bin), which need not exist until Const data is
-// needed.
+// needed. An .xml or .bin that is not a regular file (a FIFO, socket, device or directory) is
+// an error wrapping ErrNotRegular, reported at once.
 func Read(path string) (*Model, error) {
 	return DefaultLimits.Read(path)
 }
 
 // Read is the package-level Read under the limits l.
 func (l Limits) Read(path string) (*Model, error) {
-	f, err := os.Open(path)
+	f, err := OpenFile(path)
 	if err != nil {
 		return nil, err
 	}
