@@ -149,6 +149,11 @@ func (g *guard) Read(p []byte) (int, error) {
 // nodes after it, enforcing the limits and well-formedness (matching end tags, one root).
 func parseTree(r io.Reader, lim Limits, file string) (prolog []*Node, root *Node, epilog []*Node, err error) {
 	g := &guard{r: bufio.NewReaderSize(r, 64<<10), lim: lim}
+	// A UTF-8 byte-order mark may start the document; encoding/xml would take it for text.
+	if b, _ := g.r.Peek(len(utf8BOM)); string(b) == utf8BOM {
+		g.r.Discard(len(utf8BOM))
+		g.n += int64(len(utf8BOM))
+	}
 	d := xml.NewDecoder(g)
 	d.Strict = true
 	var stack []*Node
@@ -196,6 +201,9 @@ func parseTree(r io.Reader, lim Limits, file string) (prolog []*Node, root *Node
 				return nil, nil, nil, fail(line, "malformed XML: a second root element <%s>", qname(t.Name))
 			}
 			n = &Node{Kind: ElementNode, Name: qname(t.Name), Line: line}
+			if a, ok := duplicateAttr(t.Attr); ok {
+				return nil, nil, nil, fail(line, "malformed XML: attribute %s appears twice in <%s>", qname(a), n.Name)
+			}
 			if len(t.Attr) > 0 {
 				n.Attrs = make([]Attr, len(t.Attr))
 				for i, a := range t.Attr {
@@ -253,6 +261,31 @@ func parseTree(r io.Reader, lim Limits, file string) (prolog []*Node, root *Node
 			epilog = append(epilog, n)
 		}
 	}
+}
+
+const utf8BOM = "\xef\xbb\xbf"
+
+// duplicateAttr returns the first attribute name that appears twice in as, which XML forbids
+// and encoding/xml does not check.
+func duplicateAttr(as []xml.Attr) (xml.Name, bool) {
+	if len(as) <= 8 {
+		for i := 1; i < len(as); i++ {
+			for j := 0; j < i; j++ {
+				if as[i].Name == as[j].Name {
+					return as[i].Name, true
+				}
+			}
+		}
+		return xml.Name{}, false
+	}
+	seen := make(map[xml.Name]bool, len(as))
+	for _, a := range as {
+		if seen[a.Name] {
+			return a.Name, true
+		}
+		seen[a.Name] = true
+	}
+	return xml.Name{}, false
 }
 
 func qname(n xml.Name) string {

@@ -399,15 +399,39 @@ func TestMalformed(t *testing.T) {
 		{`<net version="11"><layers/><edges><edge from-layer="0" from-port="0" to-layer="1"/></edges></net>`, "<edge> has no to-port attribute"},
 		{`<net version="11" name="a &bogus; b"><layers/></net>`, "malformed XML"},
 		{"<?xml version=\"1.0\" encoding=\"latin1\"?><net version=\"11\"><layers/></net>", "malformed XML"},
-		{`<net version="11" name="a" name="b"><layers/></net>`, ""}, // duplicate attributes: kept as read
+		{`<net version="11" name="a" name="b"><layers/></net>`, "m.xml:1: malformed XML: attribute name appears twice in <net>"},
+		{"<net version=\"11\">\n<layers><layer id=\"1\" type=\"X\" id=\"2\"/></layers></net>", "m.xml:2: malformed XML: attribute id appears twice in <layer>"},
+		{`<net version="11"><layers><layer id="1" type="X"><data a="1" b="2" c="3" d="4" e="5" f="6" g="7" h="8" i="9" e="10"/></layer></layers></net>`, "attribute e appears twice in <data>"},
+		{`<net version="11" x:a="1" x:a="2"><layers/></net>`, "attribute x:a appears twice in <net>"},
+		{"\ufeff\ufeff<net version=\"11\"><layers/></net>", "text outside the root element"}, // one byte-order mark only
 	}
 	for _, c := range cases {
 		_, err := Parse(strings.NewReader(c.src), "m.xml")
-		if c.want == "" {
-			continue
-		}
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "m.xml:") {
 			t.Errorf("Parse(%q) = %v, want an error containing %q", c.src, err, c.want)
+		}
+	}
+}
+
+// TestByteOrderMark reads a model that starts with a UTF-8 byte-order mark, with and without an
+// XML declaration after it, as the same model without the mark; attributes that differ only in
+// their prefix are distinct.
+func TestByteOrderMark(t *testing.T) {
+	for _, src := range []string{
+		`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<net name="n" version="11" a:v="1" b:v="2"><layers/></net>`,
+		`<net name="n" version="11" a:v="1" b:v="2"><layers/></net>`,
+	} {
+		want, err := Parse(strings.NewReader(src), "m.xml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Parse(strings.NewReader("\ufeff"+src), "m.xml")
+		if err != nil {
+			t.Errorf("with a byte-order mark: %v", err)
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("with a byte-order mark: %+v, want %+v", got, want)
 		}
 	}
 }
