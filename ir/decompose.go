@@ -78,7 +78,7 @@ func (m *Model) decomposeBody(l *Layer) (int, error) {
 	if err := sub.Write(&buf); err != nil {
 		return 0, err
 	}
-	_, root, _, err := parseTree(&buf, DefaultLimits, m.File)
+	_, root, _, err := parseTree(&buf, DefaultLimits, m.File, nil)
 	if err != nil {
 		return 0, fmt.Errorf("%s: rewriting the body of %s: %w", m.File, l.Label(), err)
 	}

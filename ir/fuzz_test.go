@@ -10,7 +10,7 @@ import (
 )
 
 // fuzzLimits keep each fuzz input cheap.
-var fuzzLimits = Limits{MaxXMLBytes: 1 << 20, MaxTokenBytes: 64 << 10, MaxDepth: 64, MaxElements: 20000}
+var fuzzLimits = Limits{MaxXMLBytes: 1 << 20, MaxTokenBytes: 64 << 10, MaxDepth: 64, MaxNodes: 20000}
 
 // FuzzRead feeds arbitrary bytes to the reader. Whatever parses must also check, load its Const
 // data (from the input itself, standing in for a .bin), survive read → write → read unchanged,
