@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/convertpromote/convertpromote/element"
 )
@@ -11,8 +12,11 @@ import (
 // Decompose replaces every ConvertPromoteTypes layer by two Convert layers (opset1, <data
 // destination_type="T"/> with T the inferred common type), as OpenVINO's
 // ConvertConvertPromoteTypes pass does for runtimes without opset14:
-//   - Convert i is named "<input i's producer layer name>/<op name>.i" and is emitted even when
-//     input i already has type T;
+//   - Convert i is named "<input i's producer layer name>/<op name>.i", as OpenVINO names it,
+//     when that name is at most MaxDecomposeName (256) bytes long, and "<op name>.i" otherwise;
+//     so along a chain of operators the names nest only up to that length, and the output grows
+//     with the input rather than with its square. It is emitted even when input i already has
+//     type T;
 //   - its input port has id 0 and input i's precision and dims, its output port has id 1, the
 //     common type's precision, input i's dims, and output 2+i's names and port rt_info;
 //   - both Converts get a copy of the operator's layer rt_info;
@@ -42,6 +46,21 @@ func (m *Model) Decompose() (int, error) {
 	return n, nil
 }
 
+// MaxDecomposeName is the longest name Decompose gives a Convert after its producer; see
+// Decompose.
+const MaxDecomposeName = 256
+
+// convertName names the Convert that replaces input i of the operator named op, fed by the
+// layer named src: OpenVINO's "src/op.i" when it fits in MaxDecomposeName bytes, "op.i"
+// otherwise, so that names do not nest without bound along a chain.
+func convertName(src, op string, i int) string {
+	suffix := "." + strconv.Itoa(i)
+	if len(src)+1+len(op)+len(suffix) <= MaxDecomposeName {
+		return src + "/" + op + suffix
+	}
+	return op + suffix
+}
+
 // decomposeBody decomposes the operators in l's <body>, if it has one, and replaces the body's
 // children with the rewritten graph.
 func (m *Model) decomposeBody(l *Layer) (int, error) {
@@ -59,7 +78,7 @@ func (m *Model) decomposeBody(l *Layer) (int, error) {
 	if err := sub.Write(&buf); err != nil {
 		return 0, err
 	}
-	_, root, _, err := parseTree(&buf, DefaultLimits, m.File)
+	_, root, _, err := parseTree(&buf, DefaultLimits, m.File, nil)
 	if err != nil {
 		return 0, fmt.Errorf("%s: rewriting the body of %s: %w", m.File, l.Label(), err)
 	}
@@ -120,7 +139,7 @@ func (m *Model) decompose(rep *Report) int {
 			src := byID[into[[2]int64{l.ID, in.ID}][0].FromLayer]
 			cv := &Layer{
 				ID:      next,
-				Name:    fmt.Sprintf("%s/%s.%d", src.Name, l.Name, i),
+				Name:    convertName(src.Name, l.Name, i),
 				Type:    "Convert",
 				Version: "opset1",
 				Data: &Node{Kind: ElementNode, Name: "data",

@@ -2,8 +2,10 @@ package ir
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -274,5 +276,94 @@ func TestDecomposeBody(t *testing.T) {
 	}
 	if cv := body.LayerByName("x/inner.0"); cv != nil && cv.Outputs[0].Names != "inner_x" {
 		t.Errorf("x/inner.0 output names %q, want the operator's output names", cv.Outputs[0].Names)
+	}
+}
+
+// chainXML is a model of n ConvertPromoteTypes layers in a chain, each fed by both outputs of
+// the one before it (the first by Parameters a and b), with Results on the last one's outputs.
+func chainXML(n int) []byte {
+	var b bytes.Buffer
+	port := func(id int, prec string) string {
+		return fmt.Sprintf(`<port id="%d" precision="%s"><dim>2</dim><dim>3</dim></port>`, id, prec)
+	}
+	b.WriteString("<?xml version=\"1.0\"?>\n<net name=\"chain\" version=\"11\">\n<layers>\n")
+	for i, name := range []string{"a", "b"} {
+		fmt.Fprintf(&b, "<layer id=\"%d\" name=\"%s\" type=\"Parameter\" version=\"opset1\"><data shape=\"2,3\" element_type=\"f32\"/><output>%s</output></layer>\n", i, name, port(0, "FP32"))
+	}
+	for k := 0; k < n; k++ {
+		fmt.Fprintf(&b, "<layer id=\"%d\" name=\"p%d\" type=\"ConvertPromoteTypes\" version=\"opset14\"><data promote_unsafe=\"false\" pytorch_scalar_promotion=\"false\" u64_integer_promotion_target=\"f32\"/><input>%s%s</input><output>%s%s</output></layer>\n",
+			k+2, k, port(0, "FP32"), port(1, "FP32"), port(2, "FP32"), port(3, "FP32"))
+	}
+	for i := 0; i < 2; i++ {
+		fmt.Fprintf(&b, "<layer id=\"%d\" name=\"out%d\" type=\"Result\" version=\"opset1\"><input>%s</input></layer>\n", n+2+i, i, port(0, "FP32"))
+	}
+	b.WriteString("</layers>\n<edges>\n")
+	edge := func(fl, fp, tl, tp int) {
+		fmt.Fprintf(&b, "<edge from-layer=\"%d\" from-port=\"%d\" to-layer=\"%d\" to-port=\"%d\"/>\n", fl, fp, tl, tp)
+	}
+	edge(0, 0, 2, 0)
+	edge(1, 0, 2, 1)
+	for k := 1; k < n; k++ {
+		edge(k+1, 2, k+2, 0)
+		edge(k+1, 3, k+2, 1)
+	}
+	edge(n+1, 2, n+2, 0)
+	edge(n+1, 3, n+3, 0)
+	b.WriteString("</edges>\n</net>\n")
+	return b.Bytes()
+}
+
+// TestDecomposeLongChain decomposes a chain of 2,000 operators. OpenVINO's naming nests along
+// the chain ("a/p0.0/p1.0/..."), which made the output grow with the square of the chain's
+// length (about 20 times this input); the names are bounded, so the output stays within twice
+// the input.
+func TestDecomposeLongChain(t *testing.T) {
+	src := chainXML(2000)
+	m, err := ParseBytes(src, nil, "chain.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := m.Decompose(); n != 2000 || err != nil {
+		t.Fatalf("Decompose = %d, %v", n, err)
+	}
+	out := m.String()
+	if len(out) > 2*len(src) {
+		t.Errorf("decomposing %d bytes wrote %d bytes, more than twice the input", len(src), len(out))
+	}
+	for _, l := range m.Layers {
+		if l.Type == "Convert" && len(l.Name) > MaxDecomposeName {
+			t.Errorf("Convert name of %d bytes: %.60s...", len(l.Name), l.Name)
+		}
+	}
+	// Short names keep OpenVINO's form; a name that would pass the bound starts again from the
+	// operator's own name.
+	for _, name := range []string{"a/p0.0", "a/p0.0/p1.0", "p44.0", "p44.1/p45.1"} {
+		if m.LayerByName(name) == nil {
+			t.Errorf("no Convert named %q", name)
+		}
+	}
+	if _, err := ParseBytes([]byte(out), nil, "out.xml"); err != nil {
+		t.Errorf("the output does not read back: %v", err)
+	}
+}
+
+func TestConvertName(t *testing.T) {
+	long := strings.Repeat("x", 300)
+	cases := []struct {
+		src, op string
+		i       int
+		want    string
+	}{
+		{"a", "op", 0, "a/op.0"},
+		{"a", "op", 1, "a/op.1"},
+		{strings.Repeat("s", 251), "op", 1, strings.Repeat("s", 251) + "/op.1"},     // 256 bytes
+		{strings.Repeat("s", 252), "op", 1, "op.1"},                                 // 257 bytes
+		{"a", long, 0, long + ".0"},                                                 // the operator's own name is kept whole
+		{strings.Repeat("s", 200) + "/" + strings.Repeat("t", 60), "op", 0, "op.0"}, // a nested name restarts
+	}
+	for _, c := range cases {
+		if got := convertName(c.src, c.op, c.i); got != c.want {
+			t.Errorf("convertName(%.10q..., %.10q..., %d) = %.20q... (%d bytes), want %d bytes", c.src, c.op, c.i, got, len(got), len(c.want))
+		}
 	}
 }

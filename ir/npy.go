@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -116,15 +115,12 @@ var npyDescrs = map[string]element.Type{
 	"<b1": element.Boolean, "<i1": element.I8, "<u1": element.U8, "=b1": element.Boolean, "=i1": element.I8, "=u1": element.U8,
 }
 
-var (
-	npyDescrRE   = regexp.MustCompile(`['"]descr['"]\s*:\s*['"]([^'"]*)['"]`)
-	npyFortranRE = regexp.MustCompile(`['"]fortran_order['"]\s*:\s*(True|False)`)
-	npyShapeRE   = regexp.MustCompile(`['"]shape['"]\s*:\s*\(([^)]*)\)`)
-)
-
 // ReadNPY reads a NumPy .npy file (format 1.0, 2.0 or 3.0) of a little-endian boolean, integer,
-// float or complex dtype in C order, holding at most MaxConstBytes of data. Other dtypes,
-// Fortran order, a malformed header and a short file are errors.
+// float or complex dtype in C order, holding at most MaxConstBytes of data. Its header is parsed
+// as the Python dict literal it is, with exactly the keys 'descr' (a string), 'fortran_order'
+// (True or False) and 'shape' (a tuple of non-negative integers), each once, followed only by
+// whitespace. Other dtypes (structured ones included), Fortran order, a malformed header and a
+// short file are errors.
 func ReadNPY(r io.Reader) (op.Tensor, error) {
 	var pre [8]byte
 	if _, err := io.ReadFull(r, pre[:]); err != nil {
@@ -157,34 +153,18 @@ func ReadNPY(r io.Reader) (op.Tensor, error) {
 	if _, err := io.ReadFull(r, hb); err != nil {
 		return op.Tensor{}, fmt.Errorf("npy: header: %w", err)
 	}
-	header := string(hb)
-	dm := npyDescrRE.FindStringSubmatch(header)
-	fm := npyFortranRE.FindStringSubmatch(header)
-	sm := npyShapeRE.FindStringSubmatch(header)
-	if dm == nil || fm == nil || sm == nil {
-		return op.Tensor{}, fmt.Errorf("npy: malformed header %q", clip(header))
+	h, err := parseNPYHeader(string(hb))
+	if err != nil {
+		return op.Tensor{}, fmt.Errorf("npy: malformed header %q: %v", clip(string(hb)), err)
 	}
-	t, ok := npyDescrs[dm[1]]
+	t, ok := npyDescrs[h.descr]
 	if !ok {
-		return op.Tensor{}, fmt.Errorf("npy: dtype %q is not supported (little-endian bool, int, uint, float and complex are)", dm[1])
+		return op.Tensor{}, fmt.Errorf("npy: dtype %q is not supported (little-endian bool, int, uint, float and complex are)", h.descr)
 	}
-	if fm[1] == "True" {
+	if h.fortranOrder {
 		return op.Tensor{}, fmt.Errorf("npy: Fortran-order arrays are not supported")
 	}
-	var shape []int64
-	for _, f := range strings.Split(sm[1], ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
-		}
-		d, err := strconv.ParseInt(f, 10, 64)
-		if err != nil || d < 0 {
-			return op.Tensor{}, fmt.Errorf("npy: bad dimension %q in shape (%s)", f, sm[1])
-		}
-		shape = append(shape, d)
-	}
-	if shape == nil {
-		shape = []int64{}
-	}
+	shape := h.shape
 	n, err := promote.NumElements(shape)
 	if err != nil {
 		return op.Tensor{}, fmt.Errorf("npy: %w", err)

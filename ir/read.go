@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,6 +15,18 @@ import (
 )
 
 // Limits bound what the reader accepts, so that hostile input fails fast with bounded memory.
+//
+// Every byte and every node of the file counts. A node is an element, an attribute, a comment,
+// a processing instruction, a directive or a text run that is not only whitespace. Reading B
+// bytes of XML with N nodes (the reader stops at MaxXMLBytes and MaxNodes) allocates at most
+//
+//	400·N + 3·B + 1 MiB
+//
+// bytes in all, garbage included, so the heap never holds more; with DefaultLimits that is at
+// most 1.6 GiB plus three times the file. The model that remains is smaller: about 32 bytes per
+// node of <layers> and <edges>, which are interpreted as they are read, and at most 128 per
+// node kept as an element tree (rt_info, meta_data, Loop bodies, comments outside <layers> and
+// <edges>), plus the text of the names, values and comments it keeps (at most B).
 type Limits struct {
 	// MaxXMLBytes is the largest .xml accepted.
 	MaxXMLBytes int64
@@ -23,31 +35,34 @@ type Limits struct {
 	MaxTokenBytes int64
 	// MaxDepth is the deepest element nesting accepted (<net> is depth 1).
 	MaxDepth int
-	// MaxElements is the most elements a file may have.
-	MaxElements int
+	// MaxNodes is the most nodes a file may have: elements, attributes, comments, processing
+	// instructions, directives and text runs other than whitespace, all counted together.
+	MaxNodes int
 }
 
 // DefaultLimits are the limits Read and Parse use: a 1 GiB file, 16 MiB tokens, nesting 256
-// deep, 4 Mi elements. Each element costs roughly 120 bytes of memory once read (about 230
-// allocated while parsing), so the element limit bounds the model at about half a GiB; real IR
-// files have well under a million elements.
+// deep, 4 Mi nodes. A model of 4 Mi nodes in its layers and edges takes about 130 MiB once
+// read (about 60,000 layers of a typical IR; real IR files have far fewer), and the file
+// that allocates the most within these limits allocates at most 1.6 GiB plus three times its size
+// while it is read (see Limits).
 var DefaultLimits = Limits{
 	MaxXMLBytes:   1 << 30,
 	MaxTokenBytes: 16 << 20,
 	MaxDepth:      256,
-	MaxElements:   4 << 20,
+	MaxNodes:      4 << 20,
 }
 
 // Read reads the IR model in the .xml file at path. Its constant data is looked up lazily in the
 // .bin beside it (path with .xml replaced by .bin), which need not exist until Const data is
-// needed.
+// needed. An .xml or .bin that is not a regular file (a FIFO, socket, device or directory) is
+// an error wrapping ErrNotRegular, reported at once.
 func Read(path string) (*Model, error) {
 	return DefaultLimits.Read(path)
 }
 
 // Read is the package-level Read under the limits l.
 func (l Limits) Read(path string) (*Model, error) {
-	f, err := os.Open(path)
+	f, err := OpenFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -92,15 +107,88 @@ func ParseBytes(xmlData, bin []byte, name string) (*Model, error) {
 
 // Parse is the package-level Parse under the limits l.
 func (l Limits) Parse(r io.Reader, name string) (*Model, error) {
-	prolog, root, epilog, err := parseTree(r, l, name)
+	m := &Model{File: name}
+	b := &builder{m: m}
+	prolog, root, epilog, err := parseTree(r, l, name, b.complete)
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{File: name, Prolog: prolog, Epilog: epilog}
-	if err := m.interpret(root); err != nil {
+	m.Prolog, m.Epilog = prolog, epilog
+	if !b.netDone {
+		if err := m.interpretNet(root); err != nil {
+			return nil, err
+		}
+	}
+	if err := m.interpretChildren(root); err != nil {
 		return nil, err
 	}
 	return m, nil
+}
+
+// builder interprets the children of <net>'s <layers> and <edges> as soon as each is read and
+// drops them from the tree, so that the tree of a large model is never held whole beside the
+// model made from it.
+type builder struct {
+	m             *Model
+	netDone       bool
+	layers, edges *Node // the <layers> and <edges> being streamed
+}
+
+// complete is parseTree's hook: n has been read whole (its end tag, for an element), under the
+// open elements parents (the root first). It reports whether to drop n from its parent.
+func (b *builder) complete(n *Node, parents []*Node) (drop bool, err error) {
+	if len(parents) != 2 || parents[1].Kind != ElementNode {
+		return false, nil
+	}
+	sec := parents[1]
+	cur := &b.layers
+	switch sec.Name {
+	case "layers":
+	case "edges":
+		cur = &b.edges
+	default:
+		return false, nil
+	}
+	m := b.m
+	if !b.netDone {
+		// The <net> element's own errors (wrong root, unsupported version) come first, as
+		// they do for a model interpreted after it is read whole.
+		if err := m.interpretNet(parents[0]); err != nil {
+			return false, err
+		}
+		b.netDone = true
+	}
+	if *cur != sec {
+		if *cur != nil {
+			return false, m.errorf(sec.Line, nil, "a second <%s> element", sec.Name)
+		}
+		*cur = sec
+	}
+	return true, m.interpretSectionChild(sec.Name, n)
+}
+
+// interpretSectionChild interprets one child of <layers> or <edges> (named by sec): a <layer>
+// or <edge> is added to the model, a comment is left out, anything else is an error.
+func (m *Model) interpretSectionChild(sec string, n *Node) error {
+	switch {
+	case n.Kind == CommentNode:
+		return nil
+	case n.Kind == ElementNode && sec == "layers" && n.Name == "layer":
+		l, err := m.interpretLayer(n)
+		if err != nil {
+			return err
+		}
+		m.Layers = append(m.Layers, l)
+		return nil
+	case n.Kind == ElementNode && sec == "edges" && n.Name == "edge":
+		e, err := m.interpretEdge(n)
+		if err != nil {
+			return err
+		}
+		m.Edges = append(m.Edges, e)
+		return nil
+	}
+	return m.errorf(n.Line, nil, "unexpected %s in <%s>", describe(n), sec)
 }
 
 // guard is the byte source of the XML decoder: it counts bytes and refuses to deliver more than
@@ -111,11 +199,35 @@ type guard struct {
 	mark int64 // n at the end of the last token
 	lim  Limits
 	err  error
+
+	// The attributes of a start tag are counted as its bytes arrive (one per '=' outside
+	// quotes), so that a tag with millions of attributes fails before the decoder has built
+	// them all. nodes is the count before the current token, set by parseTree; attrs counts
+	// since the mark.
+	nodes, attrs int
+	st           lexState
+	run          int // '-' seen in a row in a comment, or '?' just seen in an instruction
 }
+
+// lexState is where the guard is in the markup, as far as attribute counting needs.
+type lexState uint8
+
+const (
+	lexText    lexState = iota
+	lexLT               // after '<'
+	lexBang             // after "<!"
+	lexComment          // inside "<!--"
+	lexPI               // inside "<?"
+	lexTag              // inside a start tag, outside quotes
+	lexQuote1           // inside a '-quoted attribute value
+	lexQuote2           // inside a "-quoted attribute value
+	lexOther            // inside an end tag, a directive or a CDATA section, until '>'
+)
 
 var (
 	errFileTooBig  = errors.New("file too large")
 	errTokenTooBig = errors.New("token too large")
+	errTooMany     = errors.New("too many nodes")
 )
 
 func (g *guard) ReadByte() (byte, error) {
@@ -128,10 +240,78 @@ func (g *guard) ReadByte() (byte, error) {
 		return 0, g.err
 	}
 	b, err := g.r.ReadByte()
-	if err == nil {
-		g.n++
+	if err != nil {
+		return b, err
 	}
-	return b, err
+	g.n++
+	switch g.st {
+	case lexText:
+		if b == '<' {
+			g.st = lexLT
+		}
+	case lexLT:
+		switch b {
+		case '!':
+			g.st = lexBang
+		case '?':
+			g.st, g.run = lexPI, 0
+		case '/':
+			g.st = lexOther
+		default:
+			g.st = lexTag
+		}
+	case lexBang:
+		if b == '-' {
+			g.st, g.run = lexComment, 1
+		} else {
+			g.st = lexOther
+		}
+	case lexComment:
+		switch {
+		case b == '-':
+			g.run++
+		case b == '>' && g.run >= 2:
+			g.st = lexText
+		default:
+			g.run = 0
+		}
+	case lexPI:
+		switch {
+		case b == '>' && g.run == 1:
+			g.st = lexText
+		case b == '?':
+			g.run = 1
+		default:
+			g.run = 0
+		}
+	case lexTag:
+		switch b {
+		case '"':
+			g.st = lexQuote2
+		case '\'':
+			g.st = lexQuote1
+		case '>':
+			g.st = lexText
+		case '=':
+			if g.attrs++; g.nodes+g.attrs > g.lim.MaxNodes {
+				g.err = errTooMany
+				return 0, g.err
+			}
+		}
+	case lexQuote1:
+		if b == '\'' {
+			g.st = lexTag
+		}
+	case lexQuote2:
+		if b == '"' {
+			g.st = lexTag
+		}
+	case lexOther:
+		if b == '>' {
+			g.st = lexText
+		}
+	}
+	return b, nil
 }
 
 func (g *guard) Read(p []byte) (int, error) {
@@ -147,18 +327,27 @@ func (g *guard) Read(p []byte) (int, error) {
 
 // parseTree tokenizes the document into the nodes before the root, the root element and the
 // nodes after it, enforcing the limits and well-formedness (matching end tags, one root).
-func parseTree(r io.Reader, lim Limits, file string) (prolog []*Node, root *Node, epilog []*Node, err error) {
+//
+// complete, when not nil, is called for each node inside the root once it is read whole (for an
+// element, at its end tag), with the open elements above it, the root first; when it returns
+// drop, the node is left out of the tree, and when it returns an error, parsing stops with it.
+func parseTree(r io.Reader, lim Limits, file string, complete func(n *Node, parents []*Node) (drop bool, err error)) (prolog []*Node, root *Node, epilog []*Node, err error) {
 	g := &guard{r: bufio.NewReaderSize(r, 64<<10), lim: lim}
+	// A UTF-8 byte-order mark may start the document; encoding/xml would take it for text.
+	if b, _ := g.r.Peek(len(utf8BOM)); string(b) == utf8BOM {
+		g.r.Discard(len(utf8BOM))
+		g.n += int64(len(utf8BOM))
+	}
 	d := xml.NewDecoder(g)
 	d.Strict = true
 	var stack []*Node
-	elements := 0
+	nodes := 0
 	fail := func(line int, format string, a ...any) error {
 		return &Error{File: file, Line: line, Msg: fmt.Sprintf(format, a...)}
 	}
 	for {
 		line, _ := d.InputPos()
-		g.mark = g.n
+		g.mark, g.nodes, g.attrs = g.n, nodes, 0
 		tok, terr := d.RawToken()
 		if terr == io.EOF {
 			if len(stack) > 0 {
@@ -173,6 +362,8 @@ func parseTree(r io.Reader, lim Limits, file string) (prolog []*Node, root *Node
 			switch {
 			case errors.Is(g.err, errFileTooBig):
 				return nil, nil, nil, fail(line, "file is larger than the %d-byte limit", lim.MaxXMLBytes)
+			case errors.Is(g.err, errTooMany):
+				return nil, nil, nil, fail(line, tooManyNodes, lim.MaxNodes)
 			case errors.Is(g.err, errTokenTooBig):
 				return nil, nil, nil, fail(line, "an XML token (tag, attribute or text) is longer than the %d-byte limit", lim.MaxTokenBytes)
 			}
@@ -185,9 +376,9 @@ func parseTree(r io.Reader, lim Limits, file string) (prolog []*Node, root *Node
 		var n *Node
 		switch t := tok.(type) {
 		case xml.StartElement:
-			elements++
-			if elements > lim.MaxElements {
-				return nil, nil, nil, fail(line, "more than %d elements", lim.MaxElements)
+			nodes += 1 + len(t.Attr)
+			if nodes > lim.MaxNodes {
+				return nil, nil, nil, fail(line, tooManyNodes, lim.MaxNodes)
 			}
 			if len(stack) >= lim.MaxDepth {
 				return nil, nil, nil, fail(line, "elements nested deeper than %d levels", lim.MaxDepth)
@@ -196,6 +387,9 @@ func parseTree(r io.Reader, lim Limits, file string) (prolog []*Node, root *Node
 				return nil, nil, nil, fail(line, "malformed XML: a second root element <%s>", qname(t.Name))
 			}
 			n = &Node{Kind: ElementNode, Name: qname(t.Name), Line: line}
+			if a, ok := duplicateAttr(t.Attr); ok {
+				return nil, nil, nil, fail(line, "malformed XML: attribute %s appears twice in <%s>", qname(a), n.Name)
+			}
 			if len(t.Attr) > 0 {
 				n.Attrs = make([]Attr, len(t.Attr))
 				for i, a := range t.Attr {
@@ -219,6 +413,17 @@ func parseTree(r io.Reader, lim Limits, file string) (prolog []*Node, root *Node
 				return nil, nil, nil, fail(line, "malformed XML: element <%s> (line %d) closed by </%s>", top.Name, top.Line, qname(t.Name))
 			}
 			stack = stack[:len(stack)-1]
+			if complete != nil && len(stack) > 0 {
+				drop, err := complete(top, stack)
+				if err != nil {
+					return nil, nil, nil, err
+				}
+				if drop {
+					p := stack[len(stack)-1]
+					p.Children[len(p.Children)-1] = nil // top is its parent's last child
+					p.Children = p.Children[:len(p.Children)-1]
+				}
+			}
 			continue
 		case xml.CharData:
 			if len(bytes.TrimSpace(t)) == 0 {
@@ -243,8 +448,20 @@ func parseTree(r io.Reader, lim Limits, file string) (prolog []*Node, root *Node
 		default:
 			continue
 		}
+		if nodes++; nodes > lim.MaxNodes {
+			return nil, nil, nil, fail(line, tooManyNodes, lim.MaxNodes)
+		}
 		switch {
 		case len(stack) > 0:
+			if complete != nil {
+				drop, err := complete(n, stack)
+				if err != nil {
+					return nil, nil, nil, err
+				}
+				if drop {
+					continue
+				}
+			}
 			p := stack[len(stack)-1]
 			p.Children = append(p.Children, n)
 		case root == nil:
@@ -253,6 +470,43 @@ func parseTree(r io.Reader, lim Limits, file string) (prolog []*Node, root *Node
 			epilog = append(epilog, n)
 		}
 	}
+}
+
+const tooManyNodes = "more than %d nodes (elements, attributes, comments, processing instructions, directives and text runs)"
+
+const utf8BOM = "\xef\xbb\xbf"
+
+// duplicateAttr returns the first attribute name that appears twice in as, which XML forbids
+// and encoding/xml does not check.
+func duplicateAttr(as []xml.Attr) (xml.Name, bool) {
+	if len(as) <= 8 {
+		for i := 1; i < len(as); i++ {
+			for j := 0; j < i; j++ {
+				if as[i].Name == as[j].Name {
+					return as[i].Name, true
+				}
+			}
+		}
+		return xml.Name{}, false
+	}
+	// Sorting indices costs 4 bytes an attribute, where a map would cost ten times that.
+	idx := make([]int32, len(as))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	cmp := func(a, b xml.Name) int {
+		if c := strings.Compare(a.Space, b.Space); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Local, b.Local)
+	}
+	slices.SortFunc(idx, func(i, j int32) int { return cmp(as[i].Name, as[j].Name) })
+	for k := 1; k < len(idx); k++ {
+		if cmp(as[idx[k-1]].Name, as[idx[k]].Name) == 0 {
+			return as[max(idx[k-1], idx[k])].Name, true
+		}
+	}
+	return xml.Name{}, false
 }
 
 func qname(n xml.Name) string {
@@ -279,6 +533,14 @@ func (m *Model) parseID(n *Node, attr string) (int64, error) {
 
 // interpret turns the <net> tree into the model.
 func (m *Model) interpret(root *Node) error {
+	if err := m.interpretNet(root); err != nil {
+		return err
+	}
+	return m.interpretChildren(root)
+}
+
+// interpretNet checks the root element and reads the attributes of <net>.
+func (m *Model) interpretNet(root *Node) error {
 	m.Line = root.Line
 	if root.Name != "net" {
 		return m.errorf(root.Line, nil, "the root element is <%s>, not <net>", root.Name)
@@ -301,6 +563,12 @@ func (m *Model) interpret(root *Node) error {
 	if !hasVersion {
 		return m.errorf(root.Line, nil, "<net> has no version attribute (IR 10 or 11 expected)")
 	}
+	return nil
+}
+
+// interpretChildren reads the children of <net>: the layers and edges that Parse has not
+// already interpreted, and the other elements as Extra.
+func (m *Model) interpretChildren(root *Node) error {
 	var sawLayers, sawEdges bool
 	for _, c := range root.Children {
 		if c.Kind != ElementNode {
@@ -311,40 +579,18 @@ func (m *Model) interpret(root *Node) error {
 			continue
 		}
 		switch c.Name {
-		case "layers":
-			if sawLayers {
-				return m.errorf(c.Line, nil, "a second <layers> element")
+		case "layers", "edges":
+			saw := &sawLayers
+			if c.Name == "edges" {
+				saw = &sawEdges
 			}
-			sawLayers = true
-			for _, lc := range c.Children {
-				switch {
-				case lc.Kind == ElementNode && lc.Name == "layer":
-					l, err := m.interpretLayer(lc)
-					if err != nil {
-						return err
-					}
-					m.Layers = append(m.Layers, l)
-				case lc.Kind == CommentNode:
-				default:
-					return m.errorf(lc.Line, nil, "unexpected %s in <layers>", describe(lc))
-				}
+			if *saw {
+				return m.errorf(c.Line, nil, "a second <%s> element", c.Name)
 			}
-		case "edges":
-			if sawEdges {
-				return m.errorf(c.Line, nil, "a second <edges> element")
-			}
-			sawEdges = true
-			for _, ec := range c.Children {
-				switch {
-				case ec.Kind == ElementNode && ec.Name == "edge":
-					e, err := m.interpretEdge(ec)
-					if err != nil {
-						return err
-					}
-					m.Edges = append(m.Edges, e)
-				case ec.Kind == CommentNode:
-				default:
-					return m.errorf(ec.Line, nil, "unexpected %s in <edges>", describe(ec))
+			*saw = true
+			for _, cc := range c.Children {
+				if err := m.interpretSectionChild(c.Name, cc); err != nil {
+					return err
 				}
 			}
 		default:

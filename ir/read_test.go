@@ -368,13 +368,18 @@ func TestHostileAttribute(t *testing.T) {
 
 func TestLimits(t *testing.T) {
 	src := `<net name="x" version="11"><layers><layer id="0" name="a" type="Parameter"/><layer id="1" name="b" type="Parameter"/></layers></net>`
-	small := Limits{MaxXMLBytes: 50, MaxTokenBytes: 1 << 10, MaxDepth: 8, MaxElements: 100}
+	small := Limits{MaxXMLBytes: 50, MaxTokenBytes: 1 << 10, MaxDepth: 8, MaxNodes: 100}
 	if _, err := small.Parse(strings.NewReader(src), "f.xml"); err == nil || !strings.Contains(err.Error(), "larger than the 50-byte limit") {
 		t.Errorf("size limit: %v", err)
 	}
-	few := Limits{MaxXMLBytes: 1 << 20, MaxTokenBytes: 1 << 10, MaxDepth: 8, MaxElements: 3}
-	if _, err := few.Parse(strings.NewReader(src), "f.xml"); err == nil || !strings.Contains(err.Error(), "more than 3 elements") {
-		t.Errorf("element limit: %v", err)
+	// src has 12 nodes: 4 elements and 8 attributes.
+	few := Limits{MaxXMLBytes: 1 << 20, MaxTokenBytes: 1 << 10, MaxDepth: 8, MaxNodes: 11}
+	if _, err := few.Parse(strings.NewReader(src), "f.xml"); err == nil || !strings.Contains(err.Error(), "more than 11 nodes") {
+		t.Errorf("node limit: %v", err)
+	}
+	few.MaxNodes = 12
+	if _, err := few.Parse(strings.NewReader(src), "f.xml"); err != nil {
+		t.Errorf("node limit of 12: %v", err)
 	}
 	if _, err := DefaultLimits.Parse(strings.NewReader(src), "f.xml"); err != nil {
 		t.Errorf("default limits: %v", err)
@@ -399,15 +404,48 @@ func TestMalformed(t *testing.T) {
 		{`<net version="11"><layers/><edges><edge from-layer="0" from-port="0" to-layer="1"/></edges></net>`, "<edge> has no to-port attribute"},
 		{`<net version="11" name="a &bogus; b"><layers/></net>`, "malformed XML"},
 		{"<?xml version=\"1.0\" encoding=\"latin1\"?><net version=\"11\"><layers/></net>", "malformed XML"},
-		{`<net version="11" name="a" name="b"><layers/></net>`, ""}, // duplicate attributes: kept as read
+		{`<net version="11" name="a" name="b"><layers/></net>`, "m.xml:1: malformed XML: attribute name appears twice in <net>"},
+		{"<net version=\"11\">\n<layers><layer id=\"1\" type=\"X\" id=\"2\"/></layers></net>", "m.xml:2: malformed XML: attribute id appears twice in <layer>"},
+		{`<net version="11"><layers><layer id="1" type="X"><data a="1" b="2" c="3" d="4" e="5" f="6" g="7" h="8" i="9" e="10"/></layer></layers></net>`, "attribute e appears twice in <data>"},
+		{`<net version="11" x:a="1" x:a="2"><layers/></net>`, "attribute x:a appears twice in <net>"},
+		{"\ufeff\ufeff<net version=\"11\"><layers/></net>", "text outside the root element"}, // one byte-order mark only
+		// <layers> and <edges> are interpreted as they are read; their errors are the same.
+		{`<net version="11"><layers><layer id="0" type="X"/></layers><layers><layer id="1" type="X"/></layers></net>`, "m.xml:1: a second <layers> element"},
+		{`<net version="11"><layers/><layers/></net>`, "m.xml:1: a second <layers> element"},
+		{`<net version="11"><layers/><edges><!--c--></edges><edges><edge/></edges></net>`, "m.xml:1: a second <edges> element"},
+		{"<net version=\"11\"><layers>\n<layer id=\"0\" type=\"X\"/>\ntext</layers></net>", "m.xml:2: unexpected text in <layers>"},
+		{"<net version=\"11\"><layers/><edges>\n<?pi?></edges></net>", "m.xml:2: unexpected processing instruction in <edges>"},
+		{`<net version="11"><layers/><edges><layer/></edges></net>`, "unexpected <layer> in <edges>"},
+		{`<net version="9"><layers><layer id="x" type="X"/></layers></net>`, `IR version "9" is not supported`},
+		{`<model version="11"><layers><layer id="x" type="X"/></layers></model>`, "the root element is <model>, not <net>"},
 	}
 	for _, c := range cases {
 		_, err := Parse(strings.NewReader(c.src), "m.xml")
-		if c.want == "" {
-			continue
-		}
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "m.xml:") {
 			t.Errorf("Parse(%q) = %v, want an error containing %q", c.src, err, c.want)
+		}
+	}
+}
+
+// TestByteOrderMark reads a model that starts with a UTF-8 byte-order mark, with and without an
+// XML declaration after it, as the same model without the mark; attributes that differ only in
+// their prefix are distinct.
+func TestByteOrderMark(t *testing.T) {
+	for _, src := range []string{
+		`<?xml version="1.0" encoding="UTF-8"?>` + "\n" + `<net name="n" version="11" a:v="1" b:v="2"><layers/></net>`,
+		`<net name="n" version="11" a:v="1" b:v="2"><layers/></net>`,
+	} {
+		want, err := Parse(strings.NewReader(src), "m.xml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Parse(strings.NewReader("\ufeff"+src), "m.xml")
+		if err != nil {
+			t.Errorf("with a byte-order mark: %v", err)
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("with a byte-order mark: %+v, want %+v", got, want)
 		}
 	}
 }

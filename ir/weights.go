@@ -2,10 +2,8 @@ package ir
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,7 +30,7 @@ type Weights struct {
 
 func fileWeights(path string) *Weights {
 	return &Weights{Name: path, open: func() (io.ReaderAt, int64, error) {
-		f, err := os.Open(path)
+		f, err := OpenFile(path)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -40,10 +38,6 @@ func fileWeights(path string) *Weights {
 		if err != nil {
 			f.Close()
 			return nil, 0, err
-		}
-		if !fi.Mode().IsRegular() {
-			f.Close()
-			return nil, 0, fmt.Errorf("%s is not a regular file", path)
 		}
 		// The file stays open for the model's lifetime; ReadAt is safe for concurrent use.
 		return f, fi.Size(), nil

@@ -355,12 +355,7 @@ func irRun(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 	inputs := map[string]op.Tensor{}
 	for _, in := range opts.inputs {
 		name, file, _ := strings.Cut(in, "=")
-		f, err := os.Open(file)
-		if err != nil {
-			return err
-		}
-		t, err := ir.ReadNPY(f)
-		f.Close()
+		t, err := ir.ReadNPYFile(file)
 		if err != nil {
 			return fmt.Errorf("--input %s: %v", in, err)
 		}
@@ -454,7 +449,7 @@ func irFold(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 
 // looksLikeSnippet reports whether the file starts with a <layer> element rather than <net>.
 func looksLikeSnippet(path string) bool {
-	f, err := os.Open(path)
+	f, err := ir.OpenFile(path)
 	if err != nil {
 		return false
 	}
@@ -466,7 +461,7 @@ func looksLikeSnippet(path string) bool {
 
 // readLimited reads a whole file of at most limit bytes.
 func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := ir.OpenFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,182 @@
+package ir
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// allocBound is the documented bound on what reading allocates (see Limits).
+func allocBound(nodes int, bytes int64) uint64 {
+	return 400*uint64(nodes) + 3*uint64(bytes) + 1<<20
+}
+
+// countNodes counts the nodes of src as Limits defines them, with encoding/xml alone.
+func countNodes(t *testing.T, src []byte) int {
+	t.Helper()
+	d := xml.NewDecoder(bytes.NewReader(src))
+	n := 0
+	for {
+		tok, err := d.RawToken()
+		if err == io.EOF {
+			return n
+		}
+		if err != nil {
+			t.Fatalf("counting nodes: %v", err)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			n += 1 + len(tok.Attr)
+		case xml.Comment, xml.Directive:
+			n++
+		case xml.ProcInst:
+			if tok.Target != "xml" {
+				n++
+			}
+		case xml.CharData:
+			if len(bytes.TrimSpace(tok)) > 0 {
+				n++
+			}
+		}
+	}
+}
+
+// allocated returns the bytes allocated while f runs.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// repeat is a document of head, unit repeated n times, and tail.
+func repeat(head, unit string, n int, tail string) []byte {
+	return []byte(head + strings.Repeat(unit, n) + tail)
+}
+
+// TestReadMemoryBound reads inputs made to cost the reader the most per byte (tiny comments,
+// instructions, elements, attributes and text runs, kept or dropped; a fan-out of Results;
+// long text) and checks the allocation bound Limits states, 400·N + 3·B + 1 MiB.
+func TestReadMemoryBound(t *testing.T) {
+	if raceEnabled {
+		t.Skip("-race inflates allocation counts")
+	}
+	const k = 100_000
+	var attrs strings.Builder
+	for i := range k {
+		fmt.Fprintf(&attrs, ` a%d=""`, i)
+	}
+	var fan bytes.Buffer
+	fan.WriteString(`<net name="n" version="11"><layers><layer id="0" name="p" type="Parameter" version="opset1"><data shape="1" element_type="f32"/><output><port id="0" precision="FP32"><dim>1</dim></port></output></layer>`)
+	for i := 1; i <= k/10; i++ {
+		fmt.Fprintf(&fan, "<layer id=\"%d\" name=\"r%d\" type=\"Result\" version=\"opset1\"><input><port id=\"0\" precision=\"FP32\"><dim>1</dim></port></input></layer>\n", i, i)
+	}
+	fan.WriteString("</layers><edges>")
+	for i := 1; i <= k/10; i++ {
+		fmt.Fprintf(&fan, "<edge from-layer=\"0\" from-port=\"0\" to-layer=\"%d\" to-port=\"0\"/>\n", i)
+	}
+	fan.WriteString("</edges></net>")
+	const meta, metaEnd = `<net version="11"><layers/><meta_data>`, `</meta_data></net>`
+	cases := map[string][]byte{
+		"comments in <layers>":       repeat(`<net version="11"><layers>`, "<!---->", k, "</layers></net>"),
+		"comments in <edges>":        repeat(`<net version="11"><layers/><edges>`, "<!---->", k, "</edges></net>"),
+		"comments kept":              repeat(meta, "<!---->", k, metaEnd),
+		"instructions kept":          repeat(meta, "<?a?>", k, metaEnd),
+		"directives kept":            repeat(meta, "<!a>", k, metaEnd),
+		"elements kept":              repeat(meta, "<a/>", k, metaEnd),
+		"text runs kept":             repeat(meta, "<a/>x", k, metaEnd),
+		"attributes of one element":  []byte(`<net version="11"><layers/><meta_data` + attrs.String() + `/></net>`),
+		"attributes of many":         repeat(meta, `<b a="" c="" d="" e="" f="" g="" h="" i=""/>`, k/8, metaEnd),
+		"fan-out of Results":         fan.Bytes(),
+		"long text":                  repeat(meta, "<a>"+strings.Repeat("x", 1<<20)+"</a>", 4, metaEnd),
+		"long attribute values":      repeat(meta, `<a b="`+strings.Repeat("x", 1<<20)+`"/>`, 4, metaEnd),
+		"comments before the root":   repeat("", "<!---->", k, `<net version="11"><layers/></net>`),
+		"comments in a layer's port": repeat(`<net version="11"><layers><layer id="0" type="X"><output><port id="0">`, "<!---->", k, "</port></output></layer></layers></net>"),
+	}
+	for name, src := range cases {
+		n := countNodes(t, src)
+		var err error
+		alloc := allocated(func() { _, err = Parse(bytes.NewReader(src), "m.xml") })
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		t.Logf("%s: %d bytes, %d nodes, %d allocated (%.0f a node)", name, len(src), n, alloc, float64(alloc)/float64(n))
+		if bound := allocBound(n, int64(len(src))); alloc > bound {
+			t.Errorf("%s (%d bytes, %d nodes): allocated %d bytes, more than the bound %d", name, len(src), n, alloc, bound)
+		}
+	}
+}
+
+// TestReadNodeLimit streams 50 MB of tiny nodes of each kind, far more than the node limit,
+// into the reader: each is refused at the limit, and what was allocated stays within the bound
+// for the nodes and bytes read, not the 50 MB offered.
+func TestReadNodeLimit(t *testing.T) {
+	if raceEnabled {
+		t.Skip("-race inflates allocation counts")
+	}
+	const total = 50 << 20
+	lim := DefaultLimits
+	lim.MaxNodes = 100_000
+	cases := []struct {
+		name, head, unit string
+	}{
+		{"comments in <layers>", `<net version="11"><layers>`, "<!---->"},
+		{"comments kept", `<net version="11"><layers/><meta_data>`, "<!---->"},
+		{"instructions kept", `<net version="11"><layers/><meta_data>`, "<?a?>"},
+		{"elements kept", `<net version="11"><layers/><meta_data>`, "<a/>"},
+		{"attributes of one element", `<net version="11"><layers/><meta_data`, ` a=""`},
+		{"comments before the root", ``, "<!---->"},
+	}
+	for _, c := range cases {
+		// chunk returns the i'th 64 KiB of units; attributes get names distinct across the
+		// document, so that the node limit is what stops them.
+		// The buffers are made before the measurement starts and reused.
+		units := []byte(strings.Repeat(c.unit, (1<<16)/len(c.unit)))
+		buf := make([]byte, 0, 128<<10)
+		chunk := func(i int) []byte {
+			if c.unit[0] != ' ' {
+				return units
+			}
+			b := buf[:0]
+			for j := range 1 << 12 {
+				b = append(b, " a"...)
+				b = strconv.AppendInt(b, int64(i), 10)
+				b = append(b, '_')
+				b = strconv.AppendInt(b, int64(j), 10)
+				b = append(b, `=""`...)
+			}
+			return b
+		}
+		pr, pw := io.Pipe()
+		done := make(chan int64)
+		go func() {
+			n, err := io.WriteString(pw, c.head)
+			written := int64(n)
+			for i := 0; err == nil && written < total; i++ {
+				n, err = pw.Write(chunk(i))
+				written += int64(n)
+			}
+			pw.Close()
+			done <- written
+		}()
+		var err error
+		alloc := allocated(func() { _, err = lim.Parse(pr, "m.xml") })
+		pr.CloseWithError(errors.New("reader done"))
+		written := <-done
+		if err == nil || !strings.Contains(err.Error(), "more than 100000 nodes") {
+			t.Errorf("%s: err = %v, want the node limit", c.name, err)
+		}
+		t.Logf("%s: %d bytes allocated, %.0f a node", c.name, alloc, float64(alloc)/float64(lim.MaxNodes))
+		if bound := allocBound(lim.MaxNodes, written); alloc > bound {
+			t.Errorf("%s: allocated %d bytes reading %d of the %d bytes, more than the bound %d", c.name, alloc, written, total, bound)
+		}
+	}
+}

@@ -1,0 +1,111 @@
+//go:build unix
+
+package ir
+
+import (
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// within runs f and fails the test if it has not returned after a few seconds, so that a call
+// that blocks on a special file fails instead of hanging the test binary.
+func within(t *testing.T, what string, f func() error) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(5 * time.Second):
+		t.Fatalf("%s: still blocked after 5s", what)
+		return nil
+	}
+}
+
+// specialFiles makes a FIFO and a unix socket in dir under the given base name plus ext, and
+// returns their paths with /dev/null, a character device.
+func specialFiles(t *testing.T, dir, ext string) map[string]string {
+	t.Helper()
+	fifo := filepath.Join(dir, "fifo"+ext)
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	paths := map[string]string{"FIFO": fifo}
+	sock := filepath.Join(dir, "sock"+ext)
+	if ln, err := net.Listen("unix", sock); err == nil {
+		t.Cleanup(func() { ln.Close() })
+		paths["socket"] = sock
+	}
+	if fi, err := os.Stat("/dev/null"); err == nil && fi.Mode()&os.ModeDevice != 0 {
+		paths["device"] = "/dev/null"
+	}
+	return paths
+}
+
+func wantNotRegular(t *testing.T, what string, err error) {
+	t.Helper()
+	if err == nil || !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("%s: err = %v, want one naming \"not a regular file\"", what, err)
+	}
+}
+
+func TestSpecialXML(t *testing.T) {
+	for kind, p := range specialFiles(t, t.TempDir(), ".xml") {
+		err := within(t, kind, func() error { _, err := Read(p); return err })
+		wantNotRegular(t, kind+" .xml", err)
+	}
+}
+
+func TestSpecialBin(t *testing.T) {
+	src, err := os.ReadFile("../testdata/ir/example1_promote_floats.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	xml := filepath.Join(dir, "m.xml")
+	if err := os.WriteFile(xml, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "m.bin")
+	if err := syscall.Mkfifo(bin, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	// check and run both need the Const data, the first step that touches the .bin.
+	err = within(t, "check", func() error {
+		m, err := Read(xml)
+		if err != nil {
+			return err
+		}
+		_, err = m.Check()
+		return err
+	})
+	wantNotRegular(t, "check with a FIFO .bin", err)
+	err = within(t, "run", func() error {
+		m, err := Read(xml)
+		if err != nil {
+			return err
+		}
+		_, err = m.Run(nil)
+		return err
+	})
+	wantNotRegular(t, "run with a FIFO .bin", err)
+	if err != nil && !strings.Contains(err.Error(), bin) {
+		t.Errorf("the error does not name %s: %v", bin, err)
+	}
+}
+
+func TestSpecialNPY(t *testing.T) {
+	for kind, p := range specialFiles(t, t.TempDir(), ".npy") {
+		err := within(t, kind, func() error { _, err := ReadNPYFile(p); return err })
+		wantNotRegular(t, kind+" .npy", err)
+	}
+	dir := t.TempDir()
+	err := within(t, "directory", func() error { _, err := ReadNPYFile(dir); return err })
+	wantNotRegular(t, "directory .npy", err)
+}
