@@ -82,8 +82,13 @@ type BudgetError struct {
 }
 
 func (e *BudgetError) Error() string {
+	need, budget := FormatBytes(e.Need), FormatBytes(e.Budget)
+	if need == budget {
+		// Rounded alike: show the difference.
+		need, budget = fmt.Sprintf("%s (%d bytes)", need, e.Need), fmt.Sprintf("%s (%d bytes)", budget, e.Budget)
+	}
 	return fmt.Sprintf("%s: evaluating needs %s of tensor data (Const data %s, inputs %s, outputs %s), more than the memory budget of %s",
-		e.File, FormatBytes(e.Need), FormatBytes(e.Consts), FormatBytes(e.Inputs), FormatBytes(e.Outputs), FormatBytes(e.Budget))
+		e.File, need, FormatBytes(e.Consts), FormatBytes(e.Inputs), FormatBytes(e.Outputs), budget)
 }
 
 // FormatBytes formats a byte count for people: exact below 1 KiB ("512 B"), else in the largest
