@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -123,6 +124,44 @@ func TestFormatBytes(t *testing.T) {
 		2 << 30: "2 GiB", 2<<30 + 2: "2 GiB", 3 << 29: "1.5 GiB", 1<<63 - 1: "8 EiB"} {
 		if got := FormatBytes(n); got != want {
 			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestBudgetHolds: what Run and Fold allocate stays within the sum they check against the budget
+// (plus a little for the graph), here with a 16 MiB Const.
+func TestBudgetHolds(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), "testdata", "ir", "large", "huge_const.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const size = 16 << 20
+	xml := strings.ReplaceAll(string(data), "1073741824", strconv.Itoa(size))
+	for _, fold := range []bool{false, true} {
+		m, err := ParseBytes([]byte(xml), make([]byte, size+1), "m.xml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var be *BudgetError
+		_, err = m.RunWith(nil, RunOptions{MaxMemory: 1})
+		if fold {
+			_, err = m.FoldWith(RunOptions{MaxMemory: 1})
+		}
+		if !errors.As(err, &be) {
+			t.Fatalf("fold %t: err = %v", fold, err)
+		}
+		n := allocated(func() {
+			if fold {
+				_, err = m.FoldWith(RunOptions{MaxMemory: be.Need})
+			} else {
+				_, err = m.RunWith(nil, RunOptions{MaxMemory: be.Need})
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n > uint64(be.Need)+1<<20 {
+			t.Errorf("fold %t: allocated %d bytes for a budget of %d", fold, n, be.Need)
 		}
 	}
 }

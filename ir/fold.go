@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -33,9 +34,16 @@ func (m *Model) FoldWith(o RunOptions) (int, error) {
 		return 0, err
 	}
 	computed := map[portKey]op.Tensor{}
+	var total int
 	for _, o := range w.outputs {
 		computed[portKey{o.layer.ID, o.port}] = o.t
+		if o.layer.Type == OpType {
+			total += len(o.t.Bytes())
+		}
 	}
+	// One allocation for all the folded data: growing the slice output by output would hold
+	// the old and the new backing array at once, beyond the budget.
+	m.appended = slices.Grow(m.appended, total)
 	hadConsumers := map[int64]bool{}
 	for _, e := range m.Edges {
 		hadConsumers[e.FromLayer] = true

@@ -18,7 +18,7 @@ func TestWriteNPYChunked(t *testing.T) {
 		element.F4E2M1, element.NF4, element.U1, element.U2, element.U3, element.U4, element.U6,
 		element.I4, element.C32} {
 		st, _, _ := NPYType(typ)
-		for _, n := range []int64{1, 7, npyChunk, 3*npyChunk + 5} {
+		for _, n := range []int64{7, npyChunk + 5} {
 			size, _ := typ.ByteSize(n)
 			data := make([]byte, size)
 			for i := range data {
@@ -45,11 +45,11 @@ func TestWriteNPYChunked(t *testing.T) {
 
 // TestWriteNPYMemory: writing a u1 tensor as u8 does not allocate its 8-times-larger copy.
 func TestWriteNPYMemory(t *testing.T) {
-	x, err := op.NewTensor(element.U1, []int64{64 << 20})
+	x, err := op.NewTensor(element.U1, []int64{8 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if n := allocated(func() { WriteNPY(io.Discard, x) }); n > 1<<20 {
-		t.Errorf("writing an 8 MiB u1 tensor allocated %d bytes", n)
+		t.Errorf("writing a 1 MiB u1 tensor (8 MiB as u8) allocated %d bytes", n)
 	}
 }
