@@ -34,9 +34,7 @@ Subcommands:
   fold MODEL.xml -o OUT.xml     replace ConvertPromoteTypes layers with constant inputs by Consts
 
 --max-memory SIZE (run, fold) bounds the tensor data held (Const data, inputs, outputs), added up
-before anything is loaded: 2GiB unless given (units: K, M, G, T or KiB, MiB, GiB, TiB; KB, MB,
-GB, TB are powers of 1000). Outputs are written atomically and never onto a file the command
-reads; -o creates missing directories.
+before anything is loaded; default 2GiB; K, M, G, T, KiB, ... are powers of 1024, KB, MB, ... of 1000.
 
 --embedded instead of MODEL.xml uses the model compiled into the program (the three examples of
 the ConvertPromoteTypes-14 specification). Flags may come before or after the model. check also
