@@ -273,6 +273,18 @@ func irRun(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 	if opts.values < 0 {
 		return usageErrorf("--values must be ≥ 0")
 	}
+	// A tensor read from an --input file takes about the file's size: refuse before reading
+	// when the files alone exceed the budget.
+	var inputBytes int64
+	for _, in := range opts.inputs {
+		_, file, _ := strings.Cut(in, "=")
+		if fi, err := os.Stat(file); err == nil {
+			inputBytes += fi.Size()
+		}
+	}
+	if inputBytes > opts.maxMemory {
+		return &ir.BudgetError{File: m.File, Budget: opts.maxMemory, Need: inputBytes, Inputs: inputBytes}
+	}
 	inputs := map[string]op.Tensor{}
 	for _, in := range opts.inputs {
 		name, file, _ := strings.Cut(in, "=")

@@ -239,6 +239,14 @@ func TestIRMaxMemory(t *testing.T) {
 	if code, _, errs := cli(t, "", "ir", "run", irTestdata("example1_promote_floats.xml"), "--max-memory", "1MB"); code != 0 {
 		t.Errorf("1MB: exit %d: %s", code, errs)
 	}
+	// --input files count too, and are not read when they alone exceed the budget.
+	x, _ := op.FromInt8([]int64{2, 3}, []int8{1, 2, 3, 4, 5, 6})
+	npy := filepath.Join(t.TempDir(), "x.npy")
+	writeNPYTest(t, npy, x)
+	code, _, errs = cli(t, "", "ir", "run", irTestdata("parameter_input.xml"), "--input", "x="+npy, "--max-memory", "100B")
+	if code != 1 || !strings.Contains(errs, "inputs 134 B") || !strings.Contains(errs, "more than the memory budget of 100 B") {
+		t.Errorf("--input over the budget: exit %d: %s", code, errs)
+	}
 	for _, args := range [][]string{
 		{"ir", "run", "--embedded", "--max-memory", "lots"},
 		{"ir", "run", "--embedded", "--max-memory", "0"},
