@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -470,8 +471,12 @@ func flagGiven(fs *flag.FlagSet, name string) bool {
 	return given
 }
 
-// suggestSize is a --max-memory value at least n: whole GiB, or whole MiB below 1 GiB.
+// suggestSize is a --max-memory value at least n: whole GiB, or whole MiB below 1 GiB (within
+// 1 GiB of the int64 limit, where no budget is enough, the whole GiB below n).
 func suggestSize(n int64) string {
+	if n > math.MaxInt64-1<<30 {
+		return fmt.Sprintf("%dGiB", n>>30)
+	}
 	if n >= 1<<30 {
 		return fmt.Sprintf("%dGiB", (n+1<<30-1)>>30)
 	}

@@ -17,3 +17,12 @@ func TestParseSize(t *testing.T) {
 		}
 	}
 }
+
+func TestSuggestSize(t *testing.T) {
+	for n, want := range map[int64]string{1: "1MiB", 1 << 20: "1MiB", 1<<20 + 1: "2MiB", 1 << 30: "1GiB",
+		2<<30 + 2: "3GiB", 1<<63 - 1: "8589934591GiB"} {
+		if got := suggestSize(n); got != want {
+			t.Errorf("suggestSize(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
