@@ -48,10 +48,10 @@ func evaluable(typ string) bool {
 type portKey struct{ layer, port int64 }
 
 // DefaultMaxMemory is the memory budget of Run and Fold when RunOptions.MaxMemory is 0: 2 GiB.
-// A fixed amount gives the same answer on every machine (a model that runs on one runs on all
-// of them with the same options); it holds the largest Const that can be loaded (MaxConstBytes,
-// 1 GiB) together with one output of the same size, and leaves room for the rest of the
-// program on machines with 8 GiB of memory.
+// A fixed amount, not a share of the machine's memory, accepts or refuses a model alike on every
+// machine, and is not misled by containers whose limit is below the host's memory. 2 GiB holds
+// the largest Const that can be loaded (MaxConstBytes, 1 GiB) together with one output of the
+// same size, and leaves room for the rest of the program on a machine with 8 GiB.
 const DefaultMaxMemory = 2 << 30
 
 // RunOptions are the settings of RunWith and FoldWith.
@@ -109,16 +109,16 @@ func FormatBytes(n int64) string {
 	return s + " " + units[i:i+1] + "iB"
 }
 
-// Plan is what Run (or Fold) would do, worked out from the model's types and shapes and the
-// given Parameter tensors, without reading Const data or allocating tensors.
+// Plan is what Run would do, worked out from the model's types and shapes and the given
+// Parameter tensors, without reading Const data or allocating tensors.
 type Plan struct {
 	// Outputs are the tensors Run would return, in the same order.
 	Outputs []PlannedOutput
 	// Skipped and Missing are as in RunResult.
 	Skipped, Missing []*Layer
 	// ConstBytes, InputBytes and OutputBytes are the bytes of Const data loaded, of Parameter
-	// tensors used and of tensors computed (for Fold, each folded output counts twice: Fold
-	// copies it into the model's constant data).
+	// tensors used and of tensors computed. (Fold checks its budget the same way, counting each
+	// folded output twice: it copies it into the model's constant data.)
 	ConstBytes, InputBytes, OutputBytes int64
 }
 
