@@ -2,9 +2,12 @@ package ir
 
 import (
 	"fmt"
+	"math"
 	"strconv"
+	"strings"
 
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/kernels"
 	"github.com/convertpromote/convertpromote/op"
 	"github.com/convertpromote/convertpromote/promote"
 )
@@ -28,6 +31,9 @@ type RunResult struct {
 	// Skipped lists the ConvertPromoteTypes and Convert layers that were not evaluated because an
 	// input is not constant (a Parameter without a tensor, or a layer type Run does not compute).
 	Skipped []*Layer
+	// Missing lists the Parameters that a skipped layer depends on and that no input fed, in
+	// topological order: feeding them (by the layer's name) would let Run go further.
+	Missing []*Layer
 }
 
 // evaluable are the layer types Run computes.
@@ -41,19 +47,208 @@ func evaluable(typ string) bool {
 
 type portKey struct{ layer, port int64 }
 
-// Run evaluates the model as far as its constant data and the given Parameter tensors allow:
-// Const layers (loaded from the .bin), Parameters (inputs, looked up by the layer's name or one
-// of its output tensor names), Convert layers (destination_type, converted with package kernels),
-// ConvertPromoteTypes layers (op.ConvertPromoteTypes.Evaluate) and Results (pass-through).
-// Other layer types are not computed, and neither is anything that depends on them.
-//
-// The model must pass Check. A Const that a computed layer needs and whose data is missing,
-// short or out of range is an error naming it; a Parameter tensor of the wrong type or shape is
-// an error; Consts that nothing computed needs are not read.
+// DefaultMaxMemory is the memory budget of Run and Fold when RunOptions.MaxMemory is 0: 2 GiB.
+// A fixed amount, not a share of the machine's memory, accepts or refuses a model alike on every
+// machine, and is not misled by containers whose limit is below the host's memory. 2 GiB holds
+// the largest Const that can be loaded (MaxConstBytes, 1 GiB) together with one output of the
+// same size, and leaves room for the rest of the program on a machine with 8 GiB.
+const DefaultMaxMemory = 2 << 30
+
+// RunOptions are the settings of RunWith and FoldWith.
+type RunOptions struct {
+	// MaxMemory bounds the tensor data that Run and Fold hold: the Const data they load, the
+	// Parameter tensors that computed layers use, the tensors they compute and, for Fold, the
+	// copy of each folded output added to the model's constant data. They add these up from the
+	// model's types and shapes before allocating any of them (see Plan) and return a
+	// *BudgetError when the sum is larger. 0 means DefaultMaxMemory; a negative value means no
+	// limit.
+	MaxMemory int64
+}
+
+func (o RunOptions) budget() int64 {
+	if o.MaxMemory == 0 {
+		return DefaultMaxMemory
+	}
+	return o.MaxMemory
+}
+
+// BudgetError reports an evaluation whose tensor data would exceed RunOptions.MaxMemory.
+type BudgetError struct {
+	File string
+	// Budget is the limit and Need the data the evaluation would hold (bytes): the sum of
+	// Consts, Inputs and Outputs, as in Plan.
+	Budget, Need            int64
+	Consts, Inputs, Outputs int64
+}
+
+func (e *BudgetError) Error() string {
+	need, budget := FormatBytes(e.Need), FormatBytes(e.Budget)
+	if need == budget {
+		// Rounded alike: show the difference.
+		need, budget = fmt.Sprintf("%s (%d bytes)", need, e.Need), fmt.Sprintf("%s (%d bytes)", budget, e.Budget)
+	}
+	return fmt.Sprintf("%s: evaluating needs %s of tensor data (Const data %s, inputs %s, outputs %s), more than the memory budget of %s",
+		e.File, need, FormatBytes(e.Consts), FormatBytes(e.Inputs), FormatBytes(e.Outputs), budget)
+}
+
+// FormatBytes formats a byte count for people: exact below 1 KiB ("512 B"), else in the largest
+// binary unit that keeps the number at least 1, with at most two decimals ("1 KiB", "1.5 GiB",
+// "2.33 MiB").
+func FormatBytes(n int64) string {
+	if n < 1024 && n > -1024 {
+		return strconv.FormatInt(n, 10) + " B"
+	}
+	const units = "KMGTPE"
+	v, i := float64(n)/1024, 0
+	for (v >= 1024 || v <= -1024) && i < len(units)-1 {
+		v /= 1024
+		i++
+	}
+	s := strconv.FormatFloat(v, 'f', 2, 64)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	return s + " " + units[i:i+1] + "iB"
+}
+
+// Plan is what Run would do, worked out from the model's types and shapes and the given
+// Parameter tensors, without reading Const data or allocating tensors.
+type Plan struct {
+	// Outputs are the tensors Run would return, in the same order.
+	Outputs []PlannedOutput
+	// Skipped and Missing are as in RunResult.
+	Skipped, Missing []*Layer
+	// ConstBytes, InputBytes and OutputBytes are the bytes of Const data loaded, of Parameter
+	// tensors used and of tensors computed. (Fold checks its budget the same way, counting each
+	// folded output twice: it copies it into the model's constant data.)
+	ConstBytes, InputBytes, OutputBytes int64
+}
+
+// Bytes is the tensor data the plan holds: ConstBytes + InputBytes + OutputBytes, or -1 when
+// the sum overflows int64.
+func (p *Plan) Bytes() int64 {
+	s := p.ConstBytes
+	for _, b := range []int64{p.InputBytes, p.OutputBytes} {
+		if b < 0 || s > math.MaxInt64-b {
+			return -1
+		}
+		s += b
+	}
+	return s
+}
+
+// PlannedOutput is one tensor Run would compute.
+type PlannedOutput struct {
+	Name  string // as in Output
+	Layer *Layer
+	Port  int64
+	Type  element.Type
+	Shape []int64
+}
+
+// Run is RunWith with the default options (a memory budget of DefaultMaxMemory).
 func (m *Model) Run(inputs map[string]op.Tensor) (*RunResult, error) {
+	return m.RunWith(inputs, RunOptions{})
+}
+
+// RunWith evaluates the model as far as its constant data and the given Parameter tensors
+// allow: Const layers (loaded from the .bin), Parameters (inputs, looked up by the layer's name
+// or one of its output tensor names), Convert layers (destination_type, converted with package
+// kernels), ConvertPromoteTypes layers (op.ConvertPromoteTypes.Evaluate) and Results
+// (pass-through). Other layer types are not computed, and neither is anything that depends on
+// them.
+//
+// The model must pass Check. Before loading or computing anything, RunWith adds up the tensor
+// data it will hold (as Plan does) and returns a *BudgetError when the sum exceeds
+// o.MaxMemory. A Const that a computed layer needs and whose data is missing, short or out of
+// range is an error naming it; a Parameter tensor of the wrong type or shape is an error;
+// Consts that nothing computed needs are not read.
+func (m *Model) RunWith(inputs map[string]op.Tensor, o RunOptions) (*RunResult, error) {
+	w, err := m.evaluate(inputs, o, false)
+	if err != nil {
+		return nil, err
+	}
+	res := &RunResult{Skipped: w.skipped, Missing: w.missing}
+	for _, v := range w.outputs {
+		res.Outputs = append(res.Outputs, Output{Name: v.name, Layer: v.layer, Port: v.port, Tensor: v.t})
+	}
+	return res, nil
+}
+
+// Plan returns what Run would compute and the tensor data it would hold, without reading Const
+// data or allocating tensors. The model must pass Check. The errors Run finds before reading
+// data (a Const range outside the .bin, a Parameter tensor of the wrong type or shape, an
+// operator whose common type cannot hold values) are Plan's errors too.
+func (m *Model) Plan(inputs map[string]op.Tensor) (*Plan, error) {
 	if _, err := m.Check(); err != nil {
 		return nil, err
 	}
+	w, err := m.walk(inputs, true, false)
+	if err != nil {
+		return nil, err
+	}
+	return w.plan(), nil
+}
+
+// evaluate checks the model, walks it without data to check the budget, then computes.
+func (m *Model) evaluate(inputs map[string]op.Tensor, o RunOptions, fold bool) (*walk, error) {
+	if _, err := m.Check(); err != nil {
+		return nil, err
+	}
+	dry, err := m.walk(inputs, true, fold)
+	if err != nil {
+		return nil, err
+	}
+	if b, need := o.budget(), dry.plan().Bytes(); b >= 0 && (need < 0 || need > b) {
+		if need < 0 {
+			need = math.MaxInt64
+		}
+		return nil, &BudgetError{File: m.File, Budget: b, Need: need, Consts: dry.consts, Inputs: dry.inputs, Outputs: dry.outBytes}
+	}
+	return m.walk(inputs, false, fold)
+}
+
+// value is a computed tensor, or in a dry walk only its type and shape.
+type value struct {
+	typ   element.Type
+	shape []int64
+	t     op.Tensor // zero in a dry walk
+}
+
+type walkOutput struct {
+	value
+	name  string
+	layer *Layer
+	port  int64
+}
+
+// walk is the result of one pass over the model.
+type walk struct {
+	outputs                  []walkOutput
+	skipped, missing         []*Layer
+	consts, inputs, outBytes int64
+}
+
+func (w *walk) plan() *Plan {
+	p := &Plan{Skipped: w.skipped, Missing: w.missing, ConstBytes: w.consts, InputBytes: w.inputs, OutputBytes: w.outBytes}
+	for _, v := range w.outputs {
+		p.Outputs = append(p.Outputs, PlannedOutput{Name: v.name, Layer: v.layer, Port: v.port, Type: v.typ, Shape: v.shape})
+	}
+	return p
+}
+
+// addBytes adds b to *sum, saturating at math.MaxInt64.
+func addBytes(sum *int64, b int64) {
+	if b < 0 || *sum > math.MaxInt64-b {
+		*sum = math.MaxInt64
+		return
+	}
+	*sum += b
+}
+
+// walk passes over the layers Run computes in topological order. A dry walk works out types,
+// shapes and byte counts and checks what can be checked without data; the other loads and
+// computes. For Fold only the ConvertPromoteTypes layers and what feeds them are computed, and
+// their outputs count twice (Fold copies them into the model's constant data).
+func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error) {
 	byID := map[int64]*Layer{}
 	for _, l := range m.Layers {
 		byID[l.ID] = l
@@ -66,12 +261,12 @@ func (m *Model) Run(inputs map[string]op.Tensor) (*RunResult, error) {
 		consumers[e.FromLayer] = append(consumers[e.FromLayer], e)
 	}
 	// Which layers are worth computing: Converts and operators, the Results they feed, and the
-	// evaluable layers upstream of them.
+	// evaluable layers upstream of them (for Fold: operators and what is upstream of them).
 	needed := map[*Layer]bool{}
 	for i := len(order) - 1; i >= 0; i-- {
 		l := order[i]
 		switch {
-		case l.Type == "Convert" || l.Type == OpType || l.Type == "Result":
+		case l.Type == OpType || !fold && (l.Type == "Convert" || l.Type == "Result"):
 			needed[l] = true
 		case evaluable(l.Type):
 			for _, e := range consumers[l.ID] {
@@ -82,15 +277,21 @@ func (m *Model) Run(inputs map[string]op.Tensor) (*RunResult, error) {
 		}
 	}
 	used := map[string]bool{}
-	vals := map[portKey]op.Tensor{}
-	res := &RunResult{}
-	input := func(l *Layer, p *Port) (op.Tensor, bool) {
+	vals := map[portKey]value{}
+	w := &walk{}
+	unfed := map[int64]bool{} // the Parameters without a tensor
+	input := func(l *Layer, p *Port) (value, bool) {
 		e := into[portKey{l.ID, p.ID}]
 		if e == nil {
-			return op.Tensor{}, false
+			return value{}, false
 		}
-		t, ok := vals[portKey{e.FromLayer, e.FromPort}]
-		return t, ok
+		v, ok := vals[portKey{e.FromLayer, e.FromPort}]
+		return v, ok
+	}
+	skip := func(l *Layer) { w.skipped = append(w.skipped, l) }
+	output := func(l *Layer, p *Port, v value) {
+		vals[portKey{l.ID, p.ID}] = v
+		w.outputs = append(w.outputs, walkOutput{value: v, name: outputName(l, p), layer: l, port: p.ID})
 	}
 	for _, l := range order {
 		if !needed[l] {
@@ -98,34 +299,43 @@ func (m *Model) Run(inputs map[string]op.Tensor) (*RunResult, error) {
 		}
 		switch l.Type {
 		case "Const":
-			ci, data, err := m.ConstData(l)
+			ci, err := m.constRange(l)
 			if err != nil {
 				return nil, err
 			}
 			if ci.Type == element.String {
 				continue // strings are not computed on
 			}
-			t, err := op.FromBytes(ci.Type, ci.Shape, data)
-			if err != nil {
-				return nil, m.errorf(l.Line, l, "%v", err)
+			v := value{typ: ci.Type, shape: ci.Shape}
+			addBytes(&w.consts, ci.Need)
+			if !dry {
+				// Read straight into the tensor's buffer: no second copy of the data.
+				if v.t, err = op.NewTensor(ci.Type, ci.Shape); err != nil {
+					return nil, m.errorf(l.Line, l, "%v", err)
+				}
+				if err := m.readConst(l, ci, v.t.Bytes()); err != nil {
+					return nil, err
+				}
 			}
-			vals[portKey{l.ID, l.Outputs[0].ID}] = t
+			vals[portKey{l.ID, l.Outputs[0].ID}] = v
 		case "Parameter":
 			t, name, ok := m.parameterInput(l, inputs)
 			if !ok {
+				unfed[l.ID] = true
 				continue
 			}
 			used[name] = true
 			if err := m.checkParameter(l, t); err != nil {
 				return nil, err
 			}
+			addBytes(&w.inputs, int64(len(t.Bytes())))
 			for _, p := range l.Outputs {
-				vals[portKey{l.ID, p.ID}] = t
+				vals[portKey{l.ID, p.ID}] = value{typ: t.Type(), shape: t.Shape(), t: t}
 			}
 		case "Convert":
 			in, ok := input(l, l.Inputs[0])
 			if !ok {
-				res.Skipped = append(res.Skipped, l)
+				skip(l)
 				continue
 			}
 			dst, _ := l.DataAttr("destination_type")
@@ -133,33 +343,50 @@ func (m *Model) Run(inputs map[string]op.Tensor) (*RunResult, error) {
 			if err != nil {
 				return nil, m.errorf(l.Line, l, "destination_type: %v", err)
 			}
-			out, err := in.Convert(to)
+			v, err := m.outputValue(l, to, in.shape, &w.outBytes, 1, in.typ)
 			if err != nil {
-				return nil, m.errorf(l.Line, l, "%v", err)
+				return nil, err
 			}
-			p := l.Outputs[0]
-			vals[portKey{l.ID, p.ID}] = out
-			res.Outputs = append(res.Outputs, Output{Name: outputName(l, p), Layer: l, Port: p.ID, Tensor: out})
+			if !dry {
+				if v.t, err = in.t.Convert(to); err != nil {
+					return nil, m.errorf(l.Line, l, "%v", err)
+				}
+			}
+			output(l, l.Outputs[0], v)
 		case OpType:
 			a, okA := input(l, l.Inputs[0])
 			b, okB := input(l, l.Inputs[1])
 			if !okA || !okB {
-				res.Skipped = append(res.Skipped, l)
+				skip(l)
 				continue
 			}
 			o, err := ParsePromoteAttrs(l)
 			if err != nil {
 				return nil, m.errorf(l.Line, l, "%v", err)
 			}
-			oa, ob, err := o.Evaluate(a, b)
+			common, err := o.CommonType(op.Port{Type: a.typ, Shape: promote.StaticShape(a.shape...)}, op.Port{Type: b.typ, Shape: promote.StaticShape(b.shape...)})
 			if err != nil {
 				return nil, m.errorf(l.Line, l, "%v", err)
 			}
-			for i, t := range []op.Tensor{oa, ob} {
-				p := l.Outputs[i]
-				vals[portKey{l.ID, p.ID}] = t
-				res.Outputs = append(res.Outputs, Output{Name: outputName(l, p), Layer: l, Port: p.ID, Tensor: t})
+			copies := int64(1)
+			if fold {
+				copies = 2
 			}
+			va, err := m.outputValue(l, common, a.shape, &w.outBytes, copies, a.typ, b.typ)
+			if err != nil {
+				return nil, err
+			}
+			vb, err := m.outputValue(l, common, b.shape, &w.outBytes, copies, a.typ, b.typ)
+			if err != nil {
+				return nil, err
+			}
+			if !dry {
+				if va.t, vb.t, err = o.Evaluate(a.t, b.t); err != nil {
+					return nil, m.errorf(l.Line, l, "%v", err)
+				}
+			}
+			output(l, l.Outputs[0], va)
+			output(l, l.Outputs[1], vb)
 		case "Result":
 			if len(l.Inputs) == 0 {
 				continue
@@ -168,12 +395,12 @@ func (m *Model) Run(inputs map[string]op.Tensor) (*RunResult, error) {
 			if e == nil {
 				continue
 			}
-			t, ok := vals[portKey{e.FromLayer, e.FromPort}]
+			v, ok := vals[portKey{e.FromLayer, e.FromPort}]
 			if !ok {
 				continue
 			}
 			if src := byID[e.FromLayer]; src.Type == "Const" || src.Type == "Parameter" {
-				res.Outputs = append(res.Outputs, Output{Name: l.Name, Layer: l, Port: l.Inputs[0].ID, Tensor: t})
+				w.outputs = append(w.outputs, walkOutput{value: v, name: l.Name, layer: l, port: l.Inputs[0].ID})
 			}
 		}
 	}
@@ -182,7 +409,63 @@ func (m *Model) Run(inputs map[string]op.Tensor) (*RunResult, error) {
 			return nil, fmt.Errorf("%s: input %q matches no Parameter that a computed layer needs", m.File, name)
 		}
 	}
-	return res, nil
+	w.missing = unfedUpstream(order, w.skipped, byID, into, unfed)
+	return w, nil
+}
+
+// outputValue is the type and shape of a tensor of type t and shape shape converted from the
+// types from; it checks that kernels convert each of them to t, and adds copies times the
+// tensor's bytes to *sum.
+func (m *Model) outputValue(l *Layer, t element.Type, shape []int64, sum *int64, copies int64, from ...element.Type) (value, error) {
+	for _, f := range from {
+		if !kernels.Supported(f, t) {
+			return value{}, m.errorf(l.Line, l, "op: %s values cannot be converted to %s", f, t)
+		}
+	}
+	n, err := promote.NumElements(shape)
+	if err != nil {
+		return value{}, m.errorf(l.Line, l, "%v", err)
+	}
+	size, err := t.ByteSize(n)
+	if err != nil {
+		return value{}, m.errorf(l.Line, l, "%v", err)
+	}
+	for range copies {
+		addBytes(sum, size)
+	}
+	return value{typ: t, shape: shape}, nil
+}
+
+// unfedUpstream returns, in topological order, the Parameters in unfed that a layer in skipped
+// depends on: one walk up from all skipped layers together, so that it costs linear time.
+func unfedUpstream(order, skipped []*Layer, byID map[int64]*Layer, into map[portKey]*Edge, unfed map[int64]bool) []*Layer {
+	if len(skipped) == 0 || len(unfed) == 0 {
+		return nil
+	}
+	visited := map[int64]bool{}
+	stack := append([]*Layer(nil), skipped...)
+	for _, l := range skipped {
+		visited[l.ID] = true
+	}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, p := range x.Inputs {
+			e := into[portKey{x.ID, p.ID}]
+			if e == nil || visited[e.FromLayer] || byID[e.FromLayer] == nil {
+				continue
+			}
+			visited[e.FromLayer] = true
+			stack = append(stack, byID[e.FromLayer])
+		}
+	}
+	var missing []*Layer
+	for _, l := range order {
+		if unfed[l.ID] && visited[l.ID] {
+			missing = append(missing, l)
+		}
+	}
+	return missing
 }
 
 // outputName is the port's first tensor name, else "LAYER:PORT".

@@ -220,7 +220,7 @@ func copyModel(t *testing.T, name string, bin []byte) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dst := filepath.Join(t.TempDir(), name)
+	dst := filepath.Join(t.TempDir(), filepath.Base(name))
 	os.WriteFile(dst, data, 0o644)
 	if bin != nil {
 		os.WriteFile(BinPath(dst), bin, 0o644)

@@ -1,6 +1,7 @@
 package ir_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -108,4 +109,48 @@ func ExampleModel_Fold() {
 	// folded 3
 	// map[Const:6 Result:6]
 	// example2.1 i64 [3] 24 bytes
+}
+
+func ExampleModel_Plan() {
+	m, err := ir.Read("../testdata/ir/example1_promote_floats.xml")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p, err := m.Plan(nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, o := range p.Outputs {
+		fmt.Println(o.Name, o.Type, o.Shape)
+	}
+	fmt.Println("Const data", p.ConstBytes, "bytes, outputs", p.OutputBytes, "bytes")
+	// Output:
+	// example1:0 f32 [256 56]
+	// example1:1 f32 [3]
+	// Const data 28684 bytes, outputs 57356 bytes
+}
+
+func ExampleModel_RunWith() {
+	m, err := ir.Read("../testdata/ir/example1_promote_floats.xml")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// 64 KiB is less than the 84 KiB the model's Const data and outputs take.
+	_, err = m.RunWith(nil, ir.RunOptions{MaxMemory: 64 << 10})
+	var be *ir.BudgetError
+	if errors.As(err, &be) {
+		fmt.Println("needs", be.Need, "bytes, budget", be.Budget)
+	}
+	res, err := m.RunWith(nil, ir.RunOptions{MaxMemory: 1 << 20})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(len(res.Outputs), "outputs")
+	// Output:
+	// needs 86040 bytes, budget 65536
+	// 2 outputs
 }

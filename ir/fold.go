@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,16 +19,31 @@ import (
 //   - the operator is removed, and so are the Const and Convert layers that fed only it.
 //
 // It returns the number of operators folded. Const data that a fold needs and that is missing,
-// short or out of range is an error, as in Run.
+// short or out of range is an error, as in Run. Fold is FoldWith with the default options (a
+// memory budget of DefaultMaxMemory).
 func (m *Model) Fold() (int, error) {
-	res, err := m.Run(nil)
+	return m.FoldWith(RunOptions{})
+}
+
+// FoldWith is Fold under the options o: before loading or computing anything it adds up the
+// tensor data the fold holds (the Const data it loads, the operators' outputs and their copies
+// in the model's constant data) and returns a *BudgetError when the sum exceeds o.MaxMemory.
+func (m *Model) FoldWith(o RunOptions) (int, error) {
+	w, err := m.evaluate(nil, o, true)
 	if err != nil {
 		return 0, err
 	}
 	computed := map[portKey]op.Tensor{}
-	for _, o := range res.Outputs {
-		computed[portKey{o.Layer.ID, o.Port}] = o.Tensor
+	var total int
+	for _, o := range w.outputs {
+		computed[portKey{o.layer.ID, o.port}] = o.t
+		if o.layer.Type == OpType {
+			total += len(o.t.Bytes())
+		}
 	}
+	// One allocation for all the folded data: growing the slice output by output would hold
+	// the old and the new backing array at once, beyond the budget.
+	m.appended = slices.Grow(m.appended, total)
 	hadConsumers := map[int64]bool{}
 	for _, e := range m.Edges {
 		hadConsumers[e.FromLayer] = true

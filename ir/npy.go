@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/kernels"
 	"github.com/convertpromote/convertpromote/op"
 	"github.com/convertpromote/convertpromote/promote"
 )
@@ -70,10 +71,8 @@ func WriteNPY(w io.Writer, t op.Tensor) error {
 	if err != nil {
 		return err
 	}
-	if st != t.Type() {
-		if t, err = t.Convert(st); err != nil {
-			return fmt.Errorf("npy: %w", err)
-		}
+	if st != t.Type() && !kernels.Supported(t.Type(), st) {
+		return fmt.Errorf("npy: %s values cannot be converted to %s", t.Type(), st)
 	}
 	shapeDims := t.Shape()
 	dims := make([]string, len(shapeDims))
@@ -102,8 +101,36 @@ func WriteNPY(w io.Writer, t op.Tensor) error {
 	if _, err := io.WriteString(w, header); err != nil {
 		return err
 	}
-	_, err = w.Write(t.Bytes())
-	return err
+	if st == t.Type() {
+		_, err = w.Write(t.Bytes())
+		return err
+	}
+	return writeConverted(w, t, st)
+}
+
+// npyChunk is how many elements writeConverted converts at a time: a multiple of 8, so that
+// every chunk of a sub-byte type starts on a byte (u3 and u6 pack 8 and 4 values in 3 bytes).
+const npyChunk = 64 << 10
+
+// writeConverted writes t's values converted to type to, a chunk at a time, so that writing
+// takes a fixed amount of memory however large t is.
+func writeConverted(w io.Writer, t op.Tensor, to element.Type) error {
+	from, src, n := t.Type(), t.Bytes(), int64(t.Len())
+	// Sizes below are of at most n elements of a tensor that exists, so they cannot overflow.
+	size := func(typ element.Type, k int64) int64 { b, _ := typ.ByteSize(k); return b }
+	dst := make([]byte, size(to, min(n, npyChunk)))
+	for i := int64(0); i < n; i += npyChunk {
+		k := min(n-i, npyChunk)
+		off := size(from, i)
+		out := dst[:size(to, k)]
+		if err := kernels.Convert(out, to, src[off:off+size(from, k)], from, int(k)); err != nil {
+			return fmt.Errorf("npy: %w", err)
+		}
+		if _, err := w.Write(out); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // npyDescrs maps the dtype descrs ReadNPY accepts to element types.

@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/convertpromote/convertpromote/internal/atomicfile"
 )
 
 // appendWeights adds data to the model's constant data and returns its offset: the new bytes
@@ -25,9 +27,15 @@ func (m *Model) appendWeights(data []byte) (int64, error) {
 
 // Save writes the model to xmlPath and its constant data to the .bin beside it (BinPath): the
 // original .bin's bytes followed by the data of Consts the model gained (Fold), so existing
-// offsets stay valid. When the model has no .bin and gained no data, no .bin is written. Both
-// files are written to temporary files first and renamed into place, so saving over the model's
-// own files is safe.
+// offsets stay valid.
+//
+// The pair is written atomically: both files go to temporary files in the target directory,
+// flushed to disk, and are renamed onto xmlPath and its .bin only when both are complete (the
+// .bin first), so that a failure leaves any existing files unchanged and saving over the
+// model's own files is safe. A symlink at either name is replaced, not followed. When the model
+// has no .bin and gained no data, no .bin is written and an existing file at the .bin's name
+// is removed once the .xml is in place, so that the new model is never read with unrelated
+// data; an error says when it could not be removed.
 func (m *Model) Save(xmlPath string) error {
 	binPath := BinPath(xmlPath)
 	if fi, err := os.Stat(filepath.Dir(xmlPath)); err != nil || !fi.IsDir() {
@@ -37,68 +45,46 @@ func (m *Model) Save(xmlPath string) error {
 	if err != nil {
 		return err
 	}
+	var files []*atomicfile.File
+	defer func() {
+		for _, f := range files {
+			f.Abort()
+		}
+	}()
 	if haveBin || len(m.appended) > 0 {
-		tmp, err := os.CreateTemp(filepath.Dir(binPath), ".ir-*.bin")
+		bin, err := atomicfile.Create(binPath)
 		if err != nil {
 			return err
 		}
-		tmp.Chmod(0o644)
-		err = func() error {
-			if haveBin {
-				r, _, _ := m.weights.load()
-				if _, err := io.Copy(tmp, io.NewSectionReader(r, 0, size)); err != nil {
-					return fmt.Errorf("copying %s: %w", m.weights.Name, err)
-				}
+		files = append(files, bin)
+		if haveBin {
+			r, _, _ := m.weights.load()
+			if _, err := io.Copy(bin, io.NewSectionReader(r, 0, size)); err != nil {
+				return fmt.Errorf("copying %s to %s: %w", m.weights.Name, binPath, err)
 			}
-			if _, err := tmp.Write(m.appended); err != nil {
-				return err
-			}
-			return tmp.Close()
-		}()
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-			return err
 		}
-		defer func() {
-			if tmp != nil {
-				os.Remove(tmp.Name())
-			}
-		}()
-		if err := writeRenamed(xmlPath, m.Write); err != nil {
-			return err
+		if _, err := bin.Write(m.appended); err != nil {
+			return fmt.Errorf("writing %s: %w", binPath, err)
 		}
-		if err := os.Rename(tmp.Name(), binPath); err != nil {
-			return err
-		}
-		tmp = nil
-	} else if err := writeRenamed(xmlPath, m.Write); err != nil {
+	}
+	xml, err := atomicfile.Create(xmlPath)
+	if err != nil {
 		return err
+	}
+	files = append(files, xml)
+	if err := m.Write(xml); err != nil {
+		return fmt.Errorf("writing %s: %w", xmlPath, err)
+	}
+	if err := atomicfile.Commit(files...); err != nil {
+		return err
+	}
+	if !haveBin && len(m.appended) == 0 {
+		if err := atomicfile.Remove(binPath); err != nil {
+			return fmt.Errorf("%s has no constant data, but the older %s beside it could not be removed: %w", xmlPath, binPath, err)
+		}
 	}
 	// The saved model now reads its data from the new .bin.
 	m.weights = fileWeights(binPath)
 	m.appended = nil
-	return nil
-}
-
-func writeRenamed(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".ir-*.xml")
-	if err != nil {
-		return err
-	}
-	tmp.Chmod(0o644)
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
 	return nil
 }

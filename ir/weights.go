@@ -187,42 +187,66 @@ func (m *Model) ConstInfo(l *Layer) (ConstInfo, error) {
 // the .bin, after checking that [Offset, Offset+Size) lies within it. A missing .bin, a range
 // past its end or a Const larger than MaxConstBytes is an error naming the layer.
 func (m *Model) ConstData(l *Layer) (ConstInfo, []byte, error) {
-	ci, err := m.ConstInfo(l)
+	ci, err := m.constRange(l)
 	if err != nil {
 		return ci, nil, err
 	}
+	buf := make([]byte, ci.loadSize())
+	if err := m.readConst(l, ci, buf); err != nil {
+		return ci, nil, err
+	}
+	return ci, buf, nil
+}
+
+// loadSize is the bytes ConstData loads: Need, or Size for a string Const.
+func (ci ConstInfo) loadSize() int64 {
+	if ci.Type == element.String {
+		return ci.Size
+	}
+	return ci.Need
+}
+
+// constRange is ConstInfo plus the checks of ConstData that need no data: the .bin exists,
+// [Offset, Offset+Size) lies within it, and the Const is at most MaxConstBytes.
+func (m *Model) constRange(l *Layer) (ConstInfo, error) {
+	ci, err := m.ConstInfo(l)
+	if err != nil {
+		return ci, err
+	}
 	base, haveBase, err := m.baseSize()
 	if err != nil {
-		return ci, nil, m.errorf(l.Line, l, "Const data is not available: %v", err)
+		return ci, m.errorf(l.Line, l, "Const data is not available: %v", err)
 	}
 	if !haveBase && len(m.appended) == 0 {
 		if m.weights == nil {
-			return ci, nil, m.errorf(l.Line, l, "Const data is not available: the model has no .bin")
+			return ci, m.errorf(l.Line, l, "Const data is not available: the model has no .bin")
 		}
-		return ci, nil, m.errorf(l.Line, l, "Const data is not available: %s does not exist", m.weights.Name)
+		return ci, m.errorf(l.Line, l, "Const data is not available: %s does not exist", m.weights.Name)
 	}
 	size := base + int64(len(m.appended))
 	if ci.Offset+ci.Size > size {
-		return ci, nil, m.errorf(l.Line, l, "Const data [%d, %d) runs past the end of %s (%d bytes)", ci.Offset, ci.Offset+ci.Size, m.WeightsName(), size)
+		return ci, m.errorf(l.Line, l, "Const data [%d, %d) runs past the end of %s (%d bytes)", ci.Offset, ci.Offset+ci.Size, m.WeightsName(), size)
 	}
-	n := ci.Need
-	if ci.Type == element.String {
-		n = ci.Size
+	if n := ci.loadSize(); n > MaxConstBytes {
+		return ci, m.errorf(l.Line, l, "Const holds %d bytes, more than the %d-byte limit for loading", n, MaxConstBytes)
 	}
-	if n > MaxConstBytes {
-		return ci, nil, m.errorf(l.Line, l, "Const holds %d bytes, more than the %d-byte limit for loading", n, MaxConstBytes)
-	}
-	buf := make([]byte, n)
+	return ci, nil
+}
+
+// readConst reads the loadSize() bytes of a Const checked by constRange into buf.
+func (m *Model) readConst(l *Layer, ci ConstInfo, buf []byte) error {
+	n := int64(len(buf))
+	base, _, _ := m.baseSize()
 	// The bytes before base come from the .bin, the rest from the data Fold added.
 	fromBase := min(n, max(base-ci.Offset, 0))
 	if fromBase > 0 {
 		r, _, _ := m.weights.load()
 		if k, err := r.ReadAt(buf[:fromBase], ci.Offset); int64(k) < fromBase {
-			return ci, nil, m.errorf(l.Line, l, "reading Const data from %s: %v", m.weights.Name, err)
+			return m.errorf(l.Line, l, "reading Const data from %s: %v", m.weights.Name, err)
 		}
 	}
 	if fromBase < n {
 		copy(buf[fromBase:], m.appended[ci.Offset+fromBase-base:])
 	}
-	return ci, buf, nil
+	return nil
 }

@@ -4,9 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/convertpromote/convertpromote/internal/atomicfile"
 )
 
 // Write writes the model's XML to w in OpenVINO's layout: an XML declaration, tab indentation,
@@ -54,17 +55,11 @@ func (m *Model) Write(w io.Writer) error {
 	return bw.Flush()
 }
 
-// WriteFile writes the model's XML to path (see Write).
+// WriteFile writes the model's XML to path (see Write), atomically: to a temporary file in
+// path's directory, flushed to disk and renamed onto path when complete (a symlink at path is
+// replaced, not followed). It does not write the .bin (see Save).
 func (m *Model) WriteFile(path string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := m.Write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return atomicfile.Write(path, m.Write)
 }
 
 type xmlWriter struct {

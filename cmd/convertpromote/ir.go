@@ -5,12 +5,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/convertpromote/convertpromote/internal/atomicfile"
 	"github.com/convertpromote/convertpromote/ir"
 	"github.com/convertpromote/convertpromote/op"
 )
@@ -33,6 +35,9 @@ Subcommands:
                                 DIR/NAME.npy files (bf16, f8, f4, nf4 as f32; u1..u6 as u8; i4 as i8)
   decompose MODEL.xml -o OUT.xml  replace each ConvertPromoteTypes by two Convert layers (opset1)
   fold MODEL.xml -o OUT.xml     replace ConvertPromoteTypes layers with constant inputs by Consts
+
+--max-memory SIZE (run, fold) bounds the tensor data held (Const data, inputs, outputs), added up
+before anything is loaded; default 2GiB; K, M, G, T, KiB, ... are powers of 1024, KB, MB, ... of 1000.
 
 --embedded instead of MODEL.xml uses the model compiled into the program (the three examples of
 the ConvertPromoteTypes-14 specification). Flags may come before or after the model. check also
@@ -117,7 +122,7 @@ Flags:
 // only its own flags; a flag not named here belongs to all of them.
 var irFlagOwners = map[string][]string{
 	"o": {"decompose", "fold"}, "output": {"decompose", "fold"},
-	"out": {"run"}, "values": {"run"}, "input": {"run"},
+	"out": {"run"}, "values": {"run"}, "input": {"run"}, "max-memory": {"run", "fold"},
 }
 
 // irHelp writes the help of ir subcommand sub: its text, then the flags of fs it accepts.
@@ -150,6 +155,8 @@ type irOptions struct {
 	embedded bool
 	values   int        // --values: how many values run prints
 	inputs   inputFlags // --input NAME=FILE.npy (run)
+	// maxMemory is --max-memory (run, fold): the budget of ir.RunOptions.
+	maxMemory int64
 }
 
 // inputFlags collects repeated --input NAME=FILE.npy flags.
@@ -186,14 +193,15 @@ func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	fs := newFlags("ir "+sub, irSubUsage[sub])
 	fs.Usage = irHelp(fs, sub)
-	var opts irOptions
+	opts := irOptions{maxMemory: ir.DefaultMaxMemory}
 	fs.StringVar(&opts.out, "o", "", "output .xml (decompose, fold); its .bin is written beside it")
 	fs.StringVar(&opts.out, "output", "", "same as -o")
 	fs.StringVar(&opts.outDir, "out", "", "directory for .npy files (run)")
 	fs.BoolVar(&opts.embedded, "embedded", false, "use the model compiled into the program")
 	fs.IntVar(&opts.values, "values", 8, "values printed per output (run)")
 	fs.Var(&opts.inputs, "input", "NAME=FILE.npy: a tensor for the Parameter NAME (run; repeatable)")
-	flags, pos := interleaved(args[1:], map[string]bool{"o": true, "output": true, "out": true, "values": true, "input": true})
+	fs.Var(sizeFlag{&opts.maxMemory}, "max-memory", "budget for tensor data, e.g. 4GiB (run, fold)")
+	flags, pos := interleaved(args[1:], map[string]bool{"o": true, "output": true, "out": true, "values": true, "input": true, "max-memory": true})
 	if code, ok := parseFlags(fs, flags, stdout, stderr); !ok {
 		return code
 	}
@@ -212,6 +220,17 @@ func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if sub != "run" && len(opts.inputs) > 0 {
 		fmt.Fprintf(stderr, "convertpromote ir %s: --input is a flag of ir run\n", sub)
 		return exitUsage
+	}
+	if sub != "run" && sub != "fold" && flagGiven(fs, "max-memory") {
+		fmt.Fprintf(stderr, "convertpromote ir %s: --max-memory is a flag of ir run and ir fold\n", sub)
+		return exitUsage
+	}
+	if sub == "decompose" || sub == "fold" {
+		// Refuse before reading anything: -o must name neither the model nor its .bin.
+		if err := checkOutputs(modelFiles(pos, opts), []namedPath{{opts.out, "the output"}, {ir.BinPath(opts.out), "the output's .bin"}}); err != nil {
+			fmt.Fprintf(stderr, "convertpromote ir %s: %v\n", sub, err)
+			return exitUsage
+		}
 	}
 	var m *ir.Model
 	if opts.embedded {
@@ -241,7 +260,10 @@ func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		var es ir.Errors
-		if errors.As(err, &es) {
+		var be *ir.BudgetError
+		if errors.As(err, &be) {
+			fmt.Fprintf(stderr, "convertpromote ir %s: %v; give a larger budget with --max-memory (e.g. --max-memory %s)\n", sub, err, suggestSize(be.Need))
+		} else if errors.As(err, &es) {
 			for _, e := range es {
 				fmt.Fprintln(stderr, e)
 			}
@@ -338,7 +360,7 @@ func irDecompose(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := m.Save(opts.out); err != nil {
+	if err := saveModel(m, opts.out); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: replaced %d ConvertPromoteTypes layers by %d Convert layers\n", opts.out, n, 2*n)
@@ -352,6 +374,18 @@ func irRun(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 	if opts.values < 0 {
 		return usageErrorf("--values must be ≥ 0")
 	}
+	// A tensor read from an --input file takes about the file's size: refuse before reading
+	// when the files alone exceed the budget.
+	var inputBytes int64
+	for _, in := range opts.inputs {
+		_, file, _ := strings.Cut(in, "=")
+		if fi, err := os.Stat(file); err == nil {
+			inputBytes += fi.Size()
+		}
+	}
+	if inputBytes > opts.maxMemory {
+		return &ir.BudgetError{File: m.File, Budget: opts.maxMemory, Need: inputBytes, Inputs: inputBytes}
+	}
 	inputs := map[string]op.Tensor{}
 	for _, in := range opts.inputs {
 		name, file, _ := strings.Cut(in, "=")
@@ -361,9 +395,30 @@ func irRun(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 		}
 		inputs[name] = t
 	}
-	res, err := m.Run(inputs)
+	plan, err := m.Plan(inputs)
 	if err != nil {
 		return err
+	}
+	// The .npy files are known from the plan: refuse one that is an input before computing.
+	var npyFiles []string
+	if opts.outDir != "" {
+		used := map[string]int{}
+		var outs []namedPath
+		for _, o := range plan.Outputs {
+			f := filepath.Join(opts.outDir, npyFileName(o.Name, used))
+			npyFiles = append(npyFiles, f)
+			outs = append(outs, namedPath{f, "the output " + o.Name})
+		}
+		if err := checkOutputs(modelFiles([]string{m.File}, opts), outs); err != nil {
+			return err
+		}
+	}
+	res, err := m.RunWith(inputs, ir.RunOptions{MaxMemory: opts.maxMemory})
+	if err != nil {
+		return err
+	}
+	if len(res.Outputs) != len(npyFiles) && opts.outDir != "" {
+		return fmt.Errorf("computed %d outputs, planned %d", len(res.Outputs), len(npyFiles))
 	}
 	if opts.outDir != "" {
 		if err := os.MkdirAll(opts.outDir, 0o755); err != nil {
@@ -373,8 +428,7 @@ func irRun(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 	if len(res.Outputs) == 0 {
 		fmt.Fprintln(stdout, "nothing to evaluate: no ConvertPromoteTypes or Convert layer with constant inputs")
 	}
-	used := map[string]int{}
-	for _, o := range res.Outputs {
+	for i, o := range res.Outputs {
 		dims := o.Tensor.Shape()
 		shape := make([]string, len(dims))
 		for i, d := range dims {
@@ -391,8 +445,7 @@ func irRun(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "%s  %s[%s]  %s%s\n", o.Name, o.Tensor.Type(), strings.Join(shape, ","), strings.Join(vals, ", "), more)
 		if opts.outDir != "" {
-			file := npyFileName(o.Name, used)
-			if err := writeNPYFile(filepath.Join(opts.outDir, file), o); err != nil {
+			if err := writeNPYFile(npyFiles[i], o); err != nil {
 				return err
 			}
 		}
@@ -400,7 +453,27 @@ func irRun(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 	for _, l := range res.Skipped {
 		fmt.Fprintf(stdout, "not evaluated: %s (an input is not constant)\n", l.Label())
 	}
+	if len(res.Missing) > 0 {
+		fmt.Fprintln(stdout, "to evaluate more, feed these Parameters:")
+		for _, p := range res.Missing {
+			fmt.Fprintf(stdout, "  --input %s=FILE.npy  (%s: %s)\n", p.Name, p.Label(), parameterType(p))
+		}
+	}
 	return nil
+}
+
+// parameterType is a Parameter's element_type and shape, as "f32[2,3]" ("?" for what the
+// model leaves unknown).
+func parameterType(l *ir.Layer) string {
+	t, ok := l.DataAttr("element_type")
+	if !ok || t == "" {
+		t = "?"
+	}
+	sh, ok := l.DataAttr("shape")
+	if !ok {
+		return t + "[?]"
+	}
+	return t + "[" + strings.ReplaceAll(sh, " ", "") + "]"
 }
 
 // npyFileName makes a tensor name a safe, unique file name: characters other than letters,
@@ -423,24 +496,94 @@ func npyFileName(name string, used map[string]int) string {
 	return base + ".npy"
 }
 
+// writeNPYFile writes an output's .npy atomically: a failure leaves no partial file.
 func writeNPYFile(path string, o ir.Output) error {
-	f, err := os.Create(path)
-	if err != nil {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		if err := ir.WriteNPY(w, o.Tensor); err != nil {
+			return fmt.Errorf("%s: writing %s: %v", o.Name, path, err)
+		}
+		return nil
+	})
+}
+
+// saveModel saves to out (and its .bin), creating out's directory if needed.
+func saveModel(m *ir.Model, out string) error {
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err
 	}
-	if err := ir.WriteNPY(f, o.Tensor); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %v", o.Name, err)
+	return m.Save(out)
+}
+
+// namedPath is a file a command reads or writes, with what it is for messages.
+type namedPath struct{ path, role string }
+
+// modelFiles are the files ir reads: the model's .xml and .bin (none with --embedded) and the
+// --input files.
+func modelFiles(pos []string, opts irOptions) []namedPath {
+	var in []namedPath
+	if !opts.embedded && len(pos) == 1 {
+		in = append(in, namedPath{pos[0], "the model"}, namedPath{ir.BinPath(pos[0]), "the model's .bin"})
 	}
-	return f.Close()
+	for _, v := range opts.inputs {
+		name, file, _ := strings.Cut(v, "=")
+		in = append(in, namedPath{file, "the input " + name})
+	}
+	return in
+}
+
+// checkOutputs returns a usage error when an output is one of the inputs: the same cleaned
+// absolute path, or the same existing file (os.SameFile: hard links, symlinked directories,
+// case-insensitive names). A symlink at an output's own name is not followed: it is replaced.
+func checkOutputs(inputs, outputs []namedPath) error {
+	for _, o := range outputs {
+		for _, in := range inputs {
+			if sameFile(o.path, in.path) {
+				return usageErrorf("%s %s would overwrite %s %s; a command never writes onto a file it reads: choose another output", o.role, o.path, in.role, in.path)
+			}
+		}
+	}
+	return nil
+}
+
+func sameFile(out, in string) bool {
+	ao, err1 := filepath.Abs(out)
+	ai, err2 := filepath.Abs(in)
+	if err1 == nil && err2 == nil && ao == ai {
+		return true
+	}
+	fo, err := os.Lstat(out)
+	if err != nil {
+		return false
+	}
+	fi, err := os.Stat(in)
+	return err == nil && os.SameFile(fo, fi)
+}
+
+// flagGiven reports whether the flag name was set on the command line.
+func flagGiven(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
+}
+
+// suggestSize is a --max-memory value at least n: whole GiB, or whole MiB below 1 GiB (within
+// 1 GiB of the int64 limit, where no budget is enough, the whole GiB below n).
+func suggestSize(n int64) string {
+	if n > math.MaxInt64-1<<30 {
+		return fmt.Sprintf("%dGiB", n>>30)
+	}
+	if n >= 1<<30 {
+		return fmt.Sprintf("%dGiB", (n+1<<30-1)>>30)
+	}
+	return fmt.Sprintf("%dMiB", (n+1<<20-1)>>20)
 }
 
 func irFold(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
-	n, err := m.Fold()
+	n, err := m.FoldWith(ir.RunOptions{MaxMemory: opts.maxMemory})
 	if err != nil {
 		return err
 	}
-	if err := m.Save(opts.out); err != nil {
+	if err := saveModel(m, opts.out); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: folded %d ConvertPromoteTypes layers into Consts\n", opts.out, n)

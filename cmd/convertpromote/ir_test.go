@@ -159,9 +159,16 @@ func TestIRFoldCLI(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "promote/sink_port_0  i64[4]  0, 1, -9223372036854775808, -1") {
 		t.Errorf("folded run: exit %d\n%s", code, stdout)
 	}
-	code, _, errs = cli(t, "", "ir", "fold", "-o", filepath.Join(t.TempDir(), "no", "dir.xml"), irTestdata("u64_custom_target.xml"))
-	if code != 1 || !strings.Contains(errs, "does not exist") {
+	// -o creates missing directories.
+	nested := filepath.Join(t.TempDir(), "no", "dir.xml")
+	code, _, errs = cli(t, "", "ir", "fold", "-o", nested, irTestdata("u64_custom_target.xml"))
+	if code != 0 {
 		t.Errorf("fold into a missing directory: exit %d: %s", code, errs)
+	}
+	for _, f := range []string{nested, ir.BinPath(nested)} {
+		if _, err := os.Stat(f); err != nil {
+			t.Error(err)
+		}
 	}
 }
 

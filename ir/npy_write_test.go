@@ -1,0 +1,55 @@
+package ir
+
+import (
+	"bytes"
+	"io"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/op"
+)
+
+// TestWriteNPYChunked: types NumPy lacks are converted a chunk at a time; the data equals the
+// whole tensor converted at once, for lengths that end mid-chunk and mid-byte.
+func TestWriteNPYChunked(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, typ := range []element.Type{element.BF16, element.F8E4M3, element.F8E5M2, element.F8E8M0,
+		element.F4E2M1, element.NF4, element.U1, element.U2, element.U3, element.U4, element.U6,
+		element.I4, element.C32} {
+		st, _, _ := NPYType(typ)
+		for _, n := range []int64{7, npyChunk + 5} {
+			size, _ := typ.ByteSize(n)
+			data := make([]byte, size)
+			for i := range data {
+				data[i] = byte(rng.Uint32())
+			}
+			x, err := op.FromBytes(typ, []int64{n}, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := x.Convert(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := WriteNPY(&b, x); err != nil {
+				t.Fatalf("%s[%d]: %v", typ, n, err)
+			}
+			if got := b.Bytes()[b.Len()-len(want.Bytes()):]; !bytes.Equal(got, want.Bytes()) {
+				t.Errorf("%s[%d]: data differs from the whole tensor converted", typ, n)
+			}
+		}
+	}
+}
+
+// TestWriteNPYMemory: writing a u1 tensor as u8 does not allocate its 8-times-larger copy.
+func TestWriteNPYMemory(t *testing.T) {
+	x, err := op.NewTensor(element.U1, []int64{8 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := allocated(func() { WriteNPY(io.Discard, x) }); n > 1<<20 {
+		t.Errorf("writing a 1 MiB u1 tensor (8 MiB as u8) allocated %d bytes", n)
+	}
+}
