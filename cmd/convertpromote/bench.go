@@ -12,6 +12,7 @@ import (
 
 	"github.com/convertpromote/convertpromote/bench"
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/internal/atomicfile"
 )
 
 func init() {
@@ -80,8 +81,8 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		failf(stderr, "bench", "%v", err)
 		return exitFail
 	}
-	defer jsonOut.abort()
-	defer plotOut.abort()
+	defer jsonOut.Abort()
+	defer plotOut.Abort()
 
 	r := bench.Runner{Config: cfg}
 	if isTerminal(stderr) {
@@ -105,13 +106,13 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	if jsonOut != nil {
-		if err := jsonOut.commit(func(w io.Writer) error { return bench.WriteJSON(w, results) }); err != nil {
+		if err := commitOutput(jsonOut, func(w io.Writer) error { return bench.WriteJSON(w, results) }); err != nil {
 			failf(stderr, "bench", "--json: %v", err)
 			return exitFail
 		}
 	}
 	if plotOut != nil {
-		if err := plotOut.commit(func(w io.Writer) error { return bench.WritePlot(w, results) }); err != nil {
+		if err := commitOutput(plotOut, func(w io.Writer) error { return bench.WritePlot(w, results) }); err != nil {
 			failf(stderr, "bench", "--plot: %v", err)
 			return exitFail
 		}
@@ -120,22 +121,41 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 }
 
 // openBenchOutputs opens the --json and --plot outputs that are given (nil for the others).
-func openBenchOutputs(jsonPath, plotPath string) (jsonOut, plotOut *pendingFile, err error) {
+// Creating their temporary files proves the paths can be written before any time is spent.
+func openBenchOutputs(jsonPath, plotPath string) (jsonOut, plotOut *atomicfile.File, err error) {
 	if jsonPath != "" && filepath.Clean(jsonPath) == filepath.Clean(plotPath) {
 		return nil, nil, fmt.Errorf("--json and --plot name the same file %s", jsonPath)
 	}
 	if jsonPath != "" {
-		if jsonOut, err = createPending(jsonPath); err != nil {
+		if jsonOut, err = createOutput(jsonPath); err != nil {
 			return nil, nil, fmt.Errorf("--json: %v", err)
 		}
 	}
 	if plotPath != "" {
-		if plotOut, err = createPending(plotPath); err != nil {
-			jsonOut.abort()
+		if plotOut, err = createOutput(plotPath); err != nil {
+			jsonOut.Abort()
 			return nil, nil, fmt.Errorf("--plot: %v", err)
 		}
 	}
 	return jsonOut, plotOut, nil
+}
+
+// createOutput starts writing the output path, which must not be a directory.
+func createOutput(path string) (*atomicfile.File, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s is a directory", path)
+	}
+	return atomicfile.Create(path)
+}
+
+// commitOutput writes f with write and renames it onto its target; on an error the target is
+// left as it was.
+func commitOutput(f *atomicfile.File, write func(io.Writer) error) error {
+	if err := write(f); err != nil {
+		f.Abort()
+		return fmt.Errorf("writing %s: %w", f.Path, err)
+	}
+	return atomicfile.Commit(f)
 }
 
 // benchPlan checks every flag and lists the cases, grouped by pair and size so that cases of one
