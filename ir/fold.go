@@ -1,7 +1,6 @@
 package ir
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -43,7 +42,11 @@ func (m *Model) FoldWith(o RunOptions) (int, error) {
 	}
 	// One allocation for all the folded data: growing the slice output by output would hold
 	// the old and the new backing array at once, beyond the budget.
-	m.appended = slices.Grow(m.appended, total)
+	if cap(m.appended)-len(m.appended) < total {
+		grown := make([]byte, len(m.appended), len(m.appended)+total)
+		copy(grown, m.appended)
+		m.appended = grown
+	}
 	hadConsumers := map[int64]bool{}
 	for _, e := range m.Edges {
 		hadConsumers[e.FromLayer] = true
