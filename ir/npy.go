@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -203,9 +204,32 @@ func ReadNPY(r io.Reader) (op.Tensor, error) {
 	if size > MaxConstBytes {
 		return op.Tensor{}, fmt.Errorf("npy: %d bytes of data, more than the %d-byte limit", size, MaxConstBytes)
 	}
-	data := make([]byte, size)
-	if _, err := io.ReadFull(r, data); err != nil {
+	data, err := readData(r, size)
+	if err != nil {
 		return op.Tensor{}, fmt.Errorf("npy: data: %d bytes expected: %w", size, err)
 	}
 	return op.FromBytes(t, shape, data)
+}
+
+// npyReadStep is how much more of a .npy file's data ReadNPY allocates at a time.
+const npyReadStep = 16 << 20
+
+// readData reads exactly size bytes from r. It grows its buffer as data arrives, at most
+// npyReadStep ahead of what has been read, so that a header claiming more data than the file
+// holds fails before allocating what it claims.
+func readData(r io.Reader, size int64) ([]byte, error) {
+	data := make([]byte, 0, min(size, npyReadStep))
+	for int64(len(data)) < size {
+		step := min(size-int64(len(data)), npyReadStep)
+		data = slices.Grow(data, int(step))
+		got, err := io.ReadFull(r, data[len(data):len(data)+int(step)])
+		data = data[:len(data)+got]
+		if err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
+	}
+	return data, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/convertpromote/convertpromote/element"
@@ -51,5 +52,26 @@ func TestWriteNPYMemory(t *testing.T) {
 	}
 	if n := allocated(func() { WriteNPY(io.Discard, x) }); n > 1<<20 {
 		t.Errorf("writing a 1 MiB u1 tensor (8 MiB as u8) allocated %d bytes", n)
+	}
+}
+
+// A header that claims more data than the file holds fails before the claimed size is
+// allocated: the reader allocates as data arrives.
+func TestReadNPYShortDataMemory(t *testing.T) {
+	header := "{'descr': '|u1', 'fortran_order': False, 'shape': (1073741824,), }"
+	header += strings.Repeat(" ", 63-(10+len(header))%64) + "\n"
+	var b bytes.Buffer
+	b.WriteString("\x93NUMPY\x01\x00")
+	b.WriteByte(byte(len(header)))
+	b.WriteByte(byte(len(header) >> 8))
+	b.WriteString(header)
+	b.Write(make([]byte, 1000))
+	var err error
+	n := allocated(func() { _, err = ReadNPY(bytes.NewReader(b.Bytes())) })
+	if err == nil || !strings.Contains(err.Error(), "1073741824 bytes expected") {
+		t.Fatalf("err = %v, want a short-data error", err)
+	}
+	if n > 64<<20 {
+		t.Errorf("allocated %d bytes for a file of %d bytes", n, b.Len())
 	}
 }
