@@ -269,3 +269,94 @@ func TestRulesNarrowExhaustive(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesPathsAgree: under every rule variant, every path gives the pure-Go path's bits for
+// every pair, on random buffers long enough to reach the SIMD loops' main bodies and tails.
+func TestRulesPathsAgree(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	const n = 1000 + 37
+	ts := convertibleTypes()
+	srcs := make(map[element.Type][]byte)
+	for _, from := range ts {
+		size, _ := from.ByteSize(n)
+		b := make([]byte, size)
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		srcs[from] = b
+	}
+	for _, p := range Paths() {
+		if p == Generic {
+			continue
+		}
+		for _, rules := range allRules() {
+			c, g := WithPath(p, 1), WithPath(Generic, 1)
+			c.Rules, g.Rules = rules, rules
+			for _, from := range ts {
+				for _, to := range ts {
+					size, _ := to.ByteSize(n)
+					want, got := make([]byte, size), make([]byte, size)
+					if err := g.Convert(want, to, srcs[from], from, n); err != nil {
+						t.Fatal(err)
+					}
+					if err := c.Convert(got, to, srcs[from], from, n); err != nil {
+						t.Fatal(err)
+					}
+					if string(got) != string(want) {
+						t.Errorf("%v %+v %v → %v: differs from the pure-Go path", p, rules, from, to)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestRulesInvalid: a Converter with a field of Rules out of range is an error and writes
+// nothing; ParseRuleSet and ParseE8M0Rounding read what String writes and reject the rest.
+func TestRulesInvalid(t *testing.T) {
+	src, dst := make([]byte, 4), []byte{0xA5}
+	for _, r := range []Rules{{Set: 3}, {Set: ONNX, E8M0Round: 3}, {E8M0Round: 7}} {
+		if err := (Converter{Rules: r}).Convert(dst, element.F8E4M3, src, element.F32, 1); err == nil || dst[0] != 0xA5 {
+			t.Errorf("%+v: err %v, dst %#x", r, err, dst[0])
+		}
+	}
+	for s := range numRuleSets {
+		if got, err := ParseRuleSet(s.String()); err != nil || got != s {
+			t.Errorf("ParseRuleSet(%q) = %v, %v", s, got, err)
+		}
+	}
+	for m := range numE8M0Roundings {
+		if got, err := ParseE8M0Rounding(m.String()); err != nil || got != m {
+			t.Errorf("ParseE8M0Rounding(%q) = %v, %v", m, got, err)
+		}
+	}
+	if _, err := ParseRuleSet("ONNX"); err == nil {
+		t.Error("ParseRuleSet accepts a spelling String does not write")
+	}
+	if _, err := ParseE8M0Rounding("ceil"); err == nil {
+		t.Error("ParseE8M0Rounding accepts ceil")
+	}
+}
+
+// TestRulesLargeSplit: a rule set's loop runs split across goroutines for a large
+// conversion with the same bits as on one goroutine.
+func TestRulesLargeSplit(t *testing.T) {
+	const n = 3 * ParallelMinBytes / 4
+	src := make([]byte, 4*n)
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range src {
+		src[i] = byte(r.Uint32())
+	}
+	one, many := make([]byte, n), make([]byte, n)
+	c1, c4 := WithPath(Generic, 1), WithPath(Generic, 4)
+	c1.Rules, c4.Rules = Rules{Set: MLDtypes}, Rules{Set: MLDtypes}
+	if err := c1.Convert(one, element.F8E4M3, src, element.F32, n); err != nil {
+		t.Fatal(err)
+	}
+	if err := c4.Convert(many, element.F8E4M3, src, element.F32, n); err != nil {
+		t.Fatal(err)
+	}
+	if string(one) != string(many) {
+		t.Error("split conversion differs")
+	}
+}
