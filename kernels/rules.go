@@ -146,6 +146,14 @@ var rulesTable = func() (t [numVariants][numTypes][numTypes]loopFunc) {
 	return t
 }()
 
+// OwnLoop reports whether the pair runs the rule set's own pure-Go loop under r rather than
+// OpenVINO's kernels (SIMD included): the pairs the rule set converts differently from OpenVINO.
+// It is false for OpenVINO's rules and for rules with a field out of range.
+func (r Rules) OwnLoop(from, to element.Type) bool {
+	return r.Set != OpenVINO && r.check() == nil && uint(from)|uint(to) < numTypes &&
+		rulesTable[r.variant()][from][to] != nil
+}
+
 // rulesDiffer reports whether rule set s converts the pair differently from OpenVINO. The pairs
 // it does not (f16, bf16, f32 and f64 among themselves except from f64 to f16 and bf16, every
 // decode of a narrow float to f16, bf16, f32 or f64, integer → f32 and f64) keep OpenVINO's
