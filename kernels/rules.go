@@ -24,7 +24,22 @@ import (
 // NaN, and float → integer truncates toward zero and then wraps modulo 2^N.
 //
 // The FNUZ types are not OpenVINO types; under OpenVINO they convert with ml_dtypes' rules.
-// Complex types and nf4 follow OpenVINO's rules under every rule set.
+// Complex types and nf4 follow OpenVINO's rules under every rule set. An integer source is
+// rounded once too (to f32 first under OpenVINO).
+//
+// Special cases are (x is the source value; "sat" is ONNX's default saturate=1, "no sat"
+// saturate=0; ±max is the target's largest finite value with x's sign):
+//
+//	f8e4m3, f8e5m2, FNUZ:   NaN → NaN (f8e4m3 0x7F/0xFF, f8e5m2 0x7E/0xFE by sign; FNUZ 0x80)
+//	                        ±Inf, overflow → ±max (ONNX sat); ±Inf for f8e5m2, else NaN (ONNX no sat, ml_dtypes)
+//	FNUZ:                   ±0 and a negative value rounding to zero → 0x00
+//	f4e2m1:                 ±Inf, overflow → ±6; NaN → 6 (ONNX); NaN → 0x8 (-0), -NaN → 0x0 (ml_dtypes)
+//	f8e8m0 (ONNX):          NaN → 0xFF; |x| is rounded up (ceiling power of two), down or to nearest (ties up);
+//	                        a result below 2^-127 (+0 too) → 0x00 (sat) or 0xFF; above 2^127 (+Inf too) → 0xFE (sat) or 0xFF
+//	f8e8m0 (ml_dtypes):     NaN, ±Inf, ±0, x < 0, x ≥ 1.5·2^127 → 0xFF; nearest power of two, ties up;
+//	                        0 < x ≤ 2^-127 → 0x00, 2^-127 < x < 2^-126 → 0x01
+//	i32 → f16 (ONNX, ml_dtypes): |x| ≥ 65520 → ±Inf (OpenVINO saturates to ±65504)
+//	float → integer (ml_dtypes): truncate, wrap modulo 2^N; NaN, ±Inf → 0
 type RuleSet uint8
 
 // The rule sets.
