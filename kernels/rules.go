@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/convertpromote/convertpromote/element"
 )
@@ -62,12 +63,18 @@ func (r RuleSet) String() string {
 
 // ParseRuleSet reads a rule set name as String writes it.
 func ParseRuleSet(s string) (RuleSet, error) {
-	for i, n := range ruleSetNames {
+	i, err := parseName(ruleSetNames[:], s, "rule set")
+	return RuleSet(i), err
+}
+
+// parseName returns the index of s in names, or an error quoting s and listing the names.
+func parseName(names []string, s, what string) (int, error) {
+	for i, n := range names {
 		if n == s {
-			return RuleSet(i), nil
+			return i, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown rule set %q (valid: openvino, onnx, ml_dtypes)", s)
+	return 0, fmt.Errorf("unknown %s %q (valid: %s)", what, s, strings.Join(names, ", "))
 }
 
 // E8M0Rounding is ONNX Cast's round_mode for f8e8m0 targets.
@@ -93,12 +100,8 @@ func (m E8M0Rounding) String() string {
 
 // ParseE8M0Rounding reads "up", "down" or "nearest".
 func ParseE8M0Rounding(s string) (E8M0Rounding, error) {
-	for i, n := range e8m0RoundingNames {
-		if n == s {
-			return E8M0Rounding(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown f8e8m0 round mode %q (valid: up, down, nearest)", s)
+	i, err := parseName(e8m0RoundingNames[:], s, "f8e8m0 round mode")
+	return E8M0Rounding(i), err
 }
 
 // Rules selects a rule set and, for ONNX, Cast's attributes. The zero value is OpenVINO's rules.
