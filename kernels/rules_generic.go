@@ -43,19 +43,27 @@ var (
 // rneCode returns the magnitude bits of a ≥ 0 (finite) rounded once to nearest, ties to even,
 // in a format with mant mantissa bits and exponent bias bias, with the exponent range unbounded
 // above: a result above the format's largest code is an overflow for the caller to handle.
-// Scaling by powers of two is exact in float64, so math.RoundToEven sees the exact value.
+// It works on a's bits: the 53-bit significand is shifted right to the target's precision (more
+// for a target subnormal) with rounding to nearest even.
 func rneCode(a float64, mant uint, bias int) uint64 {
-	if a == 0 {
-		return 0
+	b := math.Float64bits(a)
+	if b>>52 == 0 {
+		return 0 // zero or an f64 subnormal, far below half the smallest target subnormal
 	}
+	e := int(b>>52) - 1023 // a = 1.f · 2^e
+	m := b&(1<<52-1) | 1<<52
 	emin := 1 - bias // exponent of the smallest normal
-	_, e := math.Frexp(a)
-	e-- // a = 1.f · 2^e
+	sh := 52 - int(mant)
 	if e < emin {
-		// Subnormal: a multiple of 2^(emin-mant); a result of 2^mant is the smallest normal.
-		return uint64(math.RoundToEven(math.Ldexp(a, int(mant)-emin)))
+		sh += emin - e // a target subnormal: a multiple of 2^(emin-mant)
 	}
-	q := uint64(math.RoundToEven(math.Ldexp(a, int(mant)-e))) // 2^mant ≤ q ≤ 2^(mant+1)
+	if sh > 54 {
+		return 0 // below half the smallest subnormal
+	}
+	q := (m + 1<<(sh-1) - 1 + m>>sh&1) >> sh
+	if e < emin {
+		return q // a result of 2^mant is the smallest normal's code
+	}
 	// The implicit bit of q adds one to the biased exponent field, and a carry out of the
 	// mantissa (q = 2^(mant+1)) adds one more: the next binade, as it should.
 	return uint64(e-emin)<<mant + q
