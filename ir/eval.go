@@ -339,7 +339,7 @@ func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error)
 				continue
 			}
 			dst, _ := l.DataAttr("destination_type")
-			to, err := element.Parse(dst)
+			to, err := parseType(dst)
 			if err != nil {
 				return nil, m.errorf(l.Line, l, "destination_type: %v", err)
 			}

@@ -78,11 +78,11 @@ func TestTopLevelExamples(t *testing.T) {
 		}
 		count[words[1]]++
 		if words[1] == "bench" { // measures for seconds; its flags are checked by TestBenchUsageErrors
-			v := map[string]string{"--pairs": defaultBenchPairs, "--sizes": "1Ki", "--paths": "auto", "--threads": "1", "--time": "1s"}
+			v := map[string]string{"--pairs": defaultBenchPairs, "--sizes": "1Ki", "--paths": "auto", "--threads": "1", "--time": "1s", "--rules": "openvino"}
 			for i := 2; i+1 < len(words); i += 2 {
 				v[words[i]] = words[i+1]
 			}
-			if _, _, err := benchPlan(v["--pairs"], v["--sizes"], v["--paths"], v["--threads"], v["--time"], v["--plot"], &strings.Builder{}); err != nil {
+			if _, _, _, err := benchPlan(v["--pairs"], v["--sizes"], v["--paths"], v["--threads"], v["--time"], v["--plot"], v["--rules"], &strings.Builder{}); err != nil {
 				t.Errorf("example %q: %v", line, err)
 			}
 			continue
@@ -308,7 +308,7 @@ func TestFrameworkTypeNamesInCLI(t *testing.T) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %q", c.args, code, out, errs, c.out)
 		}
 	}
-	if _, _, err := benchPlan("float32:float16", "1Ki", "auto", "1", "0.1s", "", &strings.Builder{}); err != nil {
+	if _, _, _, err := benchPlan("float32:float16", "1Ki", "auto", "1", "0.1s", "", "openvino", &strings.Builder{}); err != nil {
 		t.Errorf("bench --pairs float32:float16: %v", err)
 	}
 }
