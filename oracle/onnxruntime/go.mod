@@ -1,0 +1,11 @@
+module github.com/convertpromote/convertpromote/oracle/onnxruntime
+
+go 1.26.0
+
+require (
+	github.com/convertpromote/convertpromote v0.0.0
+	github.com/yalue/onnxruntime_go v1.27.0
+	google.golang.org/protobuf v1.36.12
+)
+
+replace github.com/convertpromote/convertpromote => ../..
