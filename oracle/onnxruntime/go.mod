@@ -8,4 +8,6 @@ require (
 	google.golang.org/protobuf v1.36.12
 )
 
+require golang.org/x/sys v0.49.0 // indirect
+
 replace github.com/convertpromote/convertpromote => ../..

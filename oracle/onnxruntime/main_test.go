@@ -17,6 +17,9 @@ func TestMain(m *testing.M) {
 		ortErr = Init(path)
 	}
 	code := m.Run()
+	if len(outcome.results) > 0 {
+		summary(outcome.results)
+	}
 	if ortErr == nil {
 		Shutdown()
 	}
