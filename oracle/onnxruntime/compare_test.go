@@ -59,8 +59,9 @@ type result struct {
 	diffs      int // outputs that differ in any bit
 	nanPayload int // of diffs: both NaN, different bits
 	groups     map[departure]int
-	examples   map[departure]string
-	failures   []string // differences the test does not accept
+	examples   map[departure]string // the first input of each group
+	last       map[departure]string // the last one, when there are several
+	failures   []string             // differences the test does not accept
 }
 
 // outcome collects the results of every case for the summary.
@@ -90,7 +91,7 @@ func runCase(t *testing.T, c castCase, convert func(dst []byte, to element.Type,
 			t.Fatalf("%s: kernels: %v", c.pair(), err)
 		}
 	}
-	r := result{c: c, compared: c.n, groups: map[departure]int{}, examples: map[departure]string{}}
+	r := result{c: c, compared: c.n, groups: map[departure]int{}, examples: map[departure]string{}, last: map[departure]string{}}
 	w := c.to.Bits() / 8
 	for i := range c.n {
 		o := ortOut[i*w : (i+1)*w]
@@ -112,9 +113,9 @@ func runCase(t *testing.T, c castCase, convert func(dst []byte, to element.Type,
 			}
 			continue
 		}
-		ok, cls, want := specCheck(c, i)
-		oOK := ok(o)
-		kOK := k == nil || ok(k)
+		v := specCheck(c, i)
+		oOK := v.ok(o)
+		kOK := k == nil || v.ok(k)
 		var who string
 		switch {
 		case !oOK && !kOK:
@@ -128,14 +129,17 @@ func runCase(t *testing.T, c castCase, convert func(dst []byte, to element.Type,
 		default:
 			continue
 		}
-		d := departure{pair: c.pair(), rules: c.rules, class: cls, who: who}
+		d := departure{pair: c.pair(), rules: c.rules, class: v.class.String(), who: who}
 		r.groups[d]++
+		// The first and the last input of each group show its range.
+		ex := fmt.Sprintf("input %s: specification %s, onnxruntime %s", srcString(c, i), v.String(), hex(o))
+		if k != nil {
+			ex += ", convertpromote " + hex(k)
+		}
 		if _, seen := r.examples[d]; !seen {
-			ex := fmt.Sprintf("input %s: specification %s, onnxruntime %s", srcString(c, i), want, hex(o))
-			if k != nil {
-				ex += ", convertpromote " + hex(k)
-			}
 			r.examples[d] = ex
+		} else {
+			r.last[d] = ex
 		}
 	}
 	outcome.Lock()
@@ -193,12 +197,41 @@ func isNaNOut(t element.Type, b []byte) bool {
 	return false
 }
 
-// specCheck returns the specification's test for output element i of case c, the class of its
-// input and the allowed answer as text.
-func specCheck(c castCase, i int) (func([]byte) bool, string, string) {
+// verdict is the specification's answer for one output element: a set of float8 codes, any NaN
+// (f32), or one f32 pattern.
+type verdict struct {
+	a     answer
+	f32   bool
+	nan   bool
+	want  uint32
+	class class
+}
+
+func (v *verdict) ok(b []byte) bool {
+	switch {
+	case !v.f32:
+		return v.a.has(b[0])
+	case v.nan:
+		return isNaNOut(element.F32, b)
+	}
+	return le32(b) == v.want
+}
+
+func (v *verdict) String() string {
+	switch {
+	case !v.f32:
+		return v.a.String()
+	case v.nan:
+		return "a NaN"
+	}
+	return fmt.Sprintf("0x%08x", v.want)
+}
+
+// specCheck returns the specification's answer for output element i of case c.
+func specCheck(c castCase, i int) verdict {
 	if f, ok := f8Format(c.to); ok {
 		a := specF8(f, srcValue(c.from, c.src, i), !c.attrs.NoSaturate)
-		return func(b []byte) bool { return a.has(b[0]) }, a.class.String(), a.String()
+		return verdict{a: a, class: a.class}
 	}
 	if c.to == element.F8E8M0 {
 		mode := c.attrs.RoundMode
@@ -206,18 +239,17 @@ func specCheck(c castCase, i int) (func([]byte) bool, string, string) {
 			mode = "up"
 		}
 		a := specE8M0(srcValue(c.from, c.src, i), mode, !c.attrs.NoSaturate)
-		return func(b []byte) bool { return a.has(b[0]) }, a.class.String(), a.String()
+		return verdict{a: a, class: a.class}
 	}
 	if c.to == element.F32 {
 		v := exactValue(c.from, c.src, i)
 		if math.IsNaN(v) {
-			return func(b []byte) bool { return isNaNOut(element.F32, b) }, clNaN.String(), "a NaN"
+			return verdict{f32: true, nan: true, class: clNaN}
 		}
-		want := math.Float32bits(float32(v))
 		if float64(float32(v)) != v {
 			panic(fmt.Sprintf("%v value %g is not an f32", c.from, v))
 		}
-		return func(b []byte) bool { return le32(b) == want }, clExact.String(), fmt.Sprintf("0x%08x", want)
+		return verdict{f32: true, want: math.Float32bits(float32(v)), class: clExact}
 	}
 	panic("no specification reference for " + c.pair())
 }
@@ -275,6 +307,9 @@ func summary(rs []result) {
 		for _, d := range ds {
 			fmt.Printf("SUMMARY     %-15s %-34s %7d  e.g. %s", d.who, d.class, r.groups[d], r.examples[d])
 			fmt.Println()
+			if l, ok := r.last[d]; ok {
+				fmt.Printf("SUMMARY     %-50s    … %s\n", "", l)
+			}
 		}
 	}
 	fmt.Printf("SUMMARY total: %d inputs compared in %d cases, %d differences", total, len(rs), diffs)

@@ -89,8 +89,8 @@ func f32Patterns() ([]byte, int) {
 	return b, len(v)
 }
 
-// f64Patterns: specials, every f32 pattern of the stride widened (exact) and with low bits set
-// (inexact, so that f64 → f32 and f64 → f16 round), and random patterns.
+// f64Patterns: specials; every f32 pattern of the stride widened exactly, as a tie (half an f32
+// ulp added) and with random low bits (so that f64 → f32, f16, bf16 round); random patterns.
 func f64Patterns() ([]byte, int) {
 	v := []uint64{0, 1 << 63, 0x7ff0000000000000, 0xfff0000000000000, 0x7ff8000000000000, 0x7ff0000000000001,
 		0xfff8000000000001, 0x7fefffffffffffff, 0x0000000000000001, 0x000fffffffffffff, 0x0010000000000000}

@@ -160,3 +160,13 @@ func onnxCases() []castCase {
 	}
 	return cases
 }
+
+// TestONNXRules compares ONNX Runtime, convertpromote's onnx rule set and the specification
+// reference on onnxCases.
+func TestONNXRules(t *testing.T) {
+	needORT(t)
+	for _, c := range onnxCases() {
+		r := runCase(t, c, onnxConvert(c.attrs))
+		checkResult(t, r)
+	}
+}

@@ -55,6 +55,15 @@ func (f f8format) decode(c uint8) (v float64, nan bool) {
 	return v, false
 }
 
+// f8max caches max, which specF8 needs for every input.
+var f8max = map[string]float64{}
+
+func init() {
+	for _, f := range []f8format{fmtE4M3FN, fmtE5M2, fmtE4M3FNUZ, fmtE5M2FNUZ} {
+		f8max[f.name] = f.max()
+	}
+}
+
 // max is the largest finite value.
 func (f f8format) max() float64 {
 	m := 0.0
@@ -111,8 +120,30 @@ func anyCode(k class) (a answer) {
 	return a
 }
 func (a answer) union(c uint8) answer { a.add(c); return a }
-func (f f8format) nans(neg, pos bool, k class) (a answer) {
+
+// nans returns the set of NaN codes with the sign bit set (neg) or clear (pos), from a cache.
+func (f f8format) nans(neg, pos bool, k class) answer {
+	a := nanSets[nanKey{f.name, neg, pos}]
 	a.class = k
+	return a
+}
+
+type nanKey struct {
+	name     string
+	neg, pos bool
+}
+
+var nanSets = map[nanKey]answer{}
+
+func init() {
+	for _, f := range []f8format{fmtE4M3FN, fmtE5M2, fmtE4M3FNUZ, fmtE5M2FNUZ} {
+		for _, k := range []nanKey{{f.name, true, false}, {f.name, false, true}, {f.name, true, true}} {
+			nanSets[k] = f.nanSet(k.neg, k.pos)
+		}
+	}
+}
+
+func (f f8format) nanSet(neg, pos bool) (a answer) {
 	for c := 0; c < 256; c++ {
 		if _, nan := f.decode(uint8(c)); nan && (c>>7 != 0 && neg || c>>7 == 0 && pos) {
 			a.add(uint8(c))
@@ -148,7 +179,7 @@ func specF8(f f8format, x float64, saturate bool) answer {
 	if neg && !f.fnuz {
 		sign = 0x80
 	}
-	fmax := f.max()
+	fmax := f8max[f.name]
 	maxCode := f.encode(fmax)
 	switch {
 	case math.IsNaN(x):
