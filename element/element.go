@@ -15,37 +15,40 @@ import (
 type Type uint8
 
 // The element types of OpenVINO, in OpenVINO's enum order, followed by the complex types that
-// OpenVINO lacks but PyTorch, NumPy, JAX, TensorFlow and Paddle have.
+// OpenVINO lacks but PyTorch, NumPy, JAX, TensorFlow and Paddle have, and the FNUZ float8 types
+// of ONNX and ml_dtypes, which OpenVINO also lacks (see InOpenVINO).
 const (
-	Dynamic Type = iota // unknown element type ("dynamic"; IR "UNSPECIFIED", "undefined")
-	Boolean             // 8-bit boolean, one byte per value
-	BF16                // bfloat16: 1 sign, 8 exponent, 7 mantissa bits
-	F16                 // IEEE 754 binary16
-	F32                 // IEEE 754 binary32
-	F64                 // IEEE 754 binary64
-	I4                  // 4-bit two's-complement integer, packed two per byte, low nibble first
-	I8                  // 8-bit signed integer
-	I16                 // 16-bit signed integer
-	I32                 // 32-bit signed integer
-	I64                 // 64-bit signed integer
-	U1                  // 1-bit unsigned integer, packed eight per byte, most significant bit first
-	U2                  // 2-bit unsigned integer, packed four per byte, most significant bits first
-	U3                  // 3-bit unsigned integer, packed eight per 3-byte group
-	U4                  // 4-bit unsigned integer, packed two per byte, low nibble first
-	U6                  // 6-bit unsigned integer, packed four per 3-byte group
-	U8                  // 8-bit unsigned integer
-	U16                 // 16-bit unsigned integer
-	U32                 // 32-bit unsigned integer
-	U64                 // 64-bit unsigned integer
-	NF4                 // 4-bit NormalFloat: 16 fixed code values, packed like U4
-	F8E4M3              // 8-bit float E4M3FN: bias 7, no infinity, NaN S.1111.111, max 448
-	F8E5M2              // 8-bit float E5M2: bias 15, IEEE-like with infinities, max 57344
-	String              // variable-length string (not convertible)
-	F4E2M1              // 4-bit float E2M1: ±{0, .5, 1, 1.5, 2, 3, 4, 6}, packed like U4
-	F8E8M0              // 8-bit exponent-only scale: 2^(e-127), 0xFF is NaN
-	C32                 // complex of two f16 (PyTorch's complex32)
-	C64                 // complex of two f32
-	C128                // complex of two f64
+	Dynamic    Type = iota // unknown element type ("dynamic"; IR "UNSPECIFIED", "undefined")
+	Boolean                // 8-bit boolean, one byte per value
+	BF16                   // bfloat16: 1 sign, 8 exponent, 7 mantissa bits
+	F16                    // IEEE 754 binary16
+	F32                    // IEEE 754 binary32
+	F64                    // IEEE 754 binary64
+	I4                     // 4-bit two's-complement integer, packed two per byte, low nibble first
+	I8                     // 8-bit signed integer
+	I16                    // 16-bit signed integer
+	I32                    // 32-bit signed integer
+	I64                    // 64-bit signed integer
+	U1                     // 1-bit unsigned integer, packed eight per byte, most significant bit first
+	U2                     // 2-bit unsigned integer, packed four per byte, most significant bits first
+	U3                     // 3-bit unsigned integer, packed eight per 3-byte group
+	U4                     // 4-bit unsigned integer, packed two per byte, low nibble first
+	U6                     // 6-bit unsigned integer, packed four per 3-byte group
+	U8                     // 8-bit unsigned integer
+	U16                    // 16-bit unsigned integer
+	U32                    // 32-bit unsigned integer
+	U64                    // 64-bit unsigned integer
+	NF4                    // 4-bit NormalFloat: 16 fixed code values, packed like U4
+	F8E4M3                 // 8-bit float E4M3FN: bias 7, no infinity, NaN S.1111.111, max 448
+	F8E5M2                 // 8-bit float E5M2: bias 15, IEEE-like with infinities, max 57344
+	String                 // variable-length string (not convertible)
+	F4E2M1                 // 4-bit float E2M1: ±{0, .5, 1, 1.5, 2, 3, 4, 6}, packed like U4
+	F8E8M0                 // 8-bit exponent-only scale: 2^(e-127), 0xFF is NaN
+	C32                    // complex of two f16 (PyTorch's complex32)
+	C64                    // complex of two f32
+	C128                   // complex of two f64
+	F8E4M3FNUZ             // 8-bit float E4M3FNUZ: bias 8, no infinity, no -0, NaN 0x80 only, max 240
+	F8E5M2FNUZ             // 8-bit float E5M2FNUZ: bias 16, no infinity, no -0, NaN 0x80 only, max 57344
 
 	numTypes = iota
 )
@@ -90,6 +93,9 @@ var infos = [numTypes]info{
 	C32:     {"c32", "C32", []string{"complex32"}, 32, false, true, false},
 	C64:     {"c64", "C64", []string{"complex64"}, 64, false, true, false},
 	C128:    {"c128", "C128", []string{"complex128"}, 128, false, true, false},
+	// ONNX FLOAT8E4M3FNUZ and FLOAT8E5M2FNUZ; the aliases are ml_dtypes' names.
+	F8E4M3FNUZ: {"f8e4m3fnuz", "F8E4M3FNUZ", []string{"float8_e4m3fnuz"}, 8, true, true, false},
+	F8E5M2FNUZ: {"f8e5m2fnuz", "F8E5M2FNUZ", []string{"float8_e5m2fnuz"}, 8, true, true, false},
 }
 
 // All returns every element type, Dynamic first, in declaration order.
@@ -114,8 +120,9 @@ func (t Type) String() string {
 }
 
 // IRPrecision returns the spelling OpenVINO writes in a port's precision attribute
-// ("FP32", "I64", "BIN" for u1, "BOOL", "NF4", "F8E4M3", "UNSPECIFIED" for dynamic). The complex
-// types, which OpenVINO lacks, return "C32", "C64" and "C128".
+// ("FP32", "I64", "BIN" for u1, "BOOL", "NF4", "F8E4M3", "UNSPECIFIED" for dynamic). The types
+// OpenVINO lacks (see InOpenVINO) return their names in capitals ("C64", "F8E4M3FNUZ"), which
+// the IR reader rejects.
 func (t Type) IRPrecision() string {
 	if !t.Valid() {
 		return t.String()
@@ -201,8 +208,8 @@ func (t Type) IsDynamic() bool { return t == Dynamic }
 func (t Type) IsStatic() bool { return t.Valid() && t != Dynamic }
 
 // IsReal reports whether t is a real floating-point type in OpenVINO's sense: f16, bf16, f32, f64,
-// f8e4m3, f8e5m2, f8e8m0 and f4e2m1. nf4 is not real (OpenVINO's table says so), nor are the
-// complex types.
+// f8e4m3, f8e5m2, f8e8m0 and f4e2m1, and also f8e4m3fnuz and f8e5m2fnuz. nf4 is not real
+// (OpenVINO's table says so), nor are the complex types.
 func (t Type) IsReal() bool { return t.Valid() && infos[t].real }
 
 // IsSigned reports OpenVINO's is_signed: every real type, every i* type and boolean (OpenVINO's
@@ -230,6 +237,14 @@ func (t Type) IsInteger() bool {
 	}
 	return false
 }
+
+// InOpenVINO reports whether t is one of OpenVINO's element types: every declared type except
+// the complex types (c32, c64, c128) and the FNUZ float8 types (f8e4m3fnuz, f8e5m2fnuz).
+func (t Type) InOpenVINO() bool { return t.Valid() && !t.IsComplex() && !t.IsFNUZ() }
+
+// IsFNUZ reports whether t is f8e4m3fnuz or f8e5m2fnuz: the float8 types with a single NaN
+// (0x80), no infinity and no negative zero.
+func (t Type) IsFNUZ() bool { return t == F8E4M3FNUZ || t == F8E5M2FNUZ }
 
 // IsComplex reports whether t is c32, c64 or c128.
 func (t Type) IsComplex() bool { return t == C32 || t == C64 || t == C128 }

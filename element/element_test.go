@@ -55,8 +55,13 @@ func TestNamesRoundTrip(t *testing.T) {
 			t.Errorf("text round trip of %v gave %v, %v", ty, back, err)
 		}
 	}
-	if n := len(All()); n != 29 {
-		t.Errorf("%d types, want 26 of OpenVINO + 3 complex = 29", n)
+	if n := len(All()); n != 31 {
+		t.Errorf("%d types, want 26 of OpenVINO + 3 complex + 2 FNUZ = 31", n)
+	}
+	for s, want := range map[string]Type{"float8_e4m3fnuz": F8E4M3FNUZ, "float8_e5m2fnuz": F8E5M2FNUZ, "F8E4M3FNUZ": F8E4M3FNUZ} {
+		if got, err := Parse(s); err != nil || got != want {
+			t.Errorf("Parse(%q) = %v, %v; want %v", s, got, err, want)
+		}
 	}
 }
 
@@ -94,6 +99,28 @@ func TestOpenVINOTable(t *testing.T) {
 		if ty.IsIntegral() {
 			t.Errorf("%v is not integral", ty)
 		}
+	}
+}
+
+// TestInOpenVINO: the complex and FNUZ types are outside OpenVINO's type set, every other
+// declared type is inside, and an invalid value is neither.
+func TestInOpenVINO(t *testing.T) {
+	outside := map[Type]bool{C32: true, C64: true, C128: true, F8E4M3FNUZ: true, F8E5M2FNUZ: true}
+	for _, ty := range All() {
+		if got := ty.InOpenVINO(); got == outside[ty] {
+			t.Errorf("%v.InOpenVINO() = %v", ty, got)
+		}
+	}
+	if Type(200).InOpenVINO() {
+		t.Error("an invalid type is in OpenVINO's set")
+	}
+	for _, ty := range []Type{F8E4M3FNUZ, F8E5M2FNUZ} {
+		if !ty.IsFNUZ() || !ty.IsReal() || ty.Bits() != 8 {
+			t.Errorf("%v: IsFNUZ %v IsReal %v Bits %d", ty, ty.IsFNUZ(), ty.IsReal(), ty.Bits())
+		}
+	}
+	if F8E4M3.IsFNUZ() {
+		t.Error("f8e4m3 is not FNUZ")
 	}
 }
 
@@ -167,7 +194,7 @@ func TestIntRange(t *testing.T) {
 // TestFloatFormats derives each format's extremes from its field widths and compares them with
 // the stated constants, so a typo in one of them cannot pass.
 func TestFloatFormats(t *testing.T) {
-	for _, ty := range []Type{F16, BF16, F32, F64, F8E4M3, F8E5M2, F4E2M1} {
+	for _, ty := range []Type{F16, BF16, F32, F64, F8E4M3, F8E5M2, F4E2M1, F8E4M3FNUZ, F8E5M2FNUZ} {
 		f, ok := ty.FloatFormat()
 		if !ok {
 			t.Fatalf("%v has no format", ty)
@@ -175,14 +202,20 @@ func TestFloatFormats(t *testing.T) {
 		if w := f.ExpBits + f.MantBits + 1; w != ty.Bits() {
 			t.Errorf("%v: %d+%d+1 bits != %d", ty, f.ExpBits, f.MantBits, ty.Bits())
 		}
-		if f.Bias != 1<<(f.ExpBits-1)-1 {
-			t.Errorf("%v: bias %d", ty, f.Bias)
+		bias := 1<<(f.ExpBits-1) - 1
+		if ty.IsFNUZ() {
+			bias++ // FNUZ: one more than IEEE's, the pattern of -0 being the NaN
+		}
+		if f.Bias != bias || f.NoNegativeZero != ty.IsFNUZ() {
+			t.Errorf("%v: bias %d, NoNegativeZero %v", ty, f.Bias, f.NoNegativeZero)
 		}
 		maxExp := 1<<f.ExpBits - 1 - f.Bias // all-ones exponent field
 		var maxFinite float64
 		switch {
 		case f.HasInf: // IEEE: the all-ones exponent is inf/NaN
 			maxFinite = math.Ldexp(2-math.Ldexp(1, -f.MantBits), maxExp-1)
+		case f.NoNegativeZero: // FNUZ: every positive pattern finite, NaN is 0x80
+			maxFinite = math.Ldexp(2-math.Ldexp(1, -f.MantBits), maxExp)
 		case f.HasNaN: // E4M3FN: only S.1111.111 is NaN
 			maxFinite = math.Ldexp(2-math.Ldexp(1, 1-f.MantBits), maxExp)
 		default: // E2M1: every pattern finite
@@ -197,7 +230,7 @@ func TestFloatFormats(t *testing.T) {
 		if ms := math.Ldexp(1, 1-f.Bias-f.MantBits); ms != f.MinSubnormal {
 			t.Errorf("%v: MinSubnormal %g, derived %g", ty, f.MinSubnormal, ms)
 		}
-		if f.HasNaN && f.NaNNegative != f.NaNPositive|1<<(ty.Bits()-1) {
+		if f.HasNaN && !f.NoNegativeZero && f.NaNNegative != f.NaNPositive|1<<(ty.Bits()-1) {
 			t.Errorf("%v: NaN encodings %#x/%#x differ in more than the sign", ty, f.NaNPositive, f.NaNNegative)
 		}
 	}

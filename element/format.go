@@ -11,12 +11,16 @@ type Format struct {
 	// HasInf reports whether the format encodes ±infinity (all-ones exponent, zero mantissa).
 	HasInf bool
 	// HasNaN reports whether the format encodes NaN. NaNPositive is the canonical positive quiet
-	// NaN pattern; NaNNegative the negative one (equal to NaNPositive when there is no sign bit).
+	// NaN pattern; NaNNegative the negative one (equal to NaNPositive when there is no sign bit,
+	// and for the FNUZ types, whose only NaN is 0x80).
 	HasNaN                   bool
 	NaNPositive, NaNNegative uint64
 	// HasSubnormals reports whether a zero exponent field encodes subnormal values (f8e8m0: no,
 	// 0x00 is 2^-127 exactly).
 	HasSubnormals bool
+	// NoNegativeZero is set for the FNUZ types: the pattern of -0 (0x80) is their NaN, so a
+	// negative result that rounds to zero is +0.
+	NoNegativeZero bool
 	// MaxFinite is the largest finite value; MinNormal the smallest positive normal value (for
 	// f8e8m0, the smallest value 2^-127); MinSubnormal the smallest positive subnormal (0 when the
 	// format has none).
@@ -45,12 +49,18 @@ var formats = map[Type]Format{
 	F8E8M0: {ExpBits: 8, MantBits: 0, SignBit: false, Bias: 127, HasInf: false, HasNaN: true,
 		NaNPositive: 0xFF, NaNNegative: 0xFF, HasSubnormals: false,
 		MaxFinite: 0x1p127, MinNormal: 0x1p-127, MinSubnormal: 0},
+	F8E4M3FNUZ: {ExpBits: 4, MantBits: 3, SignBit: true, Bias: 8, HasInf: false, HasNaN: true,
+		NaNPositive: 0x80, NaNNegative: 0x80, HasSubnormals: true, NoNegativeZero: true,
+		MaxFinite: 240, MinNormal: 0x1p-7, MinSubnormal: 0x1p-10},
+	F8E5M2FNUZ: {ExpBits: 5, MantBits: 2, SignBit: true, Bias: 16, HasInf: false, HasNaN: true,
+		NaNPositive: 0x80, NaNNegative: 0x80, HasSubnormals: true, NoNegativeZero: true,
+		MaxFinite: 57344, MinNormal: 0x1p-15, MinSubnormal: 0x1p-17},
 	F4E2M1: {ExpBits: 2, MantBits: 1, SignBit: true, Bias: 1, HasInf: false, HasNaN: false,
 		HasSubnormals: true, MaxFinite: 6, MinNormal: 1, MinSubnormal: 0.5},
 }
 
 // FloatFormat returns the bit layout of a binary floating-point type (f16, bf16, f32, f64,
-// f8e4m3, f8e5m2, f8e8m0, f4e2m1) and true. nf4 is a lookup table, not a binary format, and the
+// f8e4m3, f8e5m2, f8e4m3fnuz, f8e5m2fnuz, f8e8m0, f4e2m1) and true. nf4 is a lookup table, not a binary format, and the
 // complex types are pairs of floats (see ComplexPart): both return false, as do all other types.
 func (t Type) FloatFormat() (Format, bool) {
 	f, ok := formats[t]

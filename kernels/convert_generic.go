@@ -242,6 +242,16 @@ func decodeBlock(from element.Type, b *block, src []byte, n int) {
 		for i, c := range src[:n] {
 			b.re32[i] = f8e8m0ToF32Table[c]
 		}
+	case element.F8E4M3FNUZ:
+		b.cls = clsF32
+		for i, c := range src[:n] {
+			b.re32[i] = f8e4m3fnuzToF32Table[c]
+		}
+	case element.F8E5M2FNUZ:
+		b.cls = clsF32
+		for i, c := range src[:n] {
+			b.re32[i] = f8e5m2fnuzToF32Table[c]
+		}
 	case element.F16:
 		b.cls = clsF32
 		for i := range n {
@@ -434,6 +444,12 @@ func encodeBlock(to element.Type, dst []byte, b *block, n int) {
 	case element.F8E8M0:
 		for i, v := range b.real32(n) {
 			dst[i] = F8E8M0FromF32(v)
+		}
+	case element.F8E4M3FNUZ, element.F8E5M2FNUZ:
+		// Not OpenVINO types: ml_dtypes' rules, one rounding from the source value.
+		f := fnuzOrF8Format(to)
+		for i, v := range b.wide64(n) {
+			dst[i] = uint8(encodeNarrow(v, f, false))
 		}
 	case element.F16:
 		for i, v := range b.real32(n) {

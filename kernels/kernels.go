@@ -116,6 +116,10 @@ type Converter struct {
 	Path Path
 	// Threads is the number of goroutines; 0 means the package default (SetThreads).
 	Threads int
+	// Rules selects whose conversion rules apply; the zero value is OpenVINO's. Pairs that a
+	// rule set converts like OpenVINO run OpenVINO's kernels on Path; the others run the pure-Go
+	// loop of the rule set whatever Path is.
+	Rules Rules
 	// explicit is set by WithPath; the zero Converter uses the best path.
 	explicit bool
 }
@@ -142,16 +146,27 @@ func Convert(dst []byte, to element.Type, src []byte, from element.Type, n int) 
 			return nil
 		}
 	}
-	return Converter{}.convertSlow(dst, to, src, from, n, best)
+	return Converter{}.convertSlow(dst, to, src, from, n, best, nil)
 }
 
-// Convert is the package-level Convert on c's path and thread count.
+// Convert is the package-level Convert on c's path and thread count, with c's rules. Rules with
+// a field out of range are an error.
 func (c Converter) Convert(dst []byte, to element.Type, src []byte, from element.Type, n int) error {
 	// The common call, a pair of whole-byte types small enough for one goroutine, is decided here
 	// from one table entry; everything else (errors included) is convertSlow's.
 	p := best
 	if c.explicit {
 		p = c.Path
+	}
+	if c.Rules != (Rules{}) {
+		if err := c.Rules.check(); err != nil {
+			return err
+		}
+		if c.Rules.Set != OpenVINO && uint(from)|uint(to) < numTypes {
+			if f := rulesTable[c.Rules.variant()][from][to]; f != nil {
+				return c.convertSlow(dst, to, src, from, n, p, f)
+			}
+		}
 	}
 	if uint(p) < uint(numPaths) && uint(from)|uint(to) < numTypes && uint(n) < 1<<40 {
 		k := &dispatch[p][from][to]
@@ -161,16 +176,20 @@ func (c Converter) Convert(dst []byte, to element.Type, src []byte, from element
 			return nil
 		}
 	}
-	return c.convertSlow(dst, to, src, from, n, p)
+	return c.convertSlow(dst, to, src, from, n, p, nil)
 }
 
 // convertSlow is Convert for the calls its table lookup does not decide: errors, packed types,
-// and conversions large enough to split across goroutines.
-func (c Converter) convertSlow(dst []byte, to element.Type, src []byte, from element.Type, n int, p Path) error {
+// conversions large enough to split across goroutines, and rule sets' own loops (a non-nil
+// loop, which replaces the path's kernel).
+func (c Converter) convertSlow(dst []byte, to element.Type, src []byte, from element.Type, n int, p Path, loop loopFunc) error {
 	if c.explicit && !pathAvailable(p) {
 		return fmt.Errorf("kernels: path %s is not available on this CPU", p)
 	}
-	f := kernel(p, from, to)
+	f := loop
+	if f == nil {
+		f = kernel(p, from, to)
+	}
 	if f == nil {
 		return fmt.Errorf("kernels: conversion from %s to %s is not supported", from, to)
 	}
@@ -201,7 +220,7 @@ func (c Converter) convertSlow(dst []byte, to element.Type, src []byte, from ele
 		f(dst, src, n)
 		return nil
 	}
-	if largeKernel != nil && streams(sb, db) {
+	if loop == nil && largeKernel != nil && streams(sb, db) {
 		if g := largeKernel(p, from, to); g != nil {
 			f = g
 		}

@@ -1,0 +1,177 @@
+package kernels
+
+import (
+	"fmt"
+
+	"github.com/convertpromote/convertpromote/element"
+)
+
+// RuleSet names whose conversion rules a Converter follows.
+//
+// OpenVINO is the default and the rules of docs/SEMANTICS.md §3 (two roundings through f16 for
+// f32 → f8e4m3 and f8e5m2, NaN above 464 for f8e4m3, i32 → f16 saturating to ±65504, float →
+// integer saturating).
+//
+// ONNX is ONNX's Cast (opset 25): float8 targets (f8e4m3 is FLOAT8E4M3FN, f8e5m2 is FLOAT8E5M2,
+// and the two FNUZ types) honour Rules.NoSaturate, f8e8m0 targets honour Rules.E8M0Round, every
+// float target is rounded once to nearest even from the source value, and integer → float
+// overflows to ±Inf where the target has infinities. Float → integer, which ONNX leaves
+// undefined out of range, truncates toward zero and saturates as under OpenVINO.
+//
+// MLDtypes is ml_dtypes 0.6 (JAX's and PyTorch's float8 casts): one rounding to nearest even,
+// no saturation (overflow gives ±Inf where the target has it, NaN otherwise), NaN into f4e2m1
+// gives -0 (a NaN with the sign bit set gives +0), zero or a negative value into f8e8m0 gives
+// NaN, and float → integer truncates toward zero and then wraps modulo 2^N.
+//
+// The FNUZ types are not OpenVINO types; under OpenVINO they convert with ml_dtypes' rules.
+// Complex types and nf4 follow OpenVINO's rules under every rule set.
+type RuleSet uint8
+
+// The rule sets.
+const (
+	OpenVINO RuleSet = iota // OpenVINO's Convert (the default)
+	ONNX                    // ONNX Cast-25
+	MLDtypes                // ml_dtypes 0.6
+	numRuleSets
+)
+
+var ruleSetNames = [numRuleSets]string{"openvino", "onnx", "ml_dtypes"}
+
+// String returns "openvino", "onnx" or "ml_dtypes".
+func (r RuleSet) String() string {
+	if r < numRuleSets {
+		return ruleSetNames[r]
+	}
+	return fmt.Sprintf("kernels.RuleSet(%d)", uint8(r))
+}
+
+// ParseRuleSet reads a rule set name as String writes it.
+func ParseRuleSet(s string) (RuleSet, error) {
+	for i, n := range ruleSetNames {
+		if n == s {
+			return RuleSet(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown rule set %q (valid: openvino, onnx, ml_dtypes)", s)
+}
+
+// E8M0Rounding is ONNX Cast's round_mode for f8e8m0 targets.
+type E8M0Rounding uint8
+
+// The f8e8m0 rounding modes of ONNX Cast. Each picks one of the two powers of two around |x|.
+const (
+	RoundUp      E8M0Rounding = iota // the larger ("up", ONNX's default)
+	RoundDown                        // the smaller ("down")
+	RoundNearest                     // the nearer, ties to the larger ("nearest")
+	numE8M0Roundings
+)
+
+var e8m0RoundingNames = [numE8M0Roundings]string{"up", "down", "nearest"}
+
+// String returns "up", "down" or "nearest", ONNX's spelling.
+func (m E8M0Rounding) String() string {
+	if m < numE8M0Roundings {
+		return e8m0RoundingNames[m]
+	}
+	return fmt.Sprintf("kernels.E8M0Rounding(%d)", uint8(m))
+}
+
+// ParseE8M0Rounding reads "up", "down" or "nearest".
+func ParseE8M0Rounding(s string) (E8M0Rounding, error) {
+	for i, n := range e8m0RoundingNames {
+		if n == s {
+			return E8M0Rounding(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown f8e8m0 round mode %q (valid: up, down, nearest)", s)
+}
+
+// Rules selects a rule set and, for ONNX, Cast's attributes. The zero value is OpenVINO's rules.
+type Rules struct {
+	// Set is the rule set.
+	Set RuleSet
+	// NoSaturate is ONNX Cast's saturate=0 for float8 targets; the zero value is ONNX's default
+	// saturate=1. Other rule sets ignore it.
+	NoSaturate bool
+	// E8M0Round is ONNX Cast's round_mode for f8e8m0 targets; the zero value is ONNX's default,
+	// RoundUp. Other rule sets ignore it.
+	E8M0Round E8M0Rounding
+}
+
+// check reports an out-of-range field.
+func (r Rules) check() error {
+	if r.Set >= numRuleSets {
+		return fmt.Errorf("kernels: invalid rule set %d", uint8(r.Set))
+	}
+	if r.E8M0Round >= numE8M0Roundings {
+		return fmt.Errorf("kernels: invalid f8e8m0 round mode %d", uint8(r.E8M0Round))
+	}
+	return nil
+}
+
+// variant numbers the rule variants that have loops of their own: 0 is ml_dtypes, 1 + 3·s + m
+// is ONNX with saturate off (s = 1) or on (s = 0) and round mode m.
+func (r Rules) variant() int {
+	if r.Set == MLDtypes {
+		return 0
+	}
+	return 1 + 3*int(b2u(r.NoSaturate)) + int(r.E8M0Round)
+}
+
+const numVariants = 1 + 2*int(numE8M0Roundings)
+
+// variantRules is the inverse of variant.
+func variantRules(v int) Rules {
+	if v == 0 {
+		return Rules{Set: MLDtypes}
+	}
+	v--
+	return Rules{Set: ONNX, NoSaturate: v/3 == 1, E8M0Round: E8M0Rounding(v % 3)}
+}
+
+// rulesTable holds the pure-Go loop of every pair whose rules differ from OpenVINO's, per
+// variant; nil entries take OpenVINO's kernels. Built once so that a Converter with rules does
+// not allocate.
+var rulesTable = func() (t [numVariants][numTypes][numTypes]loopFunc) {
+	for v := range numVariants {
+		r := variantRules(v)
+		for _, from := range element.All() {
+			for _, to := range element.All() {
+				if genericKernel(from, to) != nil && rulesDiffer(r.Set, from, to) {
+					t[v][from][to] = rulesLoop(r, from, to)
+				}
+			}
+		}
+	}
+	return t
+}()
+
+// rulesDiffer reports whether rule set s converts the pair differently from OpenVINO. The pairs
+// it does not (f16, bf16, f32 and f64 among themselves except from f64 to f16 and bf16, every
+// decode of a narrow float to f16, bf16, f32 or f64, integer → f32 and f64) keep OpenVINO's
+// kernels, SIMD included.
+func rulesDiffer(s RuleSet, from, to element.Type) bool {
+	if s == OpenVINO || from == to || from == element.NF4 || to == element.NF4 ||
+		from.IsComplex() || to.IsComplex() {
+		return false
+	}
+	switch to {
+	case element.F8E4M3, element.F8E5M2, element.F8E4M3FNUZ, element.F8E5M2FNUZ, element.F8E8M0, element.F4E2M1:
+		return true
+	case element.F16, element.BF16:
+		switch from {
+		case element.F64, element.I32:
+			return true // OpenVINO: two roundings through f32; i32 → f16 saturates
+		case element.U32, element.I64, element.U64:
+			return to == element.BF16 // two roundings through f32 (f16 overflows either way)
+		}
+		return false
+	}
+	if s == MLDtypes && from.IsReal() {
+		switch to {
+		case element.I8, element.I16, element.I32, element.I64, element.U8, element.U16, element.U32, element.U64:
+			return true // wrap instead of saturate
+		}
+	}
+	return false
+}
