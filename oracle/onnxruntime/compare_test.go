@@ -47,9 +47,11 @@ func isF8(t element.Type) bool {
 
 // departure groups the inputs on which an implementation's output is outside what the ONNX
 // specification allows: who is "onnxruntime", "convertpromote" or "both"; "open" marks inputs
-// where the two differ and the specification allows both.
+// where the two differ and the specification allows both, "NaN payload" outputs that are
+// different NaNs where the specification allows any. spec and ort describe the answers (signed
+// NaN, Inf, max, or finite).
 type departure struct {
-	pair, rules, class, who string
+	pair, class, who, spec, ort string
 }
 
 // result is what one case found.
@@ -59,9 +61,10 @@ type result struct {
 	diffs      int // outputs that differ in any bit
 	nanPayload int // of diffs: both NaN, different bits
 	groups     map[departure]int
-	examples   map[departure]string // the first input of each group
-	last       map[departure]string // the last one, when there are several
-	failures   []string             // differences the test does not accept
+	first      map[departure]int // the first input of each group
+	last       map[departure]int // and the last
+	examples   map[departure][2]string
+	failures   []string // differences the test does not accept
 }
 
 // outcome collects the results of every case for the summary.
@@ -91,7 +94,7 @@ func runCase(t *testing.T, c castCase, convert func(dst []byte, to element.Type,
 			t.Fatalf("%s: kernels: %v", c.pair(), err)
 		}
 	}
-	r := result{c: c, compared: c.n, groups: map[departure]int{}, examples: map[departure]string{}, last: map[departure]string{}}
+	r := result{c: c, compared: c.n, groups: map[departure]int{}, first: map[departure]int{}, last: map[departure]int{}, examples: map[departure][2]string{}}
 	w := c.to.Bits() / 8
 	for i := range c.n {
 		o := ortOut[i*w : (i+1)*w]
@@ -124,23 +127,22 @@ func runCase(t *testing.T, c castCase, convert func(dst []byte, to element.Type,
 			who = "onnxruntime"
 		case !kOK:
 			who = "convertpromote"
-		case differ && !bothNaN:
+		case bothNaN:
+			who = "NaN payload"
+		case differ:
 			who = "open"
 		default:
 			continue
 		}
-		d := departure{pair: c.pair(), rules: c.rules, class: v.class.String(), who: who}
+		d := departure{pair: c.pair(), class: v.class.String(), who: who, spec: v.describe(c.to), ort: describe(c.to, o)}
+		if _, seen := r.groups[d]; !seen {
+			r.first[d] = i
+		}
 		r.groups[d]++
-		// The first and the last input of each group show its range.
-		ex := fmt.Sprintf("input %s: specification %s, onnxruntime %s", srcString(c, i), v.String(), hex(o))
-		if k != nil {
-			ex += ", convertpromote " + hex(k)
-		}
-		if _, seen := r.examples[d]; !seen {
-			r.examples[d] = ex
-		} else {
-			r.last[d] = ex
-		}
+		r.last[d] = i
+	}
+	for d, i := range r.first {
+		r.examples[d] = [2]string{r.example(i, kOut, ortOut), r.example(r.last[d], kOut, ortOut)}
 	}
 	outcome.Lock()
 	outcome.results = append(outcome.results, r)
@@ -172,6 +174,80 @@ func srcString(c castCase, i int) string {
 		return fmt.Sprintf("%s (%g)", hex(b), srcValue(c.from, c.src, i))
 	}
 	return hex(b)
+}
+
+// example shows input i of r's case with the specification's and both outputs.
+func (r *result) example(i int, kOut, ortOut []byte) string {
+	c := r.c
+	w := c.to.Bits() / 8
+	v := specCheck(c, i)
+	ex := fmt.Sprintf("input %s: specification %s, onnxruntime %s", srcString(c, i), v.String(), hex(ortOut[i*w:(i+1)*w]))
+	if kOut != nil {
+		ex += ", convertpromote " + hex(kOut[i*w:(i+1)*w])
+	}
+	return ex
+}
+
+// describe names an output code: its sign and NaN, Inf, max (the largest finite value) or
+// finite.
+func describe(t element.Type, b []byte) string {
+	if len(b) != 1 {
+		if isNaNOut(t, b) {
+			return "NaN"
+		}
+		return "value"
+	}
+	c := b[0]
+	if t == element.F8E8M0 {
+		switch c {
+		case 0xff:
+			return "NaN"
+		case 0xfe:
+			return "max"
+		case 0:
+			return "min"
+		}
+		return "finite"
+	}
+	f, _ := f8Format(t)
+	sign := "+"
+	if c&0x80 != 0 && !(f.fnuz && c == 0x80) {
+		sign = "-"
+	}
+	v, nan := f.decode(c)
+	switch {
+	case nan && f.fnuz:
+		return "NaN"
+	case nan:
+		return sign + "NaN"
+	case math.IsInf(v, 0):
+		return sign + "Inf"
+	case math.Abs(v) == f8max[f.name]:
+		return sign + "max"
+	}
+	return "finite"
+}
+
+// describe names the answers the specification allows.
+func (v *verdict) describe(t element.Type) string {
+	if v.f32 {
+		if v.nan {
+			return "NaN"
+		}
+		return "value"
+	}
+	if v.a.set == anyCode(0).set {
+		return "unspecified"
+	}
+	var ds []string
+	seen := map[string]bool{}
+	for c := range 256 {
+		if d := describe(t, []byte{byte(c)}); v.a.has(uint8(c)) && !seen[d] {
+			seen[d] = true
+			ds = append(ds, d)
+		}
+	}
+	return strings.Join(ds, " or ")
 }
 
 // isNaNOut reports whether the output element b of type t is a NaN.
@@ -297,21 +373,20 @@ func summary(rs []result) {
 	for _, r := range rs {
 		total += r.compared
 		diffs += r.diffs
-		fmt.Printf("SUMMARY rules=%-8s %-44s inputs %8d  differences %7d  (NaN payload only %d)", r.c.rules, r.c.pair(), r.compared, r.diffs, r.nanPayload)
-		fmt.Println()
+		fmt.Printf("SUMMARY rules=%-8s %-44s inputs %8d  differences %7d  (NaN payload only %d)\n", r.c.rules, r.c.pair(), r.compared, r.diffs, r.nanPayload)
 		var ds []departure
 		for d := range r.groups {
 			ds = append(ds, d)
 		}
 		sort.Slice(ds, func(i, j int) bool { return fmt.Sprint(ds[i]) < fmt.Sprint(ds[j]) })
 		for _, d := range ds {
-			fmt.Printf("SUMMARY     %-15s %-34s %7d  e.g. %s", d.who, d.class, r.groups[d], r.examples[d])
-			fmt.Println()
-			if l, ok := r.last[d]; ok {
-				fmt.Printf("SUMMARY     %-50s    … %s\n", "", l)
+			fmt.Printf("SUMMARY     %-14s %-32s spec %-14s onnxruntime %-8s %7d\n", d.who, d.class, d.spec, d.ort, r.groups[d])
+			ex := r.examples[d]
+			fmt.Printf("SUMMARY         e.g. %s\n", ex[0])
+			if ex[1] != ex[0] {
+				fmt.Printf("SUMMARY         and  %s\n", ex[1])
 			}
 		}
 	}
-	fmt.Printf("SUMMARY total: %d inputs compared in %d cases, %d differences", total, len(rs), diffs)
-	fmt.Println()
+	fmt.Printf("SUMMARY total: %d inputs compared in %d cases, %d differences\n", total, len(rs), diffs)
 }
