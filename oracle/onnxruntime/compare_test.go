@@ -230,7 +230,7 @@ func describe(t element.Type, b []byte) string {
 
 // describe names the answers the specification allows.
 func (v *verdict) describe(t element.Type) string {
-	if v.f32 {
+	if v.wide != 0 {
 		if v.nan {
 			return "NaN"
 		}
@@ -277,7 +277,7 @@ func isNaNOut(t element.Type, b []byte) bool {
 // (f32), or one f32 pattern.
 type verdict struct {
 	a     answer
-	f32   bool
+	wide  element.Type // f32, f16 or bf16: the answer is want (or any NaN), not a
 	nan   bool
 	want  uint32
 	class class
@@ -285,22 +285,26 @@ type verdict struct {
 
 func (v *verdict) ok(b []byte) bool {
 	switch {
-	case !v.f32:
+	case v.wide == 0:
 		return v.a.has(b[0])
 	case v.nan:
-		return isNaNOut(element.F32, b)
+		return isNaNOut(v.wide, b)
+	case v.wide == element.F32:
+		return le32(b) == v.want
 	}
-	return le32(b) == v.want
+	return uint32(b[0])|uint32(b[1])<<8 == v.want
 }
 
 func (v *verdict) String() string {
 	switch {
-	case !v.f32:
+	case v.wide == 0:
 		return v.a.String()
 	case v.nan:
 		return "a NaN"
+	case v.wide == element.F32:
+		return fmt.Sprintf("0x%08x", v.want)
 	}
-	return fmt.Sprintf("0x%08x", v.want)
+	return fmt.Sprintf("0x%04x", v.want)
 }
 
 // specCheck returns the specification's answer for output element i of case c.
@@ -320,12 +324,28 @@ func specCheck(c castCase, i int) verdict {
 	if c.to == element.F32 {
 		v := exactValue(c.from, c.src, i)
 		if math.IsNaN(v) {
-			return verdict{f32: true, nan: true, class: clNaN}
+			return verdict{wide: element.F32, nan: true, class: clNaN}
 		}
 		if float64(float32(v)) != v {
 			panic(fmt.Sprintf("%v value %g is not an f32", c.from, v))
 		}
-		return verdict{f32: true, want: math.Float32bits(float32(v)), class: clExact}
+		return verdict{wide: element.F32, want: math.Float32bits(float32(v)), class: clExact}
+	}
+	if c.to == element.F16 || c.to == element.BF16 {
+		f := fmtF16
+		if c.to == element.BF16 {
+			f = fmtBF16
+		}
+		var x float64
+		if c.from.IsIntegralNumber() {
+			x = intValue(c.from, c.src, i, f.mbits+1)
+		} else {
+			x = srcValue(c.from, c.src, i)
+		}
+		if math.IsNaN(x) {
+			return verdict{wide: c.to, nan: true, class: clNaN}
+		}
+		return verdict{wide: c.to, want: uint32(f.encode(x)), class: clIEEE}
 	}
 	panic("no specification reference for " + c.pair())
 }

@@ -82,11 +82,7 @@ func f32Patterns() ([]byte, int) {
 	for range f32Random {
 		v = append(v, r.Uint32())
 	}
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], x)
-	}
-	return b, len(v)
+	return pack32(v)
 }
 
 // f64Patterns: specials; every f32 pattern of the stride widened exactly, as a tie (half an f32
@@ -102,11 +98,7 @@ func f64Patterns() ([]byte, int) {
 	for range f32Random {
 		v = append(v, r.Uint64())
 	}
-	b := make([]byte, 8*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint64(b[8*i:], x)
-	}
-	return b, len(v)
+	return pack64(v)
 }
 
 // int32Patterns and int64Patterns: edges, a stride over all 2^32 (32-bit) and random values of
@@ -120,11 +112,7 @@ func int32Patterns() ([]byte, int) {
 	for range f32Random {
 		v = append(v, r.Uint32()>>r.IntN(32))
 	}
-	b := make([]byte, 4*len(v))
-	for i, x := range v {
-		binary.LittleEndian.PutUint32(b[4*i:], x)
-	}
-	return b, len(v)
+	return pack32(v)
 }
 
 func int64Patterns() ([]byte, int) {
@@ -137,6 +125,19 @@ func int64Patterns() ([]byte, int) {
 		x := r.Uint64() >> r.IntN(64)
 		v = append(v, -x)
 	}
+	return pack64(v)
+}
+
+// pack32 and pack64 lay patterns out as little-endian bytes.
+func pack32(v []uint32) ([]byte, int) {
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], x)
+	}
+	return b, len(v)
+}
+
+func pack64(v []uint64) ([]byte, int) {
 	b := make([]byte, 8*len(v))
 	for i, x := range v {
 		binary.LittleEndian.PutUint64(b[8*i:], x)

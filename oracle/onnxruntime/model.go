@@ -90,8 +90,12 @@ func ONNXType(t element.Type) (DataType, bool) {
 		return Float4E2M1, true
 	case element.F8E8M0:
 		return Float8E8M0, true
+	case element.F8E4M3FNUZ:
+		return Float8E4M3FNUZ, true
+	case element.F8E5M2FNUZ:
+		return Float8E5M2FNUZ, true
 	}
-	return fnuzType(t)
+	return 0, false
 }
 
 // CastAttrs are the Cast attributes besides `to`.

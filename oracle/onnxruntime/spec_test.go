@@ -7,6 +7,7 @@ package onnxruntime
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/convertpromote/convertpromote/element"
 )
@@ -165,22 +166,17 @@ const (
 	clE8Under               // e8m0: [x] below 2^-127
 	clNegative              // e8m0: x < 0 or -0 (unspecified)
 	clExact                 // a decode or widening: the exact value
+	clIEEE                  // a narrowing to f16 or bf16: rounded once, to nearest even
 	numClasses
 )
 
-var classNames = [numClasses]string{"RNE", "±0", "NaN", "±Inf", "[x] beyond FLT_MAX", "x beyond E8M0 range, [x] inside", "[x] below E8M0_MIN", "negative (unspecified)", "exact"}
+var classNames = [numClasses]string{"RNE", "±0", "NaN", "±Inf", "[x] beyond FLT_MAX", "x beyond E8M0 range, [x] inside", "[x] below E8M0_MIN", "negative (unspecified)", "exact", "IEEE rounding"}
 
 func (k class) String() string { return classNames[k] }
 
 // specF8 is the Cast-25 answer for the value x (NaN and infinities allowed) into format f.
 func specF8(f f8format, x float64, saturate bool) answer {
 	neg := math.Signbit(x)
-	sign := uint8(0)
-	if neg && !f.fnuz {
-		sign = 0x80
-	}
-	fmax := f8max[f.name]
-	maxCode := f.encode(fmax)
 	switch {
 	case math.IsNaN(x):
 		switch {
@@ -192,43 +188,38 @@ func specF8(f f8format, x float64, saturate bool) answer {
 			return f.nans(neg, !neg, clNaN)
 		}
 	case math.IsInf(x, 0):
-		switch {
-		case saturate && f.fnuz:
-			return one(maxCode|boolBit(neg), clInf)
-		case saturate:
-			return one(maxCode|sign, clInf)
-		case f.fnuz:
-			return one(0x80, clInf)
-		case f.ieee:
-			return one(sign|f.encodeInf(), clInf)
-		default: // e4m3fn: Inf → NaN, -Inf → -NaN
-			return f.nans(neg, !neg, clInf)
-		}
+		// e4m3fn without saturation: "Inf → NaN", "-Inf → -NaN".
+		return f.outOfRange(neg, saturate, f.nans(neg, !neg, clInf), clInf)
 	case x == 0:
-		return one(sign, clZero)
+		if f.fnuz {
+			return one(0, clZero)
+		}
+		return one(boolBit(neg), clZero)
 	}
 	r := f.round(math.Abs(x))
-	if r > fmax {
-		switch {
-		case saturate && f.fnuz:
-			return one(maxCode|boolBit(neg), clOverflow)
-		case saturate:
-			return one(maxCode|sign, clOverflow)
-		case f.fnuz:
-			return one(0x80, clOverflow)
-		case f.ieee:
-			return one(sign|f.encodeInf(), clOverflow)
-		default: // "[x] > FLT_MAX → NaN", "[x] < -FLT_MAX → NaN": a NaN, sign not given
-			return f.nans(true, true, clOverflow)
-		}
+	if r > f8max[f.name] {
+		// e4m3fn without saturation: "[x] > FLT_MAX → NaN", "[x] < -FLT_MAX → NaN", sign not given.
+		return f.outOfRange(neg, saturate, f.nans(true, true, clOverflow), clOverflow)
 	}
 	c := f.encode(r)
-	if c != 0 && f.fnuz && neg {
+	if neg && !(f.fnuz && c == 0) { // FNUZ has no -0: a negative value rounding to zero gives 0
 		c |= 0x80
-	} else if !f.fnuz {
-		c |= sign
 	}
 	return one(c, clRNE)
+}
+
+// outOfRange is the answer for ±Inf and for [x] beyond ±FLT_MAX: ±FLT_MAX when saturating,
+// otherwise NaN (FNUZ), ±Inf (e5m2) or e4m3fnNaN.
+func (f f8format) outOfRange(neg, saturate bool, e4m3fnNaN answer, k class) answer {
+	switch {
+	case saturate:
+		return one(f.encode(f8max[f.name])|boolBit(neg), k)
+	case f.fnuz:
+		return one(0x80, k)
+	case f.ieee:
+		return one(f.encodeInf()|boolBit(neg), k)
+	}
+	return e4m3fnNaN
 }
 
 func boolBit(b bool) uint8 {
@@ -362,6 +353,113 @@ func f8Format(t element.Type) (f8format, bool) {
 		return fmtE4M3FN, true
 	case element.F8E5M2:
 		return fmtE5M2, true
+	case element.F8E4M3FNUZ:
+		return fmtE4M3FNUZ, true
+	case element.F8E5M2FNUZ:
+		return fmtE5M2FNUZ, true
 	}
-	return fnuzFormat(t)
+	return f8format{}, false
+}
+
+// ieeeFormat is a 16-bit IEEE-style format (f16, bf16) for the reference of the casts that ONNX
+// rounds as IEEE 754 does: once, to nearest even, from the exact source value, overflowing to ±Inf.
+type ieeeFormat struct{ ebits, mbits uint }
+
+var (
+	fmtF16  = ieeeFormat{5, 10}
+	fmtBF16 = ieeeFormat{8, 7}
+)
+
+func (f ieeeFormat) bias() int { return 1<<(f.ebits-1) - 1 }
+
+// encode returns the pattern of x rounded once to nearest even: x is exact (a float64 that holds
+// the source value exactly, or an integer source rounded to mbits+1 significant bits first, which
+// leaves the rounding here exact).
+func (f ieeeFormat) encode(x float64) uint16 {
+	sign := uint16(0)
+	if math.Signbit(x) {
+		sign = 0x8000
+	}
+	inf := uint16(1<<f.ebits-1) << f.mbits
+	switch {
+	case math.IsNaN(x):
+		return inf | 1<<(f.mbits-1) // a quiet NaN; the caller accepts any NaN
+	case math.IsInf(x, 0):
+		return sign | inf
+	case x == 0:
+		return sign
+	}
+	x = math.Abs(x)
+	_, e := math.Frexp(x)
+	e--
+	emin := 1 - f.bias()
+	if e < emin {
+		e = emin
+	}
+	q := math.Ldexp(1, e-int(f.mbits))
+	r := math.RoundToEven(x/q) * q
+	_, e = math.Frexp(r)
+	e--
+	switch {
+	case r == 0:
+		return sign
+	case math.IsInf(r, 0) || e > f.bias(): // r overflows float64 only for sources far beyond range
+		return sign | inf
+	case e < emin:
+		return sign | uint16(r/math.Ldexp(1, emin-int(f.mbits)))
+	}
+	m := uint16(r/math.Ldexp(1, e-int(f.mbits))) &^ (1 << f.mbits)
+	return sign | uint16(e+f.bias())<<f.mbits | m
+}
+
+// intValue returns integer source element i rounded to nearest even at p significant bits, as a
+// float64 (exact). Rounding an integer once here and again in ieeeFormat.encode is still one
+// rounding: the value is an integer with at most p significant bits, which encode keeps.
+func intValue(t element.Type, b []byte, i int, p uint) float64 {
+	var v uint64
+	neg := false
+	switch t {
+	case element.I16:
+		s := int16(uint16(b[2*i]) | uint16(b[2*i+1])<<8)
+		neg, v = s < 0, uint64(absInt(int64(s)))
+	case element.I32:
+		s := int32(le32(b[4*i:]))
+		neg, v = s < 0, uint64(absInt(int64(s)))
+	case element.U32:
+		v = uint64(le32(b[4*i:]))
+	case element.I64:
+		s := int64(le64(b[8*i:]))
+		neg, v = s < 0, uint64(absInt(s))
+	case element.U64:
+		v = le64(b[8*i:])
+	default:
+		panic("intValue: " + t.String())
+	}
+	if n := uint(bits.Len64(v)); n > p {
+		shift := n - p
+		q, rem, half := v>>shift, v&(1<<shift-1), uint64(1)<<(shift-1)
+		if rem > half || rem == half && q&1 == 1 {
+			q++
+		}
+		v = q << shift // may be 2^64 when q overflows into bit 64: handled below
+		if v == 0 {
+			return sign(neg, math.Ldexp(1, 64))
+		}
+	}
+	return sign(neg, float64(v))
+}
+
+// absInt is |s| as a uint64 (also for the most negative value).
+func absInt(s int64) uint64 {
+	if s < 0 {
+		return uint64(-s)
+	}
+	return uint64(s)
+}
+
+func sign(neg bool, x float64) float64 {
+	if neg {
+		return -x
+	}
+	return x
 }
