@@ -32,10 +32,16 @@ var PathNames = []string{"avx512", "avx2", "neon", "generic", PathX448}
 // A listed path that has no kernel of its own for the pair (a SIMD path that would fall back to
 // the pure-Go loop, or x448 for a pair without f16) is left out and named in skipped.
 func SelectPaths(spec string, from, to element.Type) (paths, skipped []string, err error) {
+	return SelectPathsRules(spec, kernels.Rules{}, from, to)
+}
+
+// SelectPathsRules is SelectPaths for conversions under rules r: a pair that r converts with its
+// own pure-Go loop (kernels.Rules.OwnLoop) has no SIMD path.
+func SelectPathsRules(spec string, r kernels.Rules, from, to element.Type) (paths, skipped []string, err error) {
 	cpu := kernels.Paths()
 	var simd []string // SIMD paths of this CPU with a kernel for the pair, best first
 	for _, p := range cpu {
-		if p != kernels.Generic && kernels.HasKernel(p, from, to) {
+		if p != kernels.Generic && kernels.HasKernel(p, from, to) && !r.OwnLoop(from, to) {
 			simd = append(simd, p.String())
 		}
 	}
@@ -104,7 +110,15 @@ type Resolver func(c Case) (ConvertFunc, error)
 
 // KernelResolver resolves the paths of package kernels (kernels.WithPath(p, c.Threads)) and the
 // x448 peer path.
-func KernelResolver(c Case) (ConvertFunc, error) {
+func KernelResolver(c Case) (ConvertFunc, error) { return resolve(c, kernels.Rules{}) }
+
+// RulesResolver returns KernelResolver for conversions under rules r: the kernels paths convert
+// with r (kernels.Converter.Rules); the x448 peer path, IEEE rounding, is unchanged.
+func RulesResolver(r kernels.Rules) Resolver {
+	return func(c Case) (ConvertFunc, error) { return resolve(c, r) }
+}
+
+func resolve(c Case, r kernels.Rules) (ConvertFunc, error) {
 	if c.Path == PathX448 {
 		f := x448Func(c.From, c.To, c.Threads)
 		if f == nil {
@@ -120,6 +134,7 @@ func KernelResolver(c Case) (ConvertFunc, error) {
 		return nil, fmt.Errorf("conversion %s is not supported", c.Pair())
 	}
 	conv := kernels.WithPath(p, c.Threads)
+	conv.Rules = r
 	from, to := c.From, c.To
 	return func(dst, src []byte, n int) error {
 		return conv.Convert(dst, to, src, from, n)

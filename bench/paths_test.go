@@ -89,3 +89,38 @@ func TestSelectPathsErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectPathsRules: under a rule set, a pair the rule set converts with its own pure-Go loop
+// has no SIMD path, and a pair it converts like OpenVINO keeps OpenVINO's SIMD paths.
+func TestSelectPathsRules(t *testing.T) {
+	onnx := kernels.Rules{Set: kernels.ONNX}
+	got, _, err := SelectPathsRules("all", onnx, element.F32, element.F8E4M3)
+	if err != nil || !slices.Equal(got, []string{"generic"}) {
+		t.Errorf("onnx f32:f8e4m3 all = %v, %v; want [generic]", got, err)
+	}
+	want, _, _ := SelectPaths("all", element.F32, element.F16)
+	got, _, err = SelectPathsRules("all", onnx, element.F32, element.F16)
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("onnx f32:f16 all = %v, %v; want OpenVINO's %v", got, err, want)
+	}
+}
+
+// TestRulesResolver: the resolved conversion follows the rule set (f32 465 to f8e4m3: ONNX
+// saturates to 448, OpenVINO gives NaN).
+func TestRulesResolver(t *testing.T) {
+	c := Case{From: element.F32, To: element.F8E4M3, Path: "generic", N: 1, Threads: 1}
+	src := []byte{0x00, 0x80, 0xE8, 0x43} // 465
+	for _, r := range []struct {
+		res  Resolver
+		want byte
+	}{{RulesResolver(kernels.Rules{Set: kernels.ONNX}), 0x7E}, {KernelResolver, 0x7F}} {
+		f, err := r.res(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dst := []byte{0}
+		if err := f(dst, src, 1); err != nil || dst[0] != r.want {
+			t.Errorf("got %#x, %v; want %#x", dst[0], err, r.want)
+		}
+	}
+}

@@ -296,7 +296,7 @@ func (c *checker) typedOutput(l *Layer, attr string) {
 		c.add(l.Line, l, "%s has no %s attribute", l.Type, attr)
 		return
 	}
-	t, err := element.Parse(v)
+	t, err := parseType(v)
 	if err != nil {
 		c.add(l.Line, l, "%s: %v", attr, err)
 		return
@@ -380,7 +380,7 @@ func ParsePromoteAttrs(l *Layer) (op.ConvertPromoteTypes, error) {
 				o.PyTorchScalarPromotion = b
 			}
 		case "u64_integer_promotion_target":
-			t, err := element.Parse(a.Value)
+			t, err := parseType(a.Value)
 			if err != nil {
 				return o, fmt.Errorf("attribute %s: %v", a.Name, err)
 			}

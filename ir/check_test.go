@@ -149,6 +149,9 @@ func TestParsePromoteAttrs(t *testing.T) {
 		}
 	}
 	for _, ty := range element.All() {
+		if ty.IsFNUZ() {
+			continue // not an OpenVINO type: TestFNUZRejected
+		}
 		o, err := ParsePromoteAttrs(mk(Attr{"u64_integer_promotion_target", ty.String()}))
 		if err != nil || o.U64IntegerPromotionTarget != ty {
 			t.Errorf("target %s: %v %v", ty, o.U64IntegerPromotionTarget, err)

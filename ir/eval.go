@@ -129,7 +129,7 @@ func (m *Model) Run(inputs map[string]op.Tensor) (*RunResult, error) {
 				continue
 			}
 			dst, _ := l.DataAttr("destination_type")
-			to, err := element.Parse(dst)
+			to, err := parseType(dst)
 			if err != nil {
 				return nil, m.errorf(l.Line, l, "destination_type: %v", err)
 			}

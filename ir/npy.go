@@ -49,7 +49,8 @@ func NPYType(t element.Type) (element.Type, string, error) {
 		return t, "<c8", nil
 	case element.C128:
 		return t, "<c16", nil
-	case element.BF16, element.F8E4M3, element.F8E5M2, element.F8E8M0, element.F4E2M1, element.NF4:
+	case element.BF16, element.F8E4M3, element.F8E5M2, element.F8E8M0, element.F4E2M1, element.NF4,
+		element.F8E4M3FNUZ, element.F8E5M2FNUZ:
 		return element.F32, "<f4", nil
 	case element.U1, element.U2, element.U3, element.U4, element.U6:
 		return element.U8, "|u1", nil

@@ -457,7 +457,7 @@ func (m *Model) interpretPorts(n *Node, l *Layer) ([]*Port, error) {
 			switch a.Name {
 			case "id":
 			case "precision":
-				if _, err := element.Parse(a.Value); err != nil {
+				if _, err := parseType(a.Value); err != nil {
 					return nil, m.errorf(c.Line, l, "port %d: precision: %v", id, err)
 				}
 				p.Precision = a.Value
@@ -549,4 +549,18 @@ func (m *Model) interpretEdge(n *Node) (*Edge, error) {
 		}
 	}
 	return e, nil
+}
+
+// parseType reads an element type name of an IR file: any spelling element.Parse accepts,
+// except the types OpenVINO lacks that no IR can hold (the FNUZ float8 types of ONNX and
+// ml_dtypes), which are an error naming the type. The complex types stay accepted.
+func parseType(s string) (element.Type, error) {
+	t, err := element.Parse(s)
+	if err != nil {
+		return t, err
+	}
+	if t.IsFNUZ() {
+		return element.Dynamic, fmt.Errorf("element type %s is not an OpenVINO element type (it is ONNX's and ml_dtypes'), so an IR cannot hold it", t)
+	}
+	return t, nil
 }

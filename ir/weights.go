@@ -141,7 +141,7 @@ func (m *Model) ConstInfo(l *Layer) (ConstInfo, error) {
 	if err != nil {
 		return ci, err
 	}
-	if ci.Type, err = element.Parse(et); err != nil {
+	if ci.Type, err = parseType(et); err != nil {
 		return ci, m.errorf(line, l, "element_type: %v", err)
 	}
 	if ci.Type == element.Dynamic {

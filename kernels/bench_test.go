@@ -75,16 +75,48 @@ func BenchmarkConvert(b *testing.B) {
 						}
 					})
 				}
-				b.Run("copy", func(b *testing.B) {
-					half := (sb + db) / 2
-					cs, cd := randomBytes(int(half)), prefaulted(int(half))
-					b.SetBytes(2 * half)
-					for b.Loop() {
-						copy(cd, cs)
-					}
-				})
+				b.Run("copy", func(b *testing.B) { benchCopy(b, sb+db) })
 			})
 		}
+	}
+}
+
+// BenchmarkConvertRules runs every SIMD pair at 16Ki elements under the ONNX and ml_dtypes rule
+// sets on the best path, beside copy() of the same traffic: the pairs that keep OpenVINO's
+// kernels under a rule set run them at OpenVINO's speed, and the others (f32 → f8e4m3 and
+// f8e5m2, f16 → f8e4m3 and f8e5m2, i32 → f16) show the cost of their pure-Go loop. Filter with
+// e.g. -bench 'ConvertRules/onnx/f32-f16'.
+func BenchmarkConvertRules(b *testing.B) {
+	const n = 16 << 10
+	for _, set := range []kernels.RuleSet{kernels.ONNX, kernels.MLDtypes} {
+		for _, pr := range simdPairs {
+			from, to := pr[0], pr[1]
+			sb, _ := from.ByteSize(n)
+			db, _ := to.ByteSize(n)
+			b.Run(set.String()+"/"+from.String()+"-"+to.String(), func(b *testing.B) {
+				src, dst := benchSource(from, n), prefaulted(int(db))
+				c := kernels.Converter{Rules: kernels.Rules{Set: set}}
+				b.Run("convert", func(b *testing.B) {
+					b.SetBytes(sb + db)
+					for b.Loop() {
+						if err := c.Convert(dst, to, src, from, n); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+				b.Run("copy", func(b *testing.B) { benchCopy(b, sb+db) })
+			})
+		}
+	}
+}
+
+// benchCopy measures copy() of random data moving traffic bytes (read plus written).
+func benchCopy(b *testing.B, traffic int64) {
+	half := traffic / 2
+	cs, cd := randomBytes(int(half)), prefaulted(int(half))
+	b.SetBytes(2 * half)
+	for b.Loop() {
+		copy(cd, cs)
 	}
 }
 

@@ -70,3 +70,32 @@ func ExampleF8E8M0FromF32() {
 	// 6 → 0x82 (8)
 	// -1 → 0x00 (5.877472e-39)
 }
+
+func ExampleConverter_Convert_rules() {
+	// 465 and +Inf as float32, converted to f8e4m3 under each rule set.
+	src := make([]byte, 8)
+	for i, v := range []float32{465, float32(math.Inf(1))} {
+		b := math.Float32bits(v)
+		src[4*i], src[4*i+1], src[4*i+2], src[4*i+3] = byte(b), byte(b>>8), byte(b>>16), byte(b>>24)
+	}
+	for _, c := range []struct {
+		name  string
+		rules kernels.Rules
+	}{
+		{"openvino", kernels.Rules{}},
+		{"onnx", kernels.Rules{Set: kernels.ONNX}},
+		{"onnx saturate=0", kernels.Rules{Set: kernels.ONNX, NoSaturate: true}},
+		{"ml_dtypes", kernels.Rules{Set: kernels.MLDtypes}},
+	} {
+		dst := make([]byte, 2)
+		if err := (kernels.Converter{Rules: c.rules}).Convert(dst, element.F8E4M3, src, element.F32, 2); err != nil {
+			panic(err)
+		}
+		fmt.Printf("%-15s % x\n", c.name, dst)
+	}
+	// Output:
+	// openvino        7f 7f
+	// onnx            7e 7e
+	// onnx saturate=0 7f 7f
+	// ml_dtypes       7f 7f
+}

@@ -7,6 +7,10 @@
 // the CPU's features and tested to give the same bits as the pure-Go path for every input. Build
 // with the tag purego to leave all assembly out.
 //
+// The rules are OpenVINO's by default; a Converter can follow ONNX's Cast or ml_dtypes' casts
+// instead (Rules, RuleSet). Pairs those rule sets convert like OpenVINO keep the SIMD kernels;
+// the others run the rule set's pure-Go loop.
+//
 // Buffers are raw bytes in the machine's (little-endian) byte order; packed sub-byte types use
 // the layouts of package element. Large conversions are split across goroutines; see SetThreads.
 package kernels

@@ -137,6 +137,20 @@ func refE8M0Value(c uint64) (float64, uint32, bool) {
 	return math.Ldexp(1, int(c)-127), 0, false
 }
 
+// refFNUZValue decodes an FNUZ code: 0x80 is the only NaN (decoded to the positive quiet NaN),
+// every other code a finite value with bias 8 (e4m3) or 16 (e5m2).
+func refFNUZValue(e4m3 bool, c uint64) (float64, uint32, bool) {
+	if c == 0x80 {
+		return 0, 0x7FC00000, true
+	}
+	if e4m3 {
+		return fieldValue(c, 4, 3, 8), 0, false
+	}
+	return fieldValue(c, 5, 2, 16), 0, false
+}
+
+func to8(t element.Type) bool { return t == element.F8E4M3FNUZ }
+
 func refF4E2M1Value(c uint64) float64 { return fieldValue(c&0xF, 2, 1, 1) }
 
 // refNF4Values are the §3.5 code values, typed in again from the spec (not element.NF4Codes).
@@ -289,6 +303,8 @@ func refDecode(t element.Type, re, im uint64) refVal {
 		v, n32, nan = refE8M0Value(re)
 	case element.F4E2M1:
 		v = refF4E2M1Value(re)
+	case element.F8E4M3FNUZ, element.F8E5M2FNUZ:
+		v, n32, nan = refFNUZValue(to8(t), re)
 	case element.NF4:
 		v = refNF4Value(re)
 	case element.F32:
@@ -359,6 +375,10 @@ func (v refVal) f64Stage() float64 {
 func refEncodeFloat(to element.Type, v refVal) uint64 {
 	if to == element.F64 {
 		return math.Float64bits(v.f64Stage())
+	}
+	if to.IsFNUZ() {
+		// Not OpenVINO types: ml_dtypes' rules (rules_reference_test.go).
+		return refRulesEncode(Rules{}, to, v)
 	}
 	x := v.f32Stage(to == element.F16)
 	switch to {

@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/convertpromote/convertpromote/element"
 )
@@ -24,7 +25,22 @@ import (
 // NaN, and float → integer truncates toward zero and then wraps modulo 2^N.
 //
 // The FNUZ types are not OpenVINO types; under OpenVINO they convert with ml_dtypes' rules.
-// Complex types and nf4 follow OpenVINO's rules under every rule set.
+// Complex types and nf4 follow OpenVINO's rules under every rule set. An integer source is
+// rounded once too (to f32 first under OpenVINO).
+//
+// Special cases are (x is the source value; "sat" is ONNX's default saturate=1, "no sat"
+// saturate=0; ±max is the target's largest finite value with x's sign):
+//
+//	f8e4m3, f8e5m2, FNUZ:   NaN → NaN (f8e4m3 0x7F/0xFF, f8e5m2 0x7E/0xFE by sign; FNUZ 0x80)
+//	                        ±Inf, overflow → ±max (ONNX sat); ±Inf for f8e5m2, else NaN (ONNX no sat, ml_dtypes)
+//	FNUZ:                   ±0 and a negative value rounding to zero → 0x00
+//	f4e2m1:                 ±Inf, overflow → ±6; NaN → 6 (ONNX); NaN → 0x8 (-0), -NaN → 0x0 (ml_dtypes)
+//	f8e8m0 (ONNX):          NaN → 0xFF; |x| is rounded up (ceiling power of two), down or to nearest (ties up);
+//	                        a result below 2^-127 (+0 too) → 0x00 (sat) or 0xFF; above 2^127 (+Inf too) → 0xFE (sat) or 0xFF
+//	f8e8m0 (ml_dtypes):     NaN, ±Inf, ±0, x < 0, x ≥ 1.5·2^127 → 0xFF; nearest power of two, ties up;
+//	                        0 < x ≤ 2^-127 → 0x00, 2^-127 < x < 2^-126 → 0x01
+//	i32 → f16 (ONNX, ml_dtypes): |x| ≥ 65520 → ±Inf (OpenVINO saturates to ±65504)
+//	float → integer (ml_dtypes): truncate, wrap modulo 2^N; NaN, ±Inf → 0
 type RuleSet uint8
 
 // The rule sets.
@@ -47,12 +63,18 @@ func (r RuleSet) String() string {
 
 // ParseRuleSet reads a rule set name as String writes it.
 func ParseRuleSet(s string) (RuleSet, error) {
-	for i, n := range ruleSetNames {
+	i, err := parseName(ruleSetNames[:], s, "rule set")
+	return RuleSet(i), err
+}
+
+// parseName returns the index of s in names, or an error quoting s and listing the names.
+func parseName(names []string, s, what string) (int, error) {
+	for i, n := range names {
 		if n == s {
-			return RuleSet(i), nil
+			return i, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown rule set %q (valid: openvino, onnx, ml_dtypes)", s)
+	return 0, fmt.Errorf("unknown %s %q (valid: %s)", what, s, strings.Join(names, ", "))
 }
 
 // E8M0Rounding is ONNX Cast's round_mode for f8e8m0 targets.
@@ -78,12 +100,8 @@ func (m E8M0Rounding) String() string {
 
 // ParseE8M0Rounding reads "up", "down" or "nearest".
 func ParseE8M0Rounding(s string) (E8M0Rounding, error) {
-	for i, n := range e8m0RoundingNames {
-		if n == s {
-			return E8M0Rounding(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown f8e8m0 round mode %q (valid: up, down, nearest)", s)
+	i, err := parseName(e8m0RoundingNames[:], s, "f8e8m0 round mode")
+	return E8M0Rounding(i), err
 }
 
 // Rules selects a rule set and, for ONNX, Cast's attributes. The zero value is OpenVINO's rules.
@@ -145,6 +163,14 @@ var rulesTable = func() (t [numVariants][numTypes][numTypes]loopFunc) {
 	}
 	return t
 }()
+
+// OwnLoop reports whether the pair runs the rule set's own pure-Go loop under r rather than
+// OpenVINO's kernels (SIMD included): the pairs the rule set converts differently from OpenVINO.
+// It is false for OpenVINO's rules and for rules with a field out of range.
+func (r Rules) OwnLoop(from, to element.Type) bool {
+	return r.Set != OpenVINO && r.check() == nil && uint(from)|uint(to) < numTypes &&
+		rulesTable[r.variant()][from][to] != nil
+}
 
 // rulesDiffer reports whether rule set s converts the pair differently from OpenVINO. The pairs
 // it does not (f16, bf16, f32 and f64 among themselves except from f64 to f16 and bf16, every

@@ -233,6 +233,8 @@ func (b *block) wide64(n int) []float64 {
 
 // rulesLoop is the pure-Go loop of a pair under rules r (a rule set other than OpenVINO).
 func rulesLoop(r Rules, from, to element.Type) loopFunc {
+	// The loop of blockLoop with another encoder: sharing it through a function value would move
+	// the block to the heap.
 	return func(dst, src []byte, n int) {
 		var b block
 		for start := 0; start < n; start += blockLen {

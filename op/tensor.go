@@ -152,14 +152,15 @@ func codeLayout(t element.Type) (layout element.Type, ok bool) {
 		return t, true
 	case element.I4, element.NF4, element.F4E2M1:
 		return element.U4, true // packed like u4: low nibble first
-	case element.F8E4M3, element.F8E5M2, element.F8E8M0, element.U8, element.I8, element.Boolean:
+	case element.F8E4M3, element.F8E5M2, element.F8E8M0, element.F8E4M3FNUZ, element.F8E5M2FNUZ,
+		element.U8, element.I8, element.Boolean:
 		return element.U8, true
 	}
 	return 0, false
 }
 
 // FromCodes returns a tensor of a sub-byte type (u1, u2, u3, u4, u6, i4, nf4, f4e2m1) or an
-// 8-bit code type (f8e4m3, f8e5m2, f8e8m0; also u8, i8, boolean) from one code per element: the
+// 8-bit code type (f8e4m3, f8e5m2, f8e8m0, f8e4m3fnuz, f8e5m2fnuz; also u8, i8, boolean) from one code per element: the
 // element's raw N-bit pattern (i4 −1 is code 15, nf4 code 0 is −1.0). Codes are packed as
 // docs/SEMANTICS.md §1.5 describes. A code that does not fit in N bits is an error.
 func FromCodes(t element.Type, shape []int64, codes []uint8) (Tensor, error) {
@@ -218,7 +219,15 @@ func (x Tensor) check() error {
 
 // Convert returns x converted to type to with kernels.Convert (docs/SEMANTICS.md §3); the shape is
 // kept. Converting to x's own type copies.
-func (x Tensor) Convert(to element.Type) (Tensor, error) {
+func (x Tensor) Convert(to element.Type) (Tensor, error) { return x.convert(to, kernels.Convert) }
+
+// ConvertWith is Convert with converter c: its path, threads and rule set (kernels.Rules), for
+// example ONNX's or ml_dtypes' casts.
+func (x Tensor) ConvertWith(c kernels.Converter, to element.Type) (Tensor, error) {
+	return x.convert(to, c.Convert)
+}
+
+func (x Tensor) convert(to element.Type, conv func(dst []byte, to element.Type, src []byte, from element.Type, n int) error) (Tensor, error) {
 	if err := x.check(); err != nil {
 		return Tensor{}, err
 	}
@@ -226,7 +235,7 @@ func (x Tensor) Convert(to element.Type) (Tensor, error) {
 	if err != nil {
 		return Tensor{}, err
 	}
-	if err := kernels.Convert(out.data, to, x.data, x.typ, x.Len()); err != nil {
+	if err := conv(out.data, to, x.data, x.typ, x.Len()); err != nil {
 		return Tensor{}, fmt.Errorf("op: %w", err)
 	}
 	return out, nil
@@ -293,7 +302,8 @@ func (x Tensor) Bits16() ([]uint16, error) {
 }
 
 // Codes returns one raw code per element of a sub-byte type (u1, u2, u3, u4, u6, i4, nf4,
-// f4e2m1) or 8-bit code type (f8e4m3, f8e5m2, f8e8m0, u8, i8, boolean), unpacked.
+// f4e2m1) or 8-bit code type (f8e4m3, f8e5m2, f8e8m0, f8e4m3fnuz, f8e5m2fnuz, u8, i8, boolean),
+// unpacked.
 func (x Tensor) Codes() ([]uint8, error) {
 	if err := x.check(); err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/kernels"
 	"github.com/x448/float16"
 )
 
@@ -223,5 +224,36 @@ func TestStringPrintsTheHead(t *testing.T) {
 	y, _ := FromCodes(element.I4, []int64{3}, []uint8{0xF, 0x8, 0x7})
 	if s := y.String(); s != "i4[3] [-1 -8 7]" {
 		t.Errorf("String() = %q", s)
+	}
+}
+
+// TestConvertWithRules: ConvertWith applies the converter's rule set (ONNX saturates f32 465 to
+// f8e4m3 448, OpenVINO's Convert gives NaN), and the FNUZ types are 8-bit code types.
+func TestConvertWithRules(t *testing.T) {
+	x, err := FromFloat32([]int64{1}, []float32{465})
+	if err != nil {
+		t.Fatal(err)
+	}
+	onnx, err := x.ConvertWith(kernels.Converter{Rules: kernels.Rules{Set: kernels.ONNX}}, element.F8E4M3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ov, err := x.Convert(element.F8E4M3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := onnx.Codes(); c[0] != 0x7E {
+		t.Errorf("onnx: code %#x, want 0x7e", c[0])
+	}
+	if c, _ := ov.Codes(); c[0] != 0x7F {
+		t.Errorf("openvino: code %#x, want 0x7f", c[0])
+	}
+	f, err := FromCodes(element.F8E4M3FNUZ, []int64{2}, []uint8{0x80, 0x7F})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := f.Float32s()
+	if err != nil || v[0] == v[0] || v[1] != 240 {
+		t.Errorf("f8e4m3fnuz codes 0x80, 0x7f decode to %v, %v; want NaN, 240", v, err)
 	}
 }

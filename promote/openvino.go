@@ -16,7 +16,8 @@ var (
 	ErrUnsigned      = errors.New("Unsigned integer input cannot be safely promoted into any supported signed integer.")
 	ErrUnsupported   = errors.New("Unsupported input element types for ConvertPromoteTypes with given attributes.")
 	// ErrType is returned for an input type ConvertPromoteTypes does not accept (u2, u3, u6, nf4,
-	// f4e2m1, f8e8m0, string, complex). OpenVINO gives no text here.
+	// f4e2m1, f8e8m0, string, complex, and the FNUZ float8 types, which are not OpenVINO types at
+	// all). OpenVINO gives no text here.
 	ErrType = errors.New("input element type is not supported by ConvertPromoteTypes")
 )
 
@@ -78,6 +79,9 @@ func (p OpenVINO) promote(a, b Operand) (element.Type, error) {
 	ta, tb := a.Type, b.Type
 	// 1. Both types must be accepted, even when paired with dynamic.
 	for _, t := range []element.Type{ta, tb} {
+		if t.IsFNUZ() {
+			return element.Dynamic, fmt.Errorf("%w: %s is not an OpenVINO element type (inputs %s and %s)", ErrType, t, ta, tb)
+		}
 		if !SupportedInput(t) {
 			return element.Dynamic, fmt.Errorf("%w: %s (inputs %s and %s)", ErrType, t, ta, tb)
 		}

@@ -377,3 +377,16 @@ func TestRegistry(t *testing.T) {
 		t.Errorf("unknown policy: %v", err)
 	}
 }
+
+// TestOpenVINOFNUZ: the FNUZ float8 types are rejected as outside OpenVINO's type set, also
+// beside dynamic, with an error naming the type.
+func TestOpenVINOFNUZ(t *testing.T) {
+	for _, ty := range []element.Type{element.F8E4M3FNUZ, element.F8E5M2FNUZ} {
+		for _, other := range []element.Type{element.F32, element.Dynamic, ty} {
+			_, err := DefaultOpenVINO().Promote(Tensor(ty), Tensor(other))
+			if !errors.Is(err, ErrType) || !strings.Contains(err.Error(), ty.String()+" is not an OpenVINO element type") {
+				t.Errorf("%s + %s: %v", ty, other, err)
+			}
+		}
+	}
+}

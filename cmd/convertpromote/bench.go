@@ -15,6 +15,7 @@ import (
 
 	"github.com/convertpromote/convertpromote/bench"
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/kernels"
 )
 
 func init() {
@@ -57,6 +58,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	jsonFlag := fs.String("json", "", "write the results as JSON to `FILE`")
 	plotFlag := fs.String("plot", "", "draw throughput against size as a PNG chart to `FILE.png`")
 	benchstatFlag := fs.Bool("benchstat", false, "print Go benchmark lines (for benchstat) instead of the table")
+	rulesFlag := fs.String("rules", "openvino", "rule set of the conversions: openvino, onnx or ml_dtypes (onnx with Cast's defaults)")
 	printUsage := func(w io.Writer) {
 		fmt.Fprint(w, benchUsage)
 		fs.SetOutput(w)
@@ -78,13 +80,13 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 
-	cases, cfg, err := benchPlan(*pairsFlag, *sizesFlag, *pathsFlag, *threadsFlag, *timeFlag, *plotFlag, stderr)
+	cases, cfg, rules, err := benchPlan(*pairsFlag, *sizesFlag, *pathsFlag, *threadsFlag, *timeFlag, *plotFlag, *rulesFlag, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "convertpromote bench: %v\n", err)
 		return exitUsage
 	}
 
-	r := bench.Runner{Config: cfg}
+	r := bench.Runner{Config: cfg, Resolve: bench.RulesResolver(rules)}
 	if isTerminal(stderr) {
 		r.Progress = progressBar(stderr)
 	}
@@ -97,8 +99,8 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *benchstatFlag {
 		err = bench.WriteBenchstat(stdout, results)
 	} else {
-		fmt.Fprintf(stdout, "# %s, %s/%s, GOMAXPROCS=%d, --time %s per case\n",
-			cpuOrUnknown(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), cfg.Budget)
+		fmt.Fprintf(stdout, "# %s, %s/%s, GOMAXPROCS=%d, --time %s per case, --rules %s\n",
+			cpuOrUnknown(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), cfg.Budget, *rulesFlag)
 		err = bench.WriteTable(stdout, results)
 	}
 	if err != nil {
@@ -130,40 +132,42 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 
 // benchPlan checks every flag and lists the cases, grouped by pair and size so that cases of one
 // size share their buffers. Notes about paths left out go to stderr. Every error is bad usage.
-func benchPlan(pairsS, sizesS, pathsS, threadsS, timeS, plotS string, stderr io.Writer) ([]bench.Case, bench.Config, error) {
-	var cfg bench.Config
+func benchPlan(pairsS, sizesS, pathsS, threadsS, timeS, plotS, rulesS string, stderr io.Writer) (cases []bench.Case, cfg bench.Config, rules kernels.Rules, err error) {
+	rules.Set, err = kernels.ParseRuleSet(strings.TrimSpace(rulesS))
+	if err != nil {
+		return nil, cfg, rules, fmt.Errorf("--rules: %w", err)
+	}
 	budget, err := time.ParseDuration(strings.TrimSpace(timeS))
 	if err != nil {
-		return nil, cfg, fmt.Errorf("--time %q is not a duration (examples: 0.5s, 200ms, 2s)", timeS)
+		return nil, cfg, rules, fmt.Errorf("--time %q is not a duration (examples: 0.5s, 200ms, 2s)", timeS)
 	}
 	if budget <= 0 {
-		return nil, cfg, fmt.Errorf("--time %s must be positive", timeS)
+		return nil, cfg, rules, fmt.Errorf("--time %s must be positive", timeS)
 	}
 	cfg.Budget = budget
 	sizes, err := bench.ParseSizes(sizesS)
 	if err != nil {
-		return nil, cfg, fmt.Errorf("--sizes: %w", err)
+		return nil, cfg, rules, fmt.Errorf("--sizes: %w", err)
 	}
 	threads, err := bench.ParseThreads(threadsS)
 	if err != nil {
-		return nil, cfg, fmt.Errorf("--threads: %w", err)
+		return nil, cfg, rules, fmt.Errorf("--threads: %w", err)
 	}
 	if plotS != "" && !strings.EqualFold(filepath.Ext(plotS), ".png") {
-		return nil, cfg, fmt.Errorf("--plot %q: the chart is a PNG; give a file name ending in .png", plotS)
+		return nil, cfg, rules, fmt.Errorf("--plot %q: the chart is a PNG; give a file name ending in .png", plotS)
 	}
 	// Check the path names before the pairs (the names do not depend on the pair).
 	if _, _, err := bench.SelectPaths(strings.TrimSpace(pathsS), element.F32, element.F16); err != nil {
-		return nil, cfg, fmt.Errorf("--paths: %w", err)
+		return nil, cfg, rules, fmt.Errorf("--paths: %w", err)
 	}
 	pairs, err := bench.ParsePairs(pairsS)
 	if err != nil {
-		return nil, cfg, fmt.Errorf("--pairs: %w", err)
+		return nil, cfg, rules, fmt.Errorf("--pairs: %w", err)
 	}
-	var cases []bench.Case
 	for _, p := range pairs {
-		paths, skipped, err := bench.SelectPaths(strings.TrimSpace(pathsS), p.From, p.To)
+		paths, skipped, err := bench.SelectPathsRules(strings.TrimSpace(pathsS), rules, p.From, p.To)
 		if err != nil {
-			return nil, cfg, fmt.Errorf("--paths: %w", err)
+			return nil, cfg, rules, fmt.Errorf("--paths: %w", err)
 		}
 		for _, s := range skipped {
 			if s == bench.PathX448 {
@@ -174,7 +178,7 @@ func benchPlan(pairsS, sizesS, pathsS, threadsS, timeS, plotS string, stderr io.
 		}
 		for _, n := range sizes {
 			if err := bench.CheckSize(p.From, p.To, n, 0); err != nil {
-				return nil, cfg, fmt.Errorf("--sizes: %w", err)
+				return nil, cfg, rules, fmt.Errorf("--sizes: %w", err)
 			}
 			for _, t := range threads {
 				for _, path := range paths {
@@ -184,9 +188,9 @@ func benchPlan(pairsS, sizesS, pathsS, threadsS, timeS, plotS string, stderr io.
 		}
 	}
 	if len(cases) == 0 {
-		return nil, cfg, fmt.Errorf("--paths %s: nothing to measure for the pairs given", pathsS)
+		return nil, cfg, rules, fmt.Errorf("--paths %s: nothing to measure for the pairs given", pathsS)
 	}
-	return cases, cfg, nil
+	return cases, cfg, rules, nil
 }
 
 // defaultThreads is "1" plus GOMAXPROCS when that is more than 1.

@@ -250,3 +250,23 @@ func TestProgressBar(t *testing.T) {
 		t.Error("a regular file counted as a terminal")
 	}
 }
+
+// TestBenchRulesAndFNUZ: --rules is accepted (and named in the header), the FNUZ types are
+// accepted in pairs, and a bad rule set is bad usage.
+func TestBenchRulesAndFNUZ(t *testing.T) {
+	needKernels(t)
+	code, stdout, stderr := runBenchCmd("--pairs", "f32:f8e4m3fnuz,f8e5m2fnuz:f32,f32:f8e4m3", "--sizes", "1Ki", "--threads", "1",
+		"--paths", "generic", "--time", "10ms", "--rules", "ml_dtypes")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, s := range []string{"--rules ml_dtypes", "f32:f8e4m3fnuz", "f8e5m2fnuz:f32", "f32:f8e4m3"} {
+		if !strings.Contains(stdout, s) {
+			t.Errorf("output lacks %q:\n%s", s, stdout)
+		}
+	}
+	code, _, stderr = runBenchCmd("--rules", "tflite", "--time", "10ms")
+	if code != exitUsage || !strings.Contains(stderr, `unknown rule set "tflite"`) {
+		t.Errorf("--rules tflite: exit %d, stderr %q", code, stderr)
+	}
+}

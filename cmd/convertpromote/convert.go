@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -19,9 +20,9 @@ func init() {
 	register("convert", "convert values between element types and show the result bits", runConvert)
 }
 
-const convertUsage = `Usage: convertpromote convert --from TYPE --to TYPE [--bits] [VALUE... | -]
+const convertUsage = `Usage: convertpromote convert --from TYPE --to TYPE [--bits] [--rules SET [--saturate=BOOL] [--round-mode MODE]] [VALUE... | -]
 
-Converts values of type --from to type --to with the library's rules (docs/SEMANTICS.md §3) and prints
+Converts values of type --from to type --to with the rules of --rules (docs/SEMANTICS.md) and prints
 one line per value: the destination value, a tab, and the destination's raw bits in hex (the
 element's width; sub-byte types as their N-bit code). The values are converted as one tensor.
 
@@ -31,9 +32,15 @@ with the library's rules (so f64 and f32 sources are exact), integers as integer
 VALUE is the raw bit pattern of the source type in hex (0x3c00). "-" reads values from stdin,
 one per line. Flags may come before or after the values.
 
+--rules picks whose casts to reproduce: openvino (the default, OpenVINO's Convert), onnx (ONNX
+Cast-25) or ml_dtypes (ml_dtypes 0.6, as JAX and PyTorch cast to float8). Under onnx,
+--saturate=false is Cast's saturate=0 for float8 targets and --round-mode (up, down or nearest)
+is Cast's round_mode for f8e8m0 targets; both are errors under the other rule sets. The rule set
+also applies to reading decimal VALUEs into the source type.
+
 Printed values: f16 and bf16 as the shortest decimal that reads back (as f32, then converted) to
-the same bits; f32 and f64 in Go's shortest round-trip form; f8e4m3, f8e5m2, f8e8m0, f4e2m1 and
-nf4 as Go formats their float32 value; NaN, +Inf, -Inf; integers in decimal; true/false.
+the same bits; f32 and f64 in Go's shortest round-trip form; f8e4m3, f8e5m2, f8e4m3fnuz,
+f8e5m2fnuz, f8e8m0, f4e2m1 and nf4 as Go formats their float32 value; NaN, +Inf, -Inf; integers in decimal; true/false.
 
 Exit status: 0 on success; 2 for bad usage (unknown type, unsupported pair, a VALUE that does
 not parse).
@@ -43,22 +50,32 @@ Examples:
   convertpromote convert --from f32 --to f8e4m3 464 465        # 448 0x7e, NaN 0x7f
   convertpromote convert --from f16 --to f32 --bits 0x7e01     # NaN 0x7fc02000
   echo -3.1 | convertpromote convert --from f32 --to u3 -      # 5 0x5
+  convertpromote convert --rules onnx --from f32 --to f8e4m3 465                   # 448 0x7e
+  convertpromote convert --rules onnx --saturate=false --from f32 --to f8e4m3 465  # NaN 0x7f
+  convertpromote convert --rules ml_dtypes --bits --from f32 --to f8e4m3 0x3a8005f0  # 0.001953125 0x01
 
 Flags:
 `
 
-var convertValueFlags = map[string]bool{"from": true, "to": true}
+var convertValueFlags = map[string]bool{"from": true, "to": true, "rules": true, "round-mode": true}
 
 func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlags("convert", convertUsage, stderr)
 	fromFlag := fs.String("from", "", "source element type (required)")
 	toFlag := fs.String("to", "", "destination element type (required)")
 	bits := fs.Bool("bits", false, "read each VALUE as the raw bits of the source type, in hex")
+	rulesFlag := fs.String("rules", "openvino", "rule set: openvino, onnx or ml_dtypes")
+	saturate := fs.Bool("saturate", true, "onnx: Cast's saturate for float8 targets")
+	roundMode := fs.String("round-mode", "", "onnx: Cast's round_mode for f8e8m0 targets: up (default), down or nearest")
 	flags, words := interleaved(args, convertValueFlags)
 	if code, ok := parseFlags(fs, flags, stdout); !ok {
 		return code
 	}
-	if err := convertMain(*fromFlag, *toFlag, *bits, words, stdin, stdout); err != nil {
+	conv, err := converterFlags(fs, *rulesFlag, *saturate, *roundMode)
+	if err == nil {
+		err = convertMain(conv, *fromFlag, *toFlag, *bits, words, stdin, stdout)
+	}
+	if err != nil {
 		fmt.Fprintf(stderr, "convert: %v\n", err)
 		if isUsage(err) {
 			return exitUsage
@@ -68,7 +85,31 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-func convertMain(fromName, toName string, bits bool, words []string, stdin io.Reader, stdout io.Writer) error {
+// converterFlags builds the Converter of --rules, --saturate and --round-mode; the last two are
+// ONNX Cast's attributes, an error under the other rule sets.
+func converterFlags(fs *flag.FlagSet, rules string, saturate bool, roundMode string) (kernels.Converter, error) {
+	var r kernels.Rules
+	var err error
+	if r.Set, err = kernels.ParseRuleSet(rules); err != nil {
+		return kernels.Converter{}, usageErrorf("--rules: %v", err)
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for _, name := range []string{"saturate", "round-mode"} {
+		if set[name] && r.Set != kernels.ONNX {
+			return kernels.Converter{}, usageErrorf("--%s is an attribute of ONNX's Cast: it needs --rules onnx", name)
+		}
+	}
+	r.NoSaturate = !saturate
+	if roundMode != "" {
+		if r.E8M0Round, err = kernels.ParseE8M0Rounding(roundMode); err != nil {
+			return kernels.Converter{}, usageErrorf("--round-mode: %v", err)
+		}
+	}
+	return kernels.Converter{Rules: r}, nil
+}
+
+func convertMain(conv kernels.Converter, fromName, toName string, bits bool, words []string, stdin io.Reader, stdout io.Writer) error {
 	if fromName == "" || toName == "" {
 		return usageErrorf("--from and --to are required")
 	}
@@ -98,11 +139,11 @@ func convertMain(fromName, toName string, bits bool, words []string, stdin io.Re
 	if len(words) == 0 {
 		return usageErrorf("no values (give VALUE... or - for stdin)")
 	}
-	src, err := sourceTensor(from, words, bits)
+	src, err := sourceTensor(conv, from, words, bits)
 	if err != nil {
 		return err
 	}
-	dst, err := src.Convert(to)
+	dst, err := src.ConvertWith(conv, to)
 	if err != nil {
 		return err
 	}
@@ -117,8 +158,8 @@ func convertMain(fromName, toName string, bits bool, words []string, stdin io.Re
 	return w.Flush()
 }
 
-// sourceTensor parses the words into one tensor of type from.
-func sourceTensor(from element.Type, words []string, bits bool) (op.Tensor, error) {
+// sourceTensor parses the words into one tensor of type from (decimals converted with conv).
+func sourceTensor(conv kernels.Converter, from element.Type, words []string, bits bool) (op.Tensor, error) {
 	n := int64(len(words))
 	elems := make([]op.Tensor, len(words))
 	for i, w := range words {
@@ -127,7 +168,7 @@ func sourceTensor(from element.Type, words []string, bits bool) (op.Tensor, erro
 		if bits {
 			e, err = parseBits(from, w)
 		} else {
-			e, err = parseValue(from, w)
+			e, err = parseValue(conv, from, w)
 		}
 		if err != nil {
 			return op.Tensor{}, err
@@ -153,8 +194,8 @@ func sourceTensor(from element.Type, words []string, bits bool) (op.Tensor, erro
 }
 
 // parseValue reads a number (or true/false) and converts it to a one-element tensor of type t
-// with the library's rules.
-func parseValue(t element.Type, w string) (op.Tensor, error) {
+// with conv.
+func parseValue(conv kernels.Converter, t element.Type, w string) (op.Tensor, error) {
 	one := []int64{1}
 	var x op.Tensor
 	var err error
@@ -184,7 +225,7 @@ func parseValue(t element.Type, w string) (op.Tensor, error) {
 	if err != nil {
 		return op.Tensor{}, err
 	}
-	return x.Convert(t)
+	return x.ConvertWith(conv, t)
 }
 
 func isRangeErr(err error) bool {
@@ -221,14 +262,15 @@ func formatElements(x op.Tensor) ([]string, error) {
 	out := make([]string, n)
 	bitsOf := func(i int) string { return hexBits(x.Bytes(), t, i) }
 	switch {
-	case t.IsPacked() || t == element.F8E4M3 || t == element.F8E5M2 || t == element.F8E8M0:
+	case t.IsPacked() || t == element.F8E4M3 || t == element.F8E5M2 || t == element.F8E8M0 || t.IsFNUZ():
 		codes, err := x.Codes()
 		if err != nil {
 			return nil, err
 		}
 		var vals []string
 		switch t {
-		case element.F8E4M3, element.F8E5M2, element.F8E8M0, element.F4E2M1, element.NF4:
+		case element.F8E4M3, element.F8E5M2, element.F8E8M0, element.F4E2M1, element.NF4,
+			element.F8E4M3FNUZ, element.F8E5M2FNUZ:
 			f, err := x.Float32s()
 			if err != nil {
 				return nil, err
