@@ -31,7 +31,7 @@ import (
 // Special cases are (x is the source value; "sat" is ONNX's default saturate=1, "no sat"
 // saturate=0; ±max is the target's largest finite value with x's sign):
 //
-//	f8e4m3, f8e5m2, FNUZ:   NaN → NaN (f8e4m3 0x7F/0xFF, f8e5m2 0x7E/0xFE by sign; FNUZ 0x80)
+//	f8e4m3, f8e5m2, FNUZ:   NaN → NaN (f8e4m3 0x7F/0xFF, f8e5m2 0x7F/0xFF under onnx and 0x7E/0xFE under ml_dtypes, by sign; FNUZ 0x80)
 //	                        ±Inf, overflow → ±max (ONNX sat); ±Inf for f8e5m2, else NaN (ONNX no sat, ml_dtypes)
 //	FNUZ:                   ±0 and a negative value rounding to zero → 0x00
 //	f4e2m1:                 ±Inf, overflow → ±6; NaN → 6 (ONNX); NaN → 0x8 (-0), -NaN → 0x0 (ml_dtypes)

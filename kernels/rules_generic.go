@@ -24,11 +24,14 @@ type narrowFormat struct {
 	noNegZero bool // FNUZ: a zero result is +0 whatever the sign
 }
 
-// The formats, with the NaN codes ml_dtypes gives (ONNX's reference implementation uses
-// ml_dtypes too, so they are also ONNX's, except for f4e2m1, see fmtE2M1ONNX).
+// The formats, with the NaN codes ml_dtypes gives (ONNX's are the same except for f8e5m2 and
+// f4e2m1, see fmtE5M2ONNX and fmtE2M1ONNX).
 var (
-	fmtE4M3     = narrowFormat{mant: 3, bias: 7, maxCode: 0x7E, sign: 0x80, nanPos: 0x7F, nanNeg: 0xFF}
-	fmtE5M2     = narrowFormat{mant: 2, bias: 15, maxCode: 0x7B, sign: 0x80, inf: 0x7C, nanPos: 0x7E, nanNeg: 0xFE}
+	fmtE4M3 = narrowFormat{mant: 3, bias: 7, maxCode: 0x7E, sign: 0x80, nanPos: 0x7F, nanNeg: 0xFF}
+	fmtE5M2 = narrowFormat{mant: 2, bias: 15, maxCode: 0x7B, sign: 0x80, inf: 0x7C, nanPos: 0x7E, nanNeg: 0xFE}
+	// ONNX's f8e5m2 NaN is S.11111.11 (onnx.helper's float32_to_float8e5m2 and ONNX Runtime),
+	// where ml_dtypes gives S.11111.10.
+	fmtE5M2ONNX = narrowFormat{mant: 2, bias: 15, maxCode: 0x7B, sign: 0x80, inf: 0x7C, nanPos: 0x7F, nanNeg: 0xFF}
 	fmtE4M3FNUZ = narrowFormat{mant: 3, bias: 8, maxCode: 0x7F, sign: 0x80, nanPos: 0x80, nanNeg: 0x80, noNegZero: true}
 	fmtE5M2FNUZ = narrowFormat{mant: 2, bias: 16, maxCode: 0x7F, sign: 0x80, nanPos: 0x80, nanNeg: 0x80, noNegZero: true}
 	// ml_dtypes' float4_e2m1fn: its "NaN" is the pattern of -0, negated (to +0) for a NaN with
@@ -263,6 +266,9 @@ func encodeRules(r Rules, to element.Type, dst []byte, b *block, n int) {
 	switch to {
 	case element.F8E4M3, element.F8E5M2, element.F8E4M3FNUZ, element.F8E5M2FNUZ:
 		f := fnuzOrF8Format(to)
+		if to == element.F8E5M2 && r.Set == ONNX {
+			f = &fmtE5M2ONNX
+		}
 		for i, v := range b.wide64(n) {
 			dst[i] = uint8(encodeNarrow(v, f, sat))
 		}

@@ -56,6 +56,9 @@ func refSpec(r Rules, to element.Type) refRuleSpec {
 	case element.F8E4M3: // E4M3FN: NaN S.1111.111 keeps the sign (ONNX's table: -NaN → -NaN)
 		return refRuleSpec{f: rrE4M3, maxCode: 0x7E, nanPos: 0x7F, nanNeg: 0xFF, sat: sat}
 	case element.F8E5M2:
+		if r.Set == ONNX { // onnx.helper's float32_to_float8e5m2: NaN → 0x7F | sign
+			return refRuleSpec{f: rrE5M2, maxCode: 0x7B, infCode: 0x7C, nanPos: 0x7F, nanNeg: 0xFF, sat: sat}
+		}
 		return refRuleSpec{f: rrE5M2, maxCode: 0x7B, infCode: 0x7C, nanPos: 0x7E, nanNeg: 0xFE, sat: sat}
 	case element.F8E4M3FNUZ:
 		return refRuleSpec{f: rrE4M3FNUZ, maxCode: 0x7F, nanPos: 0x80, nanNeg: 0x80, sat: sat, noNegZero: true}
