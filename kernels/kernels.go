@@ -13,6 +13,7 @@ package kernels
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -96,11 +97,11 @@ var threads atomic.Int32
 
 // SetThreads sets how many goroutines a large conversion may use; n ≤ 0 restores the default,
 // runtime.GOMAXPROCS(0) at the time of each call. It returns the previous setting (0 for the
-// default). Conversions smaller than ParallelMinBytes always run on the calling goroutine.
+// default). A count beyond math.MaxInt32 is stored as math.MaxInt32. Conversions smaller than
+// ParallelMinBytes always run on the calling goroutine.
 func SetThreads(n int) int {
-	if n < 0 {
-		n = 0
-	}
+	// Clamped, not truncated: int32(1<<32+1) would be 1, and int32(1<<31) negative.
+	n = min(max(n, 0), math.MaxInt32)
 	return int(threads.Swap(int32(n)))
 }
 
@@ -129,7 +130,8 @@ func WithPath(p Path, t int) Converter { return Converter{Path: p, Threads: t, e
 // written as zero. Converting a type to itself copies. dst and src must not overlap: kernels
 // read a block of elements after they have stored the one before, and some read their source
 // twice. An unsupported pair, a negative n, a short buffer or buffers that overlap is an error,
-// and nothing is written.
+// and nothing is written; errors.Is tells them apart with ErrUnsupported, ErrShortBuffer and
+// ErrOverlap.
 func Convert(dst []byte, to element.Type, src []byte, from element.Type, n int) error {
 	// Not through Converter.Convert: without the receiver, the nine words of arguments fit in
 	// registers (twelve do not), which saves about 1 ns a call. The fast path is written out
@@ -168,11 +170,11 @@ func (c Converter) Convert(dst []byte, to element.Type, src []byte, from element
 // and conversions large enough to split across goroutines.
 func (c Converter) convertSlow(dst []byte, to element.Type, src []byte, from element.Type, n int, p Path) error {
 	if c.explicit && !pathAvailable(p) {
-		return fmt.Errorf("kernels: path %s is not available on this CPU", p)
+		return errorf(ErrUnsupported, "kernels: path %s is not available on this CPU", p)
 	}
 	f := kernel(p, from, to)
 	if f == nil {
-		return fmt.Errorf("kernels: conversion from %s to %s is not supported", from, to)
+		return errorf(ErrUnsupported, "kernels: conversion from %s to %s is not supported", from, to)
 	}
 	if n < 0 {
 		return fmt.Errorf("kernels: negative element count %d", n)
@@ -188,14 +190,14 @@ func (c Converter) convertSlow(dst []byte, to element.Type, src []byte, from ele
 		}
 	}
 	if int64(len(src)) < sb {
-		return fmt.Errorf("kernels: %s source holds %d bytes, %d elements need %d", from, len(src), n, sb)
+		return errorf(ErrShortBuffer, "kernels: %s source holds %d bytes, %d elements need %d", from, len(src), n, sb)
 	}
 	if int64(len(dst)) < db {
-		return fmt.Errorf("kernels: %s destination holds %d bytes, %d elements need %d", to, len(dst), n, db)
+		return errorf(ErrShortBuffer, "kernels: %s destination holds %d bytes, %d elements need %d", to, len(dst), n, db)
 	}
 	src, dst = src[:sb], dst[:db]
 	if overlap(dst, int(db), src, int(sb)) {
-		return fmt.Errorf("kernels: the %s destination (%d bytes) and the %s source (%d bytes) overlap; Convert needs separate buffers", to, db, from, sb)
+		return errorf(ErrOverlap, "kernels: the %s destination (%d bytes) and the %s source (%d bytes) overlap; Convert needs separate buffers", to, db, from, sb)
 	}
 	if sb+db < 2*ParallelMinBytes {
 		f(dst, src, n)
