@@ -106,7 +106,7 @@ type Resolver func(c Case) (ConvertFunc, error)
 // x448 peer path.
 func KernelResolver(c Case) (ConvertFunc, error) {
 	if c.Path == PathX448 {
-		f := x448Func(c.From, c.To, c.Threads)
+		f := x448Func(c.From, c.To, c.Goroutines())
 		if f == nil {
 			return nil, fmt.Errorf("path x448 has no conversion for %s", c.Pair())
 		}

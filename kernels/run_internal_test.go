@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"reflect"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -114,5 +115,57 @@ func TestStreams(t *testing.T) {
 		if got := streams(c.sb, c.db); got != c.want {
 			t.Errorf("streams(%d, %d) = %v, want %v", c.sb, c.db, got, c.want)
 		}
+	}
+}
+
+// TestDefaultThreads: the default policy keeps a conversion within the split size on one
+// goroutine whatever the core count, and beyond it uses one goroutine per half of that size,
+// at most one per core.
+func TestDefaultThreads(t *testing.T) {
+	const m = 32 << 20
+	for _, c := range []struct {
+		total int64
+		procs int
+		want  int
+	}{
+		{m - 1, 2, 1}, {m - 1, 64, 1}, // within the cache: one goroutine
+		{m, 1, 1}, {1 << 40, 1, 1}, // one core
+		{m, 2, 2}, {m, 8, 2}, {3 * m / 2, 8, 3}, {1 << 40, 8, 8}, {384 << 20, 2, 2},
+	} {
+		if got := defaultThreads(c.total, c.procs, m); got != c.want {
+			t.Errorf("defaultThreads(%d, %d procs) = %d, want %d", c.total, c.procs, got, c.want)
+		}
+	}
+}
+
+// TestGoroutines: Converter.Goroutines reports the default policy for the zero Converter, an
+// explicit count capped at one goroutine per ParallelMinBytes, and 0 for what Convert refuses.
+func TestGoroutines(t *testing.T) {
+	defer func(old int64) { splitMinBytes = old }(splitMinBytes)
+	splitMinBytes = 8 << 20
+	defer SetThreads(SetThreads(0))
+	procs := runtime.GOMAXPROCS(0)
+	const mi = 1 << 20
+	for _, c := range []struct {
+		conv     Converter
+		from, to element.Type
+		n, want  int
+	}{
+		{Converter{}, element.F32, element.F16, 1 << 10, 1},
+		{Converter{}, element.F32, element.F16, mi, 1},                            // 6 MiB < 8 MiB
+		{Converter{}, element.F32, element.F16, 2 * mi, min(procs, 12*mi/(4*mi))}, // 12 MiB
+		{Converter{Threads: 2}, element.F32, element.F16, mi, min(2, 6*mi/ParallelMinBytes)},
+		{Converter{Threads: 64}, element.F32, element.F16, mi, 6 * mi / ParallelMinBytes},
+		{Converter{Threads: 2}, element.F32, element.F16, 1 << 10, 1},
+		{Converter{}, element.F32, element.String, mi, 0},
+		{Converter{}, element.F32, element.F16, -1, 0},
+	} {
+		if got := c.conv.Goroutines(c.from, c.to, c.n); got != c.want {
+			t.Errorf("%+v.Goroutines(%s, %s, %d) = %d, want %d", c.conv, c.from, c.to, c.n, got, c.want)
+		}
+	}
+	SetThreads(3)
+	if got := (Converter{}).Goroutines(element.F32, element.F16, mi); got != 3 {
+		t.Errorf("after SetThreads(3): %d goroutines, want 3", got)
 	}
 }
