@@ -255,12 +255,11 @@ func (c Converter) threads(total int64) int {
 
 // defaultThreads is the default policy: one goroutine for a conversion of less than minBytes of
 // traffic, otherwise one per minBytes/2, at most procs. minBytes is the last-level cache's size
-// (see splitMin). A conversion that fits in the cache runs on one core at the cache's speed,
-// which a second core does not raise enough to pay for waking a thread and for the other
-// core's own work on a shared machine: on a 2-core Zen 4 (32 MiB L3), f32 → f16 at 1 Mi and
-// 4 Mi elements (6 and 24 MiB) ran at 70 and 62 GB/s on two goroutines against 90 and 78 on
-// one. Beyond the cache one core is bound by its own memory bandwidth and the split pays: at
-// 64 Mi elements, 75 GB/s on two against 40.
+// (see splitMin). A conversion that fits in the cache runs on one core at the cache's speed; a
+// second goroutine must wake a thread (microseconds) and, on a machine whose other cores are
+// busy, wait for a core, which can make the split slower than one goroutine. Beyond the cache
+// one core is bound by the memory bandwidth it alone can draw, which a second core adds to, and
+// the wake-up is small beside the conversion.
 func defaultThreads(total int64, procs int, minBytes int64) int {
 	if procs <= 1 || total < minBytes {
 		return 1
