@@ -393,30 +393,62 @@ func largeMin() int64 {
 // packed type (and on a whole 3-byte group for u3 and u6).
 const chunkAlign = 64
 
-// run calls f on the whole buffer, or on up to t pieces in parallel when the conversion is large.
+// run calls f on the whole buffer, or splits the conversion across up to t goroutines when it is
+// large: the pieces are chunks that the calling goroutine and t-1 helpers take in turn from a
+// shared counter, so a helper that waits for a core (the machine's other work) takes fewer
+// chunks or none, and the caller converts the rest instead of waiting for it. The caller waits
+// at most for the chunks helpers have started.
 func run(f loopFunc, dst []byte, to element.Type, src []byte, from element.Type, n, t int) {
-	if t = pieces(t, int64(len(src)+len(dst)), n); t <= 1 {
+	total := int64(len(src) + len(dst))
+	if t = pieces(t, total, n); t <= 1 {
 		f(dst, src, n)
 		return
 	}
-	per := ((n+t-1)/t + chunkAlign - 1) / chunkAlign * chunkAlign // ceil(n/t), aligned: at most t pieces
-	var wg sync.WaitGroup
-	for start := 0; start < n; start += per {
-		cnt := min(per, n-start)
-		s0, _ := from.ByteSize(int64(start))
-		s1, _ := from.ByteSize(int64(start + cnt))
-		d0, _ := to.ByteSize(int64(start))
-		d1, _ := to.ByteSize(int64(start + cnt))
-		if start+cnt == n {
-			// The last piece runs here, on the calling goroutine.
-			f(dst[d0:d1], src[s0:s1], cnt)
-			break
+	runChunks(n, t, chunkElems(n, total, t), func(_, lo, hi int) {
+		s0, _ := from.ByteSize(int64(lo))
+		s1, _ := from.ByteSize(int64(hi))
+		d0, _ := to.ByteSize(int64(lo))
+		d1, _ := to.ByteSize(int64(hi))
+		f(dst[d0:d1], src[s0:s1], hi-lo)
+	})
+}
+
+// maxChunkBytes bounds a chunk's traffic, and with it how long the caller can wait for a helper
+// that took the last chunk and then lost its core.
+const maxChunkBytes = 4 << 20
+
+// chunkElems returns the chunk length in elements for n elements of total bytes of traffic on t
+// goroutines: about a quarter of each goroutine's share, at least ParallelMinBytes and at most
+// maxChunkBytes of traffic, a multiple of chunkAlign.
+func chunkElems(n int, total int64, t int) int {
+	b := min(max(total/int64(4*t), ParallelMinBytes), maxChunkBytes)
+	c := int(b * int64(n) / total)
+	return max(chunkAlign, (c+chunkAlign-1)/chunkAlign*chunkAlign)
+}
+
+// runChunks calls work on [0, n) in chunks of chunk elements (the last may be shorter), from the
+// calling goroutine (worker 0) and up to t-1 helper goroutines (workers 1…), each taking the next
+// chunk until none is left.
+func runChunks(n, t, chunk int, work func(worker, lo, hi int)) {
+	t = min(t, (n+chunk-1)/chunk)
+	var next atomic.Int64
+	loop := func(w int) {
+		for {
+			lo := next.Add(int64(chunk)) - int64(chunk)
+			if lo >= int64(n) {
+				return
+			}
+			work(w, int(lo), int(min(lo+int64(chunk), int64(n))))
 		}
-		wg.Add(1)
-		go func(dst, src []byte, cnt int) {
-			defer wg.Done()
-			f(dst, src, cnt)
-		}(dst[d0:d1], src[s0:s1], cnt)
 	}
+	var wg sync.WaitGroup
+	for w := 1; w < t; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			loop(w)
+		}()
+	}
+	loop(0)
 	wg.Wait()
 }

@@ -3,39 +3,96 @@ package kernels
 import (
 	"reflect"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/convertpromote/convertpromote/element"
 )
 
-// TestRunPieces checks the split itself: never more pieces than threads, every element covered
-// exactly once, and pieces that start on 64-element boundaries.
+// TestRunPieces checks the split itself: every element converted exactly once, in pieces that
+// start on 64-element boundaries, one piece when the conversion is too small to split.
 func TestRunPieces(t *testing.T) {
 	for _, n := range []int{128, 193, 1000, 4097, 2<<16 + 1, 3<<16 + 1, 1 << 20} {
 		for _, threads := range []int{2, 3, 4, 7} {
+			// Buffers large enough that the split is not skipped for size.
+			size := max(n*4, ParallelMinBytes*threads)
+			src, dst := make([]byte, size), make([]byte, size)
+			base := uintptr(unsafe.Pointer(&src[0]))
 			var mu sync.Mutex
-			pieces, covered := 0, 0
+			pieces, seen := 0, make([]int, n)
 			f := func(dst, src []byte, cnt int) {
 				mu.Lock()
 				defer mu.Unlock()
 				pieces++
-				covered += cnt
-				if len(src) != cnt*4 || len(dst) != cnt*4 {
-					t.Errorf("n=%d: piece of %d elements has %d/%d bytes", n, cnt, len(src), len(dst))
+				start := int(uintptr(unsafe.Pointer(&src[0]))-base) / 4
+				if len(src) != cnt*4 || len(dst) != cnt*4 || start%chunkAlign != 0 {
+					t.Errorf("n=%d: piece of %d elements at %d has %d/%d bytes", n, cnt, start, len(src), len(dst))
+				}
+				for i := start; i < start+cnt; i++ {
+					seen[i]++
 				}
 			}
-			// Buffers large enough that the split is not skipped for size.
-			size := max(n*4, ParallelMinBytes*threads)
-			src, dst := make([]byte, size), make([]byte, size)
 			run(f, dst[:n*4], element.F32, src[:n*4], element.I32, n, threads)
-			limit := threads
-			if maxT := 2 * n * 4 / ParallelMinBytes; maxT < limit {
-				limit = max(maxT, 1)
+			for i, c := range seen {
+				if c != 1 {
+					t.Fatalf("n=%d threads=%d: element %d converted %d times", n, threads, i, c)
+				}
 			}
-			if pieces > limit || covered != n {
-				t.Errorf("n=%d threads=%d: %d pieces (limit %d), %d elements covered", n, threads, pieces, limit, covered)
+			if 2*n*4 < 2*ParallelMinBytes && pieces != 1 {
+				t.Errorf("n=%d threads=%d: %d pieces for a conversion too small to split", n, threads, pieces)
 			}
+		}
+	}
+}
+
+// TestRunChunks: chunks cover [0, n) once, at most t workers take them, and when the helpers
+// cannot run (one P, and the caller does not block until its loop is done) the caller converts
+// every chunk itself rather than waiting for them.
+func TestRunChunks(t *testing.T) {
+	for _, c := range []struct{ n, t, chunk int }{{1000, 2, 64}, {1 << 16, 3, 1024}, {100, 4, 64}, {130, 7, 64}} {
+		var mu sync.Mutex
+		workers := map[int]bool{}
+		seen := make([]int, c.n)
+		runChunks(c.n, c.t, c.chunk, func(w, lo, hi int) {
+			mu.Lock()
+			defer mu.Unlock()
+			workers[w] = true
+			for i := lo; i < hi; i++ {
+				seen[i]++
+			}
+		})
+		if len(workers) > c.t || slices.ContainsFunc(seen, func(k int) bool { return k != 1 }) {
+			t.Errorf("%+v: %d workers, coverage %v", c, len(workers), seen[:min(len(seen), 8)])
+		}
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	byWorker := map[int]int{}
+	runChunks(1<<12, 2, 64, func(w, lo, hi int) { byWorker[w] += hi - lo })
+	if byWorker[0] != 1<<12 {
+		t.Errorf("with the helper unable to run, the caller converted %d of %d elements", byWorker[0], 1<<12)
+	}
+}
+
+// TestChunkElems: chunks are whole multiples of 64 elements of about a quarter of a
+// goroutine's share, within ParallelMinBytes and maxChunkBytes of traffic (give or take the
+// rounding to 64 elements).
+func TestChunkElems(t *testing.T) {
+	for _, c := range []struct {
+		n      int
+		total  int64
+		t      int
+		lo, hi int64 // expected traffic of a chunk
+	}{
+		{1 << 26, 6 << 26, 2, maxChunkBytes, maxChunkBytes + 6*64}, // 384 MiB: capped
+		{1 << 20, 6 << 20, 2, 6 << 20 / 8, 6<<20/8 + 6*64},         // 6 MiB on two: 768 KiB
+		{1 << 18, 6 << 18, 2, ParallelMinBytes, ParallelMinBytes + 6*64},
+	} {
+		got := chunkElems(c.n, c.total, c.t)
+		b := int64(got) * c.total / int64(c.n)
+		if got%chunkAlign != 0 || b < c.lo || b > c.hi {
+			t.Errorf("chunkElems(%d, %d, %d) = %d elements (%d bytes), want %d..%d bytes", c.n, c.total, c.t, got, b, c.lo, c.hi)
 		}
 	}
 }
