@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/convertpromote/convertpromote/element"
@@ -48,11 +49,11 @@ func (c ConvertPromoteTypes) EvaluateInto(dstA, dstB, a, b Tensor) error {
 		overlaps(dstB.data, b.data) || overlaps(dstA.data, dstB.data) {
 		return c.intoSlow(dstA, dstB, a, b)
 	}
-	return convertInto(dstA, dstB, a, b, t-1)
+	return convertInto(&dstA, &dstB, &a, &b, t-1)
 }
 
 // convertInto converts both inputs into the checked outputs.
-func convertInto(dstA, dstB, a, b Tensor, t element.Type) error {
+func convertInto(dstA, dstB, a, b *Tensor, t element.Type) error {
 	if err := kernels.Convert(dstA.data, t, a.data, a.typ, a.count()); err != nil {
 		return fmt.Errorf("input 0: op: %w", err)
 	}
@@ -98,7 +99,7 @@ func (c ConvertPromoteTypes) intoSlow(dstA, dstB, a, b Tensor) error {
 		return fmt.Errorf("op: outputs 0 and 1 share memory; EvaluateInto needs separate buffers")
 	}
 	// A pair the memo leaves out, such as one promoted to u64_integer_promotion_target.
-	return convertInto(dstA, dstB, a, b, t)
+	return convertInto(&dstA, &dstB, &a, &b, t)
 }
 
 // count is Len for a valid tensor: its constructor checked that the product fits in an int64
@@ -117,7 +118,9 @@ func lookupCommon(c ConvertPromoteTypes, ta, tb element.Type, scalarA, scalarB b
 	if ta >= memoTypes || tb >= memoTypes {
 		return 0
 	}
-	commonMemo.once.Do(fillCommonMemo)
+	if !commonMemo.ready.Load() {
+		fillCommonMemo()
+	}
 	return commonMemo.t[memoIndex(c.PromoteUnsafe, c.PyTorchScalarPromotion, ta, tb, scalarA, scalarB)]
 }
 
@@ -141,8 +144,9 @@ const memoTypes = 32
 // that an input cannot be converted to (dynamic or string) and a result that follows
 // u64_integer_promotion_target. It is filled on first use from CommonType itself.
 var commonMemo struct {
-	once sync.Once
-	t    [4 * memoTypes * memoTypes * 4]element.Type
+	ready atomic.Bool // t is filled (set after the last entry is written)
+	once  sync.Once
+	t     [4 * memoTypes * memoTypes * 4]element.Type
 }
 
 // memoIndex is the position of a case in commonMemo.t.
@@ -158,7 +162,15 @@ func b2i(b bool) int {
 	return 0
 }
 
+// fillCommonMemo fills the memo once; calls that find it being filled wait for it.
 func fillCommonMemo() {
+	commonMemo.once.Do(func() {
+		fillMemoEntries()
+		commonMemo.ready.Store(true)
+	})
+}
+
+func fillMemoEntries() {
 	for i := range commonMemo.t {
 		unsafe, pytorch := i&1 != 0, i&2 != 0
 		ta, tb := element.Type(i>>2&(memoTypes-1)), element.Type(i>>7&(memoTypes-1))
