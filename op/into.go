@@ -3,7 +3,6 @@ package op
 import (
 	"fmt"
 	"slices"
-	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -113,15 +112,18 @@ func (x Tensor) count() int {
 }
 
 // lookupCommon returns the common type of inputs of types ta and tb plus one, from the memo of
-// common types, or 0 when the memo does not hold it.
+// common types, or 0 when the memo leaves the pair to CommonType.
 func lookupCommon(c ConvertPromoteTypes, ta, tb element.Type, scalarA, scalarB bool) element.Type {
 	if ta >= memoTypes || tb >= memoTypes {
 		return 0
 	}
-	if !commonMemo.ready.Load() {
-		fillCommonMemo()
+	e := &commonMemo[memoIndex(c.PromoteUnsafe, c.PyTorchScalarPromotion, ta, tb, scalarA, scalarB)]
+	v := e.Load()
+	if v == 0 {
+		v = memoEntry(c.PromoteUnsafe, c.PyTorchScalarPromotion, ta, tb, scalarA, scalarB)
+		e.Store(v)
 	}
-	return commonMemo.t[memoIndex(c.PromoteUnsafe, c.PyTorchScalarPromotion, ta, tb, scalarA, scalarB)]
+	return element.Type(v - 1)
 }
 
 // rankOnly returns a static shape of the given rank, [] or [1] for the promotion rules, which
@@ -139,20 +141,17 @@ var oneDim = [1]promote.Dim{promote.StaticDim(1)}
 const memoTypes = 32
 
 // commonMemo holds, for each promote_unsafe and pytorch_scalar_promotion setting, each pair of
-// input types and whether each input is a scalar, the common type plus one (see memoIndex). 0
-// marks what EvaluateInto leaves to its checked path: a pair that fails to promote, a common type
-// that an input cannot be converted to (dynamic or string) and a result that follows
-// u64_integer_promotion_target. It is filled on first use from CommonType itself.
-var commonMemo struct {
-	ready atomic.Bool // t is filled (set after the last entry is written)
-	once  sync.Once
-	t     [4 * memoTypes * memoTypes * 4]element.Type
-}
+// input types and whether each input is a scalar (see memoIndex), 0 until the case is first
+// met, then the common type plus two, or 1 for what EvaluateInto leaves to its checked path: a
+// pair that fails to promote, a common type that an input cannot be converted to (dynamic or
+// string) and a result that follows u64_integer_promotion_target. Each entry is filled from
+// CommonType on first use; goroutines that meet a case together compute the same value.
+var commonMemo [4 * memoTypes * memoTypes * 4]atomic.Uint32
 
-// memoIndex is the position of a case in commonMemo.t.
+// memoIndex is the position of a case in commonMemo.
 func memoIndex(unsafe, pytorch bool, ta, tb element.Type, scalarA, scalarB bool) int {
 	i := b2i(unsafe) | b2i(pytorch)<<1 | int(ta)<<2 | int(tb)<<7 | b2i(scalarA)<<12 | b2i(scalarB)<<13
-	return i & (len(commonMemo.t) - 1)
+	return i & (len(commonMemo) - 1)
 }
 
 func b2i(b bool) int {
@@ -162,32 +161,22 @@ func b2i(b bool) int {
 	return 0
 }
 
-// fillCommonMemo fills the memo once; calls that find it being filled wait for it.
-func fillCommonMemo() {
-	commonMemo.once.Do(func() {
-		fillMemoEntries()
-		commonMemo.ready.Store(true)
-	})
-}
-
-func fillMemoEntries() {
-	for i := range commonMemo.t {
-		unsafe, pytorch := i&1 != 0, i&2 != 0
-		ta, tb := element.Type(i>>2&(memoTypes-1)), element.Type(i>>7&(memoTypes-1))
-		ra, rb := 1-i>>12&1, 1-i>>13&1
-		// Two u64 targets: a result that follows the target is left to CommonType.
-		var got [2]element.Type
-		for k, target := range []element.Type{element.F32, element.I64} {
-			c := ConvertPromoteTypes{PromoteUnsafe: unsafe, PyTorchScalarPromotion: pytorch, U64IntegerPromotionTarget: target}
-			t, err := c.CommonType(Port{Type: ta, Shape: rankOnly(ra)}, Port{Type: tb, Shape: rankOnly(rb)})
-			if err == nil && kernels.Supported(ta, t) && kernels.Supported(tb, t) {
-				got[k] = t + 1
-			}
-		}
-		if got[0] == got[1] {
-			commonMemo.t[i] = got[0]
+// memoEntry computes a memo entry from CommonType.
+func memoEntry(unsafe, pytorch bool, ta, tb element.Type, scalarA, scalarB bool) uint32 {
+	ra, rb := 1-b2i(scalarA), 1-b2i(scalarB)
+	// Two u64 targets: a result that follows the target is left to CommonType.
+	var got [2]uint32
+	for k, target := range []element.Type{element.F32, element.I64} {
+		c := ConvertPromoteTypes{PromoteUnsafe: unsafe, PyTorchScalarPromotion: pytorch, U64IntegerPromotionTarget: target}
+		t, err := c.CommonType(Port{Type: ta, Shape: rankOnly(ra)}, Port{Type: tb, Shape: rankOnly(rb)})
+		if err == nil && kernels.Supported(ta, t) && kernels.Supported(tb, t) {
+			got[k] = uint32(t) + 2
 		}
 	}
+	if got[0] == 0 || got[0] != got[1] {
+		return 1
+	}
+	return got[0]
 }
 
 // checkDst reports whether output i, dst, can hold input x converted to type t.
