@@ -63,8 +63,8 @@ func copyOp(dst, src []byte, threads int) Op {
 // conversion that moves total bytes: one piece below 2·kernels.ParallelMinBytes, otherwise at
 // most one piece per ParallelMinBytes, each a multiple of 64 units long (except the last, which
 // runs on the calling goroutine). The pieces are fixed, one a goroutine, where kernels hands out
-// smaller chunks from a shared counter; for a copy on otherwise idle cores the two take the same
-// time.
+// smaller chunks from a shared counter, so that on a busy machine its caller takes the chunks a
+// helper waiting for a core has not started.
 func split(n, total, threads int, f func(lo, hi int)) {
 	t := threads
 	if t > 1 && total >= 2*kernels.ParallelMinBytes {
