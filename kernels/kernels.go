@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/convertpromote/convertpromote/element"
@@ -97,8 +98,10 @@ var threads atomic.Int32
 
 // SetThreads sets how many goroutines a large conversion may use; n ≤ 0 restores the default
 // policy, which splits a conversion only when its traffic (bytes read plus written) exceeds the
-// last-level cache, across up to runtime.GOMAXPROCS(0) goroutines at the time of each call (see
-// Converter.Goroutines). A count beyond math.MaxInt32 is stored as math.MaxInt32. It returns the
+// last-level cache, across up to runtime.GOMAXPROCS(0) goroutines at the time of each call, and
+// which checks each split against the calling goroutine's own speed: after a split that was not
+// faster than one goroutine would have been (the other cores busy with other work), the next
+// eight such conversions run on one goroutine (see Converter.Goroutines). A count beyond math.MaxInt32 is stored as math.MaxInt32. It returns the
 // previous setting (0 for the default). Conversions of less than 2·ParallelMinBytes always run
 // on the calling goroutine.
 func SetThreads(n int) int {
@@ -210,15 +213,24 @@ func (c Converter) convertSlow(dst []byte, to element.Type, src []byte, from ele
 			f = g
 		}
 	}
-	run(f, dst, to, src, from, n, c.threads(sb+db))
+	t, policy := c.threads(sb+db, true)
+	if !policy {
+		run(f, dst, to, src, from, n, t)
+		return nil
+	}
+	// The default policy's split: measured, and given up for the next calls when it did not pay.
+	if st := run(f, dst, to, src, from, n, t); st.chunks > 0 && !st.paid() {
+		splitBackoff.Store(backoffCalls)
+	}
 	return nil
 }
 
 // Goroutines returns how many goroutines c.Convert uses at most to convert n elements from → to
 // (Converter{}.Goroutines is Convert's): 1 below 2·ParallelMinBytes of traffic, the setting of
 // c.Threads or SetThreads capped at one goroutine per ParallelMinBytes when either is set, and
-// the default policy's choice otherwise. It returns 0 for an unsupported pair or a negative or
-// overflowing n.
+// the default policy's choice otherwise: 1 within the last-level cache, and beyond it up to
+// GOMAXPROCS, or 1 for the next few calls after a split that did not pay (see SetThreads). It
+// returns 0 for an unsupported pair or a negative or overflowing n.
 func (c Converter) Goroutines(from, to element.Type, n int) int {
 	if !Supported(from, to) || n < 0 {
 		return 0
@@ -228,7 +240,8 @@ func (c Converter) Goroutines(from, to element.Type, n int) int {
 	if err1 != nil || err2 != nil {
 		return 0
 	}
-	return pieces(c.threads(sb+db), sb+db, n)
+	t, _ := c.threads(sb+db, false)
+	return pieces(t, sb+db, n)
 }
 
 // pieces caps a conversion's goroutines t: one below 2·ParallelMinBytes of traffic or 2·64
@@ -241,16 +254,56 @@ func pieces(t int, total int64, n int) int {
 }
 
 // threads returns the goroutines c asks for a conversion of total bytes (read plus written):
-// its Threads, else the package setting, else the default policy's count. pieces caps it.
-func (c Converter) threads(total int64) int {
-	t := c.Threads
+// its Threads, else the package setting, else the default policy's count, and whether the
+// default policy chose it. pieces caps it. take says the count is for a conversion about to run,
+// which uses up one call of a back-off (see splitBackoff).
+func (c Converter) threads(total int64, take bool) (t int, policy bool) {
+	t = c.Threads
 	if t <= 0 {
 		t = int(threads.Load())
 	}
-	if t <= 0 {
-		t = defaultThreads(total, runtime.GOMAXPROCS(0), splitMin())
+	if t > 0 {
+		return t, false
 	}
-	return t
+	t = defaultThreads(total, runtime.GOMAXPROCS(0), splitMin())
+	if t > 1 && splitBackoff.Load() > 0 {
+		// A recent split did not pay: this call runs on one goroutine, and the count runs down
+		// so that a later call tries the split again.
+		if take {
+			splitBackoff.Add(-1)
+		}
+		return 1, true
+	}
+	return t, t > 1
+}
+
+// splitBackoff counts the conversions the default policy still runs on one goroutine after a
+// split that did not pay (see splitStats.paid).
+var splitBackoff atomic.Int32
+
+// backoffCalls is how many large conversions run on one goroutine after a split that did not
+// pay: on a machine whose other cores are busy, every split but one in backoffCalls+1 is
+// avoided, and when the cores are free again the split returns after that many calls.
+const backoffCalls = 8
+
+// splitStats describes a split conversion: how many chunks there were and how many the calling
+// goroutine converted, the time the caller spent converting and the whole call's time.
+type splitStats struct {
+	chunks, callerChunks int
+	callerBusy, total    time.Duration
+}
+
+// paid reports whether the split was faster than one goroutine, estimated from the caller's own
+// speed: one goroutine would have taken callerBusy·chunks/callerChunks. Where two goroutines
+// share the memory bandwidth the caller's speed is lower than alone, so the estimate errs
+// toward "did not pay". A helper that took no chunk, or made the caller wait for a chunk it held
+// while it waited for a core, makes the split lose.
+func (s splitStats) paid() bool {
+	if s.callerChunks >= s.chunks || s.callerChunks == 0 {
+		return s.callerChunks == 0 // the caller converted nothing: the helpers did it all
+	}
+	one := time.Duration(int64(s.callerBusy) * int64(s.chunks) / int64(s.callerChunks))
+	return s.total < one-one/32
 }
 
 // defaultThreads is the default policy: one goroutine for a conversion of less than minBytes of
@@ -398,13 +451,13 @@ const chunkAlign = 64
 // shared counter, so a helper that waits for a core (the machine's other work) takes fewer
 // chunks or none, and the caller converts the rest instead of waiting for it. The caller waits
 // at most for the chunks helpers have started.
-func run(f loopFunc, dst []byte, to element.Type, src []byte, from element.Type, n, t int) {
+func run(f loopFunc, dst []byte, to element.Type, src []byte, from element.Type, n, t int) splitStats {
 	total := int64(len(src) + len(dst))
 	if t = pieces(t, total, n); t <= 1 {
 		f(dst, src, n)
-		return
+		return splitStats{}
 	}
-	runChunks(n, t, chunkElems(n, total, t), func(_, lo, hi int) {
+	return runChunks(n, t, chunkElems(n, total, t), func(_, lo, hi int) {
 		s0, _ := from.ByteSize(int64(lo))
 		s1, _ := from.ByteSize(int64(hi))
 		d0, _ := to.ByteSize(int64(lo))
@@ -429,16 +482,18 @@ func chunkElems(n int, total int64, t int) int {
 // runChunks calls work on [0, n) in chunks of chunk elements (the last may be shorter), from the
 // calling goroutine (worker 0) and up to t-1 helper goroutines (workers 1…), each taking the next
 // chunk until none is left.
-func runChunks(n, t, chunk int, work func(worker, lo, hi int)) {
-	t = min(t, (n+chunk-1)/chunk)
+func runChunks(n, t, chunk int, work func(worker, lo, hi int)) splitStats {
+	st := splitStats{chunks: (n + chunk - 1) / chunk}
+	t = min(t, st.chunks)
 	var next atomic.Int64
-	loop := func(w int) {
+	loop := func(w int) (done int) {
 		for {
 			lo := next.Add(int64(chunk)) - int64(chunk)
 			if lo >= int64(n) {
-				return
+				return done
 			}
 			work(w, int(lo), int(min(lo+int64(chunk), int64(n))))
+			done++
 		}
 	}
 	var wg sync.WaitGroup
@@ -449,6 +504,10 @@ func runChunks(n, t, chunk int, work func(worker, lo, hi int)) {
 			loop(w)
 		}()
 	}
-	loop(0)
+	start := time.Now()
+	st.callerChunks = loop(0)
+	st.callerBusy = time.Since(start)
 	wg.Wait()
+	st.total = time.Since(start)
+	return st
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/convertpromote/convertpromote/element"
@@ -201,6 +202,7 @@ func TestGoroutines(t *testing.T) {
 	defer func(old int64) { splitMinBytes = old }(splitMinBytes)
 	splitMinBytes = 8 << 20
 	defer SetThreads(SetThreads(0))
+	defer splitBackoff.Store(splitBackoff.Swap(0))
 	procs := runtime.GOMAXPROCS(0)
 	const mi = 1 << 20
 	for _, c := range []struct {
@@ -224,5 +226,61 @@ func TestGoroutines(t *testing.T) {
 	SetThreads(3)
 	if got := (Converter{}).Goroutines(element.F32, element.F16, mi); got != 3 {
 		t.Errorf("after SetThreads(3): %d goroutines, want 3", got)
+	}
+}
+
+// TestSplitPaid: a split pays when the call took less than the caller's own speed says one
+// goroutine would have; a helper that took nothing, or made the caller wait, makes it lose.
+func TestSplitPaid(t *testing.T) {
+	ms := time.Millisecond
+	for _, c := range []struct {
+		st   splitStats
+		want bool
+	}{
+		{splitStats{chunks: 96, callerChunks: 48, callerBusy: 5 * ms, total: 5 * ms}, true},            // halves: 2×
+		{splitStats{chunks: 96, callerChunks: 60, callerBusy: 6 * ms, total: 6 * ms}, true},            // 1.6×
+		{splitStats{chunks: 96, callerChunks: 96, callerBusy: 9 * ms, total: 9 * ms}, false},           // helper took nothing
+		{splitStats{chunks: 96, callerChunks: 90, callerBusy: 9 * ms, total: 14 * ms}, false},          // waited for a helper
+		{splitStats{chunks: 96, callerChunks: 48, callerBusy: 5 * ms, total: 9900 * ms / 1000}, false}, // 1.01×
+		{splitStats{chunks: 8, callerChunks: 0, callerBusy: 0, total: 3 * ms}, true},                   // helpers did all
+	} {
+		if got := c.st.paid(); got != c.want {
+			t.Errorf("%+v: paid = %v, want %v", c.st, got, c.want)
+		}
+	}
+}
+
+// TestSplitBackoff: after a split that did not pay, the default policy runs the next
+// backoffCalls large conversions on one goroutine, Goroutines reports it without using one up,
+// and the split returns afterwards.
+func TestSplitBackoff(t *testing.T) {
+	defer func(old int64) { splitMinBytes = old }(splitMinBytes)
+	splitMinBytes = 2 << 20
+	defer SetThreads(SetThreads(0))
+	defer splitBackoff.Store(splitBackoff.Load())
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("one P")
+	}
+	const n = 1 << 20 // f32 → f16: 6 MiB
+	src, dst := make([]byte, 4*n), make([]byte, 2*n)
+	splitBackoff.Store(backoffCalls)
+	for i := range backoffCalls {
+		if g := (Converter{}).Goroutines(element.F32, element.F16, n); g != 1 {
+			t.Fatalf("call %d of the back-off: Goroutines = %d, want 1", i, g)
+		}
+		if err := Convert(dst, element.F16, src, element.F32, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if left := splitBackoff.Load(); left != 0 {
+		t.Errorf("after %d conversions %d back-off calls are left", backoffCalls, left)
+	}
+	if g := (Converter{}).Goroutines(element.F32, element.F16, n); g != 2 {
+		t.Errorf("after the back-off: Goroutines = %d, want 2", g)
+	}
+	// An explicit count is not affected.
+	splitBackoff.Store(backoffCalls)
+	if g := (Converter{Threads: 2}).Goroutines(element.F32, element.F16, n); g != 2 {
+		t.Errorf("Threads 2 during a back-off: %d goroutines", g)
 	}
 }
