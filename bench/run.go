@@ -19,7 +19,9 @@ type Case struct {
 }
 
 // Goroutines returns the goroutines the case's conversion uses: Threads, or for 0 the count
-// package kernels' default policy chooses for the pair and size.
+// package kernels' default policy chooses for the pair and size at the time of the call (after a
+// split that did not pay, 1 for the next few conversions; see kernels.SetThreads). A result
+// records it after the measurement.
 func (c Case) Goroutines() int {
 	if c.Threads > 0 {
 		return c.Threads
