@@ -99,9 +99,10 @@ var threads atomic.Int32
 // SetThreads sets how many goroutines a large conversion may use; n ≤ 0 restores the default
 // policy, which splits a conversion only when its traffic (bytes read plus written) exceeds the
 // last-level cache, across up to runtime.GOMAXPROCS(0) goroutines at the time of each call, and
-// which checks each split against the calling goroutine's own speed: after a split that was not
-// faster than one goroutine would have been (the other cores busy with other work), the next
-// eight such conversions run on one goroutine (see Converter.Goroutines). A count beyond math.MaxInt32 is stored as math.MaxInt32. It returns the
+// which checks each split against the calling goroutine's speed on the first chunk, converted
+// alone: after a split that was not faster than one goroutine would have been (the other cores
+// busy with other work, or the memory bandwidth already drawn by one core), the next eight such
+// conversions run on one goroutine (see Converter.Goroutines). A count beyond math.MaxInt32 is stored as math.MaxInt32. It returns the
 // previous setting (0 for the default). Conversions of less than 2·ParallelMinBytes always run
 // on the calling goroutine.
 func SetThreads(n int) int {
@@ -219,7 +220,7 @@ func (c Converter) convertSlow(dst []byte, to element.Type, src []byte, from ele
 		return nil
 	}
 	// The default policy's split: measured, and given up for the next calls when it did not pay.
-	if st := run(f, dst, to, src, from, n, t); st.chunks > 0 && !st.paid() {
+	if st := run(f, dst, to, src, from, n, t); st.chunks > 1 && !st.paid() {
 		splitBackoff.Store(backoffCalls)
 	}
 	return nil
@@ -286,23 +287,19 @@ var splitBackoff atomic.Int32
 // avoided, and when the cores are free again the split returns after that many calls.
 const backoffCalls = 8
 
-// splitStats describes a split conversion: how many chunks there were and how many the calling
-// goroutine converted, the time the caller spent converting and the whole call's time.
+// splitStats describes a split conversion: its number of chunks, the time the calling goroutine
+// took for the first chunk, alone (the helpers start after it), and the whole call's time.
 type splitStats struct {
-	chunks, callerChunks int
-	callerBusy, total    time.Duration
+	chunks       int
+	first, total time.Duration
 }
 
-// paid reports whether the split was faster than one goroutine, estimated from the caller's own
-// speed: one goroutine would have taken callerBusy·chunks/callerChunks. Where two goroutines
-// share the memory bandwidth the caller's speed is lower than alone, so the estimate errs
-// toward "did not pay". A helper that took no chunk, or made the caller wait for a chunk it held
-// while it waited for a core, makes the split lose.
+// paid reports whether the split was faster than one goroutine, whose time is estimated from
+// the first chunk, which the caller converts before any helper starts: one goroutine would have
+// taken chunks times as long. Two goroutines that share the memory bandwidth, or a helper that
+// made the caller wait for a chunk it held while it waited for a core, make the split lose.
 func (s splitStats) paid() bool {
-	if s.callerChunks >= s.chunks || s.callerChunks == 0 {
-		return s.callerChunks == 0 // the caller converted nothing: the helpers did it all
-	}
-	one := time.Duration(int64(s.callerBusy) * int64(s.chunks) / int64(s.callerChunks))
+	one := s.first * time.Duration(s.chunks)
 	return s.total < one-one/32
 }
 
@@ -486,16 +483,21 @@ func runChunks(n, t, chunk int, work func(worker, lo, hi int)) splitStats {
 	st := splitStats{chunks: (n + chunk - 1) / chunk}
 	t = min(t, st.chunks)
 	var next atomic.Int64
-	loop := func(w int) (done int) {
+	loop := func(w int) {
 		for {
 			lo := next.Add(int64(chunk)) - int64(chunk)
 			if lo >= int64(n) {
-				return done
+				return
 			}
 			work(w, int(lo), int(min(lo+int64(chunk), int64(n))))
-			done++
 		}
 	}
+	// The caller converts the first chunk before starting the helpers: its time alone is the
+	// measure of one goroutine's speed that splitStats.paid needs.
+	start := time.Now()
+	next.Store(int64(chunk))
+	work(0, 0, min(chunk, n))
+	st.first = time.Since(start)
 	var wg sync.WaitGroup
 	for w := 1; w < t; w++ {
 		wg.Add(1)
@@ -504,9 +506,7 @@ func runChunks(n, t, chunk int, work func(worker, lo, hi int)) splitStats {
 			loop(w)
 		}()
 	}
-	start := time.Now()
-	st.callerChunks = loop(0)
-	st.callerBusy = time.Since(start)
+	loop(0)
 	wg.Wait()
 	st.total = time.Since(start)
 	return st

@@ -229,20 +229,19 @@ func TestGoroutines(t *testing.T) {
 	}
 }
 
-// TestSplitPaid: a split pays when the call took less than the caller's own speed says one
-// goroutine would have; a helper that took nothing, or made the caller wait, makes it lose.
+// TestSplitPaid: a split pays when the call took less than the first chunk's time (the caller
+// alone) says one goroutine would have.
 func TestSplitPaid(t *testing.T) {
-	ms := time.Millisecond
+	us := time.Microsecond
 	for _, c := range []struct {
 		st   splitStats
 		want bool
 	}{
-		{splitStats{chunks: 96, callerChunks: 48, callerBusy: 5 * ms, total: 5 * ms}, true},            // halves: 2×
-		{splitStats{chunks: 96, callerChunks: 60, callerBusy: 6 * ms, total: 6 * ms}, true},            // 1.6×
-		{splitStats{chunks: 96, callerChunks: 96, callerBusy: 9 * ms, total: 9 * ms}, false},           // helper took nothing
-		{splitStats{chunks: 96, callerChunks: 90, callerBusy: 9 * ms, total: 14 * ms}, false},          // waited for a helper
-		{splitStats{chunks: 96, callerChunks: 48, callerBusy: 5 * ms, total: 9900 * ms / 1000}, false}, // 1.01×
-		{splitStats{chunks: 8, callerChunks: 0, callerBusy: 0, total: 3 * ms}, true},                   // helpers did all
+		{splitStats{chunks: 96, first: 100 * us, total: 4900 * us}, true},   // 1.96×
+		{splitStats{chunks: 96, first: 100 * us, total: 6000 * us}, true},   // 1.6×
+		{splitStats{chunks: 96, first: 100 * us, total: 9400 * us}, false},  // 1.02×
+		{splitStats{chunks: 96, first: 100 * us, total: 13000 * us}, false}, // slower: waited for a helper
+		{splitStats{chunks: 12, first: 1000 * us, total: 12000 * us}, false},
 	} {
 		if got := c.st.paid(); got != c.want {
 			t.Errorf("%+v: paid = %v, want %v", c.st, got, c.want)
