@@ -20,7 +20,8 @@
 // times copy() of ceil(bytes_per_op/2) bytes, so the copy moves the same traffic as the
 // conversion, and its bytes/s counts both directions too. With more than one thread the copy is
 // split across the same number of goroutines as the conversion (by the same size rule,
-// kernels.ParallelMinBytes). Copy batches alternate with conversion batches, so load from other
+// kernels.ParallelMinBytes); thread count 0 measures package kernels' default policy, and the
+// copy then uses as many goroutines as the policy chose (Case.Goroutines). Copy batches alternate with conversion batches, so load from other
 // processes hits both alike. ratio_copy = gbps_median / copy_gbps_median: 1.0 means the
 // conversion runs at memory speed.
 //

@@ -22,7 +22,7 @@ func WriteTable(w io.Writer, rs []Result) error {
 		if r.RatioGeneric != nil {
 			gen = fmt.Sprintf("%.2f", *r.RatioGeneric)
 		}
-		rows = append(rows, []string{r.Pair, r.Path, FormatSize(r.N), strconv.Itoa(r.Threads), formatBytes(r.BytesPerOp),
+		rows = append(rows, []string{r.Pair, r.Path, FormatSize(r.N), threadsCell(r), formatBytes(r.BytesPerOp),
 			fmt.Sprintf("%.2f", r.GBpsMedian), fmt.Sprintf("%.2f", r.GBpsMin), fmt.Sprintf("%.2f", r.GBpsMax),
 			fmt.Sprintf("%.3f", r.NsPerElem), fmt.Sprintf("%.2f", r.CopyGBpsMedian), fmt.Sprintf("%.2f", r.RatioCopy), gen,
 			fmt.Sprintf("%.0f%%", 100*(r.GBpsMax-r.GBpsMin)/r.GBpsMedian)})
@@ -49,6 +49,15 @@ func WriteTable(w io.Writer, rs []Result) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// threadsCell is the table's threads column: the count, or for the default policy (0)
+// "default=N" with the goroutines it used.
+func threadsCell(r Result) string {
+	if r.Threads == 0 {
+		return "default=" + strconv.Itoa(r.Goroutines)
+	}
+	return strconv.Itoa(r.Threads)
 }
 
 // WriteJSON writes the results as an indented JSON array of objects with exactly the fields

@@ -137,8 +137,8 @@ func ParsePairs(s string) ([]Pair, error) {
 // MaxThreads bounds one thread count.
 const MaxThreads = 1024
 
-// ParseThreads reads a comma-separated list of thread counts, each 1..MaxThreads, keeping their
-// order and dropping repeats.
+// ParseThreads reads a comma-separated list of thread counts, each 0..MaxThreads, keeping their
+// order and dropping repeats. 0 stands for package kernels' default policy (SetThreads(0)).
 func ParseThreads(s string) ([]int, error) {
 	var out []int
 	seen := map[int]bool{}
@@ -147,8 +147,8 @@ func ParseThreads(s string) ([]int, error) {
 		if err != nil {
 			return nil, fmt.Errorf("thread count %q is not a whole number", f)
 		}
-		if v < 1 || v > MaxThreads {
-			return nil, fmt.Errorf("thread count %d must be between 1 and %d", v, MaxThreads)
+		if v < 0 || v > MaxThreads {
+			return nil, fmt.Errorf("thread count %d must be between 0 (the default policy) and %d", v, MaxThreads)
 		}
 		if !seen[v] {
 			seen[v] = true

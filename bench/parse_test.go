@@ -89,11 +89,11 @@ func TestParsePairs(t *testing.T) {
 }
 
 func TestParseThreads(t *testing.T) {
-	got, err := ParseThreads("1, 2,1,8")
-	if err != nil || !slices.Equal(got, []int{1, 2, 8}) {
+	got, err := ParseThreads("1, 2,1,8,0")
+	if err != nil || !slices.Equal(got, []int{1, 2, 8, 0}) {
 		t.Errorf("ParseThreads = %v, %v", got, err)
 	}
-	for _, s := range []string{"0", "-1", "x", "", "1,", "1025"} {
+	for _, s := range []string{"-1", "x", "", "1,", "1025"} {
 		if _, err := ParseThreads(s); err == nil {
 			t.Errorf("ParseThreads(%q): no error", s)
 		}

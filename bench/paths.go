@@ -120,7 +120,7 @@ func RulesResolver(r kernels.Rules) Resolver {
 
 func resolve(c Case, r kernels.Rules) (ConvertFunc, error) {
 	if c.Path == PathX448 {
-		f := x448Func(c.From, c.To, c.Threads)
+		f := x448Func(c.From, c.To, c.Goroutines())
 		if f == nil {
 			return nil, fmt.Errorf("path x448 has no conversion for %s", c.Pair())
 		}

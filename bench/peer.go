@@ -59,11 +59,12 @@ func copyOp(dst, src []byte, threads int) Op {
 	}
 }
 
-// split runs f over [0, n) in up to threads pieces, the way package kernels splits a conversion
-// that moves total bytes: one piece below 2·kernels.ParallelMinBytes, otherwise at most one piece
-// per ParallelMinBytes, each a multiple of 64 units long (except the last, which runs on the
-// calling goroutine). Unlike kernels' split, the piece length is ceil(n/t) rounded up, so there
-// are never more than t pieces.
+// split runs f over [0, n) in up to threads pieces, with package kernels' size rule for a
+// conversion that moves total bytes: one piece below 2·kernels.ParallelMinBytes, otherwise at
+// most one piece per ParallelMinBytes, each a multiple of 64 units long (except the last, which
+// runs on the calling goroutine). The pieces are fixed, one a goroutine, where kernels hands out
+// smaller chunks from a shared counter, so that on a busy machine its caller takes the chunks a
+// helper waiting for a core has not started.
 func split(n, total, threads int, f func(lo, hi int)) {
 	t := threads
 	if t > 1 && total >= 2*kernels.ParallelMinBytes {

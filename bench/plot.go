@@ -77,6 +77,9 @@ type series struct {
 }
 
 func threadsLabel(t int) string {
+	if t == 0 {
+		return "default policy"
+	}
 	if t == 1 {
 		return "1 thread"
 	}

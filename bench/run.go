@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/kernels"
 )
 
 // Case is one measurement: a pair, a path, a size in elements and a thread count.
@@ -14,7 +15,18 @@ type Case struct {
 	From, To element.Type
 	Path     string // "avx512", "avx2", "neon", "generic" or "x448"
 	N        int    // elements per operation
-	Threads  int
+	Threads  int    // goroutines; 0 for package kernels' default policy
+}
+
+// Goroutines returns the goroutines the case's conversion uses: Threads, or for 0 the count
+// package kernels' default policy chooses for the pair and size at the time of the call (after a
+// split that did not pay, 1 for the next few conversions; see kernels.SetThreads). A result
+// records it after the measurement.
+func (c Case) Goroutines() int {
+	if c.Threads > 0 {
+		return c.Threads
+	}
+	return max(1, kernels.Converter{}.Goroutines(c.From, c.To, c.N))
 }
 
 // Pair returns the pair as "from:to" with canonical type names, e.g. "f32:f16".
@@ -42,6 +54,8 @@ type Result struct {
 	Samples, Copy Samples `json:"-"`
 	// Converged reports whether the stop rule (not the budget) ended the case.
 	Converged bool `json:"-"`
+	// Goroutines is the number of goroutines the conversion used (Case.Goroutines).
+	Goroutines int `json:"-"`
 }
 
 // DefaultMaxBytes is the default limit on the buffers of one case: source, destination and the
@@ -126,8 +140,8 @@ func (r *Runner) Run(cases []Case) ([]Result, error) {
 		if c.N <= 0 {
 			return results, fmt.Errorf("case %s %s: element count %d is not positive", c.Pair(), c.Path, c.N)
 		}
-		if c.Threads <= 0 {
-			return results, fmt.Errorf("case %s %s: thread count %d is not positive", c.Pair(), c.Path, c.Threads)
+		if c.Threads < 0 {
+			return results, fmt.Errorf("case %s %s: thread count %d is negative", c.Pair(), c.Path, c.Threads)
 		}
 		if err := CheckSize(c.From, c.To, c.N, r.MaxBytes); err != nil {
 			return results, err
@@ -168,7 +182,7 @@ func newBuffers(from, to element.Type, n int, rng *rand.Rand) *buffers {
 
 func (r *Runner) measure(c Case, f ConvertFunc, b *buffers) (Result, error) {
 	src, dst, n := b.src, b.dst, c.N
-	m, err := Measure(r.Config, func() error { return f(dst, src, n) }, copyOp(b.cdst, b.csrc, c.Threads))
+	m, err := Measure(r.Config, func() error { return f(dst, src, n) }, copyOp(b.cdst, b.csrc, c.Goroutines()))
 	if err != nil {
 		return Result{}, err
 	}
@@ -196,6 +210,7 @@ func summarize(c Case, bytesPerOp, copyBytes int64, m Measurement) Result {
 		Samples:        m.Op,
 		Copy:           m.Copy,
 		Converged:      m.Converged,
+		Goroutines:     c.Goroutines(),
 	}
 }
 

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 	"unsafe"
 
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/kernels"
 )
 
 // fakeRun measures cases with a fake conversion per path and scripted timings: a conversion
@@ -144,7 +146,7 @@ func TestRunnerRejectsBadCases(t *testing.T) {
 	r := Runner{Config: Config{Timer: f.timer}, Resolve: f.resolve, MaxBytes: 1 << 20}
 	for _, c := range []Case{
 		{element.F32, element.F16, "generic", 0, 1},
-		{element.F32, element.F16, "generic", 10, 0},
+		{element.F32, element.F16, "generic", 10, -1},
 		{element.F32, element.F16, "generic", 1 << 20, 1}, // 6 MiB of traffic, 12 MiB of buffers
 		{element.F32, element.F16, "nosuch", 10, 1},
 	} {
@@ -211,5 +213,27 @@ func TestJSONFieldsExact(t *testing.T) {
 	b.Reset()
 	if err := WriteJSON(&b, nil); err != nil || bytes.TrimSpace(b.Bytes())[0] != '[' {
 		t.Errorf("no results: %q, %v; want an empty array", b.String(), err)
+	}
+}
+
+// TestRunnerDefaultPolicy: a case of 0 threads measures the default policy, and its result and
+// table row say how many goroutines the policy used.
+func TestRunnerDefaultPolicy(t *testing.T) {
+	f := &fakeRun{t: t, nsPerElem: map[string]float64{"generic": 1}, calls: map[string]int{}}
+	r := Runner{Config: Config{Timer: f.timer}, Resolve: f.resolve}
+	rs, err := r.Run([]Case{{element.F32, element.F16, "generic", 1000, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := kernels.Converter{}.Goroutines(element.F32, element.F16, 1000)
+	if rs[0].Threads != 0 || rs[0].Goroutines != want || want != 1 {
+		t.Errorf("threads %d, goroutines %d; the default uses %d", rs[0].Threads, rs[0].Goroutines, want)
+	}
+	var b strings.Builder
+	if err := WriteTable(&b, rs); err != nil || !strings.Contains(b.String(), " default=1 ") {
+		t.Errorf("table does not name the default's goroutines: %v\n%s", err, b.String())
+	}
+	if c := (Case{From: element.F32, To: element.F16, N: 1000, Threads: 3}); c.Goroutines() != 3 {
+		t.Errorf("explicit threads: Goroutines() = %d", c.Goroutines())
 	}
 }

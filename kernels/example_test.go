@@ -1,6 +1,7 @@
 package kernels_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -33,16 +34,16 @@ func ExampleConvert() {
 	// kernels: conversion from f32 to string is not supported
 }
 
-func ExampleF32ToF16() {
+func ExampleF16sFromF32s() {
 	src := []float32{1, 0.1, 65520, float32(math.NaN())}
 	dst := make([]float16.Float16, len(src)) // any slice of a ~uint16 type
-	if err := kernels.F32ToF16(dst, src); err != nil {
+	if err := kernels.F16sFromF32s(dst, src); err != nil {
 		panic(err)
 	}
 	for _, h := range dst {
 		fmt.Printf("%#04x %v\n", h.Bits(), h.Float32())
 	}
-	fmt.Println(kernels.F32ToF16(dst[:2], src))
+	fmt.Println(kernels.F16sFromF32s(dst[:2], src))
 	// Output:
 	// 0x3c00 1
 	// 0x2e66 0.099975586
@@ -98,4 +99,36 @@ func ExampleConverter_Convert_rules() {
 	// onnx            7e 7e
 	// onnx saturate=0 7f 7f
 	// ml_dtypes       7f 7f
+}
+
+func ExampleAsBytes() {
+	// A pair without a typed helper, f64 → i16, through Convert over the slices' own memory.
+	src := []float64{1.9, -40000, math.NaN()}
+	dst := make([]int16, len(src))
+	if err := kernels.Convert(kernels.AsBytes(dst), element.I16, kernels.AsBytes(src), element.F64, len(src)); err != nil {
+		panic(err)
+	}
+	fmt.Println(dst)
+	// Output: [1 -32768 0]
+}
+
+func ExampleErrShortBuffer() {
+	src := []float32{1, 2, 3}
+	dst := make([]byte, 4) // room for two f16 values, not three
+	err := kernels.Convert(dst, element.F16, kernels.AsBytes(src), element.F32, len(src))
+	fmt.Println(errors.Is(err, kernels.ErrShortBuffer), errors.Is(err, kernels.ErrOverlap))
+	fmt.Println(err)
+	// Output:
+	// true false
+	// kernels: f16 destination holds 4 bytes, 3 elements need 6
+}
+
+func ExampleF32sFromNF4s() {
+	packed := []uint8{0x70, 0x0F} // codes 0, 7 (low nibble first), then 15
+	dst := make([]float32, 3)
+	if err := kernels.F32sFromNF4s(dst, packed[:2]); err != nil {
+		panic(err)
+	}
+	fmt.Println(dst)
+	// Output: [-1 0 1]
 }

@@ -65,8 +65,8 @@ func TestOverlap(t *testing.T) {
 // TestTypedOverlap checks that the typed helpers pass Convert's refusal through.
 func TestTypedOverlap(t *testing.T) {
 	x := []uint16{0x3C00, 0x4000, 0x4200}
-	if err := kernels.F16ToBF16(x, x); err == nil || !strings.Contains(err.Error(), "overlap") {
-		t.Errorf("F16ToBF16(x, x) = %v, want an overlap error", err)
+	if err := kernels.BF16sFromF16s(x, x); err == nil || !strings.Contains(err.Error(), "overlap") {
+		t.Errorf("BF16sFromF16s(x, x) = %v, want an overlap error", err)
 	}
 	if x[0] != 0x3C00 || x[1] != 0x4000 || x[2] != 0x4200 {
 		t.Errorf("the refused call wrote: %#x", x)

@@ -37,14 +37,12 @@ func NewTensor(t element.Type, shape []int64) (Tensor, error) {
 // FromBytes returns a tensor of type t and shape over a copy of data, which must hold exactly
 // t.ByteSize(elements) bytes (packed as docs/SEMANTICS.md §1.5 for sub-byte types).
 func FromBytes(t element.Type, shape []int64, data []byte) (Tensor, error) {
-	_, size, err := checkShape(t, shape)
+	x, err := View(t, shape, data)
 	if err != nil {
 		return Tensor{}, err
 	}
-	if int64(len(data)) != size {
-		return Tensor{}, fmt.Errorf("op: %s tensor of shape %v needs %d bytes, got %d", t, shape, size, len(data))
-	}
-	return Tensor{typ: t, shape: append([]int64{}, shape...), data: append([]byte{}, data...)}, nil
+	x.data = append([]byte{}, data...)
+	return x, nil
 }
 
 // checkShape validates a tensor's type and shape and returns its element count and byte size.

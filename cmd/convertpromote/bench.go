@@ -51,7 +51,7 @@ func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	pairsFlag := fs.String("pairs", defaultBenchPairs, "comma-separated `FROM:TO` pairs")
 	sizesFlag := fs.String("sizes", "1Ki,16Ki,256Ki,4Mi,64Mi", "comma-separated element counts; suffixes Ki, Mi, Gi")
 	pathsFlag := fs.String("paths", "auto", "auto, all, or comma-separated paths (avx512, avx2, neon, generic, x448)")
-	threadsFlag := fs.String("threads", defaultThreads(), "comma-separated goroutine counts")
+	threadsFlag := fs.String("threads", defaultThreads(), "comma-separated goroutine counts; 0 measures the default policy")
 	timeFlag := fs.String("time", "0.5s", "time budget per case (a Go duration)")
 	jsonFlag := fs.String("json", "", "write the results as JSON to `FILE`")
 	plotFlag := fs.String("plot", "", "draw throughput against size as a PNG chart to `FILE.png`")

@@ -50,7 +50,7 @@ func TestBenchUsageErrors(t *testing.T) {
 		{[]string{"--time", "0"}, "--time 0 must be positive"},
 		{[]string{"--time", "fast"}, `--time "fast" is not a duration`},
 		{[]string{"--paths", "sse"}, `unknown path "sse"`},
-		{[]string{"--threads", "0"}, "thread count 0"},
+		{[]string{"--threads", "-1"}, "thread count -1"},
 		{[]string{"--threads", "two"}, `thread count "two"`},
 		{[]string{"--plot", "chart.svg"}, "ending in .png"},
 		{[]string{"--nosuchflag"}, "nosuchflag"},
