@@ -1,9 +1,8 @@
 package op_test
 
 import (
-	"encoding/binary"
+	"errors"
 	"fmt"
-	"math"
 
 	"github.com/convertpromote/convertpromote/element"
 	"github.com/convertpromote/convertpromote/ir"
@@ -18,21 +17,19 @@ func Example_tour() {
 	// (also []float16.Float16 from github.com/x448/float16).
 	weights := []float32{1, 0.1, 65520}
 	half := make([]uint16, len(weights))
-	if err := kernels.F32ToF16(half, weights); err != nil {
+	if err := kernels.F16sFromF32s(half, weights); err != nil {
 		panic(err)
 	}
 	fmt.Printf("%#04x\n", half) // [0x3c00 0x2e66 0x7c00]
 
-	// Raw little-endian buffers of any two element types.
-	raw := make([]byte, 0, 12)
-	for _, v := range weights {
-		raw = binary.LittleEndian.AppendUint32(raw, math.Float32bits(v))
-	}
+	// Any two element types over raw bytes; AsBytes views a slice's memory without a copy.
 	f8 := make([]byte, 3)
-	if err := kernels.Convert(f8, element.F8E4M3, raw, element.F32, 3); err != nil {
+	if err := kernels.Convert(f8, element.F8E4M3, kernels.AsBytes(weights), element.F32, 3); err != nil {
 		panic(err)
 	}
 	fmt.Printf("% x\n", f8) // 38 1d 7f
+	err := kernels.Convert(f8[:2], element.F8E4M3, kernels.AsBytes(weights), element.F32, 3)
+	fmt.Println(errors.Is(err, kernels.ErrShortBuffer)) // true (also ErrOverlap, ErrUnsupported)
 
 	// 2. The operator: infer the output types, then evaluate on tensors.
 	c := op.New() // promote_unsafe=false, pytorch_scalar_promotion=false, target f32
@@ -47,6 +44,13 @@ func Example_tour() {
 	ra, rb, err := op.New().Evaluate(a, b)
 	fmt.Println(ra, rb, err) // f32[2] [1 65504] f32[3] [1.5 -2.25 3] <nil>
 
+	// The same into a runtime's own buffers: no copy, no allocation.
+	out := make([]float32, 5)
+	da, _ := op.View(element.F32, []int64{2}, kernels.AsBytes(out[:2]))
+	db, _ := op.View(element.F32, []int64{3}, kernels.AsBytes(out[2:]))
+	err = op.New().EvaluateInto(da, db, a, b)
+	fmt.Println(out, err) // [1 65504 1.5 -2.25 3] <nil>
+
 	// 3. The rules alone, for OpenVINO or another framework.
 	x, _ := promote.ParseOperand("f16[256,56]")
 	y, _ := promote.ParseOperand("i64[3]")
@@ -57,22 +61,18 @@ func Example_tour() {
 	fmt.Println(r.Type) // f16
 
 	// 4. OpenVINO IR: read, check and run a model.
-	m := ir.Embedded() // or ir.Read("model.xml")
-	if _, err := m.Check(); err != nil {
-		panic(err)
-	}
+	m := ir.Embedded() // or ir.Read("model.xml"); m.Check() reports what is wrong with it
 	res, err := m.Run(nil)
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(len(res.Outputs), res.Outputs[0].Name, res.Outputs[0].Tensor.Type()) // 6 example1:0 f32
+	fmt.Println(len(res.Outputs), res.Outputs[0].Name, res.Outputs[0].Tensor.Type(), err) // 6 example1:0 f32 <nil>
 
 	// Output:
 	// [0x3c00 0x2e66 0x7c00]
 	// 38 1d 7f
+	// true
 	// i64 [256,56] i64 [3] <nil>
 	// f32[2] [1 65504] f32[3] [1.5 -2.25 3] <nil>
+	// [1 65504 1.5 -2.25 3] <nil>
 	// true
 	// f16
-	// 6 example1:0 f32
+	// 6 example1:0 f32 <nil>
 }
