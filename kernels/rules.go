@@ -35,8 +35,9 @@ import (
 //	                        ±Inf, overflow → ±max (ONNX sat); ±Inf for f8e5m2, else NaN (ONNX no sat, ml_dtypes)
 //	FNUZ:                   ±0 and a negative value rounding to zero → 0x00
 //	f4e2m1:                 ±Inf, overflow → ±6; NaN → 6 (ONNX); NaN → 0x8 (-0), -NaN → 0x0 (ml_dtypes)
-//	f8e8m0 (ONNX):          NaN → 0xFF; |x| is rounded up (ceiling power of two), down or to nearest (ties up);
-//	                        a result below 2^-127 (+0 too) → 0x00 (sat) or 0xFF; above 2^127 (+Inf too) → 0xFE (sat) or 0xFF
+//	f8e8m0 (ONNX):          NaN → 0xFF; x < 2^-127 (±0 and x < 0 too) → 0x00 (sat) or 0xFF; x > 2^127 (+Inf too)
+//	                        → 0xFE (sat) or 0xFF; otherwise x is rounded up (ceiling power of two), down or to
+//	                        nearest (ties up)
 //	f8e8m0 (ml_dtypes):     NaN, ±Inf, ±0, x < 0, x ≥ 1.5·2^127 → 0xFF; nearest power of two, ties up;
 //	                        0 < x ≤ 2^-127 → 0x00, 2^-127 < x < 2^-126 → 0x01
 //	i32 → f16 (ONNX, ml_dtypes): |x| ≥ 65520 → ±Inf (OpenVINO saturates to ±65504)

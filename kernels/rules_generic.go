@@ -117,40 +117,29 @@ func encodeIEEE16(x float64, f *narrowFormat) uint16 {
 	return uint16(encodeNarrow(x, f, false))
 }
 
-// e8m0ONNX encodes x as f8e8m0 with ONNX Cast's rules: |x| (the sign of a negative value, which
-// ONNX leaves unspecified, is dropped, as ONNX's reference implementation does) goes to one of
-// the two powers of two around it by mode m; a result below 2^-127 (zero included) or above
-// 2^127 (±Inf included) gives 0x00 or 0xFE when sat is set and NaN (0xFF) otherwise; NaN gives
-// 0xFF.
+// e8m0ONNX encodes x as f8e8m0 with ONNX Cast's rules, whose table reads its range rows on x
+// itself (as ONNX Runtime does): x < 2^-127 (zero and negative values included) gives 0x00 when
+// sat is set and NaN (0xFF) otherwise; x > 2^127 (+Inf included) gives 0xFE or NaN; NaN gives
+// 0xFF; a value in [2^-127, 2^127] goes to one of the two powers of two around it by mode m.
 func e8m0ONNX(x float64, m E8M0Rounding, sat bool) uint8 {
-	if x != x {
+	switch {
+	case x != x:
 		return 0xFF
-	}
-	a := math.Abs(x)
-	var e int // the result is 2^e
-	switch {
-	case a == 0:
-		e = math.MinInt32
-	case a > math.MaxFloat64:
-		e = math.MaxInt32
-	default:
-		fr, k := math.Frexp(a) // a = fr · 2^k, 0.5 ≤ fr < 1
-		e = k - 1              // 2^e ≤ a < 2^(e+1)
-		if fr != 0.5 && (m == RoundUp || m == RoundNearest && fr >= 0.75) {
-			e++
-		}
-	}
-	switch {
-	case e < -127:
+	case !(x >= 0x1p-127):
 		if sat {
 			return 0x00
 		}
 		return 0xFF
-	case e > 127:
+	case x > 0x1p127:
 		if sat {
 			return 0xFE
 		}
 		return 0xFF
+	}
+	fr, k := math.Frexp(x) // x = fr · 2^k, 0.5 ≤ fr < 1
+	e := k - 1             // 2^e ≤ x < 2^(e+1)
+	if fr != 0.5 && (m == RoundUp || m == RoundNearest && fr >= 0.75) {
+		e++
 	}
 	return uint8(e + 127)
 }

@@ -127,9 +127,10 @@ func refPow2Floor(a float64) int {
 	return lo
 }
 
-// refE8M0ONNX: |x| goes to a power of two by the round mode (up: the smallest 2^k ≥ |x|; down:
-// the largest 2^k ≤ |x|; nearest: the nearer, ties to the larger); a result outside
-// [2^-127, 2^127], zero and ±Inf included, saturates to 0x00 / 0xFE or, without saturate, is NaN.
+// refE8M0ONNX: ONNX's table read on x itself: x < 2^-127 (zero and negative values included)
+// saturates to 0x00 or, without saturate, is NaN; x > 2^127 (+Inf included) saturates to 0xFE
+// or is NaN; in between, x goes to a power of two by the round mode (up: the smallest 2^k ≥ x;
+// down: the largest 2^k ≤ x; nearest: the nearer, ties to the larger).
 //
 // above says that the source is an integer a little larger in magnitude than x (x is its
 // truncation to float64's precision).
@@ -138,34 +139,30 @@ func refE8M0ONNX(r Rules, x float64, nan, above bool) uint64 {
 		return 0xFF
 	}
 	sat := !r.NoSaturate
-	a := math.Abs(x)
-	var k int
+	lo, hi := math.Ldexp(1, -127), math.Ldexp(1, 127)
 	switch {
-	case a == 0:
-		k = -10000
-	case math.IsInf(a, 0):
-		k = 10000
-	default:
-		k = refPow2Floor(a)
-		lo := math.Ldexp(1, k)
-		if a != lo || above {
-			switch r.E8M0Round {
-			case RoundUp:
+	case x < lo: // negative, zero, or below the smallest power
+		if sat {
+			return 0x00
+		}
+		return 0xFF
+	case x > hi || x == hi && above:
+		if sat {
+			return 0xFE
+		}
+		return 0xFF
+	}
+	k := refPow2Floor(x)
+	p := math.Ldexp(1, k)
+	if x != p || above {
+		switch r.E8M0Round {
+		case RoundUp:
+			k++
+		case RoundNearest:
+			if x >= p+p/2 { // 1.5·p is exact, so the truncation cannot cross it
 				k++
-			case RoundNearest:
-				if a >= lo+lo/2 { // 1.5·lo is exact, so the truncation cannot cross it
-					k++
-				}
 			}
 		}
-	}
-	switch {
-	case k < -127 && sat:
-		return 0x00
-	case k > 127 && sat:
-		return 0xFE
-	case k < -127 || k > 127:
-		return 0xFF
 	}
 	return uint64(k + 127)
 }

@@ -162,15 +162,14 @@ const (
 	clNaN                   // NaN
 	clInf                   // ±infinity
 	clOverflow              // finite, [x] beyond ±FLT_MAX
-	clE8Edge                // e8m0: x itself out of range but [x] in range (rows read on x or [x])
-	clE8Under               // e8m0: [x] below 2^-127
-	clNegative              // e8m0: x < 0 or -0 (unspecified)
+	clE8Under               // e8m0: x below 2^-127
+	clNegative              // e8m0: x ≤ 0, below E8M0_MIN
 	clExact                 // a decode or widening: the exact value
 	clIEEE                  // a narrowing to f16 or bf16: rounded once, to nearest even
 	numClasses
 )
 
-var classNames = [numClasses]string{"RNE", "±0", "NaN", "±Inf", "[x] beyond FLT_MAX", "x beyond E8M0 range, [x] inside", "[x] below E8M0_MIN", "negative (unspecified)", "exact", "IEEE rounding"}
+var classNames = [numClasses]string{"RNE", "±0", "NaN", "±Inf", "[x] beyond FLT_MAX", "x below E8M0_MIN", "x ≤ 0", "exact", "IEEE rounding"}
 
 func (k class) String() string { return classNames[k] }
 
@@ -235,27 +234,30 @@ func (f f8format) encodeInf() uint8 { return uint8(1<<f.ebits-1) << f.mbits }
 var roundModes = []string{"up", "down", "nearest"}
 
 // specE8M0 is the Cast-25 answer for x into float8e8m0 (values 2^(c-127), c = 0…254; 0xFF NaN).
-// round_mode up rounds a value between two powers of two to the larger, down to the smaller,
-// nearest to the closer one with the midpoint 1.5·2^k going up. The table's rows "x > E8M0_MAX"
-// and "x < E8M0_MIN" are read both on x and on the rounded value where the two differ: either
-// answer is accepted (class clE8Edge).
+// The table's rows "x > E8M0_MAX" and "x < E8M0_MIN" are read on x itself, so a value beyond
+// the range is out of range even when its rounding would not be, and a negative value or a zero
+// is below E8M0_MIN: with saturate they give 0xFE and 0x00, without it NaN. In the range, round_mode
+// up rounds a value between two powers of two to the larger, down to the smaller, nearest to the
+// closer one with the midpoint 1.5·2^k going up.
 func specE8M0(x float64, mode string, saturate bool) answer {
 	const maxCode, nan = 0xFE, 0xFF
 	switch {
 	case math.IsNaN(x):
 		return one(nan, clNaN)
-	case math.Signbit(x):
-		return anyCode(clNegative)
-	case math.IsInf(x, 0):
+	case x > math.Ldexp(1, 127):
 		if saturate {
-			return one(maxCode, clInf)
+			return one(maxCode, clOverflow)
 		}
-		return one(nan, clInf)
-	case x == 0:
+		return one(nan, clOverflow)
+	case x < math.Ldexp(1, -127):
+		c := clE8Under
+		if x <= 0 {
+			c = clNegative
+		}
 		if saturate {
-			return one(0, clZero)
+			return one(0, c)
 		}
-		return one(nan, clZero)
+		return one(nan, c)
 	}
 	frac, e := math.Frexp(x)
 	k := e - 1 // x = 2·frac · 2^k, 2·frac in [1, 2)
@@ -270,38 +272,7 @@ func specE8M0(x float64, mode string, saturate bool) answer {
 			k++
 		}
 	}
-	// The answer from the rounded value 2^k.
-	var rounded answer
-	switch {
-	case k > 127:
-		if saturate {
-			rounded = one(maxCode, clOverflow)
-		} else {
-			rounded = one(nan, clOverflow)
-		}
-	case k < -127:
-		if saturate {
-			rounded = one(0, clE8Under)
-		} else {
-			rounded = one(nan, clE8Under)
-		}
-	default:
-		rounded = one(uint8(k+127), clRNE)
-	}
-	// The rows read on x itself.
-	if x > math.Ldexp(1, 127) || x < math.Ldexp(1, -127) {
-		lit := uint8(nan)
-		if saturate && x > 1 {
-			lit = maxCode
-		} else if saturate {
-			lit = 0
-		}
-		if !rounded.has(lit) {
-			rounded = rounded.union(lit)
-			rounded.class = clE8Edge
-		}
-	}
-	return rounded
+	return one(uint8(k+127), clRNE)
 }
 
 // srcValue decodes one source element of a float type to float64 (exact for every source here).
