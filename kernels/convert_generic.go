@@ -227,30 +227,11 @@ func decodeBlock(from element.Type, b *block, src []byte, n int) {
 		for i, c := range b.codes[:n] {
 			b.re32[i] = f4e2m1Values[c]
 		}
-	case element.F8E4M3:
+	case element.F8E4M3, element.F8E5M2, element.F8E8M0, element.F8E4M3FNUZ, element.F8E5M2FNUZ:
 		b.cls = clsF32
+		t := f8ToF32Table(from)
 		for i, c := range src[:n] {
-			b.re32[i] = f8e4m3ToF32Table[c]
-		}
-	case element.F8E5M2:
-		b.cls = clsF32
-		for i, c := range src[:n] {
-			b.re32[i] = f8e5m2ToF32Table[c]
-		}
-	case element.F8E8M0:
-		b.cls = clsF32
-		for i, c := range src[:n] {
-			b.re32[i] = f8e8m0ToF32Table[c]
-		}
-	case element.F8E4M3FNUZ:
-		b.cls = clsF32
-		for i, c := range src[:n] {
-			b.re32[i] = f8e4m3fnuzToF32Table[c]
-		}
-	case element.F8E5M2FNUZ:
-		b.cls = clsF32
-		for i, c := range src[:n] {
-			b.re32[i] = f8e5m2fnuzToF32Table[c]
+			b.re32[i] = t[c]
 		}
 	case element.F16:
 		b.cls = clsF32
@@ -665,4 +646,19 @@ func directKernel(from, to element.Type) loopFunc {
 		return typedLoop(f32ToBoolGeneric)
 	}
 	return nil
+}
+
+// f8ToF32Table returns the decoding table of an 8-bit float type: the float32 value of each code.
+func f8ToF32Table(t element.Type) *[256]float32 {
+	switch t {
+	case element.F8E4M3:
+		return &f8e4m3ToF32Table
+	case element.F8E5M2:
+		return &f8e5m2ToF32Table
+	case element.F8E8M0:
+		return &f8e8m0ToF32Table
+	case element.F8E4M3FNUZ:
+		return &f8e4m3fnuzToF32Table
+	}
+	return &f8e5m2fnuzToF32Table
 }
