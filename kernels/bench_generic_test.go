@@ -68,7 +68,7 @@ func BenchmarkGeneric(b *testing.B) {
 		db, _ := to.ByteSize(n)
 		src := benchSource(from, n, r)
 		dst := make([]byte, db)
-		loops := map[string]loopFunc{"block": blockLoop(from, to)}
+		loops := map[string]loopFunc{"block": blockLoop(Rules{}, from, to)}
 		if d := directKernel(from, to); d != nil {
 			loops["direct"] = d
 		}

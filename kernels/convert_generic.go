@@ -57,7 +57,7 @@ func newGenericKernel(from, to element.Type) loopFunc {
 			}
 		}
 	}
-	return blockLoop(from, to)
+	return blockLoop(Rules{}, from, to)
 }
 
 func convertible(t element.Type) bool { return t.IsStatic() && t != element.String }
@@ -133,9 +133,11 @@ type block struct {
 	tmp     [blockLen]float32
 }
 
-// blockLoop is the general loop: decode a block, encode it.
-func blockLoop(from, to element.Type) loopFunc {
-	satF16 := from == element.I32 && (to == element.F16 || to == element.C32)
+// blockLoop is the general loop: decode a block, encode it with rules r (the zero Rules are
+// OpenVINO's, under which i32 saturates to ±65504 before f16).
+func blockLoop(r Rules, from, to element.Type) loopFunc {
+	own := r.Set != OpenVINO
+	satF16 := !own && from == element.I32 && (to == element.F16 || to == element.C32)
 	return func(dst, src []byte, n int) {
 		var b block
 		for start := 0; start < n; start += blockLen {
@@ -148,7 +150,11 @@ func blockLoop(from, to element.Type) loopFunc {
 					b.ints[i] = uint64(max(min(int64(v), i32F16Limit), -i32F16Limit))
 				}
 			}
-			encodeBlock(to, dst[d0:], &b, m)
+			if own {
+				encodeRules(r, to, dst[d0:], &b, m)
+			} else {
+				encodeBlock(to, dst[d0:], &b, m)
+			}
 		}
 	}
 }

@@ -24,7 +24,7 @@ func TestDirectLoopsMatchBlockLoop(t *testing.T) {
 				continue
 			}
 			direct++
-			slow := blockLoop(from, to)
+			slow := blockLoop(Rules{}, from, to)
 			for _, n := range []int{0, 1, 2, 3, 7, 255, 256, 257, 1000, 4099} {
 				sb, _ := from.ByteSize(int64(n))
 				db, _ := to.ByteSize(int64(n))

@@ -157,7 +157,7 @@ var rulesTable = func() (t [numVariants][numTypes][numTypes]loopFunc) {
 		for _, from := range element.All() {
 			for _, to := range element.All() {
 				if genericKernel(from, to) != nil && rulesDiffer(r.Set, from, to) {
-					t[v][from][to] = rulesLoop(r, from, to)
+					t[v][from][to] = blockLoop(r, from, to)
 				}
 			}
 		}

@@ -231,22 +231,6 @@ func (b *block) wide64(n int) []float64 {
 	return out
 }
 
-// rulesLoop is the pure-Go loop of a pair under rules r (a rule set other than OpenVINO).
-func rulesLoop(r Rules, from, to element.Type) loopFunc {
-	// The loop of blockLoop with another encoder: sharing it through a function value would move
-	// the block to the heap.
-	return func(dst, src []byte, n int) {
-		var b block
-		for start := 0; start < n; start += blockLen {
-			m := min(blockLen, n-start)
-			s0, _ := from.ByteSize(int64(start))
-			d0, _ := to.ByteSize(int64(start))
-			decodeBlock(from, &b, src[s0:], m)
-			encodeRules(r, to, dst[d0:], &b, m)
-		}
-	}
-}
-
 // encodeRules encodes n elements (n ≤ blockLen) from b into the start of dst with rules r.
 // Destinations whose rules are OpenVINO's take encodeBlock.
 func encodeRules(r Rules, to element.Type, dst []byte, b *block, n int) {
