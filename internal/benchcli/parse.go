@@ -1,4 +1,8 @@
-package bench
+// Package benchcli holds what the bench command of cmd/convertpromote needs besides package
+// bench: reading its flag values (sizes, thread counts, pairs, path specs), choosing the paths
+// to measure for a pair, and the notation of sizes and byte counts that the command and the
+// reports of package bench share.
+package benchcli
 
 import (
 	"fmt"
@@ -74,8 +78,8 @@ func FormatSize(n int) string {
 	return strconv.Itoa(n)
 }
 
-// formatBytes writes a byte count with a binary unit: "384 MiB", "4 GiB", "1.5 KiB".
-func formatBytes(b int64) string {
+// FormatBytes writes a byte count with a binary unit: "384 MiB", "4 GiB", "1.5 KiB".
+func FormatBytes(b int64) string {
 	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
 	v, i := float64(b), 0
 	for v >= 1024 && i < len(units)-1 {
