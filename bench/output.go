@@ -76,9 +76,9 @@ func WriteJSON(w io.Writer, rs []Result) error {
 	return err
 }
 
-// BenchmarkName returns the Go benchmark name of a case:
+// benchmarkName returns the Go benchmark name of a case:
 // "BenchmarkConvert/f32:f16/avx512/n=16384/threads=1".
-func BenchmarkName(c Case) string {
+func benchmarkName(c Case) string {
 	return fmt.Sprintf("BenchmarkConvert/%s/%s/n=%d/threads=%d", c.Pair(), c.Path, c.N, c.Threads)
 }
 
@@ -96,7 +96,7 @@ func WriteBenchstat(w io.Writer, rs []Result) error {
 		fmt.Fprintf(bw, "cpu: %s\n", cpu)
 	}
 	for _, r := range rs {
-		name := BenchmarkName(r.Case)
+		name := benchmarkName(r.Case)
 		for _, ns := range r.Samples.NsPerOp() {
 			fmt.Fprintf(bw, "%s \t%8d\t%s ns/op\t%8.2f MB/s\n",
 				name, r.Samples.Iters, formatNs(ns), float64(r.BytesPerOp)/ns*1e3)
