@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/internal/benchcli"
 	"github.com/convertpromote/convertpromote/kernels"
 )
 
@@ -108,7 +109,7 @@ func CheckSize(from, to element.Type, n int, limit int64) error {
 	}
 	if buf > limit {
 		return fmt.Errorf("size %s for %s:%s needs %s of buffers (source, destination and the copy's), over the %s limit",
-			FormatSize(n), from, to, formatBytes(buf), formatBytes(limit))
+			benchcli.FormatSize(n), from, to, benchcli.FormatBytes(buf), benchcli.FormatBytes(limit))
 	}
 	return nil
 }
