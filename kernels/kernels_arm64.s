@@ -17,8 +17,9 @@
 #include "textflag.h"
 
 // neonRun<> converts n elements with a block routine. In: R0 dst, R1 src, R2 n, R9 the block
-// routine, R10 = block<<16 | source bits<<8 | destination bits of one element, and R3 whatever
-// the block routine reads there (the 4-bit decoders' table). The block is a power of two, at
+// routine, R10 = block<<16 | source bits<<8 | destination bits of one element, and R3 the block
+// routine's parameter, if it takes one (the 4-bit decoders' table; the formats of a routine that
+// serves several pairs). The block is a power of two, at
 // most 64 source and 128 destination bytes; destination elements are whole bytes.
 //
 // A block routine converts R2 elements, a positive multiple of its block, from R1 to R0 and
@@ -91,9 +92,9 @@ copyout:
 	RET
 
 // The kernels, in the order of the registry (registry.go). Each loads its arguments, its block
-// routine and the block and element sizes, and jumps to neonRun<>. The 4-bit decoders also load
-// the address of their type's row of nibbleValuesF32 or nibbleValuesF16 (tables.go; rows in the
-// order of nibbleTypes: u4, i4, nf4, f4e2m1) for the shared block routine.
+// routine, the block and element sizes and the routine's parameter, and jumps to neonRun<>. The
+// 4-bit decoders pass the address of their type's row of nibbleValuesF32 or nibbleValuesF16
+// (tables.go; rows in the order of nibbleTypes: u4, i4, nf4, f4e2m1).
 
 // func f32ToF16NEON(dst, src []byte, n int)
 TEXT ·f32ToF16NEON(SB), NOSPLIT, $0-56
@@ -118,7 +119,8 @@ TEXT ·f32ToBF16NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$f32ToBF16Blocks<>(SB), R9
+	MOVD	$0, R3 // from f32
+	MOVD	$toBF16Blocks<>(SB), R9
 	MOVD	$(16<<16 | 32<<8 | 16), R10
 	JMP	neonRun<>(SB)
 
@@ -145,7 +147,8 @@ TEXT ·f16ToBF16NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$f16ToBF16Blocks<>(SB), R9
+	MOVD	$1, R3 // from f16
+	MOVD	$toBF16Blocks<>(SB), R9
 	MOVD	$(16<<16 | 16<<8 | 16), R10
 	JMP	neonRun<>(SB)
 
@@ -163,7 +166,8 @@ TEXT ·f8e4m3ToF16NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$f8e4m3ToF16Blocks<>(SB), R9
+	MOVD	$1, R3 // to f16
+	MOVD	$f8e4m3ToBlocks<>(SB), R9
 	MOVD	$(16<<16 | 8<<8 | 16), R10
 	JMP	neonRun<>(SB)
 
@@ -172,7 +176,8 @@ TEXT ·f8e4m3ToF32NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$f8e4m3ToF32Blocks<>(SB), R9
+	MOVD	$0, R3 // to f32
+	MOVD	$f8e4m3ToBlocks<>(SB), R9
 	MOVD	$(16<<16 | 8<<8 | 32), R10
 	JMP	neonRun<>(SB)
 
@@ -181,7 +186,8 @@ TEXT ·f8e5m2ToF16NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$f8e5m2ToF16Blocks<>(SB), R9
+	MOVD	$1, R3 // to f16
+	MOVD	$f8e5m2ToBlocks<>(SB), R9
 	MOVD	$(16<<16 | 8<<8 | 16), R10
 	JMP	neonRun<>(SB)
 
@@ -190,7 +196,8 @@ TEXT ·f8e5m2ToF32NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$f8e5m2ToF32Blocks<>(SB), R9
+	MOVD	$0, R3 // to f32
+	MOVD	$f8e5m2ToBlocks<>(SB), R9
 	MOVD	$(16<<16 | 8<<8 | 32), R10
 	JMP	neonRun<>(SB)
 
@@ -199,7 +206,8 @@ TEXT ·f32ToF8e4m3NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$f32ToF8e4m3Blocks<>(SB), R9
+	MOVD	$0, R3 // from f32
+	MOVD	$toF8e4m3Blocks<>(SB), R9
 	MOVD	$(16<<16 | 32<<8 | 8), R10
 	JMP	neonRun<>(SB)
 
@@ -208,7 +216,8 @@ TEXT ·f16ToF8e4m3NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$f16ToF8e4m3Blocks<>(SB), R9
+	MOVD	$1, R3 // from f16
+	MOVD	$toF8e4m3Blocks<>(SB), R9
 	MOVD	$(16<<16 | 16<<8 | 8), R10
 	JMP	neonRun<>(SB)
 
@@ -217,7 +226,8 @@ TEXT ·f32ToF8e5m2NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$f32ToF8e5m2Blocks<>(SB), R9
+	MOVD	$0, R3 // from f32
+	MOVD	$toF8e5m2Blocks<>(SB), R9
 	MOVD	$(16<<16 | 32<<8 | 8), R10
 	JMP	neonRun<>(SB)
 
@@ -226,7 +236,8 @@ TEXT ·f16ToF8e5m2NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$f16ToF8e5m2Blocks<>(SB), R9
+	MOVD	$1, R3 // from f16
+	MOVD	$toF8e5m2Blocks<>(SB), R9
 	MOVD	$(16<<16 | 16<<8 | 8), R10
 	JMP	neonRun<>(SB)
 
@@ -235,7 +246,7 @@ TEXT ·u4ToF32NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$·nibbleValuesF32+0(SB), R3 // nibbleValuesF32[0], u4
+	MOVD	$·nibbleValuesF32+0(SB), R3 // the u4 row
 	MOVD	$nibbleToF32Blocks<>(SB), R9
 	MOVD	$(32<<16 | 4<<8 | 32), R10
 	JMP	neonRun<>(SB)
@@ -245,7 +256,7 @@ TEXT ·i4ToF32NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$·nibbleValuesF32+64(SB), R3 // nibbleValuesF32[1], i4
+	MOVD	$·nibbleValuesF32+64(SB), R3 // the i4 row
 	MOVD	$nibbleToF32Blocks<>(SB), R9
 	MOVD	$(32<<16 | 4<<8 | 32), R10
 	JMP	neonRun<>(SB)
@@ -255,7 +266,7 @@ TEXT ·nf4ToF32NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$·nibbleValuesF32+128(SB), R3 // nibbleValuesF32[2], nf4
+	MOVD	$·nibbleValuesF32+128(SB), R3 // the nf4 row
 	MOVD	$nibbleToF32Blocks<>(SB), R9
 	MOVD	$(32<<16 | 4<<8 | 32), R10
 	JMP	neonRun<>(SB)
@@ -265,7 +276,7 @@ TEXT ·f4e2m1ToF32NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$·nibbleValuesF32+192(SB), R3 // nibbleValuesF32[3], f4e2m1
+	MOVD	$·nibbleValuesF32+192(SB), R3 // the f4e2m1 row
 	MOVD	$nibbleToF32Blocks<>(SB), R9
 	MOVD	$(32<<16 | 4<<8 | 32), R10
 	JMP	neonRun<>(SB)
@@ -275,7 +286,7 @@ TEXT ·u4ToF16NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$·nibbleValuesF16+0(SB), R3 // nibbleValuesF16[0], u4
+	MOVD	$·nibbleValuesF16+0(SB), R3 // the u4 row
 	MOVD	$nibbleToF16Blocks<>(SB), R9
 	MOVD	$(32<<16 | 4<<8 | 16), R10
 	JMP	neonRun<>(SB)
@@ -285,7 +296,7 @@ TEXT ·i4ToF16NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$·nibbleValuesF16+32(SB), R3 // nibbleValuesF16[1], i4
+	MOVD	$·nibbleValuesF16+32(SB), R3 // the i4 row
 	MOVD	$nibbleToF16Blocks<>(SB), R9
 	MOVD	$(32<<16 | 4<<8 | 16), R10
 	JMP	neonRun<>(SB)
@@ -295,7 +306,7 @@ TEXT ·nf4ToF16NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$·nibbleValuesF16+64(SB), R3 // nibbleValuesF16[2], nf4
+	MOVD	$·nibbleValuesF16+64(SB), R3 // the nf4 row
 	MOVD	$nibbleToF16Blocks<>(SB), R9
 	MOVD	$(32<<16 | 4<<8 | 16), R10
 	JMP	neonRun<>(SB)
@@ -305,7 +316,7 @@ TEXT ·f4e2m1ToF16NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$·nibbleValuesF16+96(SB), R3 // nibbleValuesF16[3], f4e2m1
+	MOVD	$·nibbleValuesF16+96(SB), R3 // the f4e2m1 row
 	MOVD	$nibbleToF16Blocks<>(SB), R9
 	MOVD	$(32<<16 | 4<<8 | 16), R10
 	JMP	neonRun<>(SB)
@@ -315,7 +326,8 @@ TEXT ·i8ToF32NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$i8ToF32Blocks<>(SB), R9
+	MOVD	$(0<<4 | 1), R3 // i8 to f32
+	MOVD	$smallIntToBlocks<>(SB), R9
 	MOVD	$(16<<16 | 8<<8 | 32), R10
 	JMP	neonRun<>(SB)
 
@@ -324,7 +336,8 @@ TEXT ·u8ToF32NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$u8ToF32Blocks<>(SB), R9
+	MOVD	$(1<<4 | 1), R3 // u8 to f32
+	MOVD	$smallIntToBlocks<>(SB), R9
 	MOVD	$(16<<16 | 8<<8 | 32), R10
 	JMP	neonRun<>(SB)
 
@@ -333,7 +346,8 @@ TEXT ·i16ToF32NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$i16ToF32Blocks<>(SB), R9
+	MOVD	$(2<<4 | 1), R3 // i16 to f32
+	MOVD	$smallIntToBlocks<>(SB), R9
 	MOVD	$(16<<16 | 16<<8 | 32), R10
 	JMP	neonRun<>(SB)
 
@@ -342,7 +356,8 @@ TEXT ·u16ToF32NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$u16ToF32Blocks<>(SB), R9
+	MOVD	$(3<<4 | 1), R3 // u16 to f32
+	MOVD	$smallIntToBlocks<>(SB), R9
 	MOVD	$(16<<16 | 16<<8 | 32), R10
 	JMP	neonRun<>(SB)
 
@@ -360,7 +375,8 @@ TEXT ·i8ToF16NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$i8ToF16Blocks<>(SB), R9
+	MOVD	$(0<<4 | 2), R3 // i8 to f16
+	MOVD	$smallIntToBlocks<>(SB), R9
 	MOVD	$(16<<16 | 8<<8 | 16), R10
 	JMP	neonRun<>(SB)
 
@@ -369,7 +385,8 @@ TEXT ·u8ToF16NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$u8ToF16Blocks<>(SB), R9
+	MOVD	$(1<<4 | 2), R3 // u8 to f16
+	MOVD	$smallIntToBlocks<>(SB), R9
 	MOVD	$(16<<16 | 8<<8 | 16), R10
 	JMP	neonRun<>(SB)
 
@@ -378,7 +395,8 @@ TEXT ·i16ToF16NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$i16ToF16Blocks<>(SB), R9
+	MOVD	$(2<<4 | 2), R3 // i16 to f16
+	MOVD	$smallIntToBlocks<>(SB), R9
 	MOVD	$(16<<16 | 16<<8 | 16), R10
 	JMP	neonRun<>(SB)
 
@@ -387,7 +405,8 @@ TEXT ·u16ToF16NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$u16ToF16Blocks<>(SB), R9
+	MOVD	$(3<<4 | 2), R3 // u16 to f16
+	MOVD	$smallIntToBlocks<>(SB), R9
 	MOVD	$(16<<16 | 16<<8 | 16), R10
 	JMP	neonRun<>(SB)
 
@@ -405,7 +424,8 @@ TEXT ·i8ToI32NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$i8ToI32Blocks<>(SB), R9
+	MOVD	$(0<<4 | 0), R3 // i8 to i32
+	MOVD	$smallIntToBlocks<>(SB), R9
 	MOVD	$(16<<16 | 8<<8 | 32), R10
 	JMP	neonRun<>(SB)
 
@@ -414,7 +434,8 @@ TEXT ·u8ToI32NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$u8ToI32Blocks<>(SB), R9
+	MOVD	$(1<<4 | 0), R3 // u8 to i32
+	MOVD	$smallIntToBlocks<>(SB), R9
 	MOVD	$(16<<16 | 8<<8 | 32), R10
 	JMP	neonRun<>(SB)
 
@@ -423,7 +444,8 @@ TEXT ·i16ToI32NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$i16ToI32Blocks<>(SB), R9
+	MOVD	$(2<<4 | 0), R3 // i16 to i32
+	MOVD	$smallIntToBlocks<>(SB), R9
 	MOVD	$(16<<16 | 16<<8 | 32), R10
 	JMP	neonRun<>(SB)
 
@@ -450,7 +472,8 @@ TEXT ·i32ToI16NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$i32ToI16Blocks<>(SB), R9
+	MOVD	$0, R3 // to i16
+	MOVD	$i32ToNarrowBlocks<>(SB), R9
 	MOVD	$(16<<16 | 32<<8 | 16), R10
 	JMP	neonRun<>(SB)
 
@@ -459,7 +482,8 @@ TEXT ·i32ToI8NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$i32ToI8Blocks<>(SB), R9
+	MOVD	$1, R3 // to i8
+	MOVD	$i32ToNarrowBlocks<>(SB), R9
 	MOVD	$(16<<16 | 32<<8 | 8), R10
 	JMP	neonRun<>(SB)
 
@@ -477,7 +501,8 @@ TEXT ·f32ToI16NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$f32ToI16Blocks<>(SB), R9
+	MOVD	$0, R3 // to i16
+	MOVD	$f32ToSmallIntBlocks<>(SB), R9
 	MOVD	$(16<<16 | 32<<8 | 16), R10
 	JMP	neonRun<>(SB)
 
@@ -486,7 +511,8 @@ TEXT ·f32ToI8NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$f32ToI8Blocks<>(SB), R9
+	MOVD	$1, R3 // to i8
+	MOVD	$f32ToSmallIntBlocks<>(SB), R9
 	MOVD	$(16<<16 | 32<<8 | 8), R10
 	JMP	neonRun<>(SB)
 
@@ -495,7 +521,8 @@ TEXT ·f32ToU8NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$f32ToU8Blocks<>(SB), R9
+	MOVD	$2, R3 // to u8
+	MOVD	$f32ToSmallIntBlocks<>(SB), R9
 	MOVD	$(16<<16 | 32<<8 | 8), R10
 	JMP	neonRun<>(SB)
 
@@ -583,62 +610,6 @@ f16f32loop:
 	BNE	f16f32loop
 	RET
 
-// f32ToBF16Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// Integer rounding: (x + 0x7FFF + bit 16 of x) >> 16, subnormals
-// kept, overflow to ±inf; a NaN becomes x>>16 | 0x0040 (quieted, sign and top payload kept).
-TEXT f32ToBF16Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
-	// V27 = 0x00400000 (quiet bit), V28 = 0x7FFF, V29 = 1, V30 = 0x7FFFFFFF, V31 = +inf.
-	MOVW	$0x400000, R4
-	VDUP	R4, V27.S4
-	MOVW	$0x7FFF, R4
-	VDUP	R4, V28.S4
-	MOVW	$0x1, R4
-	VDUP	R4, V29.S4
-	MOVW	$0x7FFFFFFF, R4
-	VDUP	R4, V30.S4
-	MOVW	$0x7F800000, R4
-	VDUP	R4, V31.S4
-f32bf16loop:
-	VLD1.P	64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
-	VUSHR	$16, V0.S4, V4.S4
-	VAND	V29.B16, V4.B16, V4.B16
-	VADD	V0.S4, V4.S4, V4.S4
-	VADD	V28.S4, V4.S4, V4.S4
-	VAND	V30.B16, V0.B16, V16.B16
-	WORD	$0x6ebf3610 // CMHI V16.4S, V16.4S, V31.4S
-	VORR	V27.B16, V0.B16, V0.B16
-	VBIT	V16.B16, V0.B16, V4.B16
-	VUSHR	$16, V1.S4, V5.S4
-	VAND	V29.B16, V5.B16, V5.B16
-	VADD	V1.S4, V5.S4, V5.S4
-	VADD	V28.S4, V5.S4, V5.S4
-	VAND	V30.B16, V1.B16, V16.B16
-	WORD	$0x6ebf3610 // CMHI V16.4S, V16.4S, V31.4S
-	VORR	V27.B16, V1.B16, V1.B16
-	VBIT	V16.B16, V1.B16, V5.B16
-	VUSHR	$16, V2.S4, V6.S4
-	VAND	V29.B16, V6.B16, V6.B16
-	VADD	V2.S4, V6.S4, V6.S4
-	VADD	V28.S4, V6.S4, V6.S4
-	VAND	V30.B16, V2.B16, V16.B16
-	WORD	$0x6ebf3610 // CMHI V16.4S, V16.4S, V31.4S
-	VORR	V27.B16, V2.B16, V2.B16
-	VBIT	V16.B16, V2.B16, V6.B16
-	VUSHR	$16, V3.S4, V7.S4
-	VAND	V29.B16, V7.B16, V7.B16
-	VADD	V3.S4, V7.S4, V7.S4
-	VADD	V28.S4, V7.S4, V7.S4
-	VAND	V30.B16, V3.B16, V16.B16
-	WORD	$0x6ebf3610 // CMHI V16.4S, V16.4S, V31.4S
-	VORR	V27.B16, V3.B16, V3.B16
-	VBIT	V16.B16, V3.B16, V7.B16
-	VUZP2	V5.H8, V4.H8, V8.H8
-	VUZP2	V7.H8, V6.H8, V9.H8
-	VST1.P	[V8.H8, V9.H8], 32(R0)
-	SUBS	$16, R2, R2
-	BNE	f32bf16loop
-	RET
-
 // f32ToBF16BFCVTNBlocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
 // BFCVTN, FEAT_BF16 only. Its FPConvertBF with the FPCR Go runs under
 // (AH=0, FZ=0, DN=0, round to nearest even) keeps subnormals and quiets a NaN keeping its sign
@@ -668,65 +639,6 @@ bf16f32loop:
 	VST1.P	[V2.S4, V3.S4, V4.S4, V5.S4], 64(R0)
 	SUBS	$16, R2, R2
 	BNE	bf16f32loop
-	RET
-
-// f16ToBF16Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// f16 to f32 (exact, NaN quieted), then the f32 to bf16 rounding.
-TEXT f16ToBF16Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
-	// V27 = 0x00400000 (quiet bit), V28 = 0x7FFF, V29 = 1, V30 = 0x7FFFFFFF, V31 = +inf.
-	MOVW	$0x400000, R4
-	VDUP	R4, V27.S4
-	MOVW	$0x7FFF, R4
-	VDUP	R4, V28.S4
-	MOVW	$0x1, R4
-	VDUP	R4, V29.S4
-	MOVW	$0x7FFFFFFF, R4
-	VDUP	R4, V30.S4
-	MOVW	$0x7F800000, R4
-	VDUP	R4, V31.S4
-f16bf16loop:
-	VLD1.P	32(R1), [V0.H8, V1.H8]
-	WORD	$0x0e217802 // FCVTL V2.4S, V0.4H
-	WORD	$0x4e217803 // FCVTL2 V3.4S, V0.8H
-	WORD	$0x0e217824 // FCVTL V4.4S, V1.4H
-	WORD	$0x4e217825 // FCVTL2 V5.4S, V1.8H
-	VUSHR	$16, V2.S4, V6.S4
-	VAND	V29.B16, V6.B16, V6.B16
-	VADD	V2.S4, V6.S4, V6.S4
-	VADD	V28.S4, V6.S4, V6.S4
-	VAND	V30.B16, V2.B16, V16.B16
-	WORD	$0x6ebf3610 // CMHI V16.4S, V16.4S, V31.4S
-	VORR	V27.B16, V2.B16, V2.B16
-	VBIT	V16.B16, V2.B16, V6.B16
-	VUSHR	$16, V3.S4, V7.S4
-	VAND	V29.B16, V7.B16, V7.B16
-	VADD	V3.S4, V7.S4, V7.S4
-	VADD	V28.S4, V7.S4, V7.S4
-	VAND	V30.B16, V3.B16, V16.B16
-	WORD	$0x6ebf3610 // CMHI V16.4S, V16.4S, V31.4S
-	VORR	V27.B16, V3.B16, V3.B16
-	VBIT	V16.B16, V3.B16, V7.B16
-	VUSHR	$16, V4.S4, V8.S4
-	VAND	V29.B16, V8.B16, V8.B16
-	VADD	V4.S4, V8.S4, V8.S4
-	VADD	V28.S4, V8.S4, V8.S4
-	VAND	V30.B16, V4.B16, V16.B16
-	WORD	$0x6ebf3610 // CMHI V16.4S, V16.4S, V31.4S
-	VORR	V27.B16, V4.B16, V4.B16
-	VBIT	V16.B16, V4.B16, V8.B16
-	VUSHR	$16, V5.S4, V9.S4
-	VAND	V29.B16, V9.B16, V9.B16
-	VADD	V5.S4, V9.S4, V9.S4
-	VADD	V28.S4, V9.S4, V9.S4
-	VAND	V30.B16, V5.B16, V16.B16
-	WORD	$0x6ebf3610 // CMHI V16.4S, V16.4S, V31.4S
-	VORR	V27.B16, V5.B16, V5.B16
-	VBIT	V16.B16, V5.B16, V9.B16
-	VUZP2	V7.H8, V6.H8, V10.H8
-	VUZP2	V9.H8, V8.H8, V11.H8
-	VST1.P	[V10.H8, V11.H8], 32(R0)
-	SUBS	$16, R2, R2
-	BNE	f16bf16loop
 	RET
 
 // bf16ToF16Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
@@ -777,64 +689,79 @@ f32f64loop:
 	BNE	f32f64loop
 	RET
 
-// f8e4m3ToF32Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// The magnitude bits m = b & 0x7F placed at f32 bit 20 are the value
-// times 2^-120 (subnormals too); FMUL by 2^120 is exact. m == 0x7F is NaN (quiet, sign kept).
-TEXT f8e4m3ToF32Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
-	// V26 = f32 quiet NaN, V27 = 0x7F, V30 = 2^120 (f32 lanes); V28 = 0x80, V29 = 0x7F (bytes); V31 = 0.
-	MOVW	$0x7FC00000, R4
-	VDUP	R4, V26.S4
-	MOVW	$0x7F, R4
+// toBF16Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0: f32 (R3 = 0)
+// or f16 (R3 = 1, widened exactly by FCVTL, a NaN quieted) to bf16. Integer rounding:
+// (x + 0x7FFF + bit 16 of x) >> 16, subnormals kept, overflow to ±inf; a NaN becomes
+// x>>16 | 0x0040 (quieted, sign and top payload kept).
+TEXT toBF16Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	// V27 = 0x00400000 (quiet bit), V28 = 0x7FFF, V29 = 1, V30 = 0x7FFFFFFF, V31 = +inf.
+	MOVW	$0x400000, R4
 	VDUP	R4, V27.S4
-	MOVW	$0x7B800000, R4
+	MOVW	$0x7FFF, R4
+	VDUP	R4, V28.S4
+	MOVW	$0x1, R4
+	VDUP	R4, V29.S4
+	MOVW	$0x7FFFFFFF, R4
 	VDUP	R4, V30.S4
-	VMOVI	$0x80, V28.B16
-	VMOVI	$0x7F, V29.B16
-	VEOR	V31.B16, V31.B16, V31.B16
-e4m3f32loop:
-	VLD1.P	16(R1), [V0.B16]
-	VAND	V29.B16, V0.B16, V1.B16
-	VAND	V28.B16, V0.B16, V2.B16
-	VUXTL	V1.B8, V3.H8
-	VUXTL2	V1.B16, V4.H8
-	VUXTL	V3.H4, V5.S4
-	VUXTL2	V3.H8, V6.S4
-	VUXTL	V4.H4, V7.S4
-	VUXTL2	V4.H8, V8.S4
-	VCMEQ	V27.S4, V5.S4, V9.S4
-	VSHL	$20, V5.S4, V5.S4
-	WORD	$0x6e3edca5 // FMUL V5.4S, V5.4S, V30.4S
-	VBIT	V9.B16, V26.B16, V5.B16
-	VCMEQ	V27.S4, V6.S4, V9.S4
-	VSHL	$20, V6.S4, V6.S4
-	WORD	$0x6e3edcc6 // FMUL V6.4S, V6.4S, V30.4S
-	VBIT	V9.B16, V26.B16, V6.B16
-	VCMEQ	V27.S4, V7.S4, V9.S4
-	VSHL	$20, V7.S4, V7.S4
-	WORD	$0x6e3edce7 // FMUL V7.4S, V7.4S, V30.4S
-	VBIT	V9.B16, V26.B16, V7.B16
-	VCMEQ	V27.S4, V8.S4, V9.S4
-	VSHL	$20, V8.S4, V8.S4
-	WORD	$0x6e3edd08 // FMUL V8.4S, V8.4S, V30.4S
-	VBIT	V9.B16, V26.B16, V8.B16
-	VZIP1	V2.B16, V31.B16, V10.B16
-	VZIP2	V2.B16, V31.B16, V11.B16
-	VZIP1	V10.H8, V31.H8, V12.H8
-	VZIP2	V10.H8, V31.H8, V13.H8
-	VZIP1	V11.H8, V31.H8, V14.H8
-	VZIP2	V11.H8, V31.H8, V15.H8
-	VORR	V12.B16, V5.B16, V5.B16
-	VORR	V13.B16, V6.B16, V6.B16
-	VORR	V14.B16, V7.B16, V7.B16
-	VORR	V15.B16, V8.B16, V8.B16
-	VST1.P	[V5.S4, V6.S4, V7.S4, V8.S4], 64(R0)
+	MOVW	$0x7F800000, R4
+	VDUP	R4, V31.S4
+loop:
+	CBNZ	R3, fromf16
+	VLD1.P	64(R1), [V2.S4, V3.S4, V4.S4, V5.S4]
+	B	round
+
+fromf16:
+	VLD1.P	32(R1), [V0.H8, V1.H8]
+	WORD	$0x0e217802 // FCVTL V2.4S, V0.4H
+	WORD	$0x4e217803 // FCVTL2 V3.4S, V0.8H
+	WORD	$0x0e217824 // FCVTL V4.4S, V1.4H
+	WORD	$0x4e217825 // FCVTL2 V5.4S, V1.8H
+
+round:
+	VUSHR	$16, V2.S4, V6.S4
+	VAND	V29.B16, V6.B16, V6.B16
+	VADD	V2.S4, V6.S4, V6.S4
+	VADD	V28.S4, V6.S4, V6.S4
+	VAND	V30.B16, V2.B16, V16.B16
+	WORD	$0x6ebf3610 // CMHI V16.4S, V16.4S, V31.4S
+	VORR	V27.B16, V2.B16, V2.B16
+	VBIT	V16.B16, V2.B16, V6.B16
+	VUSHR	$16, V3.S4, V7.S4
+	VAND	V29.B16, V7.B16, V7.B16
+	VADD	V3.S4, V7.S4, V7.S4
+	VADD	V28.S4, V7.S4, V7.S4
+	VAND	V30.B16, V3.B16, V16.B16
+	WORD	$0x6ebf3610 // CMHI V16.4S, V16.4S, V31.4S
+	VORR	V27.B16, V3.B16, V3.B16
+	VBIT	V16.B16, V3.B16, V7.B16
+	VUSHR	$16, V4.S4, V8.S4
+	VAND	V29.B16, V8.B16, V8.B16
+	VADD	V4.S4, V8.S4, V8.S4
+	VADD	V28.S4, V8.S4, V8.S4
+	VAND	V30.B16, V4.B16, V16.B16
+	WORD	$0x6ebf3610 // CMHI V16.4S, V16.4S, V31.4S
+	VORR	V27.B16, V4.B16, V4.B16
+	VBIT	V16.B16, V4.B16, V8.B16
+	VUSHR	$16, V5.S4, V9.S4
+	VAND	V29.B16, V9.B16, V9.B16
+	VADD	V5.S4, V9.S4, V9.S4
+	VADD	V28.S4, V9.S4, V9.S4
+	VAND	V30.B16, V5.B16, V16.B16
+	WORD	$0x6ebf3610 // CMHI V16.4S, V16.4S, V31.4S
+	VORR	V27.B16, V5.B16, V5.B16
+	VBIT	V16.B16, V5.B16, V9.B16
+	VUZP2	V7.H8, V6.H8, V10.H8
+	VUZP2	V9.H8, V8.H8, V11.H8
+	VST1.P	[V10.H8, V11.H8], 32(R0)
 	SUBS	$16, R2, R2
-	BNE	e4m3f32loop
+	BNE	loop
 	RET
 
-// f8e4m3ToF16Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// As f8e4m3ToF32NEON, then FCVTN (exact: every e4m3 value is an f16).
-TEXT f8e4m3ToF16Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+// f8e4m3ToBlocks<> converts R2 elements, a positive multiple of 16, from R1 to R0: f8e4m3 to
+// f32 (R3 = 0) or f16 (R3 = 1). The magnitude bits m = b & 0x7F placed at f32 bit 20 are the
+// value times 2^-120 (subnormals too); FMUL by 2^120 is exact. m == 0x7F is NaN (quiet, sign
+// kept). The f16 results are the f32 ones narrowed by FCVTN (exact: every e4m3 value is an f16).
+TEXT f8e4m3ToBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
 	// V26 = f32 quiet NaN, V27 = 0x7F, V30 = 2^120 (f32 lanes); V28 = 0x80, V29 = 0x7F (bytes); V31 = 0.
 	MOVW	$0x7FC00000, R4
 	VDUP	R4, V26.S4
@@ -845,7 +772,7 @@ TEXT f8e4m3ToF16Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
 	VMOVI	$0x80, V28.B16
 	VMOVI	$0x7F, V29.B16
 	VEOR	V31.B16, V31.B16, V31.B16
-e4m3f16loop:
+loop:
 	VLD1.P	16(R1), [V0.B16]
 	VAND	V29.B16, V0.B16, V1.B16
 	VAND	V28.B16, V0.B16, V2.B16
@@ -881,43 +808,45 @@ e4m3f16loop:
 	VORR	V13.B16, V6.B16, V6.B16
 	VORR	V14.B16, V7.B16, V7.B16
 	VORR	V15.B16, V8.B16, V8.B16
+	CBNZ	R3, tof16
+	VST1.P	[V5.S4, V6.S4, V7.S4, V8.S4], 64(R0)
+	B	next
+
+tof16:
 	WORD	$0x0e2168b0 // FCVTN V16.4H, V5.4S
 	WORD	$0x4e2168d0 // FCVTN2 V16.8H, V6.4S
 	WORD	$0x0e2168f1 // FCVTN V17.4H, V7.4S
 	WORD	$0x4e216911 // FCVTN2 V17.8H, V8.4S
 	VST1.P	[V16.H8, V17.H8], 32(R0)
+
+next:
 	SUBS	$16, R2, R2
-	BNE	e4m3f16loop
+	BNE	loop
 	RET
 
-// f8e5m2ToF16Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// The byte becomes the high byte of the f16 (bits unchanged).
-TEXT f8e5m2ToF16Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+// f8e5m2ToBlocks<> converts R2 elements, a positive multiple of 16, from R1 to R0: f8e5m2 to
+// f32 (R3 = 0) or f16 (R3 = 1). The byte becomes the high byte of an f16 (bits unchanged), which
+// FCVTL widens to f32 (a NaN quieted).
+TEXT f8e5m2ToBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
 	VEOR	V31.B16, V31.B16, V31.B16
-e5m2f16loop:
+loop:
 	VLD1.P	16(R1), [V0.B16]
 	VZIP1	V0.B16, V31.B16, V1.B16
 	VZIP2	V0.B16, V31.B16, V2.B16
+	CBZ	R3, tof32
 	VST1.P	[V1.H8, V2.H8], 32(R0)
-	SUBS	$16, R2, R2
-	BNE	e5m2f16loop
-	RET
+	B	next
 
-// f8e5m2ToF32Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// The byte shifted to an f16, then FCVTL (NaN quieted).
-TEXT f8e5m2ToF32Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
-	VEOR	V31.B16, V31.B16, V31.B16
-e5m2f32loop:
-	VLD1.P	16(R1), [V0.B16]
-	VZIP1	V0.B16, V31.B16, V1.B16
-	VZIP2	V0.B16, V31.B16, V2.B16
+tof32:
 	WORD	$0x0e217823 // FCVTL V3.4S, V1.4H
 	WORD	$0x4e217824 // FCVTL2 V4.4S, V1.8H
 	WORD	$0x0e217845 // FCVTL V5.4S, V2.4H
 	WORD	$0x4e217846 // FCVTL2 V6.4S, V2.8H
 	VST1.P	[V3.S4, V4.S4, V5.S4, V6.S4], 64(R0)
+
+next:
 	SUBS	$16, R2, R2
-	BNE	e5m2f32loop
+	BNE	loop
 	RET
 
 // nibbleToF32Blocks<> converts R2 packed 4-bit codes, a positive multiple of 32, from R1 to R0, looking
@@ -970,10 +899,11 @@ nibf16loop:
 	BNE	nibf16loop
 	RET
 
-// f16ToF8e5m2Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// RNE on the low byte of the f16, keep the high byte (overflow to ±inf);
-// a NaN is quieted (bit 9 set) and truncated: 0x7E/0x7F by payload, sign kept.
-TEXT f16ToF8e5m2Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+// toF8e5m2Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0: f32 (R3 = 0,
+// first narrowed to f16 by FCVTN, round to nearest even: the two-step rule) or f16 (R3 = 1) to
+// f8e5m2. RNE on the low byte of the f16, keep the high byte (overflow to ±inf); a NaN is
+// quieted (bit 9 set) and truncated: 0x7E/0x7F by payload, sign kept.
+TEXT toF8e5m2Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
 	// V20 = 0x7F, V21 = 1, V22 = 0x7FFF, V23 = 0x7C00 (+inf), V24 = 0x0200 (f16 quiet bit), halfword lanes.
 	MOVW	$0x7F, R4
 	VDUP	R4, V20.H8
@@ -985,50 +915,19 @@ TEXT f16ToF8e5m2Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
 	VDUP	R4, V23.H8
 	MOVW	$0x200, R4
 	VDUP	R4, V24.H8
-f16e5m2loop:
-	VLD1.P	32(R1), [V0.H8, V1.H8]
-	VUSHR	$8, V0.H8, V6.H8
-	VAND	V21.B16, V6.B16, V6.B16
-	VADD	V0.H8, V6.H8, V6.H8
-	VADD	V20.H8, V6.H8, V6.H8
-	VAND	V22.B16, V0.B16, V9.B16
-	WORD	$0x6e773529 // CMHI V9.8H, V9.8H, V23.8H
-	VORR	V24.B16, V0.B16, V0.B16
-	VBIT	V9.B16, V0.B16, V6.B16
-	VUSHR	$8, V1.H8, V7.H8
-	VAND	V21.B16, V7.B16, V7.B16
-	VADD	V1.H8, V7.H8, V7.H8
-	VADD	V20.H8, V7.H8, V7.H8
-	VAND	V22.B16, V1.B16, V9.B16
-	WORD	$0x6e773529 // CMHI V9.8H, V9.8H, V23.8H
-	VORR	V24.B16, V1.B16, V1.B16
-	VBIT	V9.B16, V1.B16, V7.B16
-	VUZP2	V7.B16, V6.B16, V8.B16
-	VST1.P	[V8.B16], 16(R0)
-	SUBS	$16, R2, R2
-	BNE	f16e5m2loop
-	RET
-
-// f32ToF8e5m2Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// FCVTN to f16 (round to nearest even), then as f16ToF8e5m2NEON.
-TEXT f32ToF8e5m2Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
-	// V20 = 0x7F, V21 = 1, V22 = 0x7FFF, V23 = 0x7C00 (+inf), V24 = 0x0200 (f16 quiet bit), halfword lanes.
-	MOVW	$0x7F, R4
-	VDUP	R4, V20.H8
-	MOVW	$0x1, R4
-	VDUP	R4, V21.H8
-	MOVW	$0x7FFF, R4
-	VDUP	R4, V22.H8
-	MOVW	$0x7C00, R4
-	VDUP	R4, V23.H8
-	MOVW	$0x200, R4
-	VDUP	R4, V24.H8
-f32e5m2loop:
+loop:
+	CBNZ	R3, fromf16
 	VLD1.P	64(R1), [V2.S4, V3.S4, V4.S4, V5.S4]
 	WORD	$0x0e216840 // FCVTN V0.4H, V2.4S
 	WORD	$0x4e216860 // FCVTN2 V0.8H, V3.4S
 	WORD	$0x0e216881 // FCVTN V1.4H, V4.4S
 	WORD	$0x4e2168a1 // FCVTN2 V1.8H, V5.4S
+	B	encode
+
+fromf16:
+	VLD1.P	32(R1), [V0.H8, V1.H8]
+
+encode:
 	VUSHR	$8, V0.H8, V6.H8
 	VAND	V21.B16, V6.B16, V6.B16
 	VADD	V0.H8, V6.H8, V6.H8
@@ -1048,13 +947,14 @@ f32e5m2loop:
 	VUZP2	V7.B16, V6.B16, V8.B16
 	VST1.P	[V8.B16], 16(R0)
 	SUBS	$16, R2, R2
-	BNE	f32e5m2loop
+	BNE	loop
 	RET
 
-// f16ToF8e4m3Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// RNE from f16 to e4m3 (subnormals through FCVTNS of the value times
-// 2^9); above 464, ±inf and NaN to 0x7F/0xFF by sign; 464 itself to 448.
-TEXT f16ToF8e4m3Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+// toF8e4m3Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0: f32 (R3 = 0,
+// first narrowed to f16 by FCVTN, round to nearest even: the two-step rule) or f16 (R3 = 1) to
+// f8e4m3. RNE from f16 to e4m3 (subnormals through FCVTNS of the value times 2^9); above 464,
+// ±inf and NaN to 0x7F/0xFF by sign; 464 itself to 448.
+TEXT toF8e4m3Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
 	// Halfword lanes: V20 = 0x7FFF, V21 = 0x2000, V22 = 0x3F, V23 = 1, V25 = 0x2400 (2^-6, the smallest
 	// normal e4m3), V27 = 0x7F (NaN code), V28 = 0x8000; word lanes: V26 = 512.0.
 	MOVW	$0x7FFF, R4
@@ -1073,8 +973,19 @@ TEXT f16ToF8e4m3Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
 	VDUP	R4, V28.H8
 	MOVW	$0x44000000, R4
 	VDUP	R4, V26.S4
-f16e4m3loop:
+loop:
+	CBNZ	R3, fromf16
+	VLD1.P	64(R1), [V2.S4, V3.S4, V4.S4, V5.S4]
+	WORD	$0x0e216840 // FCVTN V0.4H, V2.4S
+	WORD	$0x4e216860 // FCVTN2 V0.8H, V3.4S
+	WORD	$0x0e216881 // FCVTN V1.4H, V4.4S
+	WORD	$0x4e2168a1 // FCVTN2 V1.8H, V5.4S
+	B	encode
+
+fromf16:
 	VLD1.P	32(R1), [V0.H8, V1.H8]
+
+encode:
 	VAND	V20.B16, V0.B16, V2.B16
 	VAND	V28.B16, V0.B16, V3.B16
 	VUSHR	$8, V3.H8, V3.H8
@@ -1118,203 +1029,77 @@ f16e4m3loop:
 	VUZP1	V15.B16, V14.B16, V16.B16
 	VST1.P	[V16.B16], 16(R0)
 	SUBS	$16, R2, R2
-	BNE	f16e4m3loop
+	BNE	loop
 	RET
 
-// f32ToF8e4m3Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// The two-step rule: FCVTN to f16 (round to nearest even), then as
-// f16ToF8e4m3NEON.
-TEXT f32ToF8e4m3Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
-	// Halfword lanes: V20 = 0x7FFF, V21 = 0x2000, V22 = 0x3F, V23 = 1, V25 = 0x2400 (2^-6, the smallest
-	// normal e4m3), V27 = 0x7F (NaN code), V28 = 0x8000; word lanes: V26 = 512.0.
-	MOVW	$0x7FFF, R4
-	VDUP	R4, V20.H8
-	MOVW	$0x2000, R4
-	VDUP	R4, V21.H8
-	MOVW	$0x3F, R4
-	VDUP	R4, V22.H8
-	MOVW	$0x1, R4
-	VDUP	R4, V23.H8
-	MOVW	$0x2400, R4
-	VDUP	R4, V25.H8
-	MOVW	$0x7F, R4
-	VDUP	R4, V27.H8
-	MOVW	$0x8000, R4
-	VDUP	R4, V28.H8
-	MOVW	$0x44000000, R4
-	VDUP	R4, V26.S4
-f32e4m3loop:
-	VLD1.P	64(R1), [V2.S4, V3.S4, V4.S4, V5.S4]
-	WORD	$0x0e216840 // FCVTN V0.4H, V2.4S
-	WORD	$0x4e216860 // FCVTN2 V0.8H, V3.4S
-	WORD	$0x0e216881 // FCVTN V1.4H, V4.4S
-	WORD	$0x4e2168a1 // FCVTN2 V1.8H, V5.4S
-	VAND	V20.B16, V0.B16, V2.B16
-	VAND	V28.B16, V0.B16, V3.B16
-	VUSHR	$8, V3.H8, V3.H8
-	VSUB	V21.H8, V2.H8, V4.H8
-	VUSHR	$7, V4.H8, V5.H8
-	VAND	V23.B16, V5.B16, V5.B16
-	VADD	V5.H8, V4.H8, V4.H8
-	VADD	V22.H8, V4.H8, V4.H8
-	VUSHR	$7, V4.H8, V14.H8
-	VUMIN	V27.H8, V14.H8, V14.H8
-	WORD	$0x0e217846 // FCVTL V6.4S, V2.4H
-	WORD	$0x4e217847 // FCVTL2 V7.4S, V2.8H
-	WORD	$0x6e3adcc6 // FMUL V6.4S, V6.4S, V26.4S
-	WORD	$0x6e3adce7 // FMUL V7.4S, V7.4S, V26.4S
-	WORD	$0x4e21a8c6 // FCVTNS V6.4S, V6.4S
-	WORD	$0x4e21a8e7 // FCVTNS V7.4S, V7.4S
-	VUZP1	V7.H8, V6.H8, V6.H8
-	WORD	$0x6e623729 // CMHI V9.8H, V25.8H, V2.8H
-	VBIT	V9.B16, V6.B16, V14.B16
-	VORR	V3.B16, V14.B16, V14.B16
-	VAND	V20.B16, V1.B16, V2.B16
-	VAND	V28.B16, V1.B16, V3.B16
-	VUSHR	$8, V3.H8, V3.H8
-	VSUB	V21.H8, V2.H8, V4.H8
-	VUSHR	$7, V4.H8, V5.H8
-	VAND	V23.B16, V5.B16, V5.B16
-	VADD	V5.H8, V4.H8, V4.H8
-	VADD	V22.H8, V4.H8, V4.H8
-	VUSHR	$7, V4.H8, V15.H8
-	VUMIN	V27.H8, V15.H8, V15.H8
-	WORD	$0x0e217846 // FCVTL V6.4S, V2.4H
-	WORD	$0x4e217847 // FCVTL2 V7.4S, V2.8H
-	WORD	$0x6e3adcc6 // FMUL V6.4S, V6.4S, V26.4S
-	WORD	$0x6e3adce7 // FMUL V7.4S, V7.4S, V26.4S
-	WORD	$0x4e21a8c6 // FCVTNS V6.4S, V6.4S
-	WORD	$0x4e21a8e7 // FCVTNS V7.4S, V7.4S
-	VUZP1	V7.H8, V6.H8, V6.H8
-	WORD	$0x6e623729 // CMHI V9.8H, V25.8H, V2.8H
-	VBIT	V9.B16, V6.B16, V15.B16
-	VORR	V3.B16, V15.B16, V15.B16
-	VUZP1	V15.B16, V14.B16, V16.B16
-	VST1.P	[V16.B16], 16(R0)
-	SUBS	$16, R2, R2
-	BNE	f32e4m3loop
-	RET
-
-// i8ToF32Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// SXTL, SCVTF (exact).
-TEXT i8ToF32Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
-i8f32loop:
-	VLD1.P	16(R1), [V0.B16]
-	WORD	$0x0f08a401 // SXTL V1.8H, V0.8B
-	WORD	$0x4f08a402 // SXTL2 V2.8H, V0.16B
-	WORD	$0x0f10a423 // SXTL V3.4S, V1.4H
-	WORD	$0x4f10a424 // SXTL2 V4.4S, V1.8H
-	WORD	$0x0f10a445 // SXTL V5.4S, V2.4H
-	WORD	$0x4f10a446 // SXTL2 V6.4S, V2.8H
-	WORD	$0x4e21d863 // SCVTF V3.4S, V3.4S
-	WORD	$0x4e21d884 // SCVTF V4.4S, V4.4S
-	WORD	$0x4e21d8a5 // SCVTF V5.4S, V5.4S
-	WORD	$0x4e21d8c6 // SCVTF V6.4S, V6.4S
-	VST1.P	[V3.S4, V4.S4, V5.S4, V6.S4], 64(R0)
-	SUBS	$16, R2, R2
-	BNE	i8f32loop
-	RET
-
-// u8ToF32Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// UXTL, UCVTF (exact).
-TEXT u8ToF32Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
-u8f32loop:
-	VLD1.P	16(R1), [V0.B16]
-	VUXTL	V0.B8, V1.H8
-	VUXTL2	V0.B16, V2.H8
-	VUXTL	V1.H4, V3.S4
-	VUXTL2	V1.H8, V4.S4
-	VUXTL	V2.H4, V5.S4
-	VUXTL2	V2.H8, V6.S4
-	WORD	$0x6e21d863 // UCVTF V3.4S, V3.4S
-	WORD	$0x6e21d884 // UCVTF V4.4S, V4.4S
-	WORD	$0x6e21d8a5 // UCVTF V5.4S, V5.4S
-	WORD	$0x6e21d8c6 // UCVTF V6.4S, V6.4S
-	VST1.P	[V3.S4, V4.S4, V5.S4, V6.S4], 64(R0)
-	SUBS	$16, R2, R2
-	BNE	u8f32loop
-	RET
-
-// i8ToI32Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// SXTL (sign extension).
-TEXT i8ToI32Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
-i8i32loop:
-	VLD1.P	16(R1), [V0.B16]
-	WORD	$0x0f08a401 // SXTL V1.8H, V0.8B
-	WORD	$0x4f08a402 // SXTL2 V2.8H, V0.16B
-	WORD	$0x0f10a423 // SXTL V3.4S, V1.4H
-	WORD	$0x4f10a424 // SXTL2 V4.4S, V1.8H
-	WORD	$0x0f10a445 // SXTL V5.4S, V2.4H
-	WORD	$0x4f10a446 // SXTL2 V6.4S, V2.8H
-	VST1.P	[V3.S4, V4.S4, V5.S4, V6.S4], 64(R0)
-	SUBS	$16, R2, R2
-	BNE	i8i32loop
-	RET
-
-// u8ToI32Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// UXTL (zero extension).
-TEXT u8ToI32Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
-u8i32loop:
-	VLD1.P	16(R1), [V0.B16]
-	VUXTL	V0.B8, V1.H8
-	VUXTL2	V0.B16, V2.H8
-	VUXTL	V1.H4, V3.S4
-	VUXTL2	V1.H8, V4.S4
-	VUXTL	V2.H4, V5.S4
-	VUXTL2	V2.H8, V6.S4
-	VST1.P	[V3.S4, V4.S4, V5.S4, V6.S4], 64(R0)
-	SUBS	$16, R2, R2
-	BNE	u8i32loop
-	RET
-
-// i16ToF32Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// SXTL, SCVTF (exact).
-TEXT i16ToF32Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
-i16f32loop:
-	VLD1.P	32(R1), [V0.H8, V1.H8]
-	WORD	$0x0f10a403 // SXTL V3.4S, V0.4H
-	WORD	$0x4f10a404 // SXTL2 V4.4S, V0.8H
-	WORD	$0x0f10a425 // SXTL V5.4S, V1.4H
-	WORD	$0x4f10a426 // SXTL2 V6.4S, V1.8H
-	WORD	$0x4e21d863 // SCVTF V3.4S, V3.4S
-	WORD	$0x4e21d884 // SCVTF V4.4S, V4.4S
-	WORD	$0x4e21d8a5 // SCVTF V5.4S, V5.4S
-	WORD	$0x4e21d8c6 // SCVTF V6.4S, V6.4S
-	VST1.P	[V3.S4, V4.S4, V5.S4, V6.S4], 64(R0)
-	SUBS	$16, R2, R2
-	BNE	i16f32loop
-	RET
-
-// u16ToF32Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// UXTL, UCVTF (exact).
-TEXT u16ToF32Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
-u16f32loop:
+// smallIntToBlocks<> converts R2 elements, a positive multiple of 16, from R1 to R0. R3 is
+// source<<4 | destination: source 0 i8, 1 u8, 2 i16, 3 u16; destination 0 i32, 1 f32, 2 f16.
+// The source is widened to i32 (SXTL, UXTL), converted exactly to f32 by SCVTF (a zero-extended
+// u8 or u16 is a non-negative i32, so SCVTF gives UCVTF's result) and narrowed to f16 by FCVTN
+// (round to nearest even; from u16, 65520 and above to +inf).
+TEXT smallIntToBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	LSR	$4, R3, R5 // source
+	AND	$15, R3, R6 // destination
+loop:
+	CBZ	R5, i8
+	CMP	$2, R5
+	BLO	u8
+	BEQ	i16
 	VLD1.P	32(R1), [V0.H8, V1.H8]
 	VUXTL	V0.H4, V3.S4
 	VUXTL2	V0.H8, V4.S4
 	VUXTL	V1.H4, V5.S4
 	VUXTL2	V1.H8, V6.S4
-	WORD	$0x6e21d863 // UCVTF V3.4S, V3.4S
-	WORD	$0x6e21d884 // UCVTF V4.4S, V4.4S
-	WORD	$0x6e21d8a5 // UCVTF V5.4S, V5.4S
-	WORD	$0x6e21d8c6 // UCVTF V6.4S, V6.4S
-	VST1.P	[V3.S4, V4.S4, V5.S4, V6.S4], 64(R0)
-	SUBS	$16, R2, R2
-	BNE	u16f32loop
-	RET
+	B	widened
 
-// i16ToI32Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// SXTL (sign extension).
-TEXT i16ToI32Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
-i16i32loop:
+i16:
 	VLD1.P	32(R1), [V0.H8, V1.H8]
 	WORD	$0x0f10a403 // SXTL V3.4S, V0.4H
 	WORD	$0x4f10a404 // SXTL2 V4.4S, V0.8H
 	WORD	$0x0f10a425 // SXTL V5.4S, V1.4H
 	WORD	$0x4f10a426 // SXTL2 V6.4S, V1.8H
+	B	widened
+
+u8:
+	VLD1.P	16(R1), [V0.B16]
+	VUXTL	V0.B8, V1.H8
+	VUXTL2	V0.B16, V2.H8
+	VUXTL	V1.H4, V3.S4
+	VUXTL2	V1.H8, V4.S4
+	VUXTL	V2.H4, V5.S4
+	VUXTL2	V2.H8, V6.S4
+	B	widened
+
+i8:
+	VLD1.P	16(R1), [V0.B16]
+	WORD	$0x0f08a401 // SXTL V1.8H, V0.8B
+	WORD	$0x4f08a402 // SXTL2 V2.8H, V0.16B
+	WORD	$0x0f10a423 // SXTL V3.4S, V1.4H
+	WORD	$0x4f10a424 // SXTL2 V4.4S, V1.8H
+	WORD	$0x0f10a445 // SXTL V5.4S, V2.4H
+	WORD	$0x4f10a446 // SXTL2 V6.4S, V2.8H
+
+widened:
+	CBZ	R6, store32
+	WORD	$0x4e21d863 // SCVTF V3.4S, V3.4S
+	WORD	$0x4e21d884 // SCVTF V4.4S, V4.4S
+	WORD	$0x4e21d8a5 // SCVTF V5.4S, V5.4S
+	WORD	$0x4e21d8c6 // SCVTF V6.4S, V6.4S
+	CMP	$1, R6
+	BEQ	store32
+	WORD	$0x0e216867 // FCVTN V7.4H, V3.4S
+	WORD	$0x4e216887 // FCVTN2 V7.8H, V4.4S
+	WORD	$0x0e2168a8 // FCVTN V8.4H, V5.4S
+	WORD	$0x4e2168c8 // FCVTN2 V8.8H, V6.4S
+	VST1.P	[V7.H8, V8.H8], 32(R0)
+	B	next
+
+store32:
 	VST1.P	[V3.S4, V4.S4, V5.S4, V6.S4], 64(R0)
+
+next:
 	SUBS	$16, R2, R2
-	BNE	i16i32loop
+	BNE	loop
 	RET
 
 // i32ToF32Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
@@ -1329,99 +1114,6 @@ i32f32loop:
 	VST1.P	[V3.S4, V4.S4, V5.S4, V6.S4], 64(R0)
 	SUBS	$16, R2, R2
 	BNE	i32f32loop
-	RET
-
-// i8ToF16Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// SXTL, SCVTF, FCVTN (exact).
-TEXT i8ToF16Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
-i8f16loop:
-	VLD1.P	16(R1), [V0.B16]
-	WORD	$0x0f08a401 // SXTL V1.8H, V0.8B
-	WORD	$0x4f08a402 // SXTL2 V2.8H, V0.16B
-	WORD	$0x0f10a423 // SXTL V3.4S, V1.4H
-	WORD	$0x4f10a424 // SXTL2 V4.4S, V1.8H
-	WORD	$0x0f10a445 // SXTL V5.4S, V2.4H
-	WORD	$0x4f10a446 // SXTL2 V6.4S, V2.8H
-	WORD	$0x4e21d863 // SCVTF V3.4S, V3.4S
-	WORD	$0x4e21d884 // SCVTF V4.4S, V4.4S
-	WORD	$0x4e21d8a5 // SCVTF V5.4S, V5.4S
-	WORD	$0x4e21d8c6 // SCVTF V6.4S, V6.4S
-	WORD	$0x0e216867 // FCVTN V7.4H, V3.4S
-	WORD	$0x4e216887 // FCVTN2 V7.8H, V4.4S
-	WORD	$0x0e2168a8 // FCVTN V8.4H, V5.4S
-	WORD	$0x4e2168c8 // FCVTN2 V8.8H, V6.4S
-	VST1.P	[V7.H8, V8.H8], 32(R0)
-	SUBS	$16, R2, R2
-	BNE	i8f16loop
-	RET
-
-// u8ToF16Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// UXTL, UCVTF, FCVTN (exact).
-TEXT u8ToF16Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
-u8f16loop:
-	VLD1.P	16(R1), [V0.B16]
-	VUXTL	V0.B8, V1.H8
-	VUXTL2	V0.B16, V2.H8
-	VUXTL	V1.H4, V3.S4
-	VUXTL2	V1.H8, V4.S4
-	VUXTL	V2.H4, V5.S4
-	VUXTL2	V2.H8, V6.S4
-	WORD	$0x6e21d863 // UCVTF V3.4S, V3.4S
-	WORD	$0x6e21d884 // UCVTF V4.4S, V4.4S
-	WORD	$0x6e21d8a5 // UCVTF V5.4S, V5.4S
-	WORD	$0x6e21d8c6 // UCVTF V6.4S, V6.4S
-	WORD	$0x0e216867 // FCVTN V7.4H, V3.4S
-	WORD	$0x4e216887 // FCVTN2 V7.8H, V4.4S
-	WORD	$0x0e2168a8 // FCVTN V8.4H, V5.4S
-	WORD	$0x4e2168c8 // FCVTN2 V8.8H, V6.4S
-	VST1.P	[V7.H8, V8.H8], 32(R0)
-	SUBS	$16, R2, R2
-	BNE	u8f16loop
-	RET
-
-// i16ToF16Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// SXTL, SCVTF (exact), FCVTN (round to nearest even).
-TEXT i16ToF16Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
-i16f16loop:
-	VLD1.P	32(R1), [V0.H8, V1.H8]
-	WORD	$0x0f10a403 // SXTL V3.4S, V0.4H
-	WORD	$0x4f10a404 // SXTL2 V4.4S, V0.8H
-	WORD	$0x0f10a425 // SXTL V5.4S, V1.4H
-	WORD	$0x4f10a426 // SXTL2 V6.4S, V1.8H
-	WORD	$0x4e21d863 // SCVTF V3.4S, V3.4S
-	WORD	$0x4e21d884 // SCVTF V4.4S, V4.4S
-	WORD	$0x4e21d8a5 // SCVTF V5.4S, V5.4S
-	WORD	$0x4e21d8c6 // SCVTF V6.4S, V6.4S
-	WORD	$0x0e216867 // FCVTN V7.4H, V3.4S
-	WORD	$0x4e216887 // FCVTN2 V7.8H, V4.4S
-	WORD	$0x0e2168a8 // FCVTN V8.4H, V5.4S
-	WORD	$0x4e2168c8 // FCVTN2 V8.8H, V6.4S
-	VST1.P	[V7.H8, V8.H8], 32(R0)
-	SUBS	$16, R2, R2
-	BNE	i16f16loop
-	RET
-
-// u16ToF16Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// UXTL, UCVTF (exact), FCVTN (round to nearest even,
-// 65520 and above to +inf).
-TEXT u16ToF16Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
-u16f16loop:
-	VLD1.P	32(R1), [V0.H8, V1.H8]
-	VUXTL	V0.H4, V3.S4
-	VUXTL2	V0.H8, V4.S4
-	VUXTL	V1.H4, V5.S4
-	VUXTL2	V1.H8, V6.S4
-	WORD	$0x6e21d863 // UCVTF V3.4S, V3.4S
-	WORD	$0x6e21d884 // UCVTF V4.4S, V4.4S
-	WORD	$0x6e21d8a5 // UCVTF V5.4S, V5.4S
-	WORD	$0x6e21d8c6 // UCVTF V6.4S, V6.4S
-	WORD	$0x0e216867 // FCVTN V7.4H, V3.4S
-	WORD	$0x4e216887 // FCVTN2 V7.8H, V4.4S
-	WORD	$0x0e2168a8 // FCVTN V8.4H, V5.4S
-	WORD	$0x4e2168c8 // FCVTN2 V8.8H, V6.4S
-	VST1.P	[V7.H8, V8.H8], 32(R0)
-	SUBS	$16, R2, R2
-	BNE	u16f16loop
 	RET
 
 // i32ToF16Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
@@ -1481,29 +1173,24 @@ i64i32loop:
 	BNE	i64i32loop
 	RET
 
-// i32ToI16Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// UZP1 keeps the low halves: two's-complement wrap.
-TEXT i32ToI16Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
-i32i16loop:
+// i32ToNarrowBlocks<> converts R2 elements, a positive multiple of 16, from R1 to R0: i32 to
+// i16 (R3 = 0) or i8 (R3 = 1). UZP1 keeps the low halves, twice for i8: two's-complement wrap.
+TEXT i32ToNarrowBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
+loop:
 	VLD1.P	64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
 	VUZP1	V1.H8, V0.H8, V4.H8
 	VUZP1	V3.H8, V2.H8, V5.H8
+	CBNZ	R3, toi8
 	VST1.P	[V4.H8, V5.H8], 32(R0)
-	SUBS	$16, R2, R2
-	BNE	i32i16loop
-	RET
+	B	next
 
-// i32ToI8Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// UZP1 twice keeps the low bytes: two's-complement wrap.
-TEXT i32ToI8Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
-i32i8loop:
-	VLD1.P	64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
-	VUZP1	V1.H8, V0.H8, V4.H8
-	VUZP1	V3.H8, V2.H8, V5.H8
+toi8:
 	VUZP1	V5.B16, V4.B16, V6.B16
 	VST1.P	[V6.B16], 16(R0)
+
+next:
 	SUBS	$16, R2, R2
-	BNE	i32i8loop
+	BNE	loop
 	RET
 
 // f32ToI32Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
@@ -1520,54 +1207,34 @@ f32i32loop:
 	BNE	f32i32loop
 	RET
 
-// f32ToI16Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// FCVTZS (truncate, saturate, NaN to 0), then SQXTN saturates to i16.
-TEXT f32ToI16Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
-f32i16loop:
+// f32ToSmallIntBlocks<> converts R2 elements, a positive multiple of 16, from R1 to R0: f32 to
+// i16 (R3 = 0), i8 (R3 = 1) or u8 (R3 = 2). FCVTZS truncates toward zero, saturates to i32 and
+// takes NaN to 0; SQXTN saturates to i16, again to i8; for u8 SQXTUN takes negatives to 0 and
+// UQXTN saturates to 255.
+TEXT f32ToSmallIntBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
+loop:
 	VLD1.P	64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
 	WORD	$0x4ea1b800 // FCVTZS V0.4S, V0.4S
 	WORD	$0x4ea1b821 // FCVTZS V1.4S, V1.4S
 	WORD	$0x4ea1b842 // FCVTZS V2.4S, V2.4S
 	WORD	$0x4ea1b863 // FCVTZS V3.4S, V3.4S
+	CMP	$1, R3
+	BHI	tou8
 	WORD	$0x0e614804 // SQXTN V4.4H, V0.4S
 	WORD	$0x4e614824 // SQXTN2 V4.8H, V1.4S
 	WORD	$0x0e614845 // SQXTN V5.4H, V2.4S
 	WORD	$0x4e614865 // SQXTN2 V5.8H, V3.4S
+	BEQ	toi8
 	VST1.P	[V4.H8, V5.H8], 32(R0)
-	SUBS	$16, R2, R2
-	BNE	f32i16loop
-	RET
+	B	next
 
-// f32ToI8Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// FCVTZS (truncate, saturate, NaN to 0), then SQXTN twice saturates to i8.
-TEXT f32ToI8Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
-f32i8loop:
-	VLD1.P	64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
-	WORD	$0x4ea1b800 // FCVTZS V0.4S, V0.4S
-	WORD	$0x4ea1b821 // FCVTZS V1.4S, V1.4S
-	WORD	$0x4ea1b842 // FCVTZS V2.4S, V2.4S
-	WORD	$0x4ea1b863 // FCVTZS V3.4S, V3.4S
-	WORD	$0x0e614804 // SQXTN V4.4H, V0.4S
-	WORD	$0x4e614824 // SQXTN2 V4.8H, V1.4S
-	WORD	$0x0e614845 // SQXTN V5.4H, V2.4S
-	WORD	$0x4e614865 // SQXTN2 V5.8H, V3.4S
+toi8:
 	WORD	$0x0e214886 // SQXTN V6.8B, V4.8H
 	WORD	$0x4e2148a6 // SQXTN2 V6.16B, V5.8H
 	VST1.P	[V6.B16], 16(R0)
-	SUBS	$16, R2, R2
-	BNE	f32i8loop
-	RET
+	B	next
 
-// f32ToU8Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
-// FCVTZS (truncate, saturate, NaN to 0), SQXTUN (negative to 0), then
-// UQXTN saturates to 255.
-TEXT f32ToU8Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
-f32u8loop:
-	VLD1.P	64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
-	WORD	$0x4ea1b800 // FCVTZS V0.4S, V0.4S
-	WORD	$0x4ea1b821 // FCVTZS V1.4S, V1.4S
-	WORD	$0x4ea1b842 // FCVTZS V2.4S, V2.4S
-	WORD	$0x4ea1b863 // FCVTZS V3.4S, V3.4S
+tou8:
 	WORD	$0x2e612804 // SQXTUN V4.4H, V0.4S
 	WORD	$0x6e612824 // SQXTUN2 V4.8H, V1.4S
 	WORD	$0x2e612845 // SQXTUN V5.4H, V2.4S
@@ -1575,8 +1242,10 @@ f32u8loop:
 	WORD	$0x2e214886 // UQXTN V6.8B, V4.8H
 	WORD	$0x6e2148a6 // UQXTN2 V6.16B, V5.8H
 	VST1.P	[V6.B16], 16(R0)
+
+next:
 	SUBS	$16, R2, R2
-	BNE	f32u8loop
+	BNE	loop
 	RET
 
 // byteToBoolBlocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
