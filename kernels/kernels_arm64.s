@@ -613,7 +613,8 @@ f16f32loop:
 // f32ToBF16BFCVTNBlocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
 // BFCVTN, FEAT_BF16 only. Its FPConvertBF with the FPCR Go runs under
 // (AH=0, FZ=0, DN=0, round to nearest even) keeps subnormals and quiets a NaN keeping its sign
-// and top payload bits: the bits of f32ToBF16NEON. Checked against it under qemu -cpu max.
+// and top payload bits: the bits of toBF16Blocks<>. TestNEONBF16Branches compares the two under
+// qemu -cpu max.
 TEXT f32ToBF16BFCVTNBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
 bfcvtnloop:
 	VLD1.P	64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
@@ -849,10 +850,9 @@ next:
 	BNE	loop
 	RET
 
-// nibbleToF32Blocks<> converts R2 packed 4-bit codes, a positive multiple of 32, from R1 to R0, looking
-// up the values in the table at R3.
-// Packed 4-bit codes (low nibble first) looked up in tab, 16
-// float32 values: TBL on each of the four byte planes, stored interleaved with ST4.
+// nibbleToF32Blocks<> converts R2 packed 4-bit codes (low nibble first), a positive multiple of
+// 32, from R1 to R0: each code is looked up in the table of 16 float32 values at R3, by TBL on
+// each of the four byte planes, and the planes are stored interleaved with ST4.
 TEXT nibbleToF32Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
 	VLD4	(R3), [V16.B16, V17.B16, V18.B16, V19.B16]
 	VMOVI	$15, V31.B16
@@ -876,10 +876,9 @@ nibf32loop:
 	BNE	nibf32loop
 	RET
 
-// nibbleToF16Blocks<> converts R2 packed 4-bit codes, a positive multiple of 32, from R1 to R0, looking
-// up the values in the table at R3.
-// Packed 4-bit codes (low nibble first) looked up in tab, 16
-// uint16 values: TBL on both byte planes, stored interleaved with ST2.
+// nibbleToF16Blocks<> converts R2 packed 4-bit codes (low nibble first), a positive multiple of
+// 32, from R1 to R0: each code is looked up in the table of 16 binary16 values at R3, by TBL on
+// both byte planes, and the planes are stored interleaved with ST2.
 TEXT nibbleToF16Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
 	VLD2	(R3), [V16.B16, V17.B16]
 	VMOVI	$15, V31.B16
