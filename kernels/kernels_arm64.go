@@ -54,6 +54,9 @@ func f16ToF32NEON(dst, src []byte, n int)
 //		dst[i] = BF16FromF32(src[i])
 //	}
 //
+// It rounds with integer arithmetic and runs on every arm64 CPU; f32ToBF16Dynamic chooses
+// between it and f32ToBF16BFCVTN.
+//
 //go:noescape
 func f32ToBF16NEON(dst, src []byte, n int)
 
@@ -62,6 +65,8 @@ func f32ToBF16NEON(dst, src []byte, n int)
 //	for i := range n {
 //		dst[i] = BF16FromF32(src[i])
 //	}
+//
+// It runs BFCVTN, which only a CPU with FEAT_BF16 has.
 //
 //go:noescape
 func f32ToBF16BFCVTN(dst, src []byte, n int)
