@@ -209,41 +209,6 @@ func u16ToF16AVX2(dst, src []byte, n int)
 //go:noescape
 func i32ToF16AVX2(dst, src []byte, n int)
 
-// i8ToI32AVX2: for i < n { dst32[i] = int32(int8(src8[i])) }.
-//
-//go:noescape
-func i8ToI32AVX2(dst, src []byte, n int)
-
-// u8ToI32AVX2: for i < n { dst32[i] = int32(src8[i]) }.
-//
-//go:noescape
-func u8ToI32AVX2(dst, src []byte, n int)
-
-// i16ToI32AVX2: for i < n { dst32[i] = int32(int16(src16[i])) }.
-//
-//go:noescape
-func i16ToI32AVX2(dst, src []byte, n int)
-
-// i32ToI64AVX2: for i < n { dst64[i] = int64(int32(src32[i])) }.
-//
-//go:noescape
-func i32ToI64AVX2(dst, src []byte, n int)
-
-// i64ToI32AVX2: for i < n { dst32[i] = int32(src64[i]) } (wraps).
-//
-//go:noescape
-func i64ToI32AVX2(dst, src []byte, n int)
-
-// i32ToI16AVX2: for i < n { dst16[i] = int16(src32[i]) } (wraps).
-//
-//go:noescape
-func i32ToI16AVX2(dst, src []byte, n int)
-
-// i32ToI8AVX2: for i < n { dst8[i] = int8(src32[i]) } (wraps).
-//
-//go:noescape
-func i32ToI8AVX2(dst, src []byte, n int)
-
 // f32ToI32AVX2: for i < n { dst32[i] = Sat[int32](src32[i]) }, with a shorter route when all
 // elements are in range (see the assembly).
 //

@@ -1108,33 +1108,21 @@ TEXT ·i32ToF16AVX2(SB), NOSPLIT, $512-56
 	VPMOVSXBD I(SI), Y0; \
 	VMOVDQU Y0, O(DI)
 
-TEXT ·i8ToI32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(I8I32, 8, 8, 32)
 
 #define U8I32(I, O) \
 	VPMOVZXBD I(SI), Y0; \
 	VMOVDQU Y0, O(DI)
 
-TEXT ·u8ToI32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(U8I32, 8, 8, 32)
 
 #define I16I32(I, O) \
 	VPMOVSXWD I(SI), Y0; \
 	VMOVDQU Y0, O(DI)
 
-TEXT ·i16ToI32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(I16I32, 8, 16, 32)
 
 #define I32I64(I, O) \
 	VPMOVSXDQ I(SI), Y0; \
 	VMOVDQU Y0, O(DI)
 
-TEXT ·i32ToI64AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(I32I64, 4, 16, 32)
 
 // I64I32 keeps the low dword of each qword: VSHUFPS picks dwords 0 and 2 of each lane of both
 // inputs, VPERMQ puts the quarters in order.
@@ -1145,9 +1133,6 @@ TEXT ·i32ToI64AVX2(SB), NOSPLIT, $512-56
 	VPERMQ $0xD8, Y0, Y0; \
 	VMOVDQU Y0, O(DI)
 
-TEXT ·i64ToI32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(I64I32, 8, 64, 32)
 
 // I32I16 keeps the low word of each dword (masked, so VPACKUSDW never saturates); Y15 = 0xFFFF.
 #define I32I16(I, O) \
@@ -1157,10 +1142,6 @@ TEXT ·i64ToI32AVX2(SB), NOSPLIT, $512-56
 	VPERMQ $0xD8, Y0, Y0; \
 	VMOVDQU Y0, O(DI)
 
-TEXT ·i32ToI16AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	BCASTD(0xFFFF, X15, Y15)
-	LOOP(I32I16, 16, 64, 32)
 
 // I32I8 keeps the low byte of each dword; Y15 = 0xFF.
 #define I32I8(I, O) \
@@ -1170,10 +1151,6 @@ TEXT ·i32ToI16AVX2(SB), NOSPLIT, $512-56
 	VPERMQ $0xD8, Y0, Y0; \
 	PACKW16(O)
 
-TEXT ·i32ToI8AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	BCASTD(0xFF, X15, Y15)
-	LOOP(I32I8, 16, 64, 16)
 
 // ---- f32 -> integers ---------------------------------------------------------------------------
 

@@ -200,41 +200,6 @@ func u16ToF16AVX512(dst, src []byte, n int)
 //go:noescape
 func i32ToF16AVX512(dst, src []byte, n int)
 
-// i8ToI32AVX512: for i < n { dst32[i] = int32(int8(src8[i])) }.
-//
-//go:noescape
-func i8ToI32AVX512(dst, src []byte, n int)
-
-// u8ToI32AVX512: for i < n { dst32[i] = int32(src8[i]) }.
-//
-//go:noescape
-func u8ToI32AVX512(dst, src []byte, n int)
-
-// i16ToI32AVX512: for i < n { dst32[i] = int32(int16(src16[i])) }.
-//
-//go:noescape
-func i16ToI32AVX512(dst, src []byte, n int)
-
-// i32ToI64AVX512: for i < n { dst64[i] = int64(int32(src32[i])) }.
-//
-//go:noescape
-func i32ToI64AVX512(dst, src []byte, n int)
-
-// i64ToI32AVX512: for i < n { dst32[i] = int32(src64[i]) } (wraps).
-//
-//go:noescape
-func i64ToI32AVX512(dst, src []byte, n int)
-
-// i32ToI16AVX512: for i < n { dst16[i] = int16(src32[i]) } (wraps).
-//
-//go:noescape
-func i32ToI16AVX512(dst, src []byte, n int)
-
-// i32ToI8AVX512: for i < n { dst8[i] = int8(src32[i]) } (wraps).
-//
-//go:noescape
-func i32ToI8AVX512(dst, src []byte, n int)
-
 // f32ToI32AVX512: for i < n { dst32[i] = Sat[int32](src32[i]) }, with a shorter route when all
 // elements are in range (see the assembly).
 //
