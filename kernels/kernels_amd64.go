@@ -326,28 +326,8 @@ func handAVX2Kernels() []kernelSpec {
 		{AVX2, element.NF4, f16, nf4ToF16AVX2, false},
 		{AVX2, element.F4E2M1, f16, f4e2m1ToF16AVX2, false},
 
-		{AVX2, i8, f32, i8ToF32AVX2, false},
-		{AVX2, u8, f32, u8ToF32AVX2, false},
-		{AVX2, i16, f32, i16ToF32AVX2, false},
-		{AVX2, u16, f32, u16ToF32AVX2, false},
-		{AVX2, i32, f32, i32ToF32AVX2, false},
-		{AVX2, i8, f16, i8ToF16AVX2, false},
-		{AVX2, u8, f16, u8ToF16AVX2, false},
-		{AVX2, i16, f16, i16ToF16AVX2, false},
-		{AVX2, u16, f16, u16ToF16AVX2, false},
-		{AVX2, i32, f16, i32ToF16AVX2, false},
 
-		{AVX2, f32, i32, f32ToI32AVX2, false},
-		{AVX2, f32, i16, f32ToI16AVX2, false},
-		{AVX2, f32, i8, f32ToI8AVX2, false},
-		{AVX2, f32, u8, f32ToU8AVX2, false},
-		{AVX2, f64, f32, f64ToF32AVX2, false},
-		{AVX2, f32, f64, f32ToF64AVX2, false},
 
-		{AVX2, boolean, u8, boolToU8AVX2, false},
-		{AVX2, u8, boolean, boolToU8AVX2, false},
-		{AVX2, boolean, f32, boolToF32AVX2, false},
-		{AVX2, f32, boolean, f32ToBoolAVX2, false},
 	}
 }
 
@@ -385,39 +365,14 @@ func handAVX512Kernels() []kernelSpec {
 		{AVX512, element.NF4, f16, nf4ToF16AVX512, false},
 		{AVX512, element.F4E2M1, f16, f4e2m1ToF16AVX512, false},
 
-		{AVX512, i8, f32, i8ToF32AVX512, false},
-		{AVX512, u8, f32, u8ToF32AVX512, false},
-		{AVX512, i16, f32, i16ToF32AVX512, false},
-		{AVX512, u16, f32, u16ToF32AVX512, false},
-		{AVX512, i32, f32, i32ToF32AVX512, false},
-		{AVX512, i8, f16, i8ToF16AVX512, false},
-		{AVX512, u8, f16, u8ToF16AVX512, false},
-		{AVX512, i16, f16, i16ToF16AVX512, false},
-		{AVX512, u16, f16, u16ToF16AVX512, false},
-		{AVX512, i32, f16, i32ToF16AVX512, false},
 
-		{AVX512, f32, i32, f32ToI32AVX512, false},
-		{AVX512, f32, i16, f32ToI16AVX512, false},
-		{AVX512, f32, i8, f32ToI8AVX512, false},
-		{AVX512, f32, u8, f32ToU8AVX512, false},
-		{AVX512, f64, f32, f64ToF32AVX512, false},
-		{AVX512, f32, f64, f32ToF64AVX512, false},
 
-		{AVX512, boolean, u8, boolToU8AVX512, false},
-		{AVX512, u8, boolean, boolToU8AVX512, false},
-		{AVX512, boolean, f32, boolToF32AVX512, false},
-		{AVX512, f32, boolean, f32ToBoolAVX512, false},
 
 		{AVX512, f32, f16, f32ToF16AVX512NT, true},
 		{AVX512, f16, f32, f16ToF32AVX512NT, true},
 		{AVX512, f32, bf16, f32ToBF16AVX512NT, true},
 		{AVX512, bf16, f32, bf16ToF32AVX512NT, true},
 		{AVX512, e4m3, f16, f8e4m3ToF16AVX512NT, true},
-		{AVX512, i8, f32, i8ToF32AVX512NT, true},
-		{AVX512, f32, i32, f32ToI32AVX512NT, true},
-		{AVX512, i32, f32, i32ToF32AVX512NT, true},
-		{AVX512, f64, f32, f64ToF32AVX512NT, true},
-		{AVX512, f32, f64, f32ToF64AVX512NT, true},
 	}
 }
 

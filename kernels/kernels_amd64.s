@@ -4,6 +4,6577 @@
 
 #include "textflag.h"
 
+// func i8ToF32AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2
+TEXT ·i8ToF32AVX2(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x00000007, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000020
+	JB   single
+
+four:
+	VPMOVSXBD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	VPMOVSXBD 8(SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, 32(DI)
+	VPMOVSXBD 16(SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, 64(DI)
+	VPMOVSXBD 24(SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, 96(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMOVSXBD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	ADDQ      $0x00000008, SI
+	ADDQ      $0x00000020, DI
+	SUBQ      $0x00000008, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000008
+	JB        frame
+	MOVQ      $0x00000008, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000008, AX, AX
+	IMUL3Q    $0x00000020, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVSXBD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVSXBD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000020, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func i8ToF32AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·i8ToF32AVX512(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x0000000f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000040
+	JB   single
+
+four:
+	VPMOVSXBD (SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, (DI)
+	VPMOVSXBD 16(SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, 64(DI)
+	VPMOVSXBD 32(SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, 128(DI)
+	VPMOVSXBD 48(SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMOVSXBD (SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000010
+	JB        frame
+	MOVQ      $0x00000010, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000008, AX, AX
+	IMUL3Q    $0x00000020, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVSXBD (SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVSXBD (SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000020, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func i8ToF32AVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·i8ToF32AVX512NT(SB), NOSPLIT, $0-56
+	MOVQ  dst_base+0(FP), DI
+	MOVQ  src_base+24(FP), SI
+	MOVQ  n+48(FP), CX
+	TESTQ CX, CX
+	JZ    done
+	CMPQ  CX, $0x00000040
+	JB    single
+
+four:
+	VPMOVSXBD (SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVNTDQ  Z0, (DI)
+	VPMOVSXBD 16(SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVNTDQ  Z0, 64(DI)
+	VPMOVSXBD 32(SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVNTDQ  Z0, 128(DI)
+	VPMOVSXBD 48(SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVNTDQ  Z0, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        done
+
+single:
+	VPMOVSXBD (SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVNTDQ  Z0, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func u8ToF32AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2
+TEXT ·u8ToF32AVX2(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x00000007, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000020
+	JB   single
+
+four:
+	VPMOVZXBD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	VPMOVZXBD 8(SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, 32(DI)
+	VPMOVZXBD 16(SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, 64(DI)
+	VPMOVZXBD 24(SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, 96(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMOVZXBD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	ADDQ      $0x00000008, SI
+	ADDQ      $0x00000020, DI
+	SUBQ      $0x00000008, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000008
+	JB        frame
+	MOVQ      $0x00000008, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000008, AX, AX
+	IMUL3Q    $0x00000020, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVZXBD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVZXBD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000020, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func u8ToF32AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·u8ToF32AVX512(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x0000000f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000040
+	JB   single
+
+four:
+	VPMOVZXBD (SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, (DI)
+	VPMOVZXBD 16(SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, 64(DI)
+	VPMOVZXBD 32(SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, 128(DI)
+	VPMOVZXBD 48(SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMOVZXBD (SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000010
+	JB        frame
+	MOVQ      $0x00000010, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000008, AX, AX
+	IMUL3Q    $0x00000020, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVZXBD (SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVZXBD (SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000020, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func i16ToF32AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2
+TEXT ·i16ToF32AVX2(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x00000007, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000020
+	JB   single
+
+four:
+	VPMOVSXWD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	VPMOVSXWD 16(SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, 32(DI)
+	VPMOVSXWD 32(SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, 64(DI)
+	VPMOVSXWD 48(SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, 96(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMOVSXWD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000020, DI
+	SUBQ      $0x00000008, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000008
+	JB        frame
+	MOVQ      $0x00000008, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000010, AX, AX
+	IMUL3Q    $0x00000020, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVSXWD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVSXWD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000020, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func i16ToF32AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·i16ToF32AVX512(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x0000000f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000040
+	JB   single
+
+four:
+	VPMOVSXWD (SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, (DI)
+	VPMOVSXWD 32(SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, 64(DI)
+	VPMOVSXWD 64(SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, 128(DI)
+	VPMOVSXWD 96(SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, 192(DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMOVSXWD (SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, (DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000010
+	JB        frame
+	MOVQ      $0x00000010, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000010, AX, AX
+	IMUL3Q    $0x00000020, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVSXWD (SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVSXWD (SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000020, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func u16ToF32AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2
+TEXT ·u16ToF32AVX2(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x00000007, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000020
+	JB   single
+
+four:
+	VPMOVZXWD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	VPMOVZXWD 16(SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, 32(DI)
+	VPMOVZXWD 32(SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, 64(DI)
+	VPMOVZXWD 48(SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, 96(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMOVZXWD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000020, DI
+	SUBQ      $0x00000008, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000008
+	JB        frame
+	MOVQ      $0x00000008, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000010, AX, AX
+	IMUL3Q    $0x00000020, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVZXWD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVZXWD (SI), Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000020, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func u16ToF32AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·u16ToF32AVX512(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x0000000f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000040
+	JB   single
+
+four:
+	VPMOVZXWD (SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, (DI)
+	VPMOVZXWD 32(SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, 64(DI)
+	VPMOVZXWD 64(SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, 128(DI)
+	VPMOVZXWD 96(SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, 192(DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMOVZXWD (SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, (DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000010
+	JB        frame
+	MOVQ      $0x00000010, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000010, AX, AX
+	IMUL3Q    $0x00000020, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVZXWD (SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVZXWD (SI), Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000020, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func i32ToF32AVX2(dst []byte, src []byte, n int)
+// Requires: AVX
+TEXT ·i32ToF32AVX2(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x0000001f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000080
+	JB   single
+
+four:
+	VCVTDQ2PS (SI), Y0
+	VCVTDQ2PS 32(SI), Y1
+	VCVTDQ2PS 64(SI), Y2
+	VCVTDQ2PS 96(SI), Y3
+	VMOVUPS   Y0, (DI)
+	VMOVUPS   Y1, 32(DI)
+	VMOVUPS   Y2, 64(DI)
+	VMOVUPS   Y3, 96(DI)
+	VCVTDQ2PS 128(SI), Y0
+	VCVTDQ2PS 160(SI), Y1
+	VCVTDQ2PS 192(SI), Y2
+	VCVTDQ2PS 224(SI), Y3
+	VMOVUPS   Y0, 128(DI)
+	VMOVUPS   Y1, 160(DI)
+	VMOVUPS   Y2, 192(DI)
+	VMOVUPS   Y3, 224(DI)
+	VCVTDQ2PS 256(SI), Y0
+	VCVTDQ2PS 288(SI), Y1
+	VCVTDQ2PS 320(SI), Y2
+	VCVTDQ2PS 352(SI), Y3
+	VMOVUPS   Y0, 256(DI)
+	VMOVUPS   Y1, 288(DI)
+	VMOVUPS   Y2, 320(DI)
+	VMOVUPS   Y3, 352(DI)
+	VCVTDQ2PS 384(SI), Y0
+	VCVTDQ2PS 416(SI), Y1
+	VCVTDQ2PS 448(SI), Y2
+	VCVTDQ2PS 480(SI), Y3
+	VMOVUPS   Y0, 384(DI)
+	VMOVUPS   Y1, 416(DI)
+	VMOVUPS   Y2, 448(DI)
+	VMOVUPS   Y3, 480(DI)
+	ADDQ      $0x00000200, SI
+	ADDQ      $0x00000200, DI
+	SUBQ      $0x00000080, CX
+	CMPQ      CX, $0x00000080
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VCVTDQ2PS (SI), Y0
+	VCVTDQ2PS 32(SI), Y1
+	VCVTDQ2PS 64(SI), Y2
+	VCVTDQ2PS 96(SI), Y3
+	VMOVUPS   Y0, (DI)
+	VMOVUPS   Y1, 32(DI)
+	VMOVUPS   Y2, 64(DI)
+	VMOVUPS   Y3, 96(DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000020, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000020
+	JB        frame
+	MOVQ      $0x00000020, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000020, AX, AX
+	IMUL3Q    $0x00000020, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VCVTDQ2PS (SI), Y0
+	VCVTDQ2PS 32(SI), Y1
+	VCVTDQ2PS 64(SI), Y2
+	VCVTDQ2PS 96(SI), Y3
+	VMOVUPS   Y0, (DI)
+	VMOVUPS   Y1, 32(DI)
+	VMOVUPS   Y2, 64(DI)
+	VMOVUPS   Y3, 96(DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VCVTDQ2PS (SI), Y0
+	VCVTDQ2PS 32(SI), Y1
+	VCVTDQ2PS 64(SI), Y2
+	VCVTDQ2PS 96(SI), Y3
+	VMOVUPS   Y0, (DI)
+	VMOVUPS   Y1, 32(DI)
+	VMOVUPS   Y2, 64(DI)
+	VMOVUPS   Y3, 96(DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000020, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f64ToF32AVX2(dst []byte, src []byte, n int)
+// Requires: AVX
+TEXT ·f64ToF32AVX2(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x0000000f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000040
+	JB   single
+
+four:
+	VCVTPD2PSY (SI), X0
+	VCVTPD2PSY 32(SI), X1
+	VCVTPD2PSY 64(SI), X2
+	VCVTPD2PSY 96(SI), X3
+	VMOVUPS    X0, (DI)
+	VMOVUPS    X1, 16(DI)
+	VMOVUPS    X2, 32(DI)
+	VMOVUPS    X3, 48(DI)
+	VCVTPD2PSY 128(SI), X0
+	VCVTPD2PSY 160(SI), X1
+	VCVTPD2PSY 192(SI), X2
+	VCVTPD2PSY 224(SI), X3
+	VMOVUPS    X0, 64(DI)
+	VMOVUPS    X1, 80(DI)
+	VMOVUPS    X2, 96(DI)
+	VMOVUPS    X3, 112(DI)
+	VCVTPD2PSY 256(SI), X0
+	VCVTPD2PSY 288(SI), X1
+	VCVTPD2PSY 320(SI), X2
+	VCVTPD2PSY 352(SI), X3
+	VMOVUPS    X0, 128(DI)
+	VMOVUPS    X1, 144(DI)
+	VMOVUPS    X2, 160(DI)
+	VMOVUPS    X3, 176(DI)
+	VCVTPD2PSY 384(SI), X0
+	VCVTPD2PSY 416(SI), X1
+	VCVTPD2PSY 448(SI), X2
+	VCVTPD2PSY 480(SI), X3
+	VMOVUPS    X0, 192(DI)
+	VMOVUPS    X1, 208(DI)
+	VMOVUPS    X2, 224(DI)
+	VMOVUPS    X3, 240(DI)
+	ADDQ       $0x00000200, SI
+	ADDQ       $0x00000100, DI
+	SUBQ       $0x00000040, CX
+	CMPQ       CX, $0x00000040
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+single:
+	VCVTPD2PSY (SI), X0
+	VCVTPD2PSY 32(SI), X1
+	VCVTPD2PSY 64(SI), X2
+	VCVTPD2PSY 96(SI), X3
+	VMOVUPS    X0, (DI)
+	VMOVUPS    X1, 16(DI)
+	VMOVUPS    X2, 32(DI)
+	VMOVUPS    X3, 48(DI)
+	ADDQ       $0x00000080, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000010, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000010
+	JB         frame
+	MOVQ       $0x00000010, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000040, AX, AX
+	IMUL3Q     $0x00000020, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VCVTPD2PSY (SI), X0
+	VCVTPD2PSY 32(SI), X1
+	VCVTPD2PSY 64(SI), X2
+	VCVTPD2PSY 96(SI), X3
+	VMOVUPS    X0, (DI)
+	VMOVUPS    X1, 16(DI)
+	VMOVUPS    X2, 32(DI)
+	VMOVUPS    X3, 48(DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000040, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VCVTPD2PSY (SI), X0
+	VCVTPD2PSY 32(SI), X1
+	VCVTPD2PSY 64(SI), X2
+	VCVTPD2PSY 96(SI), X3
+	VMOVUPS    X0, (DI)
+	VMOVUPS    X1, 16(DI)
+	VMOVUPS    X2, 32(DI)
+	VMOVUPS    X3, 48(DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000020, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f32ToF64AVX2(dst []byte, src []byte, n int)
+// Requires: AVX
+TEXT ·f32ToF64AVX2(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x0000000f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000040
+	JB   single
+
+four:
+	VCVTPS2PD (SI), Y0
+	VCVTPS2PD 16(SI), Y1
+	VCVTPS2PD 32(SI), Y2
+	VCVTPS2PD 48(SI), Y3
+	VMOVUPD   Y0, (DI)
+	VMOVUPD   Y1, 32(DI)
+	VMOVUPD   Y2, 64(DI)
+	VMOVUPD   Y3, 96(DI)
+	VCVTPS2PD 64(SI), Y0
+	VCVTPS2PD 80(SI), Y1
+	VCVTPS2PD 96(SI), Y2
+	VCVTPS2PD 112(SI), Y3
+	VMOVUPD   Y0, 128(DI)
+	VMOVUPD   Y1, 160(DI)
+	VMOVUPD   Y2, 192(DI)
+	VMOVUPD   Y3, 224(DI)
+	VCVTPS2PD 128(SI), Y0
+	VCVTPS2PD 144(SI), Y1
+	VCVTPS2PD 160(SI), Y2
+	VCVTPS2PD 176(SI), Y3
+	VMOVUPD   Y0, 256(DI)
+	VMOVUPD   Y1, 288(DI)
+	VMOVUPD   Y2, 320(DI)
+	VMOVUPD   Y3, 352(DI)
+	VCVTPS2PD 192(SI), Y0
+	VCVTPS2PD 208(SI), Y1
+	VCVTPS2PD 224(SI), Y2
+	VCVTPS2PD 240(SI), Y3
+	VMOVUPD   Y0, 384(DI)
+	VMOVUPD   Y1, 416(DI)
+	VMOVUPD   Y2, 448(DI)
+	VMOVUPD   Y3, 480(DI)
+	ADDQ      $0x00000100, SI
+	ADDQ      $0x00000200, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VCVTPS2PD (SI), Y0
+	VCVTPS2PD 16(SI), Y1
+	VCVTPS2PD 32(SI), Y2
+	VCVTPS2PD 48(SI), Y3
+	VMOVUPD   Y0, (DI)
+	VMOVUPD   Y1, 32(DI)
+	VMOVUPD   Y2, 64(DI)
+	VMOVUPD   Y3, 96(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000010
+	JB        frame
+	MOVQ      $0x00000010, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000020, AX, AX
+	IMUL3Q    $0x00000040, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VCVTPS2PD (SI), Y0
+	VCVTPS2PD 16(SI), Y1
+	VCVTPS2PD 32(SI), Y2
+	VCVTPS2PD 48(SI), Y3
+	VMOVUPD   Y0, (DI)
+	VMOVUPD   Y1, 32(DI)
+	VMOVUPD   Y2, 64(DI)
+	VMOVUPD   Y3, 96(DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VCVTPS2PD (SI), Y0
+	VCVTPS2PD 16(SI), Y1
+	VCVTPS2PD 32(SI), Y2
+	VCVTPS2PD 48(SI), Y3
+	VMOVUPD   Y0, (DI)
+	VMOVUPD   Y1, 32(DI)
+	VMOVUPD   Y2, 64(DI)
+	VMOVUPD   Y3, 96(DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000040, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func i32ToF32AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·i32ToF32AVX512(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x0000000f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000040
+	JB   single
+
+four:
+	VCVTDQ2PS (SI), Z0
+	VMOVUPS   Z0, (DI)
+	VCVTDQ2PS 64(SI), Z0
+	VMOVUPS   Z0, 64(DI)
+	VCVTDQ2PS 128(SI), Z0
+	VMOVUPS   Z0, 128(DI)
+	VCVTDQ2PS 192(SI), Z0
+	VMOVUPS   Z0, 192(DI)
+	ADDQ      $0x00000100, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VCVTDQ2PS (SI), Z0
+	VMOVUPS   Z0, (DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000010
+	JB        frame
+	MOVQ      $0x00000010, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000020, AX, AX
+	IMUL3Q    $0x00000020, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VCVTDQ2PS (SI), Z0
+	VMOVUPS   Z0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VCVTDQ2PS (SI), Z0
+	VMOVUPS   Z0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000020, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func i32ToF32AVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·i32ToF32AVX512NT(SB), NOSPLIT, $0-56
+	MOVQ  dst_base+0(FP), DI
+	MOVQ  src_base+24(FP), SI
+	MOVQ  n+48(FP), CX
+	TESTQ CX, CX
+	JZ    done
+	CMPQ  CX, $0x00000040
+	JB    single
+
+four:
+	VCVTDQ2PS (SI), Z0
+	VMOVNTDQ  Z0, (DI)
+	VCVTDQ2PS 64(SI), Z0
+	VMOVNTDQ  Z0, 64(DI)
+	VCVTDQ2PS 128(SI), Z0
+	VMOVNTDQ  Z0, 128(DI)
+	VCVTDQ2PS 192(SI), Z0
+	VMOVNTDQ  Z0, 192(DI)
+	ADDQ      $0x00000100, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        done
+
+single:
+	VCVTDQ2PS (SI), Z0
+	VMOVNTDQ  Z0, (DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func f32ToF64AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·f32ToF64AVX512(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x00000007, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000020
+	JB   single
+
+four:
+	VCVTPS2PD (SI), Z0
+	VMOVUPD   Z0, (DI)
+	VCVTPS2PD 32(SI), Z0
+	VMOVUPD   Z0, 64(DI)
+	VCVTPS2PD 64(SI), Z0
+	VMOVUPD   Z0, 128(DI)
+	VCVTPS2PD 96(SI), Z0
+	VMOVUPD   Z0, 192(DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VCVTPS2PD (SI), Z0
+	VMOVUPD   Z0, (DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000008, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000008
+	JB        frame
+	MOVQ      $0x00000008, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000020, AX, AX
+	IMUL3Q    $0x00000040, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VCVTPS2PD (SI), Z0
+	VMOVUPD   Z0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VCVTPS2PD (SI), Z0
+	VMOVUPD   Z0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000040, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f32ToF64AVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·f32ToF64AVX512NT(SB), NOSPLIT, $0-56
+	MOVQ  dst_base+0(FP), DI
+	MOVQ  src_base+24(FP), SI
+	MOVQ  n+48(FP), CX
+	TESTQ CX, CX
+	JZ    done
+	CMPQ  CX, $0x00000020
+	JB    single
+
+four:
+	VCVTPS2PD (SI), Z0
+	VMOVNTDQ  Z0, (DI)
+	VCVTPS2PD 32(SI), Z0
+	VMOVNTDQ  Z0, 64(DI)
+	VCVTPS2PD 64(SI), Z0
+	VMOVNTDQ  Z0, 128(DI)
+	VCVTPS2PD 96(SI), Z0
+	VMOVNTDQ  Z0, 192(DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JAE       four
+	TESTQ     CX, CX
+	JZ        done
+
+single:
+	VCVTPS2PD (SI), Z0
+	VMOVNTDQ  Z0, (DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000008, CX
+	JNZ       single
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func f64ToF32AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·f64ToF32AVX512(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	CMPQ CX, $0x00000800
+	JB   f64rest
+	MOVQ CX, R12
+	ANDQ $0x0000001f, R12
+	SUBQ R12, CX
+
+f64yloop:
+	VCVTPD2PSY  (SI), X0
+	VCVTPD2PSY  32(SI), X1
+	VCVTPD2PSY  64(SI), X2
+	VCVTPD2PSY  96(SI), X3
+	VINSERTF128 $0x01, X1, Y0, Y0
+	VINSERTF128 $0x01, X3, Y2, Y2
+	VMOVUPS     Y0, (DI)
+	VMOVUPS     Y2, 32(DI)
+	VCVTPD2PSY  128(SI), X0
+	VCVTPD2PSY  160(SI), X1
+	VCVTPD2PSY  192(SI), X2
+	VCVTPD2PSY  224(SI), X3
+	VINSERTF128 $0x01, X1, Y0, Y0
+	VINSERTF128 $0x01, X3, Y2, Y2
+	VMOVUPS     Y0, 64(DI)
+	VMOVUPS     Y2, 96(DI)
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000020, CX
+	JNZ         f64yloop
+	MOVQ        R12, CX
+
+f64rest:
+	MOVQ CX, R10
+	ANDQ $0x0000000f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000040
+	JB   single
+
+four:
+	VCVTPD2PS (SI), Y0
+	VCVTPD2PS 64(SI), Y1
+	VMOVUPS   Y0, (DI)
+	VMOVUPS   Y1, 32(DI)
+	VCVTPD2PS 128(SI), Y0
+	VCVTPD2PS 192(SI), Y1
+	VMOVUPS   Y0, 64(DI)
+	VMOVUPS   Y1, 96(DI)
+	VCVTPD2PS 256(SI), Y0
+	VCVTPD2PS 320(SI), Y1
+	VMOVUPS   Y0, 128(DI)
+	VMOVUPS   Y1, 160(DI)
+	VCVTPD2PS 384(SI), Y0
+	VCVTPD2PS 448(SI), Y1
+	VMOVUPS   Y0, 192(DI)
+	VMOVUPS   Y1, 224(DI)
+	ADDQ      $0x00000200, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VCVTPD2PS (SI), Y0
+	VCVTPD2PS 64(SI), Y1
+	VMOVUPS   Y0, (DI)
+	VMOVUPS   Y1, 32(DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000010
+	JB        frame
+	MOVQ      $0x00000010, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000040, AX, AX
+	IMUL3Q    $0x00000020, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VCVTPD2PS (SI), Y0
+	VCVTPD2PS 64(SI), Y1
+	VMOVUPS   Y0, (DI)
+	VMOVUPS   Y1, 32(DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000040, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VCVTPD2PS (SI), Y0
+	VCVTPD2PS 64(SI), Y1
+	VMOVUPS   Y0, (DI)
+	VMOVUPS   Y1, 32(DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000020, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f64ToF32AVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·f64ToF32AVX512NT(SB), NOSPLIT, $0-56
+	MOVQ  dst_base+0(FP), DI
+	MOVQ  src_base+24(FP), SI
+	MOVQ  n+48(FP), CX
+	TESTQ CX, CX
+	JZ    done
+	CMPQ  CX, $0x00000040
+	JB    single
+
+four:
+	VCVTPD2PS (SI), Y0
+	VCVTPD2PS 64(SI), Y1
+	VMOVNTDQ  Y0, (DI)
+	VMOVNTDQ  Y1, 32(DI)
+	VCVTPD2PS 128(SI), Y0
+	VCVTPD2PS 192(SI), Y1
+	VMOVNTDQ  Y0, 64(DI)
+	VMOVNTDQ  Y1, 96(DI)
+	VCVTPD2PS 256(SI), Y0
+	VCVTPD2PS 320(SI), Y1
+	VMOVNTDQ  Y0, 128(DI)
+	VMOVNTDQ  Y1, 160(DI)
+	VCVTPD2PS 384(SI), Y0
+	VCVTPD2PS 448(SI), Y1
+	VMOVNTDQ  Y0, 192(DI)
+	VMOVNTDQ  Y1, 224(DI)
+	ADDQ      $0x00000200, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        done
+
+single:
+	VCVTPD2PS (SI), Y0
+	VCVTPD2PS 64(SI), Y1
+	VMOVNTDQ  Y0, (DI)
+	VMOVNTDQ  Y1, 32(DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func i16ToF16AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·i16ToF16AVX2(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x0000000f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000040
+	JB   single
+
+four:
+	VPMOVSXWD (SI), Y0
+	VPMOVSXWD 16(SI), Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x00, Y0, X0
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X0, (DI)
+	VMOVDQU   X1, 16(DI)
+	VPMOVSXWD 32(SI), Y0
+	VPMOVSXWD 48(SI), Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x00, Y0, X0
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X0, 32(DI)
+	VMOVDQU   X1, 48(DI)
+	VPMOVSXWD 64(SI), Y0
+	VPMOVSXWD 80(SI), Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x00, Y0, X0
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X0, 64(DI)
+	VMOVDQU   X1, 80(DI)
+	VPMOVSXWD 96(SI), Y0
+	VPMOVSXWD 112(SI), Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x00, Y0, X0
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X0, 96(DI)
+	VMOVDQU   X1, 112(DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMOVSXWD (SI), Y0
+	VPMOVSXWD 16(SI), Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x00, Y0, X0
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X0, (DI)
+	VMOVDQU   X1, 16(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000020, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000010
+	JB        frame
+	MOVQ      $0x00000010, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000010, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVSXWD (SI), Y0
+	VPMOVSXWD 16(SI), Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x00, Y0, X0
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X0, (DI)
+	VMOVDQU   X1, 16(DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVSXWD (SI), Y0
+	VPMOVSXWD 16(SI), Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x00, Y0, X0
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X0, (DI)
+	VMOVDQU   X1, 16(DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func u16ToF16AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·u16ToF16AVX2(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x0000000f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000040
+	JB   single
+
+four:
+	VPMOVZXWD (SI), Y0
+	VPMOVZXWD 16(SI), Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x00, Y0, X0
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X0, (DI)
+	VMOVDQU   X1, 16(DI)
+	VPMOVZXWD 32(SI), Y0
+	VPMOVZXWD 48(SI), Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x00, Y0, X0
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X0, 32(DI)
+	VMOVDQU   X1, 48(DI)
+	VPMOVZXWD 64(SI), Y0
+	VPMOVZXWD 80(SI), Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x00, Y0, X0
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X0, 64(DI)
+	VMOVDQU   X1, 80(DI)
+	VPMOVZXWD 96(SI), Y0
+	VPMOVZXWD 112(SI), Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x00, Y0, X0
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X0, 96(DI)
+	VMOVDQU   X1, 112(DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMOVZXWD (SI), Y0
+	VPMOVZXWD 16(SI), Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x00, Y0, X0
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X0, (DI)
+	VMOVDQU   X1, 16(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000020, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000010
+	JB        frame
+	MOVQ      $0x00000010, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000010, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVZXWD (SI), Y0
+	VPMOVZXWD 16(SI), Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x00, Y0, X0
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X0, (DI)
+	VMOVDQU   X1, 16(DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVZXWD (SI), Y0
+	VPMOVZXWD 16(SI), Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x00, Y0, X0
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X0, (DI)
+	VMOVDQU   X1, 16(DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func i8ToF16AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2
+TEXT ·i8ToF16AVX2(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0xffff0000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL         $0x00080000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $0x80008000, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x00010000, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVQ         CX, R10
+	ANDQ         $0x0000000f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000040
+	JB           single
+
+four:
+	VPMOVSXBW (SI), Y0
+	VPMULLD   Y12, Y0, Y1
+	VPAND     Y15, Y0, Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VPMADDWD  Y14, Y1, Y1
+	VPSLLW    $0x03, Y2, Y2
+	VPBLENDW  $0x55, Y1, Y2, Y1
+	VPAND     Y13, Y0, Y0
+	VPOR      Y0, Y1, Y1
+	VMOVDQU   Y1, (DI)
+	VPMOVSXBW 16(SI), Y0
+	VPMULLD   Y12, Y0, Y1
+	VPAND     Y15, Y0, Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VPMADDWD  Y14, Y1, Y1
+	VPSLLW    $0x03, Y2, Y2
+	VPBLENDW  $0x55, Y1, Y2, Y1
+	VPAND     Y13, Y0, Y0
+	VPOR      Y0, Y1, Y1
+	VMOVDQU   Y1, 32(DI)
+	VPMOVSXBW 32(SI), Y0
+	VPMULLD   Y12, Y0, Y1
+	VPAND     Y15, Y0, Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VPMADDWD  Y14, Y1, Y1
+	VPSLLW    $0x03, Y2, Y2
+	VPBLENDW  $0x55, Y1, Y2, Y1
+	VPAND     Y13, Y0, Y0
+	VPOR      Y0, Y1, Y1
+	VMOVDQU   Y1, 64(DI)
+	VPMOVSXBW 48(SI), Y0
+	VPMULLD   Y12, Y0, Y1
+	VPAND     Y15, Y0, Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VPMADDWD  Y14, Y1, Y1
+	VPSLLW    $0x03, Y2, Y2
+	VPBLENDW  $0x55, Y1, Y2, Y1
+	VPAND     Y13, Y0, Y0
+	VPOR      Y0, Y1, Y1
+	VMOVDQU   Y1, 96(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMOVSXBW (SI), Y0
+	VPMULLD   Y12, Y0, Y1
+	VPAND     Y15, Y0, Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VPMADDWD  Y14, Y1, Y1
+	VPSLLW    $0x03, Y2, Y2
+	VPBLENDW  $0x55, Y1, Y2, Y1
+	VPAND     Y13, Y0, Y0
+	VPOR      Y0, Y1, Y1
+	VMOVDQU   Y1, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000020, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000010
+	JB        frame
+	MOVQ      $0x00000010, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000008, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVSXBW (SI), Y0
+	VPMULLD   Y12, Y0, Y1
+	VPAND     Y15, Y0, Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VPMADDWD  Y14, Y1, Y1
+	VPSLLW    $0x03, Y2, Y2
+	VPBLENDW  $0x55, Y1, Y2, Y1
+	VPAND     Y13, Y0, Y0
+	VPOR      Y0, Y1, Y1
+	VMOVDQU   Y1, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVSXBW (SI), Y0
+	VPMULLD   Y12, Y0, Y1
+	VPAND     Y15, Y0, Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VPMADDWD  Y14, Y1, Y1
+	VPSLLW    $0x03, Y2, Y2
+	VPBLENDW  $0x55, Y1, Y2, Y1
+	VPAND     Y13, Y0, Y0
+	VPOR      Y0, Y1, Y1
+	VMOVDQU   Y1, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func u8ToF16AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2
+TEXT ·u8ToF16AVX2(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0xffff0000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL         $0x00080000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $0x80008000, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x00010000, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVQ         CX, R10
+	ANDQ         $0x0000000f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000040
+	JB           single
+
+four:
+	VPMOVZXBW (SI), Y0
+	VPMULLD   Y12, Y0, Y1
+	VPAND     Y15, Y0, Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VPMADDWD  Y14, Y1, Y1
+	VPSLLW    $0x03, Y2, Y2
+	VPBLENDW  $0x55, Y1, Y2, Y1
+	VMOVDQU   Y1, (DI)
+	VPMOVZXBW 16(SI), Y0
+	VPMULLD   Y12, Y0, Y1
+	VPAND     Y15, Y0, Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VPMADDWD  Y14, Y1, Y1
+	VPSLLW    $0x03, Y2, Y2
+	VPBLENDW  $0x55, Y1, Y2, Y1
+	VMOVDQU   Y1, 32(DI)
+	VPMOVZXBW 32(SI), Y0
+	VPMULLD   Y12, Y0, Y1
+	VPAND     Y15, Y0, Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VPMADDWD  Y14, Y1, Y1
+	VPSLLW    $0x03, Y2, Y2
+	VPBLENDW  $0x55, Y1, Y2, Y1
+	VMOVDQU   Y1, 64(DI)
+	VPMOVZXBW 48(SI), Y0
+	VPMULLD   Y12, Y0, Y1
+	VPAND     Y15, Y0, Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VPMADDWD  Y14, Y1, Y1
+	VPSLLW    $0x03, Y2, Y2
+	VPBLENDW  $0x55, Y1, Y2, Y1
+	VMOVDQU   Y1, 96(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMOVZXBW (SI), Y0
+	VPMULLD   Y12, Y0, Y1
+	VPAND     Y15, Y0, Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VPMADDWD  Y14, Y1, Y1
+	VPSLLW    $0x03, Y2, Y2
+	VPBLENDW  $0x55, Y1, Y2, Y1
+	VMOVDQU   Y1, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000020, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000010
+	JB        frame
+	MOVQ      $0x00000010, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000008, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVZXBW (SI), Y0
+	VPMULLD   Y12, Y0, Y1
+	VPAND     Y15, Y0, Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VPMADDWD  Y14, Y1, Y1
+	VPSLLW    $0x03, Y2, Y2
+	VPBLENDW  $0x55, Y1, Y2, Y1
+	VMOVDQU   Y1, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVZXBW (SI), Y0
+	VPMULLD   Y12, Y0, Y1
+	VPAND     Y15, Y0, Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VPMADDWD  Y14, Y1, Y1
+	VPSLLW    $0x03, Y2, Y2
+	VPBLENDW  $0x55, Y1, Y2, Y1
+	VMOVDQU   Y1, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func i32ToF16AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·i32ToF16AVX2(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x0000ffe0, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL         $0xffff0020, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVQ         CX, R10
+	ANDQ         $0x0000000f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000040
+	JB           single
+
+four:
+	VPMINSD   (SI), Y15, Y0
+	VPMINSD   32(SI), Y15, Y1
+	VPMAXSD   Y14, Y0, Y0
+	VPMAXSD   Y14, Y1, Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x00, Y0, X0
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X0, (DI)
+	VMOVDQU   X1, 16(DI)
+	VPMINSD   64(SI), Y15, Y0
+	VPMINSD   96(SI), Y15, Y1
+	VPMAXSD   Y14, Y0, Y0
+	VPMAXSD   Y14, Y1, Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x00, Y0, X0
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X0, 32(DI)
+	VMOVDQU   X1, 48(DI)
+	VPMINSD   128(SI), Y15, Y0
+	VPMINSD   160(SI), Y15, Y1
+	VPMAXSD   Y14, Y0, Y0
+	VPMAXSD   Y14, Y1, Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x00, Y0, X0
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X0, 64(DI)
+	VMOVDQU   X1, 80(DI)
+	VPMINSD   192(SI), Y15, Y0
+	VPMINSD   224(SI), Y15, Y1
+	VPMAXSD   Y14, Y0, Y0
+	VPMAXSD   Y14, Y1, Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x00, Y0, X0
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X0, 96(DI)
+	VMOVDQU   X1, 112(DI)
+	ADDQ      $0x00000100, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMINSD   (SI), Y15, Y0
+	VPMINSD   32(SI), Y15, Y1
+	VPMAXSD   Y14, Y0, Y0
+	VPMAXSD   Y14, Y1, Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x00, Y0, X0
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X0, (DI)
+	VMOVDQU   X1, 16(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000020, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000010
+	JB        frame
+	MOVQ      $0x00000010, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000020, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMINSD   (SI), Y15, Y0
+	VPMINSD   32(SI), Y15, Y1
+	VPMAXSD   Y14, Y0, Y0
+	VPMAXSD   Y14, Y1, Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x00, Y0, X0
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X0, (DI)
+	VMOVDQU   X1, 16(DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMINSD   (SI), Y15, Y0
+	VPMINSD   32(SI), Y15, Y1
+	VPMAXSD   Y14, Y0, Y0
+	VPMAXSD   Y14, Y1, Y1
+	VCVTDQ2PS Y0, Y0
+	VCVTDQ2PS Y1, Y1
+	VCVTPS2PH $0x00, Y0, X0
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X0, (DI)
+	VMOVDQU   X1, 16(DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func i8ToF16AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+TEXT ·i8ToF16AVX512(SB), NOSPLIT, $512-56
+	MOVQ      dst_base+0(FP), DI
+	MOVQ      src_base+24(FP), SI
+	MOVQ      n+48(FP), CX
+	VMOVDQU64 ·lutI8F16+0(SB), Z16
+	VMOVDQU64 ·lutI8F16+64(SB), Z17
+	VMOVDQU64 ·lutI8F16+128(SB), Z18
+	VMOVDQU64 ·lutI8F16+192(SB), Z19
+	VMOVDQU64 ·lutI8F16+256(SB), Z20
+	VMOVDQU64 ·lutI8F16+320(SB), Z21
+	VMOVDQU64 ·lutI8F16+384(SB), Z22
+	VMOVDQU64 ·lutI8F16+448(SB), Z23
+	VMOVDQU64 ·unpackOrder+0(SB), Z27
+	MOVQ      CX, R10
+	ANDQ      $0x0000003f, R10
+	SUBQ      R10, CX
+	JZ        tail
+	CMPQ      CX, $0x00000100
+	JB        single
+
+four:
+	VPERMB     (SI), Z27, Z0
+	VPMOVB2M   Z0, K1
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z17, Z16, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z19, Z18, Z2
+	VPBLENDMB  Z2, Z1, K1, Z1
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z21, Z20, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z23, Z22, Z4
+	VPBLENDMB  Z4, Z3, K1, Z3
+	VPUNPCKLBW Z3, Z1, Z0
+	VPUNPCKHBW Z3, Z1, Z2
+	VMOVDQU64  Z0, (DI)
+	VMOVDQU64  Z2, 64(DI)
+	VPERMB     64(SI), Z27, Z0
+	VPMOVB2M   Z0, K1
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z17, Z16, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z19, Z18, Z2
+	VPBLENDMB  Z2, Z1, K1, Z1
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z21, Z20, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z23, Z22, Z4
+	VPBLENDMB  Z4, Z3, K1, Z3
+	VPUNPCKLBW Z3, Z1, Z0
+	VPUNPCKHBW Z3, Z1, Z2
+	VMOVDQU64  Z0, 128(DI)
+	VMOVDQU64  Z2, 192(DI)
+	VPERMB     128(SI), Z27, Z0
+	VPMOVB2M   Z0, K1
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z17, Z16, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z19, Z18, Z2
+	VPBLENDMB  Z2, Z1, K1, Z1
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z21, Z20, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z23, Z22, Z4
+	VPBLENDMB  Z4, Z3, K1, Z3
+	VPUNPCKLBW Z3, Z1, Z0
+	VPUNPCKHBW Z3, Z1, Z2
+	VMOVDQU64  Z0, 256(DI)
+	VMOVDQU64  Z2, 320(DI)
+	VPERMB     192(SI), Z27, Z0
+	VPMOVB2M   Z0, K1
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z17, Z16, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z19, Z18, Z2
+	VPBLENDMB  Z2, Z1, K1, Z1
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z21, Z20, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z23, Z22, Z4
+	VPBLENDMB  Z4, Z3, K1, Z3
+	VPUNPCKLBW Z3, Z1, Z0
+	VPUNPCKHBW Z3, Z1, Z2
+	VMOVDQU64  Z0, 384(DI)
+	VMOVDQU64  Z2, 448(DI)
+	ADDQ       $0x00000100, SI
+	ADDQ       $0x00000200, DI
+	SUBQ       $0x00000100, CX
+	CMPQ       CX, $0x00000100
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+single:
+	VPERMB     (SI), Z27, Z0
+	VPMOVB2M   Z0, K1
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z17, Z16, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z19, Z18, Z2
+	VPBLENDMB  Z2, Z1, K1, Z1
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z21, Z20, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z23, Z22, Z4
+	VPBLENDMB  Z4, Z3, K1, Z3
+	VPUNPCKLBW Z3, Z1, Z0
+	VPUNPCKHBW Z3, Z1, Z2
+	VMOVDQU64  Z0, (DI)
+	VMOVDQU64  Z2, 64(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000080, DI
+	SUBQ       $0x00000040, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000040
+	JB         frame
+	MOVQ       $0x00000040, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000008, AX, AX
+	IMUL3Q     $0x00000010, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VPERMB     (SI), Z27, Z0
+	VPMOVB2M   Z0, K1
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z17, Z16, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z19, Z18, Z2
+	VPBLENDMB  Z2, Z1, K1, Z1
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z21, Z20, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z23, Z22, Z4
+	VPBLENDMB  Z4, Z3, K1, Z3
+	VPUNPCKLBW Z3, Z1, Z0
+	VPUNPCKHBW Z3, Z1, Z2
+	VMOVDQU64  Z0, (DI)
+	VMOVDQU64  Z2, 64(DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VPERMB     (SI), Z27, Z0
+	VPMOVB2M   Z0, K1
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z17, Z16, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z19, Z18, Z2
+	VPBLENDMB  Z2, Z1, K1, Z1
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z21, Z20, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z23, Z22, Z4
+	VPBLENDMB  Z4, Z3, K1, Z3
+	VPUNPCKLBW Z3, Z1, Z0
+	VPUNPCKHBW Z3, Z1, Z2
+	VMOVDQU64  Z0, (DI)
+	VMOVDQU64  Z2, 64(DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000010, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func u8ToF16AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+TEXT ·u8ToF16AVX512(SB), NOSPLIT, $512-56
+	MOVQ      dst_base+0(FP), DI
+	MOVQ      src_base+24(FP), SI
+	MOVQ      n+48(FP), CX
+	VMOVDQU64 ·lutU8F16+0(SB), Z16
+	VMOVDQU64 ·lutU8F16+64(SB), Z17
+	VMOVDQU64 ·lutU8F16+128(SB), Z18
+	VMOVDQU64 ·lutU8F16+192(SB), Z19
+	VMOVDQU64 ·lutU8F16+256(SB), Z20
+	VMOVDQU64 ·lutU8F16+320(SB), Z21
+	VMOVDQU64 ·lutU8F16+384(SB), Z22
+	VMOVDQU64 ·lutU8F16+448(SB), Z23
+	VMOVDQU64 ·unpackOrder+0(SB), Z27
+	MOVQ      CX, R10
+	ANDQ      $0x0000003f, R10
+	SUBQ      R10, CX
+	JZ        tail
+	CMPQ      CX, $0x00000100
+	JB        single
+
+four:
+	VPERMB     (SI), Z27, Z0
+	VPMOVB2M   Z0, K1
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z17, Z16, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z19, Z18, Z2
+	VPBLENDMB  Z2, Z1, K1, Z1
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z21, Z20, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z23, Z22, Z4
+	VPBLENDMB  Z4, Z3, K1, Z3
+	VPUNPCKLBW Z3, Z1, Z0
+	VPUNPCKHBW Z3, Z1, Z2
+	VMOVDQU64  Z0, (DI)
+	VMOVDQU64  Z2, 64(DI)
+	VPERMB     64(SI), Z27, Z0
+	VPMOVB2M   Z0, K1
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z17, Z16, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z19, Z18, Z2
+	VPBLENDMB  Z2, Z1, K1, Z1
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z21, Z20, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z23, Z22, Z4
+	VPBLENDMB  Z4, Z3, K1, Z3
+	VPUNPCKLBW Z3, Z1, Z0
+	VPUNPCKHBW Z3, Z1, Z2
+	VMOVDQU64  Z0, 128(DI)
+	VMOVDQU64  Z2, 192(DI)
+	VPERMB     128(SI), Z27, Z0
+	VPMOVB2M   Z0, K1
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z17, Z16, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z19, Z18, Z2
+	VPBLENDMB  Z2, Z1, K1, Z1
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z21, Z20, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z23, Z22, Z4
+	VPBLENDMB  Z4, Z3, K1, Z3
+	VPUNPCKLBW Z3, Z1, Z0
+	VPUNPCKHBW Z3, Z1, Z2
+	VMOVDQU64  Z0, 256(DI)
+	VMOVDQU64  Z2, 320(DI)
+	VPERMB     192(SI), Z27, Z0
+	VPMOVB2M   Z0, K1
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z17, Z16, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z19, Z18, Z2
+	VPBLENDMB  Z2, Z1, K1, Z1
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z21, Z20, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z23, Z22, Z4
+	VPBLENDMB  Z4, Z3, K1, Z3
+	VPUNPCKLBW Z3, Z1, Z0
+	VPUNPCKHBW Z3, Z1, Z2
+	VMOVDQU64  Z0, 384(DI)
+	VMOVDQU64  Z2, 448(DI)
+	ADDQ       $0x00000100, SI
+	ADDQ       $0x00000200, DI
+	SUBQ       $0x00000100, CX
+	CMPQ       CX, $0x00000100
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+single:
+	VPERMB     (SI), Z27, Z0
+	VPMOVB2M   Z0, K1
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z17, Z16, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z19, Z18, Z2
+	VPBLENDMB  Z2, Z1, K1, Z1
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z21, Z20, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z23, Z22, Z4
+	VPBLENDMB  Z4, Z3, K1, Z3
+	VPUNPCKLBW Z3, Z1, Z0
+	VPUNPCKHBW Z3, Z1, Z2
+	VMOVDQU64  Z0, (DI)
+	VMOVDQU64  Z2, 64(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000080, DI
+	SUBQ       $0x00000040, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000040
+	JB         frame
+	MOVQ       $0x00000040, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000008, AX, AX
+	IMUL3Q     $0x00000010, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VPERMB     (SI), Z27, Z0
+	VPMOVB2M   Z0, K1
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z17, Z16, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z19, Z18, Z2
+	VPBLENDMB  Z2, Z1, K1, Z1
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z21, Z20, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z23, Z22, Z4
+	VPBLENDMB  Z4, Z3, K1, Z3
+	VPUNPCKLBW Z3, Z1, Z0
+	VPUNPCKHBW Z3, Z1, Z2
+	VMOVDQU64  Z0, (DI)
+	VMOVDQU64  Z2, 64(DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VPERMB     (SI), Z27, Z0
+	VPMOVB2M   Z0, K1
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z17, Z16, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z19, Z18, Z2
+	VPBLENDMB  Z2, Z1, K1, Z1
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z21, Z20, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z23, Z22, Z4
+	VPBLENDMB  Z4, Z3, K1, Z3
+	VPUNPCKLBW Z3, Z1, Z0
+	VPUNPCKHBW Z3, Z1, Z2
+	VMOVDQU64  Z0, (DI)
+	VMOVDQU64  Z2, 64(DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000010, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func i16ToF16AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·i16ToF16AVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	VMOVDQU64    ·interleaveWords+0(SB), Z15
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z14
+	MOVL         $0x00010000, AX
+	VPBROADCASTD AX, Z13
+	MOVQ         CX, R10
+	ANDQ         $0x0000001f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000080
+	JB           single
+
+four:
+	VMOVDQU64 (SI), Z1
+	VPMADDWD  Z14, Z1, Z0
+	VPMADDWD  Z13, Z1, Z1
+	VCVTDQ2PS Z0, Z0
+	VCVTDQ2PS Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, (DI)
+	VMOVDQU64 64(SI), Z1
+	VPMADDWD  Z14, Z1, Z0
+	VPMADDWD  Z13, Z1, Z1
+	VCVTDQ2PS Z0, Z0
+	VCVTDQ2PS Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 64(DI)
+	VMOVDQU64 128(SI), Z1
+	VPMADDWD  Z14, Z1, Z0
+	VPMADDWD  Z13, Z1, Z1
+	VCVTDQ2PS Z0, Z0
+	VCVTDQ2PS Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 128(DI)
+	VMOVDQU64 192(SI), Z1
+	VPMADDWD  Z14, Z1, Z0
+	VPMADDWD  Z13, Z1, Z1
+	VCVTDQ2PS Z0, Z0
+	VCVTDQ2PS Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 192(DI)
+	ADDQ      $0x00000100, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000080, CX
+	CMPQ      CX, $0x00000080
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VMOVDQU64 (SI), Z1
+	VPMADDWD  Z14, Z1, Z0
+	VPMADDWD  Z13, Z1, Z1
+	VCVTDQ2PS Z0, Z0
+	VCVTDQ2PS Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, (DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000020, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000020
+	JB        frame
+	MOVQ      $0x00000020, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000010, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VMOVDQU64 (SI), Z1
+	VPMADDWD  Z14, Z1, Z0
+	VPMADDWD  Z13, Z1, Z1
+	VCVTDQ2PS Z0, Z0
+	VCVTDQ2PS Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VMOVDQU64 (SI), Z1
+	VPMADDWD  Z14, Z1, Z0
+	VPMADDWD  Z13, Z1, Z1
+	VCVTDQ2PS Z0, Z0
+	VCVTDQ2PS Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func u16ToF16AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·u16ToF16AVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	VMOVDQU64    ·interleaveWords+0(SB), Z15
+	MOVL         $0x0000ffff, AX
+	VPBROADCASTD AX, Z9
+	MOVL         $0x4b000000, AX
+	VPBROADCASTD AX, Z12
+	MOVL         $0x3f800000, AX
+	VPBROADCASTD AX, Z11
+	MOVL         $0xcb000000, AX
+	VPBROADCASTD AX, Z10
+	MOVQ         CX, R10
+	ANDQ         $0x0000001f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000080
+	JB           single
+
+four:
+	VMOVDQU64   (SI), Z1
+	VMOVDQA64   Z12, Z0
+	VPTERNLOGD  $0xf8, Z9, Z1, Z0
+	VPSRLD      $0x10, Z1, Z1
+	VPORD       Z12, Z1, Z1
+	VFMADD213PS Z10, Z11, Z0
+	VFMADD213PS Z10, Z11, Z1
+	VCVTPS2PH   $0x00, Z0, Y0
+	VCVTPS2PH   $0x00, Z1, Y1
+	VPERMT2W    Z1, Z15, Z0
+	VMOVDQU64   Z0, (DI)
+	VMOVDQU64   64(SI), Z1
+	VMOVDQA64   Z12, Z0
+	VPTERNLOGD  $0xf8, Z9, Z1, Z0
+	VPSRLD      $0x10, Z1, Z1
+	VPORD       Z12, Z1, Z1
+	VFMADD213PS Z10, Z11, Z0
+	VFMADD213PS Z10, Z11, Z1
+	VCVTPS2PH   $0x00, Z0, Y0
+	VCVTPS2PH   $0x00, Z1, Y1
+	VPERMT2W    Z1, Z15, Z0
+	VMOVDQU64   Z0, 64(DI)
+	VMOVDQU64   128(SI), Z1
+	VMOVDQA64   Z12, Z0
+	VPTERNLOGD  $0xf8, Z9, Z1, Z0
+	VPSRLD      $0x10, Z1, Z1
+	VPORD       Z12, Z1, Z1
+	VFMADD213PS Z10, Z11, Z0
+	VFMADD213PS Z10, Z11, Z1
+	VCVTPS2PH   $0x00, Z0, Y0
+	VCVTPS2PH   $0x00, Z1, Y1
+	VPERMT2W    Z1, Z15, Z0
+	VMOVDQU64   Z0, 128(DI)
+	VMOVDQU64   192(SI), Z1
+	VMOVDQA64   Z12, Z0
+	VPTERNLOGD  $0xf8, Z9, Z1, Z0
+	VPSRLD      $0x10, Z1, Z1
+	VPORD       Z12, Z1, Z1
+	VFMADD213PS Z10, Z11, Z0
+	VFMADD213PS Z10, Z11, Z1
+	VCVTPS2PH   $0x00, Z0, Y0
+	VCVTPS2PH   $0x00, Z1, Y1
+	VPERMT2W    Z1, Z15, Z0
+	VMOVDQU64   Z0, 192(DI)
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000080, CX
+	CMPQ        CX, $0x00000080
+	JAE         four
+	TESTQ       CX, CX
+	JZ          tail
+
+single:
+	VMOVDQU64   (SI), Z1
+	VMOVDQA64   Z12, Z0
+	VPTERNLOGD  $0xf8, Z9, Z1, Z0
+	VPSRLD      $0x10, Z1, Z1
+	VPORD       Z12, Z1, Z1
+	VFMADD213PS Z10, Z11, Z0
+	VFMADD213PS Z10, Z11, Z1
+	VCVTPS2PH   $0x00, Z0, Y0
+	VCVTPS2PH   $0x00, Z1, Y1
+	VPERMT2W    Z1, Z15, Z0
+	VMOVDQU64   Z0, (DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000040, DI
+	SUBQ        $0x00000020, CX
+	JNZ         single
+
+tail:
+	TESTQ       R10, R10
+	JZ          done
+	CMPQ        n+48(FP), $0x00000020
+	JB          frame
+	MOVQ        $0x00000020, BX
+	SUBQ        R10, BX
+	MOVQ        BX, AX
+	IMUL3Q      $0x00000010, AX, AX
+	IMUL3Q      $0x00000010, BX, BX
+	MOVQ        AX, DX
+	ORQ         BX, DX
+	TESTQ       $0x00000007, DX
+	JNZ         frame
+	SHRQ        $0x03, AX
+	SHRQ        $0x03, BX
+	SUBQ        AX, SI
+	SUBQ        BX, DI
+	VMOVDQU64   (SI), Z1
+	VMOVDQA64   Z12, Z0
+	VPTERNLOGD  $0xf8, Z9, Z1, Z0
+	VPSRLD      $0x10, Z1, Z1
+	VPORD       Z12, Z1, Z1
+	VFMADD213PS Z10, Z11, Z0
+	VFMADD213PS Z10, Z11, Z1
+	VCVTPS2PH   $0x00, Z0, Y0
+	VCVTPS2PH   $0x00, Z1, Y1
+	VPERMT2W    Z1, Z15, Z0
+	VMOVDQU64   Z0, (DI)
+	JMP         done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ        DI, R11
+	MOVQ        R8, SI
+	LEAQ        256(SP), DI
+	VMOVDQU64   (SI), Z1
+	VMOVDQA64   Z12, Z0
+	VPTERNLOGD  $0xf8, Z9, Z1, Z0
+	VPSRLD      $0x10, Z1, Z1
+	VPORD       Z12, Z1, Z1
+	VFMADD213PS Z10, Z11, Z0
+	VFMADD213PS Z10, Z11, Z1
+	VCVTPS2PH   $0x00, Z0, Y0
+	VCVTPS2PH   $0x00, Z1, Y1
+	VPERMT2W    Z1, Z15, Z0
+	VMOVDQU64   Z0, (DI)
+	MOVQ        R10, BX
+	IMUL3Q      $0x00000010, BX, BX
+	ADDQ        $0x00000007, BX
+	SHRQ        $0x03, BX
+	XORQ        AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func i32ToF16AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·i32ToF16AVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x477fe000, AX
+	VPBROADCASTD AX, Z15
+	MOVQ         CX, R10
+	ANDQ         $0x0000001f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000080
+	JB           single
+
+four:
+	VCVTDQ2PS (SI), Z0
+	VCVTDQ2PS 64(SI), Z1
+	VRANGEPS  $0x02, Z15, Z0, Z0
+	VRANGEPS  $0x02, Z15, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVDQU   Y0, (DI)
+	VMOVDQU   Y1, 32(DI)
+	VCVTDQ2PS 128(SI), Z0
+	VCVTDQ2PS 192(SI), Z1
+	VRANGEPS  $0x02, Z15, Z0, Z0
+	VRANGEPS  $0x02, Z15, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVDQU   Y0, 64(DI)
+	VMOVDQU   Y1, 96(DI)
+	VCVTDQ2PS 256(SI), Z0
+	VCVTDQ2PS 320(SI), Z1
+	VRANGEPS  $0x02, Z15, Z0, Z0
+	VRANGEPS  $0x02, Z15, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVDQU   Y0, 128(DI)
+	VMOVDQU   Y1, 160(DI)
+	VCVTDQ2PS 384(SI), Z0
+	VCVTDQ2PS 448(SI), Z1
+	VRANGEPS  $0x02, Z15, Z0, Z0
+	VRANGEPS  $0x02, Z15, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVDQU   Y0, 192(DI)
+	VMOVDQU   Y1, 224(DI)
+	ADDQ      $0x00000200, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000080, CX
+	CMPQ      CX, $0x00000080
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VCVTDQ2PS (SI), Z0
+	VCVTDQ2PS 64(SI), Z1
+	VRANGEPS  $0x02, Z15, Z0, Z0
+	VRANGEPS  $0x02, Z15, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVDQU   Y0, (DI)
+	VMOVDQU   Y1, 32(DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000020, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000020
+	JB        frame
+	MOVQ      $0x00000020, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000020, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VCVTDQ2PS (SI), Z0
+	VCVTDQ2PS 64(SI), Z1
+	VRANGEPS  $0x02, Z15, Z0, Z0
+	VRANGEPS  $0x02, Z15, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVDQU   Y0, (DI)
+	VMOVDQU   Y1, 32(DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VCVTDQ2PS (SI), Z0
+	VCVTDQ2PS 64(SI), Z1
+	VRANGEPS  $0x02, Z15, Z0, Z0
+	VRANGEPS  $0x02, Z15, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVDQU   Y0, (DI)
+	VMOVDQU   Y1, 32(DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f32ToI32AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·f32ToI32AVX2(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x4f000000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL         $0x80000000, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVL         $0x7fffffff, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVQ         CX, R12
+	ANDQ         $0x0000001f, R12
+	SUBQ         R12, CX
+	JZ           ckrest
+
+ckblock:
+	MOVQ    $0x00000400, R13
+	CMPQ    CX, R13
+	CMOVQLT CX, R13
+	MOVQ    SI, R8
+	MOVQ    DI, R9
+	MOVQ    R13, R11
+	VMOVDQA Y14, Y11
+
+ckrun:
+	VCVTTPS2DQ (SI), Y0
+	VCVTTPS2DQ 32(SI), Y1
+	VCVTTPS2DQ 64(SI), Y2
+	VCVTTPS2DQ 96(SI), Y3
+	VPMINSD    Y1, Y0, Y4
+	VPMINSD    Y3, Y2, Y5
+	VPMINSD    Y4, Y11, Y11
+	VPMINSD    Y5, Y11, Y11
+	VMOVDQU    Y0, (DI)
+	VMOVDQU    Y1, 32(DI)
+	VMOVDQU    Y2, 64(DI)
+	VMOVDQU    Y3, 96(DI)
+	ADDQ       $0x00000080, SI
+	ADDQ       $0x00000080, DI
+	SUBQ       $0x00000020, R13
+	JNZ        ckrun
+	VPCMPEQD   Y12, Y11, Y11
+	VPTEST     Y11, Y11
+	JNZ        ckspecial
+	SUBQ       R11, CX
+	JNZ        ckblock
+	JMP        ckrest
+
+ckspecial:
+	MOVQ R8, SI
+	MOVQ R9, DI
+
+ckstep:
+	VMOVDQA    Y14, Y11
+	VCVTTPS2DQ (SI), Y0
+	VCVTTPS2DQ 32(SI), Y1
+	VCVTTPS2DQ 64(SI), Y2
+	VCVTTPS2DQ 96(SI), Y3
+	VPMINSD    Y1, Y0, Y4
+	VPMINSD    Y3, Y2, Y5
+	VPMINSD    Y4, Y11, Y11
+	VPMINSD    Y5, Y11, Y11
+	VPCMPEQD   Y12, Y11, Y11
+	VPTEST     Y11, Y11
+	JNZ        ckfix
+	VMOVDQU    Y0, (DI)
+	VMOVDQU    Y1, 32(DI)
+	VMOVDQU    Y2, 64(DI)
+	VMOVDQU    Y3, 96(DI)
+
+cknext:
+	ADDQ $0x00000080, SI
+	ADDQ $0x00000080, DI
+	SUBQ $0x00000020, CX
+	JNZ  ckstep
+
+ckrest:
+	MOVQ R12, CX
+	MOVQ CX, R10
+	ANDQ $0x00000007, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000020
+	JB   single
+
+four:
+	VMOVUPS    (SI), Y1
+	VCVTTPS2DQ Y1, Y0
+	VCMPPS     $0x1d, Y15, Y1, Y2
+	VPXOR      Y2, Y0, Y0
+	VCMPPS     $0x07, Y1, Y1, Y2
+	VPAND      Y2, Y0, Y0
+	VMOVDQU    Y0, (DI)
+	VMOVUPS    32(SI), Y1
+	VCVTTPS2DQ Y1, Y0
+	VCMPPS     $0x1d, Y15, Y1, Y2
+	VPXOR      Y2, Y0, Y0
+	VCMPPS     $0x07, Y1, Y1, Y2
+	VPAND      Y2, Y0, Y0
+	VMOVDQU    Y0, 32(DI)
+	VMOVUPS    64(SI), Y1
+	VCVTTPS2DQ Y1, Y0
+	VCMPPS     $0x1d, Y15, Y1, Y2
+	VPXOR      Y2, Y0, Y0
+	VCMPPS     $0x07, Y1, Y1, Y2
+	VPAND      Y2, Y0, Y0
+	VMOVDQU    Y0, 64(DI)
+	VMOVUPS    96(SI), Y1
+	VCVTTPS2DQ Y1, Y0
+	VCMPPS     $0x1d, Y15, Y1, Y2
+	VPXOR      Y2, Y0, Y0
+	VCMPPS     $0x07, Y1, Y1, Y2
+	VPAND      Y2, Y0, Y0
+	VMOVDQU    Y0, 96(DI)
+	ADDQ       $0x00000080, SI
+	ADDQ       $0x00000080, DI
+	SUBQ       $0x00000020, CX
+	CMPQ       CX, $0x00000020
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+single:
+	VMOVUPS    (SI), Y1
+	VCVTTPS2DQ Y1, Y0
+	VCMPPS     $0x1d, Y15, Y1, Y2
+	VPXOR      Y2, Y0, Y0
+	VCMPPS     $0x07, Y1, Y1, Y2
+	VPAND      Y2, Y0, Y0
+	VMOVDQU    Y0, (DI)
+	ADDQ       $0x00000020, SI
+	ADDQ       $0x00000020, DI
+	SUBQ       $0x00000008, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000008
+	JB         frame
+	MOVQ       $0x00000008, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000020, AX, AX
+	IMUL3Q     $0x00000020, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VMOVUPS    (SI), Y1
+	VCVTTPS2DQ Y1, Y0
+	VCMPPS     $0x1d, Y15, Y1, Y2
+	VPXOR      Y2, Y0, Y0
+	VCMPPS     $0x07, Y1, Y1, Y2
+	VPAND      Y2, Y0, Y0
+	VMOVDQU    Y0, (DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VMOVUPS    (SI), Y1
+	VCVTTPS2DQ Y1, Y0
+	VCMPPS     $0x1d, Y15, Y1, Y2
+	VPXOR      Y2, Y0, Y0
+	VCMPPS     $0x07, Y1, Y1, Y2
+	VPAND      Y2, Y0, Y0
+	VMOVDQU    Y0, (DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000020, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+ckfix:
+	VMOVUPS    (SI), Y1
+	VCVTTPS2DQ Y1, Y0
+	VCMPPS     $0x1d, Y15, Y1, Y2
+	VPXOR      Y2, Y0, Y0
+	VCMPPS     $0x07, Y1, Y1, Y2
+	VPAND      Y2, Y0, Y0
+	VMOVDQU    Y0, (DI)
+	VMOVUPS    32(SI), Y1
+	VCVTTPS2DQ Y1, Y0
+	VCMPPS     $0x1d, Y15, Y1, Y2
+	VPXOR      Y2, Y0, Y0
+	VCMPPS     $0x07, Y1, Y1, Y2
+	VPAND      Y2, Y0, Y0
+	VMOVDQU    Y0, 32(DI)
+	VMOVUPS    64(SI), Y1
+	VCVTTPS2DQ Y1, Y0
+	VCMPPS     $0x1d, Y15, Y1, Y2
+	VPXOR      Y2, Y0, Y0
+	VCMPPS     $0x07, Y1, Y1, Y2
+	VPAND      Y2, Y0, Y0
+	VMOVDQU    Y0, 64(DI)
+	VMOVUPS    96(SI), Y1
+	VCVTTPS2DQ Y1, Y0
+	VCMPPS     $0x1d, Y15, Y1, Y2
+	VPXOR      Y2, Y0, Y0
+	VCMPPS     $0x07, Y1, Y1, Y2
+	VPAND      Y2, Y0, Y0
+	VMOVDQU    Y0, 96(DI)
+	JMP        cknext
+
+// func f32ToI32AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
+TEXT ·f32ToI32AVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x4f000000, AX
+	VPBROADCASTD AX, Z15
+	MOVL         $0x7fffffff, AX
+	VPBROADCASTD AX, Z14
+	VPXORD       Z13, Z13, Z13
+	MOVL         $0x80000000, AX
+	VPBROADCASTD AX, Z12
+	MOVQ         CX, R12
+	ANDQ         $0x0000003f, R12
+	SUBQ         R12, CX
+	JZ           ckrest
+
+ckblock:
+	MOVQ      $0x00000400, R13
+	CMPQ      CX, R13
+	CMOVQLT   CX, R13
+	MOVQ      SI, R8
+	MOVQ      DI, R9
+	MOVQ      R13, R11
+	VMOVDQA64 Z14, Z11
+
+ckrun:
+	VCVTTPS2DQ (SI), Z0
+	VCVTTPS2DQ 64(SI), Z1
+	VCVTTPS2DQ 128(SI), Z2
+	VCVTTPS2DQ 192(SI), Z3
+	VPMINSD    Z1, Z0, Z4
+	VPMINSD    Z3, Z2, Z5
+	VPMINSD    Z4, Z11, Z11
+	VPMINSD    Z5, Z11, Z11
+	VMOVDQU32  Z0, (DI)
+	VMOVDQU32  Z1, 64(DI)
+	VMOVDQU32  Z2, 128(DI)
+	VMOVDQU32  Z3, 192(DI)
+	ADDQ       $0x00000100, SI
+	ADDQ       $0x00000100, DI
+	SUBQ       $0x00000040, R13
+	JNZ        ckrun
+	VPCMPEQD   Z12, Z11, K1
+	KORTESTW   K1, K1
+	JNZ        ckspecial
+	SUBQ       R11, CX
+	JNZ        ckblock
+	JMP        ckrest
+
+ckspecial:
+	MOVQ R8, SI
+	MOVQ R9, DI
+
+ckstep:
+	VMOVDQA64  Z14, Z11
+	VCVTTPS2DQ (SI), Z0
+	VCVTTPS2DQ 64(SI), Z1
+	VCVTTPS2DQ 128(SI), Z2
+	VCVTTPS2DQ 192(SI), Z3
+	VPMINSD    Z1, Z0, Z4
+	VPMINSD    Z3, Z2, Z5
+	VPMINSD    Z4, Z11, Z11
+	VPMINSD    Z5, Z11, Z11
+	VPCMPEQD   Z12, Z11, K1
+	KORTESTW   K1, K1
+	JNZ        ckfix
+	VMOVDQU32  Z0, (DI)
+	VMOVDQU32  Z1, 64(DI)
+	VMOVDQU32  Z2, 128(DI)
+	VMOVDQU32  Z3, 192(DI)
+
+cknext:
+	ADDQ $0x00000100, SI
+	ADDQ $0x00000100, DI
+	SUBQ $0x00000040, CX
+	JNZ  ckstep
+
+ckrest:
+	MOVQ R12, CX
+	MOVQ CX, R10
+	ANDQ $0x0000000f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000040
+	JB   single
+
+four:
+	VMOVUPS    (SI), Z1
+	VCVTTPS2DQ Z1, Z0
+	VCMPPS     $0x1d, Z15, Z1, K1
+	VCMPPS     $0x03, Z1, Z1, K2
+	VMOVDQA32  Z14, K1, Z0
+	VMOVDQA32  Z13, K2, Z0
+	VMOVDQU32  Z0, (DI)
+	VMOVUPS    64(SI), Z1
+	VCVTTPS2DQ Z1, Z0
+	VCMPPS     $0x1d, Z15, Z1, K1
+	VCMPPS     $0x03, Z1, Z1, K2
+	VMOVDQA32  Z14, K1, Z0
+	VMOVDQA32  Z13, K2, Z0
+	VMOVDQU32  Z0, 64(DI)
+	VMOVUPS    128(SI), Z1
+	VCVTTPS2DQ Z1, Z0
+	VCMPPS     $0x1d, Z15, Z1, K1
+	VCMPPS     $0x03, Z1, Z1, K2
+	VMOVDQA32  Z14, K1, Z0
+	VMOVDQA32  Z13, K2, Z0
+	VMOVDQU32  Z0, 128(DI)
+	VMOVUPS    192(SI), Z1
+	VCVTTPS2DQ Z1, Z0
+	VCMPPS     $0x1d, Z15, Z1, K1
+	VCMPPS     $0x03, Z1, Z1, K2
+	VMOVDQA32  Z14, K1, Z0
+	VMOVDQA32  Z13, K2, Z0
+	VMOVDQU32  Z0, 192(DI)
+	ADDQ       $0x00000100, SI
+	ADDQ       $0x00000100, DI
+	SUBQ       $0x00000040, CX
+	CMPQ       CX, $0x00000040
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+single:
+	VMOVUPS    (SI), Z1
+	VCVTTPS2DQ Z1, Z0
+	VCMPPS     $0x1d, Z15, Z1, K1
+	VCMPPS     $0x03, Z1, Z1, K2
+	VMOVDQA32  Z14, K1, Z0
+	VMOVDQA32  Z13, K2, Z0
+	VMOVDQU32  Z0, (DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000010, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000010
+	JB         frame
+	MOVQ       $0x00000010, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000020, AX, AX
+	IMUL3Q     $0x00000020, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VMOVUPS    (SI), Z1
+	VCVTTPS2DQ Z1, Z0
+	VCMPPS     $0x1d, Z15, Z1, K1
+	VCMPPS     $0x03, Z1, Z1, K2
+	VMOVDQA32  Z14, K1, Z0
+	VMOVDQA32  Z13, K2, Z0
+	VMOVDQU32  Z0, (DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VMOVUPS    (SI), Z1
+	VCVTTPS2DQ Z1, Z0
+	VCMPPS     $0x1d, Z15, Z1, K1
+	VCMPPS     $0x03, Z1, Z1, K2
+	VMOVDQA32  Z14, K1, Z0
+	VMOVDQA32  Z13, K2, Z0
+	VMOVDQU32  Z0, (DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000020, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+ckfix:
+	VMOVUPS    (SI), Z1
+	VCVTTPS2DQ Z1, Z0
+	VCMPPS     $0x1d, Z15, Z1, K1
+	VCMPPS     $0x03, Z1, Z1, K2
+	VMOVDQA32  Z14, K1, Z0
+	VMOVDQA32  Z13, K2, Z0
+	VMOVDQU32  Z0, (DI)
+	VMOVUPS    64(SI), Z1
+	VCVTTPS2DQ Z1, Z0
+	VCMPPS     $0x1d, Z15, Z1, K1
+	VCMPPS     $0x03, Z1, Z1, K2
+	VMOVDQA32  Z14, K1, Z0
+	VMOVDQA32  Z13, K2, Z0
+	VMOVDQU32  Z0, 64(DI)
+	VMOVUPS    128(SI), Z1
+	VCVTTPS2DQ Z1, Z0
+	VCMPPS     $0x1d, Z15, Z1, K1
+	VCMPPS     $0x03, Z1, Z1, K2
+	VMOVDQA32  Z14, K1, Z0
+	VMOVDQA32  Z13, K2, Z0
+	VMOVDQU32  Z0, 128(DI)
+	VMOVUPS    192(SI), Z1
+	VCVTTPS2DQ Z1, Z0
+	VCMPPS     $0x1d, Z15, Z1, K1
+	VCMPPS     $0x03, Z1, Z1, K2
+	VMOVDQA32  Z14, K1, Z0
+	VMOVDQA32  Z13, K2, Z0
+	VMOVDQU32  Z0, 192(DI)
+	JMP        cknext
+
+// func f32ToI32AVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·f32ToI32AVX512NT(SB), NOSPLIT, $0-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x4f000000, AX
+	VPBROADCASTD AX, Z15
+	MOVL         $0x7fffffff, AX
+	VPBROADCASTD AX, Z14
+	VPXORD       Z13, Z13, Z13
+	TESTQ        CX, CX
+	JZ           done
+	CMPQ         CX, $0x00000040
+	JB           single
+
+four:
+	VMOVUPS    (SI), Z1
+	VCVTTPS2DQ Z1, Z0
+	VCMPPS     $0x1d, Z15, Z1, K1
+	VCMPPS     $0x03, Z1, Z1, K2
+	VMOVDQA32  Z14, K1, Z0
+	VMOVDQA32  Z13, K2, Z0
+	VMOVNTDQ   Z0, (DI)
+	VMOVUPS    64(SI), Z1
+	VCVTTPS2DQ Z1, Z0
+	VCMPPS     $0x1d, Z15, Z1, K1
+	VCMPPS     $0x03, Z1, Z1, K2
+	VMOVDQA32  Z14, K1, Z0
+	VMOVDQA32  Z13, K2, Z0
+	VMOVNTDQ   Z0, 64(DI)
+	VMOVUPS    128(SI), Z1
+	VCVTTPS2DQ Z1, Z0
+	VCMPPS     $0x1d, Z15, Z1, K1
+	VCMPPS     $0x03, Z1, Z1, K2
+	VMOVDQA32  Z14, K1, Z0
+	VMOVDQA32  Z13, K2, Z0
+	VMOVNTDQ   Z0, 128(DI)
+	VMOVUPS    192(SI), Z1
+	VCVTTPS2DQ Z1, Z0
+	VCMPPS     $0x1d, Z15, Z1, K1
+	VCMPPS     $0x03, Z1, Z1, K2
+	VMOVDQA32  Z14, K1, Z0
+	VMOVDQA32  Z13, K2, Z0
+	VMOVNTDQ   Z0, 192(DI)
+	ADDQ       $0x00000100, SI
+	ADDQ       $0x00000100, DI
+	SUBQ       $0x00000040, CX
+	CMPQ       CX, $0x00000040
+	JAE        four
+	TESTQ      CX, CX
+	JZ         done
+
+single:
+	VMOVUPS    (SI), Z1
+	VCVTTPS2DQ Z1, Z0
+	VCMPPS     $0x1d, Z15, Z1, K1
+	VCMPPS     $0x03, Z1, Z1, K2
+	VMOVDQA32  Z14, K1, Z0
+	VMOVDQA32  Z13, K2, Z0
+	VMOVNTDQ   Z0, (DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000010, CX
+	JNZ        single
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func f32ToI16AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2
+TEXT ·f32ToI16AVX2(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x46fffe00, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVQ         CX, R10
+	ANDQ         $0x0000000f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000040
+	JB           single
+
+four:
+	VMINPS     (SI), Y15, Y0
+	VCMPPS     $0x07, Y0, Y0, Y4
+	VANDPS     Y4, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VMINPS     32(SI), Y15, Y1
+	VCMPPS     $0x07, Y1, Y1, Y5
+	VANDPS     Y5, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPACKSSDW  Y1, Y0, Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VMOVDQU    Y0, (DI)
+	VMINPS     64(SI), Y15, Y0
+	VCMPPS     $0x07, Y0, Y0, Y4
+	VANDPS     Y4, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VMINPS     96(SI), Y15, Y1
+	VCMPPS     $0x07, Y1, Y1, Y5
+	VANDPS     Y5, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPACKSSDW  Y1, Y0, Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VMOVDQU    Y0, 32(DI)
+	VMINPS     128(SI), Y15, Y0
+	VCMPPS     $0x07, Y0, Y0, Y4
+	VANDPS     Y4, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VMINPS     160(SI), Y15, Y1
+	VCMPPS     $0x07, Y1, Y1, Y5
+	VANDPS     Y5, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPACKSSDW  Y1, Y0, Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VMOVDQU    Y0, 64(DI)
+	VMINPS     192(SI), Y15, Y0
+	VCMPPS     $0x07, Y0, Y0, Y4
+	VANDPS     Y4, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VMINPS     224(SI), Y15, Y1
+	VCMPPS     $0x07, Y1, Y1, Y5
+	VANDPS     Y5, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPACKSSDW  Y1, Y0, Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VMOVDQU    Y0, 96(DI)
+	ADDQ       $0x00000100, SI
+	ADDQ       $0x00000080, DI
+	SUBQ       $0x00000040, CX
+	CMPQ       CX, $0x00000040
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+single:
+	VMINPS     (SI), Y15, Y0
+	VCMPPS     $0x07, Y0, Y0, Y4
+	VANDPS     Y4, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VMINPS     32(SI), Y15, Y1
+	VCMPPS     $0x07, Y1, Y1, Y5
+	VANDPS     Y5, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPACKSSDW  Y1, Y0, Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VMOVDQU    Y0, (DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000020, DI
+	SUBQ       $0x00000010, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000010
+	JB         frame
+	MOVQ       $0x00000010, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000020, AX, AX
+	IMUL3Q     $0x00000010, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VMINPS     (SI), Y15, Y0
+	VCMPPS     $0x07, Y0, Y0, Y4
+	VANDPS     Y4, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VMINPS     32(SI), Y15, Y1
+	VCMPPS     $0x07, Y1, Y1, Y5
+	VANDPS     Y5, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPACKSSDW  Y1, Y0, Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VMOVDQU    Y0, (DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VMINPS     (SI), Y15, Y0
+	VCMPPS     $0x07, Y0, Y0, Y4
+	VANDPS     Y4, Y0, Y0
+	VCVTTPS2DQ Y0, Y0
+	VMINPS     32(SI), Y15, Y1
+	VCMPPS     $0x07, Y1, Y1, Y5
+	VANDPS     Y5, Y1, Y1
+	VCVTTPS2DQ Y1, Y1
+	VPACKSSDW  Y1, Y0, Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VMOVDQU    Y0, (DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000010, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f32ToI8AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2
+TEXT ·f32ToI8AVX2(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x42fe0000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL         $0xc3000000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $0x00ff00ff, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	VMOVDQU      packOrder<>+0(SB), Y12
+	MOVQ         CX, R10
+	ANDQ         $0x0000001f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000080
+	JB           single
+
+four:
+	VMINPS     (SI), Y15, Y0
+	VMAXPS     Y0, Y14, Y0
+	VCVTTPS2DQ Y0, Y0
+	VMINPS     32(SI), Y15, Y1
+	VMAXPS     Y1, Y14, Y1
+	VCVTTPS2DQ Y1, Y1
+	VMINPS     64(SI), Y15, Y2
+	VMAXPS     Y2, Y14, Y2
+	VCVTTPS2DQ Y2, Y2
+	VMINPS     96(SI), Y15, Y3
+	VMAXPS     Y3, Y14, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPACKSSDW  Y1, Y0, Y0
+	VPACKSSDW  Y3, Y2, Y2
+	VPAND      Y13, Y0, Y0
+	VPAND      Y13, Y2, Y2
+	VPACKUSWB  Y2, Y0, Y0
+	VPERMD     Y0, Y12, Y0
+	VMOVDQU    Y0, (DI)
+	VMINPS     128(SI), Y15, Y0
+	VMAXPS     Y0, Y14, Y0
+	VCVTTPS2DQ Y0, Y0
+	VMINPS     160(SI), Y15, Y1
+	VMAXPS     Y1, Y14, Y1
+	VCVTTPS2DQ Y1, Y1
+	VMINPS     192(SI), Y15, Y2
+	VMAXPS     Y2, Y14, Y2
+	VCVTTPS2DQ Y2, Y2
+	VMINPS     224(SI), Y15, Y3
+	VMAXPS     Y3, Y14, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPACKSSDW  Y1, Y0, Y0
+	VPACKSSDW  Y3, Y2, Y2
+	VPAND      Y13, Y0, Y0
+	VPAND      Y13, Y2, Y2
+	VPACKUSWB  Y2, Y0, Y0
+	VPERMD     Y0, Y12, Y0
+	VMOVDQU    Y0, 32(DI)
+	VMINPS     256(SI), Y15, Y0
+	VMAXPS     Y0, Y14, Y0
+	VCVTTPS2DQ Y0, Y0
+	VMINPS     288(SI), Y15, Y1
+	VMAXPS     Y1, Y14, Y1
+	VCVTTPS2DQ Y1, Y1
+	VMINPS     320(SI), Y15, Y2
+	VMAXPS     Y2, Y14, Y2
+	VCVTTPS2DQ Y2, Y2
+	VMINPS     352(SI), Y15, Y3
+	VMAXPS     Y3, Y14, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPACKSSDW  Y1, Y0, Y0
+	VPACKSSDW  Y3, Y2, Y2
+	VPAND      Y13, Y0, Y0
+	VPAND      Y13, Y2, Y2
+	VPACKUSWB  Y2, Y0, Y0
+	VPERMD     Y0, Y12, Y0
+	VMOVDQU    Y0, 64(DI)
+	VMINPS     384(SI), Y15, Y0
+	VMAXPS     Y0, Y14, Y0
+	VCVTTPS2DQ Y0, Y0
+	VMINPS     416(SI), Y15, Y1
+	VMAXPS     Y1, Y14, Y1
+	VCVTTPS2DQ Y1, Y1
+	VMINPS     448(SI), Y15, Y2
+	VMAXPS     Y2, Y14, Y2
+	VCVTTPS2DQ Y2, Y2
+	VMINPS     480(SI), Y15, Y3
+	VMAXPS     Y3, Y14, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPACKSSDW  Y1, Y0, Y0
+	VPACKSSDW  Y3, Y2, Y2
+	VPAND      Y13, Y0, Y0
+	VPAND      Y13, Y2, Y2
+	VPACKUSWB  Y2, Y0, Y0
+	VPERMD     Y0, Y12, Y0
+	VMOVDQU    Y0, 96(DI)
+	ADDQ       $0x00000200, SI
+	ADDQ       $0x00000080, DI
+	SUBQ       $0x00000080, CX
+	CMPQ       CX, $0x00000080
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+single:
+	VMINPS     (SI), Y15, Y0
+	VMAXPS     Y0, Y14, Y0
+	VCVTTPS2DQ Y0, Y0
+	VMINPS     32(SI), Y15, Y1
+	VMAXPS     Y1, Y14, Y1
+	VCVTTPS2DQ Y1, Y1
+	VMINPS     64(SI), Y15, Y2
+	VMAXPS     Y2, Y14, Y2
+	VCVTTPS2DQ Y2, Y2
+	VMINPS     96(SI), Y15, Y3
+	VMAXPS     Y3, Y14, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPACKSSDW  Y1, Y0, Y0
+	VPACKSSDW  Y3, Y2, Y2
+	VPAND      Y13, Y0, Y0
+	VPAND      Y13, Y2, Y2
+	VPACKUSWB  Y2, Y0, Y0
+	VPERMD     Y0, Y12, Y0
+	VMOVDQU    Y0, (DI)
+	ADDQ       $0x00000080, SI
+	ADDQ       $0x00000020, DI
+	SUBQ       $0x00000020, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000020
+	JB         frame
+	MOVQ       $0x00000020, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000020, AX, AX
+	IMUL3Q     $0x00000008, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VMINPS     (SI), Y15, Y0
+	VMAXPS     Y0, Y14, Y0
+	VCVTTPS2DQ Y0, Y0
+	VMINPS     32(SI), Y15, Y1
+	VMAXPS     Y1, Y14, Y1
+	VCVTTPS2DQ Y1, Y1
+	VMINPS     64(SI), Y15, Y2
+	VMAXPS     Y2, Y14, Y2
+	VCVTTPS2DQ Y2, Y2
+	VMINPS     96(SI), Y15, Y3
+	VMAXPS     Y3, Y14, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPACKSSDW  Y1, Y0, Y0
+	VPACKSSDW  Y3, Y2, Y2
+	VPAND      Y13, Y0, Y0
+	VPAND      Y13, Y2, Y2
+	VPACKUSWB  Y2, Y0, Y0
+	VPERMD     Y0, Y12, Y0
+	VMOVDQU    Y0, (DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VMINPS     (SI), Y15, Y0
+	VMAXPS     Y0, Y14, Y0
+	VCVTTPS2DQ Y0, Y0
+	VMINPS     32(SI), Y15, Y1
+	VMAXPS     Y1, Y14, Y1
+	VCVTTPS2DQ Y1, Y1
+	VMINPS     64(SI), Y15, Y2
+	VMAXPS     Y2, Y14, Y2
+	VCVTTPS2DQ Y2, Y2
+	VMINPS     96(SI), Y15, Y3
+	VMAXPS     Y3, Y14, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPACKSSDW  Y1, Y0, Y0
+	VPACKSSDW  Y3, Y2, Y2
+	VPAND      Y13, Y0, Y0
+	VPAND      Y13, Y2, Y2
+	VPACKUSWB  Y2, Y0, Y0
+	VPERMD     Y0, Y12, Y0
+	VMOVDQU    Y0, (DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000008, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+DATA packOrder<>+0(SB)/8, $0x0000000400000000
+DATA packOrder<>+8(SB)/8, $0x0000000500000001
+DATA packOrder<>+16(SB)/8, $0x0000000600000002
+DATA packOrder<>+24(SB)/8, $0x0000000700000003
+GLOBL packOrder<>(SB), RODATA|NOPTR, $32
+
+// func f32ToU8AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2
+TEXT ·f32ToU8AVX2(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x437f0000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	VMOVDQU      packOrder<>+0(SB), Y14
+	MOVQ         CX, R10
+	ANDQ         $0x0000001f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000080
+	JB           single
+
+four:
+	VMINPS     (SI), Y15, Y0
+	VCVTTPS2DQ Y0, Y0
+	VMINPS     32(SI), Y15, Y1
+	VCVTTPS2DQ Y1, Y1
+	VMINPS     64(SI), Y15, Y2
+	VCVTTPS2DQ Y2, Y2
+	VMINPS     96(SI), Y15, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPACKSSDW  Y1, Y0, Y0
+	VPACKSSDW  Y3, Y2, Y2
+	VPACKUSWB  Y2, Y0, Y0
+	VPERMD     Y0, Y14, Y0
+	VMOVDQU    Y0, (DI)
+	VMINPS     128(SI), Y15, Y0
+	VCVTTPS2DQ Y0, Y0
+	VMINPS     160(SI), Y15, Y1
+	VCVTTPS2DQ Y1, Y1
+	VMINPS     192(SI), Y15, Y2
+	VCVTTPS2DQ Y2, Y2
+	VMINPS     224(SI), Y15, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPACKSSDW  Y1, Y0, Y0
+	VPACKSSDW  Y3, Y2, Y2
+	VPACKUSWB  Y2, Y0, Y0
+	VPERMD     Y0, Y14, Y0
+	VMOVDQU    Y0, 32(DI)
+	VMINPS     256(SI), Y15, Y0
+	VCVTTPS2DQ Y0, Y0
+	VMINPS     288(SI), Y15, Y1
+	VCVTTPS2DQ Y1, Y1
+	VMINPS     320(SI), Y15, Y2
+	VCVTTPS2DQ Y2, Y2
+	VMINPS     352(SI), Y15, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPACKSSDW  Y1, Y0, Y0
+	VPACKSSDW  Y3, Y2, Y2
+	VPACKUSWB  Y2, Y0, Y0
+	VPERMD     Y0, Y14, Y0
+	VMOVDQU    Y0, 64(DI)
+	VMINPS     384(SI), Y15, Y0
+	VCVTTPS2DQ Y0, Y0
+	VMINPS     416(SI), Y15, Y1
+	VCVTTPS2DQ Y1, Y1
+	VMINPS     448(SI), Y15, Y2
+	VCVTTPS2DQ Y2, Y2
+	VMINPS     480(SI), Y15, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPACKSSDW  Y1, Y0, Y0
+	VPACKSSDW  Y3, Y2, Y2
+	VPACKUSWB  Y2, Y0, Y0
+	VPERMD     Y0, Y14, Y0
+	VMOVDQU    Y0, 96(DI)
+	ADDQ       $0x00000200, SI
+	ADDQ       $0x00000080, DI
+	SUBQ       $0x00000080, CX
+	CMPQ       CX, $0x00000080
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+single:
+	VMINPS     (SI), Y15, Y0
+	VCVTTPS2DQ Y0, Y0
+	VMINPS     32(SI), Y15, Y1
+	VCVTTPS2DQ Y1, Y1
+	VMINPS     64(SI), Y15, Y2
+	VCVTTPS2DQ Y2, Y2
+	VMINPS     96(SI), Y15, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPACKSSDW  Y1, Y0, Y0
+	VPACKSSDW  Y3, Y2, Y2
+	VPACKUSWB  Y2, Y0, Y0
+	VPERMD     Y0, Y14, Y0
+	VMOVDQU    Y0, (DI)
+	ADDQ       $0x00000080, SI
+	ADDQ       $0x00000020, DI
+	SUBQ       $0x00000020, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000020
+	JB         frame
+	MOVQ       $0x00000020, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000020, AX, AX
+	IMUL3Q     $0x00000008, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VMINPS     (SI), Y15, Y0
+	VCVTTPS2DQ Y0, Y0
+	VMINPS     32(SI), Y15, Y1
+	VCVTTPS2DQ Y1, Y1
+	VMINPS     64(SI), Y15, Y2
+	VCVTTPS2DQ Y2, Y2
+	VMINPS     96(SI), Y15, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPACKSSDW  Y1, Y0, Y0
+	VPACKSSDW  Y3, Y2, Y2
+	VPACKUSWB  Y2, Y0, Y0
+	VPERMD     Y0, Y14, Y0
+	VMOVDQU    Y0, (DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VMINPS     (SI), Y15, Y0
+	VCVTTPS2DQ Y0, Y0
+	VMINPS     32(SI), Y15, Y1
+	VCVTTPS2DQ Y1, Y1
+	VMINPS     64(SI), Y15, Y2
+	VCVTTPS2DQ Y2, Y2
+	VMINPS     96(SI), Y15, Y3
+	VCVTTPS2DQ Y3, Y3
+	VPACKSSDW  Y1, Y0, Y0
+	VPACKSSDW  Y3, Y2, Y2
+	VPACKUSWB  Y2, Y0, Y0
+	VPERMD     Y0, Y14, Y0
+	VMOVDQU    Y0, (DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000008, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f32ToI16AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·f32ToI16AVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0xc7000000, AX
+	VPBROADCASTD AX, Z12
+	MOVL         $0x46fffe00, AX
+	VPBROADCASTD AX, Z11
+	VMOVDQU64    ·lowWordsD+0(SB), Z10
+	MOVQ         CX, R10
+	ANDQ         $0x0000001f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000080
+	JB           single
+
+four:
+	VMOVUPS    (SI), Z0
+	VMINPS     Z0, Z11, Z0
+	VMAXPS     Z0, Z12, Z0
+	VCVTTPS2DQ Z0, Z0
+	VMOVUPS    64(SI), Z1
+	VMINPS     Z1, Z11, Z1
+	VMAXPS     Z1, Z12, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPERMT2W   Z1, Z10, Z0
+	VMOVDQU64  Z0, (DI)
+	VMOVUPS    128(SI), Z0
+	VMINPS     Z0, Z11, Z0
+	VMAXPS     Z0, Z12, Z0
+	VCVTTPS2DQ Z0, Z0
+	VMOVUPS    192(SI), Z1
+	VMINPS     Z1, Z11, Z1
+	VMAXPS     Z1, Z12, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPERMT2W   Z1, Z10, Z0
+	VMOVDQU64  Z0, 64(DI)
+	VMOVUPS    256(SI), Z0
+	VMINPS     Z0, Z11, Z0
+	VMAXPS     Z0, Z12, Z0
+	VCVTTPS2DQ Z0, Z0
+	VMOVUPS    320(SI), Z1
+	VMINPS     Z1, Z11, Z1
+	VMAXPS     Z1, Z12, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPERMT2W   Z1, Z10, Z0
+	VMOVDQU64  Z0, 128(DI)
+	VMOVUPS    384(SI), Z0
+	VMINPS     Z0, Z11, Z0
+	VMAXPS     Z0, Z12, Z0
+	VCVTTPS2DQ Z0, Z0
+	VMOVUPS    448(SI), Z1
+	VMINPS     Z1, Z11, Z1
+	VMAXPS     Z1, Z12, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPERMT2W   Z1, Z10, Z0
+	VMOVDQU64  Z0, 192(DI)
+	ADDQ       $0x00000200, SI
+	ADDQ       $0x00000100, DI
+	SUBQ       $0x00000080, CX
+	CMPQ       CX, $0x00000080
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+single:
+	VMOVUPS    (SI), Z0
+	VMINPS     Z0, Z11, Z0
+	VMAXPS     Z0, Z12, Z0
+	VCVTTPS2DQ Z0, Z0
+	VMOVUPS    64(SI), Z1
+	VMINPS     Z1, Z11, Z1
+	VMAXPS     Z1, Z12, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPERMT2W   Z1, Z10, Z0
+	VMOVDQU64  Z0, (DI)
+	ADDQ       $0x00000080, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000020, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000020
+	JB         frame
+	MOVQ       $0x00000020, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000020, AX, AX
+	IMUL3Q     $0x00000010, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VMOVUPS    (SI), Z0
+	VMINPS     Z0, Z11, Z0
+	VMAXPS     Z0, Z12, Z0
+	VCVTTPS2DQ Z0, Z0
+	VMOVUPS    64(SI), Z1
+	VMINPS     Z1, Z11, Z1
+	VMAXPS     Z1, Z12, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPERMT2W   Z1, Z10, Z0
+	VMOVDQU64  Z0, (DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VMOVUPS    (SI), Z0
+	VMINPS     Z0, Z11, Z0
+	VMAXPS     Z0, Z12, Z0
+	VCVTTPS2DQ Z0, Z0
+	VMOVUPS    64(SI), Z1
+	VMINPS     Z1, Z11, Z1
+	VMAXPS     Z1, Z12, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPERMT2W   Z1, Z10, Z0
+	VMOVDQU64  Z0, (DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000010, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f32ToI8AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+TEXT ·f32ToI8AVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0xc3000000, AX
+	VPBROADCASTD AX, Z12
+	MOVL         $0x42fe0000, AX
+	VPBROADCASTD AX, Z11
+	VMOVDQU64    ·lowBytesD+0(SB), Z10
+	MOVQ         CX, R10
+	ANDQ         $0x0000001f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000080
+	JB           single
+
+four:
+	VMOVUPS    (SI), Z0
+	VMINPS     Z0, Z11, Z0
+	VMAXPS     Z0, Z12, Z0
+	VCVTTPS2DQ Z0, Z0
+	VMOVUPS    64(SI), Z1
+	VMINPS     Z1, Z11, Z1
+	VMAXPS     Z1, Z12, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPERMT2B   Z1, Z10, Z0
+	VMOVDQU    Y0, (DI)
+	VMOVUPS    128(SI), Z0
+	VMINPS     Z0, Z11, Z0
+	VMAXPS     Z0, Z12, Z0
+	VCVTTPS2DQ Z0, Z0
+	VMOVUPS    192(SI), Z1
+	VMINPS     Z1, Z11, Z1
+	VMAXPS     Z1, Z12, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPERMT2B   Z1, Z10, Z0
+	VMOVDQU    Y0, 32(DI)
+	VMOVUPS    256(SI), Z0
+	VMINPS     Z0, Z11, Z0
+	VMAXPS     Z0, Z12, Z0
+	VCVTTPS2DQ Z0, Z0
+	VMOVUPS    320(SI), Z1
+	VMINPS     Z1, Z11, Z1
+	VMAXPS     Z1, Z12, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPERMT2B   Z1, Z10, Z0
+	VMOVDQU    Y0, 64(DI)
+	VMOVUPS    384(SI), Z0
+	VMINPS     Z0, Z11, Z0
+	VMAXPS     Z0, Z12, Z0
+	VCVTTPS2DQ Z0, Z0
+	VMOVUPS    448(SI), Z1
+	VMINPS     Z1, Z11, Z1
+	VMAXPS     Z1, Z12, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPERMT2B   Z1, Z10, Z0
+	VMOVDQU    Y0, 96(DI)
+	ADDQ       $0x00000200, SI
+	ADDQ       $0x00000080, DI
+	SUBQ       $0x00000080, CX
+	CMPQ       CX, $0x00000080
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+single:
+	VMOVUPS    (SI), Z0
+	VMINPS     Z0, Z11, Z0
+	VMAXPS     Z0, Z12, Z0
+	VCVTTPS2DQ Z0, Z0
+	VMOVUPS    64(SI), Z1
+	VMINPS     Z1, Z11, Z1
+	VMAXPS     Z1, Z12, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPERMT2B   Z1, Z10, Z0
+	VMOVDQU    Y0, (DI)
+	ADDQ       $0x00000080, SI
+	ADDQ       $0x00000020, DI
+	SUBQ       $0x00000020, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000020
+	JB         frame
+	MOVQ       $0x00000020, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000020, AX, AX
+	IMUL3Q     $0x00000008, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VMOVUPS    (SI), Z0
+	VMINPS     Z0, Z11, Z0
+	VMAXPS     Z0, Z12, Z0
+	VCVTTPS2DQ Z0, Z0
+	VMOVUPS    64(SI), Z1
+	VMINPS     Z1, Z11, Z1
+	VMAXPS     Z1, Z12, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPERMT2B   Z1, Z10, Z0
+	VMOVDQU    Y0, (DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VMOVUPS    (SI), Z0
+	VMINPS     Z0, Z11, Z0
+	VMAXPS     Z0, Z12, Z0
+	VCVTTPS2DQ Z0, Z0
+	VMOVUPS    64(SI), Z1
+	VMINPS     Z1, Z11, Z1
+	VMAXPS     Z1, Z12, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPERMT2B   Z1, Z10, Z0
+	VMOVDQU    Y0, (DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000008, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f32ToU8AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+TEXT ·f32ToU8AVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	VPXORD       Z12, Z12, Z12
+	MOVL         $0x437f0000, AX
+	VPBROADCASTD AX, Z11
+	VMOVDQU64    ·lowBytesD+0(SB), Z10
+	MOVQ         CX, R10
+	ANDQ         $0x0000001f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000080
+	JB           single
+
+four:
+	VMOVUPS    (SI), Z0
+	VMINPS     Z0, Z11, Z0
+	VMAXPS     Z0, Z12, Z0
+	VCVTTPS2DQ Z0, Z0
+	VMOVUPS    64(SI), Z1
+	VMINPS     Z1, Z11, Z1
+	VMAXPS     Z1, Z12, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPERMT2B   Z1, Z10, Z0
+	VMOVDQU    Y0, (DI)
+	VMOVUPS    128(SI), Z0
+	VMINPS     Z0, Z11, Z0
+	VMAXPS     Z0, Z12, Z0
+	VCVTTPS2DQ Z0, Z0
+	VMOVUPS    192(SI), Z1
+	VMINPS     Z1, Z11, Z1
+	VMAXPS     Z1, Z12, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPERMT2B   Z1, Z10, Z0
+	VMOVDQU    Y0, 32(DI)
+	VMOVUPS    256(SI), Z0
+	VMINPS     Z0, Z11, Z0
+	VMAXPS     Z0, Z12, Z0
+	VCVTTPS2DQ Z0, Z0
+	VMOVUPS    320(SI), Z1
+	VMINPS     Z1, Z11, Z1
+	VMAXPS     Z1, Z12, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPERMT2B   Z1, Z10, Z0
+	VMOVDQU    Y0, 64(DI)
+	VMOVUPS    384(SI), Z0
+	VMINPS     Z0, Z11, Z0
+	VMAXPS     Z0, Z12, Z0
+	VCVTTPS2DQ Z0, Z0
+	VMOVUPS    448(SI), Z1
+	VMINPS     Z1, Z11, Z1
+	VMAXPS     Z1, Z12, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPERMT2B   Z1, Z10, Z0
+	VMOVDQU    Y0, 96(DI)
+	ADDQ       $0x00000200, SI
+	ADDQ       $0x00000080, DI
+	SUBQ       $0x00000080, CX
+	CMPQ       CX, $0x00000080
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+single:
+	VMOVUPS    (SI), Z0
+	VMINPS     Z0, Z11, Z0
+	VMAXPS     Z0, Z12, Z0
+	VCVTTPS2DQ Z0, Z0
+	VMOVUPS    64(SI), Z1
+	VMINPS     Z1, Z11, Z1
+	VMAXPS     Z1, Z12, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPERMT2B   Z1, Z10, Z0
+	VMOVDQU    Y0, (DI)
+	ADDQ       $0x00000080, SI
+	ADDQ       $0x00000020, DI
+	SUBQ       $0x00000020, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000020
+	JB         frame
+	MOVQ       $0x00000020, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000020, AX, AX
+	IMUL3Q     $0x00000008, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VMOVUPS    (SI), Z0
+	VMINPS     Z0, Z11, Z0
+	VMAXPS     Z0, Z12, Z0
+	VCVTTPS2DQ Z0, Z0
+	VMOVUPS    64(SI), Z1
+	VMINPS     Z1, Z11, Z1
+	VMAXPS     Z1, Z12, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPERMT2B   Z1, Z10, Z0
+	VMOVDQU    Y0, (DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VMOVUPS    (SI), Z0
+	VMINPS     Z0, Z11, Z0
+	VMAXPS     Z0, Z12, Z0
+	VCVTTPS2DQ Z0, Z0
+	VMOVUPS    64(SI), Z1
+	VMINPS     Z1, Z11, Z1
+	VMAXPS     Z1, Z12, Z1
+	VCVTTPS2DQ Z1, Z1
+	VPERMT2B   Z1, Z10, Z0
+	VMOVDQU    Y0, (DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000008, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func boolToU8AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2
+TEXT ·boolToU8AVX2(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x01010101, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVQ         CX, R10
+	ANDQ         $0x0000001f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000080
+	JB           single
+
+four:
+	VPMINUB (SI), Y15, Y0
+	VMOVDQU Y0, (DI)
+	VPMINUB 32(SI), Y15, Y0
+	VMOVDQU Y0, 32(DI)
+	VPMINUB 64(SI), Y15, Y0
+	VMOVDQU Y0, 64(DI)
+	VPMINUB 96(SI), Y15, Y0
+	VMOVDQU Y0, 96(DI)
+	ADDQ    $0x00000080, SI
+	ADDQ    $0x00000080, DI
+	SUBQ    $0x00000080, CX
+	CMPQ    CX, $0x00000080
+	JAE     four
+	TESTQ   CX, CX
+	JZ      tail
+
+single:
+	VPMINUB (SI), Y15, Y0
+	VMOVDQU Y0, (DI)
+	ADDQ    $0x00000020, SI
+	ADDQ    $0x00000020, DI
+	SUBQ    $0x00000020, CX
+	JNZ     single
+
+tail:
+	TESTQ   R10, R10
+	JZ      done
+	CMPQ    n+48(FP), $0x00000020
+	JB      frame
+	MOVQ    $0x00000020, BX
+	SUBQ    R10, BX
+	MOVQ    BX, AX
+	IMUL3Q  $0x00000008, AX, AX
+	IMUL3Q  $0x00000008, BX, BX
+	MOVQ    AX, DX
+	ORQ     BX, DX
+	TESTQ   $0x00000007, DX
+	JNZ     frame
+	SHRQ    $0x03, AX
+	SHRQ    $0x03, BX
+	SUBQ    AX, SI
+	SUBQ    BX, DI
+	VPMINUB (SI), Y15, Y0
+	VMOVDQU Y0, (DI)
+	JMP     done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ    DI, R11
+	MOVQ    R8, SI
+	LEAQ    256(SP), DI
+	VPMINUB (SI), Y15, Y0
+	VMOVDQU Y0, (DI)
+	MOVQ    R10, BX
+	IMUL3Q  $0x00000008, BX, BX
+	ADDQ    $0x00000007, BX
+	SHRQ    $0x03, BX
+	XORQ    AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func boolToF32AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2
+TEXT ·boolToF32AVX2(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVQ         CX, R10
+	ANDQ         $0x00000007, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000020
+	JB           single
+
+four:
+	VPMOVZXBD (SI), Y0
+	VPMINUD   Y15, Y0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	VPMOVZXBD 8(SI), Y0
+	VPMINUD   Y15, Y0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, 32(DI)
+	VPMOVZXBD 16(SI), Y0
+	VPMINUD   Y15, Y0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, 64(DI)
+	VPMOVZXBD 24(SI), Y0
+	VPMINUD   Y15, Y0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, 96(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMOVZXBD (SI), Y0
+	VPMINUD   Y15, Y0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	ADDQ      $0x00000008, SI
+	ADDQ      $0x00000020, DI
+	SUBQ      $0x00000008, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000008
+	JB        frame
+	MOVQ      $0x00000008, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000008, AX, AX
+	IMUL3Q    $0x00000020, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVZXBD (SI), Y0
+	VPMINUD   Y15, Y0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVZXBD (SI), Y0
+	VPMINUD   Y15, Y0, Y0
+	VCVTDQ2PS Y0, Y0
+	VMOVUPS   Y0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000020, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func boolToU8AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·boolToU8AVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x01010101, AX
+	VPBROADCASTD AX, Z15
+	MOVQ         CX, R10
+	ANDQ         $0x0000003f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000100
+	JB           single
+
+four:
+	VPMINUB   (SI), Z15, Z0
+	VMOVDQU64 Z0, (DI)
+	VPMINUB   64(SI), Z15, Z0
+	VMOVDQU64 Z0, 64(DI)
+	VPMINUB   128(SI), Z15, Z0
+	VMOVDQU64 Z0, 128(DI)
+	VPMINUB   192(SI), Z15, Z0
+	VMOVDQU64 Z0, 192(DI)
+	ADDQ      $0x00000100, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000100, CX
+	CMPQ      CX, $0x00000100
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMINUB   (SI), Z15, Z0
+	VMOVDQU64 Z0, (DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000040, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000040
+	JB        frame
+	MOVQ      $0x00000040, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000008, AX, AX
+	IMUL3Q    $0x00000008, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMINUB   (SI), Z15, Z0
+	VMOVDQU64 Z0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMINUB   (SI), Z15, Z0
+	VMOVDQU64 Z0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000008, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func boolToF32AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·boolToF32AVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z15
+	MOVQ         CX, R10
+	ANDQ         $0x0000000f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000040
+	JB           single
+
+four:
+	VPMOVZXBD (SI), Z0
+	VPMINUD   Z15, Z0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, (DI)
+	VPMOVZXBD 16(SI), Z0
+	VPMINUD   Z15, Z0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, 64(DI)
+	VPMOVZXBD 32(SI), Z0
+	VPMINUD   Z15, Z0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, 128(DI)
+	VPMOVZXBD 48(SI), Z0
+	VPMINUD   Z15, Z0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMOVZXBD (SI), Z0
+	VPMINUD   Z15, Z0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000010
+	JB        frame
+	MOVQ      $0x00000010, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000008, AX, AX
+	IMUL3Q    $0x00000020, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVZXBD (SI), Z0
+	VPMINUD   Z15, Z0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVZXBD (SI), Z0
+	VPMINUD   Z15, Z0, Z0
+	VCVTDQ2PS Z0, Z0
+	VMOVUPS   Z0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000020, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f32ToBoolAVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2
+TEXT ·f32ToBoolAVX2(SB), NOSPLIT, $512-56
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    src_base+24(FP), SI
+	MOVQ    n+48(FP), CX
+	VMOVDQU packOrder<>+0(SB), Y14
+	VXORPS  Y13, Y13, Y13
+	MOVQ    CX, R10
+	ANDQ    $0x0000001f, R10
+	SUBQ    R10, CX
+	JZ      tail
+	CMPQ    CX, $0x00000080
+	JB      single
+
+four:
+	VCMPPS    $0x04, (SI), Y13, Y0
+	VCMPPS    $0x04, 32(SI), Y13, Y1
+	VCMPPS    $0x04, 64(SI), Y13, Y2
+	VCMPPS    $0x04, 96(SI), Y13, Y3
+	VPACKSSDW Y1, Y0, Y0
+	VPACKSSDW Y3, Y2, Y2
+	VPACKSSWB Y2, Y0, Y0
+	VPABSB    Y0, Y0
+	VPERMD    Y0, Y14, Y0
+	VMOVDQU   Y0, (DI)
+	VCMPPS    $0x04, 128(SI), Y13, Y0
+	VCMPPS    $0x04, 160(SI), Y13, Y1
+	VCMPPS    $0x04, 192(SI), Y13, Y2
+	VCMPPS    $0x04, 224(SI), Y13, Y3
+	VPACKSSDW Y1, Y0, Y0
+	VPACKSSDW Y3, Y2, Y2
+	VPACKSSWB Y2, Y0, Y0
+	VPABSB    Y0, Y0
+	VPERMD    Y0, Y14, Y0
+	VMOVDQU   Y0, 32(DI)
+	VCMPPS    $0x04, 256(SI), Y13, Y0
+	VCMPPS    $0x04, 288(SI), Y13, Y1
+	VCMPPS    $0x04, 320(SI), Y13, Y2
+	VCMPPS    $0x04, 352(SI), Y13, Y3
+	VPACKSSDW Y1, Y0, Y0
+	VPACKSSDW Y3, Y2, Y2
+	VPACKSSWB Y2, Y0, Y0
+	VPABSB    Y0, Y0
+	VPERMD    Y0, Y14, Y0
+	VMOVDQU   Y0, 64(DI)
+	VCMPPS    $0x04, 384(SI), Y13, Y0
+	VCMPPS    $0x04, 416(SI), Y13, Y1
+	VCMPPS    $0x04, 448(SI), Y13, Y2
+	VCMPPS    $0x04, 480(SI), Y13, Y3
+	VPACKSSDW Y1, Y0, Y0
+	VPACKSSDW Y3, Y2, Y2
+	VPACKSSWB Y2, Y0, Y0
+	VPABSB    Y0, Y0
+	VPERMD    Y0, Y14, Y0
+	VMOVDQU   Y0, 96(DI)
+	ADDQ      $0x00000200, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000080, CX
+	CMPQ      CX, $0x00000080
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VCMPPS    $0x04, (SI), Y13, Y0
+	VCMPPS    $0x04, 32(SI), Y13, Y1
+	VCMPPS    $0x04, 64(SI), Y13, Y2
+	VCMPPS    $0x04, 96(SI), Y13, Y3
+	VPACKSSDW Y1, Y0, Y0
+	VPACKSSDW Y3, Y2, Y2
+	VPACKSSWB Y2, Y0, Y0
+	VPABSB    Y0, Y0
+	VPERMD    Y0, Y14, Y0
+	VMOVDQU   Y0, (DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000020, DI
+	SUBQ      $0x00000020, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000020
+	JB        frame
+	MOVQ      $0x00000020, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000020, AX, AX
+	IMUL3Q    $0x00000008, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VCMPPS    $0x04, (SI), Y13, Y0
+	VCMPPS    $0x04, 32(SI), Y13, Y1
+	VCMPPS    $0x04, 64(SI), Y13, Y2
+	VCMPPS    $0x04, 96(SI), Y13, Y3
+	VPACKSSDW Y1, Y0, Y0
+	VPACKSSDW Y3, Y2, Y2
+	VPACKSSWB Y2, Y0, Y0
+	VPABSB    Y0, Y0
+	VPERMD    Y0, Y14, Y0
+	VMOVDQU   Y0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VCMPPS    $0x04, (SI), Y13, Y0
+	VCMPPS    $0x04, 32(SI), Y13, Y1
+	VCMPPS    $0x04, 64(SI), Y13, Y2
+	VCMPPS    $0x04, 96(SI), Y13, Y3
+	VPACKSSDW Y1, Y0, Y0
+	VPACKSSDW Y3, Y2, Y2
+	VPACKSSWB Y2, Y0, Y0
+	VPABSB    Y0, Y0
+	VPERMD    Y0, Y14, Y0
+	VMOVDQU   Y0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000008, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f32ToBoolAVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·f32ToBoolAVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x01010101, AX
+	VPBROADCASTD AX, Z15
+	MOVL         $0x7fffffff, AX
+	VPBROADCASTD AX, Z14
+	MOVQ         CX, R10
+	ANDQ         $0x0000001f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000080
+	JB           single
+
+four:
+	VPTESTMD   (SI), Z14, K1
+	VPTESTMD   64(SI), Z14, K2
+	KUNPCKWD   K1, K2, K1
+	VMOVDQU8.Z Y15, K1, Y0
+	VMOVDQU    Y0, (DI)
+	VPTESTMD   128(SI), Z14, K1
+	VPTESTMD   192(SI), Z14, K2
+	KUNPCKWD   K1, K2, K1
+	VMOVDQU8.Z Y15, K1, Y0
+	VMOVDQU    Y0, 32(DI)
+	VPTESTMD   256(SI), Z14, K1
+	VPTESTMD   320(SI), Z14, K2
+	KUNPCKWD   K1, K2, K1
+	VMOVDQU8.Z Y15, K1, Y0
+	VMOVDQU    Y0, 64(DI)
+	VPTESTMD   384(SI), Z14, K1
+	VPTESTMD   448(SI), Z14, K2
+	KUNPCKWD   K1, K2, K1
+	VMOVDQU8.Z Y15, K1, Y0
+	VMOVDQU    Y0, 96(DI)
+	ADDQ       $0x00000200, SI
+	ADDQ       $0x00000080, DI
+	SUBQ       $0x00000080, CX
+	CMPQ       CX, $0x00000080
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+single:
+	VPTESTMD   (SI), Z14, K1
+	VPTESTMD   64(SI), Z14, K2
+	KUNPCKWD   K1, K2, K1
+	VMOVDQU8.Z Y15, K1, Y0
+	VMOVDQU    Y0, (DI)
+	ADDQ       $0x00000080, SI
+	ADDQ       $0x00000020, DI
+	SUBQ       $0x00000020, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000020
+	JB         frame
+	MOVQ       $0x00000020, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000020, AX, AX
+	IMUL3Q     $0x00000008, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VPTESTMD   (SI), Z14, K1
+	VPTESTMD   64(SI), Z14, K2
+	KUNPCKWD   K1, K2, K1
+	VMOVDQU8.Z Y15, K1, Y0
+	VMOVDQU    Y0, (DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VPTESTMD   (SI), Z14, K1
+	VPTESTMD   64(SI), Z14, K2
+	KUNPCKWD   K1, K2, K1
+	VMOVDQU8.Z Y15, K1, Y0
+	VMOVDQU    Y0, (DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000008, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
 // func i8ToI32AVX2(dst []byte, src []byte, n int)
 // Requires: AVX, AVX2
 TEXT ·i8ToI32AVX2(SB), NOSPLIT, $512-56

@@ -6,6 +6,470 @@ package kernels
 
 import "github.com/convertpromote/convertpromote/element"
 
+// i8ToF32AVX2 converts n elements of the pair i8 → f32 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i])
+//	}
+//
+//go:noescape
+func i8ToF32AVX2(dst, src []byte, n int)
+
+// i8ToF32AVX512 converts n elements of the pair i8 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i])
+//	}
+//
+//go:noescape
+func i8ToF32AVX512(dst, src []byte, n int)
+
+// i8ToF32AVX512NT converts n elements of the pair i8 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i])
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with
+// an SFENCE; n must be a multiple of 16 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+//go:noescape
+func i8ToF32AVX512NT(dst, src []byte, n int)
+
+// u8ToF32AVX2 converts n elements of the pair u8 → f32 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i])
+//	}
+//
+//go:noescape
+func u8ToF32AVX2(dst, src []byte, n int)
+
+// u8ToF32AVX512 converts n elements of the pair u8 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i])
+//	}
+//
+//go:noescape
+func u8ToF32AVX512(dst, src []byte, n int)
+
+// i16ToF32AVX2 converts n elements of the pair i16 → f32 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i])
+//	}
+//
+//go:noescape
+func i16ToF32AVX2(dst, src []byte, n int)
+
+// i16ToF32AVX512 converts n elements of the pair i16 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i])
+//	}
+//
+//go:noescape
+func i16ToF32AVX512(dst, src []byte, n int)
+
+// u16ToF32AVX2 converts n elements of the pair u16 → f32 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i])
+//	}
+//
+//go:noescape
+func u16ToF32AVX2(dst, src []byte, n int)
+
+// u16ToF32AVX512 converts n elements of the pair u16 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i])
+//	}
+//
+//go:noescape
+func u16ToF32AVX512(dst, src []byte, n int)
+
+// i32ToF32AVX2 converts n elements of the pair i32 → f32 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i]) // to nearest even
+//	}
+//
+//go:noescape
+func i32ToF32AVX2(dst, src []byte, n int)
+
+// f64ToF32AVX2 converts n elements of the pair f64 → f32 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i]) // to nearest even
+//	}
+//
+//go:noescape
+func f64ToF32AVX2(dst, src []byte, n int)
+
+// f32ToF64AVX2 converts n elements of the pair f32 → f64 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+//go:noescape
+func f32ToF64AVX2(dst, src []byte, n int)
+
+// i32ToF32AVX512 converts n elements of the pair i32 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i]) // to nearest even
+//	}
+//
+//go:noescape
+func i32ToF32AVX512(dst, src []byte, n int)
+
+// i32ToF32AVX512NT converts n elements of the pair i32 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i]) // to nearest even
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with
+// an SFENCE; n must be a multiple of 16 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+//go:noescape
+func i32ToF32AVX512NT(dst, src []byte, n int)
+
+// f32ToF64AVX512 converts n elements of the pair f32 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+//go:noescape
+func f32ToF64AVX512(dst, src []byte, n int)
+
+// f32ToF64AVX512NT converts n elements of the pair f32 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with
+// an SFENCE; n must be a multiple of 8 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+//go:noescape
+func f32ToF64AVX512NT(dst, src []byte, n int)
+
+// f64ToF32AVX512 converts n elements of the pair f64 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i]) // to nearest even
+//	}
+//
+// Calls of at least 2048 elements take four 256-bit conversions (VCVTPD2PS ymm → xmm) joined in
+// pairs, 32 elements a step: slower from L1 and slightly faster when the buffers live in L2 or L3
+// (docs/perf/README.md, "Kernel design measurements").
+//
+//go:noescape
+func f64ToF32AVX512(dst, src []byte, n int)
+
+// f64ToF32AVX512NT converts n elements of the pair f64 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i]) // to nearest even
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with
+// an SFENCE; n must be a multiple of 16 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+//go:noescape
+func f64ToF32AVX512NT(dst, src []byte, n int)
+
+// i16ToF16AVX2 converts n elements of the pair i16 → f16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i]))
+//	}
+//
+// Through float32 (exact) and VCVTPS2PH to a register: its memory form is much slower on some
+// CPUs.
+//
+//go:noescape
+func i16ToF16AVX2(dst, src []byte, n int)
+
+// u16ToF16AVX2 converts n elements of the pair u16 → f16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i]))
+//	}
+//
+// Through float32 (exact) and VCVTPS2PH to a register: its memory form is much slower on some
+// CPUs.
+//
+//go:noescape
+func u16ToF16AVX2(dst, src []byte, n int)
+
+// i8ToF16AVX2 converts n elements of the pair i8 → f16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i]))
+//	}
+//
+// Exact, without VCVTPS2PH: VCVTDQ2PS of the even and the odd elements times 2^16, the binary16
+// bits cut from the float32 bits by integer multiplies and shifts.
+//
+//go:noescape
+func i8ToF16AVX2(dst, src []byte, n int)
+
+// u8ToF16AVX2 converts n elements of the pair u8 → f16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i]))
+//	}
+//
+// Exact, without VCVTPS2PH: VCVTDQ2PS of the even and the odd elements times 2^16, the binary16
+// bits cut from the float32 bits by integer multiplies and shifts.
+//
+//go:noescape
+func u8ToF16AVX2(dst, src []byte, n int)
+
+// i32ToF16AVX2 converts n elements of the pair i32 → f16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(max(min(src[i], 65504), -65504)))
+//	}
+//
+// The clamp is done in int32 (VPMINSD, VPMAXSD), then VCVTDQ2PS and VCVTPS2PH to a register.
+//
+//go:noescape
+func i32ToF16AVX2(dst, src []byte, n int)
+
+// i8ToF16AVX512 converts n elements of the pair i8 → f16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i]))
+//	}
+//
+// VPERMI2B lookups of the low and high bytes in lutI8F16, built from the scalar codec.
+//
+//go:noescape
+func i8ToF16AVX512(dst, src []byte, n int)
+
+// u8ToF16AVX512 converts n elements of the pair u8 → f16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i]))
+//	}
+//
+// VPERMI2B lookups of the low and high bytes in lutU8F16, built from the scalar codec.
+//
+//go:noescape
+func u8ToF16AVX512(dst, src []byte, n int)
+
+// i16ToF16AVX512 converts n elements of the pair i16 → f16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i]))
+//	}
+//
+//go:noescape
+func i16ToF16AVX512(dst, src []byte, n int)
+
+// u16ToF16AVX512 converts n elements of the pair u16 → f16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i]))
+//	}
+//
+//go:noescape
+func u16ToF16AVX512(dst, src []byte, n int)
+
+// i32ToF16AVX512 converts n elements of the pair i32 → f16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(max(min(src[i], 65504), -65504)))
+//	}
+//
+//go:noescape
+func i32ToF16AVX512(dst, src []byte, n int)
+
+// f32ToI32AVX2 converts n elements of the pair f32 → i32 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = int32(sat(src[i], math.MinInt32, math.MaxInt32)) // sat: truncate, clamp, NaN → 0
+//	}
+//
+// VCVTTPS2DQ alone for blocks of up to 1024 elements with no result 0x80000000; the steps of other
+// blocks with one are converted again with the saturating route.
+//
+//go:noescape
+func f32ToI32AVX2(dst, src []byte, n int)
+
+// f32ToI32AVX512 converts n elements of the pair f32 → i32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = int32(sat(src[i], math.MinInt32, math.MaxInt32)) // sat: truncate, clamp, NaN → 0
+//	}
+//
+// VCVTTPS2DQ alone for blocks of up to 1024 elements with no result 0x80000000; the steps of other
+// blocks with one are converted again with the saturating route.
+//
+//go:noescape
+func f32ToI32AVX512(dst, src []byte, n int)
+
+// f32ToI32AVX512NT converts n elements of the pair f32 → i32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = int32(sat(src[i], math.MinInt32, math.MaxInt32)) // sat: truncate, clamp, NaN → 0
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with
+// an SFENCE; n must be a multiple of 16 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// Every block takes the saturating route.
+//
+//go:noescape
+func f32ToI32AVX512NT(dst, src []byte, n int)
+
+// f32ToI16AVX2 converts n elements of the pair f32 → i16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = int16(sat(src[i], math.MinInt16, math.MaxInt16)) // sat: truncate, clamp, NaN → 0
+//	}
+//
+// x above 32767 becomes 32767 (VMINPS keeps NaN), NaN lanes are cleared by the ordered mask,
+// VCVTTPS2DQ truncates and VPACKSSDW saturates the rest.
+//
+//go:noescape
+func f32ToI16AVX2(dst, src []byte, n int)
+
+// f32ToI8AVX2 converts n elements of the pair f32 → i8 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = int8(sat(src[i], math.MinInt8, math.MaxInt8)) // sat: truncate, clamp, NaN → 0
+//	}
+//
+// Clamped to [-128, 127] in float32 with NaN kept, so that VCVTTPS2DQ gives 0x80000000 for NaN
+// only; packed to words (NaN lanes become 0x8000) and the low byte of each word kept.
+//
+//go:noescape
+func f32ToI8AVX2(dst, src []byte, n int)
+
+// f32ToU8AVX2 converts n elements of the pair f32 → u8 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = uint8(sat(src[i], 0, math.MaxUint8)) // sat: truncate, clamp, NaN → 0
+//	}
+//
+// min(255, x) keeps a NaN, which VCVTTPS2DQ turns into 0x80000000 as every x ≤ -2^31; the packs
+// saturate those and the other negative lanes to 0.
+//
+//go:noescape
+func f32ToU8AVX2(dst, src []byte, n int)
+
+// f32ToI16AVX512 converts n elements of the pair f32 → i16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = int16(sat(src[i], math.MinInt16, math.MaxInt16)) // sat: truncate, clamp, NaN → 0
+//	}
+//
+// Clamped in float32 with NaN kept, truncated by VCVTTPS2DQ (NaN → 0x80000000, whose low part is
+// 0), the low part of each lane kept by one VPERMT2W/VPERMT2B per 32 elements.
+//
+//go:noescape
+func f32ToI16AVX512(dst, src []byte, n int)
+
+// f32ToI8AVX512 converts n elements of the pair f32 → i8 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = int8(sat(src[i], math.MinInt8, math.MaxInt8)) // sat: truncate, clamp, NaN → 0
+//	}
+//
+// Clamped in float32 with NaN kept, truncated by VCVTTPS2DQ (NaN → 0x80000000, whose low part is
+// 0), the low part of each lane kept by one VPERMT2W/VPERMT2B per 32 elements.
+//
+//go:noescape
+func f32ToI8AVX512(dst, src []byte, n int)
+
+// f32ToU8AVX512 converts n elements of the pair f32 → u8 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = uint8(sat(src[i], 0, math.MaxUint8)) // sat: truncate, clamp, NaN → 0
+//	}
+//
+// Clamped in float32 with NaN kept, truncated by VCVTTPS2DQ (NaN → 0x80000000, whose low part is
+// 0), the low part of each lane kept by one VPERMT2W/VPERMT2B per 32 elements.
+//
+//go:noescape
+func f32ToU8AVX512(dst, src []byte, n int)
+
+// boolToU8AVX2 converts n elements of the pair boolean → u8 and the pair u8 → boolean on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = b2u(src[i] != 0)
+//	}
+//
+// min(b, 1) per byte (VPMINUB).
+//
+//go:noescape
+func boolToU8AVX2(dst, src []byte, n int)
+
+// boolToF32AVX2 converts n elements of the pair boolean → f32 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(b2u(src[i] != 0))
+//	}
+//
+// float32(min(b, 1)) through VPMOVZXBD, VPMINUD and VCVTDQ2PS.
+//
+//go:noescape
+func boolToF32AVX2(dst, src []byte, n int)
+
+// boolToU8AVX512 converts n elements of the pair boolean → u8 and the pair u8 → boolean on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = b2u(src[i] != 0)
+//	}
+//
+// min(b, 1) per byte (VPMINUB).
+//
+//go:noescape
+func boolToU8AVX512(dst, src []byte, n int)
+
+// boolToF32AVX512 converts n elements of the pair boolean → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(b2u(src[i] != 0))
+//	}
+//
+// float32(min(b, 1)) through VPMOVZXBD, VPMINUD and VCVTDQ2PS.
+//
+//go:noescape
+func boolToF32AVX512(dst, src []byte, n int)
+
+// f32ToBoolAVX2 converts n elements of the pair f32 → boolean on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = b2u(src[i] != 0) // NaN → 1
+//	}
+//
+// VCMPPS NEQ_UQ with 0 (subnormals are not zero: Go runs with MXCSR.DAZ clear), the masks packed
+// to bytes and made 1 by VPABSB.
+//
+//go:noescape
+func f32ToBoolAVX2(dst, src []byte, n int)
+
+// f32ToBoolAVX512 converts n elements of the pair f32 → boolean on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = b2u(src[i] != 0) // NaN → 1
+//	}
+//
+// VPTESTMD of the bits without the sign gives the mask of the lanes that are not ±0; a zeroing
+// masked move of 1 bytes stores them.
+//
+//go:noescape
+func f32ToBoolAVX512(dst, src []byte, n int)
+
 // i8ToI32AVX2 converts n elements of the pair i8 → i32 on the AVX2 path, as the registry's loop:
 //
 //	for i := range n {
@@ -147,6 +611,26 @@ func i32ToI8AVX512(dst, src []byte, n int)
 // avx2Kernels lists the AVX2 kernels with their pairs.
 func avx2Kernels() []kernelSpec {
 	return []kernelSpec{
+		{AVX2, element.I8, element.F32, i8ToF32AVX2, false},
+		{AVX2, element.U8, element.F32, u8ToF32AVX2, false},
+		{AVX2, element.I16, element.F32, i16ToF32AVX2, false},
+		{AVX2, element.U16, element.F32, u16ToF32AVX2, false},
+		{AVX2, element.I32, element.F32, i32ToF32AVX2, false},
+		{AVX2, element.F64, element.F32, f64ToF32AVX2, false},
+		{AVX2, element.F32, element.F64, f32ToF64AVX2, false},
+		{AVX2, element.I16, element.F16, i16ToF16AVX2, false},
+		{AVX2, element.U16, element.F16, u16ToF16AVX2, false},
+		{AVX2, element.I8, element.F16, i8ToF16AVX2, false},
+		{AVX2, element.U8, element.F16, u8ToF16AVX2, false},
+		{AVX2, element.I32, element.F16, i32ToF16AVX2, false},
+		{AVX2, element.F32, element.I32, f32ToI32AVX2, false},
+		{AVX2, element.F32, element.I16, f32ToI16AVX2, false},
+		{AVX2, element.F32, element.I8, f32ToI8AVX2, false},
+		{AVX2, element.F32, element.U8, f32ToU8AVX2, false},
+		{AVX2, element.Boolean, element.U8, boolToU8AVX2, false},
+		{AVX2, element.U8, element.Boolean, boolToU8AVX2, false},
+		{AVX2, element.Boolean, element.F32, boolToF32AVX2, false},
+		{AVX2, element.F32, element.Boolean, f32ToBoolAVX2, false},
 		{AVX2, element.I8, element.I32, i8ToI32AVX2, false},
 		{AVX2, element.U8, element.I32, u8ToI32AVX2, false},
 		{AVX2, element.I16, element.I32, i16ToI32AVX2, false},
@@ -160,6 +644,31 @@ func avx2Kernels() []kernelSpec {
 // avx512Kernels lists the AVX-512 kernels, the non-temporal variants included with their pairs.
 func avx512Kernels() []kernelSpec {
 	return []kernelSpec{
+		{AVX512, element.I8, element.F32, i8ToF32AVX512, false},
+		{AVX512, element.I8, element.F32, i8ToF32AVX512NT, true},
+		{AVX512, element.U8, element.F32, u8ToF32AVX512, false},
+		{AVX512, element.I16, element.F32, i16ToF32AVX512, false},
+		{AVX512, element.U16, element.F32, u16ToF32AVX512, false},
+		{AVX512, element.I32, element.F32, i32ToF32AVX512, false},
+		{AVX512, element.I32, element.F32, i32ToF32AVX512NT, true},
+		{AVX512, element.F32, element.F64, f32ToF64AVX512, false},
+		{AVX512, element.F32, element.F64, f32ToF64AVX512NT, true},
+		{AVX512, element.F64, element.F32, f64ToF32AVX512, false},
+		{AVX512, element.F64, element.F32, f64ToF32AVX512NT, true},
+		{AVX512, element.I8, element.F16, i8ToF16AVX512, false},
+		{AVX512, element.U8, element.F16, u8ToF16AVX512, false},
+		{AVX512, element.I16, element.F16, i16ToF16AVX512, false},
+		{AVX512, element.U16, element.F16, u16ToF16AVX512, false},
+		{AVX512, element.I32, element.F16, i32ToF16AVX512, false},
+		{AVX512, element.F32, element.I32, f32ToI32AVX512, false},
+		{AVX512, element.F32, element.I32, f32ToI32AVX512NT, true},
+		{AVX512, element.F32, element.I16, f32ToI16AVX512, false},
+		{AVX512, element.F32, element.I8, f32ToI8AVX512, false},
+		{AVX512, element.F32, element.U8, f32ToU8AVX512, false},
+		{AVX512, element.Boolean, element.U8, boolToU8AVX512, false},
+		{AVX512, element.U8, element.Boolean, boolToU8AVX512, false},
+		{AVX512, element.Boolean, element.F32, boolToF32AVX512, false},
+		{AVX512, element.F32, element.Boolean, f32ToBoolAVX512, false},
 		{AVX512, element.I8, element.I32, i8ToI32AVX512, false},
 		{AVX512, element.U8, element.I32, u8ToI32AVX512, false},
 		{AVX512, element.I16, element.I32, i16ToI32AVX512, false},

@@ -409,3 +409,6 @@ func bcastW(c uint16, v VecPhysical) {
 	VMOVD(EAX, v.AsX())
 	VPBROADCASTW(v.AsX(), v)
 }
+
+// vmovntdq is VMOVNTDQ as a store argument of the bodies that have a non-temporal variant.
+func vmovntdq(ops ...Op) { VMOVNTDQ(ops[0], ops[1]) }
