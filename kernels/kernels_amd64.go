@@ -325,9 +325,6 @@ func handAVX2Kernels() []kernelSpec {
 		{AVX2, element.I4, f16, i4ToF16AVX2, false},
 		{AVX2, element.NF4, f16, nf4ToF16AVX2, false},
 		{AVX2, element.F4E2M1, f16, f4e2m1ToF16AVX2, false},
-
-
-
 	}
 }
 
@@ -364,9 +361,6 @@ func handAVX512Kernels() []kernelSpec {
 		{AVX512, element.I4, f16, i4ToF16AVX512, false},
 		{AVX512, element.NF4, f16, nf4ToF16AVX512, false},
 		{AVX512, element.F4E2M1, f16, f4e2m1ToF16AVX512, false},
-
-
-
 
 		{AVX512, f32, f16, f32ToF16AVX512NT, true},
 		{AVX512, f16, f32, f16ToF32AVX512NT, true},
