@@ -60,8 +60,9 @@ func archInit() {
 	}
 	initTables()
 	if haveBF16 {
-		simdTable[AVX512][element.F32][element.BF16] = f32ToBF16AVX512BF
-		simdTable[AVX512][element.F16][element.BF16] = f16ToBF16AVX512BF
+		for _, k := range avx512BF16Kernels() {
+			simdTable[k.path][k.from][k.to] = k.f
+		}
 	}
 	if haveAVX512 {
 		largeKernel = func(p Path, from, to element.Type) loopFunc {
@@ -301,12 +302,6 @@ func handAVX2Kernels() []kernelSpec {
 		u8, u16, boolean    = element.U8, element.U16, element.Boolean
 	)
 	return []kernelSpec{
-		{AVX2, f32, f16, f32ToF16AVX2, false},
-		{AVX2, f16, f32, f16ToF32AVX2, false},
-		{AVX2, f32, bf16, f32ToBF16AVX2, false},
-		{AVX2, bf16, f32, bf16ToF32AVX2, false},
-		{AVX2, f16, bf16, f16ToBF16AVX2, false},
-		{AVX2, bf16, f16, bf16ToF16AVX2, false},
 
 		{AVX2, e4m3, f16, f8e4m3ToF16AVX2, false},
 		{AVX2, e4m3, f32, f8e4m3ToF32AVX2, false},
@@ -337,12 +332,6 @@ func handAVX512Kernels() []kernelSpec {
 		u8, u16, boolean    = element.U8, element.U16, element.Boolean
 	)
 	return []kernelSpec{
-		{AVX512, f32, f16, f32ToF16AVX512, false},
-		{AVX512, f16, f32, f16ToF32AVX512, false},
-		{AVX512, f32, bf16, f32ToBF16AVX512, false},
-		{AVX512, bf16, f32, bf16ToF32AVX512, false},
-		{AVX512, f16, bf16, f16ToBF16AVX512, false},
-		{AVX512, bf16, f16, bf16ToF16AVX512, false},
 
 		{AVX512, e4m3, f16, f8e4m3ToF16AVX512, false},
 		{AVX512, e4m3, f32, f8e4m3ToF32AVX512, false},
@@ -362,10 +351,6 @@ func handAVX512Kernels() []kernelSpec {
 		{AVX512, element.NF4, f16, nf4ToF16AVX512, false},
 		{AVX512, element.F4E2M1, f16, f4e2m1ToF16AVX512, false},
 
-		{AVX512, f32, f16, f32ToF16AVX512NT, true},
-		{AVX512, f16, f32, f16ToF32AVX512NT, true},
-		{AVX512, f32, bf16, f32ToBF16AVX512NT, true},
-		{AVX512, bf16, f32, bf16ToF32AVX512NT, true},
 		{AVX512, e4m3, f16, f8e4m3ToF16AVX512NT, true},
 	}
 }

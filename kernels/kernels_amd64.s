@@ -4,6 +4,4906 @@
 
 #include "textflag.h"
 
+// func f16ToF32AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, F16C
+TEXT ·f16ToF32AVX2(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x00000007, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000020
+	JB   single
+
+four:
+	VCVTPH2PS (SI), Y0
+	VMOVUPS   Y0, (DI)
+	VCVTPH2PS 16(SI), Y0
+	VMOVUPS   Y0, 32(DI)
+	VCVTPH2PS 32(SI), Y0
+	VMOVUPS   Y0, 64(DI)
+	VCVTPH2PS 48(SI), Y0
+	VMOVUPS   Y0, 96(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VCVTPH2PS (SI), Y0
+	VMOVUPS   Y0, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000020, DI
+	SUBQ      $0x00000008, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000008
+	JB        frame
+	MOVQ      $0x00000008, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000010, AX, AX
+	IMUL3Q    $0x00000020, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VCVTPH2PS (SI), Y0
+	VMOVUPS   Y0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VCVTPH2PS (SI), Y0
+	VMOVUPS   Y0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000020, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func bf16ToF32AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2
+TEXT ·bf16ToF32AVX2(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x00000007, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000020
+	JB   single
+
+four:
+	VPMOVZXWD (SI), Y0
+	VPSLLD    $0x10, Y0, Y0
+	VMOVDQU   Y0, (DI)
+	VPMOVZXWD 16(SI), Y0
+	VPSLLD    $0x10, Y0, Y0
+	VMOVDQU   Y0, 32(DI)
+	VPMOVZXWD 32(SI), Y0
+	VPSLLD    $0x10, Y0, Y0
+	VMOVDQU   Y0, 64(DI)
+	VPMOVZXWD 48(SI), Y0
+	VPSLLD    $0x10, Y0, Y0
+	VMOVDQU   Y0, 96(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMOVZXWD (SI), Y0
+	VPSLLD    $0x10, Y0, Y0
+	VMOVDQU   Y0, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000020, DI
+	SUBQ      $0x00000008, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000008
+	JB        frame
+	MOVQ      $0x00000008, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000010, AX, AX
+	IMUL3Q    $0x00000020, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVZXWD (SI), Y0
+	VPSLLD    $0x10, Y0, Y0
+	VMOVDQU   Y0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVZXWD (SI), Y0
+	VPSLLD    $0x10, Y0, Y0
+	VMOVDQU   Y0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000020, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f16ToF32AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·f16ToF32AVX512(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x0000000f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000040
+	JB   single
+
+four:
+	VCVTPH2PS (SI), Z0
+	VMOVUPS   Z0, (DI)
+	VCVTPH2PS 32(SI), Z0
+	VMOVUPS   Z0, 64(DI)
+	VCVTPH2PS 64(SI), Z0
+	VMOVUPS   Z0, 128(DI)
+	VCVTPH2PS 96(SI), Z0
+	VMOVUPS   Z0, 192(DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VCVTPH2PS (SI), Z0
+	VMOVUPS   Z0, (DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000010
+	JB        frame
+	MOVQ      $0x00000010, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000010, AX, AX
+	IMUL3Q    $0x00000020, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VCVTPH2PS (SI), Z0
+	VMOVUPS   Z0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VCVTPH2PS (SI), Z0
+	VMOVUPS   Z0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000020, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func bf16ToF32AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·bf16ToF32AVX512(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x0000000f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000040
+	JB   single
+
+four:
+	VPMOVZXWD (SI), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VMOVDQU32 Z0, (DI)
+	VPMOVZXWD 32(SI), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VMOVDQU32 Z0, 64(DI)
+	VPMOVZXWD 64(SI), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VMOVDQU32 Z0, 128(DI)
+	VPMOVZXWD 96(SI), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VMOVDQU32 Z0, 192(DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMOVZXWD (SI), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VMOVDQU32 Z0, (DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000010
+	JB        frame
+	MOVQ      $0x00000010, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000010, AX, AX
+	IMUL3Q    $0x00000020, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVZXWD (SI), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VMOVDQU32 Z0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVZXWD (SI), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VMOVDQU32 Z0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000020, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f16ToF32AVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·f16ToF32AVX512NT(SB), NOSPLIT, $0-56
+	MOVQ  dst_base+0(FP), DI
+	MOVQ  src_base+24(FP), SI
+	MOVQ  n+48(FP), CX
+	TESTQ CX, CX
+	JZ    done
+	CMPQ  CX, $0x00000040
+	JB    single
+
+four:
+	VCVTPH2PS (SI), Z0
+	VMOVNTDQ  Z0, (DI)
+	VCVTPH2PS 32(SI), Z0
+	VMOVNTDQ  Z0, 64(DI)
+	VCVTPH2PS 64(SI), Z0
+	VMOVNTDQ  Z0, 128(DI)
+	VCVTPH2PS 96(SI), Z0
+	VMOVNTDQ  Z0, 192(DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        done
+
+single:
+	VCVTPH2PS (SI), Z0
+	VMOVNTDQ  Z0, (DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func bf16ToF32AVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·bf16ToF32AVX512NT(SB), NOSPLIT, $0-56
+	MOVQ  dst_base+0(FP), DI
+	MOVQ  src_base+24(FP), SI
+	MOVQ  n+48(FP), CX
+	TESTQ CX, CX
+	JZ    done
+	CMPQ  CX, $0x00000040
+	JB    single
+
+four:
+	VPMOVZXWD (SI), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VMOVNTDQ  Z0, (DI)
+	VPMOVZXWD 32(SI), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VMOVNTDQ  Z0, 64(DI)
+	VPMOVZXWD 64(SI), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VMOVNTDQ  Z0, 128(DI)
+	VPMOVZXWD 96(SI), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VMOVNTDQ  Z0, 192(DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        done
+
+single:
+	VPMOVZXWD (SI), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VMOVNTDQ  Z0, (DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func f32ToF16AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, F16C
+TEXT ·f32ToF16AVX2(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x00000007, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000020
+	JB   single
+
+four:
+	VMOVUPS   (SI), Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (DI)
+	VMOVUPS   32(SI), Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 16(DI)
+	VMOVUPS   64(SI), Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 32(DI)
+	VMOVUPS   96(SI), Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 48(DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VMOVUPS   (SI), Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000010, DI
+	SUBQ      $0x00000008, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000008
+	JB        frame
+	MOVQ      $0x00000008, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000020, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VMOVUPS   (SI), Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VMOVUPS   (SI), Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f32ToF16AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·f32ToF16AVX512(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x0000001f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000080
+	JB   single
+
+four:
+	VMOVUPS   (SI), Z0
+	VMOVUPS   64(SI), Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVDQU   Y0, (DI)
+	VMOVDQU   Y1, 32(DI)
+	VMOVUPS   128(SI), Z0
+	VMOVUPS   192(SI), Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVDQU   Y0, 64(DI)
+	VMOVDQU   Y1, 96(DI)
+	VMOVUPS   256(SI), Z0
+	VMOVUPS   320(SI), Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVDQU   Y0, 128(DI)
+	VMOVDQU   Y1, 160(DI)
+	VMOVUPS   384(SI), Z0
+	VMOVUPS   448(SI), Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVDQU   Y0, 192(DI)
+	VMOVDQU   Y1, 224(DI)
+	ADDQ      $0x00000200, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000080, CX
+	CMPQ      CX, $0x00000080
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VMOVUPS   (SI), Z0
+	VMOVUPS   64(SI), Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVDQU   Y0, (DI)
+	VMOVDQU   Y1, 32(DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000020, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000020
+	JB        frame
+	MOVQ      $0x00000020, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000020, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VMOVUPS   (SI), Z0
+	VMOVUPS   64(SI), Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVDQU   Y0, (DI)
+	VMOVDQU   Y1, 32(DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VMOVUPS   (SI), Z0
+	VMOVUPS   64(SI), Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVDQU   Y0, (DI)
+	VMOVDQU   Y1, 32(DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f32ToF16AVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·f32ToF16AVX512NT(SB), NOSPLIT, $0-56
+	MOVQ  dst_base+0(FP), DI
+	MOVQ  src_base+24(FP), SI
+	MOVQ  n+48(FP), CX
+	TESTQ CX, CX
+	JZ    done
+	CMPQ  CX, $0x00000080
+	JB    single
+
+four:
+	VMOVUPS   (SI), Z0
+	VMOVUPS   64(SI), Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVNTDQ  Y0, (DI)
+	VMOVNTDQ  Y1, 32(DI)
+	VMOVUPS   128(SI), Z0
+	VMOVUPS   192(SI), Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVNTDQ  Y0, 64(DI)
+	VMOVNTDQ  Y1, 96(DI)
+	VMOVUPS   256(SI), Z0
+	VMOVUPS   320(SI), Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVNTDQ  Y0, 128(DI)
+	VMOVNTDQ  Y1, 160(DI)
+	VMOVUPS   384(SI), Z0
+	VMOVUPS   448(SI), Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVNTDQ  Y0, 192(DI)
+	VMOVNTDQ  Y1, 224(DI)
+	ADDQ      $0x00000200, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000080, CX
+	CMPQ      CX, $0x00000080
+	JAE       four
+	TESTQ     CX, CX
+	JZ        done
+
+single:
+	VMOVUPS   (SI), Z0
+	VMOVUPS   64(SI), Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VMOVNTDQ  Y0, (DI)
+	VMOVNTDQ  Y1, 32(DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000020, CX
+	JNZ       single
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func f32ToBF16AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·f32ToBF16AVX2(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00008000, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x00010000, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVL         $0x00400000, AX
+	VMOVD        AX, X11
+	VPBROADCASTD X11, Y11
+	MOVL         $0x00010000, AX
+	VMOVD        AX, X10
+	VPBROADCASTD X10, Y10
+	VPXOR        Y9, Y9, Y9
+	MOVQ         CX, R12
+	ANDQ         $0x0000001f, R12
+	SUBQ         R12, CX
+	JZ           ckrest
+
+ckblock:
+	MOVQ    $0x00000400, R13
+	CMPQ    CX, R13
+	CMOVQLT CX, R13
+	MOVQ    SI, R8
+	MOVQ    DI, R9
+	MOVQ    R13, R11
+	VPXOR   Y14, Y14, Y14
+
+ckrun:
+	VMOVDQU   (SI), Y0
+	VMOVDQU   32(SI), Y1
+	VCMPPS    $0x03, Y1, Y0, Y2
+	VPOR      Y2, Y14, Y14
+	VPAND     Y12, Y0, Y2
+	VPCMPEQD  Y9, Y2, Y2
+	VPADDD    Y13, Y0, Y0
+	VPADDD    Y2, Y0, Y0
+	VPMADDWD  Y10, Y0, Y0
+	VPAND     Y12, Y1, Y3
+	VPCMPEQD  Y9, Y3, Y3
+	VPADDD    Y13, Y1, Y1
+	VPADDD    Y3, Y1, Y1
+	VPMADDWD  Y10, Y1, Y1
+	VPACKSSDW Y1, Y0, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU   64(SI), Y4
+	VMOVDQU   96(SI), Y5
+	VCMPPS    $0x03, Y5, Y4, Y6
+	VPOR      Y6, Y14, Y14
+	VPAND     Y12, Y4, Y6
+	VPCMPEQD  Y9, Y6, Y6
+	VPADDD    Y13, Y4, Y4
+	VPADDD    Y6, Y4, Y4
+	VPMADDWD  Y10, Y4, Y4
+	VPAND     Y12, Y5, Y7
+	VPCMPEQD  Y9, Y7, Y7
+	VPADDD    Y13, Y5, Y5
+	VPADDD    Y7, Y5, Y5
+	VPMADDWD  Y10, Y5, Y5
+	VPACKSSDW Y5, Y4, Y4
+	VPERMQ    $0xd8, Y4, Y4
+	VMOVDQU   Y0, (DI)
+	VMOVDQU   Y4, 32(DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000020, R13
+	JNZ       ckrun
+	VPTEST    Y14, Y14
+	JNZ       ckspecial
+	SUBQ      R11, CX
+	JNZ       ckblock
+	JMP       ckrest
+
+ckspecial:
+	MOVQ R8, SI
+	MOVQ R9, DI
+
+ckstep:
+	VPXOR     Y14, Y14, Y14
+	VMOVDQU   (SI), Y0
+	VMOVDQU   32(SI), Y1
+	VCMPPS    $0x03, Y1, Y0, Y2
+	VPOR      Y2, Y14, Y14
+	VPAND     Y12, Y0, Y2
+	VPCMPEQD  Y9, Y2, Y2
+	VPADDD    Y13, Y0, Y0
+	VPADDD    Y2, Y0, Y0
+	VPMADDWD  Y10, Y0, Y0
+	VPAND     Y12, Y1, Y3
+	VPCMPEQD  Y9, Y3, Y3
+	VPADDD    Y13, Y1, Y1
+	VPADDD    Y3, Y1, Y1
+	VPMADDWD  Y10, Y1, Y1
+	VPACKSSDW Y1, Y0, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU   64(SI), Y4
+	VMOVDQU   96(SI), Y5
+	VCMPPS    $0x03, Y5, Y4, Y6
+	VPOR      Y6, Y14, Y14
+	VPAND     Y12, Y4, Y6
+	VPCMPEQD  Y9, Y6, Y6
+	VPADDD    Y13, Y4, Y4
+	VPADDD    Y6, Y4, Y4
+	VPMADDWD  Y10, Y4, Y4
+	VPAND     Y12, Y5, Y7
+	VPCMPEQD  Y9, Y7, Y7
+	VPADDD    Y13, Y5, Y5
+	VPADDD    Y7, Y5, Y5
+	VPMADDWD  Y10, Y5, Y5
+	VPACKSSDW Y5, Y4, Y4
+	VPERMQ    $0xd8, Y4, Y4
+	VPTEST    Y14, Y14
+	JNZ       ckfix
+	VMOVDQU   Y0, (DI)
+	VMOVDQU   Y4, 32(DI)
+
+cknext:
+	ADDQ $0x00000080, SI
+	ADDQ $0x00000040, DI
+	SUBQ $0x00000020, CX
+	JNZ  ckstep
+
+ckrest:
+	MOVQ R12, CX
+	MOVQ CX, R10
+	ANDQ $0x0000000f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000040
+	JB   single
+
+four:
+	VMOVDQU   (SI), Y0
+	VMOVDQU   32(SI), Y4
+	VPAND     Y12, Y0, Y1
+	VPCMPEQD  Y9, Y1, Y1
+	VPADDD    Y13, Y0, Y2
+	VPADDD    Y1, Y2, Y2
+	VPOR      Y11, Y0, Y1
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y0
+	VPMADDWD  Y10, Y0, Y0
+	VPAND     Y12, Y4, Y5
+	VPCMPEQD  Y9, Y5, Y5
+	VPADDD    Y13, Y4, Y6
+	VPADDD    Y5, Y6, Y6
+	VPOR      Y11, Y4, Y5
+	VCMPPS    $0x03, Y4, Y4, Y7
+	VBLENDVPS Y7, Y5, Y6, Y4
+	VPMADDWD  Y10, Y4, Y4
+	VPACKSSDW Y4, Y0, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU   Y0, (DI)
+	VMOVDQU   64(SI), Y0
+	VMOVDQU   96(SI), Y4
+	VPAND     Y12, Y0, Y1
+	VPCMPEQD  Y9, Y1, Y1
+	VPADDD    Y13, Y0, Y2
+	VPADDD    Y1, Y2, Y2
+	VPOR      Y11, Y0, Y1
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y0
+	VPMADDWD  Y10, Y0, Y0
+	VPAND     Y12, Y4, Y5
+	VPCMPEQD  Y9, Y5, Y5
+	VPADDD    Y13, Y4, Y6
+	VPADDD    Y5, Y6, Y6
+	VPOR      Y11, Y4, Y5
+	VCMPPS    $0x03, Y4, Y4, Y7
+	VBLENDVPS Y7, Y5, Y6, Y4
+	VPMADDWD  Y10, Y4, Y4
+	VPACKSSDW Y4, Y0, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU   Y0, 32(DI)
+	VMOVDQU   128(SI), Y0
+	VMOVDQU   160(SI), Y4
+	VPAND     Y12, Y0, Y1
+	VPCMPEQD  Y9, Y1, Y1
+	VPADDD    Y13, Y0, Y2
+	VPADDD    Y1, Y2, Y2
+	VPOR      Y11, Y0, Y1
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y0
+	VPMADDWD  Y10, Y0, Y0
+	VPAND     Y12, Y4, Y5
+	VPCMPEQD  Y9, Y5, Y5
+	VPADDD    Y13, Y4, Y6
+	VPADDD    Y5, Y6, Y6
+	VPOR      Y11, Y4, Y5
+	VCMPPS    $0x03, Y4, Y4, Y7
+	VBLENDVPS Y7, Y5, Y6, Y4
+	VPMADDWD  Y10, Y4, Y4
+	VPACKSSDW Y4, Y0, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU   Y0, 64(DI)
+	VMOVDQU   192(SI), Y0
+	VMOVDQU   224(SI), Y4
+	VPAND     Y12, Y0, Y1
+	VPCMPEQD  Y9, Y1, Y1
+	VPADDD    Y13, Y0, Y2
+	VPADDD    Y1, Y2, Y2
+	VPOR      Y11, Y0, Y1
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y0
+	VPMADDWD  Y10, Y0, Y0
+	VPAND     Y12, Y4, Y5
+	VPCMPEQD  Y9, Y5, Y5
+	VPADDD    Y13, Y4, Y6
+	VPADDD    Y5, Y6, Y6
+	VPOR      Y11, Y4, Y5
+	VCMPPS    $0x03, Y4, Y4, Y7
+	VBLENDVPS Y7, Y5, Y6, Y4
+	VPMADDWD  Y10, Y4, Y4
+	VPACKSSDW Y4, Y0, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU   Y0, 96(DI)
+	ADDQ      $0x00000100, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VMOVDQU   (SI), Y0
+	VMOVDQU   32(SI), Y4
+	VPAND     Y12, Y0, Y1
+	VPCMPEQD  Y9, Y1, Y1
+	VPADDD    Y13, Y0, Y2
+	VPADDD    Y1, Y2, Y2
+	VPOR      Y11, Y0, Y1
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y0
+	VPMADDWD  Y10, Y0, Y0
+	VPAND     Y12, Y4, Y5
+	VPCMPEQD  Y9, Y5, Y5
+	VPADDD    Y13, Y4, Y6
+	VPADDD    Y5, Y6, Y6
+	VPOR      Y11, Y4, Y5
+	VCMPPS    $0x03, Y4, Y4, Y7
+	VBLENDVPS Y7, Y5, Y6, Y4
+	VPMADDWD  Y10, Y4, Y4
+	VPACKSSDW Y4, Y0, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU   Y0, (DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000020, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000010
+	JB        frame
+	MOVQ      $0x00000010, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000020, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VMOVDQU   (SI), Y0
+	VMOVDQU   32(SI), Y4
+	VPAND     Y12, Y0, Y1
+	VPCMPEQD  Y9, Y1, Y1
+	VPADDD    Y13, Y0, Y2
+	VPADDD    Y1, Y2, Y2
+	VPOR      Y11, Y0, Y1
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y0
+	VPMADDWD  Y10, Y0, Y0
+	VPAND     Y12, Y4, Y5
+	VPCMPEQD  Y9, Y5, Y5
+	VPADDD    Y13, Y4, Y6
+	VPADDD    Y5, Y6, Y6
+	VPOR      Y11, Y4, Y5
+	VCMPPS    $0x03, Y4, Y4, Y7
+	VBLENDVPS Y7, Y5, Y6, Y4
+	VPMADDWD  Y10, Y4, Y4
+	VPACKSSDW Y4, Y0, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU   Y0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VMOVDQU   (SI), Y0
+	VMOVDQU   32(SI), Y4
+	VPAND     Y12, Y0, Y1
+	VPCMPEQD  Y9, Y1, Y1
+	VPADDD    Y13, Y0, Y2
+	VPADDD    Y1, Y2, Y2
+	VPOR      Y11, Y0, Y1
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y0
+	VPMADDWD  Y10, Y0, Y0
+	VPAND     Y12, Y4, Y5
+	VPCMPEQD  Y9, Y5, Y5
+	VPADDD    Y13, Y4, Y6
+	VPADDD    Y5, Y6, Y6
+	VPOR      Y11, Y4, Y5
+	VCMPPS    $0x03, Y4, Y4, Y7
+	VBLENDVPS Y7, Y5, Y6, Y4
+	VPMADDWD  Y10, Y4, Y4
+	VPACKSSDW Y4, Y0, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU   Y0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+ckfix:
+	VMOVDQU   (SI), Y0
+	VMOVDQU   32(SI), Y4
+	VPAND     Y12, Y0, Y1
+	VPCMPEQD  Y9, Y1, Y1
+	VPADDD    Y13, Y0, Y2
+	VPADDD    Y1, Y2, Y2
+	VPOR      Y11, Y0, Y1
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y0
+	VPMADDWD  Y10, Y0, Y0
+	VPAND     Y12, Y4, Y5
+	VPCMPEQD  Y9, Y5, Y5
+	VPADDD    Y13, Y4, Y6
+	VPADDD    Y5, Y6, Y6
+	VPOR      Y11, Y4, Y5
+	VCMPPS    $0x03, Y4, Y4, Y7
+	VBLENDVPS Y7, Y5, Y6, Y4
+	VPMADDWD  Y10, Y4, Y4
+	VPACKSSDW Y4, Y0, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU   Y0, (DI)
+	VMOVDQU   64(SI), Y0
+	VMOVDQU   96(SI), Y4
+	VPAND     Y12, Y0, Y1
+	VPCMPEQD  Y9, Y1, Y1
+	VPADDD    Y13, Y0, Y2
+	VPADDD    Y1, Y2, Y2
+	VPOR      Y11, Y0, Y1
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y0
+	VPMADDWD  Y10, Y0, Y0
+	VPAND     Y12, Y4, Y5
+	VPCMPEQD  Y9, Y5, Y5
+	VPADDD    Y13, Y4, Y6
+	VPADDD    Y5, Y6, Y6
+	VPOR      Y11, Y4, Y5
+	VCMPPS    $0x03, Y4, Y4, Y7
+	VBLENDVPS Y7, Y5, Y6, Y4
+	VPMADDWD  Y10, Y4, Y4
+	VPACKSSDW Y4, Y0, Y0
+	VPERMQ    $0xd8, Y0, Y0
+	VMOVDQU   Y0, 32(DI)
+	JMP       cknext
+
+// func f16ToBF16AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2, CMOV, F16C, FMA3
+TEXT ·f16ToBF16AVX2(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0xff800000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	VPCMPEQW     Y8, Y8, Y8
+	MOVQ         CX, R10
+	ANDQ         $0x0000003f, R10
+	SUBQ         R10, CX
+	CMPQ         CX, $0x00000100
+	JB           full
+	XORL         R13, R13
+	VMOVDQA      Y8, Y9
+	VPXOR        Y10, Y10, Y10
+	MOVL         $0x000f000f, AX
+	VMOVD        AX, X11
+	VPBROADCASTD X11, Y11
+	MOVL         $0x00040004, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVL         $0x70007000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+
+fast:
+	VMOVDQU  (SI), Y0
+	VMOVDQU  32(SI), Y4
+	VPAND    Y11, Y0, Y1
+	VPAND    Y11, Y4, Y5
+	VPCMPEQW Y12, Y1, Y1
+	VPCMPEQW Y12, Y5, Y5
+	VPSRAW   $0x02, Y0, Y3
+	VPSRAW   $0x02, Y4, Y7
+	VPADDW   Y3, Y1, Y1
+	VPADDW   Y7, Y5, Y5
+	VPSIGNW  Y0, Y14, Y2
+	VPSIGNW  Y4, Y14, Y6
+	VPAVGW   Y2, Y1, Y3
+	VPAVGW   Y6, Y5, Y7
+	VMOVDQU  Y3, (DI)
+	VMOVDQU  Y7, 32(DI)
+	VPADDW   Y3, Y3, Y2
+	VPADDW   Y7, Y7, Y6
+	VPADDW   Y8, Y2, Y1
+	VPADDW   Y8, Y6, Y5
+	VPMINUW  Y1, Y9, Y9
+	VPMAXUW  Y2, Y10, Y10
+	VPMINUW  Y5, Y9, Y9
+	VPMAXUW  Y6, Y10, Y10
+	VMOVDQU  64(SI), Y0
+	VMOVDQU  96(SI), Y4
+	VPAND    Y11, Y0, Y1
+	VPAND    Y11, Y4, Y5
+	VPCMPEQW Y12, Y1, Y1
+	VPCMPEQW Y12, Y5, Y5
+	VPSRAW   $0x02, Y0, Y3
+	VPSRAW   $0x02, Y4, Y7
+	VPADDW   Y3, Y1, Y1
+	VPADDW   Y7, Y5, Y5
+	VPSIGNW  Y0, Y14, Y2
+	VPSIGNW  Y4, Y14, Y6
+	VPAVGW   Y2, Y1, Y3
+	VPAVGW   Y6, Y5, Y7
+	VMOVDQU  Y3, 64(DI)
+	VMOVDQU  Y7, 96(DI)
+	VPADDW   Y3, Y3, Y2
+	VPADDW   Y7, Y7, Y6
+	VPADDW   Y8, Y2, Y1
+	VPADDW   Y8, Y6, Y5
+	VPMINUW  Y1, Y9, Y9
+	VPMAXUW  Y2, Y10, Y10
+	VPMINUW  Y5, Y9, Y9
+	VPMAXUW  Y6, Y10, Y10
+	VMOVDQU  128(SI), Y0
+	VMOVDQU  160(SI), Y4
+	VPAND    Y11, Y0, Y1
+	VPAND    Y11, Y4, Y5
+	VPCMPEQW Y12, Y1, Y1
+	VPCMPEQW Y12, Y5, Y5
+	VPSRAW   $0x02, Y0, Y3
+	VPSRAW   $0x02, Y4, Y7
+	VPADDW   Y3, Y1, Y1
+	VPADDW   Y7, Y5, Y5
+	VPSIGNW  Y0, Y14, Y2
+	VPSIGNW  Y4, Y14, Y6
+	VPAVGW   Y2, Y1, Y3
+	VPAVGW   Y6, Y5, Y7
+	VMOVDQU  Y3, 128(DI)
+	VMOVDQU  Y7, 160(DI)
+	VPADDW   Y3, Y3, Y2
+	VPADDW   Y7, Y7, Y6
+	VPADDW   Y8, Y2, Y1
+	VPADDW   Y8, Y6, Y5
+	VPMINUW  Y1, Y9, Y9
+	VPMAXUW  Y2, Y10, Y10
+	VPMINUW  Y5, Y9, Y9
+	VPMAXUW  Y6, Y10, Y10
+	VMOVDQU  192(SI), Y0
+	VMOVDQU  224(SI), Y4
+	VPAND    Y11, Y0, Y1
+	VPAND    Y11, Y4, Y5
+	VPCMPEQW Y12, Y1, Y1
+	VPCMPEQW Y12, Y5, Y5
+	VPSRAW   $0x02, Y0, Y3
+	VPSRAW   $0x02, Y4, Y7
+	VPADDW   Y3, Y1, Y1
+	VPADDW   Y7, Y5, Y5
+	VPSIGNW  Y0, Y14, Y2
+	VPSIGNW  Y4, Y14, Y6
+	VPAVGW   Y2, Y1, Y3
+	VPAVGW   Y6, Y5, Y7
+	VMOVDQU  Y3, 192(DI)
+	VMOVDQU  Y7, 224(DI)
+	VPADDW   Y3, Y3, Y2
+	VPADDW   Y7, Y7, Y6
+	VPADDW   Y8, Y2, Y1
+	VPADDW   Y8, Y6, Y5
+	VPMINUW  Y1, Y9, Y9
+	VPMAXUW  Y2, Y10, Y10
+	VPMINUW  Y5, Y9, Y9
+	VPMAXUW  Y6, Y10, Y10
+	VMOVDQU  256(SI), Y0
+	VMOVDQU  288(SI), Y4
+	VPAND    Y11, Y0, Y1
+	VPAND    Y11, Y4, Y5
+	VPCMPEQW Y12, Y1, Y1
+	VPCMPEQW Y12, Y5, Y5
+	VPSRAW   $0x02, Y0, Y3
+	VPSRAW   $0x02, Y4, Y7
+	VPADDW   Y3, Y1, Y1
+	VPADDW   Y7, Y5, Y5
+	VPSIGNW  Y0, Y14, Y2
+	VPSIGNW  Y4, Y14, Y6
+	VPAVGW   Y2, Y1, Y3
+	VPAVGW   Y6, Y5, Y7
+	VMOVDQU  Y3, 256(DI)
+	VMOVDQU  Y7, 288(DI)
+	VPADDW   Y3, Y3, Y2
+	VPADDW   Y7, Y7, Y6
+	VPADDW   Y8, Y2, Y1
+	VPADDW   Y8, Y6, Y5
+	VPMINUW  Y1, Y9, Y9
+	VPMAXUW  Y2, Y10, Y10
+	VPMINUW  Y5, Y9, Y9
+	VPMAXUW  Y6, Y10, Y10
+	VMOVDQU  320(SI), Y0
+	VMOVDQU  352(SI), Y4
+	VPAND    Y11, Y0, Y1
+	VPAND    Y11, Y4, Y5
+	VPCMPEQW Y12, Y1, Y1
+	VPCMPEQW Y12, Y5, Y5
+	VPSRAW   $0x02, Y0, Y3
+	VPSRAW   $0x02, Y4, Y7
+	VPADDW   Y3, Y1, Y1
+	VPADDW   Y7, Y5, Y5
+	VPSIGNW  Y0, Y14, Y2
+	VPSIGNW  Y4, Y14, Y6
+	VPAVGW   Y2, Y1, Y3
+	VPAVGW   Y6, Y5, Y7
+	VMOVDQU  Y3, 320(DI)
+	VMOVDQU  Y7, 352(DI)
+	VPADDW   Y3, Y3, Y2
+	VPADDW   Y7, Y7, Y6
+	VPADDW   Y8, Y2, Y1
+	VPADDW   Y8, Y6, Y5
+	VPMINUW  Y1, Y9, Y9
+	VPMAXUW  Y2, Y10, Y10
+	VPMINUW  Y5, Y9, Y9
+	VPMAXUW  Y6, Y10, Y10
+	VMOVDQU  384(SI), Y0
+	VMOVDQU  416(SI), Y4
+	VPAND    Y11, Y0, Y1
+	VPAND    Y11, Y4, Y5
+	VPCMPEQW Y12, Y1, Y1
+	VPCMPEQW Y12, Y5, Y5
+	VPSRAW   $0x02, Y0, Y3
+	VPSRAW   $0x02, Y4, Y7
+	VPADDW   Y3, Y1, Y1
+	VPADDW   Y7, Y5, Y5
+	VPSIGNW  Y0, Y14, Y2
+	VPSIGNW  Y4, Y14, Y6
+	VPAVGW   Y2, Y1, Y3
+	VPAVGW   Y6, Y5, Y7
+	VMOVDQU  Y3, 384(DI)
+	VMOVDQU  Y7, 416(DI)
+	VPADDW   Y3, Y3, Y2
+	VPADDW   Y7, Y7, Y6
+	VPADDW   Y8, Y2, Y1
+	VPADDW   Y8, Y6, Y5
+	VPMINUW  Y1, Y9, Y9
+	VPMAXUW  Y2, Y10, Y10
+	VPMINUW  Y5, Y9, Y9
+	VPMAXUW  Y6, Y10, Y10
+	VMOVDQU  448(SI), Y0
+	VMOVDQU  480(SI), Y4
+	VPAND    Y11, Y0, Y1
+	VPAND    Y11, Y4, Y5
+	VPCMPEQW Y12, Y1, Y1
+	VPCMPEQW Y12, Y5, Y5
+	VPSRAW   $0x02, Y0, Y3
+	VPSRAW   $0x02, Y4, Y7
+	VPADDW   Y3, Y1, Y1
+	VPADDW   Y7, Y5, Y5
+	VPSIGNW  Y0, Y14, Y2
+	VPSIGNW  Y4, Y14, Y6
+	VPAVGW   Y2, Y1, Y3
+	VPAVGW   Y6, Y5, Y7
+	VMOVDQU  Y3, 448(DI)
+	VMOVDQU  Y7, 480(DI)
+	VPADDW   Y3, Y3, Y2
+	VPADDW   Y7, Y7, Y6
+	VPADDW   Y8, Y2, Y1
+	VPADDW   Y8, Y6, Y5
+	VPMINUW  Y1, Y9, Y9
+	VPMAXUW  Y2, Y10, Y10
+	VPMINUW  Y5, Y9, Y9
+	VPMAXUW  Y6, Y10, Y10
+	VMOVDQU  words7101<>+0(SB), Y3
+	VPSUBUSW words8EFE<>+0(SB), Y10, Y2
+	VPSUBUSW Y9, Y3, Y3
+	VPOR     Y3, Y2, Y2
+	VPTEST   Y2, Y2
+	JNZ      redo
+	XORL     R13, R13
+	ADDQ     $0x00000200, SI
+	ADDQ     $0x00000200, DI
+	SUBQ     $0x00000100, CX
+	CMPQ     CX, $0x00000100
+	JAE      fast
+	JMP      full
+
+redo:
+	MOVL         $0x08000000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $0x80008000, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x00010000, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVL         $0x3f800000, AX
+	VMOVD        AX, X11
+	VPBROADCASTD X11, Y11
+	LEAQ         1(R13), R12
+	LEAQ         1(R13)(R13*1), R13
+	MOVL         $0x0000000f, AX
+	CMPQ         R13, AX
+	CMOVQHI      AX, R13
+
+slow:
+	VCVTPH2PS    (SI), Y0
+	VCVTPH2PS    16(SI), Y1
+	VPAND        Y15, Y0, Y2
+	VPADDD       Y14, Y2, Y2
+	VFMADD213PS  Y2, Y11, Y0
+	VSUBPS       Y2, Y0, Y0
+	VPMADDWD     Y12, Y0, Y0
+	VPAND        Y15, Y1, Y3
+	VPADDD       Y14, Y3, Y3
+	VFMADD213PS  Y3, Y11, Y1
+	VSUBPS       Y3, Y1, Y1
+	VPMADDWD     Y12, Y1, Y1
+	VPACKSSDW    Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPAND        (SI), Y13, Y4
+	VPOR         Y4, Y0, Y0
+	VMOVDQU      Y0, (DI)
+	VCVTPH2PS    32(SI), Y0
+	VCVTPH2PS    48(SI), Y1
+	VPAND        Y15, Y0, Y2
+	VPADDD       Y14, Y2, Y2
+	VFMADD213PS  Y2, Y11, Y0
+	VSUBPS       Y2, Y0, Y0
+	VPMADDWD     Y12, Y0, Y0
+	VPAND        Y15, Y1, Y3
+	VPADDD       Y14, Y3, Y3
+	VFMADD213PS  Y3, Y11, Y1
+	VSUBPS       Y3, Y1, Y1
+	VPMADDWD     Y12, Y1, Y1
+	VPACKSSDW    Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPAND        32(SI), Y13, Y4
+	VPOR         Y4, Y0, Y0
+	VMOVDQU      Y0, 32(DI)
+	VCVTPH2PS    64(SI), Y0
+	VCVTPH2PS    80(SI), Y1
+	VPAND        Y15, Y0, Y2
+	VPADDD       Y14, Y2, Y2
+	VFMADD213PS  Y2, Y11, Y0
+	VSUBPS       Y2, Y0, Y0
+	VPMADDWD     Y12, Y0, Y0
+	VPAND        Y15, Y1, Y3
+	VPADDD       Y14, Y3, Y3
+	VFMADD213PS  Y3, Y11, Y1
+	VSUBPS       Y3, Y1, Y1
+	VPMADDWD     Y12, Y1, Y1
+	VPACKSSDW    Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPAND        64(SI), Y13, Y4
+	VPOR         Y4, Y0, Y0
+	VMOVDQU      Y0, 64(DI)
+	VCVTPH2PS    96(SI), Y0
+	VCVTPH2PS    112(SI), Y1
+	VPAND        Y15, Y0, Y2
+	VPADDD       Y14, Y2, Y2
+	VFMADD213PS  Y2, Y11, Y0
+	VSUBPS       Y2, Y0, Y0
+	VPMADDWD     Y12, Y0, Y0
+	VPAND        Y15, Y1, Y3
+	VPADDD       Y14, Y3, Y3
+	VFMADD213PS  Y3, Y11, Y1
+	VSUBPS       Y3, Y1, Y1
+	VPMADDWD     Y12, Y1, Y1
+	VPACKSSDW    Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPAND        96(SI), Y13, Y4
+	VPOR         Y4, Y0, Y0
+	VMOVDQU      Y0, 96(DI)
+	VCVTPH2PS    128(SI), Y0
+	VCVTPH2PS    144(SI), Y1
+	VPAND        Y15, Y0, Y2
+	VPADDD       Y14, Y2, Y2
+	VFMADD213PS  Y2, Y11, Y0
+	VSUBPS       Y2, Y0, Y0
+	VPMADDWD     Y12, Y0, Y0
+	VPAND        Y15, Y1, Y3
+	VPADDD       Y14, Y3, Y3
+	VFMADD213PS  Y3, Y11, Y1
+	VSUBPS       Y3, Y1, Y1
+	VPMADDWD     Y12, Y1, Y1
+	VPACKSSDW    Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPAND        128(SI), Y13, Y4
+	VPOR         Y4, Y0, Y0
+	VMOVDQU      Y0, 128(DI)
+	VCVTPH2PS    160(SI), Y0
+	VCVTPH2PS    176(SI), Y1
+	VPAND        Y15, Y0, Y2
+	VPADDD       Y14, Y2, Y2
+	VFMADD213PS  Y2, Y11, Y0
+	VSUBPS       Y2, Y0, Y0
+	VPMADDWD     Y12, Y0, Y0
+	VPAND        Y15, Y1, Y3
+	VPADDD       Y14, Y3, Y3
+	VFMADD213PS  Y3, Y11, Y1
+	VSUBPS       Y3, Y1, Y1
+	VPMADDWD     Y12, Y1, Y1
+	VPACKSSDW    Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPAND        160(SI), Y13, Y4
+	VPOR         Y4, Y0, Y0
+	VMOVDQU      Y0, 160(DI)
+	VCVTPH2PS    192(SI), Y0
+	VCVTPH2PS    208(SI), Y1
+	VPAND        Y15, Y0, Y2
+	VPADDD       Y14, Y2, Y2
+	VFMADD213PS  Y2, Y11, Y0
+	VSUBPS       Y2, Y0, Y0
+	VPMADDWD     Y12, Y0, Y0
+	VPAND        Y15, Y1, Y3
+	VPADDD       Y14, Y3, Y3
+	VFMADD213PS  Y3, Y11, Y1
+	VSUBPS       Y3, Y1, Y1
+	VPMADDWD     Y12, Y1, Y1
+	VPACKSSDW    Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPAND        192(SI), Y13, Y4
+	VPOR         Y4, Y0, Y0
+	VMOVDQU      Y0, 192(DI)
+	VCVTPH2PS    224(SI), Y0
+	VCVTPH2PS    240(SI), Y1
+	VPAND        Y15, Y0, Y2
+	VPADDD       Y14, Y2, Y2
+	VFMADD213PS  Y2, Y11, Y0
+	VSUBPS       Y2, Y0, Y0
+	VPMADDWD     Y12, Y0, Y0
+	VPAND        Y15, Y1, Y3
+	VPADDD       Y14, Y3, Y3
+	VFMADD213PS  Y3, Y11, Y1
+	VSUBPS       Y3, Y1, Y1
+	VPMADDWD     Y12, Y1, Y1
+	VPACKSSDW    Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPAND        224(SI), Y13, Y4
+	VPOR         Y4, Y0, Y0
+	VMOVDQU      Y0, 224(DI)
+	VCVTPH2PS    256(SI), Y0
+	VCVTPH2PS    272(SI), Y1
+	VPAND        Y15, Y0, Y2
+	VPADDD       Y14, Y2, Y2
+	VFMADD213PS  Y2, Y11, Y0
+	VSUBPS       Y2, Y0, Y0
+	VPMADDWD     Y12, Y0, Y0
+	VPAND        Y15, Y1, Y3
+	VPADDD       Y14, Y3, Y3
+	VFMADD213PS  Y3, Y11, Y1
+	VSUBPS       Y3, Y1, Y1
+	VPMADDWD     Y12, Y1, Y1
+	VPACKSSDW    Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPAND        256(SI), Y13, Y4
+	VPOR         Y4, Y0, Y0
+	VMOVDQU      Y0, 256(DI)
+	VCVTPH2PS    288(SI), Y0
+	VCVTPH2PS    304(SI), Y1
+	VPAND        Y15, Y0, Y2
+	VPADDD       Y14, Y2, Y2
+	VFMADD213PS  Y2, Y11, Y0
+	VSUBPS       Y2, Y0, Y0
+	VPMADDWD     Y12, Y0, Y0
+	VPAND        Y15, Y1, Y3
+	VPADDD       Y14, Y3, Y3
+	VFMADD213PS  Y3, Y11, Y1
+	VSUBPS       Y3, Y1, Y1
+	VPMADDWD     Y12, Y1, Y1
+	VPACKSSDW    Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPAND        288(SI), Y13, Y4
+	VPOR         Y4, Y0, Y0
+	VMOVDQU      Y0, 288(DI)
+	VCVTPH2PS    320(SI), Y0
+	VCVTPH2PS    336(SI), Y1
+	VPAND        Y15, Y0, Y2
+	VPADDD       Y14, Y2, Y2
+	VFMADD213PS  Y2, Y11, Y0
+	VSUBPS       Y2, Y0, Y0
+	VPMADDWD     Y12, Y0, Y0
+	VPAND        Y15, Y1, Y3
+	VPADDD       Y14, Y3, Y3
+	VFMADD213PS  Y3, Y11, Y1
+	VSUBPS       Y3, Y1, Y1
+	VPMADDWD     Y12, Y1, Y1
+	VPACKSSDW    Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPAND        320(SI), Y13, Y4
+	VPOR         Y4, Y0, Y0
+	VMOVDQU      Y0, 320(DI)
+	VCVTPH2PS    352(SI), Y0
+	VCVTPH2PS    368(SI), Y1
+	VPAND        Y15, Y0, Y2
+	VPADDD       Y14, Y2, Y2
+	VFMADD213PS  Y2, Y11, Y0
+	VSUBPS       Y2, Y0, Y0
+	VPMADDWD     Y12, Y0, Y0
+	VPAND        Y15, Y1, Y3
+	VPADDD       Y14, Y3, Y3
+	VFMADD213PS  Y3, Y11, Y1
+	VSUBPS       Y3, Y1, Y1
+	VPMADDWD     Y12, Y1, Y1
+	VPACKSSDW    Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPAND        352(SI), Y13, Y4
+	VPOR         Y4, Y0, Y0
+	VMOVDQU      Y0, 352(DI)
+	VCVTPH2PS    384(SI), Y0
+	VCVTPH2PS    400(SI), Y1
+	VPAND        Y15, Y0, Y2
+	VPADDD       Y14, Y2, Y2
+	VFMADD213PS  Y2, Y11, Y0
+	VSUBPS       Y2, Y0, Y0
+	VPMADDWD     Y12, Y0, Y0
+	VPAND        Y15, Y1, Y3
+	VPADDD       Y14, Y3, Y3
+	VFMADD213PS  Y3, Y11, Y1
+	VSUBPS       Y3, Y1, Y1
+	VPMADDWD     Y12, Y1, Y1
+	VPACKSSDW    Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPAND        384(SI), Y13, Y4
+	VPOR         Y4, Y0, Y0
+	VMOVDQU      Y0, 384(DI)
+	VCVTPH2PS    416(SI), Y0
+	VCVTPH2PS    432(SI), Y1
+	VPAND        Y15, Y0, Y2
+	VPADDD       Y14, Y2, Y2
+	VFMADD213PS  Y2, Y11, Y0
+	VSUBPS       Y2, Y0, Y0
+	VPMADDWD     Y12, Y0, Y0
+	VPAND        Y15, Y1, Y3
+	VPADDD       Y14, Y3, Y3
+	VFMADD213PS  Y3, Y11, Y1
+	VSUBPS       Y3, Y1, Y1
+	VPMADDWD     Y12, Y1, Y1
+	VPACKSSDW    Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPAND        416(SI), Y13, Y4
+	VPOR         Y4, Y0, Y0
+	VMOVDQU      Y0, 416(DI)
+	VCVTPH2PS    448(SI), Y0
+	VCVTPH2PS    464(SI), Y1
+	VPAND        Y15, Y0, Y2
+	VPADDD       Y14, Y2, Y2
+	VFMADD213PS  Y2, Y11, Y0
+	VSUBPS       Y2, Y0, Y0
+	VPMADDWD     Y12, Y0, Y0
+	VPAND        Y15, Y1, Y3
+	VPADDD       Y14, Y3, Y3
+	VFMADD213PS  Y3, Y11, Y1
+	VSUBPS       Y3, Y1, Y1
+	VPMADDWD     Y12, Y1, Y1
+	VPACKSSDW    Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPAND        448(SI), Y13, Y4
+	VPOR         Y4, Y0, Y0
+	VMOVDQU      Y0, 448(DI)
+	VCVTPH2PS    480(SI), Y0
+	VCVTPH2PS    496(SI), Y1
+	VPAND        Y15, Y0, Y2
+	VPADDD       Y14, Y2, Y2
+	VFMADD213PS  Y2, Y11, Y0
+	VSUBPS       Y2, Y0, Y0
+	VPMADDWD     Y12, Y0, Y0
+	VPAND        Y15, Y1, Y3
+	VPADDD       Y14, Y3, Y3
+	VFMADD213PS  Y3, Y11, Y1
+	VSUBPS       Y3, Y1, Y1
+	VPMADDWD     Y12, Y1, Y1
+	VPACKSSDW    Y1, Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VPAND        480(SI), Y13, Y4
+	VPOR         Y4, Y0, Y0
+	VMOVDQU      Y0, 480(DI)
+	ADDQ         $0x00000200, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000100, CX
+	CMPQ         CX, $0x00000100
+	JB           rest
+	DECQ         R12
+	JNZ          slow
+	VMOVDQA      Y8, Y9
+	VPXOR        Y10, Y10, Y10
+	MOVL         $0x000f000f, AX
+	VMOVD        AX, X11
+	VPBROADCASTD X11, Y11
+	MOVL         $0x00040004, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVL         $0x70007000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	JMP          fast
+
+full:
+	ADDQ         R10, CX
+	JZ           fastDone
+	MOVL         $0x08000000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $0x80008000, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x00010000, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVL         $0x3f800000, AX
+	VMOVD        AX, X11
+	VPBROADCASTD X11, Y11
+	JMP          loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000003f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000100
+	JB   single
+
+four:
+	VCVTPH2PS   (SI), Y0
+	VCVTPH2PS   16(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       (SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	VCVTPH2PS   32(SI), Y0
+	VCVTPH2PS   48(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       32(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 32(DI)
+	VCVTPH2PS   64(SI), Y0
+	VCVTPH2PS   80(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       64(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 64(DI)
+	VCVTPH2PS   96(SI), Y0
+	VCVTPH2PS   112(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       96(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 96(DI)
+	VCVTPH2PS   128(SI), Y0
+	VCVTPH2PS   144(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       128(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 128(DI)
+	VCVTPH2PS   160(SI), Y0
+	VCVTPH2PS   176(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       160(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 160(DI)
+	VCVTPH2PS   192(SI), Y0
+	VCVTPH2PS   208(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       192(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 192(DI)
+	VCVTPH2PS   224(SI), Y0
+	VCVTPH2PS   240(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       224(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 224(DI)
+	VCVTPH2PS   256(SI), Y0
+	VCVTPH2PS   272(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       256(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 256(DI)
+	VCVTPH2PS   288(SI), Y0
+	VCVTPH2PS   304(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       288(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 288(DI)
+	VCVTPH2PS   320(SI), Y0
+	VCVTPH2PS   336(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       320(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 320(DI)
+	VCVTPH2PS   352(SI), Y0
+	VCVTPH2PS   368(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       352(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 352(DI)
+	VCVTPH2PS   384(SI), Y0
+	VCVTPH2PS   400(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       384(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 384(DI)
+	VCVTPH2PS   416(SI), Y0
+	VCVTPH2PS   432(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       416(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 416(DI)
+	VCVTPH2PS   448(SI), Y0
+	VCVTPH2PS   464(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       448(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 448(DI)
+	VCVTPH2PS   480(SI), Y0
+	VCVTPH2PS   496(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       480(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 480(DI)
+	ADDQ        $0x00000200, SI
+	ADDQ        $0x00000200, DI
+	SUBQ        $0x00000100, CX
+	CMPQ        CX, $0x00000100
+	JAE         four
+	TESTQ       CX, CX
+	JZ          tail
+
+single:
+	VCVTPH2PS   (SI), Y0
+	VCVTPH2PS   16(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       (SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	VCVTPH2PS   32(SI), Y0
+	VCVTPH2PS   48(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       32(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 32(DI)
+	VCVTPH2PS   64(SI), Y0
+	VCVTPH2PS   80(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       64(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 64(DI)
+	VCVTPH2PS   96(SI), Y0
+	VCVTPH2PS   112(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       96(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 96(DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000040, CX
+	JNZ         single
+
+tail:
+	TESTQ       R10, R10
+	JZ          done
+	CMPQ        n+48(FP), $0x00000040
+	JB          frame
+	MOVQ        $0x00000040, BX
+	SUBQ        R10, BX
+	MOVQ        BX, AX
+	IMUL3Q      $0x00000010, AX, AX
+	IMUL3Q      $0x00000010, BX, BX
+	MOVQ        AX, DX
+	ORQ         BX, DX
+	TESTQ       $0x00000007, DX
+	JNZ         frame
+	SHRQ        $0x03, AX
+	SHRQ        $0x03, BX
+	SUBQ        AX, SI
+	SUBQ        BX, DI
+	VCVTPH2PS   (SI), Y0
+	VCVTPH2PS   16(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       (SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	VCVTPH2PS   32(SI), Y0
+	VCVTPH2PS   48(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       32(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 32(DI)
+	VCVTPH2PS   64(SI), Y0
+	VCVTPH2PS   80(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       64(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 64(DI)
+	VCVTPH2PS   96(SI), Y0
+	VCVTPH2PS   112(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       96(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 96(DI)
+	JMP         done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ        DI, R11
+	MOVQ        R8, SI
+	LEAQ        256(SP), DI
+	VCVTPH2PS   (SI), Y0
+	VCVTPH2PS   16(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       (SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, (DI)
+	VCVTPH2PS   32(SI), Y0
+	VCVTPH2PS   48(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       32(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 32(DI)
+	VCVTPH2PS   64(SI), Y0
+	VCVTPH2PS   80(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       64(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 64(DI)
+	VCVTPH2PS   96(SI), Y0
+	VCVTPH2PS   112(SI), Y1
+	VPAND       Y15, Y0, Y2
+	VPADDD      Y14, Y2, Y2
+	VFMADD213PS Y2, Y11, Y0
+	VSUBPS      Y2, Y0, Y0
+	VPMADDWD    Y12, Y0, Y0
+	VPAND       Y15, Y1, Y3
+	VPADDD      Y14, Y3, Y3
+	VFMADD213PS Y3, Y11, Y1
+	VSUBPS      Y3, Y1, Y1
+	VPMADDWD    Y12, Y1, Y1
+	VPACKSSDW   Y1, Y0, Y0
+	VPERMQ      $0xd8, Y0, Y0
+	VPAND       96(SI), Y13, Y4
+	VPOR        Y4, Y0, Y0
+	VMOVDQU     Y0, 96(DI)
+	MOVQ        R10, BX
+	IMUL3Q      $0x00000010, BX, BX
+	ADDQ        $0x00000007, BX
+	SHRQ        $0x03, BX
+	XORQ        AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+fastDone:
+	VZEROUPPER
+	RET
+
+DATA words7101<>+0(SB)/8, $0x7101710171017101
+DATA words7101<>+8(SB)/8, $0x7101710171017101
+DATA words7101<>+16(SB)/8, $0x7101710171017101
+DATA words7101<>+24(SB)/8, $0x7101710171017101
+GLOBL words7101<>(SB), RODATA|NOPTR, $32
+
+DATA words8EFE<>+0(SB)/8, $0x8efe8efe8efe8efe
+DATA words8EFE<>+8(SB)/8, $0x8efe8efe8efe8efe
+DATA words8EFE<>+16(SB)/8, $0x8efe8efe8efe8efe
+DATA words8EFE<>+24(SB)/8, $0x8efe8efe8efe8efe
+GLOBL words8EFE<>(SB), RODATA|NOPTR, $32
+
+// func bf16ToF16AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2, CMOV, F16C
+TEXT ·bf16ToF16AVX2(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0xffff0000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	VPCMPEQW     Y8, Y8, Y8
+	MOVQ         CX, R10
+	ANDQ         $0x0000003f, R10
+	SUBQ         R10, CX
+	CMPQ         CX, $0x00000100
+	JB           full
+	XORL         R13, R13
+	VMOVDQA      Y8, Y9
+	VPXOR        Y10, Y10, Y10
+
+fast:
+	VMOVDQU  (SI), Y0
+	VPAND    words7FFF<>+0(SB), Y0, Y1
+	VPADDW   Y8, Y1, Y2
+	VPMINUW  Y2, Y9, Y9
+	VPMAXUW  Y1, Y10, Y10
+	VMOVDQU  32(SI), Y4
+	VPAND    words7FFF<>+0(SB), Y4, Y5
+	VPADDW   Y8, Y5, Y6
+	VPMINUW  Y6, Y9, Y9
+	VPMAXUW  Y5, Y10, Y10
+	VPSUBUSW words3800<>+0(SB), Y1, Y2
+	VPSLLW   $0x03, Y2, Y2
+	VPXOR    Y1, Y0, Y0
+	VPOR     Y2, Y0, Y0
+	VPSUBUSW words3800<>+0(SB), Y5, Y6
+	VPSLLW   $0x03, Y6, Y6
+	VPXOR    Y5, Y4, Y4
+	VPOR     Y6, Y4, Y4
+	VMOVDQU  Y0, (DI)
+	VMOVDQU  Y4, 32(DI)
+	VMOVDQU  64(SI), Y0
+	VPAND    words7FFF<>+0(SB), Y0, Y1
+	VPADDW   Y8, Y1, Y2
+	VPMINUW  Y2, Y9, Y9
+	VPMAXUW  Y1, Y10, Y10
+	VMOVDQU  96(SI), Y4
+	VPAND    words7FFF<>+0(SB), Y4, Y5
+	VPADDW   Y8, Y5, Y6
+	VPMINUW  Y6, Y9, Y9
+	VPMAXUW  Y5, Y10, Y10
+	VPSUBUSW words3800<>+0(SB), Y1, Y2
+	VPSLLW   $0x03, Y2, Y2
+	VPXOR    Y1, Y0, Y0
+	VPOR     Y2, Y0, Y0
+	VPSUBUSW words3800<>+0(SB), Y5, Y6
+	VPSLLW   $0x03, Y6, Y6
+	VPXOR    Y5, Y4, Y4
+	VPOR     Y6, Y4, Y4
+	VMOVDQU  Y0, 64(DI)
+	VMOVDQU  Y4, 96(DI)
+	VMOVDQU  128(SI), Y0
+	VPAND    words7FFF<>+0(SB), Y0, Y1
+	VPADDW   Y8, Y1, Y2
+	VPMINUW  Y2, Y9, Y9
+	VPMAXUW  Y1, Y10, Y10
+	VMOVDQU  160(SI), Y4
+	VPAND    words7FFF<>+0(SB), Y4, Y5
+	VPADDW   Y8, Y5, Y6
+	VPMINUW  Y6, Y9, Y9
+	VPMAXUW  Y5, Y10, Y10
+	VPSUBUSW words3800<>+0(SB), Y1, Y2
+	VPSLLW   $0x03, Y2, Y2
+	VPXOR    Y1, Y0, Y0
+	VPOR     Y2, Y0, Y0
+	VPSUBUSW words3800<>+0(SB), Y5, Y6
+	VPSLLW   $0x03, Y6, Y6
+	VPXOR    Y5, Y4, Y4
+	VPOR     Y6, Y4, Y4
+	VMOVDQU  Y0, 128(DI)
+	VMOVDQU  Y4, 160(DI)
+	VMOVDQU  192(SI), Y0
+	VPAND    words7FFF<>+0(SB), Y0, Y1
+	VPADDW   Y8, Y1, Y2
+	VPMINUW  Y2, Y9, Y9
+	VPMAXUW  Y1, Y10, Y10
+	VMOVDQU  224(SI), Y4
+	VPAND    words7FFF<>+0(SB), Y4, Y5
+	VPADDW   Y8, Y5, Y6
+	VPMINUW  Y6, Y9, Y9
+	VPMAXUW  Y5, Y10, Y10
+	VPSUBUSW words3800<>+0(SB), Y1, Y2
+	VPSLLW   $0x03, Y2, Y2
+	VPXOR    Y1, Y0, Y0
+	VPOR     Y2, Y0, Y0
+	VPSUBUSW words3800<>+0(SB), Y5, Y6
+	VPSLLW   $0x03, Y6, Y6
+	VPXOR    Y5, Y4, Y4
+	VPOR     Y6, Y4, Y4
+	VMOVDQU  Y0, 192(DI)
+	VMOVDQU  Y4, 224(DI)
+	VMOVDQU  256(SI), Y0
+	VPAND    words7FFF<>+0(SB), Y0, Y1
+	VPADDW   Y8, Y1, Y2
+	VPMINUW  Y2, Y9, Y9
+	VPMAXUW  Y1, Y10, Y10
+	VMOVDQU  288(SI), Y4
+	VPAND    words7FFF<>+0(SB), Y4, Y5
+	VPADDW   Y8, Y5, Y6
+	VPMINUW  Y6, Y9, Y9
+	VPMAXUW  Y5, Y10, Y10
+	VPSUBUSW words3800<>+0(SB), Y1, Y2
+	VPSLLW   $0x03, Y2, Y2
+	VPXOR    Y1, Y0, Y0
+	VPOR     Y2, Y0, Y0
+	VPSUBUSW words3800<>+0(SB), Y5, Y6
+	VPSLLW   $0x03, Y6, Y6
+	VPXOR    Y5, Y4, Y4
+	VPOR     Y6, Y4, Y4
+	VMOVDQU  Y0, 256(DI)
+	VMOVDQU  Y4, 288(DI)
+	VMOVDQU  320(SI), Y0
+	VPAND    words7FFF<>+0(SB), Y0, Y1
+	VPADDW   Y8, Y1, Y2
+	VPMINUW  Y2, Y9, Y9
+	VPMAXUW  Y1, Y10, Y10
+	VMOVDQU  352(SI), Y4
+	VPAND    words7FFF<>+0(SB), Y4, Y5
+	VPADDW   Y8, Y5, Y6
+	VPMINUW  Y6, Y9, Y9
+	VPMAXUW  Y5, Y10, Y10
+	VPSUBUSW words3800<>+0(SB), Y1, Y2
+	VPSLLW   $0x03, Y2, Y2
+	VPXOR    Y1, Y0, Y0
+	VPOR     Y2, Y0, Y0
+	VPSUBUSW words3800<>+0(SB), Y5, Y6
+	VPSLLW   $0x03, Y6, Y6
+	VPXOR    Y5, Y4, Y4
+	VPOR     Y6, Y4, Y4
+	VMOVDQU  Y0, 320(DI)
+	VMOVDQU  Y4, 352(DI)
+	VMOVDQU  384(SI), Y0
+	VPAND    words7FFF<>+0(SB), Y0, Y1
+	VPADDW   Y8, Y1, Y2
+	VPMINUW  Y2, Y9, Y9
+	VPMAXUW  Y1, Y10, Y10
+	VMOVDQU  416(SI), Y4
+	VPAND    words7FFF<>+0(SB), Y4, Y5
+	VPADDW   Y8, Y5, Y6
+	VPMINUW  Y6, Y9, Y9
+	VPMAXUW  Y5, Y10, Y10
+	VPSUBUSW words3800<>+0(SB), Y1, Y2
+	VPSLLW   $0x03, Y2, Y2
+	VPXOR    Y1, Y0, Y0
+	VPOR     Y2, Y0, Y0
+	VPSUBUSW words3800<>+0(SB), Y5, Y6
+	VPSLLW   $0x03, Y6, Y6
+	VPXOR    Y5, Y4, Y4
+	VPOR     Y6, Y4, Y4
+	VMOVDQU  Y0, 384(DI)
+	VMOVDQU  Y4, 416(DI)
+	VMOVDQU  448(SI), Y0
+	VPAND    words7FFF<>+0(SB), Y0, Y1
+	VPADDW   Y8, Y1, Y2
+	VPMINUW  Y2, Y9, Y9
+	VPMAXUW  Y1, Y10, Y10
+	VMOVDQU  480(SI), Y4
+	VPAND    words7FFF<>+0(SB), Y4, Y5
+	VPADDW   Y8, Y5, Y6
+	VPMINUW  Y6, Y9, Y9
+	VPMAXUW  Y5, Y10, Y10
+	VPSUBUSW words3800<>+0(SB), Y1, Y2
+	VPSLLW   $0x03, Y2, Y2
+	VPXOR    Y1, Y0, Y0
+	VPOR     Y2, Y0, Y0
+	VPSUBUSW words3800<>+0(SB), Y5, Y6
+	VPSLLW   $0x03, Y6, Y6
+	VPXOR    Y5, Y4, Y4
+	VPOR     Y6, Y4, Y4
+	VMOVDQU  Y0, 448(DI)
+	VMOVDQU  Y4, 480(DI)
+	VMOVDQU  words387F<>+0(SB), Y3
+	VPSUBUSW words477F<>+0(SB), Y10, Y2
+	VPSUBUSW Y9, Y3, Y3
+	VPOR     Y3, Y2, Y2
+	VPTEST   Y2, Y2
+	JNZ      redo
+	XORL     R13, R13
+	ADDQ     $0x00000200, SI
+	ADDQ     $0x00000200, DI
+	SUBQ     $0x00000100, CX
+	CMPQ     CX, $0x00000100
+	JAE      fast
+	JMP      full
+
+redo:
+	LEAQ    1(R13), R12
+	LEAQ    1(R13)(R13*1), R13
+	MOVL    $0x0000000f, AX
+	CMPQ    R13, AX
+	CMOVQHI AX, R13
+
+slow:
+	VMOVDQU    (SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, (DI)
+	VMOVDQU    X3, 16(DI)
+	VMOVDQU    32(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 32(DI)
+	VMOVDQU    X3, 48(DI)
+	VMOVDQU    64(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 64(DI)
+	VMOVDQU    X3, 80(DI)
+	VMOVDQU    96(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 96(DI)
+	VMOVDQU    X3, 112(DI)
+	VMOVDQU    128(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 128(DI)
+	VMOVDQU    X3, 144(DI)
+	VMOVDQU    160(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 160(DI)
+	VMOVDQU    X3, 176(DI)
+	VMOVDQU    192(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 192(DI)
+	VMOVDQU    X3, 208(DI)
+	VMOVDQU    224(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 224(DI)
+	VMOVDQU    X3, 240(DI)
+	VMOVDQU    256(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 256(DI)
+	VMOVDQU    X3, 272(DI)
+	VMOVDQU    288(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 288(DI)
+	VMOVDQU    X3, 304(DI)
+	VMOVDQU    320(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 320(DI)
+	VMOVDQU    X3, 336(DI)
+	VMOVDQU    352(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 352(DI)
+	VMOVDQU    X3, 368(DI)
+	VMOVDQU    384(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 384(DI)
+	VMOVDQU    X3, 400(DI)
+	VMOVDQU    416(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 416(DI)
+	VMOVDQU    X3, 432(DI)
+	VMOVDQU    448(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 448(DI)
+	VMOVDQU    X3, 464(DI)
+	VMOVDQU    480(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 480(DI)
+	VMOVDQU    X3, 496(DI)
+	ADDQ       $0x00000200, SI
+	ADDQ       $0x00000200, DI
+	SUBQ       $0x00000100, CX
+	CMPQ       CX, $0x00000100
+	JB         rest
+	DECQ       R12
+	JNZ        slow
+	VMOVDQA    Y8, Y9
+	VPXOR      Y10, Y10, Y10
+	JMP        fast
+
+full:
+	ADDQ R10, CX
+	JZ   fastDone
+	JMP  loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000003f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000100
+	JB   single
+
+four:
+	VMOVDQU    (SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, (DI)
+	VMOVDQU    X3, 16(DI)
+	VMOVDQU    32(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 32(DI)
+	VMOVDQU    X3, 48(DI)
+	VMOVDQU    64(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 64(DI)
+	VMOVDQU    X3, 80(DI)
+	VMOVDQU    96(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 96(DI)
+	VMOVDQU    X3, 112(DI)
+	VMOVDQU    128(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 128(DI)
+	VMOVDQU    X3, 144(DI)
+	VMOVDQU    160(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 160(DI)
+	VMOVDQU    X3, 176(DI)
+	VMOVDQU    192(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 192(DI)
+	VMOVDQU    X3, 208(DI)
+	VMOVDQU    224(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 224(DI)
+	VMOVDQU    X3, 240(DI)
+	VMOVDQU    256(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 256(DI)
+	VMOVDQU    X3, 272(DI)
+	VMOVDQU    288(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 288(DI)
+	VMOVDQU    X3, 304(DI)
+	VMOVDQU    320(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 320(DI)
+	VMOVDQU    X3, 336(DI)
+	VMOVDQU    352(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 352(DI)
+	VMOVDQU    X3, 368(DI)
+	VMOVDQU    384(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 384(DI)
+	VMOVDQU    X3, 400(DI)
+	VMOVDQU    416(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 416(DI)
+	VMOVDQU    X3, 432(DI)
+	VMOVDQU    448(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 448(DI)
+	VMOVDQU    X3, 464(DI)
+	VMOVDQU    480(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 480(DI)
+	VMOVDQU    X3, 496(DI)
+	ADDQ       $0x00000200, SI
+	ADDQ       $0x00000200, DI
+	SUBQ       $0x00000100, CX
+	CMPQ       CX, $0x00000100
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+single:
+	VMOVDQU    (SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, (DI)
+	VMOVDQU    X3, 16(DI)
+	VMOVDQU    32(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 32(DI)
+	VMOVDQU    X3, 48(DI)
+	VMOVDQU    64(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 64(DI)
+	VMOVDQU    X3, 80(DI)
+	VMOVDQU    96(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 96(DI)
+	VMOVDQU    X3, 112(DI)
+	ADDQ       $0x00000080, SI
+	ADDQ       $0x00000080, DI
+	SUBQ       $0x00000040, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000040
+	JB         frame
+	MOVQ       $0x00000040, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000010, AX, AX
+	IMUL3Q     $0x00000010, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VMOVDQU    (SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, (DI)
+	VMOVDQU    X3, 16(DI)
+	VMOVDQU    32(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 32(DI)
+	VMOVDQU    X3, 48(DI)
+	VMOVDQU    64(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 64(DI)
+	VMOVDQU    X3, 80(DI)
+	VMOVDQU    96(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 96(DI)
+	VMOVDQU    X3, 112(DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VMOVDQU    (SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, (DI)
+	VMOVDQU    X3, 16(DI)
+	VMOVDQU    32(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 32(DI)
+	VMOVDQU    X3, 48(DI)
+	VMOVDQU    64(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 64(DI)
+	VMOVDQU    X3, 80(DI)
+	VMOVDQU    96(SI), Y1
+	VPSLLD     $0x10, Y1, Y0
+	VPAND      Y15, Y1, Y1
+	VCVTPS2PH  $0x00, Y0, X0
+	VCVTPS2PH  $0x00, Y1, X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X3
+	VMOVDQU    X2, 96(DI)
+	VMOVDQU    X3, 112(DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000010, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+fastDone:
+	VZEROUPPER
+	RET
+
+DATA words7FFF<>+0(SB)/8, $0x7fff7fff7fff7fff
+DATA words7FFF<>+8(SB)/8, $0x7fff7fff7fff7fff
+DATA words7FFF<>+16(SB)/8, $0x7fff7fff7fff7fff
+DATA words7FFF<>+24(SB)/8, $0x7fff7fff7fff7fff
+GLOBL words7FFF<>(SB), RODATA|NOPTR, $32
+
+DATA words3800<>+0(SB)/8, $0x3800380038003800
+DATA words3800<>+8(SB)/8, $0x3800380038003800
+DATA words3800<>+16(SB)/8, $0x3800380038003800
+DATA words3800<>+24(SB)/8, $0x3800380038003800
+GLOBL words3800<>(SB), RODATA|NOPTR, $32
+
+DATA words387F<>+0(SB)/8, $0x387f387f387f387f
+DATA words387F<>+8(SB)/8, $0x387f387f387f387f
+DATA words387F<>+16(SB)/8, $0x387f387f387f387f
+DATA words387F<>+24(SB)/8, $0x387f387f387f387f
+GLOBL words387F<>(SB), RODATA|NOPTR, $32
+
+DATA words477F<>+0(SB)/8, $0x477f477f477f477f
+DATA words477F<>+8(SB)/8, $0x477f477f477f477f
+DATA words477F<>+16(SB)/8, $0x477f477f477f477f
+DATA words477F<>+24(SB)/8, $0x477f477f477f477f
+GLOBL words477F<>(SB), RODATA|NOPTR, $32
+
+// func f32ToBF16AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·f32ToBF16AVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z15
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z14
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z13
+	VMOVDQU64    ·oddWords+0(SB), Z12
+	MOVQ         CX, R10
+	ANDQ         $0x0000001f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000080
+	JB           single
+
+four:
+	VMOVDQU32 (SI), Z0
+	VMOVDQU32 64(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVDQU64 Z2, (DI)
+	VMOVDQU32 128(SI), Z0
+	VMOVDQU32 192(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVDQU64 Z2, 64(DI)
+	VMOVDQU32 256(SI), Z0
+	VMOVDQU32 320(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVDQU64 Z2, 128(DI)
+	VMOVDQU32 384(SI), Z0
+	VMOVDQU32 448(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVDQU64 Z2, 192(DI)
+	ADDQ      $0x00000200, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000080, CX
+	CMPQ      CX, $0x00000080
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VMOVDQU32 (SI), Z0
+	VMOVDQU32 64(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVDQU64 Z2, (DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000020, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000020
+	JB        frame
+	MOVQ      $0x00000020, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000020, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VMOVDQU32 (SI), Z0
+	VMOVDQU32 64(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVDQU64 Z2, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VMOVDQU32 (SI), Z0
+	VMOVDQU32 64(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVDQU64 Z2, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f32ToBF16AVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·f32ToBF16AVX512NT(SB), NOSPLIT, $0-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z15
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z14
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z13
+	VMOVDQU64    ·oddWords+0(SB), Z12
+	TESTQ        CX, CX
+	JZ           done
+	CMPQ         CX, $0x00000080
+	JB           single
+
+four:
+	VMOVDQU32 (SI), Z0
+	VMOVDQU32 64(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVNTDQ  Z2, (DI)
+	VMOVDQU32 128(SI), Z0
+	VMOVDQU32 192(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVNTDQ  Z2, 64(DI)
+	VMOVDQU32 256(SI), Z0
+	VMOVDQU32 320(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVNTDQ  Z2, 128(DI)
+	VMOVDQU32 384(SI), Z0
+	VMOVDQU32 448(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVNTDQ  Z2, 192(DI)
+	ADDQ      $0x00000200, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000080, CX
+	CMPQ      CX, $0x00000080
+	JAE       four
+	TESTQ     CX, CX
+	JZ        done
+
+single:
+	VMOVDQU32 (SI), Z0
+	VMOVDQU32 64(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVNTDQ  Z2, (DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000020, CX
+	JNZ       single
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func f16ToBF16AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·f16ToBF16AVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z15
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z14
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z13
+	VMOVDQU64    ·oddWords+0(SB), Z12
+	MOVQ         CX, R10
+	ANDQ         $0x0000001f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000080
+	JB           single
+
+four:
+	VCVTPH2PS (SI), Z0
+	VCVTPH2PS 32(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVDQU64 Z2, (DI)
+	VCVTPH2PS 64(SI), Z0
+	VCVTPH2PS 96(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVDQU64 Z2, 64(DI)
+	VCVTPH2PS 128(SI), Z0
+	VCVTPH2PS 160(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVDQU64 Z2, 128(DI)
+	VCVTPH2PS 192(SI), Z0
+	VCVTPH2PS 224(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVDQU64 Z2, 192(DI)
+	ADDQ      $0x00000100, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000080, CX
+	CMPQ      CX, $0x00000080
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VCVTPH2PS (SI), Z0
+	VCVTPH2PS 32(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVDQU64 Z2, (DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000020, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000020
+	JB        frame
+	MOVQ      $0x00000020, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000010, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VCVTPH2PS (SI), Z0
+	VCVTPH2PS 32(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVDQU64 Z2, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VCVTPH2PS (SI), Z0
+	VCVTPH2PS 32(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVDQU64 Z2, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f32ToBF16AVX512BF(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·f32ToBF16AVX512BF(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z15
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z14
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z13
+	VMOVDQU64    ·oddWords+0(SB), Z12
+	MOVQ         CX, R12
+	ANDQ         $0x0000001f, R12
+	SUBQ         R12, CX
+	JZ           bfrest
+
+bfloop:
+	VMOVDQU32   (SI), Z0
+	VMOVDQU32   64(SI), Z1
+	VFPCLASSPSZ $0x20, Z0, K1
+	VFPCLASSPSZ $0x20, Z1, K2
+	KORTESTW    K1, K2
+	JNZ         bfslow
+
+	// VCVTNE2PS2BF16 Z0, Z1, Z0
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x77
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc0
+	VMOVDQU64 Z0, (DI)
+
+bfnext:
+	ADDQ $0x00000080, SI
+	ADDQ $0x00000040, DI
+	SUBQ $0x00000020, CX
+	JNZ  bfloop
+
+bfrest:
+	MOVQ R12, CX
+	MOVQ CX, R10
+	ANDQ $0x0000001f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000080
+	JB   single
+
+four:
+	VMOVDQU32 (SI), Z0
+	VMOVDQU32 64(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVDQU64 Z2, (DI)
+	VMOVDQU32 128(SI), Z0
+	VMOVDQU32 192(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVDQU64 Z2, 64(DI)
+	VMOVDQU32 256(SI), Z0
+	VMOVDQU32 320(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVDQU64 Z2, 128(DI)
+	VMOVDQU32 384(SI), Z0
+	VMOVDQU32 448(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVDQU64 Z2, 192(DI)
+	ADDQ      $0x00000200, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000080, CX
+	CMPQ      CX, $0x00000080
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VMOVDQU32 (SI), Z0
+	VMOVDQU32 64(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVDQU64 Z2, (DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000020, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000020
+	JB        frame
+	MOVQ      $0x00000020, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000020, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VMOVDQU32 (SI), Z0
+	VMOVDQU32 64(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVDQU64 Z2, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VMOVDQU32 (SI), Z0
+	VMOVDQU32 64(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVDQU64 Z2, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+bfslow:
+	VMOVDQU32 (SI), Z0
+	VMOVDQU32 64(SI), Z1
+	VPSRLD    $0x10, Z0, Z2
+	VPANDD    Z14, Z2, Z2
+	VPADDD    Z15, Z2, Z2
+	VPADDD    Z0, Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VPORD     Z13, Z0, K1, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VPANDD    Z14, Z3, Z3
+	VPADDD    Z15, Z3, Z3
+	VPADDD    Z1, Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K2
+	VPORD     Z13, Z1, K2, Z3
+	VPERMT2W  Z3, Z12, Z2
+	VMOVDQU64 Z2, (DI)
+	JMP       bfnext
+
+// func f16ToBF16AVX512BF(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·f16ToBF16AVX512BF(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x0000001f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000080
+	JB   single
+
+four:
+	VCVTPH2PS (SI), Z0
+	VCVTPH2PS 32(SI), Z1
+
+	// VCVTNE2PS2BF16 Z0, Z1, Z0
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x77
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc0
+	VMOVDQU64 Z0, (DI)
+	VCVTPH2PS 64(SI), Z0
+	VCVTPH2PS 96(SI), Z1
+
+	// VCVTNE2PS2BF16 Z0, Z1, Z0
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x77
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc0
+	VMOVDQU64 Z0, 64(DI)
+	VCVTPH2PS 128(SI), Z0
+	VCVTPH2PS 160(SI), Z1
+
+	// VCVTNE2PS2BF16 Z0, Z1, Z0
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x77
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc0
+	VMOVDQU64 Z0, 128(DI)
+	VCVTPH2PS 192(SI), Z0
+	VCVTPH2PS 224(SI), Z1
+
+	// VCVTNE2PS2BF16 Z0, Z1, Z0
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x77
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc0
+	VMOVDQU64 Z0, 192(DI)
+	ADDQ      $0x00000100, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000080, CX
+	CMPQ      CX, $0x00000080
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VCVTPH2PS (SI), Z0
+	VCVTPH2PS 32(SI), Z1
+
+	// VCVTNE2PS2BF16 Z0, Z1, Z0
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x77
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc0
+	VMOVDQU64 Z0, (DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000020, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000020
+	JB        frame
+	MOVQ      $0x00000020, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000010, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VCVTPH2PS (SI), Z0
+	VCVTPH2PS 32(SI), Z1
+
+	// VCVTNE2PS2BF16 Z0, Z1, Z0
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x77
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc0
+	VMOVDQU64 Z0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VCVTPH2PS (SI), Z0
+	VCVTPH2PS 32(SI), Z1
+
+	// VCVTNE2PS2BF16 Z0, Z1, Z0
+	BYTE      $0x62
+	BYTE      $0xf2
+	BYTE      $0x77
+	BYTE      $0x48
+	BYTE      $0x72
+	BYTE      $0xc0
+	VMOVDQU64 Z0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func bf16ToF16AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
+TEXT ·bf16ToF16AVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	VMOVDQU64    ·interleaveWords+0(SB), Z15
+	MOVL         $0xffff0000, AX
+	VPBROADCASTD AX, Z14
+	MOVL         $0x00007fff, AX
+	VPBROADCASTW AX, Z20
+	VPTERNLOGD   $0xff, Z21, Z21, Z21
+	MOVL         $0x00003800, AX
+	VPBROADCASTW AX, Z24
+	MOVL         $0x0000477f, AX
+	VPBROADCASTW AX, Z27
+	MOVL         $0x0000387f, AX
+	VPBROADCASTW AX, Z28
+	MOVQ         CX, R10
+	ANDQ         $0x0000007f, R10
+	SUBQ         R10, CX
+	CMPQ         CX, $0x00000200
+	JB           full
+	XORL         R13, R13
+	VMOVDQA64    Z21, Z22
+	VPXORQ       Z23, Z23, Z23
+
+fast:
+	VMOVDQU64  (SI), Z16
+	VPANDD     Z20, Z16, Z17
+	VPADDW     Z21, Z17, Z18
+	VPMINUW    Z18, Z22, Z22
+	VPMAXUW    Z17, Z23, Z23
+	VMOVDQU64  64(SI), Z19
+	VPANDD     Z20, Z19, Z29
+	VPADDW     Z21, Z29, Z30
+	VPMINUW    Z30, Z22, Z22
+	VPMAXUW    Z29, Z23, Z23
+	VPSUBUSW   Z24, Z17, Z18
+	VPSLLW     $0x03, Z18, Z18
+	VPTERNLOGD $0xf4, Z20, Z16, Z18
+	VPSUBUSW   Z24, Z29, Z30
+	VPSLLW     $0x03, Z30, Z30
+	VPTERNLOGD $0xf4, Z20, Z19, Z30
+	VMOVDQU64  Z18, (DI)
+	VMOVDQU64  Z30, 64(DI)
+	VMOVDQU64  128(SI), Z16
+	VPANDD     Z20, Z16, Z17
+	VPADDW     Z21, Z17, Z18
+	VPMINUW    Z18, Z22, Z22
+	VPMAXUW    Z17, Z23, Z23
+	VMOVDQU64  192(SI), Z19
+	VPANDD     Z20, Z19, Z29
+	VPADDW     Z21, Z29, Z30
+	VPMINUW    Z30, Z22, Z22
+	VPMAXUW    Z29, Z23, Z23
+	VPSUBUSW   Z24, Z17, Z18
+	VPSLLW     $0x03, Z18, Z18
+	VPTERNLOGD $0xf4, Z20, Z16, Z18
+	VPSUBUSW   Z24, Z29, Z30
+	VPSLLW     $0x03, Z30, Z30
+	VPTERNLOGD $0xf4, Z20, Z19, Z30
+	VMOVDQU64  Z18, 128(DI)
+	VMOVDQU64  Z30, 192(DI)
+	VMOVDQU64  256(SI), Z16
+	VPANDD     Z20, Z16, Z17
+	VPADDW     Z21, Z17, Z18
+	VPMINUW    Z18, Z22, Z22
+	VPMAXUW    Z17, Z23, Z23
+	VMOVDQU64  320(SI), Z19
+	VPANDD     Z20, Z19, Z29
+	VPADDW     Z21, Z29, Z30
+	VPMINUW    Z30, Z22, Z22
+	VPMAXUW    Z29, Z23, Z23
+	VPSUBUSW   Z24, Z17, Z18
+	VPSLLW     $0x03, Z18, Z18
+	VPTERNLOGD $0xf4, Z20, Z16, Z18
+	VPSUBUSW   Z24, Z29, Z30
+	VPSLLW     $0x03, Z30, Z30
+	VPTERNLOGD $0xf4, Z20, Z19, Z30
+	VMOVDQU64  Z18, 256(DI)
+	VMOVDQU64  Z30, 320(DI)
+	VMOVDQU64  384(SI), Z16
+	VPANDD     Z20, Z16, Z17
+	VPADDW     Z21, Z17, Z18
+	VPMINUW    Z18, Z22, Z22
+	VPMAXUW    Z17, Z23, Z23
+	VMOVDQU64  448(SI), Z19
+	VPANDD     Z20, Z19, Z29
+	VPADDW     Z21, Z29, Z30
+	VPMINUW    Z30, Z22, Z22
+	VPMAXUW    Z29, Z23, Z23
+	VPSUBUSW   Z24, Z17, Z18
+	VPSLLW     $0x03, Z18, Z18
+	VPTERNLOGD $0xf4, Z20, Z16, Z18
+	VPSUBUSW   Z24, Z29, Z30
+	VPSLLW     $0x03, Z30, Z30
+	VPTERNLOGD $0xf4, Z20, Z19, Z30
+	VMOVDQU64  Z18, 384(DI)
+	VMOVDQU64  Z30, 448(DI)
+	VMOVDQU64  512(SI), Z16
+	VPANDD     Z20, Z16, Z17
+	VPADDW     Z21, Z17, Z18
+	VPMINUW    Z18, Z22, Z22
+	VPMAXUW    Z17, Z23, Z23
+	VMOVDQU64  576(SI), Z19
+	VPANDD     Z20, Z19, Z29
+	VPADDW     Z21, Z29, Z30
+	VPMINUW    Z30, Z22, Z22
+	VPMAXUW    Z29, Z23, Z23
+	VPSUBUSW   Z24, Z17, Z18
+	VPSLLW     $0x03, Z18, Z18
+	VPTERNLOGD $0xf4, Z20, Z16, Z18
+	VPSUBUSW   Z24, Z29, Z30
+	VPSLLW     $0x03, Z30, Z30
+	VPTERNLOGD $0xf4, Z20, Z19, Z30
+	VMOVDQU64  Z18, 512(DI)
+	VMOVDQU64  Z30, 576(DI)
+	VMOVDQU64  640(SI), Z16
+	VPANDD     Z20, Z16, Z17
+	VPADDW     Z21, Z17, Z18
+	VPMINUW    Z18, Z22, Z22
+	VPMAXUW    Z17, Z23, Z23
+	VMOVDQU64  704(SI), Z19
+	VPANDD     Z20, Z19, Z29
+	VPADDW     Z21, Z29, Z30
+	VPMINUW    Z30, Z22, Z22
+	VPMAXUW    Z29, Z23, Z23
+	VPSUBUSW   Z24, Z17, Z18
+	VPSLLW     $0x03, Z18, Z18
+	VPTERNLOGD $0xf4, Z20, Z16, Z18
+	VPSUBUSW   Z24, Z29, Z30
+	VPSLLW     $0x03, Z30, Z30
+	VPTERNLOGD $0xf4, Z20, Z19, Z30
+	VMOVDQU64  Z18, 640(DI)
+	VMOVDQU64  Z30, 704(DI)
+	VMOVDQU64  768(SI), Z16
+	VPANDD     Z20, Z16, Z17
+	VPADDW     Z21, Z17, Z18
+	VPMINUW    Z18, Z22, Z22
+	VPMAXUW    Z17, Z23, Z23
+	VMOVDQU64  832(SI), Z19
+	VPANDD     Z20, Z19, Z29
+	VPADDW     Z21, Z29, Z30
+	VPMINUW    Z30, Z22, Z22
+	VPMAXUW    Z29, Z23, Z23
+	VPSUBUSW   Z24, Z17, Z18
+	VPSLLW     $0x03, Z18, Z18
+	VPTERNLOGD $0xf4, Z20, Z16, Z18
+	VPSUBUSW   Z24, Z29, Z30
+	VPSLLW     $0x03, Z30, Z30
+	VPTERNLOGD $0xf4, Z20, Z19, Z30
+	VMOVDQU64  Z18, 768(DI)
+	VMOVDQU64  Z30, 832(DI)
+	VMOVDQU64  896(SI), Z16
+	VPANDD     Z20, Z16, Z17
+	VPADDW     Z21, Z17, Z18
+	VPMINUW    Z18, Z22, Z22
+	VPMAXUW    Z17, Z23, Z23
+	VMOVDQU64  960(SI), Z19
+	VPANDD     Z20, Z19, Z29
+	VPADDW     Z21, Z29, Z30
+	VPMINUW    Z30, Z22, Z22
+	VPMAXUW    Z29, Z23, Z23
+	VPSUBUSW   Z24, Z17, Z18
+	VPSLLW     $0x03, Z18, Z18
+	VPTERNLOGD $0xf4, Z20, Z16, Z18
+	VPSUBUSW   Z24, Z29, Z30
+	VPSLLW     $0x03, Z30, Z30
+	VPTERNLOGD $0xf4, Z20, Z19, Z30
+	VMOVDQU64  Z18, 896(DI)
+	VMOVDQU64  Z30, 960(DI)
+	VPSUBUSW   Z27, Z23, Z25
+	VPSUBUSW   Z22, Z28, Z26
+	VPORQ      Z26, Z25, Z25
+	VPTESTMW   Z25, Z25, K1
+	KORTESTD   K1, K1
+	JNZ        redo
+	XORL       R13, R13
+	ADDQ       $0x00000400, SI
+	ADDQ       $0x00000400, DI
+	SUBQ       $0x00000200, CX
+	CMPQ       CX, $0x00000200
+	JAE        fast
+	JMP        full
+
+redo:
+	LEAQ    1(R13), R12
+	LEAQ    1(R13)(R13*1), R13
+	MOVL    $0x0000000f, AX
+	CMPQ    R13, AX
+	CMOVQHI AX, R13
+
+slow:
+	VMOVDQU64 (SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, (DI)
+	VMOVDQU64 64(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 64(DI)
+	VMOVDQU64 128(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 128(DI)
+	VMOVDQU64 192(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 192(DI)
+	VMOVDQU64 256(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 256(DI)
+	VMOVDQU64 320(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 320(DI)
+	VMOVDQU64 384(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 384(DI)
+	VMOVDQU64 448(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 448(DI)
+	VMOVDQU64 512(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 512(DI)
+	VMOVDQU64 576(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 576(DI)
+	VMOVDQU64 640(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 640(DI)
+	VMOVDQU64 704(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 704(DI)
+	VMOVDQU64 768(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 768(DI)
+	VMOVDQU64 832(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 832(DI)
+	VMOVDQU64 896(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 896(DI)
+	VMOVDQU64 960(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 960(DI)
+	ADDQ      $0x00000400, SI
+	ADDQ      $0x00000400, DI
+	SUBQ      $0x00000200, CX
+	CMPQ      CX, $0x00000200
+	JB        rest
+	DECQ      R12
+	JNZ       slow
+	VMOVDQA64 Z21, Z22
+	VPXORQ    Z23, Z23, Z23
+	JMP       fast
+
+full:
+	ADDQ R10, CX
+	JZ   fastDone
+	JMP  loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000007f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000200
+	JB   single
+
+four:
+	VMOVDQU64 (SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, (DI)
+	VMOVDQU64 64(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 64(DI)
+	VMOVDQU64 128(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 128(DI)
+	VMOVDQU64 192(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 192(DI)
+	VMOVDQU64 256(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 256(DI)
+	VMOVDQU64 320(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 320(DI)
+	VMOVDQU64 384(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 384(DI)
+	VMOVDQU64 448(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 448(DI)
+	VMOVDQU64 512(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 512(DI)
+	VMOVDQU64 576(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 576(DI)
+	VMOVDQU64 640(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 640(DI)
+	VMOVDQU64 704(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 704(DI)
+	VMOVDQU64 768(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 768(DI)
+	VMOVDQU64 832(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 832(DI)
+	VMOVDQU64 896(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 896(DI)
+	VMOVDQU64 960(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 960(DI)
+	ADDQ      $0x00000400, SI
+	ADDQ      $0x00000400, DI
+	SUBQ      $0x00000200, CX
+	CMPQ      CX, $0x00000200
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VMOVDQU64 (SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, (DI)
+	VMOVDQU64 64(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 64(DI)
+	VMOVDQU64 128(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 128(DI)
+	VMOVDQU64 192(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 192(DI)
+	ADDQ      $0x00000100, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000080, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000080
+	JB        frame
+	MOVQ      $0x00000080, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000010, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VMOVDQU64 (SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, (DI)
+	VMOVDQU64 64(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 64(DI)
+	VMOVDQU64 128(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 128(DI)
+	VMOVDQU64 192(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 192(DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VMOVDQU64 (SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, (DI)
+	VMOVDQU64 64(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 64(DI)
+	VMOVDQU64 128(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 128(DI)
+	VMOVDQU64 192(SI), Z1
+	VPSLLD    $0x10, Z1, Z0
+	VPANDD    Z14, Z1, Z1
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VPERMT2W  Z1, Z15, Z0
+	VMOVDQU64 Z0, 192(DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+fastDone:
+	VZEROUPPER
+	RET
+
 // func i8ToF32AVX2(dst []byte, src []byte, n int)
 // Requires: AVX, AVX2
 TEXT ·i8ToF32AVX2(SB), NOSPLIT, $512-56

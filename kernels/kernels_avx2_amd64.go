@@ -7,47 +7,6 @@ package kernels
 // pure-Go rules, that each one computes. "Sat" below is the saturating float→integer rule of
 // docs/SEMANTICS.md §3.2 (truncate toward zero, clamp to the type's range, NaN → 0).
 
-// f32ToF16AVX2: for i < n { dst16[i] = F16FromF32(src32[i]) } (VCVTPS2PH, round to nearest even).
-//
-//go:noescape
-func f32ToF16AVX2(dst, src []byte, n int)
-
-// f16ToF32AVX2: for i < n { dst32[i] = F16ToF32(src16[i]) } (VCVTPH2PS).
-//
-//go:noescape
-func f16ToF32AVX2(dst, src []byte, n int)
-
-// f32ToBF16AVX2: for i < n { x := src32[i]; if x&0x7FFFFFFF > 0x7F800000 { dst16[i] = x>>16 | 0x40 }
-// else { dst16[i] = (x + 0x7FFF + (x>>16)&1) >> 16 } } (blocks of 1024 without the NaN lanes, a block
-// with a NaN done again with them).
-//
-//go:noescape
-func f32ToBF16AVX2(dst, src []byte, n int)
-
-// bf16ToF32AVX2: for i < n { dst32[i] = uint32(src16[i]) << 16 }.
-//
-//go:noescape
-func bf16ToF32AVX2(dst, src []byte, n int)
-
-// f16ToBF16AVX2: for i < n { h := src16[i]; a := h & 0x7FFF; if a == 0 { dst16[i] = h } else if
-// 0x0400 ≤ a ≤ 0x7BFF { dst16[i] = h&0x8000 | (a + 3 + (a>>3)&1)>>3 + 112<<7 } else { dst16[i] =
-// BF16FromF32(F16ToF32(h)) } } (all three = BF16FromF32(F16ToF32(h))): the integer route (on h
-// with its sign, VPSRAW, VPSIGNW and VPAVGW) for groups of elements that are all +0 or normal, else
-// VCVTPH2PS, then the rounding by float32 addition and subtraction of ±2^(e+16) described in
-// the .s file.
-//
-//go:noescape
-func f16ToBF16AVX2(dst, src []byte, n int)
-
-// bf16ToF16AVX2: for i < n { h := src16[i]; a := h & 0x7FFF; if a == 0 { dst16[i] = h } else if
-// 0x3880 ≤ a ≤ 0x477F { dst16[i] = h&0x8000 | (a - 112<<7)<<3 } else { dst16[i] =
-// F16FromF32(BF16ToF32(h)) } } (all three = F16FromF32(BF16ToF32(h))): the integer route for
-// groups of elements that are all zero or exact binary16 normals, else VCVTPS2PH of the
-// even and the odd elements, widened by a shift and a mask.
-//
-//go:noescape
-func bf16ToF16AVX2(dst, src []byte, n int)
-
 // f8e4m3ToF16AVX2: for i < n { c := src8[i]; m := c&0x7F; h := m<<7 + 0x2000 (normal);
 // if m < 8 { h = subnormal m·2^-9 as binary16 }; if m == 0x7F { h = 0x7E00 }; dst16[i] = h | (c&0x80)<<8 }
 // (32 bytes a step: y = h>>7 without the sign computed in byte lanes, m + 0x40 plus a VPSHUFB

@@ -21,17 +21,11 @@
 	VCVTPS2PH $0, Y0, X0; \
 	VMOVDQU X0, O(DI)
 
-TEXT ·f32ToF16AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(F32F16, 8, 32, 16)
 
 #define F16F32(I, O) \
 	VCVTPH2PS I(SI), Y0; \
 	VMOVUPS Y0, O(DI)
 
-TEXT ·f16ToF32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(F16F32, 8, 16, 32)
 
 // ---- bf16 --------------------------------------------------------------------------------------
 
@@ -108,10 +102,6 @@ TEXT ·f16ToF32AVX2(SB), NOSPLIT, $512-56
 	F32BF16(0, 0); \
 	F32BF16(64, 32)
 
-TEXT ·f32ToBF16AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	BF16_CONSTS
-	LOOPCHECK(BF16FAST32, BF16RESET, BF16BAD, BF16STORE32, BF16FIX, 32, 128, 64, F32BF16, 16, 64, 32)
 
 // ---- f16 <-> bf16 on the exact integer route ---------------------------------------------------
 //
@@ -296,20 +286,12 @@ WORDS32(words7101, 0x7101710171017101)
 	BCASTD(0x00010000, X12, Y12); \
 	BCASTD(0x3F800000, X11, Y11)
 
-TEXT ·f16ToBF16AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	BCASTD(0xFF800000, X15, Y15)
-	VPCMPEQW Y8, Y8, Y8
-	LOOPFAST(F16BF16F, F16BF16OK, F16BF16S, F16BF16FCONSTS, F16BF16CONSTS, 64, 128, 128)
 
 #define BF16F32(I, O) \
 	VPMOVZXWD I(SI), Y0; \
 	VPSLLD $16, Y0, Y0; \
 	VMOVDQU Y0, O(DI)
 
-TEXT ·bf16ToF32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(BF16F32, 8, 16, 32)
 
 // BF16F16 widens the even bfloat16 of 16 to float32 by a shift and the odd ones by a mask
 // (Y15 = 0xFFFF0000), which needs no shuffle, converts both with VCVTPS2PH to a register (the
@@ -329,11 +311,6 @@ TEXT ·bf16ToF32AVX2(SB), NOSPLIT, $512-56
 #define BF16F16S(I, O) HALFSLOW(BF16F16, I, O)
 #define BF16F16OK HALFTEST(words477F<>(SB), words387F<>(SB))
 
-TEXT ·bf16ToF16AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	BCASTD(0xFFFF0000, X15, Y15)
-	VPCMPEQW Y8, Y8, Y8
-	LOOPFAST(BF16F16F, BF16F16OK, BF16F16S, HALFRESET, NOCONSTS, 64, 128, 128)
 
 // ---- f8 -> f16, f32 ----------------------------------------------------------------------------
 

@@ -7,51 +7,6 @@ package kernels
 // pure-Go rules, that each one computes. "Sat" below is the saturating float→integer rule of
 // docs/SEMANTICS.md §3.2 (truncate toward zero, clamp to the type's range, NaN → 0).
 
-// f32ToF16AVX512: for i < n { dst16[i] = F16FromF32(src32[i]) } (VCVTPS2PH, round to nearest even).
-//
-//go:noescape
-func f32ToF16AVX512(dst, src []byte, n int)
-
-// f16ToF32AVX512: for i < n { dst32[i] = F16ToF32(src16[i]) } (VCVTPH2PS).
-//
-//go:noescape
-func f16ToF32AVX512(dst, src []byte, n int)
-
-// f32ToBF16AVX512: for i < n { x := src32[i]; if x&0x7FFFFFFF > 0x7F800000 { dst16[i] = x>>16 | 0x40 }
-// else { dst16[i] = (x + 0x7FFF + (x>>16)&1) >> 16 } }.
-//
-//go:noescape
-func f32ToBF16AVX512(dst, src []byte, n int)
-
-// f32ToBF16AVX512BF: the loop of f32ToBF16AVX512, with VCVTNE2PS2BF16 (AVX512_BF16) for the blocks
-// of 32 that have no subnormal element.
-//
-//go:noescape
-func f32ToBF16AVX512BF(dst, src []byte, n int)
-
-// f16ToBF16AVX512BF: the loop of f16ToBF16AVX512 with VCVTNE2PS2BF16 (AVX512_BF16); an f16 value
-// is never a float32 subnormal, so no lane needs the integer rounding.
-//
-//go:noescape
-func f16ToBF16AVX512BF(dst, src []byte, n int)
-
-// bf16ToF32AVX512: for i < n { dst32[i] = uint32(src16[i]) << 16 }.
-//
-//go:noescape
-func bf16ToF32AVX512(dst, src []byte, n int)
-
-// f16ToBF16AVX512: for i < n { dst16[i] = BF16FromF32(F16ToF32(src16[i])) }.
-//
-//go:noescape
-func f16ToBF16AVX512(dst, src []byte, n int)
-
-// bf16ToF16AVX512: the loop of bf16ToF16AVX2 (for i < n { dst16[i] = F16FromF32(BF16ToF32(src16[i]))
-// }, on the integer route for groups of zeros and exact binary16 normals), in 512-bit
-// registers.
-//
-//go:noescape
-func bf16ToF16AVX512(dst, src []byte, n int)
-
 // f8e4m3ToF16AVX512: for i < n { c := src8[i]; t := lutE4m3F16Hi[c&0x7F]; dst16[i] = uint16(c&0x80|t&0x7F)<<8 | uint16(t&0x80) }
 // (one VPERMI2B lookup of 128 bytes).
 //
@@ -150,18 +105,6 @@ func f4e2m1ToF16AVX512(dst, src []byte, n int)
 // n must be a multiple of the block size (32 for f32ToF16AVX512NT and f32ToBF16AVX512NT, 64 for
 // f8e4m3ToF16AVX512NT, 8 for f32ToF64AVX512NT, 16 for the others) and dst must be 64-byte
 // aligned; ntKernel arranges both.
-
-//go:noescape
-func f32ToF16AVX512NT(dst, src []byte, n int)
-
-//go:noescape
-func f16ToF32AVX512NT(dst, src []byte, n int)
-
-//go:noescape
-func f32ToBF16AVX512NT(dst, src []byte, n int)
-
-//go:noescape
-func bf16ToF32AVX512NT(dst, src []byte, n int)
 
 //go:noescape
 func f8e4m3ToF16AVX512NT(dst, src []byte, n int)

@@ -78,9 +78,6 @@ LE:
 #define F32F16(I, O) F32F16_ST(I, O, VMOVDQU)
 #define F32F16NT(I, O) F32F16_ST(I, O, VMOVNTDQ)
 
-TEXT ·f32ToF16AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(F32F16, 32, 128, 64)
 
 // F16F32_ST is the loop body of F16F32 with the store instruction ST: the ordinary
 // VMOVUPS or VMOVNTDQ (F16F32NT, for the non-temporal kernels).
@@ -91,9 +88,6 @@ TEXT ·f32ToF16AVX512(SB), NOSPLIT, $512-56
 #define F16F32(I, O) F16F32_ST(I, O, VMOVUPS)
 #define F16F32NT(I, O) F16F32_ST(I, O, VMOVNTDQ)
 
-TEXT ·f16ToF32AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(F16F32, 16, 32, 64)
 
 // ---- bf16 --------------------------------------------------------------------------------------
 
@@ -128,10 +122,6 @@ TEXT ·f16ToF32AVX512(SB), NOSPLIT, $512-56
 #define F32BF16(I, O) F32BF16_ST(I, O, VMOVDQU64)
 #define F32BF16NT(I, O) F32BF16_ST(I, O, VMOVNTDQ)
 
-TEXT ·f32ToBF16AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	BF16_CONSTS
-	LOOP(F32BF16, 32, 128, 64)
 
 #define F16BF16(I, O) \
 	VCVTPH2PS I(SI), Z0; \
@@ -141,10 +131,6 @@ TEXT ·f32ToBF16AVX512(SB), NOSPLIT, $512-56
 	VPERMT2W Z3, Z12, Z2; \
 	VMOVDQU64 Z2, O(DI)
 
-TEXT ·f16ToBF16AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	BF16_CONSTS
-	LOOP(F16BF16, 32, 64, 64)
 
 // ---- bf16 with AVX512_BF16 ---------------------------------------------------------------------
 // VCVTNEPS2BF16 rounds to nearest even and quiets NaNs exactly as docs/SEMANTICS.md §3.4/§3.8 ask, but
@@ -158,37 +144,6 @@ TEXT ·f16ToBF16AVX512(SB), NOSPLIT, $512-56
 // f32ToBF16AVX512BF converts 32 float32 a step with VCVTNE2PS2BF16, unless a lane of the step is
 // subnormal (VFPCLASSPS class 0x20): that step takes the integer rounding of F32BF16. The last
 // partial step goes through LOOP's tail, also with F32BF16.
-TEXT ·f32ToBF16AVX512BF(SB), NOSPLIT, $512-56
-	ARGS
-	BF16_CONSTS
-	MOVQ CX, R12
-	ANDQ $31, R12
-	SUBQ R12, CX
-	JZ   bfrest
-
-bfloop:
-	VMOVDQU32 (SI), Z0
-	VMOVDQU32 64(SI), Z1
-	VFPCLASSPSZ $0x20, Z0, K1
-	VFPCLASSPSZ $0x20, Z1, K2
-	KORTESTW K1, K2
-	JNZ  bfslow
-	CVTNE2
-	VMOVDQU64 Z0, (DI)
-
-bfnext:
-	ADDQ $128, SI
-	ADDQ $64, DI
-	SUBQ $32, CX
-	JNZ  bfloop
-
-bfrest:
-	MOVQ R12, CX
-	LOOP(F32BF16, 32, 128, 64)
-
-bfslow:
-	F32BF16(0, 0)
-	JMP  bfnext
 
 #define F16BF16N(I, O) \
 	VCVTPH2PS I(SI), Z0; \
@@ -197,9 +152,6 @@ bfslow:
 	VMOVDQU64 Z0, O(DI)
 
 // f16ToBF16AVX512BF: f16 → f32 (exact, never subnormal) → bf16 with VCVTNE2PS2BF16.
-TEXT ·f16ToBF16AVX512BF(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(F16BF16N, 32, 64, 64)
 
 // BF16F32_ST is the loop body of BF16F32 with the store instruction ST: the ordinary
 // VMOVDQU32 or VMOVNTDQ (BF16F32NT, for the non-temporal kernels).
@@ -211,9 +163,6 @@ TEXT ·f16ToBF16AVX512BF(SB), NOSPLIT, $512-56
 #define BF16F32(I, O) BF16F32_ST(I, O, VMOVDQU32)
 #define BF16F32NT(I, O) BF16F32_ST(I, O, VMOVNTDQ)
 
-TEXT ·bf16ToF32AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(BF16F32, 16, 32, 64)
 
 // TOF16EVENODD converts the float32 of the even elements in Z0 and of the odd ones in Z1 to 32
 // binary16, interleaves them (VPERMT2W with the indices in Z15) and stores them at O(DI).
@@ -281,16 +230,6 @@ TEXT ·bf16ToF32AVX512(SB), NOSPLIT, $512-56
 
 #define BF16F16X4(I, O) BLOCKS4(BF16F16, I, O, 64, 64)
 
-TEXT ·bf16ToF16AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	VMOVDQU64 ·interleaveWords(SB), Z15
-	ZD(0xFFFF0000, Z14)
-	ZW(0x7FFF, Z20)
-	VPTERNLOGD $0xFF, Z21, Z21, Z21
-	ZW(0x3800, Z24)
-	ZW(0x477F, Z27)
-	ZW(0x387F, Z28)
-	LOOPFAST(BF16F16XF, BF16F16XTEST, BF16F16X4, BF16F16XRESET, NOCONSTS, 128, 256, 256)
 
 // ---- f8 -> f16, f32 ----------------------------------------------------------------------------
 
@@ -1001,22 +940,9 @@ TEXT ·f4e2m1ToF16AVX512(SB), NOSPLIT, $512-56
 // destinations much larger than the caches: n is a multiple of the block size and dst is 64-byte
 // aligned.
 
-TEXT ·f32ToF16AVX512NT(SB), NOSPLIT, $0-56
-	ARGS
-	LOOPNT(F32F16NT, 32, 128, 64)
 
-TEXT ·f16ToF32AVX512NT(SB), NOSPLIT, $0-56
-	ARGS
-	LOOPNT(F16F32NT, 16, 32, 64)
 
-TEXT ·f32ToBF16AVX512NT(SB), NOSPLIT, $0-56
-	ARGS
-	BF16_CONSTS
-	LOOPNT(F32BF16NT, 32, 128, 64)
 
-TEXT ·bf16ToF32AVX512NT(SB), NOSPLIT, $0-56
-	ARGS
-	LOOPNT(BF16F32NT, 16, 32, 64)
 
 TEXT ·f8e4m3ToF16AVX512NT(SB), NOSPLIT, $0-56
 	ARGS

@@ -6,6 +6,209 @@ package kernels
 
 import "github.com/convertpromote/convertpromote/element"
 
+// f16ToF32AVX2 converts n elements of the pair f16 → f32 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromF16(src[i])
+//	}
+//
+//go:noescape
+func f16ToF32AVX2(dst, src []byte, n int)
+
+// bf16ToF32AVX2 converts n elements of the pair bf16 → f32 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromBF16(src[i])
+//	}
+//
+//go:noescape
+func bf16ToF32AVX2(dst, src []byte, n int)
+
+// f16ToF32AVX512 converts n elements of the pair f16 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromF16(src[i])
+//	}
+//
+//go:noescape
+func f16ToF32AVX512(dst, src []byte, n int)
+
+// bf16ToF32AVX512 converts n elements of the pair bf16 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromBF16(src[i])
+//	}
+//
+//go:noescape
+func bf16ToF32AVX512(dst, src []byte, n int)
+
+// f16ToF32AVX512NT converts n elements of the pair f16 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromF16(src[i])
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with
+// an SFENCE; n must be a multiple of 16 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+//go:noescape
+func f16ToF32AVX512NT(dst, src []byte, n int)
+
+// bf16ToF32AVX512NT converts n elements of the pair bf16 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromBF16(src[i])
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with
+// an SFENCE; n must be a multiple of 16 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+//go:noescape
+func bf16ToF32AVX512NT(dst, src []byte, n int)
+
+// f32ToF16AVX2 converts n elements of the pair f32 → f16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(src[i])
+//	}
+//
+// VCVTPS2PH to a register and a store: its memory form is much slower on Zen 4.
+//
+//go:noescape
+func f32ToF16AVX2(dst, src []byte, n int)
+
+// f32ToF16AVX512 converts n elements of the pair f32 → f16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(src[i])
+//	}
+//
+// VCVTPS2PH to registers, the halves stored as they are (joining them costs an instruction and
+// gains nothing).
+//
+//go:noescape
+func f32ToF16AVX512(dst, src []byte, n int)
+
+// f32ToF16AVX512NT converts n elements of the pair f32 → f16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(src[i])
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with
+// an SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+//go:noescape
+func f32ToF16AVX512NT(dst, src []byte, n int)
+
+// f32ToBF16AVX2 converts n elements of the pair f32 → bf16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(src[i])
+//	}
+//
+// Blocks of up to 1024 elements are rounded without the NaN lanes, the NaN test of every lane ORed
+// into one register; a block with a NaN is done again, with the rest of the call, 32 elements at a
+// time, and 32 elements with a NaN take the route with NaN lanes (a NaN is rare, and the test
+// costs two ops per 16 lanes against six).
+//
+//go:noescape
+func f32ToBF16AVX2(dst, src []byte, n int)
+
+// f16ToBF16AVX2 converts n elements of the pair f16 → bf16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromF16(src[i]))
+//	}
+//
+// Groups of 256 elements that are all +0 or normal take an integer route on h with its sign
+// (VPSRAW, VPSIGNW, VPAVGW); other groups are converted again by VCVTPH2PS and the rounding by
+// float32 addition and subtraction of ±2^(e+16).
+//
+//go:noescape
+func f16ToBF16AVX2(dst, src []byte, n int)
+
+// bf16ToF16AVX2 converts n elements of the pair bf16 → f16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(F32FromBF16(src[i]))
+//	}
+//
+// Groups of 256 elements that are all zero or exact binary16 normals take the integer route (a -
+// 0x3800) << 3 with the sign ORed back; other groups are converted again by VCVTPS2PH of the even
+// and the odd elements, widened by a shift and a mask.
+//
+//go:noescape
+func bf16ToF16AVX2(dst, src []byte, n int)
+
+// f32ToBF16AVX512 converts n elements of the pair f32 → bf16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(src[i])
+//	}
+//
+//go:noescape
+func f32ToBF16AVX512(dst, src []byte, n int)
+
+// f32ToBF16AVX512NT converts n elements of the pair f32 → bf16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(src[i])
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with
+// an SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+//go:noescape
+func f32ToBF16AVX512NT(dst, src []byte, n int)
+
+// f16ToBF16AVX512 converts n elements of the pair f16 → bf16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromF16(src[i]))
+//	}
+//
+//go:noescape
+func f16ToBF16AVX512(dst, src []byte, n int)
+
+// f32ToBF16AVX512BF converts n elements of the pair f32 → bf16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(src[i])
+//	}
+//
+// It is the AVX512_BF16 variant: 32 float32 a step with VCVTNE2PS2BF16, unless a lane of the step
+// is subnormal (VFPCLASSPS class 0x20), which VCVTNE2PS2BF16 would flush to zero: that step takes
+// the integer rounding of f32ToBF16AVX512, as does the last partial step.
+//
+//go:noescape
+func f32ToBF16AVX512BF(dst, src []byte, n int)
+
+// f16ToBF16AVX512BF converts n elements of the pair f16 → bf16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromF16(src[i]))
+//	}
+//
+// It is the AVX512_BF16 variant: f16 → f32 (exact, never subnormal) → bf16 with
+// VCVTNE2PS2BF16.
+//
+//go:noescape
+func f16ToBF16AVX512BF(dst, src []byte, n int)
+
+// bf16ToF16AVX512 converts n elements of the pair bf16 → f16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(F32FromBF16(src[i]))
+//	}
+//
+// Groups of 512 elements that are all zero or exact binary16 normals take the integer route (a -
+// 0x3800) << 3 with the sign ORed back; other groups are converted again by VCVTPS2PH of the even
+// and the odd elements, widened by a shift and a mask.
+//
+//go:noescape
+func bf16ToF16AVX512(dst, src []byte, n int)
+
 // i8ToF32AVX2 converts n elements of the pair i8 → f32 on the AVX2 path, as the registry's loop:
 //
 //	for i := range n {
@@ -611,6 +814,12 @@ func i32ToI8AVX512(dst, src []byte, n int)
 // avx2Kernels lists the AVX2 kernels with their pairs.
 func avx2Kernels() []kernelSpec {
 	return []kernelSpec{
+		{AVX2, element.F16, element.F32, f16ToF32AVX2, false},
+		{AVX2, element.BF16, element.F32, bf16ToF32AVX2, false},
+		{AVX2, element.F32, element.F16, f32ToF16AVX2, false},
+		{AVX2, element.F32, element.BF16, f32ToBF16AVX2, false},
+		{AVX2, element.F16, element.BF16, f16ToBF16AVX2, false},
+		{AVX2, element.BF16, element.F16, bf16ToF16AVX2, false},
 		{AVX2, element.I8, element.F32, i8ToF32AVX2, false},
 		{AVX2, element.U8, element.F32, u8ToF32AVX2, false},
 		{AVX2, element.I16, element.F32, i16ToF32AVX2, false},
@@ -644,6 +853,16 @@ func avx2Kernels() []kernelSpec {
 // avx512Kernels lists the AVX-512 kernels, the non-temporal variants included with their pairs.
 func avx512Kernels() []kernelSpec {
 	return []kernelSpec{
+		{AVX512, element.F16, element.F32, f16ToF32AVX512, false},
+		{AVX512, element.BF16, element.F32, bf16ToF32AVX512, false},
+		{AVX512, element.F16, element.F32, f16ToF32AVX512NT, true},
+		{AVX512, element.BF16, element.F32, bf16ToF32AVX512NT, true},
+		{AVX512, element.F32, element.F16, f32ToF16AVX512, false},
+		{AVX512, element.F32, element.F16, f32ToF16AVX512NT, true},
+		{AVX512, element.F32, element.BF16, f32ToBF16AVX512, false},
+		{AVX512, element.F32, element.BF16, f32ToBF16AVX512NT, true},
+		{AVX512, element.F16, element.BF16, f16ToBF16AVX512, false},
+		{AVX512, element.BF16, element.F16, bf16ToF16AVX512, false},
 		{AVX512, element.I8, element.F32, i8ToF32AVX512, false},
 		{AVX512, element.I8, element.F32, i8ToF32AVX512NT, true},
 		{AVX512, element.U8, element.F32, u8ToF32AVX512, false},
@@ -681,5 +900,8 @@ func avx512Kernels() []kernelSpec {
 
 // avx512BF16Kernels lists the AVX-512 kernels that replace avx512Kernels' when the CPU has AVX512_BF16 with their pairs.
 func avx512BF16Kernels() []kernelSpec {
-	return []kernelSpec{}
+	return []kernelSpec{
+		{AVX512, element.F32, element.BF16, f32ToBF16AVX512BF, false},
+		{AVX512, element.F16, element.BF16, f16ToBF16AVX512BF, false},
+	}
 }
