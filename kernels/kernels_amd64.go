@@ -303,15 +303,6 @@ func handAVX2Kernels() []kernelSpec {
 	)
 	return []kernelSpec{
 
-		{AVX2, e4m3, f16, f8e4m3ToF16AVX2, false},
-		{AVX2, e4m3, f32, f8e4m3ToF32AVX2, false},
-		{AVX2, e5m2, f16, f8e5m2ToF16AVX2, false},
-		{AVX2, e5m2, f32, f8e5m2ToF32AVX2, false},
-		{AVX2, f32, e4m3, f32ToF8e4m3AVX2, false},
-		{AVX2, f16, e4m3, f16ToF8e4m3AVX2, false},
-		{AVX2, f32, e5m2, f32ToF8e5m2AVX2, false},
-		{AVX2, f16, e5m2, f16ToF8e5m2AVX2, false},
-
 		{AVX2, element.U4, f32, u4ToF32AVX2, false},
 		{AVX2, element.I4, f32, i4ToF32AVX2, false},
 		{AVX2, element.NF4, f32, nf4ToF32AVX2, false},
@@ -333,15 +324,6 @@ func handAVX512Kernels() []kernelSpec {
 	)
 	return []kernelSpec{
 
-		{AVX512, e4m3, f16, f8e4m3ToF16AVX512, false},
-		{AVX512, e4m3, f32, f8e4m3ToF32AVX512, false},
-		{AVX512, e5m2, f16, f8e5m2ToF16AVX512, false},
-		{AVX512, e5m2, f32, f8e5m2ToF32AVX512, false},
-		{AVX512, f32, e4m3, f32ToF8e4m3AVX512, false},
-		{AVX512, f16, e4m3, f16ToF8e4m3AVX512, false},
-		{AVX512, f32, e5m2, f32ToF8e5m2AVX512, false},
-		{AVX512, f16, e5m2, f16ToF8e5m2AVX512, false},
-
 		{AVX512, element.U4, f32, u4ToF32AVX512, false},
 		{AVX512, element.I4, f32, i4ToF32AVX512, false},
 		{AVX512, element.NF4, f32, nf4ToF32AVX512, false},
@@ -350,8 +332,6 @@ func handAVX512Kernels() []kernelSpec {
 		{AVX512, element.I4, f16, i4ToF16AVX512, false},
 		{AVX512, element.NF4, f16, nf4ToF16AVX512, false},
 		{AVX512, element.F4E2M1, f16, f4e2m1ToF16AVX512, false},
-
-		{AVX512, e4m3, f16, f8e4m3ToF16AVX512NT, true},
 	}
 }
 

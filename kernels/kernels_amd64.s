@@ -4,6 +4,5339 @@
 
 #include "textflag.h"
 
+// func f8e4m3ToF16AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2
+TEXT ·f8e4m3ToF16AVX2(SB), NOSPLIT, $512-56
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           src_base+24(FP), SI
+	MOVQ           n+48(FP), CX
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	MOVL           $0x76767676, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	VBROADCASTI128 e4m3Y<>+0(SB), Y13
+	VPXOR          Y12, Y12, Y12
+	VPCMPEQB       Y11, Y11, Y11
+	MOVQ           CX, R10
+	ANDQ           $0x0000001f, R10
+	SUBQ           R10, CX
+	JZ             tail
+	CMPQ           CX, $0x00000080
+	JB             single
+
+four:
+	VMOVDQU    (SI), Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VPSUBB     Y11, Y0, Y1
+	VPAND      Y15, Y1, Y1
+	VPADDSB    Y14, Y1, Y2
+	VPSHUFB    Y2, Y13, Y2
+	VPADDB     Y2, Y1, Y1
+	VPCMPGTB   Y0, Y12, Y3
+	VPUNPCKLBW Y3, Y1, Y4
+	VPUNPCKHBW Y3, Y1, Y5
+	VPSLLW     $0x07, Y4, Y4
+	VPSLLW     $0x07, Y5, Y5
+	VMOVDQU    Y4, (DI)
+	VMOVDQU    Y5, 32(DI)
+	VMOVDQU    32(SI), Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VPSUBB     Y11, Y0, Y1
+	VPAND      Y15, Y1, Y1
+	VPADDSB    Y14, Y1, Y2
+	VPSHUFB    Y2, Y13, Y2
+	VPADDB     Y2, Y1, Y1
+	VPCMPGTB   Y0, Y12, Y3
+	VPUNPCKLBW Y3, Y1, Y4
+	VPUNPCKHBW Y3, Y1, Y5
+	VPSLLW     $0x07, Y4, Y4
+	VPSLLW     $0x07, Y5, Y5
+	VMOVDQU    Y4, 64(DI)
+	VMOVDQU    Y5, 96(DI)
+	VMOVDQU    64(SI), Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VPSUBB     Y11, Y0, Y1
+	VPAND      Y15, Y1, Y1
+	VPADDSB    Y14, Y1, Y2
+	VPSHUFB    Y2, Y13, Y2
+	VPADDB     Y2, Y1, Y1
+	VPCMPGTB   Y0, Y12, Y3
+	VPUNPCKLBW Y3, Y1, Y4
+	VPUNPCKHBW Y3, Y1, Y5
+	VPSLLW     $0x07, Y4, Y4
+	VPSLLW     $0x07, Y5, Y5
+	VMOVDQU    Y4, 128(DI)
+	VMOVDQU    Y5, 160(DI)
+	VMOVDQU    96(SI), Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VPSUBB     Y11, Y0, Y1
+	VPAND      Y15, Y1, Y1
+	VPADDSB    Y14, Y1, Y2
+	VPSHUFB    Y2, Y13, Y2
+	VPADDB     Y2, Y1, Y1
+	VPCMPGTB   Y0, Y12, Y3
+	VPUNPCKLBW Y3, Y1, Y4
+	VPUNPCKHBW Y3, Y1, Y5
+	VPSLLW     $0x07, Y4, Y4
+	VPSLLW     $0x07, Y5, Y5
+	VMOVDQU    Y4, 192(DI)
+	VMOVDQU    Y5, 224(DI)
+	ADDQ       $0x00000080, SI
+	ADDQ       $0x00000100, DI
+	SUBQ       $0x00000080, CX
+	CMPQ       CX, $0x00000080
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+single:
+	VMOVDQU    (SI), Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VPSUBB     Y11, Y0, Y1
+	VPAND      Y15, Y1, Y1
+	VPADDSB    Y14, Y1, Y2
+	VPSHUFB    Y2, Y13, Y2
+	VPADDB     Y2, Y1, Y1
+	VPCMPGTB   Y0, Y12, Y3
+	VPUNPCKLBW Y3, Y1, Y4
+	VPUNPCKHBW Y3, Y1, Y5
+	VPSLLW     $0x07, Y4, Y4
+	VPSLLW     $0x07, Y5, Y5
+	VMOVDQU    Y4, (DI)
+	VMOVDQU    Y5, 32(DI)
+	ADDQ       $0x00000020, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000020, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000020
+	JB         frame
+	MOVQ       $0x00000020, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000008, AX, AX
+	IMUL3Q     $0x00000010, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VMOVDQU    (SI), Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VPSUBB     Y11, Y0, Y1
+	VPAND      Y15, Y1, Y1
+	VPADDSB    Y14, Y1, Y2
+	VPSHUFB    Y2, Y13, Y2
+	VPADDB     Y2, Y1, Y1
+	VPCMPGTB   Y0, Y12, Y3
+	VPUNPCKLBW Y3, Y1, Y4
+	VPUNPCKHBW Y3, Y1, Y5
+	VPSLLW     $0x07, Y4, Y4
+	VPSLLW     $0x07, Y5, Y5
+	VMOVDQU    Y4, (DI)
+	VMOVDQU    Y5, 32(DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VMOVDQU    (SI), Y0
+	VPERMQ     $0xd8, Y0, Y0
+	VPSUBB     Y11, Y0, Y1
+	VPAND      Y15, Y1, Y1
+	VPADDSB    Y14, Y1, Y2
+	VPSHUFB    Y2, Y13, Y2
+	VPADDB     Y2, Y1, Y1
+	VPCMPGTB   Y0, Y12, Y3
+	VPUNPCKLBW Y3, Y1, Y4
+	VPUNPCKHBW Y3, Y1, Y5
+	VPSLLW     $0x07, Y4, Y4
+	VPSLLW     $0x07, Y5, Y5
+	VMOVDQU    Y4, (DI)
+	VMOVDQU    Y5, 32(DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000010, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+DATA e4m3Y<>+0(SB)/8, $0xfffc000000000000
+DATA e4m3Y<>+8(SB)/8, $0x3f3e3d3c3b38352e
+GLOBL e4m3Y<>(SB), RODATA|NOPTR, $16
+
+// func f8e4m3ToF32AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2
+TEXT ·f8e4m3ToF32AVX2(SB), NOSPLIT, $512-56
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           src_base+24(FP), SI
+	MOVQ           n+48(FP), CX
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x77777777, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x07070707, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0xf0f0f0f0, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	VBROADCASTI128 e4m3BHi<>+0(SB), Y11
+	VBROADCASTI128 e4m3BLo<>+0(SB), Y10
+	VMOVDQU        nibPermD<>+0(SB), Y8
+	VPXOR          Y7, Y7, Y7
+	MOVQ           CX, R10
+	ANDQ           $0x0000001f, R10
+	SUBQ           R10, CX
+	JZ             tail
+	CMPQ           CX, $0x00000080
+	JB             single
+
+four:
+	VPERMD     (SI), Y8, Y0
+	VPAND      Y15, Y0, Y1
+	VPCMPEQB   Y15, Y1, Y5
+	VPADDSB    Y12, Y1, Y4
+	VPANDN     Y4, Y5, Y4
+	VPSRLW     $0x04, Y1, Y2
+	VPAND      Y14, Y2, Y2
+	VPSHUFB    Y4, Y11, Y5
+	VPADDB     Y5, Y2, Y2
+	VPSLLW     $0x04, Y1, Y3
+	VPAND      Y9, Y3, Y3
+	VPSHUFB    Y4, Y10, Y5
+	VPADDB     Y5, Y3, Y3
+	VPAND      Y13, Y0, Y5
+	VPOR       Y5, Y2, Y2
+	VPUNPCKLBW Y2, Y3, Y4
+	VPUNPCKHBW Y2, Y3, Y5
+	VPUNPCKLWD Y4, Y7, Y0
+	VPUNPCKHWD Y4, Y7, Y1
+	VPUNPCKLWD Y5, Y7, Y2
+	VPUNPCKHWD Y5, Y7, Y3
+	VMOVDQU    Y0, (DI)
+	VMOVDQU    Y1, 32(DI)
+	VMOVDQU    Y2, 64(DI)
+	VMOVDQU    Y3, 96(DI)
+	VPERMD     32(SI), Y8, Y0
+	VPAND      Y15, Y0, Y1
+	VPCMPEQB   Y15, Y1, Y5
+	VPADDSB    Y12, Y1, Y4
+	VPANDN     Y4, Y5, Y4
+	VPSRLW     $0x04, Y1, Y2
+	VPAND      Y14, Y2, Y2
+	VPSHUFB    Y4, Y11, Y5
+	VPADDB     Y5, Y2, Y2
+	VPSLLW     $0x04, Y1, Y3
+	VPAND      Y9, Y3, Y3
+	VPSHUFB    Y4, Y10, Y5
+	VPADDB     Y5, Y3, Y3
+	VPAND      Y13, Y0, Y5
+	VPOR       Y5, Y2, Y2
+	VPUNPCKLBW Y2, Y3, Y4
+	VPUNPCKHBW Y2, Y3, Y5
+	VPUNPCKLWD Y4, Y7, Y0
+	VPUNPCKHWD Y4, Y7, Y1
+	VPUNPCKLWD Y5, Y7, Y2
+	VPUNPCKHWD Y5, Y7, Y3
+	VMOVDQU    Y0, 128(DI)
+	VMOVDQU    Y1, 160(DI)
+	VMOVDQU    Y2, 192(DI)
+	VMOVDQU    Y3, 224(DI)
+	VPERMD     64(SI), Y8, Y0
+	VPAND      Y15, Y0, Y1
+	VPCMPEQB   Y15, Y1, Y5
+	VPADDSB    Y12, Y1, Y4
+	VPANDN     Y4, Y5, Y4
+	VPSRLW     $0x04, Y1, Y2
+	VPAND      Y14, Y2, Y2
+	VPSHUFB    Y4, Y11, Y5
+	VPADDB     Y5, Y2, Y2
+	VPSLLW     $0x04, Y1, Y3
+	VPAND      Y9, Y3, Y3
+	VPSHUFB    Y4, Y10, Y5
+	VPADDB     Y5, Y3, Y3
+	VPAND      Y13, Y0, Y5
+	VPOR       Y5, Y2, Y2
+	VPUNPCKLBW Y2, Y3, Y4
+	VPUNPCKHBW Y2, Y3, Y5
+	VPUNPCKLWD Y4, Y7, Y0
+	VPUNPCKHWD Y4, Y7, Y1
+	VPUNPCKLWD Y5, Y7, Y2
+	VPUNPCKHWD Y5, Y7, Y3
+	VMOVDQU    Y0, 256(DI)
+	VMOVDQU    Y1, 288(DI)
+	VMOVDQU    Y2, 320(DI)
+	VMOVDQU    Y3, 352(DI)
+	VPERMD     96(SI), Y8, Y0
+	VPAND      Y15, Y0, Y1
+	VPCMPEQB   Y15, Y1, Y5
+	VPADDSB    Y12, Y1, Y4
+	VPANDN     Y4, Y5, Y4
+	VPSRLW     $0x04, Y1, Y2
+	VPAND      Y14, Y2, Y2
+	VPSHUFB    Y4, Y11, Y5
+	VPADDB     Y5, Y2, Y2
+	VPSLLW     $0x04, Y1, Y3
+	VPAND      Y9, Y3, Y3
+	VPSHUFB    Y4, Y10, Y5
+	VPADDB     Y5, Y3, Y3
+	VPAND      Y13, Y0, Y5
+	VPOR       Y5, Y2, Y2
+	VPUNPCKLBW Y2, Y3, Y4
+	VPUNPCKHBW Y2, Y3, Y5
+	VPUNPCKLWD Y4, Y7, Y0
+	VPUNPCKHWD Y4, Y7, Y1
+	VPUNPCKLWD Y5, Y7, Y2
+	VPUNPCKHWD Y5, Y7, Y3
+	VMOVDQU    Y0, 384(DI)
+	VMOVDQU    Y1, 416(DI)
+	VMOVDQU    Y2, 448(DI)
+	VMOVDQU    Y3, 480(DI)
+	ADDQ       $0x00000080, SI
+	ADDQ       $0x00000200, DI
+	SUBQ       $0x00000080, CX
+	CMPQ       CX, $0x00000080
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+single:
+	VPERMD     (SI), Y8, Y0
+	VPAND      Y15, Y0, Y1
+	VPCMPEQB   Y15, Y1, Y5
+	VPADDSB    Y12, Y1, Y4
+	VPANDN     Y4, Y5, Y4
+	VPSRLW     $0x04, Y1, Y2
+	VPAND      Y14, Y2, Y2
+	VPSHUFB    Y4, Y11, Y5
+	VPADDB     Y5, Y2, Y2
+	VPSLLW     $0x04, Y1, Y3
+	VPAND      Y9, Y3, Y3
+	VPSHUFB    Y4, Y10, Y5
+	VPADDB     Y5, Y3, Y3
+	VPAND      Y13, Y0, Y5
+	VPOR       Y5, Y2, Y2
+	VPUNPCKLBW Y2, Y3, Y4
+	VPUNPCKHBW Y2, Y3, Y5
+	VPUNPCKLWD Y4, Y7, Y0
+	VPUNPCKHWD Y4, Y7, Y1
+	VPUNPCKLWD Y5, Y7, Y2
+	VPUNPCKHWD Y5, Y7, Y3
+	VMOVDQU    Y0, (DI)
+	VMOVDQU    Y1, 32(DI)
+	VMOVDQU    Y2, 64(DI)
+	VMOVDQU    Y3, 96(DI)
+	ADDQ       $0x00000020, SI
+	ADDQ       $0x00000080, DI
+	SUBQ       $0x00000020, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000020
+	JB         frame
+	MOVQ       $0x00000020, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000008, AX, AX
+	IMUL3Q     $0x00000020, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VPERMD     (SI), Y8, Y0
+	VPAND      Y15, Y0, Y1
+	VPCMPEQB   Y15, Y1, Y5
+	VPADDSB    Y12, Y1, Y4
+	VPANDN     Y4, Y5, Y4
+	VPSRLW     $0x04, Y1, Y2
+	VPAND      Y14, Y2, Y2
+	VPSHUFB    Y4, Y11, Y5
+	VPADDB     Y5, Y2, Y2
+	VPSLLW     $0x04, Y1, Y3
+	VPAND      Y9, Y3, Y3
+	VPSHUFB    Y4, Y10, Y5
+	VPADDB     Y5, Y3, Y3
+	VPAND      Y13, Y0, Y5
+	VPOR       Y5, Y2, Y2
+	VPUNPCKLBW Y2, Y3, Y4
+	VPUNPCKHBW Y2, Y3, Y5
+	VPUNPCKLWD Y4, Y7, Y0
+	VPUNPCKHWD Y4, Y7, Y1
+	VPUNPCKLWD Y5, Y7, Y2
+	VPUNPCKHWD Y5, Y7, Y3
+	VMOVDQU    Y0, (DI)
+	VMOVDQU    Y1, 32(DI)
+	VMOVDQU    Y2, 64(DI)
+	VMOVDQU    Y3, 96(DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VPERMD     (SI), Y8, Y0
+	VPAND      Y15, Y0, Y1
+	VPCMPEQB   Y15, Y1, Y5
+	VPADDSB    Y12, Y1, Y4
+	VPANDN     Y4, Y5, Y4
+	VPSRLW     $0x04, Y1, Y2
+	VPAND      Y14, Y2, Y2
+	VPSHUFB    Y4, Y11, Y5
+	VPADDB     Y5, Y2, Y2
+	VPSLLW     $0x04, Y1, Y3
+	VPAND      Y9, Y3, Y3
+	VPSHUFB    Y4, Y10, Y5
+	VPADDB     Y5, Y3, Y3
+	VPAND      Y13, Y0, Y5
+	VPOR       Y5, Y2, Y2
+	VPUNPCKLBW Y2, Y3, Y4
+	VPUNPCKHBW Y2, Y3, Y5
+	VPUNPCKLWD Y4, Y7, Y0
+	VPUNPCKHWD Y4, Y7, Y1
+	VPUNPCKLWD Y5, Y7, Y2
+	VPUNPCKHWD Y5, Y7, Y3
+	VMOVDQU    Y0, (DI)
+	VMOVDQU    Y1, 32(DI)
+	VMOVDQU    Y2, 64(DI)
+	VMOVDQU    Y3, 96(DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000020, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+DATA e4m3BHi<>+0(SB)/8, $0x0000000000000078
+DATA e4m3BHi<>+8(SB)/8, $0x3c3c3c3c3c3b3b3b
+GLOBL e4m3BHi<>(SB), RODATA|NOPTR, $16
+
+DATA e4m3BLo<>+0(SB)/8, $0x00000000000000d0
+DATA e4m3BLo<>+8(SB)/8, $0x00f0e0d0c09060f0
+GLOBL e4m3BLo<>(SB), RODATA|NOPTR, $16
+
+DATA nibPermD<>+0(SB)/8, $0x0000000200000000
+DATA nibPermD<>+8(SB)/8, $0x0000000600000004
+DATA nibPermD<>+16(SB)/8, $0x0000000300000001
+DATA nibPermD<>+24(SB)/8, $0x0000000700000005
+GLOBL nibPermD<>(SB), RODATA|NOPTR, $32
+
+// func f8e5m2ToF16AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2
+TEXT ·f8e5m2ToF16AVX2(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x0000000f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000040
+	JB   single
+
+four:
+	VPMOVZXBW (SI), Y0
+	VPSLLW    $0x08, Y0, Y0
+	VMOVDQU   Y0, (DI)
+	VPMOVZXBW 16(SI), Y0
+	VPSLLW    $0x08, Y0, Y0
+	VMOVDQU   Y0, 32(DI)
+	VPMOVZXBW 32(SI), Y0
+	VPSLLW    $0x08, Y0, Y0
+	VMOVDQU   Y0, 64(DI)
+	VPMOVZXBW 48(SI), Y0
+	VPSLLW    $0x08, Y0, Y0
+	VMOVDQU   Y0, 96(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMOVZXBW (SI), Y0
+	VPSLLW    $0x08, Y0, Y0
+	VMOVDQU   Y0, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000020, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000010
+	JB        frame
+	MOVQ      $0x00000010, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000008, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVZXBW (SI), Y0
+	VPSLLW    $0x08, Y0, Y0
+	VMOVDQU   Y0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVZXBW (SI), Y0
+	VPSLLW    $0x08, Y0, Y0
+	VMOVDQU   Y0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f8e5m2ToF32AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, F16C
+TEXT ·f8e5m2ToF32AVX2(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x00000007, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000020
+	JB   single
+
+four:
+	VPMOVZXBW (SI), X0
+	VPSLLW    $0x08, X0, X0
+	VCVTPH2PS X0, Y0
+	VMOVUPS   Y0, (DI)
+	VPMOVZXBW 8(SI), X0
+	VPSLLW    $0x08, X0, X0
+	VCVTPH2PS X0, Y0
+	VMOVUPS   Y0, 32(DI)
+	VPMOVZXBW 16(SI), X0
+	VPSLLW    $0x08, X0, X0
+	VCVTPH2PS X0, Y0
+	VMOVUPS   Y0, 64(DI)
+	VPMOVZXBW 24(SI), X0
+	VPSLLW    $0x08, X0, X0
+	VCVTPH2PS X0, Y0
+	VMOVUPS   Y0, 96(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000020, CX
+	CMPQ      CX, $0x00000020
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMOVZXBW (SI), X0
+	VPSLLW    $0x08, X0, X0
+	VCVTPH2PS X0, Y0
+	VMOVUPS   Y0, (DI)
+	ADDQ      $0x00000008, SI
+	ADDQ      $0x00000020, DI
+	SUBQ      $0x00000008, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000008
+	JB        frame
+	MOVQ      $0x00000008, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000008, AX, AX
+	IMUL3Q    $0x00000020, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVZXBW (SI), X0
+	VPSLLW    $0x08, X0, X0
+	VCVTPH2PS X0, Y0
+	VMOVUPS   Y0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVZXBW (SI), X0
+	VPSLLW    $0x08, X0, X0
+	VCVTPH2PS X0, Y0
+	VMOVUPS   Y0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000020, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f8e5m2ToF32AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2
+TEXT ·f8e5m2ToF32AVX512(SB), NOSPLIT, $512-56
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ n+48(FP), CX
+	MOVQ CX, R10
+	ANDQ $0x0000000f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000040
+	JB   single
+
+four:
+	VPMOVZXBW (SI), Y0
+	VPSLLW    $0x08, Y0, Y0
+	VCVTPH2PS Y0, Z0
+	VMOVUPS   Z0, (DI)
+	VPMOVZXBW 16(SI), Y0
+	VPSLLW    $0x08, Y0, Y0
+	VCVTPH2PS Y0, Z0
+	VMOVUPS   Z0, 64(DI)
+	VPMOVZXBW 32(SI), Y0
+	VPSLLW    $0x08, Y0, Y0
+	VCVTPH2PS Y0, Z0
+	VMOVUPS   Z0, 128(DI)
+	VPMOVZXBW 48(SI), Y0
+	VPSLLW    $0x08, Y0, Y0
+	VCVTPH2PS Y0, Z0
+	VMOVUPS   Z0, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMOVZXBW (SI), Y0
+	VPSLLW    $0x08, Y0, Y0
+	VCVTPH2PS Y0, Z0
+	VMOVUPS   Z0, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000010
+	JB        frame
+	MOVQ      $0x00000010, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000008, AX, AX
+	IMUL3Q    $0x00000020, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVZXBW (SI), Y0
+	VPSLLW    $0x08, Y0, Y0
+	VCVTPH2PS Y0, Z0
+	VMOVUPS   Z0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVZXBW (SI), Y0
+	VPSLLW    $0x08, Y0, Y0
+	VCVTPH2PS Y0, Z0
+	VMOVUPS   Z0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000020, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f32ToF8e4m3AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2, CMOV, F16C
+TEXT ·f32ToF8e4m3AVX2(SB), NOSPLIT, $512-56
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           src_base+24(FP), SI
+	MOVQ           n+48(FP), CX
+	MOVQ           CX, R10
+	ANDQ           $0x0000001f, R10
+	SUBQ           R10, CX
+	CMPQ           CX, $0x00000080
+	JB             full
+	XORL           R13, R13
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x1c1c1c1c, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x24242424, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3a3a3a3a, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0xc0c0c0c0, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0x3f3f3f3f, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	VPXOR          Y6, Y6, Y6
+
+fast:
+	VMOVUPS     (SI), Y0
+	VMOVUPS     64(SI), Y1
+	VMOVUPS     32(SI), Y2
+	VMOVUPS     96(SI), Y3
+	VCVTPS2PH   $0x00, Y0, X0
+	VCVTPS2PH   $0x00, Y1, X1
+	VCVTPS2PH   $0x00, Y2, X2
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X1, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VMOVDQU     Y1, (DI)
+	VMOVUPS     128(SI), Y0
+	VMOVUPS     192(SI), Y1
+	VMOVUPS     160(SI), Y2
+	VMOVUPS     224(SI), Y3
+	VCVTPS2PH   $0x00, Y0, X0
+	VCVTPS2PH   $0x00, Y1, X1
+	VCVTPS2PH   $0x00, Y2, X2
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X1, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VMOVDQU     Y1, 32(DI)
+	VMOVUPS     256(SI), Y0
+	VMOVUPS     320(SI), Y1
+	VMOVUPS     288(SI), Y2
+	VMOVUPS     352(SI), Y3
+	VCVTPS2PH   $0x00, Y0, X0
+	VCVTPS2PH   $0x00, Y1, X1
+	VCVTPS2PH   $0x00, Y2, X2
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X1, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VMOVDQU     Y1, 64(DI)
+	VMOVUPS     384(SI), Y0
+	VMOVUPS     448(SI), Y1
+	VMOVUPS     416(SI), Y2
+	VMOVUPS     480(SI), Y3
+	VCVTPS2PH   $0x00, Y0, X0
+	VCVTPS2PH   $0x00, Y1, X1
+	VCVTPS2PH   $0x00, Y2, X2
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X1, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VMOVDQU     Y1, 96(DI)
+	VPSUBUSB    Y10, Y6, Y4
+	VPTEST      Y4, Y4
+	JNZ         redo
+	XORL        R13, R13
+	ADDQ        $0x00000200, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000080, CX
+	CMPQ        CX, $0x00000080
+	JAE         fast
+	JMP         full
+
+redo:
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x20202020, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x0c0c0c0c, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	VBROADCASTI128 ·lutE4m3Sub+0(SB), Y10
+	VBROADCASTI128 ·lutE4m3Sub+16(SB), Y9
+	MOVL           $0xc0c0c0c0, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0x3f3f3f3f, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	LEAQ           1(R13), R12
+	LEAQ           1(R13)(R13*1), R13
+	MOVL           $0x0000000f, AX
+	CMPQ           R13, AX
+	CMOVQHI        AX, R13
+
+slow:
+	VMOVUPS        (SI), Y0
+	VMOVUPS        64(SI), Y1
+	VMOVUPS        32(SI), Y2
+	VMOVUPS        96(SI), Y3
+	VCVTPS2PH      $0x00, Y0, X0
+	VCVTPS2PH      $0x00, Y1, X1
+	VCVTPS2PH      $0x00, Y2, X2
+	VCVTPS2PH      $0x00, Y3, X3
+	VINSERTI128    $0x01, X1, Y0, Y0
+	VINSERTI128    $0x01, X3, Y2, Y1
+	VPSHUFB        Y15, Y0, Y0
+	VPSHUFB        Y15, Y1, Y1
+	VPUNPCKLQDQ    Y1, Y0, Y2
+	VPUNPCKHQDQ    Y1, Y0, Y3
+	VPXOR          Y13, Y2, Y2
+	VPAND          Y14, Y3, Y0
+	VPAND          Y13, Y3, Y3
+	VPSUBB         Y12, Y0, Y0
+	VPADDB         Y11, Y0, Y1
+	VPSHUFB        Y1, Y10, Y4
+	VPSHUFB        Y1, Y9, Y1
+	VPXOR          Y14, Y1, Y1
+	VPCMPGTB       Y1, Y2, Y1
+	VPSUBB         Y1, Y4, Y4
+	VPADDSB        Y0, Y0, Y1
+	VPCMPGTB       Y8, Y2, Y5
+	VPSUBSB        Y5, Y1, Y1
+	VPCMPGTB       Y7, Y2, Y5
+	VPSUBSB        Y5, Y1, Y1
+	VPMAXSB        Y4, Y1, Y1
+	VPOR           Y3, Y1, Y1
+	VMOVDQU        Y1, (DI)
+	VMOVUPS        128(SI), Y0
+	VMOVUPS        192(SI), Y1
+	VMOVUPS        160(SI), Y2
+	VMOVUPS        224(SI), Y3
+	VCVTPS2PH      $0x00, Y0, X0
+	VCVTPS2PH      $0x00, Y1, X1
+	VCVTPS2PH      $0x00, Y2, X2
+	VCVTPS2PH      $0x00, Y3, X3
+	VINSERTI128    $0x01, X1, Y0, Y0
+	VINSERTI128    $0x01, X3, Y2, Y1
+	VPSHUFB        Y15, Y0, Y0
+	VPSHUFB        Y15, Y1, Y1
+	VPUNPCKLQDQ    Y1, Y0, Y2
+	VPUNPCKHQDQ    Y1, Y0, Y3
+	VPXOR          Y13, Y2, Y2
+	VPAND          Y14, Y3, Y0
+	VPAND          Y13, Y3, Y3
+	VPSUBB         Y12, Y0, Y0
+	VPADDB         Y11, Y0, Y1
+	VPSHUFB        Y1, Y10, Y4
+	VPSHUFB        Y1, Y9, Y1
+	VPXOR          Y14, Y1, Y1
+	VPCMPGTB       Y1, Y2, Y1
+	VPSUBB         Y1, Y4, Y4
+	VPADDSB        Y0, Y0, Y1
+	VPCMPGTB       Y8, Y2, Y5
+	VPSUBSB        Y5, Y1, Y1
+	VPCMPGTB       Y7, Y2, Y5
+	VPSUBSB        Y5, Y1, Y1
+	VPMAXSB        Y4, Y1, Y1
+	VPOR           Y3, Y1, Y1
+	VMOVDQU        Y1, 32(DI)
+	VMOVUPS        256(SI), Y0
+	VMOVUPS        320(SI), Y1
+	VMOVUPS        288(SI), Y2
+	VMOVUPS        352(SI), Y3
+	VCVTPS2PH      $0x00, Y0, X0
+	VCVTPS2PH      $0x00, Y1, X1
+	VCVTPS2PH      $0x00, Y2, X2
+	VCVTPS2PH      $0x00, Y3, X3
+	VINSERTI128    $0x01, X1, Y0, Y0
+	VINSERTI128    $0x01, X3, Y2, Y1
+	VPSHUFB        Y15, Y0, Y0
+	VPSHUFB        Y15, Y1, Y1
+	VPUNPCKLQDQ    Y1, Y0, Y2
+	VPUNPCKHQDQ    Y1, Y0, Y3
+	VPXOR          Y13, Y2, Y2
+	VPAND          Y14, Y3, Y0
+	VPAND          Y13, Y3, Y3
+	VPSUBB         Y12, Y0, Y0
+	VPADDB         Y11, Y0, Y1
+	VPSHUFB        Y1, Y10, Y4
+	VPSHUFB        Y1, Y9, Y1
+	VPXOR          Y14, Y1, Y1
+	VPCMPGTB       Y1, Y2, Y1
+	VPSUBB         Y1, Y4, Y4
+	VPADDSB        Y0, Y0, Y1
+	VPCMPGTB       Y8, Y2, Y5
+	VPSUBSB        Y5, Y1, Y1
+	VPCMPGTB       Y7, Y2, Y5
+	VPSUBSB        Y5, Y1, Y1
+	VPMAXSB        Y4, Y1, Y1
+	VPOR           Y3, Y1, Y1
+	VMOVDQU        Y1, 64(DI)
+	VMOVUPS        384(SI), Y0
+	VMOVUPS        448(SI), Y1
+	VMOVUPS        416(SI), Y2
+	VMOVUPS        480(SI), Y3
+	VCVTPS2PH      $0x00, Y0, X0
+	VCVTPS2PH      $0x00, Y1, X1
+	VCVTPS2PH      $0x00, Y2, X2
+	VCVTPS2PH      $0x00, Y3, X3
+	VINSERTI128    $0x01, X1, Y0, Y0
+	VINSERTI128    $0x01, X3, Y2, Y1
+	VPSHUFB        Y15, Y0, Y0
+	VPSHUFB        Y15, Y1, Y1
+	VPUNPCKLQDQ    Y1, Y0, Y2
+	VPUNPCKHQDQ    Y1, Y0, Y3
+	VPXOR          Y13, Y2, Y2
+	VPAND          Y14, Y3, Y0
+	VPAND          Y13, Y3, Y3
+	VPSUBB         Y12, Y0, Y0
+	VPADDB         Y11, Y0, Y1
+	VPSHUFB        Y1, Y10, Y4
+	VPSHUFB        Y1, Y9, Y1
+	VPXOR          Y14, Y1, Y1
+	VPCMPGTB       Y1, Y2, Y1
+	VPSUBB         Y1, Y4, Y4
+	VPADDSB        Y0, Y0, Y1
+	VPCMPGTB       Y8, Y2, Y5
+	VPSUBSB        Y5, Y1, Y1
+	VPCMPGTB       Y7, Y2, Y5
+	VPSUBSB        Y5, Y1, Y1
+	VPMAXSB        Y4, Y1, Y1
+	VPOR           Y3, Y1, Y1
+	VMOVDQU        Y1, 96(DI)
+	ADDQ           $0x00000200, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000080, CX
+	CMPQ           CX, $0x00000080
+	JB             rest
+	DECQ           R12
+	JNZ            slow
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x1c1c1c1c, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x24242424, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3a3a3a3a, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0xc0c0c0c0, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0x3f3f3f3f, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	VPXOR          Y6, Y6, Y6
+	JMP            fast
+
+full:
+	ADDQ           R10, CX
+	JZ             fastDone
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x20202020, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x0c0c0c0c, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	VBROADCASTI128 ·lutE4m3Sub+0(SB), Y10
+	VBROADCASTI128 ·lutE4m3Sub+16(SB), Y9
+	MOVL           $0xc0c0c0c0, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0x3f3f3f3f, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	JMP            loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000001f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000080
+	JB   single
+
+four:
+	VMOVUPS     (SI), Y0
+	VMOVUPS     64(SI), Y1
+	VMOVUPS     32(SI), Y2
+	VMOVUPS     96(SI), Y3
+	VCVTPS2PH   $0x00, Y0, X0
+	VCVTPS2PH   $0x00, Y1, X1
+	VCVTPS2PH   $0x00, Y2, X2
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X1, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPAND       Y13, Y3, Y3
+	VPSUBB      Y12, Y0, Y0
+	VPADDB      Y11, Y0, Y1
+	VPSHUFB     Y1, Y10, Y4
+	VPSHUFB     Y1, Y9, Y1
+	VPXOR       Y14, Y1, Y1
+	VPCMPGTB    Y1, Y2, Y1
+	VPSUBB      Y1, Y4, Y4
+	VPADDSB     Y0, Y0, Y1
+	VPCMPGTB    Y8, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPCMPGTB    Y7, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPMAXSB     Y4, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	VMOVUPS     128(SI), Y0
+	VMOVUPS     192(SI), Y1
+	VMOVUPS     160(SI), Y2
+	VMOVUPS     224(SI), Y3
+	VCVTPS2PH   $0x00, Y0, X0
+	VCVTPS2PH   $0x00, Y1, X1
+	VCVTPS2PH   $0x00, Y2, X2
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X1, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPAND       Y13, Y3, Y3
+	VPSUBB      Y12, Y0, Y0
+	VPADDB      Y11, Y0, Y1
+	VPSHUFB     Y1, Y10, Y4
+	VPSHUFB     Y1, Y9, Y1
+	VPXOR       Y14, Y1, Y1
+	VPCMPGTB    Y1, Y2, Y1
+	VPSUBB      Y1, Y4, Y4
+	VPADDSB     Y0, Y0, Y1
+	VPCMPGTB    Y8, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPCMPGTB    Y7, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPMAXSB     Y4, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VMOVUPS     256(SI), Y0
+	VMOVUPS     320(SI), Y1
+	VMOVUPS     288(SI), Y2
+	VMOVUPS     352(SI), Y3
+	VCVTPS2PH   $0x00, Y0, X0
+	VCVTPS2PH   $0x00, Y1, X1
+	VCVTPS2PH   $0x00, Y2, X2
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X1, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPAND       Y13, Y3, Y3
+	VPSUBB      Y12, Y0, Y0
+	VPADDB      Y11, Y0, Y1
+	VPSHUFB     Y1, Y10, Y4
+	VPSHUFB     Y1, Y9, Y1
+	VPXOR       Y14, Y1, Y1
+	VPCMPGTB    Y1, Y2, Y1
+	VPSUBB      Y1, Y4, Y4
+	VPADDSB     Y0, Y0, Y1
+	VPCMPGTB    Y8, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPCMPGTB    Y7, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPMAXSB     Y4, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     Y1, 64(DI)
+	VMOVUPS     384(SI), Y0
+	VMOVUPS     448(SI), Y1
+	VMOVUPS     416(SI), Y2
+	VMOVUPS     480(SI), Y3
+	VCVTPS2PH   $0x00, Y0, X0
+	VCVTPS2PH   $0x00, Y1, X1
+	VCVTPS2PH   $0x00, Y2, X2
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X1, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPAND       Y13, Y3, Y3
+	VPSUBB      Y12, Y0, Y0
+	VPADDB      Y11, Y0, Y1
+	VPSHUFB     Y1, Y10, Y4
+	VPSHUFB     Y1, Y9, Y1
+	VPXOR       Y14, Y1, Y1
+	VPCMPGTB    Y1, Y2, Y1
+	VPSUBB      Y1, Y4, Y4
+	VPADDSB     Y0, Y0, Y1
+	VPCMPGTB    Y8, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPCMPGTB    Y7, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPMAXSB     Y4, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     Y1, 96(DI)
+	ADDQ        $0x00000200, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000080, CX
+	CMPQ        CX, $0x00000080
+	JAE         four
+	TESTQ       CX, CX
+	JZ          tail
+
+single:
+	VMOVUPS     (SI), Y0
+	VMOVUPS     64(SI), Y1
+	VMOVUPS     32(SI), Y2
+	VMOVUPS     96(SI), Y3
+	VCVTPS2PH   $0x00, Y0, X0
+	VCVTPS2PH   $0x00, Y1, X1
+	VCVTPS2PH   $0x00, Y2, X2
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X1, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPAND       Y13, Y3, Y3
+	VPSUBB      Y12, Y0, Y0
+	VPADDB      Y11, Y0, Y1
+	VPSHUFB     Y1, Y10, Y4
+	VPSHUFB     Y1, Y9, Y1
+	VPXOR       Y14, Y1, Y1
+	VPCMPGTB    Y1, Y2, Y1
+	VPSUBB      Y1, Y4, Y4
+	VPADDSB     Y0, Y0, Y1
+	VPCMPGTB    Y8, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPCMPGTB    Y7, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPMAXSB     Y4, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000020, CX
+	JNZ         single
+
+tail:
+	TESTQ       R10, R10
+	JZ          done
+	CMPQ        n+48(FP), $0x00000020
+	JB          frame
+	MOVQ        $0x00000020, BX
+	SUBQ        R10, BX
+	MOVQ        BX, AX
+	IMUL3Q      $0x00000020, AX, AX
+	IMUL3Q      $0x00000008, BX, BX
+	MOVQ        AX, DX
+	ORQ         BX, DX
+	TESTQ       $0x00000007, DX
+	JNZ         frame
+	SHRQ        $0x03, AX
+	SHRQ        $0x03, BX
+	SUBQ        AX, SI
+	SUBQ        BX, DI
+	VMOVUPS     (SI), Y0
+	VMOVUPS     64(SI), Y1
+	VMOVUPS     32(SI), Y2
+	VMOVUPS     96(SI), Y3
+	VCVTPS2PH   $0x00, Y0, X0
+	VCVTPS2PH   $0x00, Y1, X1
+	VCVTPS2PH   $0x00, Y2, X2
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X1, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPAND       Y13, Y3, Y3
+	VPSUBB      Y12, Y0, Y0
+	VPADDB      Y11, Y0, Y1
+	VPSHUFB     Y1, Y10, Y4
+	VPSHUFB     Y1, Y9, Y1
+	VPXOR       Y14, Y1, Y1
+	VPCMPGTB    Y1, Y2, Y1
+	VPSUBB      Y1, Y4, Y4
+	VPADDSB     Y0, Y0, Y1
+	VPCMPGTB    Y8, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPCMPGTB    Y7, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPMAXSB     Y4, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	JMP         done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ        DI, R11
+	MOVQ        R8, SI
+	LEAQ        256(SP), DI
+	VMOVUPS     (SI), Y0
+	VMOVUPS     64(SI), Y1
+	VMOVUPS     32(SI), Y2
+	VMOVUPS     96(SI), Y3
+	VCVTPS2PH   $0x00, Y0, X0
+	VCVTPS2PH   $0x00, Y1, X1
+	VCVTPS2PH   $0x00, Y2, X2
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X1, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPAND       Y13, Y3, Y3
+	VPSUBB      Y12, Y0, Y0
+	VPADDB      Y11, Y0, Y1
+	VPSHUFB     Y1, Y10, Y4
+	VPSHUFB     Y1, Y9, Y1
+	VPXOR       Y14, Y1, Y1
+	VPCMPGTB    Y1, Y2, Y1
+	VPSUBB      Y1, Y4, Y4
+	VPADDSB     Y0, Y0, Y1
+	VPCMPGTB    Y8, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPCMPGTB    Y7, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPMAXSB     Y4, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	MOVQ        R10, BX
+	IMUL3Q      $0x00000008, BX, BX
+	ADDQ        $0x00000007, BX
+	SHRQ        $0x03, BX
+	XORQ        AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+fastDone:
+	VZEROUPPER
+	RET
+
+DATA splitHL<>+0(SB)/8, $0x0e0c0a0806040200
+DATA splitHL<>+8(SB)/8, $0x0f0d0b0907050301
+GLOBL splitHL<>(SB), RODATA|NOPTR, $16
+
+// func f16ToF8e4m3AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·f16ToF8e4m3AVX2(SB), NOSPLIT, $512-56
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           src_base+24(FP), SI
+	MOVQ           n+48(FP), CX
+	MOVQ           CX, R10
+	ANDQ           $0x0000001f, R10
+	SUBQ           R10, CX
+	CMPQ           CX, $0x00000080
+	JB             full
+	XORL           R13, R13
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x1c1c1c1c, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x24242424, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3a3a3a3a, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0xc0c0c0c0, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0x3f3f3f3f, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	VPXOR          Y6, Y6, Y6
+
+fast:
+	VMOVDQU     (SI), Y0
+	VMOVDQU     32(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	VMOVDQU     64(SI), Y0
+	VMOVDQU     96(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     128(SI), Y0
+	VMOVDQU     160(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 64(DI)
+	VMOVDQU     192(SI), Y0
+	VMOVDQU     224(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 96(DI)
+	VPSUBUSB    Y10, Y6, Y4
+	VPTEST      Y4, Y4
+	JNZ         redo
+	XORL        R13, R13
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000080, CX
+	CMPQ        CX, $0x00000080
+	JAE         fast
+	JMP         full
+
+redo:
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x20202020, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x0c0c0c0c, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	VBROADCASTI128 ·lutE4m3Sub+0(SB), Y10
+	VBROADCASTI128 ·lutE4m3Sub+16(SB), Y9
+	MOVL           $0xc0c0c0c0, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0x3f3f3f3f, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	LEAQ           1(R13), R12
+	LEAQ           1(R13)(R13*1), R13
+	MOVL           $0x0000000f, AX
+	CMPQ           R13, AX
+	CMOVQHI        AX, R13
+
+slow:
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VPSHUFB        Y15, Y0, Y0
+	VPSHUFB        Y15, Y1, Y1
+	VPUNPCKLQDQ    Y1, Y0, Y2
+	VPUNPCKHQDQ    Y1, Y0, Y3
+	VPXOR          Y13, Y2, Y2
+	VPAND          Y14, Y3, Y0
+	VPAND          Y13, Y3, Y3
+	VPSUBB         Y12, Y0, Y0
+	VPADDB         Y11, Y0, Y1
+	VPSHUFB        Y1, Y10, Y4
+	VPSHUFB        Y1, Y9, Y1
+	VPXOR          Y14, Y1, Y1
+	VPCMPGTB       Y1, Y2, Y1
+	VPSUBB         Y1, Y4, Y4
+	VPADDSB        Y0, Y0, Y1
+	VPCMPGTB       Y8, Y2, Y5
+	VPSUBSB        Y5, Y1, Y1
+	VPCMPGTB       Y7, Y2, Y5
+	VPSUBSB        Y5, Y1, Y1
+	VPMAXSB        Y4, Y1, Y1
+	VPOR           Y3, Y1, Y1
+	VPERMQ         $0xd8, Y1, Y1
+	VMOVDQU        Y1, (DI)
+	VMOVDQU        64(SI), Y0
+	VMOVDQU        96(SI), Y1
+	VPSHUFB        Y15, Y0, Y0
+	VPSHUFB        Y15, Y1, Y1
+	VPUNPCKLQDQ    Y1, Y0, Y2
+	VPUNPCKHQDQ    Y1, Y0, Y3
+	VPXOR          Y13, Y2, Y2
+	VPAND          Y14, Y3, Y0
+	VPAND          Y13, Y3, Y3
+	VPSUBB         Y12, Y0, Y0
+	VPADDB         Y11, Y0, Y1
+	VPSHUFB        Y1, Y10, Y4
+	VPSHUFB        Y1, Y9, Y1
+	VPXOR          Y14, Y1, Y1
+	VPCMPGTB       Y1, Y2, Y1
+	VPSUBB         Y1, Y4, Y4
+	VPADDSB        Y0, Y0, Y1
+	VPCMPGTB       Y8, Y2, Y5
+	VPSUBSB        Y5, Y1, Y1
+	VPCMPGTB       Y7, Y2, Y5
+	VPSUBSB        Y5, Y1, Y1
+	VPMAXSB        Y4, Y1, Y1
+	VPOR           Y3, Y1, Y1
+	VPERMQ         $0xd8, Y1, Y1
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        128(SI), Y0
+	VMOVDQU        160(SI), Y1
+	VPSHUFB        Y15, Y0, Y0
+	VPSHUFB        Y15, Y1, Y1
+	VPUNPCKLQDQ    Y1, Y0, Y2
+	VPUNPCKHQDQ    Y1, Y0, Y3
+	VPXOR          Y13, Y2, Y2
+	VPAND          Y14, Y3, Y0
+	VPAND          Y13, Y3, Y3
+	VPSUBB         Y12, Y0, Y0
+	VPADDB         Y11, Y0, Y1
+	VPSHUFB        Y1, Y10, Y4
+	VPSHUFB        Y1, Y9, Y1
+	VPXOR          Y14, Y1, Y1
+	VPCMPGTB       Y1, Y2, Y1
+	VPSUBB         Y1, Y4, Y4
+	VPADDSB        Y0, Y0, Y1
+	VPCMPGTB       Y8, Y2, Y5
+	VPSUBSB        Y5, Y1, Y1
+	VPCMPGTB       Y7, Y2, Y5
+	VPSUBSB        Y5, Y1, Y1
+	VPMAXSB        Y4, Y1, Y1
+	VPOR           Y3, Y1, Y1
+	VPERMQ         $0xd8, Y1, Y1
+	VMOVDQU        Y1, 64(DI)
+	VMOVDQU        192(SI), Y0
+	VMOVDQU        224(SI), Y1
+	VPSHUFB        Y15, Y0, Y0
+	VPSHUFB        Y15, Y1, Y1
+	VPUNPCKLQDQ    Y1, Y0, Y2
+	VPUNPCKHQDQ    Y1, Y0, Y3
+	VPXOR          Y13, Y2, Y2
+	VPAND          Y14, Y3, Y0
+	VPAND          Y13, Y3, Y3
+	VPSUBB         Y12, Y0, Y0
+	VPADDB         Y11, Y0, Y1
+	VPSHUFB        Y1, Y10, Y4
+	VPSHUFB        Y1, Y9, Y1
+	VPXOR          Y14, Y1, Y1
+	VPCMPGTB       Y1, Y2, Y1
+	VPSUBB         Y1, Y4, Y4
+	VPADDSB        Y0, Y0, Y1
+	VPCMPGTB       Y8, Y2, Y5
+	VPSUBSB        Y5, Y1, Y1
+	VPCMPGTB       Y7, Y2, Y5
+	VPSUBSB        Y5, Y1, Y1
+	VPMAXSB        Y4, Y1, Y1
+	VPOR           Y3, Y1, Y1
+	VPERMQ         $0xd8, Y1, Y1
+	VMOVDQU        Y1, 96(DI)
+	ADDQ           $0x00000100, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000080, CX
+	CMPQ           CX, $0x00000080
+	JB             rest
+	DECQ           R12
+	JNZ            slow
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x1c1c1c1c, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x24242424, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3a3a3a3a, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0xc0c0c0c0, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0x3f3f3f3f, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	VPXOR          Y6, Y6, Y6
+	JMP            fast
+
+full:
+	ADDQ           R10, CX
+	JZ             fastDone
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x20202020, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x0c0c0c0c, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	VBROADCASTI128 ·lutE4m3Sub+0(SB), Y10
+	VBROADCASTI128 ·lutE4m3Sub+16(SB), Y9
+	MOVL           $0xc0c0c0c0, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0x3f3f3f3f, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	JMP            loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000001f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000080
+	JB   single
+
+four:
+	VMOVDQU     (SI), Y0
+	VMOVDQU     32(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPAND       Y13, Y3, Y3
+	VPSUBB      Y12, Y0, Y0
+	VPADDB      Y11, Y0, Y1
+	VPSHUFB     Y1, Y10, Y4
+	VPSHUFB     Y1, Y9, Y1
+	VPXOR       Y14, Y1, Y1
+	VPCMPGTB    Y1, Y2, Y1
+	VPSUBB      Y1, Y4, Y4
+	VPADDSB     Y0, Y0, Y1
+	VPCMPGTB    Y8, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPCMPGTB    Y7, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPMAXSB     Y4, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	VMOVDQU     64(SI), Y0
+	VMOVDQU     96(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPAND       Y13, Y3, Y3
+	VPSUBB      Y12, Y0, Y0
+	VPADDB      Y11, Y0, Y1
+	VPSHUFB     Y1, Y10, Y4
+	VPSHUFB     Y1, Y9, Y1
+	VPXOR       Y14, Y1, Y1
+	VPCMPGTB    Y1, Y2, Y1
+	VPSUBB      Y1, Y4, Y4
+	VPADDSB     Y0, Y0, Y1
+	VPCMPGTB    Y8, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPCMPGTB    Y7, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPMAXSB     Y4, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     128(SI), Y0
+	VMOVDQU     160(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPAND       Y13, Y3, Y3
+	VPSUBB      Y12, Y0, Y0
+	VPADDB      Y11, Y0, Y1
+	VPSHUFB     Y1, Y10, Y4
+	VPSHUFB     Y1, Y9, Y1
+	VPXOR       Y14, Y1, Y1
+	VPCMPGTB    Y1, Y2, Y1
+	VPSUBB      Y1, Y4, Y4
+	VPADDSB     Y0, Y0, Y1
+	VPCMPGTB    Y8, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPCMPGTB    Y7, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPMAXSB     Y4, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 64(DI)
+	VMOVDQU     192(SI), Y0
+	VMOVDQU     224(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPAND       Y13, Y3, Y3
+	VPSUBB      Y12, Y0, Y0
+	VPADDB      Y11, Y0, Y1
+	VPSHUFB     Y1, Y10, Y4
+	VPSHUFB     Y1, Y9, Y1
+	VPXOR       Y14, Y1, Y1
+	VPCMPGTB    Y1, Y2, Y1
+	VPSUBB      Y1, Y4, Y4
+	VPADDSB     Y0, Y0, Y1
+	VPCMPGTB    Y8, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPCMPGTB    Y7, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPMAXSB     Y4, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 96(DI)
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000080, CX
+	CMPQ        CX, $0x00000080
+	JAE         four
+	TESTQ       CX, CX
+	JZ          tail
+
+single:
+	VMOVDQU     (SI), Y0
+	VMOVDQU     32(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPAND       Y13, Y3, Y3
+	VPSUBB      Y12, Y0, Y0
+	VPADDB      Y11, Y0, Y1
+	VPSHUFB     Y1, Y10, Y4
+	VPSHUFB     Y1, Y9, Y1
+	VPXOR       Y14, Y1, Y1
+	VPCMPGTB    Y1, Y2, Y1
+	VPSUBB      Y1, Y4, Y4
+	VPADDSB     Y0, Y0, Y1
+	VPCMPGTB    Y8, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPCMPGTB    Y7, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPMAXSB     Y4, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000020, CX
+	JNZ         single
+
+tail:
+	TESTQ       R10, R10
+	JZ          done
+	CMPQ        n+48(FP), $0x00000020
+	JB          frame
+	MOVQ        $0x00000020, BX
+	SUBQ        R10, BX
+	MOVQ        BX, AX
+	IMUL3Q      $0x00000010, AX, AX
+	IMUL3Q      $0x00000008, BX, BX
+	MOVQ        AX, DX
+	ORQ         BX, DX
+	TESTQ       $0x00000007, DX
+	JNZ         frame
+	SHRQ        $0x03, AX
+	SHRQ        $0x03, BX
+	SUBQ        AX, SI
+	SUBQ        BX, DI
+	VMOVDQU     (SI), Y0
+	VMOVDQU     32(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPAND       Y13, Y3, Y3
+	VPSUBB      Y12, Y0, Y0
+	VPADDB      Y11, Y0, Y1
+	VPSHUFB     Y1, Y10, Y4
+	VPSHUFB     Y1, Y9, Y1
+	VPXOR       Y14, Y1, Y1
+	VPCMPGTB    Y1, Y2, Y1
+	VPSUBB      Y1, Y4, Y4
+	VPADDSB     Y0, Y0, Y1
+	VPCMPGTB    Y8, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPCMPGTB    Y7, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPMAXSB     Y4, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	JMP         done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ        DI, R11
+	MOVQ        R8, SI
+	LEAQ        256(SP), DI
+	VMOVDQU     (SI), Y0
+	VMOVDQU     32(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPAND       Y13, Y3, Y3
+	VPSUBB      Y12, Y0, Y0
+	VPADDB      Y11, Y0, Y1
+	VPSHUFB     Y1, Y10, Y4
+	VPSHUFB     Y1, Y9, Y1
+	VPXOR       Y14, Y1, Y1
+	VPCMPGTB    Y1, Y2, Y1
+	VPSUBB      Y1, Y4, Y4
+	VPADDSB     Y0, Y0, Y1
+	VPCMPGTB    Y8, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPCMPGTB    Y7, Y2, Y5
+	VPSUBSB     Y5, Y1, Y1
+	VPMAXSB     Y4, Y1, Y1
+	VPOR        Y3, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	MOVQ        R10, BX
+	IMUL3Q      $0x00000008, BX, BX
+	ADDQ        $0x00000007, BX
+	SHRQ        $0x03, BX
+	XORQ        AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+fastDone:
+	VZEROUPPER
+	RET
+
+// func f32ToF8e5m2AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2, F16C
+TEXT ·f32ToF8e5m2AVX2(SB), NOSPLIT, $512-56
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           src_base+24(FP), SI
+	MOVQ           n+48(FP), CX
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	VPXOR          Y12, Y12, Y12
+	MOVL           $0x01010101, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3e3e3e3e, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x02020202, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	MOVL           $0x7e7e7e7e, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVQ           CX, R10
+	ANDQ           $0x0000001f, R10
+	SUBQ           R10, CX
+	JZ             tail
+	CMPQ           CX, $0x00000080
+	JB             single
+
+four:
+	VMOVUPS     (SI), Y0
+	VMOVUPS     64(SI), Y1
+	VMOVUPS     32(SI), Y2
+	VMOVUPS     96(SI), Y3
+	VCVTPS2PH   $0x00, Y0, X0
+	VCVTPS2PH   $0x00, Y1, X1
+	VCVTPS2PH   $0x00, Y2, X2
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X1, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPANDN      Y8, Y3, Y0
+	VPMINSB     Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPSUBB      Y4, Y3, Y1
+	VMOVDQU     Y1, (DI)
+	VMOVUPS     128(SI), Y0
+	VMOVUPS     192(SI), Y1
+	VMOVUPS     160(SI), Y2
+	VMOVUPS     224(SI), Y3
+	VCVTPS2PH   $0x00, Y0, X0
+	VCVTPS2PH   $0x00, Y1, X1
+	VCVTPS2PH   $0x00, Y2, X2
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X1, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPANDN      Y8, Y3, Y0
+	VPMINSB     Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPSUBB      Y4, Y3, Y1
+	VMOVDQU     Y1, 32(DI)
+	VMOVUPS     256(SI), Y0
+	VMOVUPS     320(SI), Y1
+	VMOVUPS     288(SI), Y2
+	VMOVUPS     352(SI), Y3
+	VCVTPS2PH   $0x00, Y0, X0
+	VCVTPS2PH   $0x00, Y1, X1
+	VCVTPS2PH   $0x00, Y2, X2
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X1, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPANDN      Y8, Y3, Y0
+	VPMINSB     Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPSUBB      Y4, Y3, Y1
+	VMOVDQU     Y1, 64(DI)
+	VMOVUPS     384(SI), Y0
+	VMOVUPS     448(SI), Y1
+	VMOVUPS     416(SI), Y2
+	VMOVUPS     480(SI), Y3
+	VCVTPS2PH   $0x00, Y0, X0
+	VCVTPS2PH   $0x00, Y1, X1
+	VCVTPS2PH   $0x00, Y2, X2
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X1, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPANDN      Y8, Y3, Y0
+	VPMINSB     Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPSUBB      Y4, Y3, Y1
+	VMOVDQU     Y1, 96(DI)
+	ADDQ        $0x00000200, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000080, CX
+	CMPQ        CX, $0x00000080
+	JAE         four
+	TESTQ       CX, CX
+	JZ          tail
+
+single:
+	VMOVUPS     (SI), Y0
+	VMOVUPS     64(SI), Y1
+	VMOVUPS     32(SI), Y2
+	VMOVUPS     96(SI), Y3
+	VCVTPS2PH   $0x00, Y0, X0
+	VCVTPS2PH   $0x00, Y1, X1
+	VCVTPS2PH   $0x00, Y2, X2
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X1, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPANDN      Y8, Y3, Y0
+	VPMINSB     Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPSUBB      Y4, Y3, Y1
+	VMOVDQU     Y1, (DI)
+	ADDQ        $0x00000080, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000020, CX
+	JNZ         single
+
+tail:
+	TESTQ       R10, R10
+	JZ          done
+	CMPQ        n+48(FP), $0x00000020
+	JB          frame
+	MOVQ        $0x00000020, BX
+	SUBQ        R10, BX
+	MOVQ        BX, AX
+	IMUL3Q      $0x00000020, AX, AX
+	IMUL3Q      $0x00000008, BX, BX
+	MOVQ        AX, DX
+	ORQ         BX, DX
+	TESTQ       $0x00000007, DX
+	JNZ         frame
+	SHRQ        $0x03, AX
+	SHRQ        $0x03, BX
+	SUBQ        AX, SI
+	SUBQ        BX, DI
+	VMOVUPS     (SI), Y0
+	VMOVUPS     64(SI), Y1
+	VMOVUPS     32(SI), Y2
+	VMOVUPS     96(SI), Y3
+	VCVTPS2PH   $0x00, Y0, X0
+	VCVTPS2PH   $0x00, Y1, X1
+	VCVTPS2PH   $0x00, Y2, X2
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X1, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPANDN      Y8, Y3, Y0
+	VPMINSB     Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPSUBB      Y4, Y3, Y1
+	VMOVDQU     Y1, (DI)
+	JMP         done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ        DI, R11
+	MOVQ        R8, SI
+	LEAQ        256(SP), DI
+	VMOVUPS     (SI), Y0
+	VMOVUPS     64(SI), Y1
+	VMOVUPS     32(SI), Y2
+	VMOVUPS     96(SI), Y3
+	VCVTPS2PH   $0x00, Y0, X0
+	VCVTPS2PH   $0x00, Y1, X1
+	VCVTPS2PH   $0x00, Y2, X2
+	VCVTPS2PH   $0x00, Y3, X3
+	VINSERTI128 $0x01, X1, Y0, Y0
+	VINSERTI128 $0x01, X3, Y2, Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPANDN      Y8, Y3, Y0
+	VPMINSB     Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPSUBB      Y4, Y3, Y1
+	VMOVDQU     Y1, (DI)
+	MOVQ        R10, BX
+	IMUL3Q      $0x00000008, BX, BX
+	ADDQ        $0x00000007, BX
+	SHRQ        $0x03, BX
+	XORQ        AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f16ToF8e5m2AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·f16ToF8e5m2AVX2(SB), NOSPLIT, $512-56
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           src_base+24(FP), SI
+	MOVQ           n+48(FP), CX
+	MOVQ           CX, R10
+	ANDQ           $0x0000001f, R10
+	SUBQ           R10, CX
+	CMPQ           CX, $0x00000080
+	JB             full
+	XORL           R13, R13
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	VPXOR          Y12, Y12, Y12
+	MOVL           $0x01010101, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3e3e3e3e, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x02020202, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	MOVL           $0x7e7e7e7e, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0xf6f6f6f6, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	VPXOR          Y6, Y6, Y6
+
+fast:
+	VMOVDQU     (SI), Y0
+	VMOVDQU     32(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	VMOVDQU     64(SI), Y0
+	VMOVDQU     96(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     128(SI), Y0
+	VMOVDQU     160(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 64(DI)
+	VMOVDQU     192(SI), Y0
+	VMOVDQU     224(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 96(DI)
+	VPSUBUSB    Y7, Y6, Y4
+	VPTEST      Y4, Y4
+	JNZ         redo
+	XORL        R13, R13
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000080, CX
+	CMPQ        CX, $0x00000080
+	JAE         fast
+	JMP         full
+
+redo:
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	VPXOR          Y12, Y12, Y12
+	MOVL           $0x01010101, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3e3e3e3e, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x02020202, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	MOVL           $0x7e7e7e7e, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	LEAQ           1(R13), R12
+	LEAQ           1(R13)(R13*1), R13
+	MOVL           $0x0000000f, AX
+	CMPQ           R13, AX
+	CMOVQHI        AX, R13
+
+slow:
+	VMOVDQU        (SI), Y0
+	VMOVDQU        32(SI), Y1
+	VPSHUFB        Y15, Y0, Y0
+	VPSHUFB        Y15, Y1, Y1
+	VPUNPCKLQDQ    Y1, Y0, Y2
+	VPUNPCKHQDQ    Y1, Y0, Y3
+	VPXOR          Y13, Y2, Y4
+	VPAND          Y11, Y3, Y0
+	VPOR           Y0, Y4, Y4
+	VPCMPGTB       Y12, Y4, Y4
+	VPSUBB         Y4, Y3, Y1
+	VPMINUB        Y11, Y2, Y2
+	VPAND          Y14, Y3, Y0
+	VPAVGB         Y2, Y0, Y0
+	VPCMPGTB       Y10, Y0, Y0
+	VPOR           Y9, Y3, Y3
+	VPBLENDVB      Y0, Y3, Y1, Y1
+	VPERMQ         $0xd8, Y1, Y1
+	VMOVDQU        Y1, (DI)
+	VMOVDQU        64(SI), Y0
+	VMOVDQU        96(SI), Y1
+	VPSHUFB        Y15, Y0, Y0
+	VPSHUFB        Y15, Y1, Y1
+	VPUNPCKLQDQ    Y1, Y0, Y2
+	VPUNPCKHQDQ    Y1, Y0, Y3
+	VPXOR          Y13, Y2, Y4
+	VPAND          Y11, Y3, Y0
+	VPOR           Y0, Y4, Y4
+	VPCMPGTB       Y12, Y4, Y4
+	VPSUBB         Y4, Y3, Y1
+	VPMINUB        Y11, Y2, Y2
+	VPAND          Y14, Y3, Y0
+	VPAVGB         Y2, Y0, Y0
+	VPCMPGTB       Y10, Y0, Y0
+	VPOR           Y9, Y3, Y3
+	VPBLENDVB      Y0, Y3, Y1, Y1
+	VPERMQ         $0xd8, Y1, Y1
+	VMOVDQU        Y1, 32(DI)
+	VMOVDQU        128(SI), Y0
+	VMOVDQU        160(SI), Y1
+	VPSHUFB        Y15, Y0, Y0
+	VPSHUFB        Y15, Y1, Y1
+	VPUNPCKLQDQ    Y1, Y0, Y2
+	VPUNPCKHQDQ    Y1, Y0, Y3
+	VPXOR          Y13, Y2, Y4
+	VPAND          Y11, Y3, Y0
+	VPOR           Y0, Y4, Y4
+	VPCMPGTB       Y12, Y4, Y4
+	VPSUBB         Y4, Y3, Y1
+	VPMINUB        Y11, Y2, Y2
+	VPAND          Y14, Y3, Y0
+	VPAVGB         Y2, Y0, Y0
+	VPCMPGTB       Y10, Y0, Y0
+	VPOR           Y9, Y3, Y3
+	VPBLENDVB      Y0, Y3, Y1, Y1
+	VPERMQ         $0xd8, Y1, Y1
+	VMOVDQU        Y1, 64(DI)
+	VMOVDQU        192(SI), Y0
+	VMOVDQU        224(SI), Y1
+	VPSHUFB        Y15, Y0, Y0
+	VPSHUFB        Y15, Y1, Y1
+	VPUNPCKLQDQ    Y1, Y0, Y2
+	VPUNPCKHQDQ    Y1, Y0, Y3
+	VPXOR          Y13, Y2, Y4
+	VPAND          Y11, Y3, Y0
+	VPOR           Y0, Y4, Y4
+	VPCMPGTB       Y12, Y4, Y4
+	VPSUBB         Y4, Y3, Y1
+	VPMINUB        Y11, Y2, Y2
+	VPAND          Y14, Y3, Y0
+	VPAVGB         Y2, Y0, Y0
+	VPCMPGTB       Y10, Y0, Y0
+	VPOR           Y9, Y3, Y3
+	VPBLENDVB      Y0, Y3, Y1, Y1
+	VPERMQ         $0xd8, Y1, Y1
+	VMOVDQU        Y1, 96(DI)
+	ADDQ           $0x00000100, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000080, CX
+	CMPQ           CX, $0x00000080
+	JB             rest
+	DECQ           R12
+	JNZ            slow
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	VPXOR          Y12, Y12, Y12
+	MOVL           $0x01010101, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3e3e3e3e, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x02020202, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	MOVL           $0x7e7e7e7e, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0xf6f6f6f6, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	VPXOR          Y6, Y6, Y6
+	JMP            fast
+
+full:
+	ADDQ           R10, CX
+	JZ             fastDone
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	VPXOR          Y12, Y12, Y12
+	MOVL           $0x01010101, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3e3e3e3e, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x02020202, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	MOVL           $0x7e7e7e7e, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	JMP            loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000001f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000080
+	JB   single
+
+four:
+	VMOVDQU     (SI), Y0
+	VMOVDQU     32(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPSUBB      Y4, Y3, Y1
+	VPMINUB     Y11, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPAVGB      Y2, Y0, Y0
+	VPCMPGTB    Y10, Y0, Y0
+	VPOR        Y9, Y3, Y3
+	VPBLENDVB   Y0, Y3, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	VMOVDQU     64(SI), Y0
+	VMOVDQU     96(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPSUBB      Y4, Y3, Y1
+	VPMINUB     Y11, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPAVGB      Y2, Y0, Y0
+	VPCMPGTB    Y10, Y0, Y0
+	VPOR        Y9, Y3, Y3
+	VPBLENDVB   Y0, Y3, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     128(SI), Y0
+	VMOVDQU     160(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPSUBB      Y4, Y3, Y1
+	VPMINUB     Y11, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPAVGB      Y2, Y0, Y0
+	VPCMPGTB    Y10, Y0, Y0
+	VPOR        Y9, Y3, Y3
+	VPBLENDVB   Y0, Y3, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 64(DI)
+	VMOVDQU     192(SI), Y0
+	VMOVDQU     224(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPSUBB      Y4, Y3, Y1
+	VPMINUB     Y11, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPAVGB      Y2, Y0, Y0
+	VPCMPGTB    Y10, Y0, Y0
+	VPOR        Y9, Y3, Y3
+	VPBLENDVB   Y0, Y3, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 96(DI)
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000080, CX
+	CMPQ        CX, $0x00000080
+	JAE         four
+	TESTQ       CX, CX
+	JZ          tail
+
+single:
+	VMOVDQU     (SI), Y0
+	VMOVDQU     32(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPSUBB      Y4, Y3, Y1
+	VPMINUB     Y11, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPAVGB      Y2, Y0, Y0
+	VPCMPGTB    Y10, Y0, Y0
+	VPOR        Y9, Y3, Y3
+	VPBLENDVB   Y0, Y3, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000020, DI
+	SUBQ        $0x00000020, CX
+	JNZ         single
+
+tail:
+	TESTQ       R10, R10
+	JZ          done
+	CMPQ        n+48(FP), $0x00000020
+	JB          frame
+	MOVQ        $0x00000020, BX
+	SUBQ        R10, BX
+	MOVQ        BX, AX
+	IMUL3Q      $0x00000010, AX, AX
+	IMUL3Q      $0x00000008, BX, BX
+	MOVQ        AX, DX
+	ORQ         BX, DX
+	TESTQ       $0x00000007, DX
+	JNZ         frame
+	SHRQ        $0x03, AX
+	SHRQ        $0x03, BX
+	SUBQ        AX, SI
+	SUBQ        BX, DI
+	VMOVDQU     (SI), Y0
+	VMOVDQU     32(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPSUBB      Y4, Y3, Y1
+	VPMINUB     Y11, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPAVGB      Y2, Y0, Y0
+	VPCMPGTB    Y10, Y0, Y0
+	VPOR        Y9, Y3, Y3
+	VPBLENDVB   Y0, Y3, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	JMP         done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ        DI, R11
+	MOVQ        R8, SI
+	LEAQ        256(SP), DI
+	VMOVDQU     (SI), Y0
+	VMOVDQU     32(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPSUBB      Y4, Y3, Y1
+	VPMINUB     Y11, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPAVGB      Y2, Y0, Y0
+	VPCMPGTB    Y10, Y0, Y0
+	VPOR        Y9, Y3, Y3
+	VPBLENDVB   Y0, Y3, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	MOVQ        R10, BX
+	IMUL3Q      $0x00000008, BX, BX
+	ADDQ        $0x00000007, BX
+	SHRQ        $0x03, BX
+	XORQ        AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+fastDone:
+	VZEROUPPER
+	RET
+
+// func f8e4m3ToF16AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+TEXT ·f8e4m3ToF16AVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	VMOVDQU64    ·lutE4m3F16Hi+0(SB), Z28
+	VMOVDQU64    ·lutE4m3F16Hi+64(SB), Z29
+	VMOVDQU64    ·unpackOrder+0(SB), Z27
+	MOVL         $0x80808080, AX
+	VPBROADCASTD AX, Z26
+	MOVQ         CX, R10
+	ANDQ         $0x0000003f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000100
+	JB           single
+
+four:
+	VPERMB     (SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z29, Z28, Z1
+	VPANDD     Z26, Z1, Z2
+	VPTERNLOGD $0xd8, Z26, Z0, Z1
+	VPUNPCKLBW Z1, Z2, Z3
+	VPUNPCKHBW Z1, Z2, Z4
+	VMOVDQU64  Z3, (DI)
+	VMOVDQU64  Z4, 64(DI)
+	VPERMB     64(SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z29, Z28, Z1
+	VPANDD     Z26, Z1, Z2
+	VPTERNLOGD $0xd8, Z26, Z0, Z1
+	VPUNPCKLBW Z1, Z2, Z3
+	VPUNPCKHBW Z1, Z2, Z4
+	VMOVDQU64  Z3, 128(DI)
+	VMOVDQU64  Z4, 192(DI)
+	VPERMB     128(SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z29, Z28, Z1
+	VPANDD     Z26, Z1, Z2
+	VPTERNLOGD $0xd8, Z26, Z0, Z1
+	VPUNPCKLBW Z1, Z2, Z3
+	VPUNPCKHBW Z1, Z2, Z4
+	VMOVDQU64  Z3, 256(DI)
+	VMOVDQU64  Z4, 320(DI)
+	VPERMB     192(SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z29, Z28, Z1
+	VPANDD     Z26, Z1, Z2
+	VPTERNLOGD $0xd8, Z26, Z0, Z1
+	VPUNPCKLBW Z1, Z2, Z3
+	VPUNPCKHBW Z1, Z2, Z4
+	VMOVDQU64  Z3, 384(DI)
+	VMOVDQU64  Z4, 448(DI)
+	ADDQ       $0x00000100, SI
+	ADDQ       $0x00000200, DI
+	SUBQ       $0x00000100, CX
+	CMPQ       CX, $0x00000100
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+single:
+	VPERMB     (SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z29, Z28, Z1
+	VPANDD     Z26, Z1, Z2
+	VPTERNLOGD $0xd8, Z26, Z0, Z1
+	VPUNPCKLBW Z1, Z2, Z3
+	VPUNPCKHBW Z1, Z2, Z4
+	VMOVDQU64  Z3, (DI)
+	VMOVDQU64  Z4, 64(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000080, DI
+	SUBQ       $0x00000040, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000040
+	JB         frame
+	MOVQ       $0x00000040, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000008, AX, AX
+	IMUL3Q     $0x00000010, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VPERMB     (SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z29, Z28, Z1
+	VPANDD     Z26, Z1, Z2
+	VPTERNLOGD $0xd8, Z26, Z0, Z1
+	VPUNPCKLBW Z1, Z2, Z3
+	VPUNPCKHBW Z1, Z2, Z4
+	VMOVDQU64  Z3, (DI)
+	VMOVDQU64  Z4, 64(DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VPERMB     (SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z29, Z28, Z1
+	VPANDD     Z26, Z1, Z2
+	VPTERNLOGD $0xd8, Z26, Z0, Z1
+	VPUNPCKLBW Z1, Z2, Z3
+	VPUNPCKHBW Z1, Z2, Z4
+	VMOVDQU64  Z3, (DI)
+	VMOVDQU64  Z4, 64(DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000010, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f8e4m3ToF16AVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, MMX+
+TEXT ·f8e4m3ToF16AVX512NT(SB), NOSPLIT, $0-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	VMOVDQU64    ·lutE4m3F16Hi+0(SB), Z28
+	VMOVDQU64    ·lutE4m3F16Hi+64(SB), Z29
+	VMOVDQU64    ·unpackOrder+0(SB), Z27
+	MOVL         $0x80808080, AX
+	VPBROADCASTD AX, Z26
+	TESTQ        CX, CX
+	JZ           done
+	CMPQ         CX, $0x00000100
+	JB           single
+
+four:
+	VPERMB     (SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z29, Z28, Z1
+	VPANDD     Z26, Z1, Z2
+	VPTERNLOGD $0xd8, Z26, Z0, Z1
+	VPUNPCKLBW Z1, Z2, Z3
+	VPUNPCKHBW Z1, Z2, Z4
+	VMOVNTDQ   Z3, (DI)
+	VMOVNTDQ   Z4, 64(DI)
+	VPERMB     64(SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z29, Z28, Z1
+	VPANDD     Z26, Z1, Z2
+	VPTERNLOGD $0xd8, Z26, Z0, Z1
+	VPUNPCKLBW Z1, Z2, Z3
+	VPUNPCKHBW Z1, Z2, Z4
+	VMOVNTDQ   Z3, 128(DI)
+	VMOVNTDQ   Z4, 192(DI)
+	VPERMB     128(SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z29, Z28, Z1
+	VPANDD     Z26, Z1, Z2
+	VPTERNLOGD $0xd8, Z26, Z0, Z1
+	VPUNPCKLBW Z1, Z2, Z3
+	VPUNPCKHBW Z1, Z2, Z4
+	VMOVNTDQ   Z3, 256(DI)
+	VMOVNTDQ   Z4, 320(DI)
+	VPERMB     192(SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z29, Z28, Z1
+	VPANDD     Z26, Z1, Z2
+	VPTERNLOGD $0xd8, Z26, Z0, Z1
+	VPUNPCKLBW Z1, Z2, Z3
+	VPUNPCKHBW Z1, Z2, Z4
+	VMOVNTDQ   Z3, 384(DI)
+	VMOVNTDQ   Z4, 448(DI)
+	ADDQ       $0x00000100, SI
+	ADDQ       $0x00000200, DI
+	SUBQ       $0x00000100, CX
+	CMPQ       CX, $0x00000100
+	JAE        four
+	TESTQ      CX, CX
+	JZ         done
+
+single:
+	VPERMB     (SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z29, Z28, Z1
+	VPANDD     Z26, Z1, Z2
+	VPTERNLOGD $0xd8, Z26, Z0, Z1
+	VPUNPCKLBW Z1, Z2, Z3
+	VPUNPCKHBW Z1, Z2, Z4
+	VMOVNTDQ   Z3, (DI)
+	VMOVNTDQ   Z4, 64(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000080, DI
+	SUBQ       $0x00000040, CX
+	JNZ        single
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func f8e4m3ToF32AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+TEXT ·f8e4m3ToF32AVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	VMOVDQU64    ·lutE4m3BF16+0(SB), Z30
+	VMOVDQU64    ·lutE4m3BF16+64(SB), Z31
+	VMOVDQU64    ·lutE4m3BF16+128(SB), Z28
+	VMOVDQU64    ·lutE4m3BF16+192(SB), Z29
+	VMOVDQU64    ·unpackOrder2+0(SB), Z27
+	MOVL         $0x80808080, AX
+	VPBROADCASTD AX, Z26
+	VPXORD       Z24, Z24, Z24
+	MOVQ         CX, R10
+	ANDQ         $0x0000003f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000100
+	JB           single
+
+four:
+	VPERMB     (SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z31, Z30, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z29, Z28, Z2
+	VPTERNLOGD $0xf8, Z26, Z0, Z2
+	VPUNPCKLBW Z2, Z1, Z3
+	VPUNPCKHBW Z2, Z1, Z4
+	VPUNPCKLWD Z3, Z24, Z0
+	VPUNPCKHWD Z3, Z24, Z1
+	VPUNPCKLWD Z4, Z24, Z2
+	VPUNPCKHWD Z4, Z24, Z3
+	VMOVDQU64  Z0, (DI)
+	VMOVDQU64  Z1, 64(DI)
+	VMOVDQU64  Z2, 128(DI)
+	VMOVDQU64  Z3, 192(DI)
+	VPERMB     64(SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z31, Z30, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z29, Z28, Z2
+	VPTERNLOGD $0xf8, Z26, Z0, Z2
+	VPUNPCKLBW Z2, Z1, Z3
+	VPUNPCKHBW Z2, Z1, Z4
+	VPUNPCKLWD Z3, Z24, Z0
+	VPUNPCKHWD Z3, Z24, Z1
+	VPUNPCKLWD Z4, Z24, Z2
+	VPUNPCKHWD Z4, Z24, Z3
+	VMOVDQU64  Z0, 256(DI)
+	VMOVDQU64  Z1, 320(DI)
+	VMOVDQU64  Z2, 384(DI)
+	VMOVDQU64  Z3, 448(DI)
+	VPERMB     128(SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z31, Z30, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z29, Z28, Z2
+	VPTERNLOGD $0xf8, Z26, Z0, Z2
+	VPUNPCKLBW Z2, Z1, Z3
+	VPUNPCKHBW Z2, Z1, Z4
+	VPUNPCKLWD Z3, Z24, Z0
+	VPUNPCKHWD Z3, Z24, Z1
+	VPUNPCKLWD Z4, Z24, Z2
+	VPUNPCKHWD Z4, Z24, Z3
+	VMOVDQU64  Z0, 512(DI)
+	VMOVDQU64  Z1, 576(DI)
+	VMOVDQU64  Z2, 640(DI)
+	VMOVDQU64  Z3, 704(DI)
+	VPERMB     192(SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z31, Z30, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z29, Z28, Z2
+	VPTERNLOGD $0xf8, Z26, Z0, Z2
+	VPUNPCKLBW Z2, Z1, Z3
+	VPUNPCKHBW Z2, Z1, Z4
+	VPUNPCKLWD Z3, Z24, Z0
+	VPUNPCKHWD Z3, Z24, Z1
+	VPUNPCKLWD Z4, Z24, Z2
+	VPUNPCKHWD Z4, Z24, Z3
+	VMOVDQU64  Z0, 768(DI)
+	VMOVDQU64  Z1, 832(DI)
+	VMOVDQU64  Z2, 896(DI)
+	VMOVDQU64  Z3, 960(DI)
+	ADDQ       $0x00000100, SI
+	ADDQ       $0x00000400, DI
+	SUBQ       $0x00000100, CX
+	CMPQ       CX, $0x00000100
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+single:
+	VPERMB     (SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z31, Z30, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z29, Z28, Z2
+	VPTERNLOGD $0xf8, Z26, Z0, Z2
+	VPUNPCKLBW Z2, Z1, Z3
+	VPUNPCKHBW Z2, Z1, Z4
+	VPUNPCKLWD Z3, Z24, Z0
+	VPUNPCKHWD Z3, Z24, Z1
+	VPUNPCKLWD Z4, Z24, Z2
+	VPUNPCKHWD Z4, Z24, Z3
+	VMOVDQU64  Z0, (DI)
+	VMOVDQU64  Z1, 64(DI)
+	VMOVDQU64  Z2, 128(DI)
+	VMOVDQU64  Z3, 192(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000100, DI
+	SUBQ       $0x00000040, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000040
+	JB         frame
+	MOVQ       $0x00000040, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000008, AX, AX
+	IMUL3Q     $0x00000020, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VPERMB     (SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z31, Z30, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z29, Z28, Z2
+	VPTERNLOGD $0xf8, Z26, Z0, Z2
+	VPUNPCKLBW Z2, Z1, Z3
+	VPUNPCKHBW Z2, Z1, Z4
+	VPUNPCKLWD Z3, Z24, Z0
+	VPUNPCKHWD Z3, Z24, Z1
+	VPUNPCKLWD Z4, Z24, Z2
+	VPUNPCKHWD Z4, Z24, Z3
+	VMOVDQU64  Z0, (DI)
+	VMOVDQU64  Z1, 64(DI)
+	VMOVDQU64  Z2, 128(DI)
+	VMOVDQU64  Z3, 192(DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VPERMB     (SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z31, Z30, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z29, Z28, Z2
+	VPTERNLOGD $0xf8, Z26, Z0, Z2
+	VPUNPCKLBW Z2, Z1, Z3
+	VPUNPCKHBW Z2, Z1, Z4
+	VPUNPCKLWD Z3, Z24, Z0
+	VPUNPCKHWD Z3, Z24, Z1
+	VPUNPCKLWD Z4, Z24, Z2
+	VPUNPCKHWD Z4, Z24, Z3
+	VMOVDQU64  Z0, (DI)
+	VMOVDQU64  Z1, 64(DI)
+	VMOVDQU64  Z2, 128(DI)
+	VMOVDQU64  Z3, 192(DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000020, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f8e5m2ToF16AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+TEXT ·f8e5m2ToF16AVX512(SB), NOSPLIT, $512-56
+	MOVQ      dst_base+0(FP), DI
+	MOVQ      src_base+24(FP), SI
+	MOVQ      n+48(FP), CX
+	VMOVDQU64 ·unpackOrder+0(SB), Z27
+	VPXORD    Z26, Z26, Z26
+	MOVQ      CX, R10
+	ANDQ      $0x0000003f, R10
+	SUBQ      R10, CX
+	JZ        tail
+	CMPQ      CX, $0x00000100
+	JB        single
+
+four:
+	VPERMB     (SI), Z27, Z0
+	VPUNPCKLBW Z0, Z26, Z1
+	VPUNPCKHBW Z0, Z26, Z2
+	VMOVDQU64  Z1, (DI)
+	VMOVDQU64  Z2, 64(DI)
+	VPERMB     64(SI), Z27, Z0
+	VPUNPCKLBW Z0, Z26, Z1
+	VPUNPCKHBW Z0, Z26, Z2
+	VMOVDQU64  Z1, 128(DI)
+	VMOVDQU64  Z2, 192(DI)
+	VPERMB     128(SI), Z27, Z0
+	VPUNPCKLBW Z0, Z26, Z1
+	VPUNPCKHBW Z0, Z26, Z2
+	VMOVDQU64  Z1, 256(DI)
+	VMOVDQU64  Z2, 320(DI)
+	VPERMB     192(SI), Z27, Z0
+	VPUNPCKLBW Z0, Z26, Z1
+	VPUNPCKHBW Z0, Z26, Z2
+	VMOVDQU64  Z1, 384(DI)
+	VMOVDQU64  Z2, 448(DI)
+	ADDQ       $0x00000100, SI
+	ADDQ       $0x00000200, DI
+	SUBQ       $0x00000100, CX
+	CMPQ       CX, $0x00000100
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+single:
+	VPERMB     (SI), Z27, Z0
+	VPUNPCKLBW Z0, Z26, Z1
+	VPUNPCKHBW Z0, Z26, Z2
+	VMOVDQU64  Z1, (DI)
+	VMOVDQU64  Z2, 64(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000080, DI
+	SUBQ       $0x00000040, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000040
+	JB         frame
+	MOVQ       $0x00000040, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000008, AX, AX
+	IMUL3Q     $0x00000010, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VPERMB     (SI), Z27, Z0
+	VPUNPCKLBW Z0, Z26, Z1
+	VPUNPCKHBW Z0, Z26, Z2
+	VMOVDQU64  Z1, (DI)
+	VMOVDQU64  Z2, 64(DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VPERMB     (SI), Z27, Z0
+	VPUNPCKLBW Z0, Z26, Z1
+	VPUNPCKHBW Z0, Z26, Z2
+	VMOVDQU64  Z1, (DI)
+	VMOVDQU64  Z2, 64(DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000010, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f32ToF8e4m3AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+TEXT ·f32ToF8e4m3AVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	VMOVDQU64    ·evenBytes+0(SB), Z31
+	VMOVDQU64    ·oddBytes+0(SB), Z30
+	VMOVDQU64    ·lutE4m3Enc+0(SB), Z28
+	VMOVDQU64    ·lutE4m3Enc+64(SB), Z29
+	VMOVDQU64    ·lutE4m3Enc+128(SB), Z26
+	VMOVDQU64    ·lutE4m3Enc+192(SB), Z27
+	MOVL         $0xbfbfbfbf, AX
+	VPBROADCASTD AX, Z25
+	VPTERNLOGD   $0xff, Z23, Z23, Z23
+	MOVL         $0x80808080, AX
+	VPBROADCASTD AX, Z22
+	MOVQ         CX, R10
+	ANDQ         $0x0000003f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000100
+	JB           single
+
+four:
+	VMOVUPS      (SI), Z0
+	VMOVUPS      64(SI), Z1
+	VMOVUPS      128(SI), Z2
+	VMOVUPS      192(SI), Z3
+	VCVTPS2PH    $0x00, Z0, Y0
+	VCVTPS2PH    $0x00, Z1, Y1
+	VCVTPS2PH    $0x00, Z2, Y2
+	VCVTPS2PH    $0x00, Z3, Y3
+	VINSERTI64X4 $0x01, Y1, Z0, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z1
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPTERNLOGD   $0xd8, Z22, Z0, Z3
+	VMOVDQU64    Z3, (DI)
+	VMOVUPS      256(SI), Z0
+	VMOVUPS      320(SI), Z1
+	VMOVUPS      384(SI), Z2
+	VMOVUPS      448(SI), Z3
+	VCVTPS2PH    $0x00, Z0, Y0
+	VCVTPS2PH    $0x00, Z1, Y1
+	VCVTPS2PH    $0x00, Z2, Y2
+	VCVTPS2PH    $0x00, Z3, Y3
+	VINSERTI64X4 $0x01, Y1, Z0, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z1
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPTERNLOGD   $0xd8, Z22, Z0, Z3
+	VMOVDQU64    Z3, 64(DI)
+	VMOVUPS      512(SI), Z0
+	VMOVUPS      576(SI), Z1
+	VMOVUPS      640(SI), Z2
+	VMOVUPS      704(SI), Z3
+	VCVTPS2PH    $0x00, Z0, Y0
+	VCVTPS2PH    $0x00, Z1, Y1
+	VCVTPS2PH    $0x00, Z2, Y2
+	VCVTPS2PH    $0x00, Z3, Y3
+	VINSERTI64X4 $0x01, Y1, Z0, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z1
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPTERNLOGD   $0xd8, Z22, Z0, Z3
+	VMOVDQU64    Z3, 128(DI)
+	VMOVUPS      768(SI), Z0
+	VMOVUPS      832(SI), Z1
+	VMOVUPS      896(SI), Z2
+	VMOVUPS      960(SI), Z3
+	VCVTPS2PH    $0x00, Z0, Y0
+	VCVTPS2PH    $0x00, Z1, Y1
+	VCVTPS2PH    $0x00, Z2, Y2
+	VCVTPS2PH    $0x00, Z3, Y3
+	VINSERTI64X4 $0x01, Y1, Z0, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z1
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPTERNLOGD   $0xd8, Z22, Z0, Z3
+	VMOVDQU64    Z3, 192(DI)
+	ADDQ         $0x00000400, SI
+	ADDQ         $0x00000100, DI
+	SUBQ         $0x00000100, CX
+	CMPQ         CX, $0x00000100
+	JAE          four
+	TESTQ        CX, CX
+	JZ           tail
+
+single:
+	VMOVUPS      (SI), Z0
+	VMOVUPS      64(SI), Z1
+	VMOVUPS      128(SI), Z2
+	VMOVUPS      192(SI), Z3
+	VCVTPS2PH    $0x00, Z0, Y0
+	VCVTPS2PH    $0x00, Z1, Y1
+	VCVTPS2PH    $0x00, Z2, Y2
+	VCVTPS2PH    $0x00, Z3, Y3
+	VINSERTI64X4 $0x01, Y1, Z0, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z1
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPTERNLOGD   $0xd8, Z22, Z0, Z3
+	VMOVDQU64    Z3, (DI)
+	ADDQ         $0x00000100, SI
+	ADDQ         $0x00000040, DI
+	SUBQ         $0x00000040, CX
+	JNZ          single
+
+tail:
+	TESTQ        R10, R10
+	JZ           done
+	CMPQ         n+48(FP), $0x00000040
+	JB           frame
+	MOVQ         $0x00000040, BX
+	SUBQ         R10, BX
+	MOVQ         BX, AX
+	IMUL3Q       $0x00000020, AX, AX
+	IMUL3Q       $0x00000008, BX, BX
+	MOVQ         AX, DX
+	ORQ          BX, DX
+	TESTQ        $0x00000007, DX
+	JNZ          frame
+	SHRQ         $0x03, AX
+	SHRQ         $0x03, BX
+	SUBQ         AX, SI
+	SUBQ         BX, DI
+	VMOVUPS      (SI), Z0
+	VMOVUPS      64(SI), Z1
+	VMOVUPS      128(SI), Z2
+	VMOVUPS      192(SI), Z3
+	VCVTPS2PH    $0x00, Z0, Y0
+	VCVTPS2PH    $0x00, Z1, Y1
+	VCVTPS2PH    $0x00, Z2, Y2
+	VCVTPS2PH    $0x00, Z3, Y3
+	VINSERTI64X4 $0x01, Y1, Z0, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z1
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPTERNLOGD   $0xd8, Z22, Z0, Z3
+	VMOVDQU64    Z3, (DI)
+	JMP          done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ         DI, R11
+	MOVQ         R8, SI
+	LEAQ         256(SP), DI
+	VMOVUPS      (SI), Z0
+	VMOVUPS      64(SI), Z1
+	VMOVUPS      128(SI), Z2
+	VMOVUPS      192(SI), Z3
+	VCVTPS2PH    $0x00, Z0, Y0
+	VCVTPS2PH    $0x00, Z1, Y1
+	VCVTPS2PH    $0x00, Z2, Y2
+	VCVTPS2PH    $0x00, Z3, Y3
+	VINSERTI64X4 $0x01, Y1, Z0, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z1
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPTERNLOGD   $0xd8, Z22, Z0, Z3
+	VMOVDQU64    Z3, (DI)
+	MOVQ         R10, BX
+	IMUL3Q       $0x00000008, BX, BX
+	ADDQ         $0x00000007, BX
+	SHRQ         $0x03, BX
+	XORQ         AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f16ToF8e4m3AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
+TEXT ·f16ToF8e4m3AVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	VMOVDQU64    ·evenBytes+0(SB), Z31
+	VMOVDQU64    ·oddBytes+0(SB), Z30
+	VMOVDQU64    ·lutE4m3Enc+0(SB), Z28
+	VMOVDQU64    ·lutE4m3Enc+64(SB), Z29
+	VMOVDQU64    ·lutE4m3Enc+128(SB), Z26
+	VMOVDQU64    ·lutE4m3Enc+192(SB), Z27
+	MOVL         $0xbfbfbfbf, AX
+	VPBROADCASTD AX, Z25
+	VPTERNLOGD   $0xff, Z23, Z23, Z23
+	MOVL         $0x80808080, AX
+	VPBROADCASTD AX, Z22
+	MOVL         $0x7f7f7f7f, AX
+	VPBROADCASTD AX, Z17
+	MOVL         $0x24242424, AX
+	VPBROADCASTD AX, Z18
+	MOVL         $0x1c1c1c1c, AX
+	VPBROADCASTD AX, Z19
+	MOVL         $0x40404040, AX
+	VPBROADCASTD AX, Z20
+	MOVL         $0x3a3a3a3a, AX
+	VPBROADCASTD AX, Z24
+	MOVQ         CX, R10
+	ANDQ         $0x0000003f, R10
+	SUBQ         R10, CX
+	CMPQ         CX, $0x00000100
+	JB           full
+	XORL         R13, R13
+	VPXORD       Z6, Z6, Z6
+
+fast:
+	VMOVDQU64 (SI), Z0
+	VMOVDQU64 64(SI), Z1
+	VMOVDQA64 Z31, Z2
+	VPERMI2B  Z1, Z0, Z2
+	VPERMT2B  Z1, Z30, Z0
+	VPANDD    Z17, Z0, Z3
+	VPSUBB    Z18, Z3, Z3
+	VPMAXUB   Z3, Z6, Z6
+	VPSUBB    Z19, Z3, Z3
+	VPCMPUB   $0x06, Z20, Z2, K1
+	VPCMPUB   $0x06, Z25, Z2, K2
+	VPSUBB    Z23, Z3, K1, Z3
+	VPSUBB    Z23, Z3, K2, Z3
+	VPADDB    Z0, Z3, Z3
+	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 128(SI), Z0
+	VMOVDQU64 192(SI), Z1
+	VMOVDQA64 Z31, Z2
+	VPERMI2B  Z1, Z0, Z2
+	VPERMT2B  Z1, Z30, Z0
+	VPANDD    Z17, Z0, Z3
+	VPSUBB    Z18, Z3, Z3
+	VPMAXUB   Z3, Z6, Z6
+	VPSUBB    Z19, Z3, Z3
+	VPCMPUB   $0x06, Z20, Z2, K1
+	VPCMPUB   $0x06, Z25, Z2, K2
+	VPSUBB    Z23, Z3, K1, Z3
+	VPSUBB    Z23, Z3, K2, Z3
+	VPADDB    Z0, Z3, Z3
+	VMOVDQU64 Z3, 64(DI)
+	VMOVDQU64 256(SI), Z0
+	VMOVDQU64 320(SI), Z1
+	VMOVDQA64 Z31, Z2
+	VPERMI2B  Z1, Z0, Z2
+	VPERMT2B  Z1, Z30, Z0
+	VPANDD    Z17, Z0, Z3
+	VPSUBB    Z18, Z3, Z3
+	VPMAXUB   Z3, Z6, Z6
+	VPSUBB    Z19, Z3, Z3
+	VPCMPUB   $0x06, Z20, Z2, K1
+	VPCMPUB   $0x06, Z25, Z2, K2
+	VPSUBB    Z23, Z3, K1, Z3
+	VPSUBB    Z23, Z3, K2, Z3
+	VPADDB    Z0, Z3, Z3
+	VMOVDQU64 Z3, 128(DI)
+	VMOVDQU64 384(SI), Z0
+	VMOVDQU64 448(SI), Z1
+	VMOVDQA64 Z31, Z2
+	VPERMI2B  Z1, Z0, Z2
+	VPERMT2B  Z1, Z30, Z0
+	VPANDD    Z17, Z0, Z3
+	VPSUBB    Z18, Z3, Z3
+	VPMAXUB   Z3, Z6, Z6
+	VPSUBB    Z19, Z3, Z3
+	VPCMPUB   $0x06, Z20, Z2, K1
+	VPCMPUB   $0x06, Z25, Z2, K2
+	VPSUBB    Z23, Z3, K1, Z3
+	VPSUBB    Z23, Z3, K2, Z3
+	VPADDB    Z0, Z3, Z3
+	VMOVDQU64 Z3, 192(DI)
+	VPCMPUB   $0x06, Z24, Z6, K1
+	KORTESTQ  K1, K1
+	JNZ       redo
+	XORL      R13, R13
+	ADDQ      $0x00000200, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000100, CX
+	CMPQ      CX, $0x00000100
+	JAE       fast
+	JMP       full
+
+redo:
+	LEAQ    1(R13), R12
+	LEAQ    1(R13)(R13*1), R13
+	MOVL    $0x0000000f, AX
+	CMPQ    R13, AX
+	CMOVQHI AX, R13
+
+slow:
+	VMOVDQU64  (SI), Z0
+	VMOVDQU64  64(SI), Z1
+	VMOVDQA64  Z31, Z2
+	VPERMI2B   Z1, Z0, Z2
+	VPERMT2B   Z1, Z30, Z0
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z29, Z28, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z27, Z26, Z4
+	VPMOVB2M   Z3, K3
+	VPCMPUB    $0x06, Z4, Z2, K1
+	VPCMPUB    $0x06, Z25, Z2, K3, K2
+	VPSUBB     Z23, Z3, K1, Z3
+	VPSUBB     Z23, Z3, K2, Z3
+	VPTERNLOGD $0xd8, Z22, Z0, Z3
+	VMOVDQU64  Z3, (DI)
+	VMOVDQU64  128(SI), Z0
+	VMOVDQU64  192(SI), Z1
+	VMOVDQA64  Z31, Z2
+	VPERMI2B   Z1, Z0, Z2
+	VPERMT2B   Z1, Z30, Z0
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z29, Z28, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z27, Z26, Z4
+	VPMOVB2M   Z3, K3
+	VPCMPUB    $0x06, Z4, Z2, K1
+	VPCMPUB    $0x06, Z25, Z2, K3, K2
+	VPSUBB     Z23, Z3, K1, Z3
+	VPSUBB     Z23, Z3, K2, Z3
+	VPTERNLOGD $0xd8, Z22, Z0, Z3
+	VMOVDQU64  Z3, 64(DI)
+	VMOVDQU64  256(SI), Z0
+	VMOVDQU64  320(SI), Z1
+	VMOVDQA64  Z31, Z2
+	VPERMI2B   Z1, Z0, Z2
+	VPERMT2B   Z1, Z30, Z0
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z29, Z28, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z27, Z26, Z4
+	VPMOVB2M   Z3, K3
+	VPCMPUB    $0x06, Z4, Z2, K1
+	VPCMPUB    $0x06, Z25, Z2, K3, K2
+	VPSUBB     Z23, Z3, K1, Z3
+	VPSUBB     Z23, Z3, K2, Z3
+	VPTERNLOGD $0xd8, Z22, Z0, Z3
+	VMOVDQU64  Z3, 128(DI)
+	VMOVDQU64  384(SI), Z0
+	VMOVDQU64  448(SI), Z1
+	VMOVDQA64  Z31, Z2
+	VPERMI2B   Z1, Z0, Z2
+	VPERMT2B   Z1, Z30, Z0
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z29, Z28, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z27, Z26, Z4
+	VPMOVB2M   Z3, K3
+	VPCMPUB    $0x06, Z4, Z2, K1
+	VPCMPUB    $0x06, Z25, Z2, K3, K2
+	VPSUBB     Z23, Z3, K1, Z3
+	VPSUBB     Z23, Z3, K2, Z3
+	VPTERNLOGD $0xd8, Z22, Z0, Z3
+	VMOVDQU64  Z3, 192(DI)
+	ADDQ       $0x00000200, SI
+	ADDQ       $0x00000100, DI
+	SUBQ       $0x00000100, CX
+	CMPQ       CX, $0x00000100
+	JB         rest
+	DECQ       R12
+	JNZ        slow
+	VPXORD     Z6, Z6, Z6
+	JMP        fast
+
+full:
+	ADDQ R10, CX
+	JZ   fastDone
+	JMP  loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000003f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000100
+	JB   single
+
+four:
+	VMOVDQU64  (SI), Z0
+	VMOVDQU64  64(SI), Z1
+	VMOVDQA64  Z31, Z2
+	VPERMI2B   Z1, Z0, Z2
+	VPERMT2B   Z1, Z30, Z0
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z29, Z28, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z27, Z26, Z4
+	VPMOVB2M   Z3, K3
+	VPCMPUB    $0x06, Z4, Z2, K1
+	VPCMPUB    $0x06, Z25, Z2, K3, K2
+	VPSUBB     Z23, Z3, K1, Z3
+	VPSUBB     Z23, Z3, K2, Z3
+	VPTERNLOGD $0xd8, Z22, Z0, Z3
+	VMOVDQU64  Z3, (DI)
+	VMOVDQU64  128(SI), Z0
+	VMOVDQU64  192(SI), Z1
+	VMOVDQA64  Z31, Z2
+	VPERMI2B   Z1, Z0, Z2
+	VPERMT2B   Z1, Z30, Z0
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z29, Z28, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z27, Z26, Z4
+	VPMOVB2M   Z3, K3
+	VPCMPUB    $0x06, Z4, Z2, K1
+	VPCMPUB    $0x06, Z25, Z2, K3, K2
+	VPSUBB     Z23, Z3, K1, Z3
+	VPSUBB     Z23, Z3, K2, Z3
+	VPTERNLOGD $0xd8, Z22, Z0, Z3
+	VMOVDQU64  Z3, 64(DI)
+	VMOVDQU64  256(SI), Z0
+	VMOVDQU64  320(SI), Z1
+	VMOVDQA64  Z31, Z2
+	VPERMI2B   Z1, Z0, Z2
+	VPERMT2B   Z1, Z30, Z0
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z29, Z28, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z27, Z26, Z4
+	VPMOVB2M   Z3, K3
+	VPCMPUB    $0x06, Z4, Z2, K1
+	VPCMPUB    $0x06, Z25, Z2, K3, K2
+	VPSUBB     Z23, Z3, K1, Z3
+	VPSUBB     Z23, Z3, K2, Z3
+	VPTERNLOGD $0xd8, Z22, Z0, Z3
+	VMOVDQU64  Z3, 128(DI)
+	VMOVDQU64  384(SI), Z0
+	VMOVDQU64  448(SI), Z1
+	VMOVDQA64  Z31, Z2
+	VPERMI2B   Z1, Z0, Z2
+	VPERMT2B   Z1, Z30, Z0
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z29, Z28, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z27, Z26, Z4
+	VPMOVB2M   Z3, K3
+	VPCMPUB    $0x06, Z4, Z2, K1
+	VPCMPUB    $0x06, Z25, Z2, K3, K2
+	VPSUBB     Z23, Z3, K1, Z3
+	VPSUBB     Z23, Z3, K2, Z3
+	VPTERNLOGD $0xd8, Z22, Z0, Z3
+	VMOVDQU64  Z3, 192(DI)
+	ADDQ       $0x00000200, SI
+	ADDQ       $0x00000100, DI
+	SUBQ       $0x00000100, CX
+	CMPQ       CX, $0x00000100
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+single:
+	VMOVDQU64  (SI), Z0
+	VMOVDQU64  64(SI), Z1
+	VMOVDQA64  Z31, Z2
+	VPERMI2B   Z1, Z0, Z2
+	VPERMT2B   Z1, Z30, Z0
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z29, Z28, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z27, Z26, Z4
+	VPMOVB2M   Z3, K3
+	VPCMPUB    $0x06, Z4, Z2, K1
+	VPCMPUB    $0x06, Z25, Z2, K3, K2
+	VPSUBB     Z23, Z3, K1, Z3
+	VPSUBB     Z23, Z3, K2, Z3
+	VPTERNLOGD $0xd8, Z22, Z0, Z3
+	VMOVDQU64  Z3, (DI)
+	ADDQ       $0x00000080, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000040, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000040
+	JB         frame
+	MOVQ       $0x00000040, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000010, AX, AX
+	IMUL3Q     $0x00000008, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VMOVDQU64  (SI), Z0
+	VMOVDQU64  64(SI), Z1
+	VMOVDQA64  Z31, Z2
+	VPERMI2B   Z1, Z0, Z2
+	VPERMT2B   Z1, Z30, Z0
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z29, Z28, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z27, Z26, Z4
+	VPMOVB2M   Z3, K3
+	VPCMPUB    $0x06, Z4, Z2, K1
+	VPCMPUB    $0x06, Z25, Z2, K3, K2
+	VPSUBB     Z23, Z3, K1, Z3
+	VPSUBB     Z23, Z3, K2, Z3
+	VPTERNLOGD $0xd8, Z22, Z0, Z3
+	VMOVDQU64  Z3, (DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VMOVDQU64  (SI), Z0
+	VMOVDQU64  64(SI), Z1
+	VMOVDQA64  Z31, Z2
+	VPERMI2B   Z1, Z0, Z2
+	VPERMT2B   Z1, Z30, Z0
+	VMOVDQA64  Z0, Z3
+	VPERMI2B   Z29, Z28, Z3
+	VMOVDQA64  Z0, Z4
+	VPERMI2B   Z27, Z26, Z4
+	VPMOVB2M   Z3, K3
+	VPCMPUB    $0x06, Z4, Z2, K1
+	VPCMPUB    $0x06, Z25, Z2, K3, K2
+	VPSUBB     Z23, Z3, K1, Z3
+	VPSUBB     Z23, Z3, K2, Z3
+	VPTERNLOGD $0xd8, Z22, Z0, Z3
+	VMOVDQU64  Z3, (DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000008, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+fastDone:
+	VZEROUPPER
+	RET
+
+// func f16ToF8e5m2AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
+TEXT ·f16ToF8e5m2AVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00007fff, AX
+	VPBROADCASTW AX, Z15
+	MOVL         $0x00007c00, AX
+	VPBROADCASTW AX, Z14
+	MOVL         $0x0000007f, AX
+	VPBROADCASTW AX, Z13
+	MOVL         $0x00000001, AX
+	VPBROADCASTW AX, Z12
+	MOVL         $0x00000200, AX
+	VPBROADCASTW AX, Z11
+	MOVL         $0x00000100, AX
+	VPBROADCASTW AX, Z16
+	VMOVDQU64    ·oddBytes+0(SB), Z10
+	MOVQ         CX, R10
+	ANDQ         $0x0000003f, R10
+	SUBQ         R10, CX
+	CMPQ         CX, $0x00000100
+	JB           full
+	XORL         R13, R13
+	VPXORD       Z6, Z6, Z6
+
+fast:
+	VMOVDQU64 (SI), Z0
+	VMOVDQU64 64(SI), Z1
+	VPANDD    Z15, Z0, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z13, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z13, Z1, Z4
+	VPADDW    Z12, Z4, K2, Z4
+	VPERMT2B  Z4, Z10, Z3
+	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 128(SI), Z0
+	VMOVDQU64 192(SI), Z1
+	VPANDD    Z15, Z0, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z13, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z13, Z1, Z4
+	VPADDW    Z12, Z4, K2, Z4
+	VPERMT2B  Z4, Z10, Z3
+	VMOVDQU64 Z3, 64(DI)
+	VMOVDQU64 256(SI), Z0
+	VMOVDQU64 320(SI), Z1
+	VPANDD    Z15, Z0, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z13, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z13, Z1, Z4
+	VPADDW    Z12, Z4, K2, Z4
+	VPERMT2B  Z4, Z10, Z3
+	VMOVDQU64 Z3, 128(DI)
+	VMOVDQU64 384(SI), Z0
+	VMOVDQU64 448(SI), Z1
+	VPANDD    Z15, Z0, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z13, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z13, Z1, Z4
+	VPADDW    Z12, Z4, K2, Z4
+	VPERMT2B  Z4, Z10, Z3
+	VMOVDQU64 Z3, 192(DI)
+	VPCMPUW   $0x06, Z14, Z6, K1
+	KORTESTD  K1, K1
+	JNZ       redo
+	XORL      R13, R13
+	ADDQ      $0x00000200, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000100, CX
+	CMPQ      CX, $0x00000100
+	JAE       fast
+	JMP       full
+
+redo:
+	LEAQ    1(R13), R12
+	LEAQ    1(R13)(R13*1), R13
+	MOVL    $0x0000000f, AX
+	CMPQ    R13, AX
+	CMOVQHI AX, R13
+
+slow:
+	VMOVDQU64 (SI), Z0
+	VMOVDQU64 64(SI), Z1
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z13, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z0, Z2
+	VPCMPUW   $0x06, Z14, Z2, K1
+	VPORD     Z11, Z0, Z0
+	VPBLENDMW Z0, Z3, K1, Z0
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z13, Z1, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPCMPUW   $0x06, Z14, Z2, K1
+	VPORD     Z11, Z1, Z1
+	VPBLENDMW Z1, Z3, K1, Z1
+	VPERMT2B  Z1, Z10, Z0
+	VMOVDQU64 Z0, (DI)
+	VMOVDQU64 128(SI), Z0
+	VMOVDQU64 192(SI), Z1
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z13, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z0, Z2
+	VPCMPUW   $0x06, Z14, Z2, K1
+	VPORD     Z11, Z0, Z0
+	VPBLENDMW Z0, Z3, K1, Z0
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z13, Z1, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPCMPUW   $0x06, Z14, Z2, K1
+	VPORD     Z11, Z1, Z1
+	VPBLENDMW Z1, Z3, K1, Z1
+	VPERMT2B  Z1, Z10, Z0
+	VMOVDQU64 Z0, 64(DI)
+	VMOVDQU64 256(SI), Z0
+	VMOVDQU64 320(SI), Z1
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z13, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z0, Z2
+	VPCMPUW   $0x06, Z14, Z2, K1
+	VPORD     Z11, Z0, Z0
+	VPBLENDMW Z0, Z3, K1, Z0
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z13, Z1, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPCMPUW   $0x06, Z14, Z2, K1
+	VPORD     Z11, Z1, Z1
+	VPBLENDMW Z1, Z3, K1, Z1
+	VPERMT2B  Z1, Z10, Z0
+	VMOVDQU64 Z0, 128(DI)
+	VMOVDQU64 384(SI), Z0
+	VMOVDQU64 448(SI), Z1
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z13, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z0, Z2
+	VPCMPUW   $0x06, Z14, Z2, K1
+	VPORD     Z11, Z0, Z0
+	VPBLENDMW Z0, Z3, K1, Z0
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z13, Z1, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPCMPUW   $0x06, Z14, Z2, K1
+	VPORD     Z11, Z1, Z1
+	VPBLENDMW Z1, Z3, K1, Z1
+	VPERMT2B  Z1, Z10, Z0
+	VMOVDQU64 Z0, 192(DI)
+	ADDQ      $0x00000200, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000100, CX
+	CMPQ      CX, $0x00000100
+	JB        rest
+	DECQ      R12
+	JNZ       slow
+	VPXORD    Z6, Z6, Z6
+	JMP       fast
+
+full:
+	ADDQ R10, CX
+	JZ   fastDone
+	JMP  loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000003f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000100
+	JB   single
+
+four:
+	VMOVDQU64 (SI), Z0
+	VMOVDQU64 64(SI), Z1
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z13, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z0, Z2
+	VPCMPUW   $0x06, Z14, Z2, K1
+	VPORD     Z11, Z0, Z0
+	VPBLENDMW Z0, Z3, K1, Z0
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z13, Z1, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPCMPUW   $0x06, Z14, Z2, K1
+	VPORD     Z11, Z1, Z1
+	VPBLENDMW Z1, Z3, K1, Z1
+	VPERMT2B  Z1, Z10, Z0
+	VMOVDQU64 Z0, (DI)
+	VMOVDQU64 128(SI), Z0
+	VMOVDQU64 192(SI), Z1
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z13, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z0, Z2
+	VPCMPUW   $0x06, Z14, Z2, K1
+	VPORD     Z11, Z0, Z0
+	VPBLENDMW Z0, Z3, K1, Z0
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z13, Z1, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPCMPUW   $0x06, Z14, Z2, K1
+	VPORD     Z11, Z1, Z1
+	VPBLENDMW Z1, Z3, K1, Z1
+	VPERMT2B  Z1, Z10, Z0
+	VMOVDQU64 Z0, 64(DI)
+	VMOVDQU64 256(SI), Z0
+	VMOVDQU64 320(SI), Z1
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z13, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z0, Z2
+	VPCMPUW   $0x06, Z14, Z2, K1
+	VPORD     Z11, Z0, Z0
+	VPBLENDMW Z0, Z3, K1, Z0
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z13, Z1, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPCMPUW   $0x06, Z14, Z2, K1
+	VPORD     Z11, Z1, Z1
+	VPBLENDMW Z1, Z3, K1, Z1
+	VPERMT2B  Z1, Z10, Z0
+	VMOVDQU64 Z0, 128(DI)
+	VMOVDQU64 384(SI), Z0
+	VMOVDQU64 448(SI), Z1
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z13, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z0, Z2
+	VPCMPUW   $0x06, Z14, Z2, K1
+	VPORD     Z11, Z0, Z0
+	VPBLENDMW Z0, Z3, K1, Z0
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z13, Z1, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPCMPUW   $0x06, Z14, Z2, K1
+	VPORD     Z11, Z1, Z1
+	VPBLENDMW Z1, Z3, K1, Z1
+	VPERMT2B  Z1, Z10, Z0
+	VMOVDQU64 Z0, 192(DI)
+	ADDQ      $0x00000200, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000100, CX
+	CMPQ      CX, $0x00000100
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VMOVDQU64 (SI), Z0
+	VMOVDQU64 64(SI), Z1
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z13, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z0, Z2
+	VPCMPUW   $0x06, Z14, Z2, K1
+	VPORD     Z11, Z0, Z0
+	VPBLENDMW Z0, Z3, K1, Z0
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z13, Z1, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPCMPUW   $0x06, Z14, Z2, K1
+	VPORD     Z11, Z1, Z1
+	VPBLENDMW Z1, Z3, K1, Z1
+	VPERMT2B  Z1, Z10, Z0
+	VMOVDQU64 Z0, (DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000040, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000040
+	JB        frame
+	MOVQ      $0x00000040, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000010, AX, AX
+	IMUL3Q    $0x00000008, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VMOVDQU64 (SI), Z0
+	VMOVDQU64 64(SI), Z1
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z13, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z0, Z2
+	VPCMPUW   $0x06, Z14, Z2, K1
+	VPORD     Z11, Z0, Z0
+	VPBLENDMW Z0, Z3, K1, Z0
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z13, Z1, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPCMPUW   $0x06, Z14, Z2, K1
+	VPORD     Z11, Z1, Z1
+	VPBLENDMW Z1, Z3, K1, Z1
+	VPERMT2B  Z1, Z10, Z0
+	VMOVDQU64 Z0, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VMOVDQU64 (SI), Z0
+	VMOVDQU64 64(SI), Z1
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z13, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z0, Z2
+	VPCMPUW   $0x06, Z14, Z2, K1
+	VPORD     Z11, Z0, Z0
+	VPBLENDMW Z0, Z3, K1, Z0
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z13, Z1, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPCMPUW   $0x06, Z14, Z2, K1
+	VPORD     Z11, Z1, Z1
+	VPBLENDMW Z1, Z3, K1, Z1
+	VPERMT2B  Z1, Z10, Z0
+	VMOVDQU64 Z0, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000008, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+fastDone:
+	VZEROUPPER
+	RET
+
+// func f32ToF8e5m2AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VBMI, AVX512VL, BMI2, CMOV
+TEXT ·f32ToF8e5m2AVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	VMOVDQU64    ·evenBytes+0(SB), Z31
+	VMOVDQU64    ·oddBytes+0(SB), Z30
+	VMOVDQU64    ·lutE5m2Enc+0(SB), Z28
+	VMOVDQU64    ·lutE5m2Enc+64(SB), Z29
+	VMOVDQU64    ·lutE5m2Enc+128(SB), Z26
+	VMOVDQU64    ·lutE5m2Enc+192(SB), Z27
+	MOVL         $0x00000000, AX
+	VPBROADCASTD AX, Z25
+	VPTERNLOGD   $0xff, Z23, Z23, Z23
+	MOVL         $0x80808080, AX
+	VPBROADCASTD AX, Z22
+	MOVL         $0x00007fff, AX
+	VPBROADCASTW AX, Z15
+	MOVL         $0x00007c00, AX
+	VPBROADCASTW AX, Z14
+	MOVL         $0x0000007f, AX
+	VPBROADCASTW AX, Z13
+	MOVL         $0x00000001, AX
+	VPBROADCASTW AX, Z12
+	MOVL         $0x00000200, AX
+	VPBROADCASTW AX, Z11
+	MOVL         $0x00000100, AX
+	VPBROADCASTW AX, Z16
+	VMOVDQU64    ·oddBytes+0(SB), Z10
+	MOVQ         CX, R10
+	ANDQ         $0x0000003f, R10
+	SUBQ         R10, CX
+	CMPQ         CX, $0x00000100
+	JB           full
+	XORL         R13, R13
+	VPXORD       Z6, Z6, Z6
+
+fast:
+	VMOVUPS   (SI), Z0
+	VMOVUPS   64(SI), Z1
+	VMOVUPS   128(SI), Z3
+	VMOVUPS   192(SI), Z4
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPS2PH $0x00, Z4, Y4
+	VPANDD    Y15, Y0, Y2
+	VPMAXUW   Y2, Y6, Y6
+	VPTESTMW  Y16, Y0, K2
+	VPADDW    Y13, Y0, Y0
+	VPADDW    Y12, Y0, K2, Y0
+	VPANDD    Y15, Y1, Y2
+	VPMAXUW   Y2, Y6, Y6
+	VPTESTMW  Y16, Y1, K2
+	VPADDW    Y13, Y1, Y1
+	VPADDW    Y12, Y1, K2, Y1
+	VPANDD    Y15, Y3, Y2
+	VPMAXUW   Y2, Y6, Y6
+	VPTESTMW  Y16, Y3, K2
+	VPADDW    Y13, Y3, Y3
+	VPADDW    Y12, Y3, K2, Y3
+	VPANDD    Y15, Y4, Y2
+	VPMAXUW   Y2, Y6, Y6
+	VPTESTMW  Y16, Y4, K2
+	VPADDW    Y13, Y4, Y4
+	VPADDW    Y12, Y4, K2, Y4
+	VPERMT2B  Y1, Y10, Y0
+	VPERMT2B  Y4, Y10, Y3
+	VMOVDQU   Y0, (DI)
+	VMOVDQU   Y3, 32(DI)
+	VMOVUPS   256(SI), Z0
+	VMOVUPS   320(SI), Z1
+	VMOVUPS   384(SI), Z3
+	VMOVUPS   448(SI), Z4
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPS2PH $0x00, Z4, Y4
+	VPANDD    Y15, Y0, Y2
+	VPMAXUW   Y2, Y6, Y6
+	VPTESTMW  Y16, Y0, K2
+	VPADDW    Y13, Y0, Y0
+	VPADDW    Y12, Y0, K2, Y0
+	VPANDD    Y15, Y1, Y2
+	VPMAXUW   Y2, Y6, Y6
+	VPTESTMW  Y16, Y1, K2
+	VPADDW    Y13, Y1, Y1
+	VPADDW    Y12, Y1, K2, Y1
+	VPANDD    Y15, Y3, Y2
+	VPMAXUW   Y2, Y6, Y6
+	VPTESTMW  Y16, Y3, K2
+	VPADDW    Y13, Y3, Y3
+	VPADDW    Y12, Y3, K2, Y3
+	VPANDD    Y15, Y4, Y2
+	VPMAXUW   Y2, Y6, Y6
+	VPTESTMW  Y16, Y4, K2
+	VPADDW    Y13, Y4, Y4
+	VPADDW    Y12, Y4, K2, Y4
+	VPERMT2B  Y1, Y10, Y0
+	VPERMT2B  Y4, Y10, Y3
+	VMOVDQU   Y0, 64(DI)
+	VMOVDQU   Y3, 96(DI)
+	VMOVUPS   512(SI), Z0
+	VMOVUPS   576(SI), Z1
+	VMOVUPS   640(SI), Z3
+	VMOVUPS   704(SI), Z4
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPS2PH $0x00, Z4, Y4
+	VPANDD    Y15, Y0, Y2
+	VPMAXUW   Y2, Y6, Y6
+	VPTESTMW  Y16, Y0, K2
+	VPADDW    Y13, Y0, Y0
+	VPADDW    Y12, Y0, K2, Y0
+	VPANDD    Y15, Y1, Y2
+	VPMAXUW   Y2, Y6, Y6
+	VPTESTMW  Y16, Y1, K2
+	VPADDW    Y13, Y1, Y1
+	VPADDW    Y12, Y1, K2, Y1
+	VPANDD    Y15, Y3, Y2
+	VPMAXUW   Y2, Y6, Y6
+	VPTESTMW  Y16, Y3, K2
+	VPADDW    Y13, Y3, Y3
+	VPADDW    Y12, Y3, K2, Y3
+	VPANDD    Y15, Y4, Y2
+	VPMAXUW   Y2, Y6, Y6
+	VPTESTMW  Y16, Y4, K2
+	VPADDW    Y13, Y4, Y4
+	VPADDW    Y12, Y4, K2, Y4
+	VPERMT2B  Y1, Y10, Y0
+	VPERMT2B  Y4, Y10, Y3
+	VMOVDQU   Y0, 128(DI)
+	VMOVDQU   Y3, 160(DI)
+	VMOVUPS   768(SI), Z0
+	VMOVUPS   832(SI), Z1
+	VMOVUPS   896(SI), Z3
+	VMOVUPS   960(SI), Z4
+	VCVTPS2PH $0x00, Z0, Y0
+	VCVTPS2PH $0x00, Z1, Y1
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPS2PH $0x00, Z4, Y4
+	VPANDD    Y15, Y0, Y2
+	VPMAXUW   Y2, Y6, Y6
+	VPTESTMW  Y16, Y0, K2
+	VPADDW    Y13, Y0, Y0
+	VPADDW    Y12, Y0, K2, Y0
+	VPANDD    Y15, Y1, Y2
+	VPMAXUW   Y2, Y6, Y6
+	VPTESTMW  Y16, Y1, K2
+	VPADDW    Y13, Y1, Y1
+	VPADDW    Y12, Y1, K2, Y1
+	VPANDD    Y15, Y3, Y2
+	VPMAXUW   Y2, Y6, Y6
+	VPTESTMW  Y16, Y3, K2
+	VPADDW    Y13, Y3, Y3
+	VPADDW    Y12, Y3, K2, Y3
+	VPANDD    Y15, Y4, Y2
+	VPMAXUW   Y2, Y6, Y6
+	VPTESTMW  Y16, Y4, K2
+	VPADDW    Y13, Y4, Y4
+	VPADDW    Y12, Y4, K2, Y4
+	VPERMT2B  Y1, Y10, Y0
+	VPERMT2B  Y4, Y10, Y3
+	VMOVDQU   Y0, 192(DI)
+	VMOVDQU   Y3, 224(DI)
+	VPCMPUW   $0x06, Z14, Z6, K1
+	KORTESTD  K1, K1
+	JNZ       redo
+	XORL      R13, R13
+	ADDQ      $0x00000400, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000100, CX
+	CMPQ      CX, $0x00000100
+	JAE       fast
+	JMP       full
+
+redo:
+	LEAQ    1(R13), R12
+	LEAQ    1(R13)(R13*1), R13
+	MOVL    $0x0000000f, AX
+	CMPQ    R13, AX
+	CMOVQHI AX, R13
+
+slow:
+	VMOVUPS      (SI), Z0
+	VMOVUPS      64(SI), Z1
+	VMOVUPS      128(SI), Z2
+	VMOVUPS      192(SI), Z3
+	VCVTPS2PH    $0x00, Z0, Y0
+	VCVTPS2PH    $0x00, Z1, Y1
+	VCVTPS2PH    $0x00, Z2, Y2
+	VCVTPS2PH    $0x00, Z3, Y3
+	VINSERTI64X4 $0x01, Y1, Z0, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z1
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPTERNLOGD   $0xd8, Z22, Z0, Z3
+	VMOVDQU64    Z3, (DI)
+	VMOVUPS      256(SI), Z0
+	VMOVUPS      320(SI), Z1
+	VMOVUPS      384(SI), Z2
+	VMOVUPS      448(SI), Z3
+	VCVTPS2PH    $0x00, Z0, Y0
+	VCVTPS2PH    $0x00, Z1, Y1
+	VCVTPS2PH    $0x00, Z2, Y2
+	VCVTPS2PH    $0x00, Z3, Y3
+	VINSERTI64X4 $0x01, Y1, Z0, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z1
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPTERNLOGD   $0xd8, Z22, Z0, Z3
+	VMOVDQU64    Z3, 64(DI)
+	VMOVUPS      512(SI), Z0
+	VMOVUPS      576(SI), Z1
+	VMOVUPS      640(SI), Z2
+	VMOVUPS      704(SI), Z3
+	VCVTPS2PH    $0x00, Z0, Y0
+	VCVTPS2PH    $0x00, Z1, Y1
+	VCVTPS2PH    $0x00, Z2, Y2
+	VCVTPS2PH    $0x00, Z3, Y3
+	VINSERTI64X4 $0x01, Y1, Z0, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z1
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPTERNLOGD   $0xd8, Z22, Z0, Z3
+	VMOVDQU64    Z3, 128(DI)
+	VMOVUPS      768(SI), Z0
+	VMOVUPS      832(SI), Z1
+	VMOVUPS      896(SI), Z2
+	VMOVUPS      960(SI), Z3
+	VCVTPS2PH    $0x00, Z0, Y0
+	VCVTPS2PH    $0x00, Z1, Y1
+	VCVTPS2PH    $0x00, Z2, Y2
+	VCVTPS2PH    $0x00, Z3, Y3
+	VINSERTI64X4 $0x01, Y1, Z0, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z1
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPTERNLOGD   $0xd8, Z22, Z0, Z3
+	VMOVDQU64    Z3, 192(DI)
+	ADDQ         $0x00000400, SI
+	ADDQ         $0x00000100, DI
+	SUBQ         $0x00000100, CX
+	CMPQ         CX, $0x00000100
+	JB           rest
+	DECQ         R12
+	JNZ          slow
+	VPXORD       Z6, Z6, Z6
+	JMP          fast
+
+full:
+	ADDQ R10, CX
+	JZ   fastDone
+	JMP  loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000003f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000100
+	JB   single
+
+four:
+	VMOVUPS      (SI), Z0
+	VMOVUPS      64(SI), Z1
+	VMOVUPS      128(SI), Z2
+	VMOVUPS      192(SI), Z3
+	VCVTPS2PH    $0x00, Z0, Y0
+	VCVTPS2PH    $0x00, Z1, Y1
+	VCVTPS2PH    $0x00, Z2, Y2
+	VCVTPS2PH    $0x00, Z3, Y3
+	VINSERTI64X4 $0x01, Y1, Z0, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z1
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPTERNLOGD   $0xd8, Z22, Z0, Z3
+	VMOVDQU64    Z3, (DI)
+	VMOVUPS      256(SI), Z0
+	VMOVUPS      320(SI), Z1
+	VMOVUPS      384(SI), Z2
+	VMOVUPS      448(SI), Z3
+	VCVTPS2PH    $0x00, Z0, Y0
+	VCVTPS2PH    $0x00, Z1, Y1
+	VCVTPS2PH    $0x00, Z2, Y2
+	VCVTPS2PH    $0x00, Z3, Y3
+	VINSERTI64X4 $0x01, Y1, Z0, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z1
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPTERNLOGD   $0xd8, Z22, Z0, Z3
+	VMOVDQU64    Z3, 64(DI)
+	VMOVUPS      512(SI), Z0
+	VMOVUPS      576(SI), Z1
+	VMOVUPS      640(SI), Z2
+	VMOVUPS      704(SI), Z3
+	VCVTPS2PH    $0x00, Z0, Y0
+	VCVTPS2PH    $0x00, Z1, Y1
+	VCVTPS2PH    $0x00, Z2, Y2
+	VCVTPS2PH    $0x00, Z3, Y3
+	VINSERTI64X4 $0x01, Y1, Z0, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z1
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPTERNLOGD   $0xd8, Z22, Z0, Z3
+	VMOVDQU64    Z3, 128(DI)
+	VMOVUPS      768(SI), Z0
+	VMOVUPS      832(SI), Z1
+	VMOVUPS      896(SI), Z2
+	VMOVUPS      960(SI), Z3
+	VCVTPS2PH    $0x00, Z0, Y0
+	VCVTPS2PH    $0x00, Z1, Y1
+	VCVTPS2PH    $0x00, Z2, Y2
+	VCVTPS2PH    $0x00, Z3, Y3
+	VINSERTI64X4 $0x01, Y1, Z0, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z1
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPTERNLOGD   $0xd8, Z22, Z0, Z3
+	VMOVDQU64    Z3, 192(DI)
+	ADDQ         $0x00000400, SI
+	ADDQ         $0x00000100, DI
+	SUBQ         $0x00000100, CX
+	CMPQ         CX, $0x00000100
+	JAE          four
+	TESTQ        CX, CX
+	JZ           tail
+
+single:
+	VMOVUPS      (SI), Z0
+	VMOVUPS      64(SI), Z1
+	VMOVUPS      128(SI), Z2
+	VMOVUPS      192(SI), Z3
+	VCVTPS2PH    $0x00, Z0, Y0
+	VCVTPS2PH    $0x00, Z1, Y1
+	VCVTPS2PH    $0x00, Z2, Y2
+	VCVTPS2PH    $0x00, Z3, Y3
+	VINSERTI64X4 $0x01, Y1, Z0, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z1
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPTERNLOGD   $0xd8, Z22, Z0, Z3
+	VMOVDQU64    Z3, (DI)
+	ADDQ         $0x00000100, SI
+	ADDQ         $0x00000040, DI
+	SUBQ         $0x00000040, CX
+	JNZ          single
+
+tail:
+	TESTQ        R10, R10
+	JZ           done
+	CMPQ         n+48(FP), $0x00000040
+	JB           frame
+	MOVQ         $0x00000040, BX
+	SUBQ         R10, BX
+	MOVQ         BX, AX
+	IMUL3Q       $0x00000020, AX, AX
+	IMUL3Q       $0x00000008, BX, BX
+	MOVQ         AX, DX
+	ORQ          BX, DX
+	TESTQ        $0x00000007, DX
+	JNZ          frame
+	SHRQ         $0x03, AX
+	SHRQ         $0x03, BX
+	SUBQ         AX, SI
+	SUBQ         BX, DI
+	VMOVUPS      (SI), Z0
+	VMOVUPS      64(SI), Z1
+	VMOVUPS      128(SI), Z2
+	VMOVUPS      192(SI), Z3
+	VCVTPS2PH    $0x00, Z0, Y0
+	VCVTPS2PH    $0x00, Z1, Y1
+	VCVTPS2PH    $0x00, Z2, Y2
+	VCVTPS2PH    $0x00, Z3, Y3
+	VINSERTI64X4 $0x01, Y1, Z0, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z1
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPTERNLOGD   $0xd8, Z22, Z0, Z3
+	VMOVDQU64    Z3, (DI)
+	JMP          done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ         DI, R11
+	MOVQ         R8, SI
+	LEAQ         256(SP), DI
+	VMOVUPS      (SI), Z0
+	VMOVUPS      64(SI), Z1
+	VMOVUPS      128(SI), Z2
+	VMOVUPS      192(SI), Z3
+	VCVTPS2PH    $0x00, Z0, Y0
+	VCVTPS2PH    $0x00, Z1, Y1
+	VCVTPS2PH    $0x00, Z2, Y2
+	VCVTPS2PH    $0x00, Z3, Y3
+	VINSERTI64X4 $0x01, Y1, Z0, Z0
+	VINSERTI64X4 $0x01, Y3, Z2, Z1
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPTERNLOGD   $0xd8, Z22, Z0, Z3
+	VMOVDQU64    Z3, (DI)
+	MOVQ         R10, BX
+	IMUL3Q       $0x00000008, BX, BX
+	ADDQ         $0x00000007, BX
+	SHRQ         $0x03, BX
+	XORQ         AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+fastDone:
+	VZEROUPPER
+	RET
+
 // func f16ToF32AVX2(dst []byte, src []byte, n int)
 // Requires: AVX, F16C
 TEXT ·f16ToF32AVX2(SB), NOSPLIT, $512-56

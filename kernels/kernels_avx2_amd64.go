@@ -7,63 +7,6 @@ package kernels
 // pure-Go rules, that each one computes. "Sat" below is the saturating float→integer rule of
 // docs/SEMANTICS.md §3.2 (truncate toward zero, clamp to the type's range, NaN → 0).
 
-// f8e4m3ToF16AVX2: for i < n { c := src8[i]; m := c&0x7F; h := m<<7 + 0x2000 (normal);
-// if m < 8 { h = subnormal m·2^-9 as binary16 }; if m == 0x7F { h = 0x7E00 }; dst16[i] = h | (c&0x80)<<8 }
-// (32 bytes a step: y = h>>7 without the sign computed in byte lanes, m + 0x40 plus a VPSHUFB
-// correction for m < 8 and NaN, then paired with the sign byte by unpacks and shifted by 7).
-//
-//go:noescape
-func f8e4m3ToF16AVX2(dst, src []byte, n int)
-
-// f8e4m3ToF32AVX2: for i < n { c := src8[i]; m := c&0x7F; b := m<<4 + 0x3C00 (normal); if m < 8
-// { b = bfloat16 of m·2^-9 }; if m == 0x7F { b = 0x7FC0 }; dst32[i] = uint32(b | (c&0x80)<<8) << 16 }
-// (= F32FromF8E4M3; 32 bytes a step in byte lanes, VPSHUFB corrections for m < 8 and NaN, then
-// widened by unpacks under a zero low half).
-//
-//go:noescape
-func f8e4m3ToF32AVX2(dst, src []byte, n int)
-
-// f8e5m2ToF16AVX2: for i < n { dst16[i] = uint16(src8[i]) << 8 }.
-//
-//go:noescape
-func f8e5m2ToF16AVX2(dst, src []byte, n int)
-
-// f8e5m2ToF32AVX2: for i < n { dst32[i] = F16ToF32(uint16(src8[i]) << 8) }.
-//
-//go:noescape
-func f8e5m2ToF32AVX2(dst, src []byte, n int)
-
-// f32ToF8e4m3AVX2: for i < n { dst8[i] = F8E4M3FromF16(F16FromF32(src32[i])) }: VCVTPS2PH, then
-// the rounding of f16ToF8e4m3AVX2, or, for four blocks of 32 whose binary16 values h all have
-// M = h>>8&0x7F in 0x24..0x5E (normal f8e4m3 values), the normal rule alone: dst8[i] =
-// (h>>8) + M - 0x40 + [L > 0x40] + [L > 0xBF] with L = h&0xFF.
-//
-//go:noescape
-func f32ToF8e4m3AVX2(dst, src []byte, n int)
-
-// f16ToF8e4m3AVX2: for i < n { h := src16[i]; M, L := h>>8&0x7F, h&0xFF; if M ≥ 0x24
-// { c = min(2(M-0x20) + [L > 0x40] + [L > 0xBF], 0x7F) } else if M ≥ 0x14 { c = lutE4m3Sub[M-0x14] +
-// [L > ^lutE4m3Sub[16+M-0x14]] } else { c = 0 }; dst8[i] = c | (h>>8)&0x80 } (= F8E4M3FromF16(h)),
-// or, for four blocks of 32 whose M are all in 0x24..0x5E (normal f8e4m3 values), the normal rule
-// alone: dst8[i] = (h>>8) + M - 0x40 + [L > 0x40] + [L > 0xBF].
-//
-//go:noescape
-func f16ToF8e4m3AVX2(dst, src []byte, n int)
-
-// f32ToF8e5m2AVX2: for i < n { h := F16FromF32(src32[i]); H, L := h>>8, h&0xFF; if H&0x7F > 0x7D
-// { dst8[i] = H } else { dst8[i] = H + [L + H&1 > 0x80] } } (VCVTPS2PH gives quiet NaNs, so H&0x7F > 0x7D
-// is exactly a NaN, and H is F8E5M2FromF16's H | 2; = F8E5M2FromF16(h)).
-//
-//go:noescape
-func f32ToF8e5m2AVX2(dst, src []byte, n int)
-
-// f16ToF8e5m2AVX2: for i < n { h := src16[i]; H, L := h>>8, h&0xFF; if h&0x7FFF > 0x7C00 { dst8[i] = H | 2 }
-// else { dst8[i] = H + [L + H&1 > 0x80] } } (= F8E5M2FromF16(h)), the NaN test left out for four
-// blocks of 32 whose h&0x7FFF are all below 0x7C00.
-//
-//go:noescape
-func f16ToF8e5m2AVX2(dst, src []byte, n int)
-
 // u4ToF32AVX2: for i < n { dst32[i] = float32(src8[i/2] >> (4*(i%2)) & 15) } (low nibble first;
 // VPSLLVD of 4 broadcast bytes, VPSRLD, VCVTDQ2PS).
 //

@@ -287,10 +287,6 @@ LE:
 	VMOVDQU64 ·unpackOrder(SB), Z27; \
 	ZD(0x80808080, Z26)
 
-TEXT ·f8e4m3ToF16AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	E4M3F16_CONSTS
-	LOOP(E4M3F16, 64, 64, 128)
 
 // E4M3F32 looks up each value's bfloat16 with E4M3H (the top half of its float32, whose low half
 // is always zero for an f8e4m3 value) and widens the words to dwords: the bytes, permuted by
@@ -306,11 +302,6 @@ TEXT ·f8e4m3ToF16AVX512(SB), NOSPLIT, $512-56
 	VMOVDQU64 Z2, O+128(DI); \
 	VMOVDQU64 Z3, O+192(DI)
 
-TEXT ·f8e4m3ToF32AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	E4M3_CONSTS
-	VPXORD Z24, Z24, Z24
-	LOOP(E4M3F32, 64, 64, 256)
 
 // E5M2F16 widens each byte c to c<<8: the bytes, in unpack order, interleaved with zeros.
 #define E5M2F16(I, O) \
@@ -320,11 +311,6 @@ TEXT ·f8e4m3ToF32AVX512(SB), NOSPLIT, $512-56
 	VMOVDQU64 Z1, O(DI); \
 	VMOVDQU64 Z2, O+64(DI)
 
-TEXT ·f8e5m2ToF16AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	VMOVDQU64 ·unpackOrder(SB), Z27
-	VPXORD Z26, Z26, Z26
-	LOOP(E5M2F16, 64, 64, 128)
 
 #define E5M2F32(I, O) \
 	VPMOVZXBW I(SI), Y0; \
@@ -332,9 +318,6 @@ TEXT ·f8e5m2ToF16AVX512(SB), NOSPLIT, $512-56
 	VCVTPH2PS Y0, Z0; \
 	VMOVUPS Z0, O(DI)
 
-TEXT ·f8e5m2ToF32AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(E5M2F32, 16, 16, 64)
 
 // ---- f32, f16 -> f8 ----------------------------------------------------------------------------
 
@@ -396,10 +379,6 @@ TEXT ·f8e5m2ToF32AVX512(SB), NOSPLIT, $512-56
 	TOF8; \
 	VMOVDQU64 Z3, O(DI)
 
-TEXT ·f32ToF8e4m3AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	TOF8_CONSTS(·lutE4m3Enc, 0xBFBFBFBF)
-	LOOP(F32F8, 64, 256, 64)
 
 #define F16E4M3(I, O) \
 	VMOVDQU64 I(SI), Z0; \
@@ -452,11 +431,6 @@ TEXT ·f32ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 
 // f16ToF8e4m3AVX512 takes F16E4M3F's route 256 elements at a time, and converts again with
 // F16E4M3 the groups that had a magnitude outside it (see LOOPFAST).
-TEXT ·f16ToF8e4m3AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	TOF8_CONSTS(·lutE4m3Enc, 0xBFBFBFBF)
-	E4M3F_CONSTS
-	LOOPFAST(F16E4M3F, E4M3FOK, F16E4M3, E4M3FRESET, NOCONSTS, 64, 128, 64)
 
 // TOE5M2_CONSTS: Z15 = 0x7FFF, Z14 = 0x7C00, Z13 = 0x7F, Z12 = 1, Z11 = 0x0200, Z16 = 0x0100 (words),
 // Z10 = the byte indices 1, 3, ..., 127 (the high bytes of the words of two registers).
@@ -526,10 +500,6 @@ TEXT ·f16ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 
 // f16ToF8e5m2AVX512 takes, 256 elements at a time, TOE5M2F's route, and converts again with
 // TOE5M2 the groups that had a NaN (see LOOPFAST).
-TEXT ·f16ToF8e5m2AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	TOE5M2_CONSTS
-	LOOPFAST(F16E5M2F, E5M2FOK, F16E5M2, E5M2FRESET, NOCONSTS, 64, 128, 64)
 
 // F32E5M2F converts 64 float32 to binary16 (VCVTPS2PH) and rounds each 16 of them with
 // TOE5M2FY; VPERMT2B gathers the high bytes of each pair of Y registers (the first 32 indices of
@@ -547,11 +517,6 @@ TEXT ·f16ToF8e5m2AVX512(SB), NOSPLIT, $512-56
 
 // f32ToF8e5m2AVX512 takes F32E5M2F's route 256 elements at a time, and converts again with
 // F32F8 (the lutE5m2Enc lookups) the groups that had a NaN (see LOOPFAST).
-TEXT ·f32ToF8e5m2AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	TOF8_CONSTS(·lutE5m2Enc, 0)
-	TOE5M2_CONSTS
-	LOOPFAST(F32E5M2F, E5M2FOK, F32F8, E5M2FRESET, NOCONSTS, 64, 256, 64)
 
 // ---- 4-bit lookups -----------------------------------------------------------------------------
 
@@ -944,10 +909,6 @@ TEXT ·f4e2m1ToF16AVX512(SB), NOSPLIT, $512-56
 
 
 
-TEXT ·f8e4m3ToF16AVX512NT(SB), NOSPLIT, $0-56
-	ARGS
-	E4M3F16_CONSTS
-	LOOPNT(E4M3F16NT, 64, 64, 128)
 
 
 

@@ -6,6 +6,213 @@ package kernels
 
 import "github.com/convertpromote/convertpromote/element"
 
+// f8e4m3ToF16AVX2 converts n elements of the pair f8e4m3 → f16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF8E4M3(src[i])
+//	}
+//
+// 32 bytes a step: y = h>>7 without the sign computed in byte lanes, m + 0x40 plus a VPSHUFB
+// correction for m < 8 and NaN, then paired with the sign byte by unpacks and shifted by 7.
+//
+//go:noescape
+func f8e4m3ToF16AVX2(dst, src []byte, n int)
+
+// f8e4m3ToF32AVX2 converts n elements of the pair f8e4m3 → f32 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromF8E4M3(src[i])
+//	}
+//
+// 32 bytes a step in byte lanes, VPSHUFB corrections for m < 8 and NaN, then widened by unpacks
+// under a zero low half.
+//
+//go:noescape
+func f8e4m3ToF32AVX2(dst, src []byte, n int)
+
+// f8e5m2ToF16AVX2 converts n elements of the pair f8e5m2 → f16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF8E5M2(src[i])
+//	}
+//
+// Each byte c becomes the word c<<8.
+//
+//go:noescape
+func f8e5m2ToF16AVX2(dst, src []byte, n int)
+
+// f8e5m2ToF32AVX2 converts n elements of the pair f8e5m2 → f32 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromF8E5M2(src[i])
+//	}
+//
+// The binary16 c<<8 of each byte, widened by VCVTPH2PS.
+//
+//go:noescape
+func f8e5m2ToF32AVX2(dst, src []byte, n int)
+
+// f8e5m2ToF32AVX512 converts n elements of the pair f8e5m2 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromF8E5M2(src[i])
+//	}
+//
+// The binary16 c<<8 of each byte, widened by VCVTPH2PS.
+//
+//go:noescape
+func f8e5m2ToF32AVX512(dst, src []byte, n int)
+
+// f32ToF8e4m3AVX2 converts n elements of the pair f32 → f8e4m3 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F8E4M3FromF32(src[i])
+//	}
+//
+// VCVTPS2PH where the source is f32, then F8E4M3FromF16 in byte operations (lutE4m3Sub for the
+// subnormal codes), or, for groups of 128 elements whose binary16 magnitudes are all in the normal
+// f8e4m3 range (M = h>>8&0x7F in 0x24..0x5E), the normal rule alone: (h>>8) + M - 0x40 + [L >
+// 0x40] + [L > 0xBF] with L = h&0xFF.
+//
+//go:noescape
+func f32ToF8e4m3AVX2(dst, src []byte, n int)
+
+// f16ToF8e4m3AVX2 converts n elements of the pair f16 → f8e4m3 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F8E4M3FromF16(src[i])
+//	}
+//
+// VCVTPS2PH where the source is f32, then F8E4M3FromF16 in byte operations (lutE4m3Sub for the
+// subnormal codes), or, for groups of 128 elements whose binary16 magnitudes are all in the normal
+// f8e4m3 range (M = h>>8&0x7F in 0x24..0x5E), the normal rule alone: (h>>8) + M - 0x40 + [L >
+// 0x40] + [L > 0xBF] with L = h&0xFF.
+//
+//go:noescape
+func f16ToF8e4m3AVX2(dst, src []byte, n int)
+
+// f32ToF8e5m2AVX2 converts n elements of the pair f32 → f8e5m2 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F8E5M2FromF32(src[i])
+//	}
+//
+// VCVTPS2PH, then H + [L + H&1 > 0x80] in byte operations with H, L the high and low bytes, except
+// that a NaN keeps H (VCVTPS2PH gives quiet NaNs, so H&0x7F > 0x7D is exactly a NaN, and H is
+// F8E5M2FromF16's H | 2).
+//
+//go:noescape
+func f32ToF8e5m2AVX2(dst, src []byte, n int)
+
+// f16ToF8e5m2AVX2 converts n elements of the pair f16 → f8e5m2 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F8E5M2FromF16(src[i])
+//	}
+//
+// H + [L + H&1 > 0x80] in byte operations with H, L the high and low bytes, a NaN giving H | 2;
+// the NaN test left out for groups of 128 elements whose magnitudes are all below 0x7C00.
+//
+//go:noescape
+func f16ToF8e5m2AVX2(dst, src []byte, n int)
+
+// f8e4m3ToF16AVX512 converts n elements of the pair f8e4m3 → f16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF8E4M3(src[i])
+//	}
+//
+// One VPERMI2B lookup of the high byte (lutE4m3F16Hi) for 64 elements, the low byte being 0x00 or
+// 0x80.
+//
+//go:noescape
+func f8e4m3ToF16AVX512(dst, src []byte, n int)
+
+// f8e4m3ToF16AVX512NT converts n elements of the pair f8e4m3 → f16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF8E4M3(src[i])
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with
+// an SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+//go:noescape
+func f8e4m3ToF16AVX512NT(dst, src []byte, n int)
+
+// f8e4m3ToF32AVX512 converts n elements of the pair f8e4m3 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromF8E4M3(src[i])
+//	}
+//
+// VPERMI2B lookups of the bfloat16 bytes of each magnitude (lutE4m3BF16), widened to float32 by
+// unpacks under a zero low half.
+//
+//go:noescape
+func f8e4m3ToF32AVX512(dst, src []byte, n int)
+
+// f8e5m2ToF16AVX512 converts n elements of the pair f8e5m2 → f16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF8E5M2(src[i])
+//	}
+//
+// Each byte c becomes the word c<<8: the bytes, in unpack order, interleaved with zeros.
+//
+//go:noescape
+func f8e5m2ToF16AVX512(dst, src []byte, n int)
+
+// f32ToF8e4m3AVX512 converts n elements of the pair f32 → f8e4m3 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F8E4M3FromF32(src[i])
+//	}
+//
+// VCVTPS2PH, then VPERMI2B lookups of the rounding of each high byte (the tables of f8EncTable,
+// built from the scalar codec).
+//
+//go:noescape
+func f32ToF8e4m3AVX512(dst, src []byte, n int)
+
+// f16ToF8e4m3AVX512 converts n elements of the pair f16 → f8e4m3 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F8E4M3FromF16(src[i])
+//	}
+//
+// VPERMI2B lookups of the rounding of each high byte (the tables of f8EncTable, built from the
+// scalar codec). Groups of 256 elements whose magnitudes are all in the normal f8e4m3 range take
+// the normal rule alone.
+//
+//go:noescape
+func f16ToF8e4m3AVX512(dst, src []byte, n int)
+
+// f16ToF8e5m2AVX512 converts n elements of the pair f16 → f8e5m2 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F8E5M2FromF16(src[i])
+//	}
+//
+// h + 0x7F + ((h>>8)&1) in words, a NaN giving h | 0x0200, the high bytes gathered by VPERMT2B;
+// the NaN test left out for groups of 256 elements with no NaN.
+//
+//go:noescape
+func f16ToF8e5m2AVX512(dst, src []byte, n int)
+
+// f32ToF8e5m2AVX512 converts n elements of the pair f32 → f8e5m2 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F8E5M2FromF32(src[i])
+//	}
+//
+// VCVTPS2PH, then h + 0x7F + ((h>>8)&1) in words for groups of 256 elements with no NaN, the high
+// bytes gathered by VPERMT2B; other groups take VPERMI2B lookups of the rounding of each high byte
+// (the tables of f8EncTable, built from the scalar codec).
+//
+//go:noescape
+func f32ToF8e5m2AVX512(dst, src []byte, n int)
+
 // f16ToF32AVX2 converts n elements of the pair f16 → f32 on the AVX2 path, as the registry's loop:
 //
 //	for i := range n {
@@ -814,6 +1021,14 @@ func i32ToI8AVX512(dst, src []byte, n int)
 // avx2Kernels lists the AVX2 kernels with their pairs.
 func avx2Kernels() []kernelSpec {
 	return []kernelSpec{
+		{AVX2, element.F8E4M3, element.F16, f8e4m3ToF16AVX2, false},
+		{AVX2, element.F8E4M3, element.F32, f8e4m3ToF32AVX2, false},
+		{AVX2, element.F8E5M2, element.F16, f8e5m2ToF16AVX2, false},
+		{AVX2, element.F8E5M2, element.F32, f8e5m2ToF32AVX2, false},
+		{AVX2, element.F32, element.F8E4M3, f32ToF8e4m3AVX2, false},
+		{AVX2, element.F16, element.F8E4M3, f16ToF8e4m3AVX2, false},
+		{AVX2, element.F32, element.F8E5M2, f32ToF8e5m2AVX2, false},
+		{AVX2, element.F16, element.F8E5M2, f16ToF8e5m2AVX2, false},
 		{AVX2, element.F16, element.F32, f16ToF32AVX2, false},
 		{AVX2, element.BF16, element.F32, bf16ToF32AVX2, false},
 		{AVX2, element.F32, element.F16, f32ToF16AVX2, false},
@@ -853,6 +1068,15 @@ func avx2Kernels() []kernelSpec {
 // avx512Kernels lists the AVX-512 kernels, the non-temporal variants included with their pairs.
 func avx512Kernels() []kernelSpec {
 	return []kernelSpec{
+		{AVX512, element.F8E5M2, element.F32, f8e5m2ToF32AVX512, false},
+		{AVX512, element.F8E4M3, element.F16, f8e4m3ToF16AVX512, false},
+		{AVX512, element.F8E4M3, element.F16, f8e4m3ToF16AVX512NT, true},
+		{AVX512, element.F8E4M3, element.F32, f8e4m3ToF32AVX512, false},
+		{AVX512, element.F8E5M2, element.F16, f8e5m2ToF16AVX512, false},
+		{AVX512, element.F32, element.F8E4M3, f32ToF8e4m3AVX512, false},
+		{AVX512, element.F16, element.F8E4M3, f16ToF8e4m3AVX512, false},
+		{AVX512, element.F16, element.F8E5M2, f16ToF8e5m2AVX512, false},
+		{AVX512, element.F32, element.F8E5M2, f32ToF8e5m2AVX512, false},
 		{AVX512, element.F16, element.F32, f16ToF32AVX512, false},
 		{AVX512, element.BF16, element.F32, bf16ToF32AVX512, false},
 		{AVX512, element.F16, element.F32, f16ToF32AVX512NT, true},
