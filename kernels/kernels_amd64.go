@@ -293,49 +293,6 @@ func f8EncTable(enc func(uint16) uint8, s2 int) (t [256]byte) {
 	return t
 }
 
-// handAVX2Kernels lists the AVX2 kernels not generated yet (kernels_avx2_amd64.s).
-func handAVX2Kernels() []kernelSpec {
-	const (
-		bf16, f16, f32, f64 = element.BF16, element.F16, element.F32, element.F64
-		e4m3, e5m2          = element.F8E4M3, element.F8E5M2
-		i8, i16, i32, i64   = element.I8, element.I16, element.I32, element.I64
-		u8, u16, boolean    = element.U8, element.U16, element.Boolean
-	)
-	return []kernelSpec{
-
-		{AVX2, element.U4, f32, u4ToF32AVX2, false},
-		{AVX2, element.I4, f32, i4ToF32AVX2, false},
-		{AVX2, element.NF4, f32, nf4ToF32AVX2, false},
-		{AVX2, element.F4E2M1, f32, f4e2m1ToF32AVX2, false},
-		{AVX2, element.U4, f16, u4ToF16AVX2, false},
-		{AVX2, element.I4, f16, i4ToF16AVX2, false},
-		{AVX2, element.NF4, f16, nf4ToF16AVX2, false},
-		{AVX2, element.F4E2M1, f16, f4e2m1ToF16AVX2, false},
-	}
-}
-
-// handAVX512Kernels lists the AVX-512 kernels not generated yet (kernels_avx512_amd64.s).
-func handAVX512Kernels() []kernelSpec {
-	const (
-		bf16, f16, f32, f64 = element.BF16, element.F16, element.F32, element.F64
-		e4m3, e5m2          = element.F8E4M3, element.F8E5M2
-		i8, i16, i32, i64   = element.I8, element.I16, element.I32, element.I64
-		u8, u16, boolean    = element.U8, element.U16, element.Boolean
-	)
-	return []kernelSpec{
-
-		{AVX512, element.U4, f32, u4ToF32AVX512, false},
-		{AVX512, element.I4, f32, i4ToF32AVX512, false},
-		{AVX512, element.NF4, f32, nf4ToF32AVX512, false},
-		{AVX512, element.F4E2M1, f32, f4e2m1ToF32AVX512, false},
-		{AVX512, element.U4, f16, u4ToF16AVX512, false},
-		{AVX512, element.I4, f16, i4ToF16AVX512, false},
-		{AVX512, element.NF4, f16, nf4ToF16AVX512, false},
-		{AVX512, element.F4E2M1, f16, f4e2m1ToF16AVX512, false},
-	}
-}
-
-// amd64Kernels lists every amd64 kernel with its path and pair.
-func amd64Kernels() []kernelSpec {
-	return append(append(append(avx2Kernels(), avx512Kernels()...), handAVX2Kernels()...), handAVX512Kernels()...)
-}
+// amd64Kernels lists every amd64 kernel with its path and pair: the lists are generated with the
+// kernels (stubs_amd64.go).
+func amd64Kernels() []kernelSpec { return append(avx2Kernels(), avx512Kernels()...) }

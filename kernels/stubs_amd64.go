@@ -1018,6 +1018,184 @@ func i32ToI16AVX512(dst, src []byte, n int)
 //go:noescape
 func i32ToI8AVX512(dst, src []byte, n int)
 
+// nf4ToF32AVX2 converts n elements of the pair nf4 → f32 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromNF4(nibble(src, i))
+//	}
+//
+// VPSRLVD of 4 broadcast bytes gives the indices, two VPERMPS of lutNf4F32 and a blend the values.
+//
+//go:noescape
+func nf4ToF32AVX2(dst, src []byte, n int)
+
+// u4ToF32AVX2 converts n elements of the pair u4 → f32 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(nibble(src, i))
+//	}
+//
+// VPSLLVD of 4 broadcast bytes, VPSRLD by 28, VCVTDQ2PS.
+//
+//go:noescape
+func u4ToF32AVX2(dst, src []byte, n int)
+
+// i4ToF32AVX2 converts n elements of the pair i4 → f32 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(int8(nibble(src, i)<<4) >> 4)
+//	}
+//
+// VPSLLVD of 4 broadcast bytes, VPSRAD by 28, VCVTDQ2PS.
+//
+//go:noescape
+func i4ToF32AVX2(dst, src []byte, n int)
+
+// u4ToF16AVX2 converts n elements of the pair u4 → f16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(nibble(src, i)))
+//	}
+//
+// Two VPSHUFB lookups of lutU4F16B, low and high byte, 64 nibbles a step.
+//
+//go:noescape
+func u4ToF16AVX2(dst, src []byte, n int)
+
+// i4ToF16AVX2 converts n elements of the pair i4 → f16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(int8(nibble(src, i)<<4) >> 4))
+//	}
+//
+// Two VPSHUFB lookups of lutI4F16B, low and high byte, 64 nibbles a step.
+//
+//go:noescape
+func i4ToF16AVX2(dst, src []byte, n int)
+
+// nf4ToF16AVX2 converts n elements of the pair nf4 → f16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(F32FromNF4(nibble(src, i)))
+//	}
+//
+// Two VPSHUFB lookups of lutNf4F16B, low and high byte, 64 nibbles a step.
+//
+//go:noescape
+func nf4ToF16AVX2(dst, src []byte, n int)
+
+// f4e2m1ToF16AVX2 converts n elements of the pair f4e2m1 → f16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(F32FromF4E2M1(nibble(src, i)))
+//	}
+//
+// One VPSHUFB lookup of the high byte in lutF4e2m1F16B, the low byte being zero for every f4e2m1
+// value, 64 nibbles a step.
+//
+//go:noescape
+func f4e2m1ToF16AVX2(dst, src []byte, n int)
+
+// f4e2m1ToF32AVX2 converts n elements of the pair f4e2m1 → f32 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromF4E2M1(nibble(src, i))
+//	}
+//
+// Two VPSHUFB lookups of the two high bytes (lutF4e2m1BF16B), the low half of every f4e2m1 float32
+// being zero, then three rounds of unpacks, 64 nibbles a step.
+//
+//go:noescape
+func f4e2m1ToF32AVX2(dst, src []byte, n int)
+
+// u4ToF32AVX512 converts n elements of the pair u4 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(nibble(src, i))
+//	}
+//
+// VPERMPS lookups of lutU4F32, indexed by the nibbles spread over the dwords.
+//
+//go:noescape
+func u4ToF32AVX512(dst, src []byte, n int)
+
+// u4ToF16AVX512 converts n elements of the pair u4 → f16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(nibble(src, i)))
+//	}
+//
+// VPERMW lookups of lutU4F16, indexed by the nibbles spread over the words.
+//
+//go:noescape
+func u4ToF16AVX512(dst, src []byte, n int)
+
+// i4ToF32AVX512 converts n elements of the pair i4 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(int8(nibble(src, i)<<4) >> 4)
+//	}
+//
+// VPERMPS lookups of lutI4F32, indexed by the nibbles spread over the dwords.
+//
+//go:noescape
+func i4ToF32AVX512(dst, src []byte, n int)
+
+// i4ToF16AVX512 converts n elements of the pair i4 → f16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(int8(nibble(src, i)<<4) >> 4))
+//	}
+//
+// VPERMW lookups of lutI4F16, indexed by the nibbles spread over the words.
+//
+//go:noescape
+func i4ToF16AVX512(dst, src []byte, n int)
+
+// nf4ToF32AVX512 converts n elements of the pair nf4 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromNF4(nibble(src, i))
+//	}
+//
+// VPERMPS lookups of lutNf4F32, indexed by the nibbles spread over the dwords.
+//
+//go:noescape
+func nf4ToF32AVX512(dst, src []byte, n int)
+
+// nf4ToF16AVX512 converts n elements of the pair nf4 → f16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(F32FromNF4(nibble(src, i)))
+//	}
+//
+// VPERMW lookups of lutNf4F16, indexed by the nibbles spread over the words.
+//
+//go:noescape
+func nf4ToF16AVX512(dst, src []byte, n int)
+
+// f4e2m1ToF32AVX512 converts n elements of the pair f4e2m1 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromF4E2M1(nibble(src, i))
+//	}
+//
+// VPERMPS lookups of lutF4e2m1F32, indexed by the nibbles spread over the dwords.
+//
+//go:noescape
+func f4e2m1ToF32AVX512(dst, src []byte, n int)
+
+// f4e2m1ToF16AVX512 converts n elements of the pair f4e2m1 → f16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(F32FromF4E2M1(nibble(src, i)))
+//	}
+//
+// VPERMW lookups of lutF4e2m1F16, indexed by the nibbles spread over the words.
+//
+//go:noescape
+func f4e2m1ToF16AVX512(dst, src []byte, n int)
+
 // avx2Kernels lists the AVX2 kernels with their pairs.
 func avx2Kernels() []kernelSpec {
 	return []kernelSpec{
@@ -1062,6 +1240,14 @@ func avx2Kernels() []kernelSpec {
 		{AVX2, element.I64, element.I32, i64ToI32AVX2, false},
 		{AVX2, element.I32, element.I16, i32ToI16AVX2, false},
 		{AVX2, element.I32, element.I8, i32ToI8AVX2, false},
+		{AVX2, element.NF4, element.F32, nf4ToF32AVX2, false},
+		{AVX2, element.U4, element.F32, u4ToF32AVX2, false},
+		{AVX2, element.I4, element.F32, i4ToF32AVX2, false},
+		{AVX2, element.U4, element.F16, u4ToF16AVX2, false},
+		{AVX2, element.I4, element.F16, i4ToF16AVX2, false},
+		{AVX2, element.NF4, element.F16, nf4ToF16AVX2, false},
+		{AVX2, element.F4E2M1, element.F16, f4e2m1ToF16AVX2, false},
+		{AVX2, element.F4E2M1, element.F32, f4e2m1ToF32AVX2, false},
 	}
 }
 
@@ -1119,6 +1305,14 @@ func avx512Kernels() []kernelSpec {
 		{AVX512, element.I64, element.I32, i64ToI32AVX512, false},
 		{AVX512, element.I32, element.I16, i32ToI16AVX512, false},
 		{AVX512, element.I32, element.I8, i32ToI8AVX512, false},
+		{AVX512, element.U4, element.F32, u4ToF32AVX512, false},
+		{AVX512, element.U4, element.F16, u4ToF16AVX512, false},
+		{AVX512, element.I4, element.F32, i4ToF32AVX512, false},
+		{AVX512, element.I4, element.F16, i4ToF16AVX512, false},
+		{AVX512, element.NF4, element.F32, nf4ToF32AVX512, false},
+		{AVX512, element.NF4, element.F16, nf4ToF16AVX512, false},
+		{AVX512, element.F4E2M1, element.F32, f4e2m1ToF32AVX512, false},
+		{AVX512, element.F4E2M1, element.F16, f4e2m1ToF16AVX512, false},
 	}
 }
 
