@@ -7,20 +7,33 @@ import (
 )
 
 // The 4-bit types u4, i4, nf4 and f4e2m1 to f32 and f16: two elements a byte, the low nibble
-// first. The tables (lut*F32, lut*F16, lut*F16B, lutF4e2m1BF16B) come from tables.go.
+// first. The tables (nibbleValuesF32 of tables.go, nibbleWordsF16, nibbleBytesF16 and lutF4e2m1BF16B of
+// tables_amd64.go) come from the scalar codecs.
 
-// nibbleTypes are the 4-bit types with the names of their tables.
-var nibbleTypes = []struct{ typ, lut string }{{"U4", "U4"}, {"I4", "I4"}, {"NF4", "Nf4"}, {"F4E2M1", "F4e2m1"}}
+// nibbleTypes are the 4-bit types in the order of the tables (nibbleTypes in tables.go; main
+// checks the order).
+var nibbleTypes = []string{"U4", "I4", "NF4", "F4E2M1"}
+
+// nibbleTable returns the memory operand of the row of a 4-bit type in a table of tables.go or
+// tables_amd64.go with rows of size bytes, at byte off of the row.
+func nibbleTable(table, typ string, size, off int) Mem {
+	for k, t := range nibbleTypes {
+		if t == typ {
+			return sym(table, k*size+off)
+		}
+	}
+	panic("no 4-bit type " + typ)
+}
 
 func init() {
 	nibblesAVX2()
 	for _, t := range nibbleTypes {
 		// AVX-512 f32: 8 bytes (16 nibbles) a block; each byte b becomes the dword pair
 		// (b | b<<28, b>>4), and VPERMPS reads the low 4 bits of each index.
-		add(&kernel{name: kname(t.typ, "F32", avx512), isa: avx512, from: t.typ, to: "F32",
-			doc: []string{"VPERMPS lookups of lut" + t.lut + "F32, indexed by the nibbles spread over the dwords."},
+		add(&kernel{name: kname(t, "F32", avx512), isa: avx512, from: t, to: "F32",
+			doc: []string{"VPERMPS lookups of nibbleValuesF32, indexed by the nibbles spread over the dwords."},
 			body: func() {
-				VMOVUPS(sym("lut"+t.lut+"F32", 0), Z15)
+				VMOVUPS(nibbleTable("nibbleValuesF32", t, 64, 0), Z15)
 				loop(avx512, func(i, o int) {
 					VPMOVZXBQ(src(i), Z0)
 					VPSLLQ(U8(28), Z0, Z1)
@@ -32,10 +45,10 @@ func init() {
 		// AVX-512 f16: 16 bytes (32 nibbles) a block; each byte b becomes the word pair
 		// (b | b<<12, b>>4), and VPERMW reads the low 5 bits of each index (the table holds its 16
 		// values twice).
-		add(&kernel{name: kname(t.typ, "F16", avx512), isa: avx512, from: t.typ, to: "F16",
-			doc: []string{"VPERMW lookups of lut" + t.lut + "F16, indexed by the nibbles spread over the words."},
+		add(&kernel{name: kname(t, "F16", avx512), isa: avx512, from: t, to: "F16",
+			doc: []string{"VPERMW lookups of nibbleWordsF16, indexed by the nibbles spread over the words."},
 			body: func() {
-				VMOVDQU64(sym("lut"+t.lut+"F16", 0), Z15)
+				VMOVDQU64(nibbleTable("nibbleWordsF16", t, 64, 0), Z15)
 				loop(avx512, func(i, o int) {
 					VPMOVZXBD(src(i), Z0)
 					VPSLLD(U8(12), Z0, Z1)
@@ -53,10 +66,10 @@ func nibblesAVX2() {
 	// dword k (VPSRLVD with Y13 = 0, 4, …, 28), which puts nibble k in its low 4 bits: VPERMPS
 	// reads index bits 2..0, and bit 3 of each index, shifted to the sign, picks the table.
 	add(&kernel{name: "nf4ToF32AVX2", isa: avx2, from: "NF4", to: "F32",
-		doc: []string{"VPSRLVD of 4 broadcast bytes gives the indices, two VPERMPS of lutNf4F32 and a blend the values."},
+		doc: []string{"VPSRLVD of 4 broadcast bytes gives the indices, two VPERMPS of nibbleValuesF32 and a blend the values."},
 		body: func() {
-			VMOVUPS(sym("lutNf4F32", 0), Y14)
-			VMOVUPS(sym("lutNf4F32", 32), Y15)
+			VMOVUPS(nibbleTable("nibbleValuesF32", "NF4", 64, 0), Y14)
+			VMOVUPS(nibbleTable("nibbleValuesF32", "NF4", 64, 32), Y15)
 			VMOVDQU(rodata("nibShifts", 0x0000000400000000, 0x0000000C00000008, 0x0000001400000010, 0x0000001C00000018), Y13)
 			loop(avx2, func(i, o int) {
 				VPBROADCASTD(src(i), Y0)
@@ -102,11 +115,11 @@ func nibblesAVX2() {
 	// 2, 4, 6, 1, 3, 5, 7 (VPERMD): the second round's unpacks of lane 0 then take source dwords
 	// 0, 2, 4, 6 in turn and those of lane 1 the dwords 1, 3, 5, 7 that follow them.
 	for _, t := range nibbleTypes[:3] {
-		add(&kernel{name: kname(t.typ, "F16", avx2), isa: avx2, from: t.typ, to: "F16",
-			doc: []string{"Two VPSHUFB lookups of lut" + t.lut + "F16B, low and high byte, 64 nibbles a step."},
+		add(&kernel{name: kname(t, "F16", avx2), isa: avx2, from: t, to: "F16",
+			doc: []string{"Two VPSHUFB lookups of nibbleBytesF16, low and high byte, 64 nibbles a step."},
 			body: func() {
-				VBROADCASTI128(sym("lut"+t.lut+"F16B", 0), Y14)
-				VBROADCASTI128(sym("lut"+t.lut+"F16B", 16), Y15)
+				VBROADCASTI128(nibbleTable("nibbleBytesF16", t, 32, 0), Y14)
+				VBROADCASTI128(nibbleTable("nibbleBytesF16", t, 32, 16), Y15)
 				bcastD(0x0F0F0F0F, Y13)
 				VMOVDQU(nibPermD(), Y12)
 				loop(avx2, func(i, o int) {
@@ -140,9 +153,9 @@ func nibblesAVX2() {
 	// 16..31, 32..47 and 48..63. 16 instructions for 64 elements against 20, and correspondingly
 	// faster in L1. Y15 = the high bytes (both lanes), Y13 = 0x0F bytes, Y12 = nibPermD.
 	add(&kernel{name: "f4e2m1ToF16AVX2", isa: avx2, from: "F4E2M1", to: "F16",
-		doc: []string{"One VPSHUFB lookup of the high byte in lutF4e2m1F16B, the low byte being zero for every f4e2m1 value, 64 nibbles a step."},
+		doc: []string{"One VPSHUFB lookup of the high byte in nibbleBytesF16, the low byte being zero for every f4e2m1 value, 64 nibbles a step."},
 		body: func() {
-			VBROADCASTI128(sym("lutF4e2m1F16B", 16), Y15)
+			VBROADCASTI128(nibbleTable("nibbleBytesF16", "F4E2M1", 32, 16), Y15)
 			bcastD(0x0F0F0F0F, Y13)
 			VMOVDQU(nibPermD(), Y12)
 			VPXOR(Y11, Y11, Y11)
