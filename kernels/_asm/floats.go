@@ -314,13 +314,7 @@ func bf16AVX2() {
 			m7FFF, m3800 := words("words7FFF", 0x7FFF), words("words3800", 0x3800)
 			loopFast(avx2, fastRoute{
 				fast: halfFast(32, 0, []VecPhysical{Y0, Y1, Y2}, []VecPhysical{Y4, Y5, Y6},
-					func(i int, h, a, t VecPhysical) {
-						VMOVDQU(src(i), h)
-						VPAND(m7FFF, h, a)
-						VPADDW(Y8, a, t)
-						VPMINUW(t, Y9, Y9)
-						VPMAXUW(a, Y10, Y10)
-					},
+					halfLoad(VMOVDQU, VPAND, m7FFF, Y8, Y9, Y10),
 					func(h, a, t VecPhysical) {
 						VPSUBUSW(m3800, a, t)
 						VPSLLW(U8(3), t, t)
@@ -346,6 +340,19 @@ func halfFast(w, res int, r1, r2 []VecPhysical, load func(i int, h, a, t VecPhys
 			store(r1[res], o+2*k*w)
 			store(r2[res], o+(2*k+1)*w)
 		}
+	}
+}
+
+// halfLoad returns the load of bf16 → f16's fast route: it loads the words at i(SI) into h with
+// load, their a = h & 0x7FFF (and with mask) into a, and folds a into the group's range test:
+// mx = max(mx, a), mn = min(mn, a - 1) (unsigned; ones holds -1 words).
+func halfLoad(load func(m, r Op), and func(m, a, b Op), mask Op, ones, mn, mx VecPhysical) func(i int, h, a, t VecPhysical) {
+	return func(i int, h, a, t VecPhysical) {
+		load(src(i), h)
+		and(mask, h, a)
+		VPADDW(ones, a, t)
+		VPMINUW(t, mn, mn)
+		VPMAXUW(a, mx, mx)
 	}
 }
 
@@ -471,13 +478,7 @@ func bf16AVX512() {
 			bcastW(0x387F, Z28)
 			loopFast(avx512, fastRoute{
 				fast: halfFast(64, 2, []VecPhysical{Z16, Z17, Z18}, []VecPhysical{Z19, Z29, Z30},
-					func(i int, h, a, t VecPhysical) {
-						VMOVDQU64(src(i), h)
-						VPANDD(Z20, h, a)
-						VPADDW(Z21, a, t)
-						VPMINUW(t, Z22, Z22)
-						VPMAXUW(a, Z23, Z23)
-					},
+					halfLoad(func(m, r Op) { VMOVDQU64(m, r) }, func(m, a, b Op) { VPANDD(m, a, b) }, Z20, Z21, Z22, Z23),
 					func(h, a, t VecPhysical) {
 						VPSUBUSW(Z24, a, t)
 						VPSLLW(U8(3), t, t)
