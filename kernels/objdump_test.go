@@ -71,11 +71,24 @@ func TestARM64WordEncodings(t *testing.T) {
 	if err := os.WriteFile(path, bin, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(objdump, "-D", "-b", "binary", "-m", "aarch64", path).CombinedOutput()
+	// Lines look like "   4:\t0e216804 \tfcvtn\tv4.4h, v0.4s".
+	got := disassemble(t, objdump, "aarch64", path, normInsn)
+	for i, w := range words {
+		if got[4*i] != w.want {
+			t.Errorf("%s: WORD $0x%08x decodes to %q, the comment says %q", w.where, w.enc, got[i], w.want)
+		}
+	}
+	t.Logf("%d WORD directives checked", len(words))
+}
+
+// disassemble runs objdump on the raw machine code in file and returns each instruction,
+// normalised by norm, by its byte offset.
+func disassemble(t *testing.T, objdump, machine, file string, norm func(string) string) map[int]string {
+	t.Helper()
+	out, err := exec.Command(objdump, "-D", "-b", "binary", "-m", machine, file).CombinedOutput()
 	if err != nil {
 		t.Fatalf("objdump: %v\n%s", err, out)
 	}
-	// Lines look like "   4:\t0e216804 \tfcvtn\tv4.4h, v0.4s".
 	got := map[int]string{}
 	for _, line := range strings.Split(string(out), "\n") {
 		p := strings.Split(line, "\t")
@@ -86,14 +99,9 @@ func TestARM64WordEncodings(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		got[int(off)/4] = normInsn(strings.Join(p[2:], " "))
+		got[int(off)] = norm(strings.Join(p[2:], " "))
 	}
-	for i, w := range words {
-		if got[i] != w.want {
-			t.Errorf("%s: WORD $0x%08x decodes to %q, the comment says %q", w.where, w.enc, got[i], w.want)
-		}
-	}
-	t.Logf("%d WORD directives checked", len(words))
+	return got
 }
 
 // normInsn upper-cases an instruction, drops objdump's trailing comment and collapses blanks.
@@ -165,23 +173,8 @@ func TestAMD64ByteEncodings(t *testing.T) {
 	if err := os.WriteFile(file, bin, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(objdump, "-D", "-b", "binary", "-m", "i386:x86-64", file).CombinedOutput()
-	if err != nil {
-		t.Fatalf("objdump: %v\n%s", err, out)
-	}
 	// Lines look like "   0:\t62 f2 77 48 72 c0 \tvcvtne2ps2bf16 %zmm0,%zmm1,%zmm0".
-	got := map[int]string{}
-	for _, line := range strings.Split(string(out), "\n") {
-		p := strings.Split(line, "\t")
-		if len(p) < 3 || !strings.HasSuffix(strings.TrimSpace(p[0]), ":") {
-			continue
-		}
-		off, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(p[0]), ":"), 16, 32)
-		if err != nil {
-			continue
-		}
-		got[int(off)] = goSyntax(strings.Join(p[2:], " "))
-	}
+	got := disassemble(t, objdump, "i386:x86-64", file, goSyntax)
 	for _, in := range insns {
 		if got[in.start] != in.want {
 			t.Errorf("%s: the bytes decode to %q, the comment says %q", in.where, got[in.start], in.want)
