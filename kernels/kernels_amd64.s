@@ -533,6 +533,261 @@ DATA nibPermD<>+16(SB)/8, $0x0000000300000001
 DATA nibPermD<>+24(SB)/8, $0x0000000700000005
 GLOBL nibPermD<>(SB), RODATA|NOPTR, $32
 
+// func f8e4m3ToBF16AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2
+TEXT ·f8e4m3ToBF16AVX2(SB), NOSPLIT, $512-56
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           src_base+24(FP), SI
+	MOVQ           n+48(FP), CX
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x77777777, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x07070707, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0xf0f0f0f0, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	VBROADCASTI128 e4m3BHi<>+0(SB), Y11
+	VBROADCASTI128 e4m3BLo<>+0(SB), Y10
+	MOVQ           CX, R10
+	ANDQ           $0x0000001f, R10
+	SUBQ           R10, CX
+	JZ             tail
+	CMPQ           CX, $0x00000080
+	JB             single
+
+four:
+	VPERMQ     $0xd8, (SI), Y0
+	VPAND      Y15, Y0, Y1
+	VPCMPEQB   Y15, Y1, Y5
+	VPADDSB    Y12, Y1, Y4
+	VPANDN     Y4, Y5, Y4
+	VPSRLW     $0x04, Y1, Y2
+	VPAND      Y14, Y2, Y2
+	VPSHUFB    Y4, Y11, Y5
+	VPADDB     Y5, Y2, Y2
+	VPSLLW     $0x04, Y1, Y3
+	VPAND      Y9, Y3, Y3
+	VPSHUFB    Y4, Y10, Y5
+	VPADDB     Y5, Y3, Y3
+	VPAND      Y13, Y0, Y5
+	VPOR       Y5, Y2, Y2
+	VPUNPCKLBW Y2, Y3, Y4
+	VPUNPCKHBW Y2, Y3, Y5
+	VMOVDQU    Y4, (DI)
+	VMOVDQU    Y5, 32(DI)
+	VPERMQ     $0xd8, 32(SI), Y0
+	VPAND      Y15, Y0, Y1
+	VPCMPEQB   Y15, Y1, Y5
+	VPADDSB    Y12, Y1, Y4
+	VPANDN     Y4, Y5, Y4
+	VPSRLW     $0x04, Y1, Y2
+	VPAND      Y14, Y2, Y2
+	VPSHUFB    Y4, Y11, Y5
+	VPADDB     Y5, Y2, Y2
+	VPSLLW     $0x04, Y1, Y3
+	VPAND      Y9, Y3, Y3
+	VPSHUFB    Y4, Y10, Y5
+	VPADDB     Y5, Y3, Y3
+	VPAND      Y13, Y0, Y5
+	VPOR       Y5, Y2, Y2
+	VPUNPCKLBW Y2, Y3, Y4
+	VPUNPCKHBW Y2, Y3, Y5
+	VMOVDQU    Y4, 64(DI)
+	VMOVDQU    Y5, 96(DI)
+	VPERMQ     $0xd8, 64(SI), Y0
+	VPAND      Y15, Y0, Y1
+	VPCMPEQB   Y15, Y1, Y5
+	VPADDSB    Y12, Y1, Y4
+	VPANDN     Y4, Y5, Y4
+	VPSRLW     $0x04, Y1, Y2
+	VPAND      Y14, Y2, Y2
+	VPSHUFB    Y4, Y11, Y5
+	VPADDB     Y5, Y2, Y2
+	VPSLLW     $0x04, Y1, Y3
+	VPAND      Y9, Y3, Y3
+	VPSHUFB    Y4, Y10, Y5
+	VPADDB     Y5, Y3, Y3
+	VPAND      Y13, Y0, Y5
+	VPOR       Y5, Y2, Y2
+	VPUNPCKLBW Y2, Y3, Y4
+	VPUNPCKHBW Y2, Y3, Y5
+	VMOVDQU    Y4, 128(DI)
+	VMOVDQU    Y5, 160(DI)
+	VPERMQ     $0xd8, 96(SI), Y0
+	VPAND      Y15, Y0, Y1
+	VPCMPEQB   Y15, Y1, Y5
+	VPADDSB    Y12, Y1, Y4
+	VPANDN     Y4, Y5, Y4
+	VPSRLW     $0x04, Y1, Y2
+	VPAND      Y14, Y2, Y2
+	VPSHUFB    Y4, Y11, Y5
+	VPADDB     Y5, Y2, Y2
+	VPSLLW     $0x04, Y1, Y3
+	VPAND      Y9, Y3, Y3
+	VPSHUFB    Y4, Y10, Y5
+	VPADDB     Y5, Y3, Y3
+	VPAND      Y13, Y0, Y5
+	VPOR       Y5, Y2, Y2
+	VPUNPCKLBW Y2, Y3, Y4
+	VPUNPCKHBW Y2, Y3, Y5
+	VMOVDQU    Y4, 192(DI)
+	VMOVDQU    Y5, 224(DI)
+	ADDQ       $0x00000080, SI
+	ADDQ       $0x00000100, DI
+	SUBQ       $0x00000080, CX
+	CMPQ       CX, $0x00000080
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+single:
+	VPERMQ     $0xd8, (SI), Y0
+	VPAND      Y15, Y0, Y1
+	VPCMPEQB   Y15, Y1, Y5
+	VPADDSB    Y12, Y1, Y4
+	VPANDN     Y4, Y5, Y4
+	VPSRLW     $0x04, Y1, Y2
+	VPAND      Y14, Y2, Y2
+	VPSHUFB    Y4, Y11, Y5
+	VPADDB     Y5, Y2, Y2
+	VPSLLW     $0x04, Y1, Y3
+	VPAND      Y9, Y3, Y3
+	VPSHUFB    Y4, Y10, Y5
+	VPADDB     Y5, Y3, Y3
+	VPAND      Y13, Y0, Y5
+	VPOR       Y5, Y2, Y2
+	VPUNPCKLBW Y2, Y3, Y4
+	VPUNPCKHBW Y2, Y3, Y5
+	VMOVDQU    Y4, (DI)
+	VMOVDQU    Y5, 32(DI)
+	ADDQ       $0x00000020, SI
+	ADDQ       $0x00000040, DI
+	SUBQ       $0x00000020, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000020
+	JB         frame
+	MOVQ       $0x00000020, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000008, AX, AX
+	IMUL3Q     $0x00000010, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VPERMQ     $0xd8, (SI), Y0
+	VPAND      Y15, Y0, Y1
+	VPCMPEQB   Y15, Y1, Y5
+	VPADDSB    Y12, Y1, Y4
+	VPANDN     Y4, Y5, Y4
+	VPSRLW     $0x04, Y1, Y2
+	VPAND      Y14, Y2, Y2
+	VPSHUFB    Y4, Y11, Y5
+	VPADDB     Y5, Y2, Y2
+	VPSLLW     $0x04, Y1, Y3
+	VPAND      Y9, Y3, Y3
+	VPSHUFB    Y4, Y10, Y5
+	VPADDB     Y5, Y3, Y3
+	VPAND      Y13, Y0, Y5
+	VPOR       Y5, Y2, Y2
+	VPUNPCKLBW Y2, Y3, Y4
+	VPUNPCKHBW Y2, Y3, Y5
+	VMOVDQU    Y4, (DI)
+	VMOVDQU    Y5, 32(DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VPERMQ     $0xd8, (SI), Y0
+	VPAND      Y15, Y0, Y1
+	VPCMPEQB   Y15, Y1, Y5
+	VPADDSB    Y12, Y1, Y4
+	VPANDN     Y4, Y5, Y4
+	VPSRLW     $0x04, Y1, Y2
+	VPAND      Y14, Y2, Y2
+	VPSHUFB    Y4, Y11, Y5
+	VPADDB     Y5, Y2, Y2
+	VPSLLW     $0x04, Y1, Y3
+	VPAND      Y9, Y3, Y3
+	VPSHUFB    Y4, Y10, Y5
+	VPADDB     Y5, Y3, Y3
+	VPAND      Y13, Y0, Y5
+	VPOR       Y5, Y2, Y2
+	VPUNPCKLBW Y2, Y3, Y4
+	VPUNPCKHBW Y2, Y3, Y5
+	VMOVDQU    Y4, (DI)
+	VMOVDQU    Y5, 32(DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000010, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
 // func f8e5m2ToF16AVX2(dst []byte, src []byte, n int)
 // Requires: AVX, AVX2
 TEXT ·f8e5m2ToF16AVX2(SB), NOSPLIT, $512-56
@@ -3463,6 +3718,190 @@ copied:
 	VMOVDQU64  Z3, 192(DI)
 	MOVQ       R10, BX
 	IMUL3Q     $0x00000020, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f8e4m3ToBF16AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+TEXT ·f8e4m3ToBF16AVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	VMOVDQU64    ·lutE4m3BF16+0(SB), Z30
+	VMOVDQU64    ·lutE4m3BF16+64(SB), Z31
+	VMOVDQU64    ·lutE4m3BF16+128(SB), Z28
+	VMOVDQU64    ·lutE4m3BF16+192(SB), Z29
+	VMOVDQU64    ·unpackOrder+0(SB), Z27
+	MOVL         $0x80808080, AX
+	VPBROADCASTD AX, Z26
+	MOVQ         CX, R10
+	ANDQ         $0x0000003f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000100
+	JB           single
+
+four:
+	VPERMB     (SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z31, Z30, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z29, Z28, Z2
+	VPTERNLOGD $0xf8, Z26, Z0, Z2
+	VPUNPCKLBW Z2, Z1, Z3
+	VPUNPCKHBW Z2, Z1, Z4
+	VMOVDQU64  Z3, (DI)
+	VMOVDQU64  Z4, 64(DI)
+	VPERMB     64(SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z31, Z30, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z29, Z28, Z2
+	VPTERNLOGD $0xf8, Z26, Z0, Z2
+	VPUNPCKLBW Z2, Z1, Z3
+	VPUNPCKHBW Z2, Z1, Z4
+	VMOVDQU64  Z3, 128(DI)
+	VMOVDQU64  Z4, 192(DI)
+	VPERMB     128(SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z31, Z30, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z29, Z28, Z2
+	VPTERNLOGD $0xf8, Z26, Z0, Z2
+	VPUNPCKLBW Z2, Z1, Z3
+	VPUNPCKHBW Z2, Z1, Z4
+	VMOVDQU64  Z3, 256(DI)
+	VMOVDQU64  Z4, 320(DI)
+	VPERMB     192(SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z31, Z30, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z29, Z28, Z2
+	VPTERNLOGD $0xf8, Z26, Z0, Z2
+	VPUNPCKLBW Z2, Z1, Z3
+	VPUNPCKHBW Z2, Z1, Z4
+	VMOVDQU64  Z3, 384(DI)
+	VMOVDQU64  Z4, 448(DI)
+	ADDQ       $0x00000100, SI
+	ADDQ       $0x00000200, DI
+	SUBQ       $0x00000100, CX
+	CMPQ       CX, $0x00000100
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+single:
+	VPERMB     (SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z31, Z30, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z29, Z28, Z2
+	VPTERNLOGD $0xf8, Z26, Z0, Z2
+	VPUNPCKLBW Z2, Z1, Z3
+	VPUNPCKHBW Z2, Z1, Z4
+	VMOVDQU64  Z3, (DI)
+	VMOVDQU64  Z4, 64(DI)
+	ADDQ       $0x00000040, SI
+	ADDQ       $0x00000080, DI
+	SUBQ       $0x00000040, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000040
+	JB         frame
+	MOVQ       $0x00000040, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000008, AX, AX
+	IMUL3Q     $0x00000010, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VPERMB     (SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z31, Z30, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z29, Z28, Z2
+	VPTERNLOGD $0xf8, Z26, Z0, Z2
+	VPUNPCKLBW Z2, Z1, Z3
+	VPUNPCKHBW Z2, Z1, Z4
+	VMOVDQU64  Z3, (DI)
+	VMOVDQU64  Z4, 64(DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VPERMB     (SI), Z27, Z0
+	VMOVDQA64  Z0, Z1
+	VPERMI2B   Z31, Z30, Z1
+	VMOVDQA64  Z0, Z2
+	VPERMI2B   Z29, Z28, Z2
+	VPTERNLOGD $0xf8, Z26, Z0, Z2
+	VPUNPCKLBW Z2, Z1, Z3
+	VPUNPCKHBW Z2, Z1, Z4
+	VMOVDQU64  Z3, (DI)
+	VMOVDQU64  Z4, 64(DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000010, BX, BX
 	ADDQ       $0x00000007, BX
 	SHRQ       $0x03, BX
 	XORQ       AX, AX

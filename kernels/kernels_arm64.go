@@ -116,6 +116,15 @@ func f8e4m3ToF16NEON(dst, src []byte, n int)
 //go:noescape
 func f8e4m3ToF32NEON(dst, src []byte, n int)
 
+// f8e4m3ToBF16NEON converts n elements (pair f8e4m3 → bf16 of the registry):
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromF8E4M3(src[i]))
+//	}
+//
+//go:noescape
+func f8e4m3ToBF16NEON(dst, src []byte, n int)
+
 // f8e5m2ToF16NEON converts n elements (pair f8e5m2 → f16 of the registry):
 //
 //	for i := range n {
@@ -522,6 +531,7 @@ func arm64Kernels() []kernelSpec {
 		{NEON, bf16, f16, bf16ToF16NEON, false},
 		{NEON, f8e4m3, f16, f8e4m3ToF16NEON, false},
 		{NEON, f8e4m3, f32, f8e4m3ToF32NEON, false},
+		{NEON, f8e4m3, bf16, f8e4m3ToBF16NEON, false},
 		{NEON, f8e5m2, f16, f8e5m2ToF16NEON, false},
 		{NEON, f8e5m2, f32, f8e5m2ToF32NEON, false},
 		{NEON, f32, f8e4m3, f32ToF8e4m3NEON, false},

@@ -181,6 +181,16 @@ TEXT ·f8e4m3ToF32NEON(SB), NOSPLIT, $0-56
 	MOVD	$(16<<16 | 8<<8 | 32), R10
 	JMP	neonRun<>(SB)
 
+// func f8e4m3ToBF16NEON(dst, src []byte, n int)
+TEXT ·f8e4m3ToBF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$2, R3 // to bf16
+	MOVD	$f8e4m3ToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
 // func f8e5m2ToF16NEON(dst, src []byte, n int)
 TEXT ·f8e5m2ToF16NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
@@ -759,9 +769,10 @@ round:
 	RET
 
 // f8e4m3ToBlocks<> converts R2 elements, a positive multiple of 16, from R1 to R0: f8e4m3 to
-// f32 (R3 = 0) or f16 (R3 = 1). The magnitude bits m = b & 0x7F placed at f32 bit 20 are the
-// value times 2^-120 (subnormals too); FMUL by 2^120 is exact. m == 0x7F is NaN (quiet, sign
-// kept). The f16 results are the f32 ones narrowed by FCVTN (exact: every e4m3 value is an f16).
+// f32 (R3 = 0), f16 (R3 = 1) or bf16 (R3 = 2). The magnitude bits m = b & 0x7F placed at f32
+// bit 20 are the value times 2^-120 (subnormals too); FMUL by 2^120 is exact. m == 0x7F is NaN
+// (quiet, sign kept). The f16 results are the f32 ones narrowed by FCVTN (exact: every e4m3
+// value is an f16); the bf16 results are their high halves (exact: the low halves are zero).
 TEXT f8e4m3ToBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
 	// V26 = f32 quiet NaN, V27 = 0x7F, V30 = 2^120 (f32 lanes); V28 = 0x80, V29 = 0x7F (bytes); V31 = 0.
 	MOVW	$0x7FC00000, R4
@@ -809,8 +820,16 @@ loop:
 	VORR	V13.B16, V6.B16, V6.B16
 	VORR	V14.B16, V7.B16, V7.B16
 	VORR	V15.B16, V8.B16, V8.B16
+	CMP	$2, R3
+	BEQ	tobf16
 	CBNZ	R3, tof16
 	VST1.P	[V5.S4, V6.S4, V7.S4, V8.S4], 64(R0)
+	B	next
+
+tobf16:
+	VUZP2	V6.H8, V5.H8, V16.H8
+	VUZP2	V8.H8, V7.H8, V17.H8
+	VST1.P	[V16.H8, V17.H8], 32(R0)
 	B	next
 
 tof16:

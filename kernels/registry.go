@@ -58,6 +58,7 @@ var registry = []pairRow{
 
 	{from: element.F8E4M3, to: element.F16, paths: onAll, nt: 64, loop: "dst[i] = F16FromF8E4M3(src[i])"},
 	{from: element.F8E4M3, to: element.F32, paths: onAll, loop: "dst[i] = F32FromF8E4M3(src[i])"},
+	{from: element.F8E4M3, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(F32FromF8E4M3(src[i]))"},
 	{from: element.F8E5M2, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF8E5M2(src[i])"},
 	{from: element.F8E5M2, to: element.F32, paths: onAll, loop: "dst[i] = F32FromF8E5M2(src[i])"},
 	{from: element.F32, to: element.F8E4M3, paths: onAll, loop: "dst[i] = F8E4M3FromF32(src[i])"},

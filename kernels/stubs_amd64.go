@@ -30,6 +30,18 @@ func f8e4m3ToF16AVX2(dst, src []byte, n int)
 //go:noescape
 func f8e4m3ToF32AVX2(dst, src []byte, n int)
 
+// f8e4m3ToBF16AVX2 converts n elements of the pair f8e4m3 → bf16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromF8E4M3(src[i]))
+//	}
+//
+// The bfloat16 bytes of f8e4m3ToF32AVX2 (32 bytes a step in byte lanes, VPSHUFB corrections for m
+// < 8 and NaN), interleaved into words.
+//
+//go:noescape
+func f8e4m3ToBF16AVX2(dst, src []byte, n int)
+
 // f8e5m2ToF16AVX2 converts n elements of the pair f8e5m2 → f16 on the AVX2 path, as the registry's loop:
 //
 //	for i := range n {
@@ -151,6 +163,17 @@ func f8e4m3ToF16AVX512NT(dst, src []byte, n int)
 //
 //go:noescape
 func f8e4m3ToF32AVX512(dst, src []byte, n int)
+
+// f8e4m3ToBF16AVX512 converts n elements of the pair f8e4m3 → bf16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromF8E4M3(src[i]))
+//	}
+//
+// VPERMI2B lookups of the bfloat16 bytes of each magnitude (lutE4m3BF16), interleaved into words.
+//
+//go:noescape
+func f8e4m3ToBF16AVX512(dst, src []byte, n int)
 
 // f8e5m2ToF16AVX512 converts n elements of the pair f8e5m2 → f16 on the AVX512 path, as the registry's loop:
 //
@@ -1202,6 +1225,7 @@ func avx2Kernels() []kernelSpec {
 	return []kernelSpec{
 		{AVX2, element.F8E4M3, element.F16, f8e4m3ToF16AVX2, false},
 		{AVX2, element.F8E4M3, element.F32, f8e4m3ToF32AVX2, false},
+		{AVX2, element.F8E4M3, element.BF16, f8e4m3ToBF16AVX2, false},
 		{AVX2, element.F8E5M2, element.F16, f8e5m2ToF16AVX2, false},
 		{AVX2, element.F8E5M2, element.F32, f8e5m2ToF32AVX2, false},
 		{AVX2, element.F32, element.F8E4M3, f32ToF8e4m3AVX2, false},
@@ -1259,6 +1283,7 @@ func avx512Kernels() []kernelSpec {
 		{AVX512, element.F8E4M3, element.F16, f8e4m3ToF16AVX512, false},
 		{AVX512, element.F8E4M3, element.F16, f8e4m3ToF16AVX512NT, true},
 		{AVX512, element.F8E4M3, element.F32, f8e4m3ToF32AVX512, false},
+		{AVX512, element.F8E4M3, element.BF16, f8e4m3ToBF16AVX512, false},
 		{AVX512, element.F8E5M2, element.F16, f8e5m2ToF16AVX512, false},
 		{AVX512, element.F32, element.F8E4M3, f32ToF8e4m3AVX512, false},
 		{AVX512, element.F16, element.F8E4M3, f16ToF8e4m3AVX512, false},

@@ -147,6 +147,13 @@ func F16sFromF8E4M3s[D ~uint16, S ~uint8](dst []D, src []S) error {
 	return convertSlices(dst, element.F16, src, element.F8E4M3)
 }
 
+// BF16sFromF8E4M3s converts f8e4m3 codes to bfloat16 bits, exactly: BF16FromF32(F32FromF8E4M3(c)),
+// which is the high half of the float32 bits (every f8e4m3 value is a bfloat16). Special cases
+// are: codes 0x7F and 0xFF are the quiet NaNs 0x7FC0 and 0xFFC0 (f8e4m3 has no infinities).
+func BF16sFromF8E4M3s[D ~uint16, S ~uint8](dst []D, src []S) error {
+	return convertSlices(dst, element.BF16, src, element.F8E4M3)
+}
+
 // F16sFromF8E5M2s converts f8e5m2 codes to binary16 bits, exactly, as F16FromF8E5M2 does (the code
 // is the top byte of the binary16 bits).
 func F16sFromF8E5M2s[D ~uint16, S ~uint8](dst []D, src []S) error {

@@ -66,6 +66,7 @@ var typedHelpers = map[[2]element.Type]typedCase{
 	{element.I32, element.I64}:     typed(kernels.I64sFromI32s[int64, int32], false),
 	{element.I64, element.I32}:     typed(kernels.I32sFromI64s[int32, int64], false),
 	{element.F8E4M3, element.F16}:  typed(kernels.F16sFromF8E4M3s[uint16, uint8], false),
+	{element.F8E4M3, element.BF16}: typed(kernels.BF16sFromF8E4M3s[uint16, uint8], false),
 	{element.F8E5M2, element.F16}:  typed(kernels.F16sFromF8E5M2s[uint16, uint8], false),
 	{element.F16, element.F8E4M3}:  typed(kernels.F8E4M3sFromF16s[uint8, uint16], false),
 	{element.F16, element.F8E5M2}:  typed(kernels.F8E5M2sFromF16s[uint8, uint16], false),

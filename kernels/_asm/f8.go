@@ -77,31 +77,12 @@ func f8DecodeAVX2() {
 	add(&kernel{name: "f8e4m3ToF32AVX2", isa: avx2, from: "F8E4M3", to: "F32",
 		doc: []string{"32 bytes a step in byte lanes, VPSHUFB corrections for m < 8 and NaN, then widened by unpacks under a zero low half."},
 		body: func() {
-			bcastD(0x7F7F7F7F, Y15)
-			bcastD(0x80808080, Y13)
-			bcastD(0x77777777, Y12)
-			bcastD(0x07070707, Y14)
-			bcastD(0xF0F0F0F0, Y9)
-			VBROADCASTI128(rodata("e4m3BHi", 0x0000000000000078, 0x3C3C3C3C3C3B3B3B), Y11)
-			VBROADCASTI128(rodata("e4m3BLo", 0x00000000000000D0, 0x00F0E0D0C09060F0), Y10)
+			e4m3BF16ConstsAVX2()
 			VMOVDQU(nibPermD(), Y8)
 			VPXOR(Y7, Y7, Y7)
 			loop(avx2, func(i, o int) {
 				VPERMD(src(i), Y8, Y0)
-				VPAND(Y15, Y0, Y1)
-				VPCMPEQB(Y15, Y1, Y5)
-				VPADDSB(Y12, Y1, Y4)
-				VPANDN(Y4, Y5, Y4)
-				VPSRLW(U8(4), Y1, Y2)
-				VPAND(Y14, Y2, Y2)
-				VPSHUFB(Y4, Y11, Y5)
-				VPADDB(Y5, Y2, Y2)
-				VPSLLW(U8(4), Y1, Y3)
-				VPAND(Y9, Y3, Y3)
-				VPSHUFB(Y4, Y10, Y5)
-				VPADDB(Y5, Y3, Y3)
-				VPAND(Y13, Y0, Y5)
-				VPOR(Y5, Y2, Y2)
+				e4m3BF16BytesAVX2()
 				VPUNPCKLBW(Y2, Y3, Y4)
 				VPUNPCKHBW(Y2, Y3, Y5)
 				VPUNPCKLWD(Y4, Y7, Y0)
@@ -113,6 +94,23 @@ func f8DecodeAVX2() {
 				VMOVDQU(Y2, dst(o+64))
 				VMOVDQU(Y3, dst(o+96))
 			}, block{32, 32, 128})
+		}})
+
+	// f8e4m3 → bfloat16 computes the bfloat16 bytes as f8e4m3ToF32AVX2 does and interleaves them
+	// into words. VPERMQ first puts the source qwords in the order 0, 2, 1, 3, so that the
+	// in-lane byte unpacks give elements 0..15 and 16..31 in order.
+	add(&kernel{name: "f8e4m3ToBF16AVX2", isa: avx2, from: "F8E4M3", to: "BF16",
+		doc: []string{"The bfloat16 bytes of f8e4m3ToF32AVX2 (32 bytes a step in byte lanes, VPSHUFB corrections for m < 8 and NaN), interleaved into words."},
+		body: func() {
+			e4m3BF16ConstsAVX2()
+			loop(avx2, func(i, o int) {
+				VPERMQ(U8(0xD8), src(i), Y0)
+				e4m3BF16BytesAVX2()
+				VPUNPCKLBW(Y2, Y3, Y4)
+				VPUNPCKHBW(Y2, Y3, Y5)
+				VMOVDQU(Y4, dst(o))
+				VMOVDQU(Y5, dst(o+32))
+			}, block{32, 32, 64})
 		}})
 
 	add(&kernel{name: "f8e5m2ToF16AVX2", isa: avx2, from: "F8E5M2", to: "F16",
@@ -430,20 +428,13 @@ func f8DecodeAVX512() {
 	add(&kernel{name: "f8e4m3ToF32AVX512", isa: avx512, from: "F8E4M3", to: "F32",
 		doc: []string{"VPERMI2B lookups of the bfloat16 bytes of each magnitude (lutE4m3BF16), widened to float32 by unpacks under a zero low half."},
 		body: func() {
-			VMOVDQU64(sym("lutE4m3BF16", 0), Z30)
-			VMOVDQU64(sym("lutE4m3BF16", 64), Z31)
-			VMOVDQU64(sym("lutE4m3BF16", 128), Z28)
-			VMOVDQU64(sym("lutE4m3BF16", 192), Z29)
+			e4m3BF16ConstsAVX512()
 			VMOVDQU64(sym("unpackOrder2", 0), Z27)
 			bcastD(0x80808080, Z26)
 			VPXORD(Z24, Z24, Z24)
 			loop(avx512, func(i, o int) {
 				VPERMB(src(i), Z27, Z0)
-				VMOVDQA64(Z0, Z1)
-				VPERMI2B(Z31, Z30, Z1)
-				VMOVDQA64(Z0, Z2)
-				VPERMI2B(Z29, Z28, Z2)
-				VPTERNLOGD(U8(0xF8), Z26, Z0, Z2)
+				e4m3BF16BytesAVX512()
 				VPUNPCKLBW(Z2, Z1, Z3)
 				VPUNPCKHBW(Z2, Z1, Z4)
 				VPUNPCKLWD(Z3, Z24, Z0)
@@ -455,6 +446,25 @@ func f8DecodeAVX512() {
 				VMOVDQU64(Z2, dst(o+128))
 				VMOVDQU64(Z3, dst(o+192))
 			}, block{64, 64, 256})
+		}})
+
+	// f8e4m3 → bfloat16 is the lookup of f8e4m3ToF32AVX512 without the widening: the bytes,
+	// permuted by unpackOrder into the order that the byte unpacks restore, interleaved into
+	// words.
+	add(&kernel{name: "f8e4m3ToBF16AVX512", isa: avx512, from: "F8E4M3", to: "BF16",
+		doc: []string{"VPERMI2B lookups of the bfloat16 bytes of each magnitude (lutE4m3BF16), interleaved into words."},
+		body: func() {
+			e4m3BF16ConstsAVX512()
+			VMOVDQU64(sym("unpackOrder", 0), Z27)
+			bcastD(0x80808080, Z26)
+			loop(avx512, func(i, o int) {
+				VPERMB(src(i), Z27, Z0)
+				e4m3BF16BytesAVX512()
+				VPUNPCKLBW(Z2, Z1, Z3)
+				VPUNPCKHBW(Z2, Z1, Z4)
+				VMOVDQU64(Z3, dst(o))
+				VMOVDQU64(Z4, dst(o+64))
+			}, block{64, 64, 128})
 		}})
 
 	add(&kernel{name: "f8e5m2ToF16AVX512", isa: avx512, from: "F8E5M2", to: "F16",
@@ -674,4 +684,54 @@ func f8EncodeAVX512() {
 				VMOVDQU(Y3, dst(o+32))
 			}), f32f8, nil, block{64, 256, 64})
 		}})
+}
+
+// e4m3BF16ConstsAVX2 loads the constants of e4m3BF16BytesAVX2: Y15 = 0x7F, Y14 = 0x07, Y13 =
+// 0x80, Y12 = 0x77, Y9 = 0xF0 (bytes), Y11 = e4m3BHi, Y10 = e4m3BLo (see f8e4m3ToF32AVX2).
+func e4m3BF16ConstsAVX2() {
+	bcastD(0x7F7F7F7F, Y15)
+	bcastD(0x80808080, Y13)
+	bcastD(0x77777777, Y12)
+	bcastD(0x07070707, Y14)
+	bcastD(0xF0F0F0F0, Y9)
+	VBROADCASTI128(rodata("e4m3BHi", 0x0000000000000078, 0x3C3C3C3C3C3B3B3B), Y11)
+	VBROADCASTI128(rodata("e4m3BLo", 0x00000000000000D0, 0x00F0E0D0C09060F0), Y10)
+}
+
+// e4m3BF16BytesAVX2 computes, for the 32 f8e4m3 codes in Y0, the high bytes (Y2, sign
+// included) and low bytes (Y3) of their bfloat16 values, in byte lanes; it uses Y1, Y4 and Y5.
+func e4m3BF16BytesAVX2() {
+	VPAND(Y15, Y0, Y1)
+	VPCMPEQB(Y15, Y1, Y5)
+	VPADDSB(Y12, Y1, Y4)
+	VPANDN(Y4, Y5, Y4)
+	VPSRLW(U8(4), Y1, Y2)
+	VPAND(Y14, Y2, Y2)
+	VPSHUFB(Y4, Y11, Y5)
+	VPADDB(Y5, Y2, Y2)
+	VPSLLW(U8(4), Y1, Y3)
+	VPAND(Y9, Y3, Y3)
+	VPSHUFB(Y4, Y10, Y5)
+	VPADDB(Y5, Y3, Y3)
+	VPAND(Y13, Y0, Y5)
+	VPOR(Y5, Y2, Y2)
+}
+
+// e4m3BF16ConstsAVX512 loads lutE4m3BF16 into Z31:Z30 (the low bytes of the bfloat16 of each
+// magnitude 0..127) and Z29:Z28 (the high bytes).
+func e4m3BF16ConstsAVX512() {
+	VMOVDQU64(sym("lutE4m3BF16", 0), Z30)
+	VMOVDQU64(sym("lutE4m3BF16", 64), Z31)
+	VMOVDQU64(sym("lutE4m3BF16", 128), Z28)
+	VMOVDQU64(sym("lutE4m3BF16", 192), Z29)
+}
+
+// e4m3BF16BytesAVX512 looks up, for the 64 f8e4m3 codes in Z0, the low bytes (Z1) and the high
+// bytes with the sign ORed in (Z2, with Z26 = 0x80 bytes) of their bfloat16 values.
+func e4m3BF16BytesAVX512() {
+	VMOVDQA64(Z0, Z1)
+	VPERMI2B(Z31, Z30, Z1)
+	VMOVDQA64(Z0, Z2)
+	VPERMI2B(Z29, Z28, Z2)
+	VPTERNLOGD(U8(0xF8), Z26, Z0, Z2)
 }
