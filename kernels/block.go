@@ -142,8 +142,7 @@ func Dequantize(dst []byte, to element.Type, codes, scales []byte, f BlockFormat
 //	a NaN element (f8e4m3 0x7F, 0xFF; the f8e5m2 NaNs) in a block with a finite scale: the NaN as
 //	Convert decodes the element alone (sign kept)
 //	an infinite element (f8e5m2 0x7C, 0xFC): ±Inf
-//	a product beyond the destination's range (only with scales above 2^15 for f16, 2^126 for
-//	f32 and bf16): ±Inf
+//	a product that rounds beyond the destination's largest finite value: ±Inf
 //	an f8e4m3 scale that is zero or negative (NVFP4): the products are ±0 or negated, by the
 //	rules of multiplication
 //
