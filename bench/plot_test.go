@@ -29,9 +29,9 @@ func plotResults(pairs []Pair, threads []int) []Result {
 }
 
 func TestWritePlotPNG(t *testing.T) {
-	f32f16 := Pair{element.F32, element.F16}
-	i8f32 := Pair{element.I8, element.F32}
-	u4f32 := Pair{element.U4, element.F32}
+	f32f16 := Pair{From: element.F32, To: element.F16}
+	i8f32 := Pair{From: element.I8, To: element.F32}
+	u4f32 := Pair{From: element.U4, To: element.F32}
 	for _, tc := range []struct {
 		pairs   []Pair
 		threads []int

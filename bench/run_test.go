@@ -91,10 +91,10 @@ func TestRunnerResults(t *testing.T) {
 	f32, f16 := element.F32, element.F16
 	const n = 4096
 	cases := []Case{
-		{f32, f16, "avx512", n, 1},
-		{f32, f16, "generic", n, 1},
-		{f32, f16, "x448", n, 1},
-		{f32, f16, "avx512", n, 2}, // no generic at 2 threads: ratio_generic stays null
+		{From: f32, To: f16, Path: "avx512", N: n, Threads: 1},
+		{From: f32, To: f16, Path: "generic", N: n, Threads: 1},
+		{From: f32, To: f16, Path: "x448", N: n, Threads: 1},
+		{From: f32, To: f16, Path: "avx512", N: n, Threads: 2}, // no generic at 2 threads: ratio_generic stays null
 	}
 	rs := runFake(t, map[string]float64{"avx512": 0.25, "generic": 1, "x448": 2}, cases)
 	if len(rs) != len(cases) {
@@ -132,7 +132,7 @@ func TestRunnerResults(t *testing.T) {
 
 func TestRunnerPackedBytesRoundUp(t *testing.T) {
 	// 1001 u4 elements take 501 bytes; as f32, 4004. Traffic 4505; the copy moves 2·2253.
-	rs := runFake(t, map[string]float64{"generic": 1}, []Case{{element.U4, element.F32, "generic", 1001, 1}})
+	rs := runFake(t, map[string]float64{"generic": 1}, []Case{{From: element.U4, To: element.F32, Path: "generic", N: 1001, Threads: 1}})
 	if rs[0].BytesPerOp != 4505 {
 		t.Errorf("bytes_per_op = %d, want 4505", rs[0].BytesPerOp)
 	}
@@ -145,10 +145,10 @@ func TestRunnerRejectsBadCases(t *testing.T) {
 	f := &fakeRun{t: t, nsPerElem: map[string]float64{"generic": 1}, calls: map[string]int{}}
 	r := Runner{Config: Config{Timer: f.timer}, Resolve: f.resolve, MaxBytes: 1 << 20}
 	for _, c := range []Case{
-		{element.F32, element.F16, "generic", 0, 1},
-		{element.F32, element.F16, "generic", 10, -1},
-		{element.F32, element.F16, "generic", 1 << 20, 1}, // 6 MiB of traffic, 12 MiB of buffers
-		{element.F32, element.F16, "nosuch", 10, 1},
+		{From: element.F32, To: element.F16, Path: "generic", N: 0, Threads: 1},
+		{From: element.F32, To: element.F16, Path: "generic", N: 10, Threads: -1},
+		{From: element.F32, To: element.F16, Path: "generic", N: 1 << 20, Threads: 1}, // 6 MiB of traffic, 12 MiB of buffers
+		{From: element.F32, To: element.F16, Path: "nosuch", N: 10, Threads: 1},
 	} {
 		if _, err := r.Run([]Case{c}); err == nil {
 			t.Errorf("Run(%+v): no error", c)
@@ -174,8 +174,8 @@ func TestCheckSize(t *testing.T) {
 
 func TestJSONFieldsExact(t *testing.T) {
 	rs := runFake(t, map[string]float64{"generic": 1, "avx2": 0.5}, []Case{
-		{element.I8, element.F32, "avx2", 1024, 1},
-		{element.I8, element.F32, "generic", 1024, 1},
+		{From: element.I8, To: element.F32, Path: "avx2", N: 1024, Threads: 1},
+		{From: element.I8, To: element.F32, Path: "generic", N: 1024, Threads: 1},
 	})
 	var b bytes.Buffer
 	if err := WriteJSON(&b, rs); err != nil {
@@ -221,7 +221,7 @@ func TestJSONFieldsExact(t *testing.T) {
 func TestRunnerDefaultPolicy(t *testing.T) {
 	f := &fakeRun{t: t, nsPerElem: map[string]float64{"generic": 1}, calls: map[string]int{}}
 	r := Runner{Config: Config{Timer: f.timer}, Resolve: f.resolve}
-	rs, err := r.Run([]Case{{element.F32, element.F16, "generic", 1000, 0}})
+	rs, err := r.Run([]Case{{From: element.F32, To: element.F16, Path: "generic", N: 1000, Threads: 0}})
 	if err != nil {
 		t.Fatal(err)
 	}
