@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/internal/benchcli"
 	"github.com/convertpromote/convertpromote/kernels"
 )
 
@@ -12,39 +13,10 @@ import (
 // f32 with kernels.Dequantize; "f32:mxfp4" quantizes with kernels.Quantize). Their source or
 // destination buffer is the codes followed by the scales, and their traffic counts both.
 
-// parseBlockPair reads a pair with a block format on one side (a and b are the two sides of s);
-// ok reports whether either side names a block format.
-func parseBlockPair(s, a, b string) (p Pair, ok bool, err error) {
-	if f, err1 := kernels.ParseBlockFormat(a); err1 == nil {
-		to, err := element.Parse(b)
-		if err != nil {
-			return Pair{}, true, fmt.Errorf("pair %q: %w", s, err)
-		}
-		if to != element.F32 && to != element.F16 && to != element.BF16 {
-			return Pair{}, true, fmt.Errorf("pair %q: %s decodes to f32, f16 or bf16, not %s", s, f, to)
-		}
-		return Pair{From: f.Elem, To: to, Block: f}, true, nil
-	}
-	if f, err1 := kernels.ParseBlockFormat(b); err1 == nil {
-		from, err := element.Parse(a)
-		if err != nil {
-			return Pair{}, true, fmt.Errorf("pair %q: %w", s, err)
-		}
-		if from != element.F32 && from != element.F16 && from != element.BF16 {
-			return Pair{}, true, fmt.Errorf("pair %q: %s quantizes f32, f16 or bf16, not %s", s, f, from)
-		}
-		return Pair{From: from, To: f.Elem, Block: f}, true, nil
-	}
-	return Pair{}, false, nil
-}
-
-// decodes reports whether a block-scaled pair decodes (rather than quantizes).
-func (p Pair) decodes() bool { return p.From == p.Block.Elem }
-
 // blockBytes returns the bytes of n elements' codes plus their scales, and of their values.
-func blockBytes(p Pair, n int) (packed, values int64) {
+func blockBytes(p benchcli.Pair, n int) (packed, values int64) {
 	vt := p.To
-	if !p.decodes() {
+	if !p.Decodes() {
 		vt = p.From
 	}
 	f := p.Block
@@ -52,31 +24,23 @@ func blockBytes(p Pair, n int) (packed, values int64) {
 }
 
 // blockTraffic is Traffic for a block-scaled pair.
-func blockTraffic(p Pair, n int) (bytesPerOp, buffers int64, err error) {
-	if n < 0 || n > MaxElements {
+func blockTraffic(p benchcli.Pair, n int) (bytesPerOp, buffers int64, err error) {
+	if n < 0 || n > benchcli.MaxElements {
 		return 0, 0, fmt.Errorf("%d elements of %s: out of range", n, p)
 	}
 	a, b := blockBytes(p, n)
 	return a + b, a + b + 2*((a+b+1)/2), nil
 }
 
-// hasBlockKernel reports whether path p has a SIMD kernel for a block-scaled pair.
-func hasBlockKernel(path kernels.Path, p Pair) bool {
-	if p.decodes() {
-		return kernels.HasBlockKernel(path, p.Block, p.To, true)
-	}
-	return kernels.HasBlockKernel(path, p.Block, p.From, false)
-}
-
 // newBlockBuffers allocates and fills a block-scaled case's buffers: random codes under scales
 // that keep the values in a realistic range (f8e8m0 2^-16..2^15, f8e4m3 0.5..2.75), or normal
 // random values to quantize.
 func newBlockBuffers(c Case, rng *rand.Rand) *buffers {
-	p := Pair{From: c.From, To: c.To, Block: c.Block}
+	p := c.pair()
 	packed, values := blockBytes(p, c.N)
 	half := (packed + values + 1) / 2
 	b := &buffers{from: c.From, to: c.To, block: c.Block, n: c.N, csrc: alignedBytes(half), cdst: alignedBytes(half)}
-	if p.decodes() {
+	if p.Decodes() {
 		b.src, b.dst = alignedBytes(packed), alignedBytes(values)
 		cb := packed - int64(c.Block.Scales(c.N))
 		fillBytes(b.src[:cb], rng)

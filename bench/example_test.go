@@ -9,18 +9,6 @@ import (
 	"github.com/convertpromote/convertpromote/element"
 )
 
-func ExampleParseSize() {
-	for _, s := range []string{"1000", "16Ki", "64Mi", "0"} {
-		n, err := bench.ParseSize(s)
-		fmt.Println(n, bench.FormatSize(n), err)
-	}
-	// Output:
-	// 1000 1000 <nil>
-	// 16384 16Ki <nil>
-	// 67108864 64Mi <nil>
-	// 0 0 size "0" must be positive
-}
-
 // A Runner measures any conversion function: here a stand-in for the real kernels, timed by a
 // scripted clock so that the output is exact. Real runs leave Resolve and Timer nil.
 func ExampleRunner() {

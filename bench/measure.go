@@ -153,8 +153,8 @@ func Measure(cfg Config, op, copyOp Op) (Measurement, error) {
 		if n < cfg.MinSamples {
 			continue
 		}
-		if Converged(m.Op.NsPerOp(), cfg.Window, cfg.Tolerance) &&
-			Converged(m.Copy.NsPerOp(), cfg.Window, cfg.Tolerance) {
+		if converged(m.Op.NsPerOp(), cfg.Window, cfg.Tolerance) &&
+			converged(m.Copy.NsPerOp(), cfg.Window, cfg.Tolerance) {
 			m.Converged = true
 			return m, nil
 		}

@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/convertpromote/convertpromote/internal/benchcli"
 )
 
 // WriteTable writes the results as an aligned text table, one row per result: the pair and
@@ -22,7 +23,7 @@ func WriteTable(w io.Writer, rs []Result) error {
 		if r.RatioGeneric != nil {
 			gen = fmt.Sprintf("%.2f", *r.RatioGeneric)
 		}
-		rows = append(rows, []string{r.Pair, r.Path, FormatSize(r.N), threadsCell(r), formatBytes(r.BytesPerOp),
+		rows = append(rows, []string{r.Pair, r.Path, benchcli.FormatSize(r.N), threadsCell(r), benchcli.FormatBytes(r.BytesPerOp),
 			fmt.Sprintf("%.2f", r.GBpsMedian), fmt.Sprintf("%.2f", r.GBpsMin), fmt.Sprintf("%.2f", r.GBpsMax),
 			fmt.Sprintf("%.3f", r.NsPerElem), fmt.Sprintf("%.2f", r.CopyGBpsMedian), fmt.Sprintf("%.2f", r.RatioCopy), gen,
 			fmt.Sprintf("%.0f%%", 100*(r.GBpsMax-r.GBpsMin)/r.GBpsMedian)})
@@ -75,9 +76,9 @@ func WriteJSON(w io.Writer, rs []Result) error {
 	return err
 }
 
-// BenchmarkName returns the Go benchmark name of a case:
+// benchmarkName returns the Go benchmark name of a case:
 // "BenchmarkConvert/f32:f16/avx512/n=16384/threads=1".
-func BenchmarkName(c Case) string {
+func benchmarkName(c Case) string {
 	return fmt.Sprintf("BenchmarkConvert/%s/%s/n=%d/threads=%d", c.Pair(), c.Path, c.N, c.Threads)
 }
 
@@ -91,11 +92,11 @@ func BenchmarkName(c Case) string {
 func WriteBenchstat(w io.Writer, rs []Result) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "goos: %s\ngoarch: %s\npkg: github.com/convertpromote/convertpromote/bench\n", runtime.GOOS, runtime.GOARCH)
-	if cpu := CPUName(); cpu != "" {
+	if cpu := benchcli.CPUName(); cpu != "" {
 		fmt.Fprintf(bw, "cpu: %s\n", cpu)
 	}
 	for _, r := range rs {
-		name := BenchmarkName(r.Case)
+		name := benchmarkName(r.Case)
 		for _, ns := range r.Samples.NsPerOp() {
 			fmt.Fprintf(bw, "%s \t%8d\t%s ns/op\t%8.2f MB/s\n",
 				name, r.Samples.Iters, formatNs(ns), float64(r.BytesPerOp)/ns*1e3)
@@ -115,20 +116,4 @@ func formatNs(ns float64) string {
 		prec = 2
 	}
 	return fmt.Sprintf("%10s", strconv.FormatFloat(ns, 'f', prec, 64))
-}
-
-// CPUName returns the processor's model name from /proc/cpuinfo, or "" where that is not
-// readable.
-func CPUName() string {
-	b, err := os.ReadFile("/proc/cpuinfo")
-	if err != nil {
-		return ""
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		k, v, ok := strings.Cut(line, ":")
-		if ok && strings.TrimSpace(k) == "model name" {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/convertpromote/convertpromote/internal/benchcli"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -184,7 +185,7 @@ func pairPlot(pair string, rs []Result, multiThreads bool) (*plot.Plot, error) {
 			return nil, err
 		}
 		// The same colour and marker for a path in every chart; one dash pattern per thread count.
-		c := max(slices.Index(PathNames, s.path), 0)
+		c := max(slices.Index(benchcli.PathNames, s.path), 0)
 		l.Color = plotutil.Color(c)
 		l.Width = vg.Points(1.5)
 		l.Dashes = plotutil.Dashes(slices.Index(threadList, s.threads))
@@ -196,7 +197,7 @@ func pairPlot(pair string, rs []Result, multiThreads bool) (*plot.Plot, error) {
 	slices.Sort(sizes)
 	var xt plot.ConstantTicks
 	for _, n := range sizes {
-		xt = append(xt, plot.Tick{Value: float64(n), Label: FormatSize(n)})
+		xt = append(xt, plot.Tick{Value: float64(n), Label: benchcli.FormatSize(n)})
 	}
 	p.X.Tick.Marker = xt
 	// Room for the legend above the data: the axis reaches 6x the top value.

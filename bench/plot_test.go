@@ -7,9 +7,10 @@ import (
 	"time"
 
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/internal/benchcli"
 )
 
-func plotResults(pairs []Pair, threads []int) []Result {
+func plotResults(pairs []benchcli.Pair, threads []int) []Result {
 	var rs []Result
 	for _, p := range pairs {
 		for _, n := range []int{1024, 16384, 262144} {
@@ -29,17 +30,17 @@ func plotResults(pairs []Pair, threads []int) []Result {
 }
 
 func TestWritePlotPNG(t *testing.T) {
-	f32f16 := Pair{From: element.F32, To: element.F16}
-	i8f32 := Pair{From: element.I8, To: element.F32}
-	u4f32 := Pair{From: element.U4, To: element.F32}
+	f32f16 := benchcli.Pair{From: element.F32, To: element.F16}
+	i8f32 := benchcli.Pair{From: element.I8, To: element.F32}
+	u4f32 := benchcli.Pair{From: element.U4, To: element.F32}
 	for _, tc := range []struct {
-		pairs   []Pair
+		pairs   []benchcli.Pair
 		threads []int
 		w, h    int // pixels: 6×4 inches a chart at 96 dpi, two charts across
 	}{
-		{[]Pair{f32f16}, []int{1}, 576, 384},
-		{[]Pair{f32f16, i8f32}, []int{1, 2}, 1152, 384},
-		{[]Pair{f32f16, i8f32, u4f32}, []int{1}, 1152, 768},
+		{[]benchcli.Pair{f32f16}, []int{1}, 576, 384},
+		{[]benchcli.Pair{f32f16, i8f32}, []int{1, 2}, 1152, 384},
+		{[]benchcli.Pair{f32f16, i8f32, u4f32}, []int{1}, 1152, 768},
 	} {
 		var b bytes.Buffer
 		if err := WritePlot(&b, plotResults(tc.pairs, tc.threads)); err != nil {

@@ -7,6 +7,7 @@ import (
 	"runtime"
 
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/internal/benchcli"
 	"github.com/convertpromote/convertpromote/kernels"
 )
 
@@ -37,7 +38,10 @@ func (c Case) Goroutines() int {
 }
 
 // Pair returns the pair as "from:to" with canonical type names, e.g. "f32:f16".
-func (c Case) Pair() string { return Pair{From: c.From, To: c.To, Block: c.Block}.String() }
+func (c Case) Pair() string { return c.pair().String() }
+
+// pair is the case's pair.
+func (c Case) pair() benchcli.Pair { return benchcli.Pair{From: c.From, To: c.To, Block: c.Block} }
 
 // Result is the outcome of one case. The JSON form has exactly the fields listed in the
 // package's contract; the samples are kept for the benchstat output.
@@ -103,12 +107,12 @@ type Runner struct {
 // CheckSize returns an error when a case of n elements of the pair would need more buffer bytes
 // than limit (DefaultMaxBytes when limit ≤ 0).
 func CheckSize(from, to element.Type, n int, limit int64) error {
-	return CheckPairSize(Pair{From: from, To: to}, n, limit)
+	return CheckCaseSize(Case{From: from, To: to, N: n}, limit)
 }
 
-// CheckPairSize is CheckSize for a pair that may be block-scaled.
-func CheckPairSize(p Pair, n int, limit int64) error {
-	from, to := p.From, p.To
+// CheckCaseSize is CheckSize for a case's pair (block-scaled or not) and size.
+func CheckCaseSize(c Case, limit int64) error {
+	from, to, n := c.From, c.To, c.N
 	if limit <= 0 {
 		limit = DefaultMaxBytes
 	}
@@ -116,15 +120,15 @@ func CheckPairSize(p Pair, n int, limit int64) error {
 		return fmt.Errorf("size %d: the element count must be positive", n)
 	}
 	_, buf, err := Traffic(from, to, n)
-	if p.Block.Block > 0 {
-		_, buf, err = blockTraffic(p, n)
+	if c.Block.Block > 0 {
+		_, buf, err = blockTraffic(c.pair(), n)
 	}
 	if err != nil {
 		return err
 	}
 	if buf > limit {
 		return fmt.Errorf("size %s for %s needs %s of buffers (source, destination and the copy's), over the %s limit",
-			FormatSize(n), p, formatBytes(buf), formatBytes(limit))
+			benchcli.FormatSize(n), c.Pair(), benchcli.FormatBytes(buf), benchcli.FormatBytes(limit))
 	}
 	return nil
 }
@@ -160,7 +164,7 @@ func (r *Runner) Run(cases []Case) ([]Result, error) {
 		if c.Threads < 0 {
 			return results, fmt.Errorf("case %s %s: thread count %d is negative", c.Pair(), c.Path, c.Threads)
 		}
-		if err := CheckPairSize(Pair{From: c.From, To: c.To, Block: c.Block}, c.N, r.MaxBytes); err != nil {
+		if err := CheckCaseSize(c, r.MaxBytes); err != nil {
 			return results, err
 		}
 		if buf == nil || buf.from != c.From || buf.to != c.To || buf.block != c.Block || buf.n != c.N {

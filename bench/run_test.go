@@ -237,3 +237,13 @@ func TestRunnerDefaultPolicy(t *testing.T) {
 		t.Errorf("explicit threads: Goroutines() = %d", c.Goroutines())
 	}
 }
+
+func TestBlockTraffic(t *testing.T) {
+	c := Case{From: element.F4E2M1, To: element.F32, N: 64, Block: kernels.MXFP4}
+	if bpo, buf, err := blockTraffic(c.pair(), 64); err != nil || bpo != 32+2+256 || buf != 2*(32+2+256) {
+		t.Errorf("mxfp4:f32 traffic and buffers for 64 elements: %d %d, %v", bpo, buf, err)
+	}
+	if err := CheckCaseSize(Case{From: element.F32, To: element.F4E2M1, N: 1 << 20, Block: kernels.MXFP4}, 4<<20); err == nil {
+		t.Error("f32:mxfp4 of 1Mi elements fits in 4 MiB of buffers")
+	}
+}

@@ -44,9 +44,9 @@ func Spread(xs []float64) float64 {
 	return d / math.Abs(s.Median)
 }
 
-// Converged reports whether the last window samples of xs have a Spread below tol. It is false
+// converged reports whether the last window samples of xs have a Spread below tol. It is false
 // while xs has fewer than window samples.
-func Converged(xs []float64, window int, tol float64) bool {
+func converged(xs []float64, window int, tol float64) bool {
 	if window < 1 || len(xs) < window {
 		return false
 	}

@@ -70,8 +70,8 @@ func TestConverged(t *testing.T) {
 		{[]float64{1, 1, 1}, 0, 0.05, false},                 // a window of 0 never converges
 	}
 	for _, tc := range tests {
-		if got := Converged(tc.xs, tc.window, tc.tol); got != tc.want {
-			t.Errorf("Converged(%v, %d, %v) = %v, want %v", tc.xs, tc.window, tc.tol, got, tc.want)
+		if got := converged(tc.xs, tc.window, tc.tol); got != tc.want {
+			t.Errorf("converged(%v, %d, %v) = %v, want %v", tc.xs, tc.window, tc.tol, got, tc.want)
 		}
 	}
 }

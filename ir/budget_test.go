@@ -112,8 +112,8 @@ func TestRunBudgetExact(t *testing.T) {
 func TestFormatBytes(t *testing.T) {
 	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1 KiB", 1536: "1.5 KiB",
 		2 << 30: "2 GiB", 2<<30 + 2: "2 GiB", 3 << 29: "1.5 GiB", 1<<63 - 1: "8 EiB"} {
-		if got := FormatBytes(n); got != want {
-			t.Errorf("FormatBytes(%d) = %q, want %q", n, got, want)
+		if got := formatBytes(n); got != want {
+			t.Errorf("formatBytes(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

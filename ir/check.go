@@ -65,7 +65,7 @@ type Report struct {
 // (their errors end with "[in the body of layer ID (NAME)]"), and their ConvertPromoteTypes
 // layers are listed in the report. Run, Fold and Decompose work on the top-level graph only.
 func (m *Model) Check() (*Report, error) {
-	c := &checker{m: m, rep: &Report{BinName: m.WeightsName()}}
+	c := &checker{m: m, rep: &Report{BinName: m.weightsName()}}
 	c.run()
 	if len(c.errs) > 0 {
 		return c.rep, c.errs
@@ -131,9 +131,9 @@ func (c *checker) run() {
 	}
 	c.edges()
 	c.cycles()
-	size, haveBin, binErr := m.WeightsSize()
+	size, haveBin, binErr := m.weightsSize()
 	if binErr != nil {
-		c.add(0, nil, "cannot read %s: %v", m.WeightsName(), binErr)
+		c.add(0, nil, "cannot read %s: %v", m.weightsName(), binErr)
 	}
 	c.rep.BinChecked, c.rep.BinSize = haveBin, size
 	for _, l := range m.Layers {
@@ -284,7 +284,7 @@ func (c *checker) constLayer(l *Layer, haveBin bool, binSize int64) {
 		c.add(out.Line, l, "output port %d has dims %s but shape is %s", out.ID, dimsString(out.Dims), dimsString(ci.Shape))
 	}
 	if haveBin && ci.Offset+ci.Size > binSize {
-		c.add(l.Line, l, "Const data [%d, %d) runs past the end of %s (%d bytes)", ci.Offset, ci.Offset+ci.Size, c.m.WeightsName(), binSize)
+		c.add(l.Line, l, "Const data [%d, %d) runs past the end of %s (%d bytes)", ci.Offset, ci.Offset+ci.Size, c.m.weightsName(), binSize)
 	}
 }
 
@@ -354,11 +354,11 @@ func dimsString(d []int64) string {
 	return "[" + strings.Join(parts, ",") + "]"
 }
 
-// ParsePromoteAttrs reads a ConvertPromoteTypes layer's <data>: promote_unsafe and
+// parsePromoteAttrs reads a ConvertPromoteTypes layer's <data>: promote_unsafe and
 // pytorch_scalar_promotion (true, false, 1 or 0) and u64_integer_promotion_target (a lowercase
 // element type name); missing attributes take the operator's defaults. An unknown attribute or
 // a bad value is an error naming it.
-func ParsePromoteAttrs(l *Layer) (op.ConvertPromoteTypes, error) {
+func parsePromoteAttrs(l *Layer) (op.ConvertPromoteTypes, error) {
 	o := op.New()
 	if l.Data == nil {
 		return o, nil
@@ -432,7 +432,7 @@ func (m *Model) outputShape(l *Layer, p *Port) promote.Shape {
 func (c *checker) promoteLayer(l *Layer) {
 	pl := PromoteLayer{Layer: l}
 	defer func() { c.rep.Promotes = append(c.rep.Promotes, pl) }()
-	o, err := ParsePromoteAttrs(l)
+	o, err := parsePromoteAttrs(l)
 	pl.Op = o
 	if err != nil {
 		pl.Err = err

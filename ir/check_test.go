@@ -130,7 +130,7 @@ func TestParsePromoteAttrs(t *testing.T) {
 	mk := func(attrs ...Attr) *Layer {
 		return &Layer{Type: OpType, Data: &Node{Kind: ElementNode, Name: "data", Attrs: attrs}}
 	}
-	o, err := ParsePromoteAttrs(&Layer{Type: OpType})
+	o, err := parsePromoteAttrs(&Layer{Type: OpType})
 	if err != nil || o.PromoteUnsafe || o.PyTorchScalarPromotion || o.U64IntegerPromotionTarget != element.F32 {
 		t.Errorf("defaults: %+v %v", o, err)
 	}
@@ -140,7 +140,7 @@ func TestParsePromoteAttrs(t *testing.T) {
 		ok   bool
 	}{{"true", true, true}, {"1", true, true}, {"false", false, true}, {"0", false, true},
 		{"True", false, false}, {"yes", false, false}, {"", false, false}, {" true", false, false}} {
-		o, err := ParsePromoteAttrs(mk(Attr{"promote_unsafe", v.s}, Attr{"pytorch_scalar_promotion", v.s}))
+		o, err := parsePromoteAttrs(mk(Attr{"promote_unsafe", v.s}, Attr{"pytorch_scalar_promotion", v.s}))
 		if (err == nil) != v.ok || (v.ok && (o.PromoteUnsafe != v.want || o.PyTorchScalarPromotion != v.want)) {
 			t.Errorf("%q: %+v %v", v.s, o, err)
 		}
@@ -152,20 +152,20 @@ func TestParsePromoteAttrs(t *testing.T) {
 		if ty.IsFNUZ() {
 			continue // not an OpenVINO type: TestFNUZRejected
 		}
-		o, err := ParsePromoteAttrs(mk(Attr{"u64_integer_promotion_target", ty.String()}))
+		o, err := parsePromoteAttrs(mk(Attr{"u64_integer_promotion_target", ty.String()}))
 		if err != nil || o.U64IntegerPromotionTarget != ty {
 			t.Errorf("target %s: %v %v", ty, o.U64IntegerPromotionTarget, err)
 		}
 		if up := ty.IRPrecision(); up != ty.String() {
-			if _, err := ParsePromoteAttrs(mk(Attr{"u64_integer_promotion_target", up})); err == nil {
+			if _, err := parsePromoteAttrs(mk(Attr{"u64_integer_promotion_target", up})); err == nil {
 				t.Errorf("target %q (IR spelling) accepted", up)
 			}
 		}
 	}
-	if _, err := ParsePromoteAttrs(mk(Attr{"u64_integer_promotion_target", "f33"})); err == nil || !strings.Contains(err.Error(), "u64_integer_promotion_target") {
+	if _, err := parsePromoteAttrs(mk(Attr{"u64_integer_promotion_target", "f33"})); err == nil || !strings.Contains(err.Error(), "u64_integer_promotion_target") {
 		t.Errorf("bad target: %v", err)
 	}
-	if _, err := ParsePromoteAttrs(mk(Attr{"auto_broadcast", "numpy"})); err == nil || !strings.Contains(err.Error(), "unknown attribute auto_broadcast") {
+	if _, err := parsePromoteAttrs(mk(Attr{"auto_broadcast", "numpy"})); err == nil || !strings.Contains(err.Error(), "unknown attribute auto_broadcast") {
 		t.Errorf("unknown attribute: %v", err)
 	}
 }

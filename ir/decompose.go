@@ -126,7 +126,7 @@ func (m *Model) decompose(rep *Report) int {
 		}
 	}
 	sort.SliceStable(promotes, func(i, j int) bool { return pos[promotes[i].Layer] < pos[promotes[j].Layer] })
-	next := m.NextLayerID()
+	next := m.nextLayerID()
 	replaced := map[*Layer][2]*Layer{}
 	for _, pl := range promotes {
 		l := pl.Layer

@@ -82,19 +82,19 @@ type BudgetError struct {
 }
 
 func (e *BudgetError) Error() string {
-	need, budget := FormatBytes(e.Need), FormatBytes(e.Budget)
+	need, budget := formatBytes(e.Need), formatBytes(e.Budget)
 	if need == budget {
 		// Rounded alike: show the difference.
 		need, budget = fmt.Sprintf("%s (%d bytes)", need, e.Need), fmt.Sprintf("%s (%d bytes)", budget, e.Budget)
 	}
 	return fmt.Sprintf("%s: evaluating needs %s of tensor data (Const data %s, inputs %s, outputs %s), more than the memory budget of %s",
-		e.File, need, FormatBytes(e.Consts), FormatBytes(e.Inputs), FormatBytes(e.Outputs), budget)
+		e.File, need, formatBytes(e.Consts), formatBytes(e.Inputs), formatBytes(e.Outputs), budget)
 }
 
-// FormatBytes formats a byte count for people: exact below 1 KiB ("512 B"), else in the largest
+// formatBytes formats a byte count for people: exact below 1 KiB ("512 B"), else in the largest
 // binary unit that keeps the number at least 1, with at most two decimals ("1 KiB", "1.5 GiB",
 // "2.33 MiB").
-func FormatBytes(n int64) string {
+func formatBytes(n int64) string {
 	if n < 1024 && n > -1024 {
 		return strconv.FormatInt(n, 10) + " B"
 	}
@@ -360,7 +360,7 @@ func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error)
 				skip(l)
 				continue
 			}
-			o, err := ParsePromoteAttrs(l)
+			o, err := parsePromoteAttrs(l)
 			if err != nil {
 				return nil, m.errorf(l.Line, l, "%v", err)
 			}

@@ -290,7 +290,7 @@ func TestFold(t *testing.T) {
 					}
 				}
 			}
-			o, _ := ParsePromoteAttrs(l)
+			o, _ := parsePromoteAttrs(l)
 			a, b, err := o.Evaluate(in[0], in[1])
 			if err != nil {
 				t.Fatal(err)
@@ -394,7 +394,7 @@ func TestWriteNPY(t *testing.T) {
 	if err := WriteNPY(&bytes.Buffer{}, op.Tensor{}); err == nil {
 		t.Errorf("zero tensor written")
 	}
-	if _, _, err := NPYType(element.String); err == nil {
+	if _, _, err := npyType(element.String); err == nil {
 		t.Errorf("string has an npy type")
 	}
 }

@@ -30,7 +30,7 @@ func TestFNUZRejected(t *testing.T) {
 	}
 	for _, ty := range []element.Type{element.F8E4M3FNUZ, element.F8E5M2FNUZ} {
 		l := &Layer{Type: OpType, Data: &Node{Kind: ElementNode, Name: "data", Attrs: []Attr{{"u64_integer_promotion_target", ty.String()}}}}
-		if _, err := ParsePromoteAttrs(l); err == nil || !strings.Contains(err.Error(), ty.String()+" is not an OpenVINO element type") {
+		if _, err := parsePromoteAttrs(l); err == nil || !strings.Contains(err.Error(), ty.String()+" is not an OpenVINO element type") {
 			t.Errorf("u64_integer_promotion_target=%s: %v", ty, err)
 		}
 	}

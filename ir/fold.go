@@ -51,7 +51,7 @@ func (m *Model) FoldWith(o RunOptions) (int, error) {
 	for _, e := range m.Edges {
 		hadConsumers[e.FromLayer] = true
 	}
-	next := m.NextLayerID()
+	next := m.nextLayerID()
 	folded := map[int64][2]*Layer{}
 	for _, l := range m.Layers {
 		if l.Type != OpType {

@@ -103,7 +103,7 @@ type Model struct {
 	// Line is the line of the <net> tag.
 	Line int
 
-	weights  *Weights
+	weights  *weightData
 	appended []byte // constant data added by Fold, written after the .bin's bytes by Save
 }
 
@@ -134,7 +134,7 @@ type Port struct {
 	// Precision is the precision attribute as written ("FP32", "f32", "BIN"); "" when absent.
 	Precision string
 	// HasNames records whether the names attribute is present; Names is its raw value, with
-	// "\," escapes (see SplitNames).
+	// "\," escapes (NameList gives the names).
 	Names    string
 	HasNames bool
 	// Attrs are other attributes of <port>, in order.
@@ -181,12 +181,13 @@ func (p *Port) Shape() promote.Shape {
 	return s
 }
 
-// NameList returns the port's tensor names (SplitNames of Names).
-func (p *Port) NameList() []string { return SplitNames(p.Names) }
+// NameList returns the port's tensor names: Names split at commas that are not escaped as "\,",
+// with "\," unescaped and spaces around each name trimmed. An empty Names gives no names.
+func (p *Port) NameList() []string { return splitNames(p.Names) }
 
-// SplitNames splits a names attribute at commas that are not escaped as "\,", unescapes "\,",
+// splitNames splits a names attribute at commas that are not escaped as "\,", unescapes "\,",
 // and trims spaces around each name. An empty string gives no names.
-func SplitNames(s string) []string {
+func splitNames(s string) []string {
 	if strings.TrimSpace(s) == "" {
 		return nil
 	}
@@ -207,9 +208,9 @@ func SplitNames(s string) []string {
 	return append(out, strings.TrimSpace(cur.String()))
 }
 
-// JoinNames is the inverse of SplitNames: it escapes commas in each name as "\," and joins the
+// joinNames is the inverse of splitNames: it escapes commas in each name as "\," and joins the
 // names with ",".
-func JoinNames(names []string) string {
+func joinNames(names []string) string {
 	esc := make([]string, len(names))
 	for i, n := range names {
 		esc[i] = strings.ReplaceAll(n, ",", `\,`)
@@ -299,8 +300,8 @@ func (m *Model) CountByType() map[string]int {
 	return c
 }
 
-// NextLayerID returns an id larger than every layer id in the model.
-func (m *Model) NextLayerID() int64 {
+// nextLayerID returns an id larger than every layer id in the model.
+func (m *Model) nextLayerID() int64 {
 	next := int64(0)
 	for _, l := range m.Layers {
 		if l.ID >= next {

@@ -14,13 +14,9 @@ import (
 	"github.com/convertpromote/convertpromote/promote"
 )
 
-// NPYType returns the element type WriteNPY stores t as, and its NumPy dtype descr. Types NumPy
-// has are stored as they are ('|b1' boolean, '|i1' '<i2' '<i4' '<i8', '|u1' '<u2' '<u4' '<u8',
-// '<f2' f16, '<f4' f32, '<f8' f64, '<c8' c64, '<c16' c128). The others are widened exactly to
-// a type NumPy has: bf16, f8e4m3, f8e5m2, f8e8m0, f4e2m1 and nf4 to their decoded f32 values
-// ('<f4'), the sub-byte unsigned integers u1, u2, u3, u4, u6 to u8 ('|u1'), i4 to i8 ('|i1'),
-// and c32 to c64. String tensors cannot be written.
-func NPYType(t element.Type) (element.Type, string, error) {
+// npyType returns the element type WriteNPY stores t as and its NumPy dtype descr, following
+// the mapping in WriteNPY's documentation.
+func npyType(t element.Type) (element.Type, string, error) {
 	switch t {
 	case element.Boolean:
 		return t, "|b1", nil
@@ -63,13 +59,17 @@ func NPYType(t element.Type) (element.Type, string, error) {
 	return t, "", fmt.Errorf("npy: %s tensors cannot be written", t)
 }
 
-// WriteNPY writes t as a NumPy .npy file (format version 1.0, C order), converting types NumPy
-// lacks as NPYType says.
+// WriteNPY writes t as a NumPy .npy file (format version 1.0, C order). Types NumPy has are
+// stored as they are ('|b1' boolean, '|i1' '<i2' '<i4' '<i8', '|u1' '<u2' '<u4' '<u8', '<f2' f16,
+// '<f4' f32, '<f8' f64, '<c8' c64, '<c16' c128). The others are widened exactly to a type NumPy
+// has: bf16, f8e4m3, f8e5m2, f8e4m3fnuz, f8e5m2fnuz, f8e8m0, f4e2m1 and nf4 to their decoded f32
+// values ('<f4'), the sub-byte unsigned integers u1, u2, u3, u4, u6 to u8 ('|u1'), i4 to i8
+// ('|i1'), and c32 to c64. String tensors cannot be written.
 func WriteNPY(w io.Writer, t op.Tensor) error {
 	if !t.Valid() {
 		return fmt.Errorf("npy: the tensor is not valid (the zero op.Tensor)")
 	}
-	st, descr, err := NPYType(t.Type())
+	st, descr, err := npyType(t.Type())
 	if err != nil {
 		return err
 	}

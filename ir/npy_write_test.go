@@ -18,7 +18,7 @@ func TestWriteNPYChunked(t *testing.T) {
 	for _, typ := range []element.Type{element.BF16, element.F8E4M3, element.F8E5M2, element.F8E8M0,
 		element.F4E2M1, element.NF4, element.U1, element.U2, element.U3, element.U4, element.U6,
 		element.I4, element.C32} {
-		st, _, _ := NPYType(typ)
+		st, _, _ := npyType(typ)
 		for _, n := range []int64{7, npyChunk + 5} {
 			size, _ := typ.ByteSize(n)
 			data := make([]byte, size)

@@ -462,17 +462,17 @@ func TestSplitJoinNames(t *testing.T) {
 		{"x, y", []string{"x", "y"}},
 	}
 	for _, c := range cases {
-		if got := SplitNames(c.raw); !reflect.DeepEqual(got, c.names) {
-			t.Errorf("SplitNames(%q) = %q, want %q", c.raw, got, c.names)
+		if got := splitNames(c.raw); !reflect.DeepEqual(got, c.names) {
+			t.Errorf("splitNames(%q) = %q, want %q", c.raw, got, c.names)
 		}
 		if c.names != nil {
-			if got := SplitNames(JoinNames(c.names)); !reflect.DeepEqual(got, c.names) {
-				t.Errorf("SplitNames(JoinNames(%q)) = %q", c.names, got)
+			if got := splitNames(joinNames(c.names)); !reflect.DeepEqual(got, c.names) {
+				t.Errorf("splitNames(joinNames(%q)) = %q", c.names, got)
 			}
 		}
 	}
-	if got := JoinNames([]string{"a,b", "c"}); got != `a\,b,c` {
-		t.Errorf("JoinNames = %q", got)
+	if got := joinNames([]string{"a,b", "c"}); got != `a\,b,c` {
+		t.Errorf("joinNames = %q", got)
 	}
 }
 

@@ -81,7 +81,7 @@ func ParseSnippet(src []byte, name string) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	next := m.NextLayerID()
+	next := m.nextLayerID()
 	var params []*Layer
 	for _, l := range m.Layers {
 		for _, p := range l.Inputs {

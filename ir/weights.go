@@ -15,9 +15,9 @@ import (
 // MaxConstBytes is the largest Const that ConstData loads into memory (1 GiB).
 const MaxConstBytes = 1 << 30
 
-// Weights is the constant data of a model (its .bin), read with ReadAt: only the bytes a Const
+// weightData is the constant data of a model (its .bin), read with ReadAt: only the bytes a Const
 // needs are loaded, and only when asked.
-type Weights struct {
+type weightData struct {
 	// Name is the .bin path (or a name for in-memory data), for messages.
 	Name string
 
@@ -28,8 +28,8 @@ type Weights struct {
 	open func() (io.ReaderAt, int64, error)
 }
 
-func fileWeights(path string) *Weights {
-	return &Weights{Name: path, open: func() (io.ReaderAt, int64, error) {
+func fileWeights(path string) *weightData {
+	return &weightData{Name: path, open: func() (io.ReaderAt, int64, error) {
 		f, err := OpenFile(path)
 		if err != nil {
 			return nil, 0, err
@@ -45,7 +45,7 @@ func fileWeights(path string) *Weights {
 }
 
 // load opens the data on first use.
-func (w *Weights) load() (io.ReaderAt, int64, error) {
+func (w *weightData) load() (io.ReaderAt, int64, error) {
 	w.once.Do(func() {
 		if w.open != nil {
 			w.r, w.size, w.err = w.open()
@@ -57,7 +57,7 @@ func (w *Weights) load() (io.ReaderAt, int64, error) {
 // SetWeights attaches constant data to the model: size bytes readable from r; name is used in
 // messages.
 func (m *Model) SetWeights(r io.ReaderAt, size int64, name string) {
-	w := &Weights{Name: name, r: r, size: size}
+	w := &weightData{Name: name, r: r, size: size}
 	w.once.Do(func() {})
 	m.weights = w
 }
@@ -78,11 +78,11 @@ func (m *Model) baseSize() (size int64, ok bool, err error) {
 	return size, true, nil
 }
 
-// WeightsSize returns the size of the model's constant data: its .bin (opened if needed) plus
+// weightsSize returns the size of the model's constant data: its .bin (opened if needed) plus
 // the data Fold added and Save has not yet written. ok is false when the model has no .bin (none
 // attached, or the file does not exist) and no added data; err reports a .bin that exists but
 // cannot be read.
-func (m *Model) WeightsSize() (size int64, ok bool, err error) {
+func (m *Model) weightsSize() (size int64, ok bool, err error) {
 	size, ok, err = m.baseSize()
 	if err != nil {
 		return 0, false, err
@@ -93,8 +93,8 @@ func (m *Model) WeightsSize() (size int64, ok bool, err error) {
 	return size, ok, nil
 }
 
-// WeightsName returns the .bin's path or name ("" when the model has none attached).
-func (m *Model) WeightsName() string {
+// weightsName returns the .bin's path or name ("" when the model has none attached).
+func (m *Model) weightsName() string {
 	if m.weights == nil {
 		if len(m.appended) > 0 {
 			return "(constant data in memory)"
@@ -225,7 +225,7 @@ func (m *Model) constRange(l *Layer) (ConstInfo, error) {
 	}
 	size := base + int64(len(m.appended))
 	if ci.Offset+ci.Size > size {
-		return ci, m.errorf(l.Line, l, "Const data [%d, %d) runs past the end of %s (%d bytes)", ci.Offset, ci.Offset+ci.Size, m.WeightsName(), size)
+		return ci, m.errorf(l.Line, l, "Const data [%d, %d) runs past the end of %s (%d bytes)", ci.Offset, ci.Offset+ci.Size, m.weightsName(), size)
 	}
 	if n := ci.loadSize(); n > MaxConstBytes {
 		return ci, m.errorf(l.Line, l, "Const holds %d bytes, more than the %d-byte limit for loading", n, MaxConstBytes)

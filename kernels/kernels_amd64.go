@@ -42,99 +42,31 @@ var cpuPaths = func() []Path {
 }()
 
 // archKernel returns the SIMD kernel for the pair on path p, or nil.
-func archKernel(p Path, from, to element.Type) loopFunc {
-	if from >= numTypes || to >= numTypes {
-		return nil
-	}
-	switch p {
-	case AVX2:
-		return avx2Table[from][to]
-	case AVX512:
-		return avx512Table[from][to]
-	}
-	return nil
-}
+func archKernel(p Path, from, to element.Type) loopFunc { return simdKernel(p, from, to) }
 
-// The dispatch tables, filled at start-up for the paths the CPU has.
-var avx2Table, avx512Table [numTypes][numTypes]loopFunc
-
-// kernelSpec pairs an assembly kernel with the conversion it implements.
-type kernelSpec struct {
-	from, to element.Type
-	f        loopFunc
-}
+// amd64Paths are the paths this architecture has kernels for, whether or not the CPU runs them.
+const amd64Paths = onAVX2 | onAVX512
 
 // archInit fills the dispatch tables of the paths the CPU has; the package's init calls it
 // before building Convert's dispatch table.
 func archInit() {
+	bindKernels(amd64Kernels(), amd64Paths, func(p Path) bool {
+		return p == AVX2 && haveAVX2 || p == AVX512 && haveAVX512
+	})
 	if !haveAVX2 {
 		return
 	}
 	initTables()
-	for _, s := range avx2Kernels() {
-		avx2Table[s.from][s.to] = s.f
-	}
-	if !haveAVX512 {
-		return
-	}
-	avx512Table = avx2Table
-	for _, s := range avx512Kernels() {
-		avx512Table[s.from][s.to] = s.f
-	}
 	if haveBF16 {
-		avx512Table[element.F32][element.BF16] = f32ToBF16AVX512BF
-		avx512Table[element.F16][element.BF16] = f16ToBF16AVX512BF
+		simdTable[AVX512][element.F32][element.BF16] = f32ToBF16AVX512BF
+		simdTable[AVX512][element.F16][element.BF16] = f16ToBF16AVX512BF
 	}
-	for _, s := range []struct {
-		from, to element.Type
-		nt       loopFunc
-		block    int
-	}{
-		{element.F32, element.F16, f32ToF16AVX512NT, 32},
-		{element.F16, element.F32, f16ToF32AVX512NT, 16},
-		{element.F32, element.BF16, f32ToBF16AVX512NT, 32},
-		{element.BF16, element.F32, bf16ToF32AVX512NT, 16},
-		{element.F8E4M3, element.F16, f8e4m3ToF16AVX512NT, 64},
-		{element.I8, element.F32, i8ToF32AVX512NT, 16},
-		{element.F32, element.I32, f32ToI32AVX512NT, 16},
-		{element.I32, element.F32, i32ToF32AVX512NT, 16},
-		{element.F64, element.F32, f64ToF32AVX512NT, 16},
-		{element.F32, element.F64, f32ToF64AVX512NT, 8},
-	} {
-		ntTable[s.from][s.to] = ntKernel(avx512Table[s.from][s.to], s.nt, s.from.Bits()/8, s.to.Bits()/8, s.block)
-	}
-	largeKernel = func(p Path, from, to element.Type) loopFunc {
-		if p != AVX512 || from >= numTypes || to >= numTypes {
-			return nil
-		}
-		return ntTable[from][to]
-	}
-}
-
-// ntTable holds the AVX-512 kernels with non-temporal stores, for the pairs that have them.
-var ntTable [numTypes][numTypes]loopFunc
-
-// ntKernel combines a non-temporal kernel nt (n a multiple of block, dst 64-byte aligned) with
-// the ordinary kernel f for the elements before the first aligned destination byte and after
-// the last whole block. A destination that cannot be aligned (an odd address for 2-byte elements)
-// runs f alone.
-func ntKernel(f, nt loopFunc, ssize, dsize, block int) loopFunc {
-	return func(dst, src []byte, n int) {
-		head := 0
-		if a := int(uintptr(unsafe.Pointer(unsafe.SliceData(dst))) & 63); a != 0 {
-			if (64-a)%dsize != 0 {
-				f(dst, src, n)
-				return
+	if haveAVX512 {
+		largeKernel = func(p Path, from, to element.Type) loopFunc {
+			if p != AVX512 || from >= numTypes || to >= numTypes {
+				return nil
 			}
-			head = min((64-a)/dsize, n)
-			f(dst[:head*dsize], src[:head*ssize], head)
-		}
-		mid := (n - head) &^ (block - 1)
-		if mid > 0 {
-			nt(dst[head*dsize:(head+mid)*dsize], src[head*ssize:(head+mid)*ssize], mid)
-		}
-		if rest := n - head - mid; rest > 0 {
-			f(dst[(head+mid)*dsize:], src[(head+mid)*ssize:], rest)
+			return ntTable[from][to]
 		}
 	}
 }
@@ -366,61 +298,61 @@ func avx2Kernels() []kernelSpec {
 		u8, u16, boolean    = element.U8, element.U16, element.Boolean
 	)
 	return []kernelSpec{
-		{f32, f16, f32ToF16AVX2},
-		{f16, f32, f16ToF32AVX2},
-		{f32, bf16, f32ToBF16AVX2},
-		{bf16, f32, bf16ToF32AVX2},
-		{f16, bf16, f16ToBF16AVX2},
-		{bf16, f16, bf16ToF16AVX2},
+		{AVX2, f32, f16, f32ToF16AVX2, false},
+		{AVX2, f16, f32, f16ToF32AVX2, false},
+		{AVX2, f32, bf16, f32ToBF16AVX2, false},
+		{AVX2, bf16, f32, bf16ToF32AVX2, false},
+		{AVX2, f16, bf16, f16ToBF16AVX2, false},
+		{AVX2, bf16, f16, bf16ToF16AVX2, false},
 
-		{e4m3, f16, f8e4m3ToF16AVX2},
-		{e4m3, f32, f8e4m3ToF32AVX2},
-		{e5m2, f16, f8e5m2ToF16AVX2},
-		{e5m2, f32, f8e5m2ToF32AVX2},
-		{f32, e4m3, f32ToF8e4m3AVX2},
-		{f16, e4m3, f16ToF8e4m3AVX2},
-		{f32, e5m2, f32ToF8e5m2AVX2},
-		{f16, e5m2, f16ToF8e5m2AVX2},
+		{AVX2, e4m3, f16, f8e4m3ToF16AVX2, false},
+		{AVX2, e4m3, f32, f8e4m3ToF32AVX2, false},
+		{AVX2, e5m2, f16, f8e5m2ToF16AVX2, false},
+		{AVX2, e5m2, f32, f8e5m2ToF32AVX2, false},
+		{AVX2, f32, e4m3, f32ToF8e4m3AVX2, false},
+		{AVX2, f16, e4m3, f16ToF8e4m3AVX2, false},
+		{AVX2, f32, e5m2, f32ToF8e5m2AVX2, false},
+		{AVX2, f16, e5m2, f16ToF8e5m2AVX2, false},
 
-		{element.U4, f32, u4ToF32AVX2},
-		{element.I4, f32, i4ToF32AVX2},
-		{element.NF4, f32, nf4ToF32AVX2},
-		{element.F4E2M1, f32, f4e2m1ToF32AVX2},
-		{element.U4, f16, u4ToF16AVX2},
-		{element.I4, f16, i4ToF16AVX2},
-		{element.NF4, f16, nf4ToF16AVX2},
-		{element.F4E2M1, f16, f4e2m1ToF16AVX2},
+		{AVX2, element.U4, f32, u4ToF32AVX2, false},
+		{AVX2, element.I4, f32, i4ToF32AVX2, false},
+		{AVX2, element.NF4, f32, nf4ToF32AVX2, false},
+		{AVX2, element.F4E2M1, f32, f4e2m1ToF32AVX2, false},
+		{AVX2, element.U4, f16, u4ToF16AVX2, false},
+		{AVX2, element.I4, f16, i4ToF16AVX2, false},
+		{AVX2, element.NF4, f16, nf4ToF16AVX2, false},
+		{AVX2, element.F4E2M1, f16, f4e2m1ToF16AVX2, false},
 
-		{i8, f32, i8ToF32AVX2},
-		{u8, f32, u8ToF32AVX2},
-		{i16, f32, i16ToF32AVX2},
-		{u16, f32, u16ToF32AVX2},
-		{i32, f32, i32ToF32AVX2},
-		{i8, f16, i8ToF16AVX2},
-		{u8, f16, u8ToF16AVX2},
-		{i16, f16, i16ToF16AVX2},
-		{u16, f16, u16ToF16AVX2},
-		{i32, f16, i32ToF16AVX2},
+		{AVX2, i8, f32, i8ToF32AVX2, false},
+		{AVX2, u8, f32, u8ToF32AVX2, false},
+		{AVX2, i16, f32, i16ToF32AVX2, false},
+		{AVX2, u16, f32, u16ToF32AVX2, false},
+		{AVX2, i32, f32, i32ToF32AVX2, false},
+		{AVX2, i8, f16, i8ToF16AVX2, false},
+		{AVX2, u8, f16, u8ToF16AVX2, false},
+		{AVX2, i16, f16, i16ToF16AVX2, false},
+		{AVX2, u16, f16, u16ToF16AVX2, false},
+		{AVX2, i32, f16, i32ToF16AVX2, false},
 
-		{i8, i32, i8ToI32AVX2},
-		{u8, i32, u8ToI32AVX2},
-		{i16, i32, i16ToI32AVX2},
-		{i32, i64, i32ToI64AVX2},
-		{i64, i32, i64ToI32AVX2},
-		{i32, i16, i32ToI16AVX2},
-		{i32, i8, i32ToI8AVX2},
+		{AVX2, i8, i32, i8ToI32AVX2, false},
+		{AVX2, u8, i32, u8ToI32AVX2, false},
+		{AVX2, i16, i32, i16ToI32AVX2, false},
+		{AVX2, i32, i64, i32ToI64AVX2, false},
+		{AVX2, i64, i32, i64ToI32AVX2, false},
+		{AVX2, i32, i16, i32ToI16AVX2, false},
+		{AVX2, i32, i8, i32ToI8AVX2, false},
 
-		{f32, i32, f32ToI32AVX2},
-		{f32, i16, f32ToI16AVX2},
-		{f32, i8, f32ToI8AVX2},
-		{f32, u8, f32ToU8AVX2},
-		{f64, f32, f64ToF32AVX2},
-		{f32, f64, f32ToF64AVX2},
+		{AVX2, f32, i32, f32ToI32AVX2, false},
+		{AVX2, f32, i16, f32ToI16AVX2, false},
+		{AVX2, f32, i8, f32ToI8AVX2, false},
+		{AVX2, f32, u8, f32ToU8AVX2, false},
+		{AVX2, f64, f32, f64ToF32AVX2, false},
+		{AVX2, f32, f64, f32ToF64AVX2, false},
 
-		{boolean, u8, boolToU8AVX2},
-		{u8, boolean, boolToU8AVX2},
-		{boolean, f32, boolToF32AVX2},
-		{f32, boolean, f32ToBoolAVX2},
+		{AVX2, boolean, u8, boolToU8AVX2, false},
+		{AVX2, u8, boolean, boolToU8AVX2, false},
+		{AVX2, boolean, f32, boolToF32AVX2, false},
+		{AVX2, f32, boolean, f32ToBoolAVX2, false},
 	}
 }
 
@@ -432,60 +364,74 @@ func avx512Kernels() []kernelSpec {
 		u8, u16, boolean    = element.U8, element.U16, element.Boolean
 	)
 	return []kernelSpec{
-		{f32, f16, f32ToF16AVX512},
-		{f16, f32, f16ToF32AVX512},
-		{f32, bf16, f32ToBF16AVX512},
-		{bf16, f32, bf16ToF32AVX512},
-		{f16, bf16, f16ToBF16AVX512},
-		{bf16, f16, bf16ToF16AVX512},
+		{AVX512, f32, f16, f32ToF16AVX512, false},
+		{AVX512, f16, f32, f16ToF32AVX512, false},
+		{AVX512, f32, bf16, f32ToBF16AVX512, false},
+		{AVX512, bf16, f32, bf16ToF32AVX512, false},
+		{AVX512, f16, bf16, f16ToBF16AVX512, false},
+		{AVX512, bf16, f16, bf16ToF16AVX512, false},
 
-		{e4m3, f16, f8e4m3ToF16AVX512},
-		{e4m3, f32, f8e4m3ToF32AVX512},
-		{e5m2, f16, f8e5m2ToF16AVX512},
-		{e5m2, f32, f8e5m2ToF32AVX512},
-		{f32, e4m3, f32ToF8e4m3AVX512},
-		{f16, e4m3, f16ToF8e4m3AVX512},
-		{f32, e5m2, f32ToF8e5m2AVX512},
-		{f16, e5m2, f16ToF8e5m2AVX512},
+		{AVX512, e4m3, f16, f8e4m3ToF16AVX512, false},
+		{AVX512, e4m3, f32, f8e4m3ToF32AVX512, false},
+		{AVX512, e5m2, f16, f8e5m2ToF16AVX512, false},
+		{AVX512, e5m2, f32, f8e5m2ToF32AVX512, false},
+		{AVX512, f32, e4m3, f32ToF8e4m3AVX512, false},
+		{AVX512, f16, e4m3, f16ToF8e4m3AVX512, false},
+		{AVX512, f32, e5m2, f32ToF8e5m2AVX512, false},
+		{AVX512, f16, e5m2, f16ToF8e5m2AVX512, false},
 
-		{element.U4, f32, u4ToF32AVX512},
-		{element.I4, f32, i4ToF32AVX512},
-		{element.NF4, f32, nf4ToF32AVX512},
-		{element.F4E2M1, f32, f4e2m1ToF32AVX512},
-		{element.U4, f16, u4ToF16AVX512},
-		{element.I4, f16, i4ToF16AVX512},
-		{element.NF4, f16, nf4ToF16AVX512},
-		{element.F4E2M1, f16, f4e2m1ToF16AVX512},
+		{AVX512, element.U4, f32, u4ToF32AVX512, false},
+		{AVX512, element.I4, f32, i4ToF32AVX512, false},
+		{AVX512, element.NF4, f32, nf4ToF32AVX512, false},
+		{AVX512, element.F4E2M1, f32, f4e2m1ToF32AVX512, false},
+		{AVX512, element.U4, f16, u4ToF16AVX512, false},
+		{AVX512, element.I4, f16, i4ToF16AVX512, false},
+		{AVX512, element.NF4, f16, nf4ToF16AVX512, false},
+		{AVX512, element.F4E2M1, f16, f4e2m1ToF16AVX512, false},
 
-		{i8, f32, i8ToF32AVX512},
-		{u8, f32, u8ToF32AVX512},
-		{i16, f32, i16ToF32AVX512},
-		{u16, f32, u16ToF32AVX512},
-		{i32, f32, i32ToF32AVX512},
-		{i8, f16, i8ToF16AVX512},
-		{u8, f16, u8ToF16AVX512},
-		{i16, f16, i16ToF16AVX512},
-		{u16, f16, u16ToF16AVX512},
-		{i32, f16, i32ToF16AVX512},
+		{AVX512, i8, f32, i8ToF32AVX512, false},
+		{AVX512, u8, f32, u8ToF32AVX512, false},
+		{AVX512, i16, f32, i16ToF32AVX512, false},
+		{AVX512, u16, f32, u16ToF32AVX512, false},
+		{AVX512, i32, f32, i32ToF32AVX512, false},
+		{AVX512, i8, f16, i8ToF16AVX512, false},
+		{AVX512, u8, f16, u8ToF16AVX512, false},
+		{AVX512, i16, f16, i16ToF16AVX512, false},
+		{AVX512, u16, f16, u16ToF16AVX512, false},
+		{AVX512, i32, f16, i32ToF16AVX512, false},
 
-		{i8, i32, i8ToI32AVX512},
-		{u8, i32, u8ToI32AVX512},
-		{i16, i32, i16ToI32AVX512},
-		{i32, i64, i32ToI64AVX512},
-		{i64, i32, i64ToI32AVX512},
-		{i32, i16, i32ToI16AVX512},
-		{i32, i8, i32ToI8AVX512},
+		{AVX512, i8, i32, i8ToI32AVX512, false},
+		{AVX512, u8, i32, u8ToI32AVX512, false},
+		{AVX512, i16, i32, i16ToI32AVX512, false},
+		{AVX512, i32, i64, i32ToI64AVX512, false},
+		{AVX512, i64, i32, i64ToI32AVX512, false},
+		{AVX512, i32, i16, i32ToI16AVX512, false},
+		{AVX512, i32, i8, i32ToI8AVX512, false},
 
-		{f32, i32, f32ToI32AVX512},
-		{f32, i16, f32ToI16AVX512},
-		{f32, i8, f32ToI8AVX512},
-		{f32, u8, f32ToU8AVX512},
-		{f64, f32, f64ToF32AVX512},
-		{f32, f64, f32ToF64AVX512},
+		{AVX512, f32, i32, f32ToI32AVX512, false},
+		{AVX512, f32, i16, f32ToI16AVX512, false},
+		{AVX512, f32, i8, f32ToI8AVX512, false},
+		{AVX512, f32, u8, f32ToU8AVX512, false},
+		{AVX512, f64, f32, f64ToF32AVX512, false},
+		{AVX512, f32, f64, f32ToF64AVX512, false},
 
-		{boolean, u8, boolToU8AVX512},
-		{u8, boolean, boolToU8AVX512},
-		{boolean, f32, boolToF32AVX512},
-		{f32, boolean, f32ToBoolAVX512},
+		{AVX512, boolean, u8, boolToU8AVX512, false},
+		{AVX512, u8, boolean, boolToU8AVX512, false},
+		{AVX512, boolean, f32, boolToF32AVX512, false},
+		{AVX512, f32, boolean, f32ToBoolAVX512, false},
+
+		{AVX512, f32, f16, f32ToF16AVX512NT, true},
+		{AVX512, f16, f32, f16ToF32AVX512NT, true},
+		{AVX512, f32, bf16, f32ToBF16AVX512NT, true},
+		{AVX512, bf16, f32, bf16ToF32AVX512NT, true},
+		{AVX512, e4m3, f16, f8e4m3ToF16AVX512NT, true},
+		{AVX512, i8, f32, i8ToF32AVX512NT, true},
+		{AVX512, f32, i32, f32ToI32AVX512NT, true},
+		{AVX512, i32, f32, i32ToF32AVX512NT, true},
+		{AVX512, f64, f32, f64ToF32AVX512NT, true},
+		{AVX512, f32, f64, f32ToF64AVX512NT, true},
 	}
 }
+
+// amd64Kernels lists every amd64 kernel with its path and pair.
+func amd64Kernels() []kernelSpec { return append(avx2Kernels(), avx512Kernels()...) }

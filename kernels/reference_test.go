@@ -499,3 +499,29 @@ func refConvert(from, to element.Type, re, im uint64) (uint64, uint64) {
 		return refEncodeInt(to, v), 0
 	}
 }
+
+// refKernel is refConvert as a loop over packed little-endian buffers, for the pairs of the
+// registry (no complex types, destinations of 8 bits or more): the oracle that every
+// architecture's path tests compare their kernels with.
+func refKernel(from, to element.Type) loopFunc {
+	fb, tb := from.Bits(), to.Bits()
+	if from.IsComplex() || to.IsComplex() || tb < 8 {
+		panic("refKernel " + from.String() + " → " + to.String())
+	}
+	return func(dst, src []byte, n int) {
+		for i := range n {
+			var x uint64
+			if fb == 4 {
+				x = uint64(src[i/2] >> (4 * (i & 1)) & 15)
+			} else {
+				for k := range fb / 8 {
+					x |= uint64(src[i*fb/8+k]) << (8 * k)
+				}
+			}
+			y, _ := refConvert(from, to, x, 0)
+			for k := range tb / 8 {
+				dst[i*tb/8+k] = byte(y >> (8 * k))
+			}
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/convertpromote/convertpromote/bench"
 	"github.com/convertpromote/convertpromote/element"
 	"github.com/convertpromote/convertpromote/internal/atomicfile"
+	"github.com/convertpromote/convertpromote/internal/benchcli"
 	"github.com/convertpromote/convertpromote/kernels"
 )
 
@@ -179,11 +180,11 @@ func benchPlan(pairsS, sizesS, pathsS, threadsS, timeS, plotS, rulesS string, st
 		return nil, cfg, rules, fmt.Errorf("--time %s must be positive", timeS)
 	}
 	cfg.Budget = budget
-	sizes, err := bench.ParseSizes(sizesS)
+	sizes, err := benchcli.ParseSizes(sizesS)
 	if err != nil {
 		return nil, cfg, rules, fmt.Errorf("--sizes: %w", err)
 	}
-	threads, err := bench.ParseThreads(threadsS)
+	threads, err := benchcli.ParseThreads(threadsS)
 	if err != nil {
 		return nil, cfg, rules, fmt.Errorf("--threads: %w", err)
 	}
@@ -191,27 +192,27 @@ func benchPlan(pairsS, sizesS, pathsS, threadsS, timeS, plotS, rulesS string, st
 		return nil, cfg, rules, fmt.Errorf("--plot %q: the chart is a PNG; give a file name ending in .png", plotS)
 	}
 	// Check the path names before the pairs (the names do not depend on the pair).
-	if _, _, err := bench.SelectPaths(strings.TrimSpace(pathsS), element.F32, element.F16); err != nil {
+	if _, _, err := benchcli.SelectPaths(strings.TrimSpace(pathsS), element.F32, element.F16); err != nil {
 		return nil, cfg, rules, fmt.Errorf("--paths: %w", err)
 	}
-	pairs, err := bench.ParsePairs(pairsS)
+	pairs, err := benchcli.ParsePairs(pairsS)
 	if err != nil {
 		return nil, cfg, rules, fmt.Errorf("--pairs: %w", err)
 	}
 	for _, p := range pairs {
-		paths, skipped, err := bench.SelectPairPaths(strings.TrimSpace(pathsS), rules, p)
+		paths, skipped, err := benchcli.SelectPairPaths(strings.TrimSpace(pathsS), rules, p)
 		if err != nil {
 			return nil, cfg, rules, fmt.Errorf("--paths: %w", err)
 		}
 		for _, s := range skipped {
-			if s == bench.PathX448 {
+			if s == benchcli.PathX448 {
 				fmt.Fprintf(stderr, "convertpromote bench: note: x448 only converts f32:f16 and f16:f32; skipped for %s\n", p)
 			} else {
 				fmt.Fprintf(stderr, "convertpromote bench: note: path %s has no kernel of its own for %s; skipped\n", s, p)
 			}
 		}
 		for _, n := range sizes {
-			if err := bench.CheckPairSize(p, n, 0); err != nil {
+			if err := bench.CheckCaseSize(bench.Case{From: p.From, To: p.To, N: n, Block: p.Block}, 0); err != nil {
 				return nil, cfg, rules, fmt.Errorf("--sizes: %w", err)
 			}
 			ts := threads
@@ -241,7 +242,7 @@ func defaultThreads() string {
 }
 
 func cpuOrUnknown() string {
-	if c := bench.CPUName(); c != "" {
+	if c := benchcli.CPUName(); c != "" {
 		return c
 	}
 	return "unknown CPU"
@@ -269,7 +270,7 @@ func progressBar(w io.Writer) func(done, total int, next bench.Case) {
 		fill := width * done / total
 		bar := strings.Repeat("=", fill) + strings.Repeat(" ", width-fill)
 		fmt.Fprintf(w, "\r\033[K[%s] %d/%d %s %s n=%s threads=%d (%s)",
-			bar, done, total, next.Pair(), next.Path, bench.FormatSize(next.N), next.Threads,
+			bar, done, total, next.Pair(), next.Path, benchcli.FormatSize(next.N), next.Threads,
 			time.Since(start).Round(time.Second))
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/convertpromote/convertpromote/bench"
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/internal/benchcli"
 	"github.com/convertpromote/convertpromote/kernels"
 )
 
@@ -90,7 +91,7 @@ func TestBenchHelp(t *testing.T) {
 }
 
 func TestDefaultThreads(t *testing.T) {
-	ts, err := bench.ParseThreads(defaultThreads())
+	ts, err := benchcli.ParseThreads(defaultThreads())
 	if err != nil || ts[0] != 1 {
 		t.Errorf("defaultThreads() = %q: %v, %v", defaultThreads(), ts, err)
 	}

@@ -1,4 +1,8 @@
-package bench
+// Package benchcli holds what the bench command of cmd/convertpromote needs besides package
+// bench: reading its flag values (sizes, thread counts, pairs, path specs), choosing the paths
+// to measure for a pair, and the notation of sizes and byte counts that the command and the
+// reports of package bench share.
+package benchcli
 
 import (
 	"fmt"
@@ -44,11 +48,15 @@ func ParseSize(s string) (int, error) {
 
 // ParseSizes reads a comma-separated list of sizes (see ParseSize), keeping their order and
 // dropping repeats.
-func ParseSizes(s string) ([]int, error) {
-	var out []int
-	seen := map[int]bool{}
+func ParseSizes(s string) ([]int, error) { return parseList(s, ParseSize) }
+
+// parseList reads a comma-separated list with parse, keeping the order and dropping repeats.
+// The first item parse rejects is the error.
+func parseList[T comparable](s string, parse func(string) (T, error)) ([]T, error) {
+	var out []T
+	seen := map[T]bool{}
 	for _, f := range strings.Split(s, ",") {
-		v, err := ParseSize(f)
+		v, err := parse(f)
 		if err != nil {
 			return nil, err
 		}
@@ -74,8 +82,8 @@ func FormatSize(n int) string {
 	return strconv.Itoa(n)
 }
 
-// formatBytes writes a byte count with a binary unit: "384 MiB", "4 GiB", "1.5 KiB".
-func formatBytes(b int64) string {
+// FormatBytes writes a byte count with a binary unit: "384 MiB", "4 GiB", "1.5 KiB".
+func FormatBytes(b int64) string {
 	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
 	v, i := float64(b), 0
 	for v >= 1024 && i < len(units)-1 {
@@ -135,42 +143,23 @@ func ParsePair(s string) (Pair, error) {
 
 // ParsePairs reads a comma-separated list of pairs (see ParsePair), keeping their order and
 // dropping repeats.
-func ParsePairs(s string) ([]Pair, error) {
-	var out []Pair
-	seen := map[Pair]bool{}
-	for _, f := range strings.Split(s, ",") {
-		p, err := ParsePair(f)
-		if err != nil {
-			return nil, err
-		}
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
-	return out, nil
-}
+func ParsePairs(s string) ([]Pair, error) { return parseList(s, ParsePair) }
 
 // MaxThreads bounds one thread count.
 const MaxThreads = 1024
 
 // ParseThreads reads a comma-separated list of thread counts, each 0..MaxThreads, keeping their
 // order and dropping repeats. 0 stands for package kernels' default policy (SetThreads(0)).
-func ParseThreads(s string) ([]int, error) {
-	var out []int
-	seen := map[int]bool{}
-	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil {
-			return nil, fmt.Errorf("thread count %q is not a whole number", f)
-		}
-		if v < 0 || v > MaxThreads {
-			return nil, fmt.Errorf("thread count %d must be between 0 (the default policy) and %d", v, MaxThreads)
-		}
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
+func ParseThreads(s string) ([]int, error) { return parseList(s, parseThreadCount) }
+
+// parseThreadCount reads one thread count of ParseThreads.
+func parseThreadCount(f string) (int, error) {
+	v, err := strconv.Atoi(strings.TrimSpace(f))
+	if err != nil {
+		return 0, fmt.Errorf("thread count %q is not a whole number", f)
 	}
-	return out, nil
+	if v < 0 || v > MaxThreads {
+		return 0, fmt.Errorf("thread count %d must be between 0 (the default policy) and %d", v, MaxThreads)
+	}
+	return v, nil
 }

@@ -1,4 +1,4 @@
-package bench
+package benchcli
 
 import (
 	"runtime"
@@ -102,25 +102,5 @@ func TestSelectPathsRules(t *testing.T) {
 	got, _, err = SelectPathsRules("all", onnx, element.F32, element.F16)
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("onnx f32:f16 all = %v, %v; want OpenVINO's %v", got, err, want)
-	}
-}
-
-// TestRulesResolver: the resolved conversion follows the rule set (f32 465 to f8e4m3: ONNX
-// saturates to 448, OpenVINO gives NaN).
-func TestRulesResolver(t *testing.T) {
-	c := Case{From: element.F32, To: element.F8E4M3, Path: "generic", N: 1, Threads: 1}
-	src := []byte{0x00, 0x80, 0xE8, 0x43} // 465
-	for _, r := range []struct {
-		res  Resolver
-		want byte
-	}{{RulesResolver(kernels.Rules{Set: kernels.ONNX}), 0x7E}, {KernelResolver, 0x7F}} {
-		f, err := r.res(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dst := []byte{0}
-		if err := f(dst, src, 1); err != nil || dst[0] != r.want {
-			t.Errorf("got %#x, %v; want %#x", dst[0], err, r.want)
-		}
 	}
 }

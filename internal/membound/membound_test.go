@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/convertpromote/convertpromote/bench/membound"
+	"github.com/convertpromote/convertpromote/internal/membound"
 )
 
 // want computes Move's documented result with plain Go.
@@ -87,7 +87,7 @@ func TestMoveErrors(t *testing.T) {
 // time over Move's: the most a kernel of that ratio can reach against copy() at that size, when
 // it stores non-temporally. ns/op is the time of one Move and one copy(). Run it with e.g.
 //
-//	go test -run XXX -bench Move -benchtime 20x ./bench/membound
+//	go test -run XXX -bench Move -benchtime 20x ./internal/membound
 func BenchmarkMove(b *testing.B) {
 	if !membound.Available() {
 		b.Skip("no AVX2 on amd64")

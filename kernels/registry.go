@@ -1,0 +1,211 @@
+package kernels
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/convertpromote/convertpromote/element"
+)
+
+// The kernel registry: one row for every pair that has a SIMD kernel on some path. Dispatch,
+// the tests' pair lists, the typed helpers' coverage and the pair table of docs/kernels.md are
+// derived from it or tested against it, and the amd64 generator (kernels/_asm) reads it to
+// document the stubs it writes. Adding a pair is a row here plus its kernel bodies: the
+// generator's for amd64, kernels_arm64.s for arm64.
+//
+// The pure-Go loop of a row is the pair's entry in the generic table (convert_generic.go); every
+// SIMD kernel of the row computes the same bits.
+
+// pathSet is a set of SIMD paths.
+type pathSet uint8
+
+// The SIMD paths as sets, for the rows' paths column.
+const (
+	onAVX2   pathSet = 1 << AVX2
+	onAVX512 pathSet = 1 << AVX512
+	onNEON   pathSet = 1 << NEON
+	onAll            = onAVX2 | onAVX512 | onNEON
+)
+
+// has reports whether p is in the set.
+func (s pathSet) has(p Path) bool { return p < numPaths && s&(1<<p) != 0 }
+
+// pairRow describes one pair's SIMD kernels.
+type pairRow struct {
+	from, to element.Type
+	// paths are the SIMD paths with a kernel for the pair.
+	paths pathSet
+	// nt is the block, in elements, of the AVX-512 kernel with non-temporal stores, 0 when the
+	// pair has none. That kernel runs instead of the ordinary one when the conversion streams
+	// (its traffic exceeds the threshold of streams in kernels.go) and converts the whole blocks
+	// that start on a 64-byte aligned destination.
+	nt int
+	// loop is the body of the scalar loop, for i := range n { loop }, that every kernel of the
+	// pair computes. src and dst are the buffers viewed as slices of the pair's Go types
+	// (uint16 for f16 and bf16, uint8 for the 8-bit floats and boolean); nibble(src, i) is the
+	// i-th 4-bit code, the low nibble of a byte first.
+	loop string
+}
+
+// registry lists the pairs with SIMD kernels, in the order of docs/kernels.md.
+var registry = []pairRow{
+	{from: element.F32, to: element.F16, paths: onAll, nt: 32, loop: "dst[i] = F16FromF32(src[i])"},
+	{from: element.F16, to: element.F32, paths: onAll, nt: 16, loop: "dst[i] = F32FromF16(src[i])"},
+	{from: element.F32, to: element.BF16, paths: onAll, nt: 32, loop: "dst[i] = BF16FromF32(src[i])"},
+	{from: element.BF16, to: element.F32, paths: onAll, nt: 16, loop: "dst[i] = F32FromBF16(src[i])"},
+	{from: element.F16, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(F32FromF16(src[i]))"},
+	{from: element.BF16, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(F32FromBF16(src[i]))"},
+
+	{from: element.F8E4M3, to: element.F16, paths: onAll, nt: 64, loop: "dst[i] = F16FromF8E4M3(src[i])"},
+	{from: element.F8E4M3, to: element.F32, paths: onAll, loop: "dst[i] = F32FromF8E4M3(src[i])"},
+	{from: element.F8E5M2, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF8E5M2(src[i])"},
+	{from: element.F8E5M2, to: element.F32, paths: onAll, loop: "dst[i] = F32FromF8E5M2(src[i])"},
+	{from: element.F32, to: element.F8E4M3, paths: onAll, loop: "dst[i] = F8E4M3FromF32(src[i])"},
+	{from: element.F16, to: element.F8E4M3, paths: onAll, loop: "dst[i] = F8E4M3FromF16(src[i])"},
+	{from: element.F32, to: element.F8E5M2, paths: onAll, loop: "dst[i] = F8E5M2FromF32(src[i])"},
+	{from: element.F16, to: element.F8E5M2, paths: onAll, loop: "dst[i] = F8E5M2FromF16(src[i])"},
+
+	{from: element.U4, to: element.F32, paths: onAll, loop: "dst[i] = float32(nibble(src, i))"},
+	{from: element.I4, to: element.F32, paths: onAll, loop: "dst[i] = float32(int8(nibble(src, i)<<4) >> 4)"},
+	{from: element.NF4, to: element.F32, paths: onAll, loop: "dst[i] = F32FromNF4(nibble(src, i))"},
+	{from: element.F4E2M1, to: element.F32, paths: onAll, loop: "dst[i] = F32FromF4E2M1(nibble(src, i))"},
+	{from: element.U4, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(nibble(src, i)))"},
+	{from: element.I4, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(int8(nibble(src, i)<<4) >> 4))"},
+	{from: element.NF4, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(F32FromNF4(nibble(src, i)))"},
+	{from: element.F4E2M1, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(F32FromF4E2M1(nibble(src, i)))"},
+
+	{from: element.I8, to: element.F32, paths: onAll, nt: 16, loop: "dst[i] = float32(src[i])"},
+	{from: element.U8, to: element.F32, paths: onAll, loop: "dst[i] = float32(src[i])"},
+	{from: element.I16, to: element.F32, paths: onAll, loop: "dst[i] = float32(src[i])"},
+	{from: element.U16, to: element.F32, paths: onAll, loop: "dst[i] = float32(src[i])"},
+	{from: element.I32, to: element.F32, paths: onAll, nt: 16, loop: "dst[i] = float32(src[i]) // to nearest even"},
+	{from: element.I8, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(src[i]))"},
+	{from: element.U8, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(src[i]))"},
+	{from: element.I16, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(src[i]))"},
+	{from: element.U16, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(src[i]))"},
+	{from: element.I32, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(max(min(src[i], 65504), -65504)))"},
+
+	{from: element.I8, to: element.I32, paths: onAll, loop: "dst[i] = int32(src[i])"},
+	{from: element.U8, to: element.I32, paths: onAll, loop: "dst[i] = int32(src[i])"},
+	{from: element.I16, to: element.I32, paths: onAll, loop: "dst[i] = int32(src[i])"},
+	{from: element.I32, to: element.I64, paths: onAll, loop: "dst[i] = int64(src[i])"},
+	{from: element.I64, to: element.I32, paths: onAll, loop: "dst[i] = int32(src[i]) // the low 32 bits"},
+	{from: element.I32, to: element.I16, paths: onAll, loop: "dst[i] = int16(src[i]) // the low 16 bits"},
+	{from: element.I32, to: element.I8, paths: onAll, loop: "dst[i] = int8(src[i]) // the low 8 bits"},
+
+	{from: element.F32, to: element.I32, paths: onAll, nt: 16, loop: "dst[i] = int32(sat(src[i], math.MinInt32, math.MaxInt32)) // sat: truncate, clamp, NaN → 0"},
+	{from: element.F32, to: element.I16, paths: onAll, loop: "dst[i] = int16(sat(src[i], math.MinInt16, math.MaxInt16)) // sat: truncate, clamp, NaN → 0"},
+	{from: element.F32, to: element.I8, paths: onAll, loop: "dst[i] = int8(sat(src[i], math.MinInt8, math.MaxInt8)) // sat: truncate, clamp, NaN → 0"},
+	{from: element.F32, to: element.U8, paths: onAll, loop: "dst[i] = uint8(sat(src[i], 0, math.MaxUint8)) // sat: truncate, clamp, NaN → 0"},
+	{from: element.F64, to: element.F32, paths: onAll, nt: 16, loop: "dst[i] = float32(src[i]) // to nearest even"},
+	{from: element.F32, to: element.F64, paths: onAll, nt: 8, loop: "dst[i] = float64(src[i])"},
+
+	{from: element.Boolean, to: element.U8, paths: onAll, loop: "dst[i] = b2u(src[i] != 0)"},
+	{from: element.U8, to: element.Boolean, paths: onAll, loop: "dst[i] = b2u(src[i] != 0)"},
+	{from: element.Boolean, to: element.F32, paths: onAll, loop: "dst[i] = float32(b2u(src[i] != 0))"},
+	{from: element.F32, to: element.Boolean, paths: onAll, loop: "dst[i] = b2u(src[i] != 0) // NaN → 1"},
+}
+
+// kernelSpec binds an architecture's kernel to its registry row: the ordinary kernel of path
+// on the pair, or with nt its non-temporal variant (AVX-512 only, n a multiple of the row's nt
+// block, dst 64-byte aligned).
+type kernelSpec struct {
+	path     Path
+	from, to element.Type
+	f        loopFunc
+	nt       bool
+}
+
+// registryRow returns the registry's row of the pair, or nil.
+func registryRow(from, to element.Type) *pairRow {
+	for i := range registry {
+		if r := &registry[i]; r.from == from && r.to == to {
+			return r
+		}
+	}
+	return nil
+}
+
+// simdTable holds the SIMD kernels of the paths the CPU runs, by path and pair; ntTable the
+// non-temporal ones, already combined with the ordinary kernel by ntKernel.
+var (
+	simdTable [numPaths][numTypes][numTypes]loopFunc
+	ntTable   [numTypes][numTypes]loopFunc
+)
+
+// simdKernel returns the SIMD kernel for the pair on path p, or nil.
+func simdKernel(p Path, from, to element.Type) loopFunc {
+	if p >= numPaths || from >= numTypes || to >= numTypes {
+		return nil
+	}
+	return simdTable[p][from][to]
+}
+
+// bindKernels fills simdTable and ntTable with the kernels of the paths for which runs is true.
+// It panics when the kernels and the registry disagree: a kernel whose pair has no row or whose
+// row does not name its path, a row that names one of the architecture's paths (own) without a
+// kernel on it, or a non-temporal kernel that its row does not give a block. Every test binary
+// runs it, so a disagreement fails every test on the architecture whatever the CPU runs.
+func bindKernels(specs []kernelSpec, own pathSet, runs func(Path) bool) {
+	var have [numPaths][numTypes][numTypes]bool
+	var haveNT [numTypes][numTypes]bool
+	for _, s := range specs {
+		r := registryRow(s.from, s.to)
+		switch {
+		case r == nil:
+			panic(fmt.Sprintf("kernels: %s kernel for %s→%s has no registry row", s.path, s.from, s.to))
+		case !r.paths.has(s.path) || !own.has(s.path):
+			panic(fmt.Sprintf("kernels: registry row %s→%s does not name %s", s.from, s.to, s.path))
+		case s.nt && (r.nt == 0 || s.path != AVX512):
+			panic(fmt.Sprintf("kernels: non-temporal %s kernel for %s→%s without a block in its row", s.path, s.from, s.to))
+		case s.nt:
+			haveNT[s.from][s.to] = true
+		default:
+			have[s.path][s.from][s.to] = true
+			if runs(s.path) {
+				simdTable[s.path][s.from][s.to] = s.f
+			}
+		}
+	}
+	for _, r := range registry {
+		for p := range numPaths {
+			if own.has(p) && r.paths.has(p) && !have[p][r.from][r.to] {
+				panic(fmt.Sprintf("kernels: registry row %s→%s names %s, which has no kernel for it", r.from, r.to, p))
+			}
+		}
+		if own.has(AVX512) && r.nt != 0 && !haveNT[r.from][r.to] {
+			panic(fmt.Sprintf("kernels: registry row %s→%s gives a non-temporal block, but no such kernel exists", r.from, r.to))
+		}
+	}
+	for _, s := range specs {
+		if s.nt && runs(s.path) {
+			r := registryRow(s.from, s.to)
+			ntTable[s.from][s.to] = ntKernel(simdTable[s.path][s.from][s.to], s.f, s.from.Bits()/8, s.to.Bits()/8, r.nt)
+		}
+	}
+}
+
+// ntKernel combines a non-temporal kernel nt (n a multiple of block, dst 64-byte aligned) with
+// the ordinary kernel f for the elements before the first aligned destination byte and after
+// the last whole block. A destination that cannot be aligned (an odd address for 2-byte elements)
+// runs f alone.
+func ntKernel(f, nt loopFunc, ssize, dsize, block int) loopFunc {
+	return func(dst, src []byte, n int) {
+		head := 0
+		if a := int(uintptr(unsafe.Pointer(unsafe.SliceData(dst))) & 63); a != 0 {
+			if (64-a)%dsize != 0 {
+				f(dst, src, n)
+				return
+			}
+			head = min((64-a)/dsize, n)
+			f(dst[:head*dsize], src[:head*ssize], head)
+		}
+		mid := (n - head) &^ (block - 1)
+		if mid > 0 {
+			nt(dst[head*dsize:(head+mid)*dsize], src[head*ssize:(head+mid)*ssize], mid)
+		}
+		if rest := n - head - mid; rest > 0 {
+			f(dst[(head+mid)*dsize:], src[(head+mid)*ssize:], rest)
+		}
+	}
+}

@@ -1,0 +1,36 @@
+package kernels_test
+
+import (
+	"testing"
+
+	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/kernels"
+)
+
+// TestTestListsAreTheRegistry: the pair lists the equivalence and typed-helper tests walk are the
+// registry's pairs, so a new row is tested on every path without editing a test.
+func TestTestListsAreTheRegistry(t *testing.T) {
+	reg := map[[2]element.Type]bool{}
+	for _, p := range kernels.RegistryPairs() {
+		reg[p] = true
+	}
+	lists := map[string]map[[2]element.Type]bool{"simdPairs": {}, "typedHelpers": {}}
+	for _, p := range simdPairs {
+		lists["simdPairs"][p] = true
+	}
+	for p := range typedHelpers {
+		lists["typedHelpers"][p] = true
+	}
+	for name, l := range lists {
+		for p := range reg {
+			if !l[p] {
+				t.Errorf("%s lacks the registry's pair %s→%s", name, p[0], p[1])
+			}
+		}
+		for p := range l {
+			if !reg[p] {
+				t.Errorf("%s has %s→%s, which the registry does not", name, p[0], p[1])
+			}
+		}
+	}
+}

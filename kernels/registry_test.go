@@ -1,0 +1,148 @@
+package kernels
+
+import (
+	"flag"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/convertpromote/convertpromote/element"
+)
+
+var updateDocs = flag.Bool("update-docs", false, "rewrite the registry's table in docs/kernels.md")
+
+// TestRegistryRows checks each row on its own: one row a pair, a supported pair, some path, a
+// power-of-two non-temporal block, and a loop that parses as Go.
+func TestRegistryRows(t *testing.T) {
+	seen := map[[2]element.Type]bool{}
+	for _, r := range registry {
+		name := r.from.String() + "→" + r.to.String()
+		if seen[[2]element.Type{r.from, r.to}] {
+			t.Errorf("%s: two rows", name)
+		}
+		seen[[2]element.Type{r.from, r.to}] = true
+		if genericKernel(r.from, r.to) == nil {
+			t.Errorf("%s: no pure-Go loop", name)
+		}
+		if r.paths == 0 || r.paths&^onAll != 0 {
+			t.Errorf("%s: paths %b", name, r.paths)
+		}
+		if r.nt < 0 || r.nt&(r.nt-1) != 0 || r.nt != 0 && !r.paths.has(AVX512) {
+			t.Errorf("%s: non-temporal block %d", name, r.nt)
+		}
+		src := "package p\nfunc _() {\n\tfor i := range n {\n\t\t" + r.loop + "\n\t}\n}\n"
+		if _, err := parser.ParseFile(token.NewFileSet(), name, src, 0); err != nil {
+			t.Errorf("%s: loop %q does not parse: %v", name, r.loop, err)
+		}
+	}
+}
+
+// TestRegistryDispatch: on every path this CPU runs, a pair has a SIMD kernel exactly when its
+// row names the path.
+func TestRegistryDispatch(t *testing.T) {
+	for _, p := range Paths() {
+		if p == Generic {
+			continue
+		}
+		for _, from := range element.All() {
+			for _, to := range element.All() {
+				r := registryRow(from, to)
+				want := r != nil && r.paths.has(p)
+				if got := HasKernel(p, from, to); got != want {
+					t.Errorf("%s %s→%s: HasKernel %v, registry %v", p, from, to, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestBindKernelsRejects: bindKernels refuses a kernel list that disagrees with the registry.
+func TestBindKernelsRejects(t *testing.T) {
+	saved, savedNT := simdTable, ntTable
+	defer func() { simdTable, ntTable = saved, savedNT }()
+	f := func(dst, src []byte, n int) {}
+	r := registry[0]
+	full := func(p Path) []kernelSpec {
+		var s []kernelSpec
+		for _, r := range registry {
+			if r.paths.has(p) {
+				s = append(s, kernelSpec{p, r.from, r.to, f, false})
+			}
+			if p == AVX512 && r.nt != 0 {
+				s = append(s, kernelSpec{p, r.from, r.to, f, true})
+			}
+		}
+		return s
+	}
+	never := func(Path) bool { return false }
+	for _, c := range []struct {
+		name  string
+		specs []kernelSpec
+		own   pathSet
+	}{
+		{"no row", append(full(NEON), kernelSpec{NEON, element.String, element.F32, f, false}), onNEON},
+		{"path not in row", []kernelSpec{{NEON, r.from, r.to, f, false}}, onAVX2},
+		{"row without kernel", full(NEON)[1:], onNEON},
+		{"non-temporal without block", append(full(AVX512), kernelSpec{AVX512, element.F16, element.BF16, f, true}), onAVX512},
+		{"missing non-temporal", full(AVX2), onAVX2 | onAVX512},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: bindKernels accepted it", c.name)
+				}
+			}()
+			bindKernels(c.specs, c.own, never)
+		}()
+	}
+	bindKernels(append(full(AVX2), full(AVX512)...), onAVX2|onAVX512, never)
+}
+
+// registryTable renders the registry as the Markdown table of docs/kernels.md.
+func registryTable() string {
+	var b strings.Builder
+	b.WriteString("| pair | loop: for i := range n { … } | paths | non-temporal block |\n| --- | --- | --- | ---: |\n")
+	for _, r := range registry {
+		var ps []string
+		for p := range numPaths {
+			if r.paths.has(p) {
+				ps = append(ps, p.String())
+			}
+		}
+		nt := "–"
+		if r.nt != 0 {
+			nt = fmt.Sprint(r.nt)
+		}
+		fmt.Fprintf(&b, "| %s → %s | `%s` | %s | %s |\n", r.from, r.to, r.loop, strings.Join(ps, ", "), nt)
+	}
+	return b.String()
+}
+
+// TestRegistryDocTable: docs/kernels.md lists exactly the registry's rows, between its two
+// registry markers. go test ./kernels -run TestRegistryDocTable -update-docs rewrites it.
+func TestRegistryDocTable(t *testing.T) {
+	const path = "../docs/kernels.md"
+	const begin, end = "<!-- registry: begin -->\n", "<!-- registry: end -->\n"
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(doc)
+	i, j := strings.Index(s, begin), strings.Index(s, end)
+	if i < 0 || j < i {
+		t.Fatalf("%s: no %q … %q section", path, strings.TrimSpace(begin), strings.TrimSpace(end))
+	}
+	want := registryTable()
+	if got := s[i+len(begin) : j]; got != want {
+		if *updateDocs {
+			if err := os.WriteFile(path, []byte(s[:i+len(begin)]+want+s[j:]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		t.Errorf("%s's pair table differs from the registry; run go test ./kernels -run TestRegistryDocTable -update-docs\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
+}
