@@ -1,5 +1,7 @@
 //go:build !purego
 
+//go:generate go -C _asm run . -out ../kernels_amd64.s -go ../stubs_amd64.go -registry ../registry.go
+
 package kernels
 
 import (
@@ -290,7 +292,8 @@ func f8EncTable(enc func(uint16) uint8, s2 int) (t [256]byte) {
 	return t
 }
 
-func avx2Kernels() []kernelSpec {
+// handAVX2Kernels lists the AVX2 kernels not generated yet (kernels_avx2_amd64.s).
+func handAVX2Kernels() []kernelSpec {
 	const (
 		bf16, f16, f32, f64 = element.BF16, element.F16, element.F32, element.F64
 		e4m3, e5m2          = element.F8E4M3, element.F8E5M2
@@ -322,41 +325,11 @@ func avx2Kernels() []kernelSpec {
 		{AVX2, element.I4, f16, i4ToF16AVX2, false},
 		{AVX2, element.NF4, f16, nf4ToF16AVX2, false},
 		{AVX2, element.F4E2M1, f16, f4e2m1ToF16AVX2, false},
-
-		{AVX2, i8, f32, i8ToF32AVX2, false},
-		{AVX2, u8, f32, u8ToF32AVX2, false},
-		{AVX2, i16, f32, i16ToF32AVX2, false},
-		{AVX2, u16, f32, u16ToF32AVX2, false},
-		{AVX2, i32, f32, i32ToF32AVX2, false},
-		{AVX2, i8, f16, i8ToF16AVX2, false},
-		{AVX2, u8, f16, u8ToF16AVX2, false},
-		{AVX2, i16, f16, i16ToF16AVX2, false},
-		{AVX2, u16, f16, u16ToF16AVX2, false},
-		{AVX2, i32, f16, i32ToF16AVX2, false},
-
-		{AVX2, i8, i32, i8ToI32AVX2, false},
-		{AVX2, u8, i32, u8ToI32AVX2, false},
-		{AVX2, i16, i32, i16ToI32AVX2, false},
-		{AVX2, i32, i64, i32ToI64AVX2, false},
-		{AVX2, i64, i32, i64ToI32AVX2, false},
-		{AVX2, i32, i16, i32ToI16AVX2, false},
-		{AVX2, i32, i8, i32ToI8AVX2, false},
-
-		{AVX2, f32, i32, f32ToI32AVX2, false},
-		{AVX2, f32, i16, f32ToI16AVX2, false},
-		{AVX2, f32, i8, f32ToI8AVX2, false},
-		{AVX2, f32, u8, f32ToU8AVX2, false},
-		{AVX2, f64, f32, f64ToF32AVX2, false},
-		{AVX2, f32, f64, f32ToF64AVX2, false},
-
-		{AVX2, boolean, u8, boolToU8AVX2, false},
-		{AVX2, u8, boolean, boolToU8AVX2, false},
-		{AVX2, boolean, f32, boolToF32AVX2, false},
-		{AVX2, f32, boolean, f32ToBoolAVX2, false},
 	}
 }
 
-func avx512Kernels() []kernelSpec {
+// handAVX512Kernels lists the AVX-512 kernels not generated yet (kernels_avx512_amd64.s).
+func handAVX512Kernels() []kernelSpec {
 	const (
 		bf16, f16, f32, f64 = element.BF16, element.F16, element.F32, element.F64
 		e4m3, e5m2          = element.F8E4M3, element.F8E5M2
@@ -389,49 +362,15 @@ func avx512Kernels() []kernelSpec {
 		{AVX512, element.NF4, f16, nf4ToF16AVX512, false},
 		{AVX512, element.F4E2M1, f16, f4e2m1ToF16AVX512, false},
 
-		{AVX512, i8, f32, i8ToF32AVX512, false},
-		{AVX512, u8, f32, u8ToF32AVX512, false},
-		{AVX512, i16, f32, i16ToF32AVX512, false},
-		{AVX512, u16, f32, u16ToF32AVX512, false},
-		{AVX512, i32, f32, i32ToF32AVX512, false},
-		{AVX512, i8, f16, i8ToF16AVX512, false},
-		{AVX512, u8, f16, u8ToF16AVX512, false},
-		{AVX512, i16, f16, i16ToF16AVX512, false},
-		{AVX512, u16, f16, u16ToF16AVX512, false},
-		{AVX512, i32, f16, i32ToF16AVX512, false},
-
-		{AVX512, i8, i32, i8ToI32AVX512, false},
-		{AVX512, u8, i32, u8ToI32AVX512, false},
-		{AVX512, i16, i32, i16ToI32AVX512, false},
-		{AVX512, i32, i64, i32ToI64AVX512, false},
-		{AVX512, i64, i32, i64ToI32AVX512, false},
-		{AVX512, i32, i16, i32ToI16AVX512, false},
-		{AVX512, i32, i8, i32ToI8AVX512, false},
-
-		{AVX512, f32, i32, f32ToI32AVX512, false},
-		{AVX512, f32, i16, f32ToI16AVX512, false},
-		{AVX512, f32, i8, f32ToI8AVX512, false},
-		{AVX512, f32, u8, f32ToU8AVX512, false},
-		{AVX512, f64, f32, f64ToF32AVX512, false},
-		{AVX512, f32, f64, f32ToF64AVX512, false},
-
-		{AVX512, boolean, u8, boolToU8AVX512, false},
-		{AVX512, u8, boolean, boolToU8AVX512, false},
-		{AVX512, boolean, f32, boolToF32AVX512, false},
-		{AVX512, f32, boolean, f32ToBoolAVX512, false},
-
 		{AVX512, f32, f16, f32ToF16AVX512NT, true},
 		{AVX512, f16, f32, f16ToF32AVX512NT, true},
 		{AVX512, f32, bf16, f32ToBF16AVX512NT, true},
 		{AVX512, bf16, f32, bf16ToF32AVX512NT, true},
 		{AVX512, e4m3, f16, f8e4m3ToF16AVX512NT, true},
-		{AVX512, i8, f32, i8ToF32AVX512NT, true},
-		{AVX512, f32, i32, f32ToI32AVX512NT, true},
-		{AVX512, i32, f32, i32ToF32AVX512NT, true},
-		{AVX512, f64, f32, f64ToF32AVX512NT, true},
-		{AVX512, f32, f64, f32ToF64AVX512NT, true},
 	}
 }
 
 // amd64Kernels lists every amd64 kernel with its path and pair.
-func amd64Kernels() []kernelSpec { return append(avx2Kernels(), avx512Kernels()...) }
+func amd64Kernels() []kernelSpec {
+	return append(append(append(avx2Kernels(), avx512Kernels()...), handAVX2Kernels()...), handAVX512Kernels()...)
+}

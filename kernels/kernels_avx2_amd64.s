@@ -961,27 +961,15 @@ TEXT ·f4e2m1ToF32AVX2(SB), NOSPLIT, $512-56
 
 #define I8F32(I, O) WIDENF32(I, O, VPMOVSXBD)
 
-TEXT ·i8ToF32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(I8F32, 8, 8, 32)
 
 #define U8F32(I, O) WIDENF32(I, O, VPMOVZXBD)
 
-TEXT ·u8ToF32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(U8F32, 8, 8, 32)
 
 #define I16F32(I, O) WIDENF32(I, O, VPMOVSXWD)
 
-TEXT ·i16ToF32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(I16F32, 8, 16, 32)
 
 #define U16F32(I, O) WIDENF32(I, O, VPMOVZXWD)
 
-TEXT ·u16ToF32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(U16F32, 8, 16, 32)
 
 // CVT4 is a LOOP body of four one-instruction conversions: CVT from memory into R0..R3 (source
 // strides of IN bytes), then ST of each (destination strides of OUT bytes). Four a step, so that
@@ -1001,9 +989,6 @@ TEXT ·u16ToF32AVX2(SB), NOSPLIT, $512-56
 // I32F32 converts 32 elements a step (see CVT4).
 #define I32F32(I, O) CVT4(VCVTDQ2PS, VMOVUPS, Y0, Y1, Y2, Y3, 32, 32, I, O)
 
-TEXT ·i32ToF32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(I32F32, 32, 128, 128)
 
 // WIDENF16(I, O, WIDEN, HALF) converts 16 integers a step (I16F16, U16F16; HALF
 // is the byte size of 8 of them) through float32 (exact) with VCVTPS2PH to a register and a
@@ -1058,27 +1043,13 @@ TEXT ·i32ToF32AVX2(SB), NOSPLIT, $512-56
 	VPOR Y0, Y1, Y1; \
 	VMOVDQU Y1, O(DI)
 
-TEXT ·i8ToF16AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	X8F16_CONSTS
-	LOOP(I8F16, 16, 16, 32)
 
-TEXT ·u8ToF16AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	X8F16_CONSTS
-	LOOP(U8F16, 16, 16, 32)
 
 #define I16F16(I, O) WIDENF16(I, O, VPMOVSXWD, 16)
 
-TEXT ·i16ToF16AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(I16F16, 16, 32, 32)
 
 #define U16F16(I, O) WIDENF16(I, O, VPMOVZXWD, 16)
 
-TEXT ·u16ToF16AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(U16F16, 16, 32, 32)
 
 // I32F16 clamps to ±65504 (i32 -> f16 saturates, docs/SEMANTICS.md §3.3) in int32, before the
 // conversion, with VPMINSD and VPMAXSD (Y15 = 65504, Y14 = -65504), which run on the integer
@@ -1096,11 +1067,6 @@ TEXT ·u16ToF16AVX2(SB), NOSPLIT, $512-56
 	VMOVDQU X0, O(DI); \
 	VMOVDQU X1, O+16(DI)
 
-TEXT ·i32ToF16AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	BCASTD(65504, X15, Y15)
-	BCASTD(-65504, X14, Y14)
-	LOOP(I32F16, 16, 64, 32)
 
 // ---- integer widening and narrowing ------------------------------------------------------------
 
@@ -1108,33 +1074,21 @@ TEXT ·i32ToF16AVX2(SB), NOSPLIT, $512-56
 	VPMOVSXBD I(SI), Y0; \
 	VMOVDQU Y0, O(DI)
 
-TEXT ·i8ToI32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(I8I32, 8, 8, 32)
 
 #define U8I32(I, O) \
 	VPMOVZXBD I(SI), Y0; \
 	VMOVDQU Y0, O(DI)
 
-TEXT ·u8ToI32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(U8I32, 8, 8, 32)
 
 #define I16I32(I, O) \
 	VPMOVSXWD I(SI), Y0; \
 	VMOVDQU Y0, O(DI)
 
-TEXT ·i16ToI32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(I16I32, 8, 16, 32)
 
 #define I32I64(I, O) \
 	VPMOVSXDQ I(SI), Y0; \
 	VMOVDQU Y0, O(DI)
 
-TEXT ·i32ToI64AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(I32I64, 4, 16, 32)
 
 // I64I32 keeps the low dword of each qword: VSHUFPS picks dwords 0 and 2 of each lane of both
 // inputs, VPERMQ puts the quarters in order.
@@ -1145,9 +1099,6 @@ TEXT ·i32ToI64AVX2(SB), NOSPLIT, $512-56
 	VPERMQ $0xD8, Y0, Y0; \
 	VMOVDQU Y0, O(DI)
 
-TEXT ·i64ToI32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(I64I32, 8, 64, 32)
 
 // I32I16 keeps the low word of each dword (masked, so VPACKUSDW never saturates); Y15 = 0xFFFF.
 #define I32I16(I, O) \
@@ -1157,10 +1108,6 @@ TEXT ·i64ToI32AVX2(SB), NOSPLIT, $512-56
 	VPERMQ $0xD8, Y0, Y0; \
 	VMOVDQU Y0, O(DI)
 
-TEXT ·i32ToI16AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	BCASTD(0xFFFF, X15, Y15)
-	LOOP(I32I16, 16, 64, 32)
 
 // I32I8 keeps the low byte of each dword; Y15 = 0xFF.
 #define I32I8(I, O) \
@@ -1170,10 +1117,6 @@ TEXT ·i32ToI16AVX2(SB), NOSPLIT, $512-56
 	VPERMQ $0xD8, Y0, Y0; \
 	PACKW16(O)
 
-TEXT ·i32ToI8AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	BCASTD(0xFF, X15, Y15)
-	LOOP(I32I8, 16, 64, 16)
 
 // ---- f32 -> integers ---------------------------------------------------------------------------
 
@@ -1228,12 +1171,6 @@ TEXT ·i32ToI8AVX2(SB), NOSPLIT, $512-56
 	F32I32(64, 64); \
 	F32I32(96, 96)
 
-TEXT ·f32ToI32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	BCASTD(0x4F000000, X15, Y15)
-	BCASTD(0x80000000, X12, Y12)
-	BCASTD(0x7FFFFFFF, X14, Y14)
-	LOOPCHECK(I32FAST, I32RESET, I32BAD, STORE32, I32FIX, 32, 128, 128, F32I32, 8, 32, 32)
 
 // The narrow integer kernels clamp in float32 first, where VMINPS and VMAXPS choose their NaN
 // result: with x second (the memory operand of VMINPS, the register of VMAXPS), a NaN x stays
@@ -1266,10 +1203,6 @@ GLOBL packOrder<>(SB), RODATA|NOPTR, $32
 	VPERMQ $0xD8, Y0, Y0; \
 	VMOVDQU Y0, O(DI)
 
-TEXT ·f32ToI16AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	BCASTD(0x46FFFE00, X15, Y15) // 32767.0
-	LOOP(F32I16, 16, 64, 32)
 
 // TOI32I8 truncates the 8 float32 at I(SI) to int32 in R, clamped to [-128, 127] in float32
 // (Y15 = 127, Y14 = -128) with NaN kept, so that VCVTTPS2DQ gives 0x80000000 for NaN only.
@@ -1293,13 +1226,6 @@ TEXT ·f32ToI16AVX2(SB), NOSPLIT, $512-56
 	VPERMD Y0, Y12, Y0; \
 	VMOVDQU Y0, O(DI)
 
-TEXT ·f32ToI8AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	BCASTD(0x42FE0000, X15, Y15) // 127.0
-	BCASTD(0xC3000000, X14, Y14) // -128.0
-	BCASTD(0x00FF00FF, X13, Y13)
-	VMOVDQU packOrder<>(SB), Y12
-	LOOP(F32I8, 32, 128, 32)
 
 // TOI32U8 truncates the 8 float32 at I(SI) to int32 in R: min(255, x) keeps a NaN, which
 // VCVTTPS2DQ turns into 0x80000000, as every x ≤ -2^31; the packs saturate those and the other
@@ -1319,26 +1245,15 @@ TEXT ·f32ToI8AVX2(SB), NOSPLIT, $512-56
 	VPERMD Y0, Y14, Y0; \
 	VMOVDQU Y0, O(DI)
 
-TEXT ·f32ToU8AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	BCASTD(0x437F0000, X15, Y15) // 255.0
-	VMOVDQU packOrder<>(SB), Y14
-	LOOP(F32U8, 32, 128, 32)
 
 // ---- f64 <-> f32 -------------------------------------------------------------------------------
 
 // F64F32 and F32F64 convert 16 elements a step (see CVT4).
 #define F64F32(I, O) CVT4(VCVTPD2PSY, VMOVUPS, X0, X1, X2, X3, 32, 16, I, O)
 
-TEXT ·f64ToF32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(F64F32, 16, 128, 64)
 
 #define F32F64(I, O) CVT4(VCVTPS2PD, VMOVUPD, Y0, Y1, Y2, Y3, 16, 32, I, O)
 
-TEXT ·f32ToF64AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(F32F64, 16, 64, 128)
 
 // ---- boolean -----------------------------------------------------------------------------------
 
@@ -1347,10 +1262,6 @@ TEXT ·f32ToF64AVX2(SB), NOSPLIT, $512-56
 	VPMINUB I(SI), Y15, Y0; \
 	VMOVDQU Y0, O(DI)
 
-TEXT ·boolToU8AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	BCASTD(0x01010101, X15, Y15)
-	LOOP(BOOLU8, 32, 32, 32)
 
 // BOOLF32: float32(min(b, 1)); Y15 = 1 (dwords).
 #define BOOLF32(I, O) \
@@ -1359,10 +1270,6 @@ TEXT ·boolToU8AVX2(SB), NOSPLIT, $512-56
 	VCVTDQ2PS Y0, Y0; \
 	VMOVUPS Y0, O(DI)
 
-TEXT ·boolToF32AVX2(SB), NOSPLIT, $512-56
-	ARGS
-	BCASTD(1, X15, Y15)
-	LOOP(BOOLF32, 8, 8, 32)
 
 // F32BOOL compares 32 float32 with 0 (VCMPPS NEQ_UQ: ±0 give 0, NaN and every other value
 // -1, subnormals included, as Go runs with MXCSR.DAZ clear), packs the dword masks to bytes
@@ -1379,8 +1286,3 @@ TEXT ·boolToF32AVX2(SB), NOSPLIT, $512-56
 	VPERMD Y0, Y14, Y0; \
 	VMOVDQU Y0, O(DI)
 
-TEXT ·f32ToBoolAVX2(SB), NOSPLIT, $512-56
-	ARGS
-	VMOVDQU packOrder<>(SB), Y14
-	VXORPS Y13, Y13, Y13
-	LOOP(F32BOOL, 32, 128, 32)

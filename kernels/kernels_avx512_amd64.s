@@ -686,36 +686,24 @@ TEXT ·f4e2m1ToF16AVX512(SB), NOSPLIT, $512-56
 #define I8F32(I, O) I8F32_ST(I, O, VMOVUPS)
 #define I8F32NT(I, O) I8F32_ST(I, O, VMOVNTDQ)
 
-TEXT ·i8ToF32AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(I8F32, 16, 16, 64)
 
 #define U8F32(I, O) \
 	VPMOVZXBD I(SI), Z0; \
 	VCVTDQ2PS Z0, Z0; \
 	VMOVUPS Z0, O(DI)
 
-TEXT ·u8ToF32AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(U8F32, 16, 16, 64)
 
 #define I16F32(I, O) \
 	VPMOVSXWD I(SI), Z0; \
 	VCVTDQ2PS Z0, Z0; \
 	VMOVUPS Z0, O(DI)
 
-TEXT ·i16ToF32AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(I16F32, 16, 32, 64)
 
 #define U16F32(I, O) \
 	VPMOVZXWD I(SI), Z0; \
 	VCVTDQ2PS Z0, Z0; \
 	VMOVUPS Z0, O(DI)
 
-TEXT ·u16ToF32AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(U16F32, 16, 32, 64)
 
 // I32F32_ST is the loop body of I32F32 with the store instruction ST: the ordinary
 // VMOVUPS or VMOVNTDQ (I32F32NT, for the non-temporal kernels).
@@ -726,9 +714,6 @@ TEXT ·u16ToF32AVX512(SB), NOSPLIT, $512-56
 #define I32F32(I, O) I32F32_ST(I, O, VMOVUPS)
 #define I32F32NT(I, O) I32F32_ST(I, O, VMOVNTDQ)
 
-TEXT ·i32ToF32AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(I32F32, 16, 64, 64)
 
 // TOF16PAIR converts the float32 in Z0 and Z1 to 32 binary16 at O(DI), storing the halves as
 // they are (see F32F16_ST).
@@ -772,15 +757,7 @@ TEXT ·i32ToF32AVX512(SB), NOSPLIT, $512-56
 	VMOVDQU64 T+448(SB), Z23; \
 	VMOVDQU64 ·unpackOrder(SB), Z27
 
-TEXT ·i8ToF16AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	BYTEF16_CONSTS(·lutI8F16)
-	LOOP(BYTEF16, 64, 64, 128)
 
-TEXT ·u8ToF16AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	BYTEF16_CONSTS(·lutU8F16)
-	LOOP(BYTEF16, 64, 64, 128)
 
 // I16F16 sign-extends the even words of 64 bytes to int32 with VPMADDWD by the words 1, 0
 // (Z14: x·1 + y·0) and the odd ones with VPMADDWD by 0, 1 (Z13), instead of VPSRAD: on Zen 4
@@ -794,12 +771,6 @@ TEXT ·u8ToF16AVX512(SB), NOSPLIT, $512-56
 	VCVTDQ2PS Z1, Z1; \
 	TOF16EVENODD(O)
 
-TEXT ·i16ToF16AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	VMOVDQU64 ·interleaveWords(SB), Z15
-	ZD(1, Z14)
-	ZD(0x10000, Z13)
-	LOOP(I16F16, 32, 64, 64)
 
 // U16F16 makes the even words of 64 bytes the float32 bits of 2^23 + v with one VPTERNLOGD
 // (v&0xFFFF | 0x4B000000, Z9 and Z12) and the odd ones with a shift and an OR, then subtracts
@@ -815,14 +786,6 @@ TEXT ·i16ToF16AVX512(SB), NOSPLIT, $512-56
 	VFMADD213PS Z10, Z11, Z1; \
 	TOF16EVENODD(O)
 
-TEXT ·u16ToF16AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	VMOVDQU64 ·interleaveWords(SB), Z15
-	ZD(0xFFFF, Z9)
-	ZD(0x4B000000, Z12)
-	ZD(0x3F800000, Z11)
-	ZD(0xCB000000, Z10) // -2^23
-	LOOP(U16F16, 32, 64, 64)
 
 // I32F16 clamps to ±65504 before rounding to binary16 with one VRANGEPS a vector: imm 2 takes
 // the operand of smaller magnitude, x or 65504 (Z15), with the sign of x.
@@ -833,10 +796,6 @@ TEXT ·u16ToF16AVX512(SB), NOSPLIT, $512-56
 	VRANGEPS $2, Z15, Z1, Z1; \
 	TOF16PAIR(O)
 
-TEXT ·i32ToF16AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	ZD(0x477FE000, Z15)
-	LOOP(I32F16, 32, 128, 64)
 
 // ---- integer widening and narrowing ------------------------------------------------------------
 
@@ -844,63 +803,39 @@ TEXT ·i32ToF16AVX512(SB), NOSPLIT, $512-56
 	VPMOVSXBD I(SI), Z0; \
 	VMOVDQU32 Z0, O(DI)
 
-TEXT ·i8ToI32AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(I8I32, 16, 16, 64)
 
 #define U8I32(I, O) \
 	VPMOVZXBD I(SI), Z0; \
 	VMOVDQU32 Z0, O(DI)
 
-TEXT ·u8ToI32AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(U8I32, 16, 16, 64)
 
 #define I16I32(I, O) \
 	VPMOVSXWD I(SI), Z0; \
 	VMOVDQU32 Z0, O(DI)
 
-TEXT ·i16ToI32AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(I16I32, 16, 32, 64)
 
 #define I32I64(I, O) \
 	VPMOVSXDQ I(SI), Z0; \
 	VMOVDQU64 Z0, O(DI)
 
-TEXT ·i32ToI64AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(I32I64, 8, 32, 64)
 
 #define I64I32(I, O) \
 	VMOVDQU64 I(SI), Z0; \
 	VPERMT2D I+64(SI), Z10, Z0; \
 	VMOVDQU64 Z0, O(DI)
 
-TEXT ·i64ToI32AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	VMOVDQU64 ·lowDwordsQ(SB), Z10
-	LOOP(I64I32, 16, 128, 64)
 
 #define I32I16(I, O) \
 	VMOVDQU64 I(SI), Z0; \
 	VPERMT2W I+64(SI), Z10, Z0; \
 	VMOVDQU64 Z0, O(DI)
 
-TEXT ·i32ToI16AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	VMOVDQU64 ·lowWordsD(SB), Z10
-	LOOP(I32I16, 32, 128, 64)
 
 #define I32I8(I, O) \
 	VMOVDQU64 I(SI), Z0; \
 	VPERMT2B I+64(SI), Z10, Z0; \
 	VMOVDQU Y0, O(DI)
 
-TEXT ·i32ToI8AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	VMOVDQU64 ·lowBytesD(SB), Z10
-	LOOP(I32I8, 32, 128, 32)
 
 // ---- f32 -> integers ---------------------------------------------------------------------------
 
@@ -968,11 +903,6 @@ TEXT ·i32ToI8AVX512(SB), NOSPLIT, $512-56
 	F32I32(128, 128); \
 	F32I32(192, 192)
 
-TEXT ·f32ToI32AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	F32I_CONSTS
-	ZD(0x80000000, Z12)
-	LOOPCHECK(I32FAST, I32RESET, I32BAD, I32STORE, I32FIX, 64, 256, 256, F32I32, 16, 64, 64)
 
 // F32CLAMP truncates the 16 float32 at I(SI) to int32 in R after clamping them to [LO, HI]
 // with NaN kept (VMINPS and VMAXPS return their second Intel operand, here x, when it is NaN):
@@ -993,12 +923,6 @@ TEXT ·f32ToI32AVX512(SB), NOSPLIT, $512-56
 	VPERMT2W Z1, Z10, Z0; \
 	VMOVDQU64 Z0, O(DI)
 
-TEXT ·f32ToI16AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	ZD(0xC7000000, Z12) // -32768
-	ZD(0x46FFFE00, Z11) // 32767
-	VMOVDQU64 ·lowWordsD(SB), Z10
-	LOOP(F32I16, 32, 128, 64)
 
 #define F32I8(I, O) \
 	F32CLAMP(I, Z0, Z12, Z11); \
@@ -1006,19 +930,7 @@ TEXT ·f32ToI16AVX512(SB), NOSPLIT, $512-56
 	VPERMT2B Z1, Z10, Z0; \
 	VMOVDQU Y0, O(DI)
 
-TEXT ·f32ToI8AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	ZD(0xC3000000, Z12) // -128
-	ZD(0x42FE0000, Z11) // 127
-	VMOVDQU64 ·lowBytesD(SB), Z10
-	LOOP(F32I8, 32, 128, 32)
 
-TEXT ·f32ToU8AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	VPXORD Z12, Z12, Z12 // 0
-	ZD(0x437F0000, Z11)  // 255
-	VMOVDQU64 ·lowBytesD(SB), Z10
-	LOOP(F32I8, 32, 128, 32)
 
 // ---- f64 <-> f32 -------------------------------------------------------------------------------
 
@@ -1050,25 +962,6 @@ TEXT ·f32ToU8AVX512(SB), NOSPLIT, $512-56
 // step, and the rest (the whole call below f64F32YMin, the last partial step above) with LOOP.
 #define f64F32YMin 2048
 
-TEXT ·f64ToF32AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	CMPQ CX, $f64F32YMin
-	JB   f64rest
-	MOVQ CX, R12
-	ANDQ $31, R12
-	SUBQ R12, CX
-
-f64yloop:
-	F64F32Y(0, 0)
-	F64F32Y(128, 64)
-	ADDQ $256, SI
-	ADDQ $128, DI
-	SUBQ $32, CX
-	JNZ  f64yloop
-	MOVQ R12, CX
-
-f64rest:
-	LOOP(F64F32, 16, 128, 64)
 
 // F32F64_ST is the loop body of F32F64 with the store instruction ST: the ordinary
 // VMOVUPD or VMOVNTDQ (F32F64NT, for the non-temporal kernels).
@@ -1079,9 +972,6 @@ f64rest:
 #define F32F64(I, O) F32F64_ST(I, O, VMOVUPD)
 #define F32F64NT(I, O) F32F64_ST(I, O, VMOVNTDQ)
 
-TEXT ·f32ToF64AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	LOOP(F32F64, 8, 32, 64)
 
 // ---- boolean -----------------------------------------------------------------------------------
 
@@ -1089,10 +979,6 @@ TEXT ·f32ToF64AVX512(SB), NOSPLIT, $512-56
 	VPMINUB I(SI), Z15, Z0; \
 	VMOVDQU64 Z0, O(DI)
 
-TEXT ·boolToU8AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	ZD(0x01010101, Z15)
-	LOOP(BOOLU8, 64, 64, 64)
 
 #define BOOLF32(I, O) \
 	VPMOVZXBD I(SI), Z0; \
@@ -1100,10 +986,6 @@ TEXT ·boolToU8AVX512(SB), NOSPLIT, $512-56
 	VCVTDQ2PS Z0, Z0; \
 	VMOVUPS Z0, O(DI)
 
-TEXT ·boolToF32AVX512(SB), NOSPLIT, $512-56
-	ARGS
-	ZD(1, Z15)
-	LOOP(BOOLF32, 16, 16, 64)
 
 // F32BOOL: a lane whose bits without the sign (Z14) are not all zero gives byte 1 (Z15).
 #define F32BOOL(I, O) \
@@ -1113,11 +995,6 @@ TEXT ·boolToF32AVX512(SB), NOSPLIT, $512-56
 	VMOVDQU8.Z Y15, K1, Y0; \
 	VMOVDQU Y0, O(DI)
 
-TEXT ·f32ToBoolAVX512(SB), NOSPLIT, $512-56
-	ARGS
-	ZD(0x01010101, Z15)
-	ZD(0x7FFFFFFF, Z14)
-	LOOP(F32BOOL, 32, 128, 32)
 
 // ---- non-temporal variants for large conversions -----------------------------------------------
 // The same loop bodies (the *NT macros, defined with the ordinary ones) with VMOVNTDQ stores, for
@@ -1146,23 +1023,7 @@ TEXT ·f8e4m3ToF16AVX512NT(SB), NOSPLIT, $0-56
 	E4M3F16_CONSTS
 	LOOPNT(E4M3F16NT, 64, 64, 128)
 
-TEXT ·i8ToF32AVX512NT(SB), NOSPLIT, $0-56
-	ARGS
-	LOOPNT(I8F32NT, 16, 16, 64)
 
-TEXT ·f32ToI32AVX512NT(SB), NOSPLIT, $0-56
-	ARGS
-	F32I_CONSTS
-	LOOPNT(F32I32NT, 16, 64, 64)
 
-TEXT ·i32ToF32AVX512NT(SB), NOSPLIT, $0-56
-	ARGS
-	LOOPNT(I32F32NT, 16, 64, 64)
 
-TEXT ·f64ToF32AVX512NT(SB), NOSPLIT, $0-56
-	ARGS
-	LOOPNT(F64F32NT, 16, 128, 64)
 
-TEXT ·f32ToF64AVX512NT(SB), NOSPLIT, $0-56
-	ARGS
-	LOOPNT(F32F64NT, 8, 32, 64)
