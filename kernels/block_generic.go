@@ -245,3 +245,16 @@ func f8FromF32Sat(f float32, e5m2 bool) uint8 {
 	c := math.Float32frombits((127 + 24 - bias - mbits) << 23)
 	return sign | uint8(math.Float32bits(math.Float32frombits(a)+c)-math.Float32bits(c))
 }
+
+// blockE4M3Scales maps an f8e4m3 scale byte to its float32 value for the SIMD kernels, with
+// both NaN codes as the positive quiet NaN that a NaN-scaled block decodes to.
+var blockE4M3Scales = func() (t [256]float32) {
+	for c := range t {
+		// From the rule, not the package's tables, which init fills after this runs.
+		t[c] = F32FromF16(f8e4m3ToF16Scalar(uint8(c)))
+		if t[c] != t[c] {
+			t[c] = blockNaN
+		}
+	}
+	return t
+}()

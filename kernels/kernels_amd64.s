@@ -8361,3 +8361,466 @@ copied2:
 done:
 	VZEROUPPER
 	RET
+
+// func blockmxfp4ToF32AVX512(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·blockmxfp4ToF32AVX512(SB), NOSPLIT, $0-80
+	MOVQ      dst_base+0(FP), DI
+	MOVQ      codes_base+24(FP), SI
+	MOVQ      scales_base+48(FP), DX
+	MOVQ      steps+72(FP), CX
+	VMOVUPS   blockF4Values<>+0(SB), Z31
+	VMOVDQU64 blockNibbleDwords<>+0(SB), Z30
+	LEAQ      ·f8e8m0ToF32Table+0(SB), R8
+	TESTQ     CX, CX
+	JZ        done
+
+step:
+	MOVBLZX             (DX), AX
+	VBROADCASTSS        (R8)(AX*4), Z0
+	VMULPS              Z31, Z0, Z0
+	VPMULTISHIFTQB.BCST (SI), Z30, Z4
+	VPERMPS             Z0, Z4, Z4
+	VMOVUPS             Z4, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z30, Z5
+	VPERMPS             Z0, Z5, Z5
+	VMOVUPS             Z5, 64(DI)
+	ADDQ                $0x00000010, SI
+	ADDQ                $0x00000080, DI
+	ADDQ                $0x00000001, DX
+	DECQ                CX
+	JNZ                 step
+
+done:
+	VZEROUPPER
+	RET
+
+DATA blockF4Values<>+0(SB)/8, $0x3f00000000000000
+DATA blockF4Values<>+8(SB)/8, $0x3fc000003f800000
+DATA blockF4Values<>+16(SB)/8, $0x4040000040000000
+DATA blockF4Values<>+24(SB)/8, $0x40c0000040800000
+DATA blockF4Values<>+32(SB)/8, $0xbf00000080000000
+DATA blockF4Values<>+40(SB)/8, $0xbfc00000bf800000
+DATA blockF4Values<>+48(SB)/8, $0xc0400000c0000000
+DATA blockF4Values<>+56(SB)/8, $0xc0c00000c0800000
+GLOBL blockF4Values<>(SB), RODATA|NOPTR, $64
+
+DATA blockNibbleDwords<>+0(SB)/8, $0x0404040400000000
+DATA blockNibbleDwords<>+8(SB)/8, $0x0c0c0c0c08080808
+DATA blockNibbleDwords<>+16(SB)/8, $0x1414141410101010
+DATA blockNibbleDwords<>+24(SB)/8, $0x1c1c1c1c18181818
+DATA blockNibbleDwords<>+32(SB)/8, $0x2424242420202020
+DATA blockNibbleDwords<>+40(SB)/8, $0x2c2c2c2c28282828
+DATA blockNibbleDwords<>+48(SB)/8, $0x3434343430303030
+DATA blockNibbleDwords<>+56(SB)/8, $0x3c3c3c3c38383838
+GLOBL blockNibbleDwords<>(SB), RODATA|NOPTR, $64
+
+// func blockmxfp4ToF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL
+TEXT ·blockmxfp4ToF16AVX512(SB), NOSPLIT, $0-80
+	MOVQ      dst_base+0(FP), DI
+	MOVQ      codes_base+24(FP), SI
+	MOVQ      scales_base+48(FP), DX
+	MOVQ      steps+72(FP), CX
+	VMOVUPS   blockF4Values<>+0(SB), Z31
+	VMOVDQU64 blockNibbleWords<>+0(SB), Y30
+	LEAQ      ·f8e8m0ToF32Table+0(SB), R8
+	TESTQ     CX, CX
+	JZ        done
+
+step:
+	MOVBLZX             (DX), AX
+	VBROADCASTSS        (R8)(AX*4), Z0
+	VMULPS              Z31, Z0, Z0
+	VCVTPS2PH           $0x00, Z0, Y0
+	VPMULTISHIFTQB.BCST (SI), Y30, Y4
+	VPERMW              Y0, Y4, Y4
+	VMOVDQU             Y4, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Y30, Y5
+	VPERMW              Y0, Y5, Y5
+	VMOVDQU             Y5, 32(DI)
+	ADDQ                $0x00000010, SI
+	ADDQ                $0x00000040, DI
+	ADDQ                $0x00000001, DX
+	DECQ                CX
+	JNZ                 step
+
+done:
+	VZEROUPPER
+	RET
+
+DATA blockNibbleWords<>+0(SB)/8, $0x0c0c080804040000
+DATA blockNibbleWords<>+8(SB)/8, $0x1c1c181814141010
+DATA blockNibbleWords<>+16(SB)/8, $0x2c2c282824242020
+DATA blockNibbleWords<>+24(SB)/8, $0x3c3c383834343030
+GLOBL blockNibbleWords<>(SB), RODATA|NOPTR, $32
+
+// func blockmxfp4ToBF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL
+TEXT ·blockmxfp4ToBF16AVX512(SB), NOSPLIT, $0-80
+	MOVQ      dst_base+0(FP), DI
+	MOVQ      codes_base+24(FP), SI
+	MOVQ      scales_base+48(FP), DX
+	MOVQ      steps+72(FP), CX
+	VMOVUPS   blockF4Values<>+0(SB), Z31
+	VMOVDQU64 blockNibbleWords<>+0(SB), Y30
+	LEAQ      ·f8e8m0ToF32Table+0(SB), R8
+	TESTQ     CX, CX
+	JZ        done
+
+step:
+	MOVBLZX             (DX), AX
+	VBROADCASTSS        (R8)(AX*4), Z0
+	VMULPS              Z31, Z0, Z0
+	VPSRLD              $0x10, Z0, Z0
+	VPMOVDW             Z0, Y0
+	VPMULTISHIFTQB.BCST (SI), Y30, Y4
+	VPERMW              Y0, Y4, Y4
+	VMOVDQU             Y4, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Y30, Y5
+	VPERMW              Y0, Y5, Y5
+	VMOVDQU             Y5, 32(DI)
+	ADDQ                $0x00000010, SI
+	ADDQ                $0x00000040, DI
+	ADDQ                $0x00000001, DX
+	DECQ                CX
+	JNZ                 step
+
+done:
+	VZEROUPPER
+	RET
+
+// func blocknvfp4ToF32AVX512(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·blocknvfp4ToF32AVX512(SB), NOSPLIT, $0-80
+	MOVQ      dst_base+0(FP), DI
+	MOVQ      codes_base+24(FP), SI
+	MOVQ      scales_base+48(FP), DX
+	MOVQ      steps+72(FP), CX
+	VMOVUPS   blockF4Values<>+0(SB), Z31
+	VMOVDQU64 blockNibbleDwords<>+0(SB), Z30
+	LEAQ      ·blockE4M3Scales+0(SB), R8
+	TESTQ     CX, CX
+	JZ        done
+
+step:
+	MOVBLZX             (DX), AX
+	VBROADCASTSS        (R8)(AX*4), Z0
+	VMULPS              Z31, Z0, Z0
+	VPMULTISHIFTQB.BCST (SI), Z30, Z4
+	VPERMPS             Z0, Z4, Z4
+	VMOVUPS             Z4, (DI)
+	MOVBLZX             1(DX), AX
+	VBROADCASTSS        (R8)(AX*4), Z2
+	VMULPS              Z31, Z2, Z2
+	VPMULTISHIFTQB.BCST 8(SI), Z30, Z5
+	VPERMPS             Z2, Z5, Z5
+	VMOVUPS             Z5, 64(DI)
+	ADDQ                $0x00000010, SI
+	ADDQ                $0x00000080, DI
+	ADDQ                $0x00000002, DX
+	DECQ                CX
+	JNZ                 step
+
+done:
+	VZEROUPPER
+	RET
+
+// func blocknvfp4ToF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL
+TEXT ·blocknvfp4ToF16AVX512(SB), NOSPLIT, $0-80
+	MOVQ      dst_base+0(FP), DI
+	MOVQ      codes_base+24(FP), SI
+	MOVQ      scales_base+48(FP), DX
+	MOVQ      steps+72(FP), CX
+	VMOVUPS   blockF4Values<>+0(SB), Z31
+	VMOVDQU64 blockNibbleWords<>+0(SB), Y30
+	LEAQ      ·blockE4M3Scales+0(SB), R8
+	TESTQ     CX, CX
+	JZ        done
+
+step:
+	MOVBLZX             (DX), AX
+	VBROADCASTSS        (R8)(AX*4), Z0
+	VMULPS              Z31, Z0, Z0
+	VCVTPS2PH           $0x00, Z0, Y0
+	VPMULTISHIFTQB.BCST (SI), Y30, Y4
+	VPERMW              Y0, Y4, Y4
+	VMOVDQU             Y4, (DI)
+	MOVBLZX             1(DX), AX
+	VBROADCASTSS        (R8)(AX*4), Z2
+	VMULPS              Z31, Z2, Z2
+	VCVTPS2PH           $0x00, Z2, Y2
+	VPMULTISHIFTQB.BCST 8(SI), Y30, Y5
+	VPERMW              Y2, Y5, Y5
+	VMOVDQU             Y5, 32(DI)
+	ADDQ                $0x00000010, SI
+	ADDQ                $0x00000040, DI
+	ADDQ                $0x00000002, DX
+	DECQ                CX
+	JNZ                 step
+
+done:
+	VZEROUPPER
+	RET
+
+// func blocknvfp4ToBF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL
+TEXT ·blocknvfp4ToBF16AVX512(SB), NOSPLIT, $0-80
+	MOVQ      dst_base+0(FP), DI
+	MOVQ      codes_base+24(FP), SI
+	MOVQ      scales_base+48(FP), DX
+	MOVQ      steps+72(FP), CX
+	VMOVUPS   blockF4Values<>+0(SB), Z31
+	VMOVDQU64 blockNibbleWords<>+0(SB), Y30
+	LEAQ      ·blockE4M3Scales+0(SB), R8
+	TESTQ     CX, CX
+	JZ        done
+
+step:
+	MOVBLZX             (DX), AX
+	VBROADCASTSS        (R8)(AX*4), Z0
+	VMULPS              Z31, Z0, Z0
+	VPSRLD              $0x10, Z0, Z0
+	VPMOVDW             Z0, Y0
+	VPMULTISHIFTQB.BCST (SI), Y30, Y4
+	VPERMW              Y0, Y4, Y4
+	VMOVDQU             Y4, (DI)
+	MOVBLZX             1(DX), AX
+	VBROADCASTSS        (R8)(AX*4), Z2
+	VMULPS              Z31, Z2, Z2
+	VPSRLD              $0x10, Z2, Z2
+	VPMOVDW             Z2, Y2
+	VPMULTISHIFTQB.BCST 8(SI), Y30, Y5
+	VPERMW              Y2, Y5, Y5
+	VMOVDQU             Y5, 32(DI)
+	ADDQ                $0x00000010, SI
+	ADDQ                $0x00000040, DI
+	ADDQ                $0x00000002, DX
+	DECQ                CX
+	JNZ                 step
+
+done:
+	VZEROUPPER
+	RET
+
+// func blockmxfp8e4m3ToF32AVX512(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX512F
+TEXT ·blockmxfp8e4m3ToF32AVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         steps+72(FP), CX
+	MOVL         $0x07f00000, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x07f00000, AX
+	VPBROADCASTD AX, Z30
+	MOVL         $0x7b800000, AX
+	VPBROADCASTD AX, Z29
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z28
+	MOVL         $0x80000000, AX
+	VPBROADCASTD AX, Z27
+	LEAQ         ·f8e8m0ToF32Table+0(SB), R8
+	TESTQ        CX, CX
+	JZ           done
+
+step:
+	MOVBLZX      (DX), AX
+	VBROADCASTSS (R8)(AX*4), Z0
+	VPMOVZXBD    (SI), Z1
+	VPSLLD       $0x14, Z1, Z2
+	VPANDD       Z31, Z2, Z2
+	VPCMPEQD     Z30, Z2, K1
+	VMULPS       Z29, Z2, Z2
+	VMOVAPS      Z28, K1, Z2
+	VPSLLD       $0x18, Z1, Z3
+	VPTERNLOGD   $0xf8, Z27, Z3, Z2
+	VMULPS       Z2, Z0, Z2
+	VMOVUPS      Z2, (DI)
+	VPMOVZXBD    16(SI), Z4
+	VPSLLD       $0x14, Z4, Z5
+	VPANDD       Z31, Z5, Z5
+	VPCMPEQD     Z30, Z5, K1
+	VMULPS       Z29, Z5, Z5
+	VMOVAPS      Z28, K1, Z5
+	VPSLLD       $0x18, Z4, Z6
+	VPTERNLOGD   $0xf8, Z27, Z6, Z5
+	VMULPS       Z5, Z0, Z5
+	VMOVUPS      Z5, 64(DI)
+	ADDQ         $0x00000020, SI
+	ADDQ         $0x00000080, DI
+	INCQ         DX
+	DECQ         CX
+	JNZ          step
+
+done:
+	VZEROUPPER
+	RET
+
+// func blockmxfp8e4m3ToBF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX512F
+TEXT ·blockmxfp8e4m3ToBF16AVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         steps+72(FP), CX
+	MOVL         $0x07f00000, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x07f00000, AX
+	VPBROADCASTD AX, Z30
+	MOVL         $0x7b800000, AX
+	VPBROADCASTD AX, Z29
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z28
+	MOVL         $0x80000000, AX
+	VPBROADCASTD AX, Z27
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z26
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z25
+	LEAQ         ·f8e8m0ToF32Table+0(SB), R8
+	TESTQ        CX, CX
+	JZ           done
+
+step:
+	MOVBLZX      (DX), AX
+	VBROADCASTSS (R8)(AX*4), Z0
+	VPMOVZXBD    (SI), Z1
+	VPSLLD       $0x14, Z1, Z2
+	VPANDD       Z31, Z2, Z2
+	VPCMPEQD     Z30, Z2, K1
+	VMULPS       Z29, Z2, Z2
+	VMOVAPS      Z28, K1, Z2
+	VPSLLD       $0x18, Z1, Z3
+	VPTERNLOGD   $0xf8, Z27, Z3, Z2
+	VMULPS       Z2, Z0, Z2
+	VPSRLD       $0x10, Z2, Z3
+	VPANDD       Z26, Z3, Z3
+	VPADDD       Z25, Z2, Z2
+	VPADDD       Z3, Z2, Z2
+	VPSRLD       $0x10, Z2, Z2
+	VPMOVDW      Z2, (DI)
+	VPMOVZXBD    16(SI), Z4
+	VPSLLD       $0x14, Z4, Z5
+	VPANDD       Z31, Z5, Z5
+	VPCMPEQD     Z30, Z5, K1
+	VMULPS       Z29, Z5, Z5
+	VMOVAPS      Z28, K1, Z5
+	VPSLLD       $0x18, Z4, Z6
+	VPTERNLOGD   $0xf8, Z27, Z6, Z5
+	VMULPS       Z5, Z0, Z5
+	VPSRLD       $0x10, Z5, Z6
+	VPANDD       Z26, Z6, Z6
+	VPADDD       Z25, Z5, Z5
+	VPADDD       Z6, Z5, Z5
+	VPSRLD       $0x10, Z5, Z5
+	VPMOVDW      Z5, 32(DI)
+	ADDQ         $0x00000020, SI
+	ADDQ         $0x00000040, DI
+	INCQ         DX
+	DECQ         CX
+	JNZ          step
+
+done:
+	VZEROUPPER
+	RET
+
+// func blockF32ToMxfp4AVX512(codes []byte, scales []byte, src []byte, steps int)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, CMOV
+TEXT ·blockF32ToMxfp4AVX512(SB), NOSPLIT, $0-80
+	MOVQ         codes_base+0(FP), DI
+	MOVQ         src_base+48(FP), SI
+	MOVQ         scales_base+24(FP), DX
+	MOVQ         steps+72(FP), CX
+	MOVL         $0x7fffffff, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x4a800000, AX
+	VPBROADCASTD AX, Z30
+	MOVL         $0x00000007, AX
+	VPBROADCASTD AX, Z29
+	MOVL         $0x00000008, AX
+	VPBROADCASTD AX, Z28
+	MOVL         $0x3f800000, AX
+	VPBROADCASTD AX, Z27
+	MOVL         $0xc11fffff, AX
+	VPBROADCASTD AX, Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z24
+	TESTQ        CX, CX
+	JZ           done
+
+step:
+	VPANDD        (SI), Z31, Z0
+	VPANDD        64(SI), Z31, Z1
+	VPMAXUD       Z0, Z1, Z2
+	VEXTRACTI64X4 $0x01, Z2, Y3
+	VPMAXUD       Y3, Y2, Y2
+	VEXTRACTI128  $0x01, Y2, X3
+	VPMAXUD       X3, X2, X2
+	VPSHUFD       $0x4e, X2, X3
+	VPMAXUD       X3, X2, X2
+	VPSHUFD       $0xb1, X2, X3
+	VPMAXUD       X3, X2, X2
+	VMOVD         X2, AX
+	CMPL          AX, $0x7f800000
+	JAE           nanblock
+	SHRL          $0x17, AX
+	SUBL          $0x02, AX
+	XORL          BX, BX
+	TESTL         AX, AX
+	CMOVLLT       BX, AX
+	MOVB          AL, (DX)
+	NEGL          AX
+	ADDL          $0x000000fe, AX
+	SHLL          $0x17, AX
+	VPBROADCASTD  AX, Z2
+	VMULPS        Z2, Z0, Z0
+	VPTESTMD      Z25, Z0, K1
+	VPADDD        Z26, Z0, Z4
+	VPADDD        Z24, Z4, K1, Z4
+	VPSRLD        $0x16, Z4, Z4
+	VADDPS        Z30, Z0, Z5
+	VPSUBD        Z30, Z5, Z5
+	VPCMPUD       $0x01, Z27, Z0, K2
+	VMOVDQA32     Z5, K2, Z4
+	VPMINUD       Z29, Z4, Z4
+	VPSRLD        $0x1c, (SI), Z5
+	VPTERNLOGD    $0xf8, Z28, Z5, Z4
+	VPSRLQ        $0x1c, Z4, Z5
+	VPORQ         Z5, Z4, Z4
+	VPMOVQB       Z4, (DI)
+	VMULPS        Z2, Z1, Z1
+	VPTESTMD      Z25, Z1, K1
+	VPADDD        Z26, Z1, Z6
+	VPADDD        Z24, Z6, K1, Z6
+	VPSRLD        $0x16, Z6, Z6
+	VADDPS        Z30, Z1, Z7
+	VPSUBD        Z30, Z7, Z7
+	VPCMPUD       $0x01, Z27, Z1, K2
+	VMOVDQA32     Z7, K2, Z6
+	VPMINUD       Z29, Z6, Z6
+	VPSRLD        $0x1c, 64(SI), Z7
+	VPTERNLOGD    $0xf8, Z28, Z7, Z6
+	VPSRLQ        $0x1c, Z6, Z7
+	VPORQ         Z7, Z6, Z6
+	VPMOVQB       Z6, 8(DI)
+
+next:
+	ADDQ $0x00000080, SI
+	ADDQ $0x00000010, DI
+	INCQ DX
+	DECQ CX
+	JNZ  step
+
+done:
+	VZEROUPPER
+	RET
+
+nanblock:
+	MOVB    $0xff, (DX)
+	VPXORD  X0, X0, X0
+	VMOVDQU X0, (DI)
+	JMP     next

@@ -1,0 +1,388 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The kernels of the block-scaled formats (kernels.Dequantize and kernels.Quantize,
+// docs/SEMANTICS.md §9). They do not fit the registry's pairs: a block kernel reads or writes
+// three buffers, the codes, the scales (one byte a block) and the values, and converts whole
+// steps of 32 elements (one MXFP4 or MXFP8 block, two NVFP4 blocks); the Go side runs the rest
+// on the pure-Go loop. main writes them after the pair kernels, and their stubs and list to
+// block_stubs_amd64.go beside the -go file.
+//
+// Registers: DI = values (decoding) or codes (quantizing), SI = codes or values, DX = scales,
+// CX = steps left; AX is scratch.
+
+// blockKernel declares one block kernel.
+type blockKernel struct {
+	name   string
+	isa    *isa
+	format string // the kernels package's BlockFormat variable: MXFP4, NVFP4, MXFP8E4M3
+	typ    string // the values' element constant: F32, F16, BF16
+	decode bool
+	doc    string
+	body   func()
+}
+
+var blockKernels []*blockKernel
+
+func addBlock(k *blockKernel) { blockKernels = append(blockKernels, k) }
+
+// emitBlock writes the TEXT of k.
+func emitBlock(k *blockKernel) {
+	labels = map[string]int{}
+	if k.decode {
+		TEXT(k.name, NOSPLIT, "func(dst, codes, scales []byte, steps int)")
+		Load(Param("dst").Base(), RDI)
+		Load(Param("codes").Base(), RSI)
+	} else {
+		TEXT(k.name, NOSPLIT, "func(codes, scales, src []byte, steps int)")
+		Load(Param("codes").Base(), RDI)
+		Load(Param("src").Base(), RSI)
+	}
+	Load(Param("scales").Base(), RDX)
+	Load(Param("steps"), RCX)
+	k.body()
+}
+
+// blockLoop runs step CX times (none for CX = 0) and returns; step moves SI, DI and DX.
+func blockLoop(step func()) {
+	top, done := label("step"), label("done")
+	TESTQ(RCX, RCX)
+	JZ(LabelRef(done))
+	Label(top)
+	step()
+	DECQ(RCX)
+	JNZ(LabelRef(top))
+	Label(done)
+	ret()
+}
+
+// f32Quads packs float32 values two to a quadword, the first in the low half.
+func f32Quads(vs ...float32) []uint64 {
+	var q []uint64
+	for i := 0; i < len(vs); i += 2 {
+		q = append(q, uint64(math.Float32bits(vs[i]))|uint64(math.Float32bits(vs[i+1]))<<32)
+	}
+	return q
+}
+
+// byteQuads packs bytes eight to a quadword, little-endian.
+func byteQuads(bs []byte) []uint64 {
+	q := make([]uint64, len(bs)/8)
+	for i, b := range bs {
+		q[i/8] |= uint64(b) << (8 * (i % 8))
+	}
+	return q
+}
+
+// f4Values are the 16 f4e2m1 values by code.
+var f4Values = []float32{0, 0.5, 1, 1.5, 2, 3, 4, 6, float32(math.Copysign(0, -1)), -0.5, -1, -1.5, -2, -3, -4, -6}
+
+// scaleTable is the package variable that maps a scale byte to its float32 value, NaN scales
+// to the positive quiet NaN.
+func scaleTable(format string) string {
+	if format == "NVFP4" {
+		return "blockE4M3Scales"
+	}
+	return "f8e8m0ToF32Table"
+}
+
+// scaleBase loads the address of the format's scale table into R8, for loadScale.
+func scaleBase(format string) { LEAQ(sym(scaleTable(format), 0), R8) }
+
+// loadScale broadcasts the float32 value of the scale byte at off(DX) into v (R8 holds the
+// table's address).
+func loadScale(off int, v VecPhysical) {
+	MOVBLZX(Mem{Base: RDX, Disp: off}, EAX)
+	VBROADCASTSS(Mem{Base: R8, Index: RAX, Scale: 4}, v)
+}
+
+func init() {
+	// f4e2m1 → f32, f16, bf16 on AVX-512. A step is 32 elements: one MXFP4 block or two NVFP4
+	// blocks; each half of 16 elements has one table of its 16 products (the 16 code values
+	// times its block's scale, one VMULPS with the scale as the first operand, so that a NaN
+	// scale gives its own NaN). VPMULTISHIFTQB puts every element's nibble at the bottom of its
+	// index (dword or word) straight from the broadcast codes, and VPERMPS or VPERMW looks the
+	// products up. For bf16 the table is the products' upper halves: a product of an f4e2m1
+	// value (two significant bits) and an f8e8m0 or f8e4m3 scale (four) is exact in bf16, so
+	// BF16FromF32's rounding never changes it.
+	for _, format := range []string{"MXFP4", "NVFP4"} {
+		for _, typ := range []string{"F32", "F16", "BF16"} {
+			addBlock(&blockKernel{
+				name: "block" + strings.ToLower(format) + "To" + typName(typ) + "AVX512", isa: avx512,
+				format: format, typ: typ, decode: true,
+				doc: "It decodes 32 elements a step (one MXFP4 block, or two NVFP4 blocks).",
+				body: func() { f4DecodeAVX512(format, typ) },
+			})
+		}
+	}
+	for _, typ := range []string{"F32", "BF16"} {
+		addBlock(&blockKernel{
+			name: "blockmxfp8e4m3To" + typName(typ) + "AVX512", isa: avx512,
+			format: "MXFP8E4M3", typ: typ, decode: true,
+			doc:  "It decodes one block of 32 elements a step.",
+			body: func() { e4m3DecodeAVX512(typ) },
+		})
+	}
+	addBlock(&blockKernel{
+		name: "blockF32ToMxfp4AVX512", isa: avx512, format: "MXFP4", typ: "F32",
+		doc:  "It encodes one block of 32 elements a step.",
+		body: quantizeMXFP4AVX512,
+	})
+}
+
+// typName is the kernel names' spelling of a value type: F32, F16, BF16.
+func typName(t string) string { return t }
+
+func f4DecodeAVX512(format, typ string) {
+	vals, ctl := Z31, Z30
+	VMOVUPS(rodata("blockF4Values", f32Quads(f4Values...)...), vals)
+	// VPMULTISHIFTQB control: every index byte of an element takes the 8 bits at 4·(its
+	// element's position within the broadcast quadword of 16 codes).
+	var c []byte
+	if typ == "F32" { // dwords: 16 elements in 8 quadwords
+		for q := range 8 {
+			for j := range 8 {
+				c = append(c, byte(8*q+4*(j/4)))
+			}
+		}
+		VMOVDQU64(rodata("blockNibbleDwords", byteQuads(c)...), ctl)
+	} else { // words: 16 elements in 4 quadwords (a Y register)
+		for q := range 4 {
+			for j := range 8 {
+				c = append(c, byte(16*q+4*(j/2)))
+			}
+		}
+		VMOVDQU64(rodata("blockNibbleWords", byteQuads(c)...), ctl.AsY())
+	}
+	scales := 1
+	if format == "NVFP4" {
+		scales = 2
+	}
+	scaleBase(format)
+	blockLoop(func() {
+		for h := range 2 {
+			t := zs[2*h] // the half's table
+			if h < scales {
+				loadScale(h, t)
+				VMULPS(vals, t, t)
+				switch typ {
+				case "F16":
+					VCVTPS2PH(U8(0), t, t.AsY())
+				case "BF16":
+					VPSRLD(U8(16), t, t)
+					VPMOVDW(t, t.AsY())
+				}
+			} else {
+				t = zs[0]
+			}
+			idx := zs[4+h]
+			if typ == "F32" {
+				VPMULTISHIFTQB_BCST(Mem{Base: RSI, Disp: 8 * h}, ctl, idx)
+				VPERMPS(t, idx, idx)
+				VMOVUPS(idx, Mem{Base: RDI, Disp: 64 * h})
+			} else {
+				VPMULTISHIFTQB_BCST(Mem{Base: RSI, Disp: 8 * h}, ctl.AsY(), idx.AsY())
+				VPERMW(t.AsY(), idx.AsY(), idx.AsY())
+				VMOVDQU(idx.AsY(), Mem{Base: RDI, Disp: 32 * h})
+			}
+		}
+		ADDQ(U32(16), RSI)
+		if typ == "F32" {
+			ADDQ(U32(128), RDI)
+		} else {
+			ADDQ(U32(64), RDI)
+		}
+		ADDQ(U32(uint64(scales)), RDX)
+	})
+}
+
+// e4m3DecodeAVX512 decodes MXFP8E4M3: each code's magnitude bits shifted into a float32's
+// exponent and mantissa fields read 2^-120 times the element's value (subnormals included), so
+// one exact VMULPS by 2^120 decodes it; the NaN magnitude 0x7F becomes the quiet NaN, the sign
+// bit is put back, and the element is multiplied by the scale (the scale the first operand: a
+// NaN scale's NaN wins). For bf16 the product is rounded to nearest even on its low 16 bits as
+// BF16FromF32 does (an f8e4m3 value times a small scale can be a float32 subnormal that bf16
+// must round).
+func e4m3DecodeAVX512(typ string) {
+	magMask, nanMag, pow120, qnan, signMask := Z31, Z30, Z29, Z28, Z27
+	one, round := Z26, Z25
+	bcastD(0x07F00000, magMask)
+	bcastD(0x07F00000, nanMag)
+	bcastD(0x7B800000, pow120) // 2^120
+	bcastD(0x7FC00000, qnan)
+	bcastD(0x80000000, signMask)
+	if typ == "BF16" {
+		bcastD(1, one)
+		bcastD(0x7FFF, round)
+	}
+	scaleBase("MXFP8E4M3")
+	blockLoop(func() {
+		loadScale(0, Z0)
+		for h := range 2 {
+			c, m, s := zs[1+3*h], zs[2+3*h], zs[3+3*h]
+			VPMOVZXBD(Mem{Base: RSI, Disp: 16 * h}, c)
+			VPSLLD(U8(20), c, m)
+			VPANDD(magMask, m, m)
+			VPCMPEQD(nanMag, m, K1)
+			VMULPS(pow120, m, m)
+			VMOVAPS(qnan, K1, m)
+			VPSLLD(U8(24), c, s)
+			VPTERNLOGD(U8(0xF8), signMask, s, m) // m | (s & sign)
+			VMULPS(m, Z0, m)
+			if typ == "F32" {
+				VMOVUPS(m, Mem{Base: RDI, Disp: 64 * h})
+				continue
+			}
+			VPSRLD(U8(16), m, s)
+			VPANDD(one, s, s)
+			VPADDD(round, m, m)
+			VPADDD(s, m, m)
+			VPSRLD(U8(16), m, m)
+			VPMOVDW(m, Mem{Base: RDI, Disp: 32 * h})
+		}
+		ADDQ(U32(32), RSI)
+		if typ == "F32" {
+			ADDQ(U32(128), RDI)
+		} else {
+			ADDQ(U32(64), RDI)
+		}
+		INCQ(RDX)
+	})
+}
+
+// quantizeMXFP4AVX512 encodes a block of 32 float32 values: the largest magnitude by its bits
+// (which order like the magnitudes) reduced across the vector; the scale byte max(E − 2, 0)
+// from its exponent field E (floor(log2 amax) − 2 + 127, clamped at 0; amax below the normals
+// gives 0 as well); the magnitudes times 2^-k (exact) rounded to f4e2m1 by two routes, a
+// rounding add on the bits for magnitudes from 1 (one mantissa bit kept, the carry lands in the
+// exponent) and a float add of 2^22, whose ulp is f4e2m1's step 0.5, below 1; clamped to 6;
+// the value's sign bit added; then two codes packed a byte. A block whose largest magnitude is
+// Inf or NaN gets the NaN scale 0xFF and zero codes.
+func quantizeMXFP4AVX512() {
+	abs, c22, seven, eight, oneF, rnd, bit22, one := Z31, Z30, Z29, Z28, Z27, Z26, Z25, Z24
+	bcastD(0x7FFFFFFF, abs)
+	bcastD(0x4A800000, c22) // 2^22
+	bcastD(7, seven)
+	bcastD(8, eight)
+	bcastD(0x3F800000, oneF)
+	bcastD(0x1FFFFF+(1<<32-252<<22), rnd) // the rounding add, less the rebias 252<<22, mod 2^32
+	bcastD(1<<22, bit22)
+	bcastD(1, one)
+	nanBlock, next := label("nanblock"), label("next")
+	blockLoop(func() {
+		VPANDD(Mem{Base: RSI}, abs, Z0)
+		VPANDD(Mem{Base: RSI, Disp: 64}, abs, Z1)
+		VPMAXUD(Z0, Z1, Z2)
+		VEXTRACTI64X4(U8(1), Z2, Y3)
+		VPMAXUD(Y3, Y2, Y2)
+		VEXTRACTI128(U8(1), Y2, X3)
+		VPMAXUD(X3, X2, X2)
+		VPSHUFD(U8(0x4E), X2, X3)
+		VPMAXUD(X3, X2, X2)
+		VPSHUFD(U8(0xB1), X2, X3)
+		VPMAXUD(X3, X2, X2)
+		VMOVD(X2, EAX)
+		CMPL(EAX, U32(0x7F800000))
+		JAE(LabelRef(nanBlock))
+		SHRL(U8(23), EAX)
+		SUBL(U8(2), EAX)
+		XORL(EBX, EBX)
+		TESTL(EAX, EAX)
+		CMOVLLT(EBX, EAX)
+		MOVB(AL, Mem{Base: RDX})
+		// 2^-k has the exponent field 127 − k = 254 − (k + 127).
+		NEGL(EAX)
+		ADDL(U32(254), EAX)
+		SHLL(U8(23), EAX)
+		VPBROADCASTD(EAX, Z2)
+		for h := range 2 {
+			a, c, s := zs[h], zs[4+2*h], zs[5+2*h]
+			VMULPS(Z2, a, a)
+			// From 1: round the bits to one mantissa bit, ties to even, and rebias.
+			VPTESTMD(bit22, a, K1)
+			VPADDD(rnd, a, c)
+			VPADDD(one, c, K1, c)
+			VPSRLD(U8(22), c, c)
+			// Below 1: the float add rounds at f4e2m1's step.
+			VADDPS(c22, a, s)
+			VPSUBD(c22, s, s)
+			VPCMPUD(U8(1), oneF, a, K2)
+			VMOVDQA32(s, K2, c)
+			VPMINUD(seven, c, c)
+			VPSRLD(U8(28), Mem{Base: RSI, Disp: 64 * h}, s)
+			VPTERNLOGD(U8(0xF8), eight, s, c) // c | (s & 8)
+			VPSRLQ(U8(28), c, s)
+			VPORQ(s, c, c)
+			VPMOVQB(c, Mem{Base: RDI, Disp: 8 * h})
+		}
+		Label(next)
+		ADDQ(U32(128), RSI)
+		ADDQ(U32(16), RDI)
+		INCQ(RDX)
+	})
+	Label(nanBlock)
+	MOVB(U8(0xFF), Mem{Base: RDX})
+	VPXORD(X0, X0, X0)
+	VMOVDQU(X0, Mem{Base: RDI})
+	JMP(LabelRef(next))
+}
+
+// writeBlockGo writes the block kernels' stubs, each documented by what it computes, and the
+// list that binds them to their formats, to path.
+func writeBlockGo(path string) error {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "// Code generated by command: go run main.go %s. DO NOT EDIT.\n\n", strings.Join(os.Args[1:], " "))
+	b.WriteString("//go:build !purego\n\npackage kernels\n\nimport \"github.com/convertpromote/convertpromote/element\"\n")
+	for _, k := range blockKernels {
+		b.WriteString("\n")
+		if k.decode {
+			fmt.Fprintf(&b, "// %s decodes steps·32 elements of %s to %s on the %s path, as the pure-Go loop does:\n", k.name, strings.ToLower(k.format), strings.ToLower(k.typ), k.isa.path)
+			fmt.Fprintf(&b, "//\n//\tdecodeBlocksGeneric(dst, element.%s, codes, scales, %s, steps*32)\n", k.typ, k.format)
+		} else {
+			fmt.Fprintf(&b, "// %s encodes steps·32 %s values into %s on the %s path, as the pure-Go loop does:\n", k.name, strings.ToLower(k.typ), strings.ToLower(k.format), k.isa.path)
+			fmt.Fprintf(&b, "//\n//\tencodeBlocksGeneric(codes, scales, %s, src, element.%s, steps*32)\n", k.format, k.typ)
+		}
+		for _, l := range wrap(k.doc, 96) {
+			fmt.Fprintf(&b, "//\n// %s\n", l)
+		}
+		if k.decode {
+			fmt.Fprintf(&b, "//\n//go:noescape\nfunc %s(dst, codes, scales []byte, steps int)\n", k.name)
+		} else {
+			fmt.Fprintf(&b, "//\n//go:noescape\nfunc %s(codes, scales, src []byte, steps int)\n", k.name)
+		}
+	}
+	b.WriteString("\n// blockKernelList lists the block kernels with their paths, formats and value types.\nfunc blockKernelList() []blockKernelSpec {\n\treturn []blockKernelSpec{\n")
+	for _, k := range blockKernels {
+		if k.decode {
+			fmt.Fprintf(&b, "\t\t{path: %s, format: %s, typ: element.%s, decode: %s},\n", k.isa.path, k.format, k.typ, k.name)
+		} else {
+			fmt.Fprintf(&b, "\t\t{path: %s, format: %s, typ: element.%s, encode: %s},\n", k.isa.path, k.format, k.typ, k.name)
+		}
+	}
+	b.WriteString("\t}\n}\n")
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		return fmt.Errorf("formatting %s: %v", path, err)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, src, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// blockGoPath is where the block kernels' Go file goes: beside the -go file.
+func blockGoPath(goOut string) string { return filepath.Join(filepath.Dir(goOut), "block_stubs_amd64.go") }
