@@ -123,7 +123,7 @@ func init() {
 			addBlock(&blockKernel{
 				name: "block" + strings.ToLower(format) + "To" + typName(typ) + "AVX512", isa: avx512,
 				format: format, typ: typ, decode: true,
-				doc: "It decodes 32 elements a step (one MXFP4 block, or two NVFP4 blocks).",
+				doc:  "It decodes 32 elements a step (one MXFP4 block, or two NVFP4 blocks).",
 				body: func() { f4DecodeAVX512(format, typ) },
 			})
 		}
@@ -385,4 +385,6 @@ func writeBlockGo(path string) error {
 }
 
 // blockGoPath is where the block kernels' Go file goes: beside the -go file.
-func blockGoPath(goOut string) string { return filepath.Join(filepath.Dir(goOut), "block_stubs_amd64.go") }
+func blockGoPath(goOut string) string {
+	return filepath.Join(filepath.Dir(goOut), "block_stubs_amd64.go")
+}
