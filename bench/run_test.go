@@ -247,3 +247,49 @@ func TestBlockTraffic(t *testing.T) {
 		t.Error("f32:mxfp4 of 1Mi elements fits in 4 MiB of buffers")
 	}
 }
+
+// TestBlockCaseRuns checks that a block-scaled case runs kernels.Dequantize and
+// kernels.Quantize on its buffers (the codes followed by the scales), not a plain conversion.
+func TestBlockCaseRuns(t *testing.T) {
+	n := 64
+	dec := Case{From: element.F4E2M1, To: element.BF16, Path: "generic", N: n, Block: kernels.MXFP4}
+	f, err := KernelResolver(dec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := make([]byte, n/2+2)
+	for i := range src {
+		src[i] = byte(i*37 + 1)
+	}
+	src[n/2], src[n/2+1] = 0x80, 0x7E // scales 2 and 1/2
+	got := make([]byte, 2*n)
+	if err := f(got, src, n); err != nil {
+		t.Fatal(err)
+	}
+	want := make([]byte, 2*n)
+	if err := kernels.Dequantize(want, element.BF16, src[:n/2], src[n/2:], kernels.MXFP4, n); err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("mxfp4:bf16 case: got %x, want Dequantize's %x", got, want)
+	}
+	enc := Case{From: element.F32, To: element.F4E2M1, Path: "generic", N: n, Block: kernels.MXFP4}
+	if f, err = KernelResolver(enc); err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]float32, n)
+	for i := range vals {
+		vals[i] = float32(i) - 20
+	}
+	packed := make([]byte, n/2+2)
+	if err := f(packed, kernels.AsBytes(vals), n); err != nil {
+		t.Fatal(err)
+	}
+	wc, ws := make([]byte, n/2), make([]byte, 2)
+	if err := kernels.QuantizeF32s(wc, ws, kernels.MXFP4, vals); err != nil {
+		t.Fatal(err)
+	}
+	if string(packed) != string(append(wc, ws...)) {
+		t.Errorf("f32:mxfp4 case: got %x, want Quantize's %x %x", packed, wc, ws)
+	}
+}
