@@ -8416,34 +8416,35 @@ DATA blockNibbleDwords<>+56(SB)/8, $0x3c3c3c3c38383838
 GLOBL blockNibbleDwords<>(SB), RODATA|NOPTR, $64
 
 // func blockmxfp4ToF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·blockmxfp4ToF16AVX512(SB), NOSPLIT, $0-80
 	MOVQ      dst_base+0(FP), DI
 	MOVQ      codes_base+24(FP), SI
 	MOVQ      scales_base+48(FP), DX
 	MOVQ      steps+72(FP), CX
 	VMOVUPS   blockF4Values<>+0(SB), Z31
-	VMOVDQU64 blockNibbleWords<>+0(SB), Y30
+	VMOVDQU64 blockNibbleWords<>+0(SB), Z30
+	VMOVDQU64 blockSpreadQuads<>+0(SB), Z29
 	LEAQ      ·f8e8m0ToF32Table+0(SB), R8
 	TESTQ     CX, CX
 	JZ        done
 
 step:
-	MOVBLZX             (DX), AX
-	VBROADCASTSS        (R8)(AX*4), Z0
-	VMULPS              Z31, Z0, Z0
-	VCVTPS2PH           $0x00, Z0, Y0
-	VPMULTISHIFTQB.BCST (SI), Y30, Y4
-	VPERMW              Y0, Y4, Y4
-	VMOVDQU             Y4, (DI)
-	VPMULTISHIFTQB.BCST 8(SI), Y30, Y5
-	VPERMW              Y0, Y5, Y5
-	VMOVDQU             Y5, 32(DI)
-	ADDQ                $0x00000010, SI
-	ADDQ                $0x00000040, DI
-	ADDQ                $0x00000001, DX
-	DECQ                CX
-	JNZ                 step
+	MOVBLZX         (DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z0
+	VMULPS          Z31, Z0, Z0
+	VCVTPS2PH       $0x00, Z0, Y0
+	VSHUFI64X2      $0x44, Z0, Z0, Z0
+	VBROADCASTI32X4 (SI), Z2
+	VPERMQ          Z2, Z29, Z2
+	VPMULTISHIFTQB  Z2, Z30, Z2
+	VPERMW          Z0, Z2, Z2
+	VMOVDQU64       Z2, (DI)
+	ADDQ            $0x00000010, SI
+	ADDQ            $0x00000040, DI
+	INCQ            DX
+	DECQ            CX
+	JNZ             step
 
 done:
 	VZEROUPPER
@@ -8453,42 +8454,66 @@ DATA blockNibbleWords<>+0(SB)/8, $0x0c0c080804040000
 DATA blockNibbleWords<>+8(SB)/8, $0x1c1c181814141010
 DATA blockNibbleWords<>+16(SB)/8, $0x2c2c282824242020
 DATA blockNibbleWords<>+24(SB)/8, $0x3c3c383834343030
-GLOBL blockNibbleWords<>(SB), RODATA|NOPTR, $32
+DATA blockNibbleWords<>+32(SB)/8, $0x0c0c080804040000
+DATA blockNibbleWords<>+40(SB)/8, $0x1c1c181814141010
+DATA blockNibbleWords<>+48(SB)/8, $0x2c2c282824242020
+DATA blockNibbleWords<>+56(SB)/8, $0x3c3c383834343030
+GLOBL blockNibbleWords<>(SB), RODATA|NOPTR, $64
+
+DATA blockSpreadQuads<>+0(SB)/8, $0x0000000000000000
+DATA blockSpreadQuads<>+8(SB)/8, $0x0000000000000000
+DATA blockSpreadQuads<>+16(SB)/8, $0x0000000000000000
+DATA blockSpreadQuads<>+24(SB)/8, $0x0000000000000000
+DATA blockSpreadQuads<>+32(SB)/8, $0x0000000000000001
+DATA blockSpreadQuads<>+40(SB)/8, $0x0000000000000001
+DATA blockSpreadQuads<>+48(SB)/8, $0x0000000000000001
+DATA blockSpreadQuads<>+56(SB)/8, $0x0000000000000001
+GLOBL blockSpreadQuads<>(SB), RODATA|NOPTR, $64
 
 // func blockmxfp4ToBF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·blockmxfp4ToBF16AVX512(SB), NOSPLIT, $0-80
 	MOVQ      dst_base+0(FP), DI
 	MOVQ      codes_base+24(FP), SI
 	MOVQ      scales_base+48(FP), DX
 	MOVQ      steps+72(FP), CX
 	VMOVUPS   blockF4Values<>+0(SB), Z31
-	VMOVDQU64 blockNibbleWords<>+0(SB), Y30
+	VMOVDQU64 blockNibbleWords<>+0(SB), Z30
+	VMOVDQU64 blockSpreadQuads<>+0(SB), Z29
+	VMOVDQU64 blockPickHighMXFP4<>+0(SB), Z28
 	LEAQ      ·f8e8m0ToF32Table+0(SB), R8
 	TESTQ     CX, CX
 	JZ        done
 
 step:
-	MOVBLZX             (DX), AX
-	VBROADCASTSS        (R8)(AX*4), Z0
-	VMULPS              Z31, Z0, Z0
-	VPSRLD              $0x10, Z0, Z0
-	VPMOVDW             Z0, Y0
-	VPMULTISHIFTQB.BCST (SI), Y30, Y4
-	VPERMW              Y0, Y4, Y4
-	VMOVDQU             Y4, (DI)
-	VPMULTISHIFTQB.BCST 8(SI), Y30, Y5
-	VPERMW              Y0, Y5, Y5
-	VMOVDQU             Y5, 32(DI)
-	ADDQ                $0x00000010, SI
-	ADDQ                $0x00000040, DI
-	ADDQ                $0x00000001, DX
-	DECQ                CX
-	JNZ                 step
+	MOVBLZX         (DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z0
+	VMULPS          Z31, Z0, Z0
+	VPERMW          Z0, Z28, Z0
+	VBROADCASTI32X4 (SI), Z2
+	VPERMQ          Z2, Z29, Z2
+	VPMULTISHIFTQB  Z2, Z30, Z2
+	VPERMW          Z0, Z2, Z2
+	VMOVDQU64       Z2, (DI)
+	ADDQ            $0x00000010, SI
+	ADDQ            $0x00000040, DI
+	INCQ            DX
+	DECQ            CX
+	JNZ             step
 
 done:
 	VZEROUPPER
 	RET
+
+DATA blockPickHighMXFP4<>+0(SB)/8, $0x0007000500030001
+DATA blockPickHighMXFP4<>+8(SB)/8, $0x000f000d000b0009
+DATA blockPickHighMXFP4<>+16(SB)/8, $0x0017001500130011
+DATA blockPickHighMXFP4<>+24(SB)/8, $0x001f001d001b0019
+DATA blockPickHighMXFP4<>+32(SB)/8, $0x0007000500030001
+DATA blockPickHighMXFP4<>+40(SB)/8, $0x000f000d000b0009
+DATA blockPickHighMXFP4<>+48(SB)/8, $0x0017001500130011
+DATA blockPickHighMXFP4<>+56(SB)/8, $0x001f001d001b0019
+GLOBL blockPickHighMXFP4<>(SB), RODATA|NOPTR, $64
 
 // func blocknvfp4ToF32AVX512(dst []byte, codes []byte, scales []byte, steps int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -8527,82 +8552,109 @@ done:
 	RET
 
 // func blocknvfp4ToF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·blocknvfp4ToF16AVX512(SB), NOSPLIT, $0-80
-	MOVQ      dst_base+0(FP), DI
-	MOVQ      codes_base+24(FP), SI
-	MOVQ      scales_base+48(FP), DX
-	MOVQ      steps+72(FP), CX
-	VMOVUPS   blockF4Values<>+0(SB), Z31
-	VMOVDQU64 blockNibbleWords<>+0(SB), Y30
-	LEAQ      ·blockE4M3Scales+0(SB), R8
-	TESTQ     CX, CX
-	JZ        done
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         steps+72(FP), CX
+	VMOVUPS      blockF4Values<>+0(SB), Z31
+	VMOVDQU64    blockNibbleWords<>+0(SB), Z30
+	VMOVDQU64    blockSpreadQuads<>+0(SB), Z29
+	MOVL         $0x0000000f, AX
+	VPBROADCASTW AX, Z27
+	VMOVDQU64    blockUpperHalf<>+0(SB), Z26
+	LEAQ         ·blockE4M3Scales+0(SB), R8
+	TESTQ        CX, CX
+	JZ           done
 
 step:
-	MOVBLZX             (DX), AX
-	VBROADCASTSS        (R8)(AX*4), Z0
-	VMULPS              Z31, Z0, Z0
-	VCVTPS2PH           $0x00, Z0, Y0
-	VPMULTISHIFTQB.BCST (SI), Y30, Y4
-	VPERMW              Y0, Y4, Y4
-	VMOVDQU             Y4, (DI)
-	MOVBLZX             1(DX), AX
-	VBROADCASTSS        (R8)(AX*4), Z2
-	VMULPS              Z31, Z2, Z2
-	VCVTPS2PH           $0x00, Z2, Y2
-	VPMULTISHIFTQB.BCST 8(SI), Y30, Y5
-	VPERMW              Y2, Y5, Y5
-	VMOVDQU             Y5, 32(DI)
-	ADDQ                $0x00000010, SI
-	ADDQ                $0x00000040, DI
-	ADDQ                $0x00000002, DX
-	DECQ                CX
-	JNZ                 step
+	MOVBLZX         (DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z0
+	VMULPS          Z31, Z0, Z0
+	MOVBLZX         1(DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z1
+	VMULPS          Z31, Z1, Z1
+	VCVTPS2PH       $0x00, Z0, Y0
+	VCVTPS2PH       $0x00, Z1, Y1
+	VINSERTI64X4    $0x01, Y1, Z0, Z0
+	VBROADCASTI32X4 (SI), Z2
+	VPERMQ          Z2, Z29, Z2
+	VPMULTISHIFTQB  Z2, Z30, Z2
+	VPTERNLOGD      $0xea, Z26, Z27, Z2
+	VPERMW          Z0, Z2, Z2
+	VMOVDQU64       Z2, (DI)
+	ADDQ            $0x00000010, SI
+	ADDQ            $0x00000040, DI
+	ADDQ            $0x00000002, DX
+	DECQ            CX
+	JNZ             step
 
 done:
 	VZEROUPPER
 	RET
+
+DATA blockUpperHalf<>+0(SB)/8, $0x0000000000000000
+DATA blockUpperHalf<>+8(SB)/8, $0x0000000000000000
+DATA blockUpperHalf<>+16(SB)/8, $0x0000000000000000
+DATA blockUpperHalf<>+24(SB)/8, $0x0000000000000000
+DATA blockUpperHalf<>+32(SB)/8, $0x0010001000100010
+DATA blockUpperHalf<>+40(SB)/8, $0x0010001000100010
+DATA blockUpperHalf<>+48(SB)/8, $0x0010001000100010
+DATA blockUpperHalf<>+56(SB)/8, $0x0010001000100010
+GLOBL blockUpperHalf<>(SB), RODATA|NOPTR, $64
 
 // func blocknvfp4ToBF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·blocknvfp4ToBF16AVX512(SB), NOSPLIT, $0-80
-	MOVQ      dst_base+0(FP), DI
-	MOVQ      codes_base+24(FP), SI
-	MOVQ      scales_base+48(FP), DX
-	MOVQ      steps+72(FP), CX
-	VMOVUPS   blockF4Values<>+0(SB), Z31
-	VMOVDQU64 blockNibbleWords<>+0(SB), Y30
-	LEAQ      ·blockE4M3Scales+0(SB), R8
-	TESTQ     CX, CX
-	JZ        done
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         steps+72(FP), CX
+	VMOVUPS      blockF4Values<>+0(SB), Z31
+	VMOVDQU64    blockNibbleWords<>+0(SB), Z30
+	VMOVDQU64    blockSpreadQuads<>+0(SB), Z29
+	VMOVDQU64    blockPickHighNVFP4<>+0(SB), Z28
+	MOVL         $0x0000000f, AX
+	VPBROADCASTW AX, Z27
+	VMOVDQU64    blockUpperHalf<>+0(SB), Z26
+	LEAQ         ·blockE4M3Scales+0(SB), R8
+	TESTQ        CX, CX
+	JZ           done
 
 step:
-	MOVBLZX             (DX), AX
-	VBROADCASTSS        (R8)(AX*4), Z0
-	VMULPS              Z31, Z0, Z0
-	VPSRLD              $0x10, Z0, Z0
-	VPMOVDW             Z0, Y0
-	VPMULTISHIFTQB.BCST (SI), Y30, Y4
-	VPERMW              Y0, Y4, Y4
-	VMOVDQU             Y4, (DI)
-	MOVBLZX             1(DX), AX
-	VBROADCASTSS        (R8)(AX*4), Z2
-	VMULPS              Z31, Z2, Z2
-	VPSRLD              $0x10, Z2, Z2
-	VPMOVDW             Z2, Y2
-	VPMULTISHIFTQB.BCST 8(SI), Y30, Y5
-	VPERMW              Y2, Y5, Y5
-	VMOVDQU             Y5, 32(DI)
-	ADDQ                $0x00000010, SI
-	ADDQ                $0x00000040, DI
-	ADDQ                $0x00000002, DX
-	DECQ                CX
-	JNZ                 step
+	MOVBLZX         (DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z0
+	VMULPS          Z31, Z0, Z0
+	MOVBLZX         1(DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z1
+	VMULPS          Z31, Z1, Z1
+	VPERMT2W        Z1, Z28, Z0
+	VBROADCASTI32X4 (SI), Z2
+	VPERMQ          Z2, Z29, Z2
+	VPMULTISHIFTQB  Z2, Z30, Z2
+	VPTERNLOGD      $0xea, Z26, Z27, Z2
+	VPERMW          Z0, Z2, Z2
+	VMOVDQU64       Z2, (DI)
+	ADDQ            $0x00000010, SI
+	ADDQ            $0x00000040, DI
+	ADDQ            $0x00000002, DX
+	DECQ            CX
+	JNZ             step
 
 done:
 	VZEROUPPER
 	RET
+
+DATA blockPickHighNVFP4<>+0(SB)/8, $0x0007000500030001
+DATA blockPickHighNVFP4<>+8(SB)/8, $0x000f000d000b0009
+DATA blockPickHighNVFP4<>+16(SB)/8, $0x0017001500130011
+DATA blockPickHighNVFP4<>+24(SB)/8, $0x001f001d001b0019
+DATA blockPickHighNVFP4<>+32(SB)/8, $0x0027002500230021
+DATA blockPickHighNVFP4<>+40(SB)/8, $0x002f002d002b0029
+DATA blockPickHighNVFP4<>+48(SB)/8, $0x0037003500330031
+DATA blockPickHighNVFP4<>+56(SB)/8, $0x003f003d003b0039
+GLOBL blockPickHighNVFP4<>(SB), RODATA|NOPTR, $64
 
 // func blockmxfp8e4m3ToF32AVX512(dst []byte, codes []byte, scales []byte, steps int)
 // Requires: AVX, AVX512F
@@ -8700,7 +8752,8 @@ step:
 	VPADDD       Z25, Z2, Z2
 	VPADDD       Z3, Z2, Z2
 	VPSRLD       $0x10, Z2, Z2
-	VPMOVDW      Z2, (DI)
+	VPMOVDW      Z2, Y2
+	VMOVDQU      Y2, (DI)
 	VPMOVZXBD    16(SI), Z4
 	VPSLLD       $0x14, Z4, Z5
 	VPANDD       Z31, Z5, Z5
@@ -8715,7 +8768,8 @@ step:
 	VPADDD       Z25, Z5, Z5
 	VPADDD       Z6, Z5, Z5
 	VPSRLD       $0x10, Z5, Z5
-	VPMOVDW      Z5, 32(DI)
+	VPMOVDW      Z5, Y5
+	VMOVDQU      Y5, 32(DI)
 	ADDQ         $0x00000020, SI
 	ADDQ         $0x00000040, DI
 	INCQ         DX
@@ -8791,7 +8845,8 @@ step:
 	VPTERNLOGD    $0xf8, Z28, Z5, Z4
 	VPSRLQ        $0x1c, Z4, Z5
 	VPORQ         Z5, Z4, Z4
-	VPMOVQB       Z4, (DI)
+	VPMOVQB       Z4, X4
+	VMOVQ         X4, (DI)
 	VMULPS        Z2, Z1, Z1
 	VPTESTMD      Z25, Z1, K1
 	VPADDD        Z26, Z1, Z6
@@ -8806,7 +8861,8 @@ step:
 	VPTERNLOGD    $0xf8, Z28, Z7, Z6
 	VPSRLQ        $0x1c, Z6, Z7
 	VPORQ         Z7, Z6, Z6
-	VPMOVQB       Z6, 8(DI)
+	VPMOVQB       Z6, X6
+	VMOVQ         X6, 8(DI)
 
 next:
 	ADDQ $0x00000080, SI

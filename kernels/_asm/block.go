@@ -147,26 +147,21 @@ func init() {
 func typName(t string) string { return t }
 
 func f4DecodeAVX512(format, typ string) {
+	if typ != "F32" {
+		f4DecodeHalfAVX512(format, typ)
+		return
+	}
 	vals, ctl := Z31, Z30
 	VMOVUPS(rodata("blockF4Values", f32Quads(f4Values...)...), vals)
-	// VPMULTISHIFTQB control: every index byte of an element takes the 8 bits at 4·(its
-	// element's position within the broadcast quadword of 16 codes).
+	// VPMULTISHIFTQB control: dword i of a quadword of the result takes the 8 bits at 4i of
+	// the broadcast quadword of 16 codes, so its low 4 bits are element i's code.
 	var c []byte
-	if typ == "F32" { // dwords: 16 elements in 8 quadwords
-		for q := range 8 {
-			for j := range 8 {
-				c = append(c, byte(8*q+4*(j/4)))
-			}
+	for q := range 8 {
+		for j := range 8 {
+			c = append(c, byte(8*q+4*(j/4)))
 		}
-		VMOVDQU64(rodata("blockNibbleDwords", byteQuads(c)...), ctl)
-	} else { // words: 16 elements in 4 quadwords (a Y register)
-		for q := range 4 {
-			for j := range 8 {
-				c = append(c, byte(16*q+4*(j/2)))
-			}
-		}
-		VMOVDQU64(rodata("blockNibbleWords", byteQuads(c)...), ctl.AsY())
 	}
+	VMOVDQU64(rodata("blockNibbleDwords", byteQuads(c)...), ctl)
 	scales := 1
 	if format == "NVFP4" {
 		scales = 2
@@ -178,34 +173,92 @@ func f4DecodeAVX512(format, typ string) {
 			if h < scales {
 				loadScale(h, t)
 				VMULPS(vals, t, t)
-				switch typ {
-				case "F16":
-					VCVTPS2PH(U8(0), t, t.AsY())
-				case "BF16":
-					VPSRLD(U8(16), t, t)
-					VPMOVDW(t, t.AsY())
-				}
 			} else {
 				t = zs[0]
 			}
 			idx := zs[4+h]
-			if typ == "F32" {
-				VPMULTISHIFTQB_BCST(Mem{Base: RSI, Disp: 8 * h}, ctl, idx)
-				VPERMPS(t, idx, idx)
-				VMOVUPS(idx, Mem{Base: RDI, Disp: 64 * h})
-			} else {
-				VPMULTISHIFTQB_BCST(Mem{Base: RSI, Disp: 8 * h}, ctl.AsY(), idx.AsY())
-				VPERMW(t.AsY(), idx.AsY(), idx.AsY())
-				VMOVDQU(idx.AsY(), Mem{Base: RDI, Disp: 32 * h})
-			}
+			VPMULTISHIFTQB_BCST(Mem{Base: RSI, Disp: 8 * h}, ctl, idx)
+			VPERMPS(t, idx, idx)
+			VMOVUPS(idx, Mem{Base: RDI, Disp: 64 * h})
 		}
 		ADDQ(U32(16), RSI)
-		if typ == "F32" {
-			ADDQ(U32(128), RDI)
-		} else {
-			ADDQ(U32(64), RDI)
-		}
+		ADDQ(U32(128), RDI)
 		ADDQ(U32(uint64(scales)), RDX)
+	})
+}
+
+// f4DecodeHalfAVX512 is f4DecodeAVX512 for f16 and bf16: one table of 32 words a step, the
+// half tables side by side (NVFP4) or the one table twice (MXFP4), so that one VPERMW decodes
+// the 32 elements. The word indices come from the 16 code bytes spread by VPERMQ, one quadword
+// of codes to each 256-bit half, and VPMULTISHIFTQB; bit 4 of an index, which VPERMW also
+// reads, is set to the half (NVFP4) or does not matter (MXFP4).
+func f4DecodeHalfAVX512(format, typ string) {
+	vals, ctl, spread, pick, low, half := Z31, Z30, Z29, Z28, Z27, Z26
+	VMOVUPS(rodata("blockF4Values", f32Quads(f4Values...)...), vals)
+	var c []byte
+	for q := range 8 {
+		for j := range 8 {
+			c = append(c, byte(16*(q%4)+4*(j/2)))
+		}
+	}
+	VMOVDQU64(rodata("blockNibbleWords", byteQuads(c)...), ctl)
+	VMOVDQU64(rodata("blockSpreadQuads", 0, 0, 0, 0, 1, 1, 1, 1), spread)
+	nv := format == "NVFP4"
+	if typ == "BF16" {
+		// The upper halves of the products: words 1, 3, … 31 of the first table, then of the
+		// second (NVFP4, VPERMT2W) or of the first again (MXFP4, VPERMW).
+		w := make([]uint64, 8)
+		for j := range 32 {
+			k := uint64(2*(j%16) + 1)
+			if nv && j >= 16 {
+				k += 32
+			}
+			w[j/4] |= k << (16 * (j % 4))
+		}
+		VMOVDQU64(rodata("blockPickHigh"+format, w...), pick)
+	}
+	if nv {
+		bcastW(0x000F, low)
+		VMOVDQU64(rodata("blockUpperHalf", 0, 0, 0, 0, 0x0010001000100010, 0x0010001000100010, 0x0010001000100010, 0x0010001000100010), half)
+	}
+	scaleBase(format)
+	blockLoop(func() {
+		t, t2 := Z0, Z1
+		loadScale(0, t)
+		VMULPS(vals, t, t)
+		if nv {
+			loadScale(1, t2)
+			VMULPS(vals, t2, t2)
+		}
+		switch {
+		case typ == "BF16" && nv:
+			VPERMT2W(t2, pick, t)
+		case typ == "BF16":
+			VPERMW(t, pick, t)
+		case nv:
+			VCVTPS2PH(U8(0), t, t.AsY())
+			VCVTPS2PH(U8(0), t2, t2.AsY())
+			VINSERTI64X4(U8(1), t2.AsY(), t, t)
+		default:
+			VCVTPS2PH(U8(0), t, t.AsY())
+			VSHUFI64X2(U8(0x44), t, t, t)
+		}
+		idx := Z2
+		VBROADCASTI32X4(Mem{Base: RSI}, idx)
+		VPERMQ(idx, spread, idx)
+		VPMULTISHIFTQB(idx, ctl, idx)
+		if nv {
+			VPTERNLOGD(U8(0xEA), half, low, idx) // (idx & 0xF) | half
+		}
+		VPERMW(t, idx, idx)
+		VMOVDQU64(idx, Mem{Base: RDI})
+		ADDQ(U32(16), RSI)
+		ADDQ(U32(64), RDI)
+		if nv {
+			ADDQ(U32(2), RDX)
+		} else {
+			INCQ(RDX)
+		}
 	})
 }
 
@@ -251,7 +304,8 @@ func e4m3DecodeAVX512(typ string) {
 			VPADDD(round, m, m)
 			VPADDD(s, m, m)
 			VPSRLD(U8(16), m, m)
-			VPMOVDW(m, Mem{Base: RDI, Disp: 32 * h})
+			VPMOVDW(m, m.AsY())
+			VMOVDQU(m.AsY(), Mem{Base: RDI, Disp: 32 * h})
 		}
 		ADDQ(U32(32), RSI)
 		if typ == "F32" {
@@ -326,7 +380,10 @@ func quantizeMXFP4AVX512() {
 			VPTERNLOGD(U8(0xF8), eight, s, c) // c | (s & 8)
 			VPSRLQ(U8(28), c, s)
 			VPORQ(s, c, c)
-			VPMOVQB(c, Mem{Base: RDI, Disp: 8 * h})
+			// To a register, then a plain store: VPMOVQB with a memory destination is
+			// microcoded on AMD's cores.
+			VPMOVQB(c, c.AsX())
+			VMOVQ(c.AsX(), Mem{Base: RDI, Disp: 8 * h})
 		}
 		Label(next)
 		ADDQ(U32(128), RSI)
