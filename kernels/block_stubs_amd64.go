@@ -87,6 +87,87 @@ func blockmxfp8e4m3ToBF16AVX512(dst, codes, scales []byte, steps int)
 //go:noescape
 func blockF32ToMxfp4AVX512(codes, scales, src []byte, steps int)
 
+// blockmxfp4ToF32AVX2 decodes steps·32 elements of mxfp4 to f32 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeBlocksGeneric(dst, element.F32, codes, scales, MXFP4, steps*32)
+//
+// It decodes 32 elements a step (one MXFP4 block, or two NVFP4 blocks).
+//
+//go:noescape
+func blockmxfp4ToF32AVX2(dst, codes, scales []byte, steps int)
+
+// blockmxfp4ToF16AVX2 decodes steps·32 elements of mxfp4 to f16 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeBlocksGeneric(dst, element.F16, codes, scales, MXFP4, steps*32)
+//
+// It decodes 32 elements a step (one MXFP4 block, or two NVFP4 blocks).
+//
+//go:noescape
+func blockmxfp4ToF16AVX2(dst, codes, scales []byte, steps int)
+
+// blockmxfp4ToBF16AVX2 decodes steps·32 elements of mxfp4 to bf16 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeBlocksGeneric(dst, element.BF16, codes, scales, MXFP4, steps*32)
+//
+// It decodes 32 elements a step (one MXFP4 block, or two NVFP4 blocks).
+//
+//go:noescape
+func blockmxfp4ToBF16AVX2(dst, codes, scales []byte, steps int)
+
+// blocknvfp4ToF32AVX2 decodes steps·32 elements of nvfp4 to f32 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeBlocksGeneric(dst, element.F32, codes, scales, NVFP4, steps*32)
+//
+// It decodes 32 elements a step (one MXFP4 block, or two NVFP4 blocks).
+//
+//go:noescape
+func blocknvfp4ToF32AVX2(dst, codes, scales []byte, steps int)
+
+// blocknvfp4ToF16AVX2 decodes steps·32 elements of nvfp4 to f16 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeBlocksGeneric(dst, element.F16, codes, scales, NVFP4, steps*32)
+//
+// It decodes 32 elements a step (one MXFP4 block, or two NVFP4 blocks).
+//
+//go:noescape
+func blocknvfp4ToF16AVX2(dst, codes, scales []byte, steps int)
+
+// blocknvfp4ToBF16AVX2 decodes steps·32 elements of nvfp4 to bf16 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeBlocksGeneric(dst, element.BF16, codes, scales, NVFP4, steps*32)
+//
+// It decodes 32 elements a step (one MXFP4 block, or two NVFP4 blocks).
+//
+//go:noescape
+func blocknvfp4ToBF16AVX2(dst, codes, scales []byte, steps int)
+
+// blockmxfp8e4m3ToF32AVX2 decodes steps·32 elements of mxfp8e4m3 to f32 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeBlocksGeneric(dst, element.F32, codes, scales, MXFP8E4M3, steps*32)
+//
+// It decodes one block of 32 elements a step.
+//
+//go:noescape
+func blockmxfp8e4m3ToF32AVX2(dst, codes, scales []byte, steps int)
+
+// blockmxfp8e4m3ToBF16AVX2 decodes steps·32 elements of mxfp8e4m3 to bf16 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeBlocksGeneric(dst, element.BF16, codes, scales, MXFP8E4M3, steps*32)
+//
+// It decodes one block of 32 elements a step.
+//
+//go:noescape
+func blockmxfp8e4m3ToBF16AVX2(dst, codes, scales []byte, steps int)
+
+// blockF32ToMxfp4AVX2 encodes steps·32 f32 values into mxfp4 on the AVX2 path, as the pure-Go loop does:
+//
+//	encodeBlocksGeneric(codes, scales, MXFP4, src, element.F32, steps*32)
+//
+// It encodes one block of 32 elements a step.
+//
+//go:noescape
+func blockF32ToMxfp4AVX2(codes, scales, src []byte, steps int)
+
 // blockKernelList lists the block kernels with their paths, formats and value types.
 func blockKernelList() []blockKernelSpec {
 	return []blockKernelSpec{
@@ -99,5 +180,14 @@ func blockKernelList() []blockKernelSpec {
 		{path: AVX512, format: MXFP8E4M3, typ: element.F32, decode: blockmxfp8e4m3ToF32AVX512},
 		{path: AVX512, format: MXFP8E4M3, typ: element.BF16, decode: blockmxfp8e4m3ToBF16AVX512},
 		{path: AVX512, format: MXFP4, typ: element.F32, encode: blockF32ToMxfp4AVX512},
+		{path: AVX2, format: MXFP4, typ: element.F32, decode: blockmxfp4ToF32AVX2},
+		{path: AVX2, format: MXFP4, typ: element.F16, decode: blockmxfp4ToF16AVX2},
+		{path: AVX2, format: MXFP4, typ: element.BF16, decode: blockmxfp4ToBF16AVX2},
+		{path: AVX2, format: NVFP4, typ: element.F32, decode: blocknvfp4ToF32AVX2},
+		{path: AVX2, format: NVFP4, typ: element.F16, decode: blocknvfp4ToF16AVX2},
+		{path: AVX2, format: NVFP4, typ: element.BF16, decode: blocknvfp4ToBF16AVX2},
+		{path: AVX2, format: MXFP8E4M3, typ: element.F32, decode: blockmxfp8e4m3ToF32AVX2},
+		{path: AVX2, format: MXFP8E4M3, typ: element.BF16, decode: blockmxfp8e4m3ToBF16AVX2},
+		{path: AVX2, format: MXFP4, typ: element.F32, encode: blockF32ToMxfp4AVX2},
 	}
 }

@@ -8880,3 +8880,715 @@ nanblock:
 	VPXORD  X0, X0, X0
 	VMOVDQU X0, (DI)
 	JMP     next
+
+// func blockmxfp4ToF32AVX2(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX2
+TEXT ·blockmxfp4ToF32AVX2(SB), NOSPLIT, $0-80
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    codes_base+24(FP), SI
+	MOVQ    scales_base+48(FP), DX
+	MOVQ    steps+72(FP), CX
+	VMOVUPS blockF4Values<>+0(SB), Y15
+	VMOVUPS blockF4Values<>+32(SB), Y14
+	LEAQ    ·f8e8m0ToF32Table+0(SB), R8
+	VMOVDQU blockNibbleShifts<>+0(SB), Y13
+	TESTQ   CX, CX
+	JZ      done
+
+step:
+	MOVBLZX      (DX), AX
+	VBROADCASTSS (R8)(AX*4), Y0
+	VMULPS       Y14, Y0, Y1
+	VMULPS       Y15, Y0, Y0
+	VPBROADCASTD (SI), Y2
+	VPSRLVD      Y13, Y2, Y2
+	VPSLLD       $0x1c, Y2, Y3
+	VPERMPS      Y0, Y2, Y4
+	VPERMPS      Y1, Y2, Y5
+	VBLENDVPS    Y3, Y5, Y4, Y4
+	VMOVUPS      Y4, (DI)
+	VPBROADCASTD 4(SI), Y6
+	VPSRLVD      Y13, Y6, Y6
+	VPSLLD       $0x1c, Y6, Y7
+	VPERMPS      Y0, Y6, Y8
+	VPERMPS      Y1, Y6, Y9
+	VBLENDVPS    Y7, Y9, Y8, Y8
+	VMOVUPS      Y8, 32(DI)
+	VPBROADCASTD 8(SI), Y2
+	VPSRLVD      Y13, Y2, Y2
+	VPSLLD       $0x1c, Y2, Y3
+	VPERMPS      Y0, Y2, Y4
+	VPERMPS      Y1, Y2, Y5
+	VBLENDVPS    Y3, Y5, Y4, Y4
+	VMOVUPS      Y4, 64(DI)
+	VPBROADCASTD 12(SI), Y6
+	VPSRLVD      Y13, Y6, Y6
+	VPSLLD       $0x1c, Y6, Y7
+	VPERMPS      Y0, Y6, Y8
+	VPERMPS      Y1, Y6, Y9
+	VBLENDVPS    Y7, Y9, Y8, Y8
+	VMOVUPS      Y8, 96(DI)
+	ADDQ         $0x00000010, SI
+	ADDQ         $0x00000080, DI
+	INCQ         DX
+	DECQ         CX
+	JNZ          step
+
+done:
+	VZEROUPPER
+	RET
+
+DATA blockNibbleShifts<>+0(SB)/8, $0x0000000400000000
+DATA blockNibbleShifts<>+8(SB)/8, $0x0000000c00000008
+DATA blockNibbleShifts<>+16(SB)/8, $0x0000001400000010
+DATA blockNibbleShifts<>+24(SB)/8, $0x0000001c00000018
+GLOBL blockNibbleShifts<>(SB), RODATA|NOPTR, $32
+
+// func blockmxfp4ToF16AVX2(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX2, F16C
+TEXT ·blockmxfp4ToF16AVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         steps+72(FP), CX
+	VMOVUPS      blockF4Values<>+0(SB), Y15
+	VMOVUPS      blockF4Values<>+32(SB), Y14
+	LEAQ         ·f8e8m0ToF32Table+0(SB), R8
+	MOVL         $0x0f0f0f0f, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	VMOVDQU      blockSplitWords<>+0(SB), Y12
+	TESTQ        CX, CX
+	JZ           done
+
+step:
+	MOVBLZX        (DX), AX
+	VBROADCASTSS   (R8)(AX*4), Y2
+	VMULPS         Y14, Y2, Y11
+	VMULPS         Y15, Y2, Y2
+	VCVTPS2PH      $0x00, Y2, X2
+	VCVTPS2PH      $0x00, Y11, X11
+	VINSERTI128    $0x01, X11, Y2, Y2
+	VPSHUFB        Y12, Y2, Y2
+	VPERMQ         $0xd8, Y2, Y2
+	VPERM2I128     $0x00, Y2, Y2, Y0
+	VPERM2I128     $0x11, Y2, Y2, Y1
+	VBROADCASTI128 (SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, (DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 32(DI)
+	ADDQ           $0x00000010, SI
+	ADDQ           $0x00000040, DI
+	INCQ           DX
+	DECQ           CX
+	JNZ            step
+
+done:
+	VZEROUPPER
+	RET
+
+DATA blockSplitWords<>+0(SB)/8, $0x0e0c0a0806040200
+DATA blockSplitWords<>+8(SB)/8, $0x0f0d0b0907050301
+DATA blockSplitWords<>+16(SB)/8, $0x0e0c0a0806040200
+DATA blockSplitWords<>+24(SB)/8, $0x0f0d0b0907050301
+GLOBL blockSplitWords<>(SB), RODATA|NOPTR, $32
+
+// func blockmxfp4ToBF16AVX2(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX2
+TEXT ·blockmxfp4ToBF16AVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         steps+72(FP), CX
+	VMOVUPS      blockF4Values<>+0(SB), Y15
+	VMOVUPS      blockF4Values<>+32(SB), Y14
+	LEAQ         ·f8e8m0ToF32Table+0(SB), R8
+	MOVL         $0x0f0f0f0f, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	VMOVDQU      blockSplitWords<>+0(SB), Y12
+	TESTQ        CX, CX
+	JZ           done
+
+step:
+	MOVBLZX        (DX), AX
+	VBROADCASTSS   (R8)(AX*4), Y2
+	VMULPS         Y14, Y2, Y11
+	VMULPS         Y15, Y2, Y2
+	VPSRLD         $0x10, Y2, Y2
+	VPSRLD         $0x10, Y11, Y11
+	VPACKUSDW      Y11, Y2, Y2
+	VPERMQ         $0xd8, Y2, Y2
+	VPSHUFB        Y12, Y2, Y2
+	VPERMQ         $0xd8, Y2, Y2
+	VPERM2I128     $0x00, Y2, Y2, Y0
+	VPERM2I128     $0x11, Y2, Y2, Y1
+	VBROADCASTI128 (SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, (DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 32(DI)
+	ADDQ           $0x00000010, SI
+	ADDQ           $0x00000040, DI
+	INCQ           DX
+	DECQ           CX
+	JNZ            step
+
+done:
+	VZEROUPPER
+	RET
+
+// func blocknvfp4ToF32AVX2(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX2
+TEXT ·blocknvfp4ToF32AVX2(SB), NOSPLIT, $0-80
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    codes_base+24(FP), SI
+	MOVQ    scales_base+48(FP), DX
+	MOVQ    steps+72(FP), CX
+	VMOVUPS blockF4Values<>+0(SB), Y15
+	VMOVUPS blockF4Values<>+32(SB), Y14
+	LEAQ    ·blockE4M3Scales+0(SB), R8
+	VMOVDQU blockNibbleShifts<>+0(SB), Y13
+	TESTQ   CX, CX
+	JZ      done
+
+step:
+	MOVBLZX      (DX), AX
+	VBROADCASTSS (R8)(AX*4), Y0
+	VMULPS       Y14, Y0, Y1
+	VMULPS       Y15, Y0, Y0
+	VPBROADCASTD (SI), Y2
+	VPSRLVD      Y13, Y2, Y2
+	VPSLLD       $0x1c, Y2, Y3
+	VPERMPS      Y0, Y2, Y4
+	VPERMPS      Y1, Y2, Y5
+	VBLENDVPS    Y3, Y5, Y4, Y4
+	VMOVUPS      Y4, (DI)
+	VPBROADCASTD 4(SI), Y6
+	VPSRLVD      Y13, Y6, Y6
+	VPSLLD       $0x1c, Y6, Y7
+	VPERMPS      Y0, Y6, Y8
+	VPERMPS      Y1, Y6, Y9
+	VBLENDVPS    Y7, Y9, Y8, Y8
+	VMOVUPS      Y8, 32(DI)
+	MOVBLZX      1(DX), AX
+	VBROADCASTSS (R8)(AX*4), Y0
+	VMULPS       Y14, Y0, Y1
+	VMULPS       Y15, Y0, Y0
+	VPBROADCASTD 8(SI), Y2
+	VPSRLVD      Y13, Y2, Y2
+	VPSLLD       $0x1c, Y2, Y3
+	VPERMPS      Y0, Y2, Y4
+	VPERMPS      Y1, Y2, Y5
+	VBLENDVPS    Y3, Y5, Y4, Y4
+	VMOVUPS      Y4, 64(DI)
+	VPBROADCASTD 12(SI), Y6
+	VPSRLVD      Y13, Y6, Y6
+	VPSLLD       $0x1c, Y6, Y7
+	VPERMPS      Y0, Y6, Y8
+	VPERMPS      Y1, Y6, Y9
+	VBLENDVPS    Y7, Y9, Y8, Y8
+	VMOVUPS      Y8, 96(DI)
+	ADDQ         $0x00000010, SI
+	ADDQ         $0x00000080, DI
+	ADDQ         $0x00000002, DX
+	DECQ         CX
+	JNZ          step
+
+done:
+	VZEROUPPER
+	RET
+
+// func blocknvfp4ToF16AVX2(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX2, F16C
+TEXT ·blocknvfp4ToF16AVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         steps+72(FP), CX
+	VMOVUPS      blockF4Values<>+0(SB), Y15
+	VMOVUPS      blockF4Values<>+32(SB), Y14
+	LEAQ         ·blockE4M3Scales+0(SB), R8
+	MOVL         $0x0f0f0f0f, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	VMOVDQU      blockSplitWords<>+0(SB), Y12
+	TESTQ        CX, CX
+	JZ           done
+
+step:
+	MOVBLZX        (DX), AX
+	VBROADCASTSS   (R8)(AX*4), Y2
+	VMULPS         Y14, Y2, Y11
+	VMULPS         Y15, Y2, Y2
+	VCVTPS2PH      $0x00, Y2, X2
+	VCVTPS2PH      $0x00, Y11, X11
+	VINSERTI128    $0x01, X11, Y2, Y2
+	VPSHUFB        Y12, Y2, Y2
+	VPERMQ         $0xd8, Y2, Y2
+	MOVBLZX        1(DX), AX
+	VBROADCASTSS   (R8)(AX*4), Y3
+	VMULPS         Y14, Y3, Y11
+	VMULPS         Y15, Y3, Y3
+	VCVTPS2PH      $0x00, Y3, X3
+	VCVTPS2PH      $0x00, Y11, X11
+	VINSERTI128    $0x01, X11, Y3, Y3
+	VPSHUFB        Y12, Y3, Y3
+	VPERMQ         $0xd8, Y3, Y3
+	VPERM2I128     $0x20, Y3, Y2, Y0
+	VPERM2I128     $0x31, Y3, Y2, Y1
+	VBROADCASTI128 (SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, (DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 32(DI)
+	ADDQ           $0x00000010, SI
+	ADDQ           $0x00000040, DI
+	ADDQ           $0x00000002, DX
+	DECQ           CX
+	JNZ            step
+
+done:
+	VZEROUPPER
+	RET
+
+// func blocknvfp4ToBF16AVX2(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX2
+TEXT ·blocknvfp4ToBF16AVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         steps+72(FP), CX
+	VMOVUPS      blockF4Values<>+0(SB), Y15
+	VMOVUPS      blockF4Values<>+32(SB), Y14
+	LEAQ         ·blockE4M3Scales+0(SB), R8
+	MOVL         $0x0f0f0f0f, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	VMOVDQU      blockSplitWords<>+0(SB), Y12
+	TESTQ        CX, CX
+	JZ           done
+
+step:
+	MOVBLZX        (DX), AX
+	VBROADCASTSS   (R8)(AX*4), Y2
+	VMULPS         Y14, Y2, Y11
+	VMULPS         Y15, Y2, Y2
+	VPSRLD         $0x10, Y2, Y2
+	VPSRLD         $0x10, Y11, Y11
+	VPACKUSDW      Y11, Y2, Y2
+	VPERMQ         $0xd8, Y2, Y2
+	VPSHUFB        Y12, Y2, Y2
+	VPERMQ         $0xd8, Y2, Y2
+	MOVBLZX        1(DX), AX
+	VBROADCASTSS   (R8)(AX*4), Y3
+	VMULPS         Y14, Y3, Y11
+	VMULPS         Y15, Y3, Y3
+	VPSRLD         $0x10, Y3, Y3
+	VPSRLD         $0x10, Y11, Y11
+	VPACKUSDW      Y11, Y3, Y3
+	VPERMQ         $0xd8, Y3, Y3
+	VPSHUFB        Y12, Y3, Y3
+	VPERMQ         $0xd8, Y3, Y3
+	VPERM2I128     $0x20, Y3, Y2, Y0
+	VPERM2I128     $0x31, Y3, Y2, Y1
+	VBROADCASTI128 (SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, (DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 32(DI)
+	ADDQ           $0x00000010, SI
+	ADDQ           $0x00000040, DI
+	ADDQ           $0x00000002, DX
+	DECQ           CX
+	JNZ            step
+
+done:
+	VZEROUPPER
+	RET
+
+// func blockmxfp8e4m3ToF32AVX2(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX2
+TEXT ·blockmxfp8e4m3ToF32AVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         steps+72(FP), CX
+	MOVL         $0x07f00000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL         $0x7b800000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $0x7fc00000, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x80000000, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	LEAQ         ·f8e8m0ToF32Table+0(SB), R8
+	TESTQ        CX, CX
+	JZ           done
+
+step:
+	MOVBLZX      (DX), AX
+	VBROADCASTSS (R8)(AX*4), Y0
+	VPMOVZXBD    (SI), Y1
+	VPSLLD       $0x14, Y1, Y2
+	VPAND        Y15, Y2, Y2
+	VPCMPEQD     Y15, Y2, Y4
+	VMULPS       Y14, Y2, Y2
+	VBLENDVPS    Y4, Y13, Y2, Y2
+	VPSLLD       $0x18, Y1, Y3
+	VPAND        Y12, Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VMULPS       Y2, Y0, Y2
+	VMOVUPS      Y2, (DI)
+	VPMOVZXBD    8(SI), Y1
+	VPSLLD       $0x14, Y1, Y6
+	VPAND        Y15, Y6, Y6
+	VPCMPEQD     Y15, Y6, Y4
+	VMULPS       Y14, Y6, Y6
+	VBLENDVPS    Y4, Y13, Y6, Y6
+	VPSLLD       $0x18, Y1, Y3
+	VPAND        Y12, Y3, Y3
+	VPOR         Y3, Y6, Y6
+	VMULPS       Y6, Y0, Y6
+	VMOVUPS      Y6, 32(DI)
+	VPMOVZXBD    16(SI), Y1
+	VPSLLD       $0x14, Y1, Y2
+	VPAND        Y15, Y2, Y2
+	VPCMPEQD     Y15, Y2, Y4
+	VMULPS       Y14, Y2, Y2
+	VBLENDVPS    Y4, Y13, Y2, Y2
+	VPSLLD       $0x18, Y1, Y3
+	VPAND        Y12, Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VMULPS       Y2, Y0, Y2
+	VMOVUPS      Y2, 64(DI)
+	VPMOVZXBD    24(SI), Y1
+	VPSLLD       $0x14, Y1, Y6
+	VPAND        Y15, Y6, Y6
+	VPCMPEQD     Y15, Y6, Y4
+	VMULPS       Y14, Y6, Y6
+	VBLENDVPS    Y4, Y13, Y6, Y6
+	VPSLLD       $0x18, Y1, Y3
+	VPAND        Y12, Y3, Y3
+	VPOR         Y3, Y6, Y6
+	VMULPS       Y6, Y0, Y6
+	VMOVUPS      Y6, 96(DI)
+	ADDQ         $0x00000020, SI
+	ADDQ         $0x00000080, DI
+	INCQ         DX
+	DECQ         CX
+	JNZ          step
+
+done:
+	VZEROUPPER
+	RET
+
+// func blockmxfp8e4m3ToBF16AVX2(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX2
+TEXT ·blockmxfp8e4m3ToBF16AVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         steps+72(FP), CX
+	MOVL         $0x07f00000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL         $0x7b800000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $0x7fc00000, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x80000000, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVL         $0x00000001, AX
+	VMOVD        AX, X11
+	VPBROADCASTD X11, Y11
+	MOVL         $0x00007fff, AX
+	VMOVD        AX, X10
+	VPBROADCASTD X10, Y10
+	LEAQ         ·f8e8m0ToF32Table+0(SB), R8
+	TESTQ        CX, CX
+	JZ           done
+
+step:
+	MOVBLZX      (DX), AX
+	VBROADCASTSS (R8)(AX*4), Y0
+	VPMOVZXBD    (SI), Y1
+	VPSLLD       $0x14, Y1, Y2
+	VPAND        Y15, Y2, Y2
+	VPCMPEQD     Y15, Y2, Y4
+	VMULPS       Y14, Y2, Y2
+	VBLENDVPS    Y4, Y13, Y2, Y2
+	VPSLLD       $0x18, Y1, Y3
+	VPAND        Y12, Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VMULPS       Y2, Y0, Y2
+	VPSRLD       $0x10, Y2, Y3
+	VPAND        Y11, Y3, Y3
+	VPADDD       Y10, Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPMOVZXBD    8(SI), Y1
+	VPSLLD       $0x14, Y1, Y6
+	VPAND        Y15, Y6, Y6
+	VPCMPEQD     Y15, Y6, Y4
+	VMULPS       Y14, Y6, Y6
+	VBLENDVPS    Y4, Y13, Y6, Y6
+	VPSLLD       $0x18, Y1, Y3
+	VPAND        Y12, Y3, Y3
+	VPOR         Y3, Y6, Y6
+	VMULPS       Y6, Y0, Y6
+	VPSRLD       $0x10, Y6, Y3
+	VPAND        Y11, Y3, Y3
+	VPADDD       Y10, Y6, Y6
+	VPADDD       Y3, Y6, Y6
+	VPSRLD       $0x10, Y6, Y6
+	VPACKUSDW    Y6, Y2, Y6
+	VPERMQ       $0xd8, Y6, Y6
+	VMOVDQU      Y6, (DI)
+	VPMOVZXBD    16(SI), Y1
+	VPSLLD       $0x14, Y1, Y2
+	VPAND        Y15, Y2, Y2
+	VPCMPEQD     Y15, Y2, Y4
+	VMULPS       Y14, Y2, Y2
+	VBLENDVPS    Y4, Y13, Y2, Y2
+	VPSLLD       $0x18, Y1, Y3
+	VPAND        Y12, Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VMULPS       Y2, Y0, Y2
+	VPSRLD       $0x10, Y2, Y3
+	VPAND        Y11, Y3, Y3
+	VPADDD       Y10, Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPMOVZXBD    24(SI), Y1
+	VPSLLD       $0x14, Y1, Y6
+	VPAND        Y15, Y6, Y6
+	VPCMPEQD     Y15, Y6, Y4
+	VMULPS       Y14, Y6, Y6
+	VBLENDVPS    Y4, Y13, Y6, Y6
+	VPSLLD       $0x18, Y1, Y3
+	VPAND        Y12, Y3, Y3
+	VPOR         Y3, Y6, Y6
+	VMULPS       Y6, Y0, Y6
+	VPSRLD       $0x10, Y6, Y3
+	VPAND        Y11, Y3, Y3
+	VPADDD       Y10, Y6, Y6
+	VPADDD       Y3, Y6, Y6
+	VPSRLD       $0x10, Y6, Y6
+	VPACKUSDW    Y6, Y2, Y6
+	VPERMQ       $0xd8, Y6, Y6
+	VMOVDQU      Y6, 32(DI)
+	ADDQ         $0x00000020, SI
+	ADDQ         $0x00000040, DI
+	INCQ         DX
+	DECQ         CX
+	JNZ          step
+
+done:
+	VZEROUPPER
+	RET
+
+// func blockF32ToMxfp4AVX2(codes []byte, scales []byte, src []byte, steps int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·blockF32ToMxfp4AVX2(SB), NOSPLIT, $0-80
+	MOVQ         codes_base+0(FP), DI
+	MOVQ         src_base+48(FP), SI
+	MOVQ         scales_base+24(FP), DX
+	MOVQ         steps+72(FP), CX
+	MOVL         $0x7fffffff, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL         $0x4a800000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $0x00000007, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x00000008, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVL         $0x3f800000, AX
+	VMOVD        AX, X11
+	VPBROADCASTD X11, Y11
+	MOVL         $0xc11fffff, AX
+	VMOVD        AX, X10
+	VPBROADCASTD X10, Y10
+	MOVL         $0x00000001, AX
+	VMOVD        AX, X9
+	VPBROADCASTD X9, Y9
+	MOVL         $0x000000ff, AX
+	VMOVD        AX, X8
+	VPBROADCASTW X8, Y8
+	TESTQ        CX, CX
+	JZ           done
+
+step:
+	VPAND        (SI), Y15, Y0
+	VPAND        32(SI), Y15, Y1
+	VPAND        64(SI), Y15, Y2
+	VPAND        96(SI), Y15, Y3
+	VPMAXUD      Y0, Y1, Y4
+	VPMAXUD      Y2, Y3, Y5
+	VPMAXUD      Y4, Y5, Y4
+	VEXTRACTI128 $0x01, Y4, X5
+	VPMAXUD      X5, X4, X4
+	VPSHUFD      $0x4e, X4, X5
+	VPMAXUD      X5, X4, X4
+	VPSHUFD      $0xb1, X4, X5
+	VPMAXUD      X5, X4, X4
+	VMOVD        X4, AX
+	CMPL         AX, $0x7f800000
+	JAE          nanblock
+	SHRL         $0x17, AX
+	SUBL         $0x02, AX
+	XORL         BX, BX
+	TESTL        AX, AX
+	CMOVLLT      BX, AX
+	MOVB         AL, (DX)
+	NEGL         AX
+	ADDL         $0x000000fe, AX
+	SHLL         $0x17, AX
+	VMOVD        AX, X4
+	VPBROADCASTD X4, Y4
+	VMULPS       Y4, Y0, Y0
+	VPSRLD       $0x16, Y0, Y6
+	VPAND        Y9, Y6, Y6
+	VPADDD       Y10, Y0, Y5
+	VPADDD       Y6, Y5, Y5
+	VPSRLD       $0x16, Y5, Y5
+	VADDPS       Y14, Y0, Y6
+	VPSUBD       Y14, Y6, Y6
+	VPCMPGTD     Y0, Y11, Y7
+	VPBLENDVB    Y7, Y6, Y5, Y5
+	VPMINUD      Y13, Y5, Y5
+	VMOVDQU      (SI), Y6
+	VPSRLD       $0x1c, Y6, Y6
+	VPAND        Y12, Y6, Y6
+	VPOR         Y6, Y5, Y0
+	VMULPS       Y4, Y1, Y1
+	VPSRLD       $0x16, Y1, Y6
+	VPAND        Y9, Y6, Y6
+	VPADDD       Y10, Y1, Y5
+	VPADDD       Y6, Y5, Y5
+	VPSRLD       $0x16, Y5, Y5
+	VADDPS       Y14, Y1, Y6
+	VPSUBD       Y14, Y6, Y6
+	VPCMPGTD     Y1, Y11, Y7
+	VPBLENDVB    Y7, Y6, Y5, Y5
+	VPMINUD      Y13, Y5, Y5
+	VMOVDQU      32(SI), Y6
+	VPSRLD       $0x1c, Y6, Y6
+	VPAND        Y12, Y6, Y6
+	VPOR         Y6, Y5, Y1
+	VMULPS       Y4, Y2, Y2
+	VPSRLD       $0x16, Y2, Y6
+	VPAND        Y9, Y6, Y6
+	VPADDD       Y10, Y2, Y5
+	VPADDD       Y6, Y5, Y5
+	VPSRLD       $0x16, Y5, Y5
+	VADDPS       Y14, Y2, Y6
+	VPSUBD       Y14, Y6, Y6
+	VPCMPGTD     Y2, Y11, Y7
+	VPBLENDVB    Y7, Y6, Y5, Y5
+	VPMINUD      Y13, Y5, Y5
+	VMOVDQU      64(SI), Y6
+	VPSRLD       $0x1c, Y6, Y6
+	VPAND        Y12, Y6, Y6
+	VPOR         Y6, Y5, Y2
+	VMULPS       Y4, Y3, Y3
+	VPSRLD       $0x16, Y3, Y6
+	VPAND        Y9, Y6, Y6
+	VPADDD       Y10, Y3, Y5
+	VPADDD       Y6, Y5, Y5
+	VPSRLD       $0x16, Y5, Y5
+	VADDPS       Y14, Y3, Y6
+	VPSUBD       Y14, Y6, Y6
+	VPCMPGTD     Y3, Y11, Y7
+	VPBLENDVB    Y7, Y6, Y5, Y5
+	VPMINUD      Y13, Y5, Y5
+	VMOVDQU      96(SI), Y6
+	VPSRLD       $0x1c, Y6, Y6
+	VPAND        Y12, Y6, Y6
+	VPOR         Y6, Y5, Y3
+	VPACKUSDW    Y1, Y0, Y0
+	VPACKUSDW    Y3, Y2, Y2
+	VPACKUSWB    Y2, Y0, Y0
+	VMOVDQU      blockPackOrder<>+0(SB), Y5
+	VPERMD       Y0, Y5, Y0
+	VPSRLW       $0x04, Y0, Y1
+	VPOR         Y1, Y0, Y0
+	VPAND        Y8, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSWB    X1, X0, X0
+	VMOVDQU      X0, (DI)
+
+next:
+	ADDQ $0x00000080, SI
+	ADDQ $0x00000010, DI
+	INCQ DX
+	DECQ CX
+	JNZ  step
+
+done:
+	VZEROUPPER
+	RET
+
+nanblock:
+	MOVB    $0xff, (DX)
+	VPXOR   X0, X0, X0
+	VMOVDQU X0, (DI)
+	JMP     next
+
+DATA blockPackOrder<>+0(SB)/8, $0x0000000400000000
+DATA blockPackOrder<>+8(SB)/8, $0x0000000500000001
+DATA blockPackOrder<>+16(SB)/8, $0x0000000600000002
+DATA blockPackOrder<>+24(SB)/8, $0x0000000700000003
+GLOBL blockPackOrder<>(SB), RODATA|NOPTR, $32

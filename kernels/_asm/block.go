@@ -445,3 +445,278 @@ func writeBlockGo(path string) error {
 func blockGoPath(goOut string) string {
 	return filepath.Join(filepath.Dir(goOut), "block_stubs_amd64.go")
 }
+
+func init() {
+	// The AVX2 block kernels: the same steps as the AVX-512 ones with 256-bit registers and
+	// without VPERMW and VPMULTISHIFTQB. f4e2m1 → f32 looks up 8 elements a register with two
+	// VPERMPS (the positive and the negative codes' products, by the low 3 bits of the code)
+	// and picks one by the sign bit (VBLENDVPS); → f16 and bf16 splits the 16 products' words
+	// into a table of low bytes and one of high bytes and looks both up with VPSHUFB, whose
+	// 128-bit lanes hold the two halves' tables.
+	for _, format := range []string{"MXFP4", "NVFP4"} {
+		for _, typ := range []string{"F32", "F16", "BF16"} {
+			addBlock(&blockKernel{
+				name: "block" + strings.ToLower(format) + "To" + typName(typ) + "AVX2", isa: avx2,
+				format: format, typ: typ, decode: true,
+				doc:  "It decodes 32 elements a step (one MXFP4 block, or two NVFP4 blocks).",
+				body: func() { f4DecodeAVX2(format, typ) },
+			})
+		}
+	}
+	for _, typ := range []string{"F32", "BF16"} {
+		addBlock(&blockKernel{
+			name: "blockmxfp8e4m3To" + typName(typ) + "AVX2", isa: avx2,
+			format: "MXFP8E4M3", typ: typ, decode: true,
+			doc:  "It decodes one block of 32 elements a step.",
+			body: func() { e4m3DecodeAVX2(typ) },
+		})
+	}
+	addBlock(&blockKernel{
+		name: "blockF32ToMxfp4AVX2", isa: avx2, format: "MXFP4", typ: "F32",
+		doc:  "It encodes one block of 32 elements a step.",
+		body: quantizeMXFP4AVX2,
+	})
+}
+
+// loadScaleY broadcasts the float32 value of the scale byte at off(DX) into the Y register v
+// (R8 holds the table's address).
+func loadScaleY(off int, v VecPhysical) {
+	MOVBLZX(Mem{Base: RDX, Disp: off}, EAX)
+	VBROADCASTSS(Mem{Base: R8, Index: RAX, Scale: 4}, v)
+}
+
+func f4DecodeAVX2(format, typ string) {
+	pos, neg, shifts := Y15, Y14, Y13
+	VMOVUPS(rodata("blockF4Values", f32Quads(f4Values...)...), pos)
+	VMOVUPS(Mem{Symbol: Symbol{Name: "blockF4Values<>"}, Base: StaticBase, Disp: 32}, neg)
+	nv := format == "NVFP4"
+	scaleBase(format)
+	if typ == "F32" {
+		VMOVDQU(rodata("blockNibbleShifts", 0x0000000400000000, 0x0000000C00000008, 0x0000001400000010, 0x0000001C00000018), shifts)
+		blockLoop(func() {
+			for h := range 2 {
+				tp, tn := Y0, Y1
+				if h == 0 || nv {
+					loadScaleY(h, tp)
+					VMULPS(neg, tp, tn)
+					VMULPS(pos, tp, tp)
+				}
+				for q := range 2 {
+					idx, sel, p, n := ys[2+4*q], ys[3+4*q], ys[4+4*q], ys[5+4*q]
+					VPBROADCASTD(Mem{Base: RSI, Disp: 8*h + 4*q}, idx)
+					VPSRLVD(shifts, idx, idx)
+					VPSLLD(U8(28), idx, sel)
+					VPERMPS(tp, idx, p)
+					VPERMPS(tn, idx, n)
+					VBLENDVPS(sel, n, p, p)
+					VMOVUPS(p, Mem{Base: RDI, Disp: 64*h + 32*q})
+				}
+			}
+			ADDQ(U32(16), RSI)
+			ADDQ(U32(128), RDI)
+			if nv {
+				ADDQ(U32(2), RDX)
+			} else {
+				INCQ(RDX)
+			}
+		})
+		return
+	}
+	low, split := Y13, Y12
+	bcastB := func(c uint8, v VecPhysical) {
+		MOVL(U32(uint32(c)*0x01010101), EAX)
+		VMOVD(EAX, v.AsX())
+		VPBROADCASTD(v.AsX(), v)
+	}
+	bcastB(0x0F, low)
+	// Per 128-bit lane: the words' low bytes, then their high bytes.
+	VMOVDQU(rodata("blockSplitWords", 0x0E0C0A0806040200, 0x0F0D0B0907050301, 0x0E0C0A0806040200, 0x0F0D0B0907050301), split)
+	// table leaves in Y the 16 words of the products of the scale at off(DX), split by
+	// VPSHUFB and VPERMQ into the low bytes (lane 0) and the high bytes (lane 1).
+	table := func(off int, y VecPhysical) {
+		a, b := y, Y11
+		loadScaleY(off, a)
+		VMULPS(neg, a, b)
+		VMULPS(pos, a, a)
+		if typ == "F16" {
+			VCVTPS2PH(U8(0), a, a.AsX())
+			VCVTPS2PH(U8(0), b, b.AsX())
+			VINSERTI128(U8(1), b.AsX(), a, a)
+		} else {
+			VPSRLD(U8(16), a, a)
+			VPSRLD(U8(16), b, b)
+			VPACKUSDW(b, a, a) // words 0-3, 8-11 | 4-7, 12-15
+			VPERMQ(U8(0xD8), a, a)
+		}
+		VPSHUFB(split, a, a)
+		VPERMQ(U8(0xD8), a, a)
+	}
+	blockLoop(func() {
+		lo, hi := Y0, Y1
+		table(0, Y2)
+		if nv {
+			table(1, Y3)
+			VPERM2I128(U8(0x20), Y3, Y2, lo)
+			VPERM2I128(U8(0x31), Y3, Y2, hi)
+		} else {
+			VPERM2I128(U8(0x00), Y2, Y2, lo)
+			VPERM2I128(U8(0x11), Y2, Y2, hi)
+		}
+		// The codes as one byte an element: lane 0 elements 0-15, lane 1 elements 16-31.
+		x, n0, n1 := Y4, Y5, Y6
+		VBROADCASTI128(Mem{Base: RSI}, x)
+		VPAND(low, x, n0)
+		VPSRLW(U8(4), x, n1)
+		VPAND(low, n1, n1)
+		VPUNPCKLBW(n1, n0, x)
+		VPUNPCKHBW(n1, n0, n0)
+		VPBLENDD(U8(0xF0), n0, x, x)
+		VPSHUFB(x, lo, n0)
+		VPSHUFB(x, hi, n1)
+		VPUNPCKLBW(n1, n0, x)  // words of elements 0-7 | 16-23
+		VPUNPCKHBW(n1, n0, n0) // 8-15 | 24-31
+		VPERM2I128(U8(0x20), n0, x, n1)
+		VMOVDQU(n1, Mem{Base: RDI})
+		VPERM2I128(U8(0x31), n0, x, n1)
+		VMOVDQU(n1, Mem{Base: RDI, Disp: 32})
+		ADDQ(U32(16), RSI)
+		ADDQ(U32(64), RDI)
+		if nv {
+			ADDQ(U32(2), RDX)
+		} else {
+			INCQ(RDX)
+		}
+	})
+}
+
+// e4m3DecodeAVX2 is e4m3DecodeAVX512 eight elements a register.
+func e4m3DecodeAVX2(typ string) {
+	magMask, pow120, qnan, signMask, one, round := Y15, Y14, Y13, Y12, Y11, Y10
+	bcastD(0x07F00000, magMask)
+	bcastD(0x7B800000, pow120)
+	bcastD(0x7FC00000, qnan)
+	bcastD(0x80000000, signMask)
+	if typ == "BF16" {
+		bcastD(1, one)
+		bcastD(0x7FFF, round)
+	}
+	scaleBase("MXFP8E4M3")
+	blockLoop(func() {
+		loadScaleY(0, Y0)
+		for q := range 4 {
+			c, m, s, k := Y1, ys[2+q%2*4], Y3, Y4
+			VPMOVZXBD(Mem{Base: RSI, Disp: 8 * q}, c)
+			VPSLLD(U8(20), c, m)
+			VPAND(magMask, m, m)
+			VPCMPEQD(magMask, m, k)
+			VMULPS(pow120, m, m)
+			VBLENDVPS(k, qnan, m, m)
+			VPSLLD(U8(24), c, s)
+			VPAND(signMask, s, s)
+			VPOR(s, m, m)
+			VMULPS(m, Y0, m)
+			if typ == "F32" {
+				VMOVUPS(m, Mem{Base: RDI, Disp: 32 * q})
+				continue
+			}
+			VPSRLD(U8(16), m, s)
+			VPAND(one, s, s)
+			VPADDD(round, m, m)
+			VPADDD(s, m, m)
+			VPSRLD(U8(16), m, m)
+			if q%2 == 1 {
+				VPACKUSDW(m, Y2, m)
+				VPERMQ(U8(0xD8), m, m)
+				VMOVDQU(m, Mem{Base: RDI, Disp: 32 * (q / 2)})
+			}
+		}
+		ADDQ(U32(32), RSI)
+		if typ == "F32" {
+			ADDQ(U32(128), RDI)
+		} else {
+			ADDQ(U32(64), RDI)
+		}
+		INCQ(RDX)
+	})
+}
+
+// quantizeMXFP4AVX2 is quantizeMXFP4AVX512 eight values a register; the codes are narrowed to
+// bytes, paired into nibbles and stored 16 bytes a block.
+func quantizeMXFP4AVX2() {
+	abs, c22, seven, eight, oneF, rnd, one, lowByte := Y15, Y14, Y13, Y12, Y11, Y10, Y9, Y8
+	bcastD(0x7FFFFFFF, abs)
+	bcastD(0x4A800000, c22)
+	bcastD(7, seven)
+	bcastD(8, eight)
+	bcastD(0x3F800000, oneF)
+	bcastD(0x1FFFFF+(1<<32-252<<22), rnd)
+	bcastD(1, one)
+	bcastW(0x00FF, lowByte)
+	nanBlock, next := label("nanblock"), label("next")
+	blockLoop(func() {
+		for q := range 4 {
+			VPAND(Mem{Base: RSI, Disp: 32 * q}, abs, ys[q])
+		}
+		VPMAXUD(Y0, Y1, Y4)
+		VPMAXUD(Y2, Y3, Y5)
+		VPMAXUD(Y4, Y5, Y4)
+		VEXTRACTI128(U8(1), Y4, X5)
+		VPMAXUD(X5, X4, X4)
+		VPSHUFD(U8(0x4E), X4, X5)
+		VPMAXUD(X5, X4, X4)
+		VPSHUFD(U8(0xB1), X4, X5)
+		VPMAXUD(X5, X4, X4)
+		VMOVD(X4, EAX)
+		CMPL(EAX, U32(0x7F800000))
+		JAE(LabelRef(nanBlock))
+		SHRL(U8(23), EAX)
+		SUBL(U8(2), EAX)
+		XORL(EBX, EBX)
+		TESTL(EAX, EAX)
+		CMOVLLT(EBX, EAX)
+		MOVB(AL, Mem{Base: RDX})
+		NEGL(EAX)
+		ADDL(U32(254), EAX)
+		SHLL(U8(23), EAX)
+		VMOVD(EAX, X4)
+		VPBROADCASTD(X4, Y4)
+		for q := range 4 {
+			a, c, s, k := ys[q], Y5, Y6, Y7
+			VMULPS(Y4, a, a)
+			VPSRLD(U8(22), a, s)
+			VPAND(one, s, s)
+			VPADDD(rnd, a, c)
+			VPADDD(s, c, c)
+			VPSRLD(U8(22), c, c)
+			VADDPS(c22, a, s)
+			VPSUBD(c22, s, s)
+			VPCMPGTD(a, oneF, k) // a < 1
+			VPBLENDVB(k, s, c, c)
+			VPMINUD(seven, c, c)
+			VMOVDQU(Mem{Base: RSI, Disp: 32 * q}, s)
+			VPSRLD(U8(28), s, s)
+			VPAND(eight, s, s)
+			VPOR(s, c, a) // the codes replace the magnitudes
+		}
+		VPACKUSDW(Y1, Y0, Y0)
+		VPACKUSDW(Y3, Y2, Y2)
+		VPACKUSWB(Y2, Y0, Y0)
+		VMOVDQU(rodata("blockPackOrder", 0x0000000400000000, 0x0000000500000001, 0x0000000600000002, 0x0000000700000003), Y5)
+		VPERMD(Y0, Y5, Y0) // the 32 codes in order, a byte each
+		VPSRLW(U8(4), Y0, Y1)
+		VPOR(Y1, Y0, Y0)
+		VPAND(lowByte, Y0, Y0)
+		VEXTRACTI128(U8(1), Y0, X1)
+		VPACKUSWB(X1, X0, X0)
+		VMOVDQU(X0, Mem{Base: RDI})
+		Label(next)
+		ADDQ(U32(128), RSI)
+		ADDQ(U32(16), RDI)
+		INCQ(RDX)
+	})
+	Label(nanBlock)
+	MOVB(U8(0xFF), Mem{Base: RDX})
+	VPXOR(X0, X0, X0)
+	VMOVDQU(X0, Mem{Base: RDI})
+	JMP(LabelRef(next))
+}
