@@ -60,7 +60,7 @@ func valueBits(b []byte, t element.Type, i int) uint64 {
 }
 
 // exhaustiveBlocks returns codes and scales that put every element code under every scale code:
-// for each scale, as many blocks as every code needs, the codes in order.
+// for each scale, as many blocks as every code needs.
 // Under -short (the race detector and qemu runs) every 5th scale code is used, with 0x00, 0x7F,
 // 0xFE and 0xFF always among them.
 func exhaustiveBlocks(f kernels.BlockFormat) (codes, scales []byte, n int, code func(i int) uint8) {
@@ -75,7 +75,9 @@ func exhaustiveBlocks(f kernels.BlockFormat) (codes, scales []byte, n int, code 
 	n = len(scaleCodes) * per
 	codes = make([]byte, (n*f.Elem.Bits()+7)/8)
 	scales = make([]byte, f.Scales(n))
-	code = func(i int) uint8 { return uint8(i % ncodes) }
+	// Under each scale every code once, rotated by the scale's position so that each code also
+	// meets every lane of a block (the NaN codes 0x7F and 0xFF included).
+	code = func(i int) uint8 { return uint8((i + i/per) % ncodes) }
 	for i := range n {
 		if f.Elem.Bits() == 4 {
 			codes[i/2] |= code(i) << (4 * (i & 1))
