@@ -8781,7 +8781,7 @@ done:
 	RET
 
 // func blockF32ToMxfp4AVX512(codes []byte, scales []byte, src []byte, steps int)
-// Requires: AVX, AVX2, AVX512F, AVX512VL, CMOV
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL
 TEXT ·blockF32ToMxfp4AVX512(SB), NOSPLIT, $0-80
 	MOVQ         codes_base+0(FP), DI
 	MOVQ         src_base+48(FP), SI
@@ -8789,80 +8789,73 @@ TEXT ·blockF32ToMxfp4AVX512(SB), NOSPLIT, $0-80
 	MOVQ         steps+72(FP), CX
 	MOVL         $0x7fffffff, AX
 	VPBROADCASTD AX, Z31
-	MOVL         $0x4a800000, AX
-	VPBROADCASTD AX, Z30
-	MOVL         $0x00000007, AX
+	VMOVDQU64    blockF4LUT<>+0(SB), Z30
+	MOVL         $0x3e000000, AX
 	VPBROADCASTD AX, Z29
-	MOVL         $0x00000008, AX
+	MOVL         $0x001fffff, AX
 	VPBROADCASTD AX, Z28
-	MOVL         $0x3f800000, AX
-	VPBROADCASTD AX, Z27
-	MOVL         $0xc11fffff, AX
-	VPBROADCASTD AX, Z26
-	MOVL         $0x00400000, AX
-	VPBROADCASTD AX, Z25
 	MOVL         $0x00000001, AX
-	VPBROADCASTD AX, Z24
+	VPBROADCASTD AX, Z27
+	MOVL         $0x00000008, AX
+	VPBROADCASTD AX, Z26
+	VMOVDQU64    blockGatherCodes<>+0(SB), Z25
+	MOVL         $0x000000ff, AX
+	VPBROADCASTW AX, Z24
+	MOVQ         $0x1111111111111111, AX
+	KMOVQ        AX, K3
+	MOVL         $0x7f800000, AX
+	VPBROADCASTD AX, Z23
+	MOVL         $0x00000002, AX
+	VPBROADCASTD AX, Z22
+	VPXORD       Z21, Z21, Z21
+	MOVL         $0x000000fe, AX
+	VPBROADCASTD AX, Z20
 	TESTQ        CX, CX
 	JZ           done
 
 step:
-	VPANDD        (SI), Z31, Z0
-	VPANDD        64(SI), Z31, Z1
-	VPMAXUD       Z0, Z1, Z2
-	VEXTRACTI64X4 $0x01, Z2, Y3
-	VPMAXUD       Y3, Y2, Y2
-	VEXTRACTI128  $0x01, Y2, X3
-	VPMAXUD       X3, X2, X2
-	VPSHUFD       $0x4e, X2, X3
-	VPMAXUD       X3, X2, X2
-	VPSHUFD       $0xb1, X2, X3
-	VPMAXUD       X3, X2, X2
-	VMOVD         X2, AX
-	CMPL          AX, $0x7f800000
-	JAE           nanblock
-	SHRL          $0x17, AX
-	SUBL          $0x02, AX
-	XORL          BX, BX
-	TESTL         AX, AX
-	CMOVLLT       BX, AX
-	MOVB          AL, (DX)
-	NEGL          AX
-	ADDL          $0x000000fe, AX
-	SHLL          $0x17, AX
-	VPBROADCASTD  AX, Z2
-	VMULPS        Z2, Z0, Z0
-	VPTESTMD      Z25, Z0, K1
-	VPADDD        Z26, Z0, Z4
-	VPADDD        Z24, Z4, K1, Z4
-	VPSRLD        $0x16, Z4, Z4
-	VADDPS        Z30, Z0, Z5
-	VPSUBD        Z30, Z5, Z5
-	VPCMPUD       $0x01, Z27, Z0, K2
-	VMOVDQA32     Z5, K2, Z4
-	VPMINUD       Z29, Z4, Z4
-	VPSRLD        $0x1c, (SI), Z5
-	VPTERNLOGD    $0xf8, Z28, Z5, Z4
-	VPSRLQ        $0x1c, Z4, Z5
-	VPORQ         Z5, Z4, Z4
-	VPMOVQB       Z4, X4
-	VMOVQ         X4, (DI)
-	VMULPS        Z2, Z1, Z1
-	VPTESTMD      Z25, Z1, K1
-	VPADDD        Z26, Z1, Z6
-	VPADDD        Z24, Z6, K1, Z6
-	VPSRLD        $0x16, Z6, Z6
-	VADDPS        Z30, Z1, Z7
-	VPSUBD        Z30, Z7, Z7
-	VPCMPUD       $0x01, Z27, Z1, K2
-	VMOVDQA32     Z7, K2, Z6
-	VPMINUD       Z29, Z6, Z6
-	VPSRLD        $0x1c, 64(SI), Z7
-	VPTERNLOGD    $0xf8, Z28, Z7, Z6
-	VPSRLQ        $0x1c, Z6, Z7
-	VPORQ         Z7, Z6, Z6
-	VPMOVQB       Z6, X6
-	VMOVQ         X6, 8(DI)
+	VPANDD     (SI), Z31, Z0
+	VPANDD     64(SI), Z31, Z1
+	VPMAXUD    Z0, Z1, Z2
+	VSHUFI64X2 $0x4e, Z2, Z2, Z3
+	VPMAXUD    Z3, Z2, Z2
+	VSHUFI64X2 $0xb1, Z2, Z2, Z3
+	VPMAXUD    Z3, Z2, Z2
+	VPSHUFD    $0x4e, Z2, Z3
+	VPMAXUD    Z3, Z2, Z2
+	VPSHUFD    $0xb1, Z2, Z3
+	VPMAXUD    Z3, Z2, Z2
+	VPCMPUD    $0x05, Z23, Z2, K2
+	KORTESTW   K2, K2
+	JNZ        nanblock
+	VPSRLD     $0x17, Z2, Z2
+	VPSUBD     Z22, Z2, Z2
+	VPMAXSD    Z21, Z2, Z2
+	VMOVD      X2, AX
+	MOVB       AL, (DX)
+	VPSUBD     Z2, Z20, Z2
+	VPSLLD     $0x17, Z2, Z2
+	VMULPS     Z2, Z0, Z0
+	VPMAXUD    Z29, Z0, Z0
+	VPTESTMD   Z28, Z0, K1
+	VPSRLD     $0x14, Z0, Z0
+	VPORD      Z27, Z0, K1, Z0
+	VPERMB.Z   Z30, Z0, K3, Z4
+	VPSRLD     $0x1c, (SI), Z0
+	VPTERNLOGD $0xf8, Z26, Z0, Z4
+	VMULPS     Z2, Z1, Z1
+	VPMAXUD    Z29, Z1, Z1
+	VPTESTMD   Z28, Z1, K1
+	VPSRLD     $0x14, Z1, Z1
+	VPORD      Z27, Z1, K1, Z1
+	VPERMB.Z   Z30, Z1, K3, Z5
+	VPSRLD     $0x1c, 64(SI), Z1
+	VPTERNLOGD $0xf8, Z26, Z1, Z5
+	VPERMT2B   Z5, Z25, Z4
+	VPSRLW     $0x04, Z4, Z5
+	VPTERNLOGD $0xa8, Z24, Z5, Z4
+	VPMOVWB    Y4, X4
+	VMOVDQU    X4, (DI)
 
 next:
 	ADDQ $0x00000080, SI
@@ -8880,6 +8873,26 @@ nanblock:
 	VPXORD  X0, X0, X0
 	VMOVDQU X0, (DI)
 	JMP     next
+
+DATA blockF4LUT<>+0(SB)/8, $0x0606050505040404
+DATA blockF4LUT<>+8(SB)/8, $0x0707070707060606
+DATA blockF4LUT<>+16(SB)/8, $0x0000000000000000
+DATA blockF4LUT<>+24(SB)/8, $0x0000000000000000
+DATA blockF4LUT<>+32(SB)/8, $0x0000000000000000
+DATA blockF4LUT<>+40(SB)/8, $0x0101010101010100
+DATA blockF4LUT<>+48(SB)/8, $0x0202020201010101
+DATA blockF4LUT<>+56(SB)/8, $0x0404030303020202
+GLOBL blockF4LUT<>(SB), RODATA|NOPTR, $64
+
+DATA blockGatherCodes<>+0(SB)/8, $0x1c1814100c080400
+DATA blockGatherCodes<>+8(SB)/8, $0x3c3834302c282420
+DATA blockGatherCodes<>+16(SB)/8, $0x5c5854504c484440
+DATA blockGatherCodes<>+24(SB)/8, $0x7c7874706c686460
+DATA blockGatherCodes<>+32(SB)/8, $0x0000000000000000
+DATA blockGatherCodes<>+40(SB)/8, $0x0000000000000000
+DATA blockGatherCodes<>+48(SB)/8, $0x0000000000000000
+DATA blockGatherCodes<>+56(SB)/8, $0x0000000000000000
+GLOBL blockGatherCodes<>(SB), RODATA|NOPTR, $64
 
 // func blockmxfp4ToF32AVX2(dst []byte, codes []byte, scales []byte, steps int)
 // Requires: AVX, AVX2

@@ -317,74 +317,98 @@ func e4m3DecodeAVX512(typ string) {
 	})
 }
 
+// f4LUT is the f4e2m1 magnitude code, rounded to nearest even and clamped to 6, of a magnitude
+// below 8 whose float32 bits (raised to 2^-3 at least) have the exponent field E, the first two
+// mantissa bits m1 m0 and a sticky bit st (any lower bit set), by the index
+// (E mod 8)<<3 | m1<<2 | m0<<1 | st: the decision needs no other bit, since every f4e2m1
+// midpoint is 1.01 or 1.11 (binary) times a power of two.
+func f4LUT() []byte {
+	lut := make([]byte, 64)
+	for e := 124; e <= 129; e++ {
+		for low := range 8 {
+			v := math.Ldexp(1+float64(low>>2)/2+float64(low>>1&1)/4+float64(low&1)/(1<<20), e-127)
+			var c byte
+			for k, m := range []float64{0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5} {
+				if v > m || k%2 == 1 && v == m {
+					c = byte(k + 1)
+				}
+			}
+			lut[(e%8)<<3|low] = c
+		}
+	}
+	return lut
+}
+
 // quantizeMXFP4AVX512 encodes a block of 32 float32 values: the largest magnitude by its bits
 // (which order like the magnitudes) reduced across the vector; the scale byte max(E − 2, 0)
 // from its exponent field E (floor(log2 amax) − 2 + 127, clamped at 0; amax below the normals
-// gives 0 as well); the magnitudes times 2^-k (exact) rounded to f4e2m1 by two routes, a
-// rounding add on the bits for magnitudes from 1 (one mantissa bit kept, the carry lands in the
-// exponent) and a float add of 2^22, whose ulp is f4e2m1's step 0.5, below 1; clamped to 6;
-// the value's sign bit added; then two codes packed a byte. A block whose largest magnitude is
-// Inf or NaN gets the NaN scale 0xFF and zero codes.
+// gives 0 as well); the magnitudes times 2^-k (exact, below 8) looked up in f4LUT by their
+// exponent, two mantissa bits and a sticky bit (VPERMB); the value's sign bit added; the codes
+// gathered in order (VPERMT2B) and paired into bytes. A block whose largest magnitude is Inf or
+// NaN gets the NaN scale 0xFF and zero codes.
 func quantizeMXFP4AVX512() {
-	abs, c22, seven, eight, oneF, rnd, bit22, one := Z31, Z30, Z29, Z28, Z27, Z26, Z25, Z24
+	abs, lut, floor, sticky, one, eight, gather, low := Z31, Z30, Z29, Z28, Z27, Z26, Z25, Z24
 	bcastD(0x7FFFFFFF, abs)
-	bcastD(0x4A800000, c22) // 2^22
-	bcastD(7, seven)
-	bcastD(8, eight)
-	bcastD(0x3F800000, oneF)
-	bcastD(0x1FFFFF+(1<<32-252<<22), rnd) // the rounding add, less the rebias 252<<22, mod 2^32
-	bcastD(1<<22, bit22)
+	VMOVDQU64(rodata("blockF4LUT", byteQuads(f4LUT())...), lut)
+	bcastD(0x3E000000, floor) // 2^-3
+	bcastD(0x1FFFFF, sticky)
 	bcastD(1, one)
+	bcastD(8, eight)
+	g := make([]byte, 64)
+	for j := range 32 {
+		g[j] = byte(4 * j) // byte 0 of dword j of the first half, then of the second (64 + …)
+	}
+	VMOVDQU64(rodata("blockGatherCodes", byteQuads(g)...), gather)
+	bcastW(0x00FF, low)
+	MOVQ(U64(0x1111111111111111), RAX)
+	KMOVQ(RAX, K3)
+	inf, two, zero, c254 := Z23, Z22, Z21, Z20
+	bcastD(0x7F800000, inf)
+	bcastD(2, two)
+	VPXORD(zero, zero, zero)
+	bcastD(254, c254)
 	nanBlock, next := label("nanblock"), label("next")
 	blockLoop(func() {
 		VPANDD(Mem{Base: RSI}, abs, Z0)
 		VPANDD(Mem{Base: RSI, Disp: 64}, abs, Z1)
+		// The largest magnitude in every lane (a butterfly of maxima), and from it, without a
+		// round trip through a general register, the scale code max(E − 2, 0) and 2^-k, whose
+		// exponent field is 127 − k = 254 − code.
 		VPMAXUD(Z0, Z1, Z2)
-		VEXTRACTI64X4(U8(1), Z2, Y3)
-		VPMAXUD(Y3, Y2, Y2)
-		VEXTRACTI128(U8(1), Y2, X3)
-		VPMAXUD(X3, X2, X2)
-		VPSHUFD(U8(0x4E), X2, X3)
-		VPMAXUD(X3, X2, X2)
-		VPSHUFD(U8(0xB1), X2, X3)
-		VPMAXUD(X3, X2, X2)
+		VSHUFI64X2(U8(0x4E), Z2, Z2, Z3)
+		VPMAXUD(Z3, Z2, Z2)
+		VSHUFI64X2(U8(0xB1), Z2, Z2, Z3)
+		VPMAXUD(Z3, Z2, Z2)
+		VPSHUFD(U8(0x4E), Z2, Z3)
+		VPMAXUD(Z3, Z2, Z2)
+		VPSHUFD(U8(0xB1), Z2, Z3)
+		VPMAXUD(Z3, Z2, Z2)
+		VPCMPUD(U8(5), inf, Z2, K2) // amax ≥ +Inf: Inf or NaN
+		KORTESTW(K2, K2)
+		JNZ(LabelRef(nanBlock))
+		VPSRLD(U8(23), Z2, Z2)
+		VPSUBD(two, Z2, Z2)
+		VPMAXSD(zero, Z2, Z2)
 		VMOVD(X2, EAX)
-		CMPL(EAX, U32(0x7F800000))
-		JAE(LabelRef(nanBlock))
-		SHRL(U8(23), EAX)
-		SUBL(U8(2), EAX)
-		XORL(EBX, EBX)
-		TESTL(EAX, EAX)
-		CMOVLLT(EBX, EAX)
 		MOVB(AL, Mem{Base: RDX})
-		// 2^-k has the exponent field 127 − k = 254 − (k + 127).
-		NEGL(EAX)
-		ADDL(U32(254), EAX)
-		SHLL(U8(23), EAX)
-		VPBROADCASTD(EAX, Z2)
+		VPSUBD(Z2, c254, Z2)
+		VPSLLD(U8(23), Z2, Z2)
 		for h := range 2 {
-			a, c, s := zs[h], zs[4+2*h], zs[5+2*h]
+			a, c := zs[h], zs[4+h]
 			VMULPS(Z2, a, a)
-			// From 1: round the bits to one mantissa bit, ties to even, and rebias.
-			VPTESTMD(bit22, a, K1)
-			VPADDD(rnd, a, c)
-			VPADDD(one, c, K1, c)
-			VPSRLD(U8(22), c, c)
-			// Below 1: the float add rounds at f4e2m1's step.
-			VADDPS(c22, a, s)
-			VPSUBD(c22, s, s)
-			VPCMPUD(U8(1), oneF, a, K2)
-			VMOVDQA32(s, K2, c)
-			VPMINUD(seven, c, c)
-			VPSRLD(U8(28), Mem{Base: RSI, Disp: 64 * h}, s)
-			VPTERNLOGD(U8(0xF8), eight, s, c) // c | (s & 8)
-			VPSRLQ(U8(28), c, s)
-			VPORQ(s, c, c)
-			// To a register, then a plain store: VPMOVQB with a memory destination is
-			// microcoded on AMD's cores.
-			VPMOVQB(c, c.AsX())
-			VMOVQ(c.AsX(), Mem{Base: RDI, Disp: 8 * h})
+			VPMAXUD(floor, a, a)
+			VPTESTMD(sticky, a, K1)
+			VPSRLD(U8(20), a, a)
+			VPORD(one, a, K1, a)
+			VPERMB_Z(lut, a, K3, c)
+			VPSRLD(U8(28), Mem{Base: RSI, Disp: 64 * h}, a)
+			VPTERNLOGD(U8(0xF8), eight, a, c) // c | (a & 8)
 		}
+		VPERMT2B(Z5, gather, Z4) // the 32 codes in order, a byte each
+		VPSRLW(U8(4), Z4, Z5)
+		VPTERNLOGD(U8(0xA8), low, Z5, Z4) // (c | c>>4) & 0x00FF: two codes a word
+		VPMOVWB(Y4, X4)
+		VMOVDQU(X4, Mem{Base: RDI})
 		Label(next)
 		ADDQ(U32(128), RSI)
 		ADDQ(U32(16), RDI)
