@@ -8565,10 +8565,52 @@ TEXT ·blocknvfp4ToF16AVX512(SB), NOSPLIT, $0-80
 	VPBROADCASTW AX, Z27
 	VMOVDQU64    blockUpperHalf<>+0(SB), Z26
 	LEAQ         ·blockE4M3Scales+0(SB), R8
-	TESTQ        CX, CX
-	JZ           done
+	CMPQ         CX, $0x00000002
+	JB           single
 
-step:
+group:
+	MOVBLZX         (DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z0
+	VMULPS          Z31, Z0, Z0
+	MOVBLZX         1(DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z1
+	VMULPS          Z31, Z1, Z1
+	VCVTPS2PH       $0x00, Z0, Y0
+	VCVTPS2PH       $0x00, Z1, Y1
+	VINSERTI64X4    $0x01, Y1, Z0, Z0
+	VBROADCASTI32X4 (SI), Z2
+	VPERMQ          Z2, Z29, Z2
+	VPMULTISHIFTQB  Z2, Z30, Z2
+	VPTERNLOGD      $0xea, Z26, Z27, Z2
+	VPERMW          Z0, Z2, Z2
+	VMOVDQU64       Z2, (DI)
+	MOVBLZX         2(DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z3
+	VMULPS          Z31, Z3, Z3
+	MOVBLZX         3(DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z4
+	VMULPS          Z31, Z4, Z4
+	VCVTPS2PH       $0x00, Z3, Y3
+	VCVTPS2PH       $0x00, Z4, Y4
+	VINSERTI64X4    $0x01, Y4, Z3, Z3
+	VBROADCASTI32X4 16(SI), Z5
+	VPERMQ          Z5, Z29, Z5
+	VPMULTISHIFTQB  Z5, Z30, Z5
+	VPTERNLOGD      $0xea, Z26, Z27, Z5
+	VPERMW          Z3, Z5, Z5
+	VMOVDQU64       Z5, 64(DI)
+	ADDQ            $0x00000020, SI
+	ADDQ            $0x00000080, DI
+	ADDQ            $0x00000004, DX
+	SUBQ            $0x00000002, CX
+	CMPQ            CX, $0x00000002
+	JAE             group
+
+single:
+	TESTQ CX, CX
+	JZ    done
+
+one:
 	MOVBLZX         (DX), AX
 	VBROADCASTSS    (R8)(AX*4), Z0
 	VMULPS          Z31, Z0, Z0
@@ -8588,7 +8630,7 @@ step:
 	ADDQ            $0x00000040, DI
 	ADDQ            $0x00000002, DX
 	DECQ            CX
-	JNZ             step
+	JNZ             one
 
 done:
 	VZEROUPPER
@@ -8619,10 +8661,48 @@ TEXT ·blocknvfp4ToBF16AVX512(SB), NOSPLIT, $0-80
 	VPBROADCASTW AX, Z27
 	VMOVDQU64    blockUpperHalf<>+0(SB), Z26
 	LEAQ         ·blockE4M3Scales+0(SB), R8
-	TESTQ        CX, CX
-	JZ           done
+	CMPQ         CX, $0x00000002
+	JB           single
 
-step:
+group:
+	MOVBLZX         (DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z0
+	VMULPS          Z31, Z0, Z0
+	MOVBLZX         1(DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z1
+	VMULPS          Z31, Z1, Z1
+	VPERMT2W        Z1, Z28, Z0
+	VBROADCASTI32X4 (SI), Z2
+	VPERMQ          Z2, Z29, Z2
+	VPMULTISHIFTQB  Z2, Z30, Z2
+	VPTERNLOGD      $0xea, Z26, Z27, Z2
+	VPERMW          Z0, Z2, Z2
+	VMOVDQU64       Z2, (DI)
+	MOVBLZX         2(DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z3
+	VMULPS          Z31, Z3, Z3
+	MOVBLZX         3(DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z4
+	VMULPS          Z31, Z4, Z4
+	VPERMT2W        Z4, Z28, Z3
+	VBROADCASTI32X4 16(SI), Z5
+	VPERMQ          Z5, Z29, Z5
+	VPMULTISHIFTQB  Z5, Z30, Z5
+	VPTERNLOGD      $0xea, Z26, Z27, Z5
+	VPERMW          Z3, Z5, Z5
+	VMOVDQU64       Z5, 64(DI)
+	ADDQ            $0x00000020, SI
+	ADDQ            $0x00000080, DI
+	ADDQ            $0x00000004, DX
+	SUBQ            $0x00000002, CX
+	CMPQ            CX, $0x00000002
+	JAE             group
+
+single:
+	TESTQ CX, CX
+	JZ    done
+
+one:
 	MOVBLZX         (DX), AX
 	VBROADCASTSS    (R8)(AX*4), Z0
 	VMULPS          Z31, Z0, Z0
@@ -8640,7 +8720,7 @@ step:
 	ADDQ            $0x00000040, DI
 	ADDQ            $0x00000002, DX
 	DECQ            CX
-	JNZ             step
+	JNZ             one
 
 done:
 	VZEROUPPER

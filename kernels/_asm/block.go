@@ -222,12 +222,16 @@ func f4DecodeHalfAVX512(format, typ string) {
 		VMOVDQU64(rodata("blockUpperHalf", 0, 0, 0, 0, 0x0010001000100010, 0x0010001000100010, 0x0010001000100010, 0x0010001000100010), half)
 	}
 	scaleBase(format)
-	blockLoop(func() {
-		t, t2 := Z0, Z1
-		loadScale(0, t)
+	scales := 1
+	if nv {
+		scales = 2
+	}
+	step := func(k, si, di, dx int) {
+		t, t2, idx := zs[3*k], zs[3*k+1], zs[3*k+2]
+		loadScale(dx, t)
 		VMULPS(vals, t, t)
 		if nv {
-			loadScale(1, t2)
+			loadScale(dx+1, t2)
 			VMULPS(vals, t2, t2)
 		}
 		switch {
@@ -243,23 +247,57 @@ func f4DecodeHalfAVX512(format, typ string) {
 			VCVTPS2PH(U8(0), t, t.AsY())
 			VSHUFI64X2(U8(0x44), t, t, t)
 		}
-		idx := Z2
-		VBROADCASTI32X4(Mem{Base: RSI}, idx)
+		VBROADCASTI32X4(Mem{Base: RSI, Disp: si}, idx)
 		VPERMQ(idx, spread, idx)
 		VPMULTISHIFTQB(idx, ctl, idx)
 		if nv {
 			VPTERNLOGD(U8(0xEA), half, low, idx) // (idx & 0xF) | half
 		}
 		VPERMW(t, idx, idx)
-		VMOVDQU64(idx, Mem{Base: RDI})
+		VMOVDQU64(idx, Mem{Base: RDI, Disp: di})
+	}
+	// Two NVFP4 steps an iteration measured faster than one; MXFP4 the other way round.
+	if nv {
+		blockLoopN(2, [3]int{16, 64, scales}, step)
+		return
+	}
+	blockLoop(func() {
+		step(0, 0, 0, 0)
 		ADDQ(U32(16), RSI)
 		ADDQ(U32(64), RDI)
-		if nv {
-			ADDQ(U32(2), RDX)
-		} else {
-			INCQ(RDX)
-		}
+		INCQ(RDX)
 	})
+}
+
+// blockLoopN runs CX steps, n a loop iteration while n are left, then one at a time, and
+// returns. step(k, si, di, dx) emits step k of an iteration at the byte offsets si, di and dx
+// from SI, DI and DX; sizes are one step's bytes of SI, DI and DX.
+func blockLoopN(n int, sizes [3]int, step func(k, si, di, dx int)) {
+	group, single, one, done := label("group"), label("single"), label("one"), label("done")
+	CMPQ(RCX, U32(uint64(n)))
+	JB(LabelRef(single))
+	Label(group)
+	for k := range n {
+		step(k, k*sizes[0], k*sizes[1], k*sizes[2])
+	}
+	ADDQ(U32(uint64(n*sizes[0])), RSI)
+	ADDQ(U32(uint64(n*sizes[1])), RDI)
+	ADDQ(U32(uint64(n*sizes[2])), RDX)
+	SUBQ(U32(uint64(n)), RCX)
+	CMPQ(RCX, U32(uint64(n)))
+	JAE(LabelRef(group))
+	Label(single)
+	TESTQ(RCX, RCX)
+	JZ(LabelRef(done))
+	Label(one)
+	step(0, 0, 0, 0)
+	ADDQ(U32(uint64(sizes[0])), RSI)
+	ADDQ(U32(uint64(sizes[1])), RDI)
+	ADDQ(U32(uint64(sizes[2])), RDX)
+	DECQ(RCX)
+	JNZ(LabelRef(one))
+	Label(done)
+	ret()
 }
 
 // e4m3DecodeAVX512 decodes MXFP8E4M3: each code's magnitude bits shifted into a float32's
