@@ -109,6 +109,16 @@ func loadScale(off int, v VecPhysical) {
 	VBROADCASTSS(Mem{Base: R8, Index: RAX, Scale: 4}, v)
 }
 
+// The block kernels of one path: the bodies for f4e2m1 decoding, f8e4m3 decoding and f32 →
+// MXFP4.
+type blockPath struct {
+	isa   *isa
+	name  string
+	f4    func(format, typ string)
+	e4m3  func(typ string)
+	quant func()
+}
+
 func init() {
 	// f4e2m1 → f32, f16, bf16 on AVX-512. A step is 32 elements: one MXFP4 block or two NVFP4
 	// blocks; each half of 16 elements has one table of its 16 products (the 16 code values
@@ -118,33 +128,42 @@ func init() {
 	// products up. For bf16 the table is the products' upper halves: a product of an f4e2m1
 	// value (two significant bits) and an f8e8m0 or f8e4m3 scale (four) is exact in bf16, so
 	// BF16FromF32's rounding never changes it.
-	for _, format := range []string{"MXFP4", "NVFP4"} {
-		for _, typ := range []string{"F32", "F16", "BF16"} {
+	//
+	// AVX2 takes the same steps with 256-bit registers and without VPERMW and VPMULTISHIFTQB:
+	// f4e2m1 → f32 looks up 8 elements a register with two VPERMPS (the positive and the
+	// negative codes' products, by the low 3 bits of the code) and picks one by the sign bit
+	// (VBLENDVPS); → f16 and bf16 splits the 16 products' words into a table of low bytes and one
+	// of high bytes and looks both up with VPSHUFB, whose 128-bit lanes hold the two halves'
+	// tables.
+	for _, p := range []blockPath{
+		{avx512, "AVX512", f4DecodeAVX512, e4m3DecodeAVX512, quantizeMXFP4AVX512},
+		{avx2, "AVX2", f4DecodeAVX2, e4m3DecodeAVX2, quantizeMXFP4AVX2},
+	} {
+		for _, format := range []string{"MXFP4", "NVFP4"} {
+			for _, typ := range []string{"F32", "F16", "BF16"} {
+				addBlock(&blockKernel{
+					name: "block" + strings.ToLower(format) + "To" + typ + p.name, isa: p.isa,
+					format: format, typ: typ, decode: true,
+					doc:  "It decodes 32 elements a step (one MXFP4 block, or two NVFP4 blocks).",
+					body: func() { p.f4(format, typ) },
+				})
+			}
+		}
+		for _, typ := range []string{"F32", "BF16"} {
 			addBlock(&blockKernel{
-				name: "block" + strings.ToLower(format) + "To" + typName(typ) + "AVX512", isa: avx512,
-				format: format, typ: typ, decode: true,
-				doc:  "It decodes 32 elements a step (one MXFP4 block, or two NVFP4 blocks).",
-				body: func() { f4DecodeAVX512(format, typ) },
+				name: "blockmxfp8e4m3To" + typ + p.name, isa: p.isa,
+				format: "MXFP8E4M3", typ: typ, decode: true,
+				doc:  "It decodes one block of 32 elements a step.",
+				body: func() { p.e4m3(typ) },
 			})
 		}
-	}
-	for _, typ := range []string{"F32", "BF16"} {
 		addBlock(&blockKernel{
-			name: "blockmxfp8e4m3To" + typName(typ) + "AVX512", isa: avx512,
-			format: "MXFP8E4M3", typ: typ, decode: true,
-			doc:  "It decodes one block of 32 elements a step.",
-			body: func() { e4m3DecodeAVX512(typ) },
+			name: "blockF32ToMxfp4" + p.name, isa: p.isa, format: "MXFP4", typ: "F32",
+			doc:  "It encodes one block of 32 elements a step.",
+			body: p.quant,
 		})
 	}
-	addBlock(&blockKernel{
-		name: "blockF32ToMxfp4AVX512", isa: avx512, format: "MXFP4", typ: "F32",
-		doc:  "It encodes one block of 32 elements a step.",
-		body: quantizeMXFP4AVX512,
-	})
 }
-
-// typName is the kernel names' spelling of a value type: F32, F16, BF16.
-func typName(t string) string { return t }
 
 func f4DecodeAVX512(format, typ string) {
 	if typ != "F32" {
@@ -506,38 +525,6 @@ func writeBlockGo(path string) error {
 // blockGoPath is where the block kernels' Go file goes: beside the -go file.
 func blockGoPath(goOut string) string {
 	return filepath.Join(filepath.Dir(goOut), "block_stubs_amd64.go")
-}
-
-func init() {
-	// The AVX2 block kernels: the same steps as the AVX-512 ones with 256-bit registers and
-	// without VPERMW and VPMULTISHIFTQB. f4e2m1 → f32 looks up 8 elements a register with two
-	// VPERMPS (the positive and the negative codes' products, by the low 3 bits of the code)
-	// and picks one by the sign bit (VBLENDVPS); → f16 and bf16 splits the 16 products' words
-	// into a table of low bytes and one of high bytes and looks both up with VPSHUFB, whose
-	// 128-bit lanes hold the two halves' tables.
-	for _, format := range []string{"MXFP4", "NVFP4"} {
-		for _, typ := range []string{"F32", "F16", "BF16"} {
-			addBlock(&blockKernel{
-				name: "block" + strings.ToLower(format) + "To" + typName(typ) + "AVX2", isa: avx2,
-				format: format, typ: typ, decode: true,
-				doc:  "It decodes 32 elements a step (one MXFP4 block, or two NVFP4 blocks).",
-				body: func() { f4DecodeAVX2(format, typ) },
-			})
-		}
-	}
-	for _, typ := range []string{"F32", "BF16"} {
-		addBlock(&blockKernel{
-			name: "blockmxfp8e4m3To" + typName(typ) + "AVX2", isa: avx2,
-			format: "MXFP8E4M3", typ: typ, decode: true,
-			doc:  "It decodes one block of 32 elements a step.",
-			body: func() { e4m3DecodeAVX2(typ) },
-		})
-	}
-	addBlock(&blockKernel{
-		name: "blockF32ToMxfp4AVX2", isa: avx2, format: "MXFP4", typ: "F32",
-		doc:  "It encodes one block of 32 elements a step.",
-		body: quantizeMXFP4AVX2,
-	})
 }
 
 // loadScaleY broadcasts the float32 value of the scale byte at off(DX) into the Y register v
