@@ -32,9 +32,7 @@ func decodeBlocksGeneric(dst []byte, to element.Type, codes, scales []byte, f Bl
 			for c := range prod {
 				prod[c] = F32FromF4E2M1(uint8(c)) * s
 			}
-			for j := range m {
-				putValue(dst, to, i+j, prod[codes[(i+j)/2]>>(4*((i+j)&1))&0xF])
-			}
+			decodeF4Block(dst, to, codes[i/2:(i+m+1)/2], i, m, &prod)
 		default:
 			for j := range m {
 				var e float32
@@ -50,6 +48,44 @@ func decodeBlocksGeneric(dst []byte, to element.Type, codes, scales []byte, f Bl
 			}
 		}
 		i += m
+	}
+}
+
+// decodeF4Block writes elements i..i+m-1 (i even) of dst, of type to, from their packed codes
+// cb and the block's 16 products.
+func decodeF4Block(dst []byte, to element.Type, cb []byte, i, m int, prod *[16]float32) {
+	if to == element.F32 {
+		var t [16]uint32
+		for c, p := range prod {
+			t[c] = math.Float32bits(p)
+		}
+		d := dst[4*i : 4*(i+m)]
+		for k := 0; k+1 < m; k += 2 {
+			b := cb[k/2]
+			binary.LittleEndian.PutUint32(d[4*k:], t[b&0xF])
+			binary.LittleEndian.PutUint32(d[4*k+4:], t[b>>4])
+		}
+		if m%2 == 1 {
+			binary.LittleEndian.PutUint32(d[4*(m-1):], t[cb[m/2]&0xF])
+		}
+		return
+	}
+	var t [16]uint16
+	for c, p := range prod {
+		if to == element.F16 {
+			t[c] = F16FromF32(p)
+		} else {
+			t[c] = BF16FromF32(p)
+		}
+	}
+	d := dst[2*i : 2*(i+m)]
+	for k := 0; k+1 < m; k += 2 {
+		b := cb[k/2]
+		binary.LittleEndian.PutUint16(d[2*k:], t[b&0xF])
+		binary.LittleEndian.PutUint16(d[2*k+2:], t[b>>4])
+	}
+	if m%2 == 1 {
+		binary.LittleEndian.PutUint16(d[2*(m-1):], t[cb[m/2]&0xF])
 	}
 }
 

@@ -582,3 +582,33 @@ func TestBlockSpecialCases(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockDequantizePartial decodes counts that end inside a block (the last block shorter,
+// with its own scale; for f4e2m1 an odd count ends on a low nibble) and checks every element
+// against the reference and the destination bytes past the count against change.
+func TestBlockDequantizePartial(t *testing.T) {
+	for _, f := range blockFormats {
+		codes, scales, total, code := exhaustiveBlocks(f)
+		for _, to := range valueTypes {
+			w := to.Bits() / 8
+			for _, n := range []int{1, 3, f.Block - 1, f.Block + 1, 2*f.Block + f.Block/2 + 1, total - 1} {
+				for _, p := range kernels.Paths() {
+					dst := bytes.Repeat([]byte{0xA5}, (n+3)*w)
+					if err := kernels.WithPath(p, 1).Dequantize(dst, to, codes, scales, f, n); err != nil {
+						t.Fatal(err)
+					}
+					for i := range n {
+						if g, want := valueBits(dst, to, i), refDecodeBits(f, to, code(i), scales[i/f.Block]); g != want {
+							t.Fatalf("%s %s→%s n=%d: element %d (code %#x, scale %#x) is %#x, want %#x", p, f, to, n, i, code(i), scales[i/f.Block], g, want)
+						}
+					}
+					for j, b := range dst[n*w:] {
+						if b != 0xA5 {
+							t.Fatalf("%s %s→%s n=%d: byte %d past the elements was written", p, f, to, n, n*w+j)
+						}
+					}
+				}
+			}
+		}
+	}
+}
