@@ -114,6 +114,28 @@ func getValue(src []byte, from element.Type, i int) float32 {
 	}
 }
 
+// getValues loads len(dst) values of type from, from element i of src on, as float32.
+func getValues(dst []float32, src []byte, from element.Type, i int) []float32 {
+	switch from {
+	case element.F32:
+		s := src[4*i : 4*(i+len(dst))]
+		for j := range dst {
+			dst[j] = math.Float32frombits(binary.LittleEndian.Uint32(s[4*j:]))
+		}
+	case element.F16:
+		s := src[2*i : 2*(i+len(dst))]
+		for j := range dst {
+			dst[j] = F32FromF16(binary.LittleEndian.Uint16(s[2*j:]))
+		}
+	default:
+		s := src[2*i : 2*(i+len(dst))]
+		for j := range dst {
+			dst[j] = F32FromBF16(binary.LittleEndian.Uint16(s[2*j:]))
+		}
+	}
+	return dst
+}
+
 // f4e2m1Midpoints are the magnitudes halfway between consecutive f4e2m1 values: a magnitude
 // rounds to code c (0..7) when it lies between midpoint c-1 and midpoint c, a tie going to the
 // even code.
@@ -123,14 +145,30 @@ var f4e2m1Midpoints = [7]float32{0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5}
 // into codes and scales of format f. It is the specification of Quantize in code.
 func encodeBlocksGeneric(codes, scales []byte, f BlockFormat, src []byte, from element.Type, n int) {
 	e5m2 := f.Elem == element.F8E5M2
+	var buf [64]float32 // a block's values, read once, when the block fits
 	for b, i := 0, 0; i < n; b++ {
 		m := min(f.Block, n-i)
+		var vals []float32
+		if m <= len(buf) {
+			vals = getValues(buf[:m], src, from, i)
+		}
+		val := func(j int) float32 {
+			if vals != nil {
+				return vals[j]
+			}
+			return getValue(src, from, i+j)
+		}
 		// The largest finite magnitude by its bits (which order like the magnitudes), and
 		// whether the block holds a NaN or an infinity.
 		var amax uint32
 		var nan, inf bool
 		for j := range m {
-			a := math.Float32bits(getValue(src, from, i+j)) & 0x7FFFFFFF
+			var a uint32
+			if vals != nil {
+				a = math.Float32bits(vals[j]) & 0x7FFFFFFF
+			} else {
+				a = math.Float32bits(getValue(src, from, i+j)) & 0x7FFFFFFF
+			}
 			switch {
 			case a > 0x7F800000:
 				nan = true
@@ -157,9 +195,20 @@ func encodeBlocksGeneric(codes, scales []byte, f BlockFormat, src []byte, from e
 			inv := math.Float32frombits(powerOfTwoBits(-k)) // 1/scale, exact
 			switch f.Elem {
 			case element.F4E2M1:
-				putCodes(codes, f.Elem, i, m, func(j int) uint8 { return F4E2M1FromF32(getValue(src, from, i+j) * inv) })
+				if vals == nil {
+					putCodes(codes, f.Elem, i, m, func(j int) uint8 { return f4e2m1Below8(val(j) * inv) })
+					break
+				}
+				// The common case written out: two codes a byte, no call per element.
+				cb := codes[i/2 : (i+m+1)/2]
+				for j := 0; j+1 < m; j += 2 {
+					cb[j/2] = f4e2m1Below8(vals[j]*inv) | f4e2m1Below8(vals[j+1]*inv)<<4
+				}
+				if m%2 == 1 {
+					cb[m/2] = f4e2m1Below8(vals[m-1] * inv)
+				}
 			default:
-				putCodes(codes, f.Elem, i, m, func(j int) uint8 { return f8FromF32Sat(getValue(src, from, i+j)*inv, e5m2) })
+				putCodes(codes, f.Elem, i, m, func(j int) uint8 { return f8FromF32Sat(val(j)*inv, e5m2) })
 			}
 		} else {
 			// amax/6 rounded once in float32 is never a tie of f8e4m3 unless it is exact (a
@@ -176,13 +225,41 @@ func encodeBlocksGeneric(codes, scales []byte, f BlockFormat, src []byte, from e
 				t[c] = f4e2m1Midpoints[c] * s
 			}
 			putCodes(codes, f.Elem, i, m, func(j int) uint8 {
-				v := math.Float32bits(getValue(src, from, i+j))
+				v := math.Float32bits(val(j))
 				return uint8(v>>28)&8 | f4e2m1Ladder(math.Float32frombits(v&0x7FFFFFFF), &t)
 			})
 		}
 		i += m
 	}
 }
+
+// f4e2m1Below8 is F4E2M1FromF32 for |q| < 8 (every MX quotient), without its branches: the
+// magnitude's code depends only on its exponent field (from 2^-3 up, lower magnitudes giving
+// code 0), its first two mantissa bits and whether any lower bit is set, since every f4e2m1
+// midpoint is 1.01 or 1.11 (binary) times a power of two; f4e2m1Below8Codes holds the codes by
+// those bits.
+func f4e2m1Below8(q float32) uint8 {
+	b := math.Float32bits(q)
+	a := max(b&0x7FFFFFFF, 0x3E000000)
+	var sticky uint32
+	if a&0x1FFFFF != 0 {
+		sticky = 1
+	}
+	return uint8(b>>28)&8 | f4e2m1Below8Codes[a>>20&0x3E|sticky]
+}
+
+// f4e2m1Below8Codes is indexed by (E mod 8)<<3 | m1<<2 | m0<<1 | sticky for the exponent fields
+// E = 124..129 of magnitudes below 8 (2^-3 and up), and holds F4E2M1FromF32 of a magnitude with
+// those bits.
+var f4e2m1Below8Codes = func() (t [64]uint8) {
+	for e := 124; e <= 129; e++ {
+		for low := range uint32(8) {
+			bits := uint32(e)<<23 | low>>1<<21 | low&1 // the sticky bit as the lowest bit
+			t[uint32(e%8)<<3|low] = F4E2M1FromF32(math.Float32frombits(bits))
+		}
+	}
+	return t
+}()
 
 // f4e2m1Ladder returns the f4e2m1 magnitude code of a (non-negative) for the scaled midpoints
 // t: ties at the midpoints below even codes (t[0], t[2], t[4], t[6]) round down, the others up.
