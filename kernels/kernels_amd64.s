@@ -8423,8 +8423,10 @@ TEXT ·blockmxfp4ToF16AVX512(SB), NOSPLIT, $0-80
 	MOVQ      scales_base+48(FP), DX
 	MOVQ      steps+72(FP), CX
 	VMOVUPS   blockF4Values<>+0(SB), Z31
-	VMOVDQU64 blockNibbleWords<>+0(SB), Z30
+	VMOVDQU64 blockNibbleWordsF16<>+0(SB), Z30
 	VMOVDQU64 blockSpreadQuads<>+0(SB), Z29
+	VMOVDQU64 blockIndexKeepF16<>+0(SB), Z28
+	VMOVDQU64 blockIndexSetF16MXFP4<>+0(SB), Z27
 	LEAQ      ·f8e8m0ToF32Table+0(SB), R8
 	TESTQ     CX, CX
 	JZ        done
@@ -8434,10 +8436,10 @@ step:
 	VBROADCASTSS    (R8)(AX*4), Z0
 	VMULPS          Z31, Z0, Z0
 	VCVTPS2PH       $0x00, Z0, Y0
-	VSHUFI64X2      $0x44, Z0, Z0, Z0
 	VBROADCASTI32X4 (SI), Z2
 	VPERMQ          Z2, Z29, Z2
 	VPMULTISHIFTQB  Z2, Z30, Z2
+	VPTERNLOGD      $0xea, Z27, Z28, Z2
 	VPERMW          Z0, Z2, Z2
 	VMOVDQU64       Z2, (DI)
 	ADDQ            $0x00000010, SI
@@ -8450,15 +8452,15 @@ done:
 	VZEROUPPER
 	RET
 
-DATA blockNibbleWords<>+0(SB)/8, $0x0c0c080804040000
-DATA blockNibbleWords<>+8(SB)/8, $0x1c1c181814141010
-DATA blockNibbleWords<>+16(SB)/8, $0x2c2c282824242020
-DATA blockNibbleWords<>+24(SB)/8, $0x3c3c383834343030
-DATA blockNibbleWords<>+32(SB)/8, $0x0c0c080804040000
-DATA blockNibbleWords<>+40(SB)/8, $0x1c1c181814141010
-DATA blockNibbleWords<>+48(SB)/8, $0x2c2c282824242020
-DATA blockNibbleWords<>+56(SB)/8, $0x3c3c383834343030
-GLOBL blockNibbleWords<>(SB), RODATA|NOPTR, $64
+DATA blockNibbleWordsF16<>+0(SB)/8, $0x0c0c080804040000
+DATA blockNibbleWordsF16<>+8(SB)/8, $0x1c1c181814141010
+DATA blockNibbleWordsF16<>+16(SB)/8, $0x2c2c282824242020
+DATA blockNibbleWordsF16<>+24(SB)/8, $0x3c3c383834343030
+DATA blockNibbleWordsF16<>+32(SB)/8, $0x0c0c080804040000
+DATA blockNibbleWordsF16<>+40(SB)/8, $0x1c1c181814141010
+DATA blockNibbleWordsF16<>+48(SB)/8, $0x2c2c282824242020
+DATA blockNibbleWordsF16<>+56(SB)/8, $0x3c3c383834343030
+GLOBL blockNibbleWordsF16<>(SB), RODATA|NOPTR, $64
 
 DATA blockSpreadQuads<>+0(SB)/8, $0x0000000000000000
 DATA blockSpreadQuads<>+8(SB)/8, $0x0000000000000000
@@ -8470,6 +8472,26 @@ DATA blockSpreadQuads<>+48(SB)/8, $0x0000000000000001
 DATA blockSpreadQuads<>+56(SB)/8, $0x0000000000000001
 GLOBL blockSpreadQuads<>(SB), RODATA|NOPTR, $64
 
+DATA blockIndexKeepF16<>+0(SB)/8, $0x000f000f000f000f
+DATA blockIndexKeepF16<>+8(SB)/8, $0x000f000f000f000f
+DATA blockIndexKeepF16<>+16(SB)/8, $0x000f000f000f000f
+DATA blockIndexKeepF16<>+24(SB)/8, $0x000f000f000f000f
+DATA blockIndexKeepF16<>+32(SB)/8, $0x000f000f000f000f
+DATA blockIndexKeepF16<>+40(SB)/8, $0x000f000f000f000f
+DATA blockIndexKeepF16<>+48(SB)/8, $0x000f000f000f000f
+DATA blockIndexKeepF16<>+56(SB)/8, $0x000f000f000f000f
+GLOBL blockIndexKeepF16<>(SB), RODATA|NOPTR, $64
+
+DATA blockIndexSetF16MXFP4<>+0(SB)/8, $0x0000000000000000
+DATA blockIndexSetF16MXFP4<>+8(SB)/8, $0x0000000000000000
+DATA blockIndexSetF16MXFP4<>+16(SB)/8, $0x0000000000000000
+DATA blockIndexSetF16MXFP4<>+24(SB)/8, $0x0000000000000000
+DATA blockIndexSetF16MXFP4<>+32(SB)/8, $0x0000000000000000
+DATA blockIndexSetF16MXFP4<>+40(SB)/8, $0x0000000000000000
+DATA blockIndexSetF16MXFP4<>+48(SB)/8, $0x0000000000000000
+DATA blockIndexSetF16MXFP4<>+56(SB)/8, $0x0000000000000000
+GLOBL blockIndexSetF16MXFP4<>(SB), RODATA|NOPTR, $64
+
 // func blockmxfp4ToBF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·blockmxfp4ToBF16AVX512(SB), NOSPLIT, $0-80
@@ -8478,9 +8500,10 @@ TEXT ·blockmxfp4ToBF16AVX512(SB), NOSPLIT, $0-80
 	MOVQ      scales_base+48(FP), DX
 	MOVQ      steps+72(FP), CX
 	VMOVUPS   blockF4Values<>+0(SB), Z31
-	VMOVDQU64 blockNibbleWords<>+0(SB), Z30
+	VMOVDQU64 blockNibbleWordsBF16<>+0(SB), Z30
 	VMOVDQU64 blockSpreadQuads<>+0(SB), Z29
-	VMOVDQU64 blockPickHighMXFP4<>+0(SB), Z28
+	VMOVDQU64 blockIndexKeepBF16<>+0(SB), Z28
+	VMOVDQU64 blockIndexSetBF16MXFP4<>+0(SB), Z27
 	LEAQ      ·f8e8m0ToF32Table+0(SB), R8
 	TESTQ     CX, CX
 	JZ        done
@@ -8489,10 +8512,10 @@ step:
 	MOVBLZX         (DX), AX
 	VBROADCASTSS    (R8)(AX*4), Z0
 	VMULPS          Z31, Z0, Z0
-	VPERMW          Z0, Z28, Z0
 	VBROADCASTI32X4 (SI), Z2
 	VPERMQ          Z2, Z29, Z2
 	VPMULTISHIFTQB  Z2, Z30, Z2
+	VPTERNLOGD      $0xea, Z27, Z28, Z2
 	VPERMW          Z0, Z2, Z2
 	VMOVDQU64       Z2, (DI)
 	ADDQ            $0x00000010, SI
@@ -8505,15 +8528,35 @@ done:
 	VZEROUPPER
 	RET
 
-DATA blockPickHighMXFP4<>+0(SB)/8, $0x0007000500030001
-DATA blockPickHighMXFP4<>+8(SB)/8, $0x000f000d000b0009
-DATA blockPickHighMXFP4<>+16(SB)/8, $0x0017001500130011
-DATA blockPickHighMXFP4<>+24(SB)/8, $0x001f001d001b0019
-DATA blockPickHighMXFP4<>+32(SB)/8, $0x0007000500030001
-DATA blockPickHighMXFP4<>+40(SB)/8, $0x000f000d000b0009
-DATA blockPickHighMXFP4<>+48(SB)/8, $0x0017001500130011
-DATA blockPickHighMXFP4<>+56(SB)/8, $0x001f001d001b0019
-GLOBL blockPickHighMXFP4<>(SB), RODATA|NOPTR, $64
+DATA blockNibbleWordsBF16<>+0(SB)/8, $0x0b0b070703033f3f
+DATA blockNibbleWordsBF16<>+8(SB)/8, $0x1b1b171713130f0f
+DATA blockNibbleWordsBF16<>+16(SB)/8, $0x2b2b272723231f1f
+DATA blockNibbleWordsBF16<>+24(SB)/8, $0x3b3b373733332f2f
+DATA blockNibbleWordsBF16<>+32(SB)/8, $0x0b0b070703033f3f
+DATA blockNibbleWordsBF16<>+40(SB)/8, $0x1b1b171713130f0f
+DATA blockNibbleWordsBF16<>+48(SB)/8, $0x2b2b272723231f1f
+DATA blockNibbleWordsBF16<>+56(SB)/8, $0x3b3b373733332f2f
+GLOBL blockNibbleWordsBF16<>(SB), RODATA|NOPTR, $64
+
+DATA blockIndexKeepBF16<>+0(SB)/8, $0x001e001e001e001e
+DATA blockIndexKeepBF16<>+8(SB)/8, $0x001e001e001e001e
+DATA blockIndexKeepBF16<>+16(SB)/8, $0x001e001e001e001e
+DATA blockIndexKeepBF16<>+24(SB)/8, $0x001e001e001e001e
+DATA blockIndexKeepBF16<>+32(SB)/8, $0x001e001e001e001e
+DATA blockIndexKeepBF16<>+40(SB)/8, $0x001e001e001e001e
+DATA blockIndexKeepBF16<>+48(SB)/8, $0x001e001e001e001e
+DATA blockIndexKeepBF16<>+56(SB)/8, $0x001e001e001e001e
+GLOBL blockIndexKeepBF16<>(SB), RODATA|NOPTR, $64
+
+DATA blockIndexSetBF16MXFP4<>+0(SB)/8, $0x0001000100010001
+DATA blockIndexSetBF16MXFP4<>+8(SB)/8, $0x0001000100010001
+DATA blockIndexSetBF16MXFP4<>+16(SB)/8, $0x0001000100010001
+DATA blockIndexSetBF16MXFP4<>+24(SB)/8, $0x0001000100010001
+DATA blockIndexSetBF16MXFP4<>+32(SB)/8, $0x0001000100010001
+DATA blockIndexSetBF16MXFP4<>+40(SB)/8, $0x0001000100010001
+DATA blockIndexSetBF16MXFP4<>+48(SB)/8, $0x0001000100010001
+DATA blockIndexSetBF16MXFP4<>+56(SB)/8, $0x0001000100010001
+GLOBL blockIndexSetBF16MXFP4<>(SB), RODATA|NOPTR, $64
 
 // func blocknvfp4ToF32AVX512(dst []byte, codes []byte, scales []byte, steps int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -8554,19 +8597,18 @@ done:
 // func blocknvfp4ToF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·blocknvfp4ToF16AVX512(SB), NOSPLIT, $0-80
-	MOVQ         dst_base+0(FP), DI
-	MOVQ         codes_base+24(FP), SI
-	MOVQ         scales_base+48(FP), DX
-	MOVQ         steps+72(FP), CX
-	VMOVUPS      blockF4Values<>+0(SB), Z31
-	VMOVDQU64    blockNibbleWords<>+0(SB), Z30
-	VMOVDQU64    blockSpreadQuads<>+0(SB), Z29
-	MOVL         $0x0000000f, AX
-	VPBROADCASTW AX, Z27
-	VMOVDQU64    blockUpperHalf<>+0(SB), Z26
-	LEAQ         ·blockE4M3Scales+0(SB), R8
-	CMPQ         CX, $0x00000002
-	JB           single
+	MOVQ      dst_base+0(FP), DI
+	MOVQ      codes_base+24(FP), SI
+	MOVQ      scales_base+48(FP), DX
+	MOVQ      steps+72(FP), CX
+	VMOVUPS   blockF4Values<>+0(SB), Z31
+	VMOVDQU64 blockNibbleWordsF16<>+0(SB), Z30
+	VMOVDQU64 blockSpreadQuads<>+0(SB), Z29
+	VMOVDQU64 blockIndexKeepF16<>+0(SB), Z28
+	VMOVDQU64 blockIndexSetF16NVFP4<>+0(SB), Z27
+	LEAQ      ·blockE4M3Scales+0(SB), R8
+	CMPQ      CX, $0x00000002
+	JB        single
 
 group:
 	MOVBLZX         (DX), AX
@@ -8581,7 +8623,7 @@ group:
 	VBROADCASTI32X4 (SI), Z2
 	VPERMQ          Z2, Z29, Z2
 	VPMULTISHIFTQB  Z2, Z30, Z2
-	VPTERNLOGD      $0xea, Z26, Z27, Z2
+	VPTERNLOGD      $0xea, Z27, Z28, Z2
 	VPERMW          Z0, Z2, Z2
 	VMOVDQU64       Z2, (DI)
 	MOVBLZX         2(DX), AX
@@ -8596,7 +8638,7 @@ group:
 	VBROADCASTI32X4 16(SI), Z5
 	VPERMQ          Z5, Z29, Z5
 	VPMULTISHIFTQB  Z5, Z30, Z5
-	VPTERNLOGD      $0xea, Z26, Z27, Z5
+	VPTERNLOGD      $0xea, Z27, Z28, Z5
 	VPERMW          Z3, Z5, Z5
 	VMOVDQU64       Z5, 64(DI)
 	ADDQ            $0x00000020, SI
@@ -8623,7 +8665,7 @@ one:
 	VBROADCASTI32X4 (SI), Z2
 	VPERMQ          Z2, Z29, Z2
 	VPMULTISHIFTQB  Z2, Z30, Z2
-	VPTERNLOGD      $0xea, Z26, Z27, Z2
+	VPTERNLOGD      $0xea, Z27, Z28, Z2
 	VPERMW          Z0, Z2, Z2
 	VMOVDQU64       Z2, (DI)
 	ADDQ            $0x00000010, SI
@@ -8636,33 +8678,31 @@ done:
 	VZEROUPPER
 	RET
 
-DATA blockUpperHalf<>+0(SB)/8, $0x0000000000000000
-DATA blockUpperHalf<>+8(SB)/8, $0x0000000000000000
-DATA blockUpperHalf<>+16(SB)/8, $0x0000000000000000
-DATA blockUpperHalf<>+24(SB)/8, $0x0000000000000000
-DATA blockUpperHalf<>+32(SB)/8, $0x0010001000100010
-DATA blockUpperHalf<>+40(SB)/8, $0x0010001000100010
-DATA blockUpperHalf<>+48(SB)/8, $0x0010001000100010
-DATA blockUpperHalf<>+56(SB)/8, $0x0010001000100010
-GLOBL blockUpperHalf<>(SB), RODATA|NOPTR, $64
+DATA blockIndexSetF16NVFP4<>+0(SB)/8, $0x0000000000000000
+DATA blockIndexSetF16NVFP4<>+8(SB)/8, $0x0000000000000000
+DATA blockIndexSetF16NVFP4<>+16(SB)/8, $0x0000000000000000
+DATA blockIndexSetF16NVFP4<>+24(SB)/8, $0x0000000000000000
+DATA blockIndexSetF16NVFP4<>+32(SB)/8, $0x0010001000100010
+DATA blockIndexSetF16NVFP4<>+40(SB)/8, $0x0010001000100010
+DATA blockIndexSetF16NVFP4<>+48(SB)/8, $0x0010001000100010
+DATA blockIndexSetF16NVFP4<>+56(SB)/8, $0x0010001000100010
+GLOBL blockIndexSetF16NVFP4<>(SB), RODATA|NOPTR, $64
 
 // func blocknvfp4ToBF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·blocknvfp4ToBF16AVX512(SB), NOSPLIT, $0-80
-	MOVQ         dst_base+0(FP), DI
-	MOVQ         codes_base+24(FP), SI
-	MOVQ         scales_base+48(FP), DX
-	MOVQ         steps+72(FP), CX
-	VMOVUPS      blockF4Values<>+0(SB), Z31
-	VMOVDQU64    blockNibbleWords<>+0(SB), Z30
-	VMOVDQU64    blockSpreadQuads<>+0(SB), Z29
-	VMOVDQU64    blockPickHighNVFP4<>+0(SB), Z28
-	MOVL         $0x0000000f, AX
-	VPBROADCASTW AX, Z27
-	VMOVDQU64    blockUpperHalf<>+0(SB), Z26
-	LEAQ         ·blockE4M3Scales+0(SB), R8
-	CMPQ         CX, $0x00000002
-	JB           single
+	MOVQ      dst_base+0(FP), DI
+	MOVQ      codes_base+24(FP), SI
+	MOVQ      scales_base+48(FP), DX
+	MOVQ      steps+72(FP), CX
+	VMOVUPS   blockF4Values<>+0(SB), Z31
+	VMOVDQU64 blockNibbleWordsBF16<>+0(SB), Z30
+	VMOVDQU64 blockSpreadQuads<>+0(SB), Z29
+	VMOVDQU64 blockIndexKeepBF16<>+0(SB), Z28
+	VMOVDQU64 blockIndexSetBF16NVFP4<>+0(SB), Z27
+	LEAQ      ·blockE4M3Scales+0(SB), R8
+	CMPQ      CX, $0x00000002
+	JB        single
 
 group:
 	MOVBLZX         (DX), AX
@@ -8671,26 +8711,24 @@ group:
 	MOVBLZX         1(DX), AX
 	VBROADCASTSS    (R8)(AX*4), Z1
 	VMULPS          Z31, Z1, Z1
-	VPERMT2W        Z1, Z28, Z0
 	VBROADCASTI32X4 (SI), Z2
 	VPERMQ          Z2, Z29, Z2
 	VPMULTISHIFTQB  Z2, Z30, Z2
-	VPTERNLOGD      $0xea, Z26, Z27, Z2
-	VPERMW          Z0, Z2, Z2
-	VMOVDQU64       Z2, (DI)
+	VPTERNLOGD      $0xea, Z27, Z28, Z2
+	VPERMT2W        Z1, Z2, Z0
+	VMOVDQU64       Z0, (DI)
 	MOVBLZX         2(DX), AX
 	VBROADCASTSS    (R8)(AX*4), Z3
 	VMULPS          Z31, Z3, Z3
 	MOVBLZX         3(DX), AX
 	VBROADCASTSS    (R8)(AX*4), Z4
 	VMULPS          Z31, Z4, Z4
-	VPERMT2W        Z4, Z28, Z3
 	VBROADCASTI32X4 16(SI), Z5
 	VPERMQ          Z5, Z29, Z5
 	VPMULTISHIFTQB  Z5, Z30, Z5
-	VPTERNLOGD      $0xea, Z26, Z27, Z5
-	VPERMW          Z3, Z5, Z5
-	VMOVDQU64       Z5, 64(DI)
+	VPTERNLOGD      $0xea, Z27, Z28, Z5
+	VPERMT2W        Z4, Z5, Z3
+	VMOVDQU64       Z3, 64(DI)
 	ADDQ            $0x00000020, SI
 	ADDQ            $0x00000080, DI
 	ADDQ            $0x00000004, DX
@@ -8709,13 +8747,12 @@ one:
 	MOVBLZX         1(DX), AX
 	VBROADCASTSS    (R8)(AX*4), Z1
 	VMULPS          Z31, Z1, Z1
-	VPERMT2W        Z1, Z28, Z0
 	VBROADCASTI32X4 (SI), Z2
 	VPERMQ          Z2, Z29, Z2
 	VPMULTISHIFTQB  Z2, Z30, Z2
-	VPTERNLOGD      $0xea, Z26, Z27, Z2
-	VPERMW          Z0, Z2, Z2
-	VMOVDQU64       Z2, (DI)
+	VPTERNLOGD      $0xea, Z27, Z28, Z2
+	VPERMT2W        Z1, Z2, Z0
+	VMOVDQU64       Z0, (DI)
 	ADDQ            $0x00000010, SI
 	ADDQ            $0x00000040, DI
 	ADDQ            $0x00000002, DX
@@ -8726,15 +8763,15 @@ done:
 	VZEROUPPER
 	RET
 
-DATA blockPickHighNVFP4<>+0(SB)/8, $0x0007000500030001
-DATA blockPickHighNVFP4<>+8(SB)/8, $0x000f000d000b0009
-DATA blockPickHighNVFP4<>+16(SB)/8, $0x0017001500130011
-DATA blockPickHighNVFP4<>+24(SB)/8, $0x001f001d001b0019
-DATA blockPickHighNVFP4<>+32(SB)/8, $0x0027002500230021
-DATA blockPickHighNVFP4<>+40(SB)/8, $0x002f002d002b0029
-DATA blockPickHighNVFP4<>+48(SB)/8, $0x0037003500330031
-DATA blockPickHighNVFP4<>+56(SB)/8, $0x003f003d003b0039
-GLOBL blockPickHighNVFP4<>(SB), RODATA|NOPTR, $64
+DATA blockIndexSetBF16NVFP4<>+0(SB)/8, $0x0001000100010001
+DATA blockIndexSetBF16NVFP4<>+8(SB)/8, $0x0001000100010001
+DATA blockIndexSetBF16NVFP4<>+16(SB)/8, $0x0001000100010001
+DATA blockIndexSetBF16NVFP4<>+24(SB)/8, $0x0001000100010001
+DATA blockIndexSetBF16NVFP4<>+32(SB)/8, $0x0021002100210021
+DATA blockIndexSetBF16NVFP4<>+40(SB)/8, $0x0021002100210021
+DATA blockIndexSetBF16NVFP4<>+48(SB)/8, $0x0021002100210021
+DATA blockIndexSetBF16NVFP4<>+56(SB)/8, $0x0021002100210021
+GLOBL blockIndexSetBF16NVFP4<>(SB), RODATA|NOPTR, $64
 
 // func blockmxfp8e4m3ToF32AVX512(dst []byte, codes []byte, scales []byte, steps int)
 // Requires: AVX, AVX512F

@@ -206,40 +206,40 @@ func f4DecodeAVX512(format, typ string) {
 	})
 }
 
-// f4DecodeHalfAVX512 is f4DecodeAVX512 for f16 and bf16: one table of 32 words a step, the
-// half tables side by side (NVFP4) or the one table twice (MXFP4), so that one VPERMW decodes
-// the 32 elements. The word indices come from the 16 code bytes spread by VPERMQ, one quadword
-// of codes to each 256-bit half, and VPMULTISHIFTQB; bit 4 of an index, which VPERMW also
-// reads, is set to the half (NVFP4) or does not matter (MXFP4).
+// f4DecodeHalfAVX512 is f4DecodeAVX512 for f16 and bf16: one VPERMW (VPERMT2W for NVFP4's two
+// tables) decodes 32 elements. The word indices come from the 16 code bytes spread by VPERMQ,
+// one quadword of codes to each 256-bit half, and VPMULTISHIFTQB. For bf16 the table is the
+// float32 products themselves: the index of a code n is 2n+1, the upper half of product n, and
+// bit 5 picks NVFP4's second block; VPMULTISHIFTQB takes each field one bit early, so that the
+// code lands in bits 1-4, and bit 0 is set. For f16 the table is the 16 products converted
+// (VCVTPS2PH), the two halves' side by side for NVFP4, and bit 4 of an index picks the half.
 func f4DecodeHalfAVX512(format, typ string) {
-	vals, ctl, spread, pick, low, half := Z31, Z30, Z29, Z28, Z27, Z26
+	vals, ctl, spread, mask, set := Z31, Z30, Z29, Z28, Z27
 	VMOVUPS(rodata("blockF4Values", f32Quads(f4Values...)...), vals)
+	nv := format == "NVFP4"
+	early := 0
+	if typ == "BF16" {
+		early = 1
+	}
 	var c []byte
 	for q := range 8 {
 		for j := range 8 {
-			c = append(c, byte(16*(q%4)+4*(j/2)))
+			c = append(c, byte((16*(q%4)+4*(j/2)-early)&63))
 		}
 	}
-	VMOVDQU64(rodata("blockNibbleWords", byteQuads(c)...), ctl)
+	VMOVDQU64(rodata("blockNibbleWords"+typ, byteQuads(c)...), ctl)
 	VMOVDQU64(rodata("blockSpreadQuads", 0, 0, 0, 0, 1, 1, 1, 1), spread)
-	nv := format == "NVFP4"
+	// index = (field & keep) | set, per half.
+	keep, lo, hi := uint64(0x000F), uint64(0), uint64(0x0010)
 	if typ == "BF16" {
-		// The upper halves of the products: words 1, 3, … 31 of the first table, then of the
-		// second (NVFP4, VPERMT2W) or of the first again (MXFP4, VPERMW).
-		w := make([]uint64, 8)
-		for j := range 32 {
-			k := uint64(2*(j%16) + 1)
-			if nv && j >= 16 {
-				k += 32
-			}
-			w[j/4] |= k << (16 * (j % 4))
-		}
-		VMOVDQU64(rodata("blockPickHigh"+format, w...), pick)
+		keep, lo, hi = 0x001E, 1, 33
 	}
-	if nv {
-		bcastW(0x000F, low)
-		VMOVDQU64(rodata("blockUpperHalf", 0, 0, 0, 0, 0x0010001000100010, 0x0010001000100010, 0x0010001000100010, 0x0010001000100010), half)
+	if !nv {
+		hi = lo
 	}
+	rep := func(w uint64) uint64 { return w * 0x0001000100010001 }
+	VMOVDQU64(rodata("blockIndexKeep"+typ, rep(keep), rep(keep), rep(keep), rep(keep), rep(keep), rep(keep), rep(keep), rep(keep)), mask)
+	VMOVDQU64(rodata("blockIndexSet"+typ+format, rep(lo), rep(lo), rep(lo), rep(lo), rep(hi), rep(hi), rep(hi), rep(hi)), set)
 	scaleBase(format)
 	scales := 1
 	if nv {
@@ -253,24 +253,21 @@ func f4DecodeHalfAVX512(format, typ string) {
 			loadScale(dx+1, t2)
 			VMULPS(vals, t2, t2)
 		}
-		switch {
-		case typ == "BF16" && nv:
-			VPERMT2W(t2, pick, t)
-		case typ == "BF16":
-			VPERMW(t, pick, t)
-		case nv:
+		if typ == "F16" {
 			VCVTPS2PH(U8(0), t, t.AsY())
-			VCVTPS2PH(U8(0), t2, t2.AsY())
-			VINSERTI64X4(U8(1), t2.AsY(), t, t)
-		default:
-			VCVTPS2PH(U8(0), t, t.AsY())
-			VSHUFI64X2(U8(0x44), t, t, t)
+			if nv {
+				VCVTPS2PH(U8(0), t2, t2.AsY())
+				VINSERTI64X4(U8(1), t2.AsY(), t, t)
+			}
 		}
 		VBROADCASTI32X4(Mem{Base: RSI, Disp: si}, idx)
 		VPERMQ(idx, spread, idx)
 		VPMULTISHIFTQB(idx, ctl, idx)
-		if nv {
-			VPTERNLOGD(U8(0xEA), half, low, idx) // (idx & 0xF) | half
+		VPTERNLOGD(U8(0xEA), set, mask, idx) // (idx & keep) | set
+		if typ == "BF16" && nv {
+			VPERMT2W(t2, idx, t)
+			VMOVDQU64(t, Mem{Base: RDI, Disp: di})
+			return
 		}
 		VPERMW(t, idx, idx)
 		VMOVDQU64(idx, Mem{Base: RDI, Disp: di})
