@@ -109,7 +109,7 @@ func blockSizes(f BlockFormat, vt element.Type, n int, what string) (cb, sb, vb 
 		err = errorf(ErrUnsupported, "kernels: %s %s: values must be f32, f16 or bf16, not %s", what, f, vt)
 		return
 	}
-	if n < 0 || n >= 1<<40 {
+	if n < 0 || int64(n) >= 1<<40 {
 		err = fmt.Errorf("kernels: %s %s: element count %d is out of range", what, f, n)
 		return
 	}
