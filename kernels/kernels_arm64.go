@@ -3,9 +3,6 @@
 package kernels
 
 import (
-	"math"
-	"unsafe"
-
 	"golang.org/x/sys/cpu"
 
 	"github.com/convertpromote/convertpromote/element"
@@ -27,433 +24,552 @@ var (
 	useBFCVTN = hasBF16
 )
 
-// The NEON kernels in float_arm64.s, decode_arm64.s, encode_arm64.s and int_arm64.s. Each
-// converts n elements, n a positive multiple of its block size (neonKernel.blk).
+// The NEON kernels of kernels_arm64.s, one for each pair of the registry (two for f32 → bf16).
+// Each is a loopFunc: it converts n elements, the last partial block included, and reads or
+// writes nothing outside src and dst. Every kernel's documentation shows the scalar loop it
+// computes, the loop of its pair's registry row (TestNEONStubLoops checks them), in which src
+// and dst are the buffers viewed as slices of the pair's Go types.
 
+// f32ToF16NEON converts n elements (pair f32 → f16 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(src[i])
+//	}
+//
 //go:noescape
-func f32ToF16NEON(dst, src *byte, n int)
+func f32ToF16NEON(dst, src []byte, n int)
 
+// f16ToF32NEON converts n elements (pair f16 → f32 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F32FromF16(src[i])
+//	}
+//
 //go:noescape
-func f16ToF32NEON(dst, src *byte, n int)
+func f16ToF32NEON(dst, src []byte, n int)
 
+// f32ToBF16NEON converts n elements (pair f32 → bf16 of the registry):
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(src[i])
+//	}
+//
+// It rounds with integer arithmetic and runs on every arm64 CPU; f32ToBF16Dynamic chooses
+// between it and f32ToBF16BFCVTN.
+//
 //go:noescape
-func f32ToBF16NEON(dst, src *byte, n int)
+func f32ToBF16NEON(dst, src []byte, n int)
 
+// f32ToBF16BFCVTN converts n elements (pair f32 → bf16 of the registry):
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(src[i])
+//	}
+//
+// It runs BFCVTN, which only a CPU with FEAT_BF16 has.
+//
 //go:noescape
-func f32ToBF16BFCVTN(dst, src *byte, n int)
+func f32ToBF16BFCVTN(dst, src []byte, n int)
 
+// bf16ToF32NEON converts n elements (pair bf16 → f32 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F32FromBF16(src[i])
+//	}
+//
 //go:noescape
-func bf16ToF32NEON(dst, src *byte, n int)
+func bf16ToF32NEON(dst, src []byte, n int)
 
+// f16ToBF16NEON converts n elements (pair f16 → bf16 of the registry):
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromF16(src[i]))
+//	}
+//
 //go:noescape
-func f16ToBF16NEON(dst, src *byte, n int)
+func f16ToBF16NEON(dst, src []byte, n int)
 
+// bf16ToF16NEON converts n elements (pair bf16 → f16 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(F32FromBF16(src[i]))
+//	}
+//
 //go:noescape
-func bf16ToF16NEON(dst, src *byte, n int)
+func bf16ToF16NEON(dst, src []byte, n int)
 
+// f8e4m3ToF16NEON converts n elements (pair f8e4m3 → f16 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F16FromF8E4M3(src[i])
+//	}
+//
 //go:noescape
-func f64ToF32NEON(dst, src *byte, n int)
+func f8e4m3ToF16NEON(dst, src []byte, n int)
 
+// f8e4m3ToF32NEON converts n elements (pair f8e4m3 → f32 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F32FromF8E4M3(src[i])
+//	}
+//
 //go:noescape
-func f32ToF64NEON(dst, src *byte, n int)
+func f8e4m3ToF32NEON(dst, src []byte, n int)
 
+// f8e5m2ToF16NEON converts n elements (pair f8e5m2 → f16 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F16FromF8E5M2(src[i])
+//	}
+//
 //go:noescape
-func f8e4m3ToF32NEON(dst, src *byte, n int)
+func f8e5m2ToF16NEON(dst, src []byte, n int)
 
+// f8e5m2ToF32NEON converts n elements (pair f8e5m2 → f32 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F32FromF8E5M2(src[i])
+//	}
+//
 //go:noescape
-func f8e4m3ToF16NEON(dst, src *byte, n int)
+func f8e5m2ToF32NEON(dst, src []byte, n int)
 
+// f32ToF8e4m3NEON converts n elements (pair f32 → f8e4m3 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F8E4M3FromF32(src[i])
+//	}
+//
 //go:noescape
-func f8e5m2ToF16NEON(dst, src *byte, n int)
+func f32ToF8e4m3NEON(dst, src []byte, n int)
 
+// f16ToF8e4m3NEON converts n elements (pair f16 → f8e4m3 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F8E4M3FromF16(src[i])
+//	}
+//
 //go:noescape
-func f8e5m2ToF32NEON(dst, src *byte, n int)
+func f16ToF8e4m3NEON(dst, src []byte, n int)
 
+// f32ToF8e5m2NEON converts n elements (pair f32 → f8e5m2 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F8E5M2FromF32(src[i])
+//	}
+//
 //go:noescape
-func nibbleToF32NEON(dst, src *byte, n int, tab *byte)
+func f32ToF8e5m2NEON(dst, src []byte, n int)
 
+// f16ToF8e5m2NEON converts n elements (pair f16 → f8e5m2 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F8E5M2FromF16(src[i])
+//	}
+//
 //go:noescape
-func nibbleToF16NEON(dst, src *byte, n int, tab *byte)
+func f16ToF8e5m2NEON(dst, src []byte, n int)
 
+// u4ToF32NEON converts n elements (pair u4 → f32 of the registry):
+//
+//	for i := range n {
+//		dst[i] = float32(nibble(src, i))
+//	}
+//
 //go:noescape
-func i8ToF32NEON(dst, src *byte, n int)
+func u4ToF32NEON(dst, src []byte, n int)
 
+// i4ToF32NEON converts n elements (pair i4 → f32 of the registry):
+//
+//	for i := range n {
+//		dst[i] = float32(int8(nibble(src, i)<<4) >> 4)
+//	}
+//
 //go:noescape
-func u8ToF32NEON(dst, src *byte, n int)
+func i4ToF32NEON(dst, src []byte, n int)
 
+// nf4ToF32NEON converts n elements (pair nf4 → f32 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F32FromNF4(nibble(src, i))
+//	}
+//
 //go:noescape
-func i16ToF32NEON(dst, src *byte, n int)
+func nf4ToF32NEON(dst, src []byte, n int)
 
+// f4e2m1ToF32NEON converts n elements (pair f4e2m1 → f32 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F32FromF4E2M1(nibble(src, i))
+//	}
+//
 //go:noescape
-func u16ToF32NEON(dst, src *byte, n int)
+func f4e2m1ToF32NEON(dst, src []byte, n int)
 
+// u4ToF16NEON converts n elements (pair u4 → f16 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(nibble(src, i)))
+//	}
+//
 //go:noescape
-func i32ToF32NEON(dst, src *byte, n int)
+func u4ToF16NEON(dst, src []byte, n int)
 
+// i4ToF16NEON converts n elements (pair i4 → f16 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(int8(nibble(src, i)<<4) >> 4))
+//	}
+//
 //go:noescape
-func i8ToI32NEON(dst, src *byte, n int)
+func i4ToF16NEON(dst, src []byte, n int)
 
+// nf4ToF16NEON converts n elements (pair nf4 → f16 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(F32FromNF4(nibble(src, i)))
+//	}
+//
 //go:noescape
-func u8ToI32NEON(dst, src *byte, n int)
+func nf4ToF16NEON(dst, src []byte, n int)
 
+// f4e2m1ToF16NEON converts n elements (pair f4e2m1 → f16 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(F32FromF4E2M1(nibble(src, i)))
+//	}
+//
 //go:noescape
-func i16ToI32NEON(dst, src *byte, n int)
+func f4e2m1ToF16NEON(dst, src []byte, n int)
 
+// i8ToF32NEON converts n elements (pair i8 → f32 of the registry):
+//
+//	for i := range n {
+//		dst[i] = float32(src[i])
+//	}
+//
 //go:noescape
-func i32ToI64NEON(dst, src *byte, n int)
+func i8ToF32NEON(dst, src []byte, n int)
 
+// u8ToF32NEON converts n elements (pair u8 → f32 of the registry):
+//
+//	for i := range n {
+//		dst[i] = float32(src[i])
+//	}
+//
 //go:noescape
-func i64ToI32NEON(dst, src *byte, n int)
+func u8ToF32NEON(dst, src []byte, n int)
 
+// i16ToF32NEON converts n elements (pair i16 → f32 of the registry):
+//
+//	for i := range n {
+//		dst[i] = float32(src[i])
+//	}
+//
 //go:noescape
-func i32ToI16NEON(dst, src *byte, n int)
+func i16ToF32NEON(dst, src []byte, n int)
 
+// u16ToF32NEON converts n elements (pair u16 → f32 of the registry):
+//
+//	for i := range n {
+//		dst[i] = float32(src[i])
+//	}
+//
 //go:noescape
-func i32ToI8NEON(dst, src *byte, n int)
+func u16ToF32NEON(dst, src []byte, n int)
 
+// i32ToF32NEON converts n elements (pair i32 → f32 of the registry):
+//
+//	for i := range n {
+//		dst[i] = float32(src[i]) // to nearest even
+//	}
+//
 //go:noescape
-func f32ToI32NEON(dst, src *byte, n int)
+func i32ToF32NEON(dst, src []byte, n int)
 
+// i8ToF16NEON converts n elements (pair i8 → f16 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i]))
+//	}
+//
 //go:noescape
-func f32ToI16NEON(dst, src *byte, n int)
+func i8ToF16NEON(dst, src []byte, n int)
 
+// u8ToF16NEON converts n elements (pair u8 → f16 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i]))
+//	}
+//
 //go:noescape
-func f32ToI8NEON(dst, src *byte, n int)
+func u8ToF16NEON(dst, src []byte, n int)
 
+// i16ToF16NEON converts n elements (pair i16 → f16 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i]))
+//	}
+//
 //go:noescape
-func f32ToU8NEON(dst, src *byte, n int)
+func i16ToF16NEON(dst, src []byte, n int)
 
+// u16ToF16NEON converts n elements (pair u16 → f16 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i]))
+//	}
+//
 //go:noescape
-func byteToBoolNEON(dst, src *byte, n int)
+func u16ToF16NEON(dst, src []byte, n int)
 
+// i32ToF16NEON converts n elements (pair i32 → f16 of the registry):
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(max(min(src[i], 65504), -65504)))
+//	}
+//
 //go:noescape
-func boolToF32NEON(dst, src *byte, n int)
+func i32ToF16NEON(dst, src []byte, n int)
 
+// i8ToI32NEON converts n elements (pair i8 → i32 of the registry):
+//
+//	for i := range n {
+//		dst[i] = int32(src[i])
+//	}
+//
 //go:noescape
-func f32ToBoolNEON(dst, src *byte, n int)
+func i8ToI32NEON(dst, src []byte, n int)
 
+// u8ToI32NEON converts n elements (pair u8 → i32 of the registry):
+//
+//	for i := range n {
+//		dst[i] = int32(src[i])
+//	}
+//
 //go:noescape
-func f16ToF8e5m2NEON(dst, src *byte, n int)
+func u8ToI32NEON(dst, src []byte, n int)
 
+// i16ToI32NEON converts n elements (pair i16 → i32 of the registry):
+//
+//	for i := range n {
+//		dst[i] = int32(src[i])
+//	}
+//
 //go:noescape
-func f32ToF8e5m2NEON(dst, src *byte, n int)
+func i16ToI32NEON(dst, src []byte, n int)
 
+// i32ToI64NEON converts n elements (pair i32 → i64 of the registry):
+//
+//	for i := range n {
+//		dst[i] = int64(src[i])
+//	}
+//
 //go:noescape
-func f16ToF8e4m3NEON(dst, src *byte, n int)
+func i32ToI64NEON(dst, src []byte, n int)
 
+// i64ToI32NEON converts n elements (pair i64 → i32 of the registry):
+//
+//	for i := range n {
+//		dst[i] = int32(src[i]) // the low 32 bits
+//	}
+//
 //go:noescape
-func f32ToF8e4m3NEON(dst, src *byte, n int)
+func i64ToI32NEON(dst, src []byte, n int)
 
+// i32ToI16NEON converts n elements (pair i32 → i16 of the registry):
+//
+//	for i := range n {
+//		dst[i] = int16(src[i]) // the low 16 bits
+//	}
+//
 //go:noescape
-func i8ToF16NEON(dst, src *byte, n int)
+func i32ToI16NEON(dst, src []byte, n int)
 
+// i32ToI8NEON converts n elements (pair i32 → i8 of the registry):
+//
+//	for i := range n {
+//		dst[i] = int8(src[i]) // the low 8 bits
+//	}
+//
 //go:noescape
-func u8ToF16NEON(dst, src *byte, n int)
+func i32ToI8NEON(dst, src []byte, n int)
 
+// f32ToI32NEON converts n elements (pair f32 → i32 of the registry):
+//
+//	for i := range n {
+//		dst[i] = int32(sat(src[i], math.MinInt32, math.MaxInt32)) // sat: truncate, clamp, NaN → 0
+//	}
+//
 //go:noescape
-func i16ToF16NEON(dst, src *byte, n int)
+func f32ToI32NEON(dst, src []byte, n int)
 
+// f32ToI16NEON converts n elements (pair f32 → i16 of the registry):
+//
+//	for i := range n {
+//		dst[i] = int16(sat(src[i], math.MinInt16, math.MaxInt16)) // sat: truncate, clamp, NaN → 0
+//	}
+//
 //go:noescape
-func u16ToF16NEON(dst, src *byte, n int)
+func f32ToI16NEON(dst, src []byte, n int)
 
+// f32ToI8NEON converts n elements (pair f32 → i8 of the registry):
+//
+//	for i := range n {
+//		dst[i] = int8(sat(src[i], math.MinInt8, math.MaxInt8)) // sat: truncate, clamp, NaN → 0
+//	}
+//
 //go:noescape
-func i32ToF16NEON(dst, src *byte, n int)
+func f32ToI8NEON(dst, src []byte, n int)
 
-// neonID names one assembly kernel; callNEON calls it directly, so the stack buffers of the
-// tail in runNEON do not escape (a call through a func value would move them to the heap).
-type neonID uint8
+// f32ToU8NEON converts n elements (pair f32 → u8 of the registry):
+//
+//	for i := range n {
+//		dst[i] = uint8(sat(src[i], 0, math.MaxUint8)) // sat: truncate, clamp, NaN → 0
+//	}
+//
+//go:noescape
+func f32ToU8NEON(dst, src []byte, n int)
 
-const (
-	kF32F16 neonID = iota
-	kF16F32
-	kF32BF16
-	kF32BF16BFCVTN
-	kBF16F32
-	kF16BF16
-	kBF16F16
-	kF64F32
-	kF32F64
-	kE4M3F32
-	kE4M3F16
-	kE5M2F16
-	kE5M2F32
-	kNibF32
-	kNibF16
-	kI8F32
-	kU8F32
-	kI16F32
-	kU16F32
-	kI32F32
-	kI8I32
-	kU8I32
-	kI16I32
-	kI32I64
-	kI64I32
-	kI32I16
-	kI32I8
-	kF32I32
-	kF32I16
-	kF32I8
-	kF32U8
-	kByteBool
-	kBoolF32
-	kF32Bool
-	kF16E5M2
-	kF32E5M2
-	kF16E4M3
-	kF32E4M3
-	kI8F16
-	kU8F16
-	kI16F16
-	kU16F16
-	kI32F16
-)
+// f64ToF32NEON converts n elements (pair f64 → f32 of the registry):
+//
+//	for i := range n {
+//		dst[i] = float32(src[i]) // to nearest even
+//	}
+//
+//go:noescape
+func f64ToF32NEON(dst, src []byte, n int)
 
-func callNEON(id neonID, dst, src *byte, n int, tab *byte) {
-	switch id {
-	case kF32F16:
-		f32ToF16NEON(dst, src, n)
-	case kF16F32:
-		f16ToF32NEON(dst, src, n)
-	case kF32BF16:
-		f32ToBF16NEON(dst, src, n)
-	case kF32BF16BFCVTN:
+// f32ToF64NEON converts n elements (pair f32 → f64 of the registry):
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+//go:noescape
+func f32ToF64NEON(dst, src []byte, n int)
+
+// boolToU8NEON converts n elements (pair boolean → u8 of the registry):
+//
+//	for i := range n {
+//		dst[i] = b2u(src[i] != 0)
+//	}
+//
+//go:noescape
+func boolToU8NEON(dst, src []byte, n int)
+
+// u8ToBoolNEON converts n elements (pair u8 → boolean of the registry):
+//
+//	for i := range n {
+//		dst[i] = b2u(src[i] != 0)
+//	}
+//
+//go:noescape
+func u8ToBoolNEON(dst, src []byte, n int)
+
+// boolToF32NEON converts n elements (pair boolean → f32 of the registry):
+//
+//	for i := range n {
+//		dst[i] = float32(b2u(src[i] != 0))
+//	}
+//
+//go:noescape
+func boolToF32NEON(dst, src []byte, n int)
+
+// f32ToBoolNEON converts n elements (pair f32 → boolean of the registry):
+//
+//	for i := range n {
+//		dst[i] = b2u(src[i] != 0) // NaN → 1
+//	}
+//
+//go:noescape
+func f32ToBoolNEON(dst, src []byte, n int)
+
+// f32ToBF16Dynamic is the f32 → bf16 kernel of the NEON path (pair f32 → bf16 of the registry):
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(src[i])
+//	}
+//
+// It picks BFCVTN or the integer routine on every call, so that Convert's dispatch table, built
+// once, follows the tests' switch of useBFCVTN.
+func f32ToBF16Dynamic(dst, src []byte, n int) {
+	if bf16UsesBFCVTN() {
 		f32ToBF16BFCVTN(dst, src, n)
-	case kBF16F32:
-		bf16ToF32NEON(dst, src, n)
-	case kF16BF16:
-		f16ToBF16NEON(dst, src, n)
-	case kBF16F16:
-		bf16ToF16NEON(dst, src, n)
-	case kF64F32:
-		f64ToF32NEON(dst, src, n)
-	case kF32F64:
-		f32ToF64NEON(dst, src, n)
-	case kE4M3F32:
-		f8e4m3ToF32NEON(dst, src, n)
-	case kE4M3F16:
-		f8e4m3ToF16NEON(dst, src, n)
-	case kE5M2F16:
-		f8e5m2ToF16NEON(dst, src, n)
-	case kE5M2F32:
-		f8e5m2ToF32NEON(dst, src, n)
-	case kNibF32:
-		nibbleToF32NEON(dst, src, n, tab)
-	case kNibF16:
-		nibbleToF16NEON(dst, src, n, tab)
-	case kI8F32:
-		i8ToF32NEON(dst, src, n)
-	case kU8F32:
-		u8ToF32NEON(dst, src, n)
-	case kI16F32:
-		i16ToF32NEON(dst, src, n)
-	case kU16F32:
-		u16ToF32NEON(dst, src, n)
-	case kI32F32:
-		i32ToF32NEON(dst, src, n)
-	case kI8I32:
-		i8ToI32NEON(dst, src, n)
-	case kU8I32:
-		u8ToI32NEON(dst, src, n)
-	case kI16I32:
-		i16ToI32NEON(dst, src, n)
-	case kI32I64:
-		i32ToI64NEON(dst, src, n)
-	case kI64I32:
-		i64ToI32NEON(dst, src, n)
-	case kI32I16:
-		i32ToI16NEON(dst, src, n)
-	case kI32I8:
-		i32ToI8NEON(dst, src, n)
-	case kF32I32:
-		f32ToI32NEON(dst, src, n)
-	case kF32I16:
-		f32ToI16NEON(dst, src, n)
-	case kF32I8:
-		f32ToI8NEON(dst, src, n)
-	case kF32U8:
-		f32ToU8NEON(dst, src, n)
-	case kByteBool:
-		byteToBoolNEON(dst, src, n)
-	case kBoolF32:
-		boolToF32NEON(dst, src, n)
-	case kF32Bool:
-		f32ToBoolNEON(dst, src, n)
-	case kF16E5M2:
-		f16ToF8e5m2NEON(dst, src, n)
-	case kF32E5M2:
-		f32ToF8e5m2NEON(dst, src, n)
-	case kF16E4M3:
-		f16ToF8e4m3NEON(dst, src, n)
-	case kF32E4M3:
-		f32ToF8e4m3NEON(dst, src, n)
-	case kI8F16:
-		i8ToF16NEON(dst, src, n)
-	case kU8F16:
-		u8ToF16NEON(dst, src, n)
-	case kI16F16:
-		i16ToF16NEON(dst, src, n)
-	case kU16F16:
-		u16ToF16NEON(dst, src, n)
-	case kI32F16:
-		i32ToF16NEON(dst, src, n)
-	default:
-		panic("kernels: unknown NEON kernel")
-	}
-}
-
-// neonKernel describes one pair's kernel: which assembly function, its block size in elements
-// (a power of two), the element widths in bits, and the lookup table of the 4-bit decoders.
-type neonKernel struct {
-	id              neonID
-	blk             int
-	inBits, outBits int
-	tab             *byte
-	fn              loopFunc // run, made once so archKernel does not allocate
-}
-
-// tailBuf is the largest block in bytes (32 4-bit codes to 32 f32, 8 f64 to 8 f32: 128 bytes).
-const tailBuf = 128
-
-// run converts n elements: whole blocks in place, then the last partial block through
-// zero-padded stack buffers, so the kernel never reads or writes outside src and dst.
-func (k *neonKernel) run(dst, src []byte, n int) {
-	m := n &^ (k.blk - 1)
-	if m > 0 {
-		callNEON(k.id, unsafe.SliceData(dst), unsafe.SliceData(src), m, k.tab)
-	}
-	r := n - m
-	if r == 0 {
 		return
 	}
-	var sb, db [tailBuf]byte
-	si, di := m*k.inBits/8, m*k.outBits/8
-	copy(sb[:], src[si:si+(r*k.inBits+7)/8])
-	callNEON(k.id, &db[0], &sb[0], k.blk, k.tab)
-	copy(dst[di:di+(r*k.outBits+7)/8], db[:])
+	f32ToBF16NEON(dst, src, n)
 }
 
-// The 4-bit decoding tables: value of each code as f32 and as f16 bits.
-var (
-	nibF32 [4][16]float32 // u4, i4, nf4, f4e2m1
-	nibF16 [4][16]uint16
-)
+// bf16UsesBFCVTN reports whether f32 → bf16 runs BFCVTN: only on a CPU with FEAT_BF16.
+func bf16UsesBFCVTN() bool { return useBFCVTN && hasBF16 }
 
-// neonTable holds each pair's kernel, indexed [from][to]; nil where NEON has none. f32 → bf16 is
-// chosen at call time (useBFCVTN).
-var neonTable [32][32]*neonKernel
+// arm64Kernels lists the NEON kernels with their pairs, for bindKernels.
+func arm64Kernels() []kernelSpec {
+	const (
+		bf16, f16, f32, f64 = element.BF16, element.F16, element.F32, element.F64
+		f8e4m3, f8e5m2      = element.F8E4M3, element.F8E5M2
+		u4, i4, nf4, f4e2m1 = element.U4, element.I4, element.NF4, element.F4E2M1
+		i8, i16, i32, i64   = element.I8, element.I16, element.I32, element.I64
+		u8, u16, boolean    = element.U8, element.U16, element.Boolean
+	)
+	return []kernelSpec{
+		{NEON, f32, f16, f32ToF16NEON, false},
+		{NEON, f16, f32, f16ToF32NEON, false},
+		{NEON, f32, bf16, f32ToBF16Dynamic, false},
+		{NEON, bf16, f32, bf16ToF32NEON, false},
+		{NEON, f16, bf16, f16ToBF16NEON, false},
+		{NEON, bf16, f16, bf16ToF16NEON, false},
+		{NEON, f8e4m3, f16, f8e4m3ToF16NEON, false},
+		{NEON, f8e4m3, f32, f8e4m3ToF32NEON, false},
+		{NEON, f8e5m2, f16, f8e5m2ToF16NEON, false},
+		{NEON, f8e5m2, f32, f8e5m2ToF32NEON, false},
+		{NEON, f32, f8e4m3, f32ToF8e4m3NEON, false},
+		{NEON, f16, f8e4m3, f16ToF8e4m3NEON, false},
+		{NEON, f32, f8e5m2, f32ToF8e5m2NEON, false},
+		{NEON, f16, f8e5m2, f16ToF8e5m2NEON, false},
+		{NEON, u4, f32, u4ToF32NEON, false},
+		{NEON, i4, f32, i4ToF32NEON, false},
+		{NEON, nf4, f32, nf4ToF32NEON, false},
+		{NEON, f4e2m1, f32, f4e2m1ToF32NEON, false},
+		{NEON, u4, f16, u4ToF16NEON, false},
+		{NEON, i4, f16, i4ToF16NEON, false},
+		{NEON, nf4, f16, nf4ToF16NEON, false},
+		{NEON, f4e2m1, f16, f4e2m1ToF16NEON, false},
+		{NEON, i8, f32, i8ToF32NEON, false},
+		{NEON, u8, f32, u8ToF32NEON, false},
+		{NEON, i16, f32, i16ToF32NEON, false},
+		{NEON, u16, f32, u16ToF32NEON, false},
+		{NEON, i32, f32, i32ToF32NEON, false},
+		{NEON, i8, f16, i8ToF16NEON, false},
+		{NEON, u8, f16, u8ToF16NEON, false},
+		{NEON, i16, f16, i16ToF16NEON, false},
+		{NEON, u16, f16, u16ToF16NEON, false},
+		{NEON, i32, f16, i32ToF16NEON, false},
+		{NEON, i8, i32, i8ToI32NEON, false},
+		{NEON, u8, i32, u8ToI32NEON, false},
+		{NEON, i16, i32, i16ToI32NEON, false},
+		{NEON, i32, i64, i32ToI64NEON, false},
+		{NEON, i64, i32, i64ToI32NEON, false},
+		{NEON, i32, i16, i32ToI16NEON, false},
+		{NEON, i32, i8, i32ToI8NEON, false},
+		{NEON, f32, i32, f32ToI32NEON, false},
+		{NEON, f32, i16, f32ToI16NEON, false},
+		{NEON, f32, i8, f32ToI8NEON, false},
+		{NEON, f32, u8, f32ToU8NEON, false},
+		{NEON, f64, f32, f64ToF32NEON, false},
+		{NEON, f32, f64, f32ToF64NEON, false},
+		{NEON, boolean, u8, boolToU8NEON, false},
+		{NEON, u8, boolean, u8ToBoolNEON, false},
+		{NEON, boolean, f32, boolToF32NEON, false},
+		{NEON, f32, boolean, f32ToBoolNEON, false},
+	}
+}
 
-// archInit fills the NEON tables; the package's init calls it before building the dispatch table.
+// archInit binds the NEON kernels; the package's init calls it before building Convert's
+// dispatch table.
 func archInit() {
-	if !hasASIMD {
-		return
-	}
-	for c := range 16 {
-		nibF32[0][c] = float32(c)
-		nibF32[1][c] = float32(int8(c<<4) >> 4)
-		nibF32[2][c] = element.NF4Codes[c]
-		nibF32[3][c] = f4e2m1Value(uint8(c))
-	}
-	// The f16 tables are the f32 tables rounded by FCVTN (round to nearest even), the same
-	// rounding as every f32 → f16 conversion; only nf4 codes are not exact in f16.
-	for t := range nibF32 {
-		f32ToF16NEON((*byte)(unsafe.Pointer(&nibF16[t][0])), (*byte)(unsafe.Pointer(&nibF32[t][0])), 16)
-	}
-	type p = [2]element.Type
-	k := func(id neonID, blk int, from, to element.Type) *neonKernel {
-		return &neonKernel{id: id, blk: blk, inBits: from.Bits(), outBits: to.Bits()}
-	}
-	pairs := map[[2]element.Type]*neonKernel{
-		{element.F32, element.F16}:  k(kF32F16, 16, element.F32, element.F16),
-		{element.F16, element.F32}:  k(kF16F32, 16, element.F16, element.F32),
-		{element.BF16, element.F32}: k(kBF16F32, 16, element.BF16, element.F32),
-		{element.F16, element.BF16}: k(kF16BF16, 16, element.F16, element.BF16),
-		{element.BF16, element.F16}: k(kBF16F16, 16, element.BF16, element.F16),
-		{element.F64, element.F32}:  k(kF64F32, 8, element.F64, element.F32),
-		{element.F32, element.F64}:  k(kF32F64, 8, element.F32, element.F64),
-
-		{element.F8E4M3, element.F32}: k(kE4M3F32, 16, element.F8E4M3, element.F32),
-		{element.F8E4M3, element.F16}: k(kE4M3F16, 16, element.F8E4M3, element.F16),
-		{element.F8E5M2, element.F16}: k(kE5M2F16, 16, element.F8E5M2, element.F16),
-		{element.F8E5M2, element.F32}: k(kE5M2F32, 16, element.F8E5M2, element.F32),
-
-		{element.F16, element.F8E5M2}: k(kF16E5M2, 16, element.F16, element.F8E5M2),
-		{element.F32, element.F8E5M2}: k(kF32E5M2, 16, element.F32, element.F8E5M2),
-		{element.F16, element.F8E4M3}: k(kF16E4M3, 16, element.F16, element.F8E4M3),
-		{element.F32, element.F8E4M3}: k(kF32E4M3, 16, element.F32, element.F8E4M3),
-		{element.I8, element.F16}:     k(kI8F16, 16, element.I8, element.F16),
-		{element.U8, element.F16}:     k(kU8F16, 16, element.U8, element.F16),
-		{element.I16, element.F16}:    k(kI16F16, 16, element.I16, element.F16),
-		{element.U16, element.F16}:    k(kU16F16, 16, element.U16, element.F16),
-		{element.I32, element.F16}:    k(kI32F16, 16, element.I32, element.F16),
-
-		{element.I8, element.F32}:  k(kI8F32, 16, element.I8, element.F32),
-		{element.U8, element.F32}:  k(kU8F32, 16, element.U8, element.F32),
-		{element.I16, element.F32}: k(kI16F32, 16, element.I16, element.F32),
-		{element.U16, element.F32}: k(kU16F32, 16, element.U16, element.F32),
-		{element.I32, element.F32}: k(kI32F32, 16, element.I32, element.F32),
-		{element.I8, element.I32}:  k(kI8I32, 16, element.I8, element.I32),
-		{element.U8, element.I32}:  k(kU8I32, 16, element.U8, element.I32),
-		{element.I16, element.I32}: k(kI16I32, 16, element.I16, element.I32),
-		{element.I32, element.I64}: k(kI32I64, 8, element.I32, element.I64),
-		{element.I64, element.I32}: k(kI64I32, 8, element.I64, element.I32),
-		{element.I32, element.I16}: k(kI32I16, 16, element.I32, element.I16),
-		{element.I32, element.I8}:  k(kI32I8, 16, element.I32, element.I8),
-		{element.F32, element.I32}: k(kF32I32, 16, element.F32, element.I32),
-		{element.F32, element.I16}: k(kF32I16, 16, element.F32, element.I16),
-		{element.F32, element.I8}:  k(kF32I8, 16, element.F32, element.I8),
-		{element.F32, element.U8}:  k(kF32U8, 16, element.F32, element.U8),
-
-		{element.Boolean, element.U8}:  k(kByteBool, 16, element.Boolean, element.U8),
-		{element.U8, element.Boolean}:  k(kByteBool, 16, element.U8, element.Boolean),
-		{element.Boolean, element.F32}: k(kBoolF32, 16, element.Boolean, element.F32),
-		{element.F32, element.Boolean}: k(kF32Bool, 16, element.F32, element.Boolean),
-	}
-	for t, from := range []element.Type{element.U4, element.I4, element.NF4, element.F4E2M1} {
-		kf := k(kNibF32, 32, from, element.F32)
-		kf.tab = (*byte)(unsafe.Pointer(&nibF32[t][0]))
-		pairs[p{from, element.F32}] = kf
-		kh := k(kNibF16, 32, from, element.F16)
-		kh.tab = (*byte)(unsafe.Pointer(&nibF16[t][0]))
-		pairs[p{from, element.F16}] = kh
-	}
-	for pr, kn := range pairs {
-		kn.fn = kn.run
-		neonTable[pr[0]][pr[1]] = kn
-	}
-	bf16Int.fn = bf16Int.run
-	bf16BFCVTN.fn = bf16BFCVTN.run
-}
-
-// The two f32 → bf16 kernels.
-var (
-	bf16Int    = &neonKernel{id: kF32BF16, blk: 16, inBits: 32, outBits: 16}
-	bf16BFCVTN = &neonKernel{id: kF32BF16BFCVTN, blk: 16, inBits: 32, outBits: 16}
-)
-
-// f32ToBF16Dynamic is the f32 → bf16 loop of the NEON path: it asks f32ToBF16Kernel on every call,
-// so that Convert's dispatch table, built once, follows the tests' switch of useBFCVTN.
-func f32ToBF16Dynamic(dst, src []byte, n int) { f32ToBF16Kernel().fn(dst, src, n) }
-
-// f32ToBF16Kernel returns the f32 → bf16 kernel in use: BFCVTN only on a CPU with FEAT_BF16.
-func f32ToBF16Kernel() *neonKernel {
-	if useBFCVTN && hasBF16 {
-		return bf16BFCVTN
-	}
-	return bf16Int
-}
-
-// f4e2m1Value decodes a 4-bit e2m1 code: sign bit 3, exponent bits 2-1 (bias 1), mantissa bit 0.
-func f4e2m1Value(c uint8) float32 {
-	e, m := int(c>>1&3), float64(c&1)
-	v := m / 2 // subnormal: 0 or 0.5
-	if e > 0 {
-		v = math.Ldexp(1+m/2, e-1)
-	}
-	if c&8 != 0 {
-		v = -v
-	}
-	return float32(v)
+	bindKernels(arm64Kernels(), onNEON, func(p Path) bool { return p == NEON && hasASIMD })
 }
 
 // archPaths returns the SIMD paths this CPU can run, best first: NEON on every arm64 CPU with
@@ -466,17 +582,4 @@ func archPaths() []Path {
 }
 
 // archKernel returns the NEON kernel for the pair, or nil when NEON has none (or p is not NEON).
-func archKernel(p Path, from, to element.Type) loopFunc {
-	if p != NEON || !hasASIMD {
-		return nil
-	}
-	if from == element.F32 && to == element.BF16 {
-		return f32ToBF16Dynamic
-	}
-	if int(from) < len(neonTable) && int(to) < len(neonTable) {
-		if k := neonTable[from][to]; k != nil {
-			return k.fn
-		}
-	}
-	return nil
-}
+func archKernel(p Path, from, to element.Type) loopFunc { return simdKernel(p, from, to) }

@@ -63,11 +63,11 @@ func TestNEONFeatureDispatch(t *testing.T) {
 	model := os.Getenv("QEMU_CPU")
 	t.Logf("QEMU_CPU=%q ASIMD=%v FPHP=%v ASIMDHP=%v BF16(HWCAP2)=%v", model, cpu.ARM64.HasASIMD,
 		cpu.ARM64.HasFPHP, cpu.ARM64.HasASIMDHP, hasBF16)
-	if f32ToBF16Kernel() == bf16BFCVTN && !hasBF16 {
+	if bf16UsesBFCVTN() && !hasBF16 {
 		t.Fatal("BFCVTN kernel chosen on a CPU without FEAT_BF16")
 	}
 	withBFCVTN(true, func() {
-		if !hasBF16 && f32ToBF16Kernel() != bf16Int {
+		if !hasBF16 && bf16UsesBFCVTN() {
 			t.Fatal("BFCVTN kernel chosen on a CPU without FEAT_BF16 with useBFCVTN set")
 		}
 	})
@@ -77,14 +77,14 @@ func TestNEONFeatureDispatch(t *testing.T) {
 			t.Errorf("cortex-a53 reports BF16=%v FPHP=%v ASIMDHP=%v, want all false",
 				hasBF16, cpu.ARM64.HasFPHP, cpu.ARM64.HasASIMDHP)
 		}
-		if f32ToBF16Kernel() != bf16Int {
+		if bf16UsesBFCVTN() {
 			t.Error("cortex-a53: f32 → bf16 does not use the integer NEON routine")
 		}
 	case "max":
 		if !hasBF16 {
 			t.Error("qemu max: FEAT_BF16 not detected from HWCAP2")
 		}
-		if f32ToBF16Kernel() != bf16BFCVTN {
+		if !bf16UsesBFCVTN() {
 			t.Error("qemu max: f32 → bf16 does not use BFCVTN")
 		}
 	default:
@@ -186,8 +186,8 @@ func TestNEONBF16Branches(t *testing.T) {
 	}
 	src, n := sourceFor(element.F32, randomCount())
 	a, b := make([]byte, 2*n), make([]byte, 2*n)
-	bf16Int.run(a, src, n)
-	bf16BFCVTN.run(b, src, n)
+	f32ToBF16NEON(a, src, n)
+	f32ToBF16BFCVTN(b, src, n)
 	if d := firstDiff(element.F32, element.BF16, src, b, a); d != "" {
 		t.Fatalf("BFCVTN differs from the integer routine: %s", d)
 	}
@@ -200,16 +200,16 @@ func TestNEONNibbleTables(t *testing.T) {
 	}
 	e2m1 := [8]float32{0, 0.5, 1, 1.5, 2, 3, 4, 6}
 	for c := range 16 {
-		if nibF32[0][c] != float32(c) || nibF32[1][c] != float32(c-16*(c>>3)) ||
-			nibF32[2][c] != element.NF4Codes[c] {
-			t.Errorf("code %d: u4/i4/nf4 tables %v %v %v", c, nibF32[0][c], nibF32[1][c], nibF32[2][c])
+		if nibbleValuesF32[0][c] != float32(c) || nibbleValuesF32[1][c] != float32(c-16*(c>>3)) ||
+			nibbleValuesF32[2][c] != element.NF4Codes[c] {
+			t.Errorf("code %d: u4/i4/nf4 tables %v %v %v", c, nibbleValuesF32[0][c], nibbleValuesF32[1][c], nibbleValuesF32[2][c])
 		}
 		w := e2m1[c&7]
 		if c&8 != 0 {
 			w = -w
 		}
-		if math.Float32bits(nibF32[3][c]) != math.Float32bits(w) {
-			t.Errorf("f4e2m1 code %#x: table %v, want %v", c, nibF32[3][c], w)
+		if math.Float32bits(nibbleValuesF32[3][c]) != math.Float32bits(w) {
+			t.Errorf("f4e2m1 code %#x: table %v, want %v", c, nibbleValuesF32[3][c], w)
 		}
 	}
 }

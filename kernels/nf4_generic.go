@@ -37,18 +37,13 @@ func nf4FromF64(x float64) uint8 {
 // bits are ignored.
 func F32FromNF4(c uint8) float32 { return element.NF4Codes[c&0xF] }
 
-// nf4F16 holds the binary16 bits of the 16 code values (rounded to nearest even).
-var nf4F16 [16]uint16
-
-func init() {
-	for i, v := range element.NF4Codes {
-		nf4F16[i] = F16FromF32(v)
-	}
-}
-
 // nf4ToF32Generic decodes n packed codes (low nibble first) from src into dst[:n].
-func nf4ToF32Generic(dst []float32, src []byte, n int) { nibblesTo(dst, src, n, &element.NF4Codes) }
+func nf4ToF32Generic(dst []float32, src []byte, n int) {
+	nibblesTo(dst, src, n, &nibbleValuesF32[nibNF4])
+}
 
 // nf4ToF16Generic decodes n packed codes (low nibble first) from src into dst[:n]; the values
 // are rounded to nearest even f16.
-func nf4ToF16Generic(dst []uint16, src []byte, n int) { nibblesTo(dst, src, n, &nf4F16) }
+func nf4ToF16Generic(dst []uint16, src []byte, n int) {
+	nibblesTo(dst, src, n, &nibbleValuesF16[nibNF4])
+}

@@ -71,11 +71,24 @@ func TestARM64WordEncodings(t *testing.T) {
 	if err := os.WriteFile(path, bin, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command(objdump, "-D", "-b", "binary", "-m", "aarch64", path).CombinedOutput()
+	// Lines look like "   4:\t0e216804 \tfcvtn\tv4.4h, v0.4s".
+	got := disassemble(t, objdump, "aarch64", path, normInsn)
+	for i, w := range words {
+		if got[4*i] != w.want {
+			t.Errorf("%s: WORD $0x%08x decodes to %q, the comment says %q", w.where, w.enc, got[i], w.want)
+		}
+	}
+	t.Logf("%d WORD directives checked", len(words))
+}
+
+// disassemble runs objdump on the raw machine code in file and returns each instruction,
+// normalised by norm, by its byte offset.
+func disassemble(t *testing.T, objdump, machine, file string, norm func(string) string) map[int]string {
+	t.Helper()
+	out, err := exec.Command(objdump, "-D", "-b", "binary", "-m", machine, file).CombinedOutput()
 	if err != nil {
 		t.Fatalf("objdump: %v\n%s", err, out)
 	}
-	// Lines look like "   4:\t0e216804 \tfcvtn\tv4.4h, v0.4s".
 	got := map[int]string{}
 	for _, line := range strings.Split(string(out), "\n") {
 		p := strings.Split(line, "\t")
@@ -86,14 +99,9 @@ func TestARM64WordEncodings(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		got[int(off)/4] = normInsn(strings.Join(p[2:], " "))
+		got[int(off)] = norm(strings.Join(p[2:], " "))
 	}
-	for i, w := range words {
-		if got[i] != w.want {
-			t.Errorf("%s: WORD $0x%08x decodes to %q, the comment says %q", w.where, w.enc, got[i], w.want)
-		}
-	}
-	t.Logf("%d WORD directives checked", len(words))
+	return got
 }
 
 // normInsn upper-cases an instruction, drops objdump's trailing comment and collapses blanks.
@@ -102,4 +110,84 @@ func normInsn(s string) string {
 		s = s[:i]
 	}
 	return strings.ToUpper(strings.Join(strings.Fields(s), " "))
+}
+
+// byteLine matches a BYTE directive of the generated amd64 assembly.
+var byteLine = regexp.MustCompile(`^\s*BYTE\s+\$0x([0-9a-fA-F]{2})\s*$`)
+
+// TestAMD64ByteEncodings disassembles every instruction that kernels_amd64.s spells as BYTE
+// directives (the ones the generator, kernels/_asm, cannot spell) with binutils' objdump and
+// checks that it decodes to the instruction, operands included, that the comment before the
+// bytes names in Go syntax. It is skipped where objdump is not on PATH.
+func TestAMD64ByteEncodings(t *testing.T) {
+	objdump, err := exec.LookPath("x86_64-linux-gnu-objdump")
+	if err != nil {
+		if objdump, err = exec.LookPath("objdump"); err != nil {
+			t.Skip("objdump not on PATH (package binutils)")
+		}
+	}
+	path := "kernels_amd64.s"
+	if _, err := os.Stat(path); err != nil {
+		if _, self, _, ok := runtime.Caller(0); ok {
+			path = filepath.Join(filepath.Dir(self), path)
+		}
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type insn struct {
+		where string
+		start int
+		want  string
+	}
+	var (
+		insns   []insn
+		bin     []byte
+		name    string // the comment on the line before, "" if none
+		inBytes bool   // whether the line before was a BYTE directive
+	)
+	for i, line := range strings.Split(string(src), "\n") {
+		if m := byteLine.FindStringSubmatch(line); m != nil {
+			if name == "" {
+				t.Errorf("%s:%d: BYTE without a comment naming its instruction", path, i+1)
+				continue
+			}
+			if !inBytes {
+				insns = append(insns, insn{path + ":" + strconv.Itoa(i+1), len(bin), normInsn(name)})
+			}
+			inBytes = true
+			b, _ := strconv.ParseUint(m[1], 16, 8)
+			bin = append(bin, byte(b))
+			continue
+		}
+		inBytes, name = false, ""
+		if trimmed := strings.TrimSpace(line); strings.HasPrefix(trimmed, "//") {
+			name = strings.TrimSpace(strings.TrimPrefix(trimmed, "//"))
+		}
+	}
+	if len(insns) == 0 {
+		t.Fatal("no BYTE-encoded instructions found in " + path)
+	}
+	file := filepath.Join(t.TempDir(), "bytes.bin")
+	if err := os.WriteFile(file, bin, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Lines look like "   0:\t62 f2 77 48 72 c0 \tvcvtne2ps2bf16 %zmm0,%zmm1,%zmm0".
+	got := disassemble(t, objdump, "i386:x86-64", file, goSyntax)
+	for _, in := range insns {
+		if got[in.start] != in.want {
+			t.Errorf("%s: the bytes decode to %q, the comment says %q", in.where, got[in.start], in.want)
+		}
+	}
+	t.Logf("%d BYTE-encoded instructions checked", len(insns))
+}
+
+// goSyntax turns objdump's AT&T operands into the Go assembler's register names (%zmm1 → Z1),
+// whose operand order AT&T shares, and normalises the result as normInsn does.
+func goSyntax(s string) string {
+	s = regexp.MustCompile(`%([xyz])mm(\d+)`).ReplaceAllStringFunc(s, func(r string) string {
+		return strings.ToUpper(r[1:2]) + r[4:]
+	})
+	return normInsn(strings.ReplaceAll(s, ",", ", "))
 }

@@ -124,28 +124,18 @@ func nibblesTo[T any](dst []T, src []byte, n int, tab *[16]T) {
 	}
 }
 
-var (
-	u4F32, i4F32 [16]float32
-	u4F16, i4F16 [16]uint16
-)
-
-func init() {
-	for c := range 16 {
-		u4F32[c] = float32(c)
-		i4F32[c] = float32(int8(c<<4) >> 4)
-		u4F16[c] = F16FromF32(u4F32[c])
-		i4F16[c] = F16FromF32(i4F32[c])
-	}
+// u4ToF32Generic decodes n packed u4 values (low nibble first) from src into dst[:n].
+func u4ToF32Generic(dst []float32, src []byte, n int) {
+	nibblesTo(dst, src, n, &nibbleValuesF32[nibU4])
 }
 
-// u4ToF32Generic decodes n packed u4 values (low nibble first) from src into dst[:n].
-func u4ToF32Generic(dst []float32, src []byte, n int) { nibblesTo(dst, src, n, &u4F32) }
-
 // u4ToF16Generic decodes n packed u4 values (low nibble first) from src into dst[:n].
-func u4ToF16Generic(dst []uint16, src []byte, n int) { nibblesTo(dst, src, n, &u4F16) }
+func u4ToF16Generic(dst []uint16, src []byte, n int) { nibblesTo(dst, src, n, &nibbleValuesF16[nibU4]) }
 
 // i4ToF32Generic decodes n packed i4 values (low nibble first, sign-extended) into dst[:n].
-func i4ToF32Generic(dst []float32, src []byte, n int) { nibblesTo(dst, src, n, &i4F32) }
+func i4ToF32Generic(dst []float32, src []byte, n int) {
+	nibblesTo(dst, src, n, &nibbleValuesF32[nibI4])
+}
 
 // i4ToF16Generic decodes n packed i4 values (low nibble first, sign-extended) into dst[:n].
-func i4ToF16Generic(dst []uint16, src []byte, n int) { nibblesTo(dst, src, n, &i4F16) }
+func i4ToF16Generic(dst []uint16, src []byte, n int) { nibblesTo(dst, src, n, &nibbleValuesF16[nibI4]) }

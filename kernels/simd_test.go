@@ -20,23 +20,9 @@ import (
 	"github.com/convertpromote/convertpromote/kernels"
 )
 
-// simdPairs are the pairs with SIMD kernels (issue 4); a path that lacks one of them is reported
-// by TestSIMDPairsHaveKernels and skipped elsewhere.
-var simdPairs = func() [][2]element.Type {
-	e := element.MustParse
-	var ps [][2]element.Type
-	for _, s := range strings.Fields(`f32:f16 f16:f32 f32:bf16 bf16:f32 f16:bf16 bf16:f16
-		f8e4m3:f16 f8e4m3:f32 f8e5m2:f16 f8e5m2:f32 f32:f8e4m3 f16:f8e4m3 f32:f8e5m2 f16:f8e5m2
-		u4:f32 i4:f32 nf4:f32 f4e2m1:f32 u4:f16 i4:f16 nf4:f16 f4e2m1:f16
-		i8:f32 u8:f32 i16:f32 u16:f32 i32:f32 i8:f16 u8:f16 i16:f16 u16:f16 i32:f16
-		i8:i32 u8:i32 i16:i32 i32:i64 i64:i32 i32:i16 i32:i8
-		f32:i32 f32:i16 f32:i8 f32:u8 f64:f32 f32:f64
-		boolean:u8 u8:boolean boolean:f32 f32:boolean`) {
-		a, b, _ := strings.Cut(s, ":")
-		ps = append(ps, [2]element.Type{e(a), e(b)})
-	}
-	return ps
-}()
+// simdPairs are the pairs with SIMD kernels: the registry's rows (kernels/registry.go). A path
+// that lacks one of them is reported by TestSIMDPairsHaveKernels and skipped elsewhere.
+var simdPairs = kernels.RegistryPairs()
 
 // simdPaths returns the non-generic paths of this CPU.
 func simdPaths() []kernels.Path {

@@ -127,6 +127,13 @@ func init() {
 	booleans()
 }
 
+// packOrder holds the VPERMD indices that put in element order the dwords of a VPACKSSDW pair
+// followed by a VPACKSS/USWB of the two results (32 elements, in 4-byte groups 0, 2, 4, 6, 1, 3,
+// 5, 7 after the packs).
+func packOrder() Mem {
+	return rodata("packOrder", 0x0000000400000000, 0x0000000500000001, 0x0000000600000002, 0x0000000700000003)
+}
+
 // cvt4 returns a body of four one-instruction conversions: cvt from memory into r[0..3]
 // (source strides of in bytes), then st of each (destination strides of out bytes).
 func cvt4(cvt, st func(...Op), r []VecPhysical, in, out int) body {
@@ -439,12 +446,6 @@ func f32ToInts() {
 	// NaN result: with x second (the memory operand of VMINPS, the register of VMAXPS), a NaN x
 	// stays NaN. VCVTTPS2DQ then truncates, giving 0x80000000 for NaN and for x ≤ -2^31, and the
 	// signed-saturating packs clamp to the destination's range: 0x80000000 becomes the minimum.
-	// packOrder holds the VPERMD indices that put in element order the dwords of a VPACKSSDW
-	// pair followed by a VPACKSS/USWB of the two results (32 elements, in 4-byte groups 0, 2, 4,
-	// 6, 1, 3, 5, 7 after the packs).
-	packOrder := func() Mem {
-		return rodata("packOrder", 0x0000000400000000, 0x0000000500000001, 0x0000000600000002, 0x0000000700000003)
-	}
 	add(&kernel{name: "f32ToI16AVX2", isa: avx2, from: "F32", to: "I16",
 		doc: []string{"x above 32767 becomes 32767 (VMINPS keeps NaN), NaN lanes are cleared by the ordered mask, VCVTTPS2DQ truncates and VPACKSSDW saturates the rest."},
 		body: func() {
@@ -579,7 +580,7 @@ func booleans() {
 	add(&kernel{name: "f32ToBoolAVX2", isa: avx2, from: "F32", to: "Boolean",
 		doc: []string{"VCMPPS NEQ_UQ with 0 (subnormals are not zero: Go runs with MXCSR.DAZ clear), the masks packed to bytes and made 1 by VPABSB."},
 		body: func() {
-			VMOVDQU(rodata("packOrder", 0x0000000400000000, 0x0000000500000001, 0x0000000600000002, 0x0000000700000003), Y14)
+			VMOVDQU(packOrder(), Y14)
 			VXORPS(Y13, Y13, Y13)
 			loop(avx2, func(i, o int) {
 				for k := range 4 {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"strings"
-
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -121,39 +119,4 @@ func storeInt(a *isa, size int) func(...Op) {
 		return VMOVDQU64
 	}
 	return VMOVDQU32
-}
-
-// bytesOf returns the size of an element type by its constant name.
-func bytesOf(t string) int {
-	switch t {
-	case "I64", "U64", "F64":
-		return 8
-	case "I32", "U32", "F32":
-		return 4
-	case "I16", "U16", "F16", "BF16":
-		return 2
-	}
-	return 1
-}
-
-// kname returns the name of the ordinary kernel of a pair on a path: i8ToI32AVX2.
-func kname(from, to string, a *isa) string {
-	t := spell(to)
-	f := spell(from)
-	if from == "BF16" {
-		f = "bf16"
-	}
-	return f + "To" + strings.ToUpper(t[:1]) + t[1:] + a.path
-}
-
-// spell returns the spelling of an element type in kernel names: f8e4m3, bool, and BF16
-// capitalised whole.
-func spell(t string) string {
-	switch t {
-	case "Boolean":
-		return "bool"
-	case "BF16":
-		return "BF16"
-	}
-	return strings.ToLower(t)
 }

@@ -82,6 +82,27 @@ func step4(b body, bl block) {
 	SUBQ(U32(4*bl.v), RCX)
 }
 
+// blocks converts the CX > 0 elements, a multiple of the block, four blocks an iteration while
+// at least four are left, then one block at a time, and falls through to the label exit (which
+// it also jumps to).
+func blocks(b body, bl block, exit string) {
+	four, single := label("four"), label("single")
+	CMPQ(RCX, U32(4*bl.v))
+	JB(LabelRef(single))
+	Label(four)
+	step4(b, bl)
+	CMPQ(RCX, U32(4*bl.v))
+	JAE(LabelRef(four))
+	TESTQ(RCX, RCX)
+	JZ(LabelRef(exit))
+	Label(single)
+	b(0, 0)
+	ADDQ(U32(bl.sin), RSI)
+	ADDQ(U32(bl.sout), RDI)
+	SUBQ(U32(bl.v), RCX)
+	JNZ(LabelRef(single))
+}
+
 // ret ends a kernel that used vector registers.
 func ret() {
 	VZEROUPPER()
@@ -97,26 +118,13 @@ func ret() {
 // the partial block is copied into the frame, converted there as a whole block, and only its R10
 // elements are copied out. It returns.
 func loop(a *isa, b body, bl block) {
-	four, single, tail, inFrame, done := label("four"), label("single"), label("tail"), label("frame"), label("done")
+	tail, inFrame, done := label("tail"), label("frame"), label("done")
 	bitsIn, bitsOut := U32(bl.sin*8/bl.v), U32(bl.sout*8/bl.v)
 	MOVQ(RCX, R10)
 	ANDQ(U32(bl.v-1), R10)
 	SUBQ(R10, RCX)
 	JZ(LabelRef(tail))
-	CMPQ(RCX, U32(4*bl.v))
-	JB(LabelRef(single))
-	Label(four)
-	step4(b, bl)
-	CMPQ(RCX, U32(4*bl.v))
-	JAE(LabelRef(four))
-	TESTQ(RCX, RCX)
-	JZ(LabelRef(tail))
-	Label(single)
-	b(0, 0)
-	ADDQ(U32(bl.sin), RSI)
-	ADDQ(U32(bl.sout), RDI)
-	SUBQ(U32(bl.v), RCX)
-	JNZ(LabelRef(single))
+	blocks(b, bl, tail)
 	Label(tail)
 	TESTQ(R10, R10)
 	JZ(LabelRef(done))
@@ -161,23 +169,10 @@ func loop(a *isa, b body, bl block) {
 // dst 64-byte aligned (the caller splits off the rest), and an SFENCE orders the stores before
 // returning. It returns.
 func loopNT(b body, bl block) {
-	four, single, done := label("four"), label("single"), label("done")
+	done := label("done")
 	TESTQ(RCX, RCX)
 	JZ(LabelRef(done))
-	CMPQ(RCX, U32(4*bl.v))
-	JB(LabelRef(single))
-	Label(four)
-	step4(b, bl)
-	CMPQ(RCX, U32(4*bl.v))
-	JAE(LabelRef(four))
-	TESTQ(RCX, RCX)
-	JZ(LabelRef(done))
-	Label(single)
-	b(0, 0)
-	ADDQ(U32(bl.sin), RSI)
-	ADDQ(U32(bl.sout), RDI)
-	SUBQ(U32(bl.v), RCX)
-	JNZ(LabelRef(single))
+	blocks(b, bl, done)
 	Label(done)
 	SFENCE()
 	ret()

@@ -80,3 +80,32 @@ func readRegistry(path string) (map[[2]string]row, error) {
 	}
 	return rows, nil
 }
+
+// readNibbleTypes returns the element names of the nibbleTypes array of the kernels package's
+// tables.go, the order of the rows of its 4-bit tables.
+func readNibbleTypes(path string) ([]string, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, nil, 0)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		v, ok := n.(*ast.ValueSpec)
+		if !ok || len(v.Names) != 1 || v.Names[0].Name != "nibbleTypes" || len(v.Values) != 1 {
+			return names == nil
+		}
+		if lit, ok := v.Values[0].(*ast.CompositeLit); ok {
+			for _, e := range lit.Elts {
+				if sel, ok := e.(*ast.SelectorExpr); ok {
+					names = append(names, sel.Sel.Name)
+				}
+			}
+		}
+		return false
+	})
+	if names == nil {
+		return nil, fmt.Errorf("%s: no var nibbleTypes with element names", path)
+	}
+	return names, nil
+}

@@ -1,0 +1,1303 @@
+//go:build !purego
+
+// The NEON kernels: conversions between the binary floats (f32, f16, bf16, f64), the 8-bit
+// floats (f8e4m3, f8e5m2, docs/SEMANTICS.md §3.5 for the encoders), the packed 4-bit types
+// (table lookups), the integers and boolean. kernels_arm64.go declares the kernels, each with
+// the scalar loop it computes.
+//
+// Every kernel has the Go signature func(dst, src []byte, n int) (a loopFunc): it converts the
+// first n elements of src into dst, whole blocks and the last partial one, and reads or writes
+// no byte outside the two slices. It loads its arguments and hands its block routine to
+// neonRun<>, which holds the loop and the tail once for all. FPCR is as Go leaves it: round to
+// nearest even, no flush to zero, default-NaN mode off.
+//
+// Instructions the Go assembler lacks are WORD-encoded with the instruction in the comment;
+// TestARM64WordEncodings checks each against aarch64-linux-gnu-objdump.
+
+#include "textflag.h"
+
+// neonRun<> converts n elements with a block routine. In: R0 dst, R1 src, R2 n, R9 the block
+// routine, R10 = block<<16 | source bits<<8 | destination bits of one element, and R3 the block
+// routine's parameter, if it takes one (the 4-bit decoders' table; the formats of a routine that
+// serves several pairs). The block is a power of two, at
+// most 64 source and 128 destination bytes; destination elements are whole bytes.
+//
+// A block routine converts R2 elements, a positive multiple of its block, from R1 to R0 and
+// advances both past them. It may change R2, R4 to R8 and every vector register; it only reads
+// R3 and leaves the other general registers alone.
+//
+// neonRun<> runs the whole blocks in place, then the last partial block of r elements, if any.
+// When n ≥ block and the block - r elements before the partial block end on a byte boundary in
+// both buffers, it runs the block that ends at the last element: block - r elements convert a
+// second time and the same bytes are stored over them (elements convert independently). When n
+// < block, or the step back would split a byte (an odd count of 4-bit codes), it copies the r
+// elements' source bytes into its frame (8(RSP), 64 bytes), converts a whole block there into
+// the frame (72(RSP), 128 bytes) and copies out only the r elements' destination bytes. The
+// source bytes of the frame past the copied ones are whatever the stack held: they convert to
+// values that are never copied out.
+TEXT neonRun<>(SB), NOSPLIT, $192-0
+	LSR	$16, R10, R11      // R11: block
+	UBFX	$8, R10, $8, R12   // R12: source bits
+	AND	$0xFF, R10, R10    // R10: destination bits
+	MOVD	R2, R14            // R14: n
+	SUB	$1, R11, R4
+	AND	R4, R2, R13        // R13: r, the elements after the whole blocks
+	SUBS	R13, R2, R2
+	BEQ	tail
+	CALL	(R9)
+
+tail:
+	CBZ	R13, done
+	CMP	R11, R14
+	BLO	frame
+	SUB	R13, R11, R4 // block - r
+	MUL	R12, R4, R5  // its source bits
+	MUL	R10, R4, R6  // its destination bits
+	ORR	R5, R6, R7
+	TST	$7, R7
+	BNE	frame
+	SUB	R5>>3, R1, R1
+	SUB	R6>>3, R0, R0
+	MOVD	R11, R2
+	CALL	(R9)
+
+done:
+	RET
+
+frame:
+	MUL	R12, R13, R5
+	ADD	$7, R5, R5
+	LSR	$3, R5, R5 // source bytes of r elements, a partly used byte included
+	ADD	$8, RSP, R6
+
+copyin:
+	MOVBU.P	1(R1), R7
+	MOVB.P	R7, 1(R6)
+	SUBS	$1, R5, R5
+	BNE	copyin
+	MOVD	R0, R15
+	ADD	$8, RSP, R1
+	ADD	$72, RSP, R0
+	MOVD	R11, R2
+	CALL	(R9)
+	MUL	R10, R13, R5
+	LSR	$3, R5, R5 // destination bytes of r elements
+	ADD	$72, RSP, R6
+
+copyout:
+	MOVBU.P	1(R6), R7
+	MOVB.P	R7, 1(R15)
+	SUBS	$1, R5, R5
+	BNE	copyout
+	RET
+
+// The kernels, in the order of the registry (registry.go). Each loads its arguments, its block
+// routine, the block and element sizes and the routine's parameter, and jumps to neonRun<>. The
+// 4-bit decoders pass the address of their type's row of nibbleValuesF32 or nibbleValuesF16
+// (tables.go; rows in the order of nibbleTypes: u4, i4, nf4, f4e2m1).
+
+// func f32ToF16NEON(dst, src []byte, n int)
+TEXT ·f32ToF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$f32ToF16Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF32NEON(dst, src []byte, n int)
+TEXT ·f16ToF32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$f16ToF32Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToBF16NEON(dst, src []byte, n int)
+TEXT ·f32ToBF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$0, R3 // from f32
+	MOVD	$toBF16Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToBF16BFCVTN(dst, src []byte, n int)
+TEXT ·f32ToBF16BFCVTN(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$f32ToBF16BFCVTNBlocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func bf16ToF32NEON(dst, src []byte, n int)
+TEXT ·bf16ToF32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$bf16ToF32Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToBF16NEON(dst, src []byte, n int)
+TEXT ·f16ToBF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$1, R3 // from f16
+	MOVD	$toBF16Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func bf16ToF16NEON(dst, src []byte, n int)
+TEXT ·bf16ToF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$bf16ToF16Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func f8e4m3ToF16NEON(dst, src []byte, n int)
+TEXT ·f8e4m3ToF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$1, R3 // to f16
+	MOVD	$f8e4m3ToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func f8e4m3ToF32NEON(dst, src []byte, n int)
+TEXT ·f8e4m3ToF32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$0, R3 // to f32
+	MOVD	$f8e4m3ToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func f8e5m2ToF16NEON(dst, src []byte, n int)
+TEXT ·f8e5m2ToF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$1, R3 // to f16
+	MOVD	$f8e5m2ToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func f8e5m2ToF32NEON(dst, src []byte, n int)
+TEXT ·f8e5m2ToF32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$0, R3 // to f32
+	MOVD	$f8e5m2ToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToF8e4m3NEON(dst, src []byte, n int)
+TEXT ·f32ToF8e4m3NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$0, R3 // from f32
+	MOVD	$toF8e4m3Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF8e4m3NEON(dst, src []byte, n int)
+TEXT ·f16ToF8e4m3NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$1, R3 // from f16
+	MOVD	$toF8e4m3Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToF8e5m2NEON(dst, src []byte, n int)
+TEXT ·f32ToF8e5m2NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$0, R3 // from f32
+	MOVD	$toF8e5m2Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF8e5m2NEON(dst, src []byte, n int)
+TEXT ·f16ToF8e5m2NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$1, R3 // from f16
+	MOVD	$toF8e5m2Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func u4ToF32NEON(dst, src []byte, n int)
+TEXT ·u4ToF32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·nibbleValuesF32+0(SB), R3 // the u4 row
+	MOVD	$nibbleToF32Blocks<>(SB), R9
+	MOVD	$(32<<16 | 4<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func i4ToF32NEON(dst, src []byte, n int)
+TEXT ·i4ToF32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·nibbleValuesF32+64(SB), R3 // the i4 row
+	MOVD	$nibbleToF32Blocks<>(SB), R9
+	MOVD	$(32<<16 | 4<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func nf4ToF32NEON(dst, src []byte, n int)
+TEXT ·nf4ToF32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·nibbleValuesF32+128(SB), R3 // the nf4 row
+	MOVD	$nibbleToF32Blocks<>(SB), R9
+	MOVD	$(32<<16 | 4<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func f4e2m1ToF32NEON(dst, src []byte, n int)
+TEXT ·f4e2m1ToF32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·nibbleValuesF32+192(SB), R3 // the f4e2m1 row
+	MOVD	$nibbleToF32Blocks<>(SB), R9
+	MOVD	$(32<<16 | 4<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func u4ToF16NEON(dst, src []byte, n int)
+TEXT ·u4ToF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·nibbleValuesF16+0(SB), R3 // the u4 row
+	MOVD	$nibbleToF16Blocks<>(SB), R9
+	MOVD	$(32<<16 | 4<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func i4ToF16NEON(dst, src []byte, n int)
+TEXT ·i4ToF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·nibbleValuesF16+32(SB), R3 // the i4 row
+	MOVD	$nibbleToF16Blocks<>(SB), R9
+	MOVD	$(32<<16 | 4<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func nf4ToF16NEON(dst, src []byte, n int)
+TEXT ·nf4ToF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·nibbleValuesF16+64(SB), R3 // the nf4 row
+	MOVD	$nibbleToF16Blocks<>(SB), R9
+	MOVD	$(32<<16 | 4<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func f4e2m1ToF16NEON(dst, src []byte, n int)
+TEXT ·f4e2m1ToF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·nibbleValuesF16+96(SB), R3 // the f4e2m1 row
+	MOVD	$nibbleToF16Blocks<>(SB), R9
+	MOVD	$(32<<16 | 4<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func i8ToF32NEON(dst, src []byte, n int)
+TEXT ·i8ToF32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$(0<<4 | 1), R3 // i8 to f32
+	MOVD	$smallIntToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func u8ToF32NEON(dst, src []byte, n int)
+TEXT ·u8ToF32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$(1<<4 | 1), R3 // u8 to f32
+	MOVD	$smallIntToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func i16ToF32NEON(dst, src []byte, n int)
+TEXT ·i16ToF32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$(2<<4 | 1), R3 // i16 to f32
+	MOVD	$smallIntToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func u16ToF32NEON(dst, src []byte, n int)
+TEXT ·u16ToF32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$(3<<4 | 1), R3 // u16 to f32
+	MOVD	$smallIntToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func i32ToF32NEON(dst, src []byte, n int)
+TEXT ·i32ToF32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$i32ToF32Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func i8ToF16NEON(dst, src []byte, n int)
+TEXT ·i8ToF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$(0<<4 | 2), R3 // i8 to f16
+	MOVD	$smallIntToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func u8ToF16NEON(dst, src []byte, n int)
+TEXT ·u8ToF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$(1<<4 | 2), R3 // u8 to f16
+	MOVD	$smallIntToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func i16ToF16NEON(dst, src []byte, n int)
+TEXT ·i16ToF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$(2<<4 | 2), R3 // i16 to f16
+	MOVD	$smallIntToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func u16ToF16NEON(dst, src []byte, n int)
+TEXT ·u16ToF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$(3<<4 | 2), R3 // u16 to f16
+	MOVD	$smallIntToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func i32ToF16NEON(dst, src []byte, n int)
+TEXT ·i32ToF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$i32ToF16Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func i8ToI32NEON(dst, src []byte, n int)
+TEXT ·i8ToI32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$(0<<4 | 0), R3 // i8 to i32
+	MOVD	$smallIntToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func u8ToI32NEON(dst, src []byte, n int)
+TEXT ·u8ToI32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$(1<<4 | 0), R3 // u8 to i32
+	MOVD	$smallIntToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func i16ToI32NEON(dst, src []byte, n int)
+TEXT ·i16ToI32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$(2<<4 | 0), R3 // i16 to i32
+	MOVD	$smallIntToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func i32ToI64NEON(dst, src []byte, n int)
+TEXT ·i32ToI64NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$i32ToI64Blocks<>(SB), R9
+	MOVD	$(8<<16 | 32<<8 | 64), R10
+	JMP	neonRun<>(SB)
+
+// func i64ToI32NEON(dst, src []byte, n int)
+TEXT ·i64ToI32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$i64ToI32Blocks<>(SB), R9
+	MOVD	$(8<<16 | 64<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func i32ToI16NEON(dst, src []byte, n int)
+TEXT ·i32ToI16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$0, R3 // to i16
+	MOVD	$i32ToNarrowBlocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func i32ToI8NEON(dst, src []byte, n int)
+TEXT ·i32ToI8NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$1, R3 // to i8
+	MOVD	$i32ToNarrowBlocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToI32NEON(dst, src []byte, n int)
+TEXT ·f32ToI32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$f32ToI32Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToI16NEON(dst, src []byte, n int)
+TEXT ·f32ToI16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$0, R3 // to i16
+	MOVD	$f32ToSmallIntBlocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToI8NEON(dst, src []byte, n int)
+TEXT ·f32ToI8NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$1, R3 // to i8
+	MOVD	$f32ToSmallIntBlocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToU8NEON(dst, src []byte, n int)
+TEXT ·f32ToU8NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$2, R3 // to u8
+	MOVD	$f32ToSmallIntBlocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f64ToF32NEON(dst, src []byte, n int)
+TEXT ·f64ToF32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$f64ToF32Blocks<>(SB), R9
+	MOVD	$(8<<16 | 64<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToF64NEON(dst, src []byte, n int)
+TEXT ·f32ToF64NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$f32ToF64Blocks<>(SB), R9
+	MOVD	$(8<<16 | 32<<8 | 64), R10
+	JMP	neonRun<>(SB)
+
+// func boolToU8NEON(dst, src []byte, n int)
+TEXT ·boolToU8NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$byteToBoolBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func u8ToBoolNEON(dst, src []byte, n int)
+TEXT ·u8ToBoolNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$byteToBoolBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func boolToF32NEON(dst, src []byte, n int)
+TEXT ·boolToF32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$boolToF32Blocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToBoolNEON(dst, src []byte, n int)
+TEXT ·f32ToBoolNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$f32ToBoolBlocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// The block routines (see neonRun<>).
+
+// f32ToF16Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
+// FCVTN: round to nearest even, overflow to ±inf, NaN quieted.
+TEXT f32ToF16Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+f32f16loop:
+	VLD1.P	64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD	$0x0e216804 // FCVTN V4.4H, V0.4S
+	WORD	$0x4e216824 // FCVTN2 V4.8H, V1.4S
+	WORD	$0x0e216845 // FCVTN V5.4H, V2.4S
+	WORD	$0x4e216865 // FCVTN2 V5.8H, V3.4S
+	VST1.P	[V4.H8, V5.H8], 32(R0)
+	SUBS	$16, R2, R2
+	BNE	f32f16loop
+	RET
+
+// f16ToF32Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
+// FCVTL: exact; a signalling NaN is quieted.
+TEXT f16ToF32Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+f16f32loop:
+	VLD1.P	32(R1), [V0.H8, V1.H8]
+	WORD	$0x0e217802 // FCVTL V2.4S, V0.4H
+	WORD	$0x4e217803 // FCVTL2 V3.4S, V0.8H
+	WORD	$0x0e217824 // FCVTL V4.4S, V1.4H
+	WORD	$0x4e217825 // FCVTL2 V5.4S, V1.8H
+	VST1.P	[V2.S4, V3.S4, V4.S4, V5.S4], 64(R0)
+	SUBS	$16, R2, R2
+	BNE	f16f32loop
+	RET
+
+// f32ToBF16BFCVTNBlocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
+// BFCVTN, FEAT_BF16 only. Its FPConvertBF with the FPCR Go runs under
+// (AH=0, FZ=0, DN=0, round to nearest even) keeps subnormals and quiets a NaN keeping its sign
+// and top payload bits: the bits of toBF16Blocks<>. TestNEONBF16Branches compares the two under
+// qemu -cpu max.
+TEXT f32ToBF16BFCVTNBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
+bfcvtnloop:
+	VLD1.P	64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD	$0x0ea16804 // BFCVTN V4.4H, V0.4S
+	WORD	$0x4ea16824 // BFCVTN2 V4.8H, V1.4S
+	WORD	$0x0ea16845 // BFCVTN V5.4H, V2.4S
+	WORD	$0x4ea16865 // BFCVTN2 V5.8H, V3.4S
+	VST1.P	[V4.H8, V5.H8], 32(R0)
+	SUBS	$16, R2, R2
+	BNE	bfcvtnloop
+	RET
+
+// bf16ToF32Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
+// Exact: each bf16 becomes the high half of an f32 (bits unchanged).
+TEXT bf16ToF32Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	VEOR	V31.B16, V31.B16, V31.B16
+bf16f32loop:
+	VLD1.P	32(R1), [V0.H8, V1.H8]
+	VZIP1	V0.H8, V31.H8, V2.H8
+	VZIP2	V0.H8, V31.H8, V3.H8
+	VZIP1	V1.H8, V31.H8, V4.H8
+	VZIP2	V1.H8, V31.H8, V5.H8
+	VST1.P	[V2.S4, V3.S4, V4.S4, V5.S4], 64(R0)
+	SUBS	$16, R2, R2
+	BNE	bf16f32loop
+	RET
+
+// bf16ToF16Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
+// bf16 to f32 (exact), then FCVTN to f16 (round to nearest even).
+TEXT bf16ToF16Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	VEOR	V31.B16, V31.B16, V31.B16
+bf16f16loop:
+	VLD1.P	32(R1), [V0.H8, V1.H8]
+	VZIP1	V0.H8, V31.H8, V2.H8
+	VZIP2	V0.H8, V31.H8, V3.H8
+	VZIP1	V1.H8, V31.H8, V4.H8
+	VZIP2	V1.H8, V31.H8, V5.H8
+	WORD	$0x0e216846 // FCVTN V6.4H, V2.4S
+	WORD	$0x4e216866 // FCVTN2 V6.8H, V3.4S
+	WORD	$0x0e216887 // FCVTN V7.4H, V4.4S
+	WORD	$0x4e2168a7 // FCVTN2 V7.8H, V5.4S
+	VST1.P	[V6.H8, V7.H8], 32(R0)
+	SUBS	$16, R2, R2
+	BNE	bf16f16loop
+	RET
+
+// f64ToF32Blocks<> converts R2 elements, a positive multiple of 8, from R1 to R0.
+// FCVTN: round to nearest even, overflow to ±inf, NaN quieted with
+// sign and top payload kept (what Go's float32(x) gives).
+TEXT f64ToF32Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+f64f32loop:
+	VLD1.P	64(R1), [V0.D2, V1.D2, V2.D2, V3.D2]
+	WORD	$0x0e616804 // FCVTN V4.2S, V0.2D
+	WORD	$0x4e616824 // FCVTN2 V4.4S, V1.2D
+	WORD	$0x0e616845 // FCVTN V5.2S, V2.2D
+	WORD	$0x4e616865 // FCVTN2 V5.4S, V3.2D
+	VST1.P	[V4.S4, V5.S4], 32(R0)
+	SUBS	$8, R2, R2
+	BNE	f64f32loop
+	RET
+
+// f32ToF64Blocks<> converts R2 elements, a positive multiple of 8, from R1 to R0.
+// FCVTL: exact; a signalling NaN is quieted.
+TEXT f32ToF64Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+f32f64loop:
+	VLD1.P	32(R1), [V0.S4, V1.S4]
+	WORD	$0x0e617802 // FCVTL V2.2D, V0.2S
+	WORD	$0x4e617803 // FCVTL2 V3.2D, V0.4S
+	WORD	$0x0e617824 // FCVTL V4.2D, V1.2S
+	WORD	$0x4e617825 // FCVTL2 V5.2D, V1.4S
+	VST1.P	[V2.D2, V3.D2, V4.D2, V5.D2], 64(R0)
+	SUBS	$8, R2, R2
+	BNE	f32f64loop
+	RET
+
+// toBF16Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0: f32 (R3 = 0)
+// or f16 (R3 = 1, widened exactly by FCVTL, a NaN quieted) to bf16. Integer rounding:
+// (x + 0x7FFF + bit 16 of x) >> 16, subnormals kept, overflow to ±inf; a NaN becomes
+// x>>16 | 0x0040 (quieted, sign and top payload kept).
+TEXT toBF16Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	// V27 = 0x00400000 (quiet bit), V28 = 0x7FFF, V29 = 1, V30 = 0x7FFFFFFF, V31 = +inf.
+	MOVW	$0x400000, R4
+	VDUP	R4, V27.S4
+	MOVW	$0x7FFF, R4
+	VDUP	R4, V28.S4
+	MOVW	$0x1, R4
+	VDUP	R4, V29.S4
+	MOVW	$0x7FFFFFFF, R4
+	VDUP	R4, V30.S4
+	MOVW	$0x7F800000, R4
+	VDUP	R4, V31.S4
+loop:
+	CBNZ	R3, fromf16
+	VLD1.P	64(R1), [V2.S4, V3.S4, V4.S4, V5.S4]
+	B	round
+
+fromf16:
+	VLD1.P	32(R1), [V0.H8, V1.H8]
+	WORD	$0x0e217802 // FCVTL V2.4S, V0.4H
+	WORD	$0x4e217803 // FCVTL2 V3.4S, V0.8H
+	WORD	$0x0e217824 // FCVTL V4.4S, V1.4H
+	WORD	$0x4e217825 // FCVTL2 V5.4S, V1.8H
+
+round:
+	VUSHR	$16, V2.S4, V6.S4
+	VAND	V29.B16, V6.B16, V6.B16
+	VADD	V2.S4, V6.S4, V6.S4
+	VADD	V28.S4, V6.S4, V6.S4
+	VAND	V30.B16, V2.B16, V16.B16
+	WORD	$0x6ebf3610 // CMHI V16.4S, V16.4S, V31.4S
+	VORR	V27.B16, V2.B16, V2.B16
+	VBIT	V16.B16, V2.B16, V6.B16
+	VUSHR	$16, V3.S4, V7.S4
+	VAND	V29.B16, V7.B16, V7.B16
+	VADD	V3.S4, V7.S4, V7.S4
+	VADD	V28.S4, V7.S4, V7.S4
+	VAND	V30.B16, V3.B16, V16.B16
+	WORD	$0x6ebf3610 // CMHI V16.4S, V16.4S, V31.4S
+	VORR	V27.B16, V3.B16, V3.B16
+	VBIT	V16.B16, V3.B16, V7.B16
+	VUSHR	$16, V4.S4, V8.S4
+	VAND	V29.B16, V8.B16, V8.B16
+	VADD	V4.S4, V8.S4, V8.S4
+	VADD	V28.S4, V8.S4, V8.S4
+	VAND	V30.B16, V4.B16, V16.B16
+	WORD	$0x6ebf3610 // CMHI V16.4S, V16.4S, V31.4S
+	VORR	V27.B16, V4.B16, V4.B16
+	VBIT	V16.B16, V4.B16, V8.B16
+	VUSHR	$16, V5.S4, V9.S4
+	VAND	V29.B16, V9.B16, V9.B16
+	VADD	V5.S4, V9.S4, V9.S4
+	VADD	V28.S4, V9.S4, V9.S4
+	VAND	V30.B16, V5.B16, V16.B16
+	WORD	$0x6ebf3610 // CMHI V16.4S, V16.4S, V31.4S
+	VORR	V27.B16, V5.B16, V5.B16
+	VBIT	V16.B16, V5.B16, V9.B16
+	VUZP2	V7.H8, V6.H8, V10.H8
+	VUZP2	V9.H8, V8.H8, V11.H8
+	VST1.P	[V10.H8, V11.H8], 32(R0)
+	SUBS	$16, R2, R2
+	BNE	loop
+	RET
+
+// f8e4m3ToBlocks<> converts R2 elements, a positive multiple of 16, from R1 to R0: f8e4m3 to
+// f32 (R3 = 0) or f16 (R3 = 1). The magnitude bits m = b & 0x7F placed at f32 bit 20 are the
+// value times 2^-120 (subnormals too); FMUL by 2^120 is exact. m == 0x7F is NaN (quiet, sign
+// kept). The f16 results are the f32 ones narrowed by FCVTN (exact: every e4m3 value is an f16).
+TEXT f8e4m3ToBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	// V26 = f32 quiet NaN, V27 = 0x7F, V30 = 2^120 (f32 lanes); V28 = 0x80, V29 = 0x7F (bytes); V31 = 0.
+	MOVW	$0x7FC00000, R4
+	VDUP	R4, V26.S4
+	MOVW	$0x7F, R4
+	VDUP	R4, V27.S4
+	MOVW	$0x7B800000, R4
+	VDUP	R4, V30.S4
+	VMOVI	$0x80, V28.B16
+	VMOVI	$0x7F, V29.B16
+	VEOR	V31.B16, V31.B16, V31.B16
+loop:
+	VLD1.P	16(R1), [V0.B16]
+	VAND	V29.B16, V0.B16, V1.B16
+	VAND	V28.B16, V0.B16, V2.B16
+	VUXTL	V1.B8, V3.H8
+	VUXTL2	V1.B16, V4.H8
+	VUXTL	V3.H4, V5.S4
+	VUXTL2	V3.H8, V6.S4
+	VUXTL	V4.H4, V7.S4
+	VUXTL2	V4.H8, V8.S4
+	VCMEQ	V27.S4, V5.S4, V9.S4
+	VSHL	$20, V5.S4, V5.S4
+	WORD	$0x6e3edca5 // FMUL V5.4S, V5.4S, V30.4S
+	VBIT	V9.B16, V26.B16, V5.B16
+	VCMEQ	V27.S4, V6.S4, V9.S4
+	VSHL	$20, V6.S4, V6.S4
+	WORD	$0x6e3edcc6 // FMUL V6.4S, V6.4S, V30.4S
+	VBIT	V9.B16, V26.B16, V6.B16
+	VCMEQ	V27.S4, V7.S4, V9.S4
+	VSHL	$20, V7.S4, V7.S4
+	WORD	$0x6e3edce7 // FMUL V7.4S, V7.4S, V30.4S
+	VBIT	V9.B16, V26.B16, V7.B16
+	VCMEQ	V27.S4, V8.S4, V9.S4
+	VSHL	$20, V8.S4, V8.S4
+	WORD	$0x6e3edd08 // FMUL V8.4S, V8.4S, V30.4S
+	VBIT	V9.B16, V26.B16, V8.B16
+	VZIP1	V2.B16, V31.B16, V10.B16
+	VZIP2	V2.B16, V31.B16, V11.B16
+	VZIP1	V10.H8, V31.H8, V12.H8
+	VZIP2	V10.H8, V31.H8, V13.H8
+	VZIP1	V11.H8, V31.H8, V14.H8
+	VZIP2	V11.H8, V31.H8, V15.H8
+	VORR	V12.B16, V5.B16, V5.B16
+	VORR	V13.B16, V6.B16, V6.B16
+	VORR	V14.B16, V7.B16, V7.B16
+	VORR	V15.B16, V8.B16, V8.B16
+	CBNZ	R3, tof16
+	VST1.P	[V5.S4, V6.S4, V7.S4, V8.S4], 64(R0)
+	B	next
+
+tof16:
+	WORD	$0x0e2168b0 // FCVTN V16.4H, V5.4S
+	WORD	$0x4e2168d0 // FCVTN2 V16.8H, V6.4S
+	WORD	$0x0e2168f1 // FCVTN V17.4H, V7.4S
+	WORD	$0x4e216911 // FCVTN2 V17.8H, V8.4S
+	VST1.P	[V16.H8, V17.H8], 32(R0)
+
+next:
+	SUBS	$16, R2, R2
+	BNE	loop
+	RET
+
+// f8e5m2ToBlocks<> converts R2 elements, a positive multiple of 16, from R1 to R0: f8e5m2 to
+// f32 (R3 = 0) or f16 (R3 = 1). The byte becomes the high byte of an f16 (bits unchanged), which
+// FCVTL widens to f32 (a NaN quieted).
+TEXT f8e5m2ToBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	VEOR	V31.B16, V31.B16, V31.B16
+loop:
+	VLD1.P	16(R1), [V0.B16]
+	VZIP1	V0.B16, V31.B16, V1.B16
+	VZIP2	V0.B16, V31.B16, V2.B16
+	CBZ	R3, tof32
+	VST1.P	[V1.H8, V2.H8], 32(R0)
+	B	next
+
+tof32:
+	WORD	$0x0e217823 // FCVTL V3.4S, V1.4H
+	WORD	$0x4e217824 // FCVTL2 V4.4S, V1.8H
+	WORD	$0x0e217845 // FCVTL V5.4S, V2.4H
+	WORD	$0x4e217846 // FCVTL2 V6.4S, V2.8H
+	VST1.P	[V3.S4, V4.S4, V5.S4, V6.S4], 64(R0)
+
+next:
+	SUBS	$16, R2, R2
+	BNE	loop
+	RET
+
+// nibbleToF32Blocks<> converts R2 packed 4-bit codes (low nibble first), a positive multiple of
+// 32, from R1 to R0: each code is looked up in the table of 16 float32 values at R3, by TBL on
+// each of the four byte planes, and the planes are stored interleaved with ST4.
+TEXT nibbleToF32Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	VLD4	(R3), [V16.B16, V17.B16, V18.B16, V19.B16]
+	VMOVI	$15, V31.B16
+nibf32loop:
+	VLD1.P	16(R1), [V0.B16]
+	VAND	V31.B16, V0.B16, V1.B16
+	VUSHR	$4, V0.B16, V2.B16
+	VZIP1	V2.B16, V1.B16, V3.B16
+	VZIP2	V2.B16, V1.B16, V4.B16
+	VTBL	V3.B16, [V16.B16], V5.B16
+	VTBL	V3.B16, [V17.B16], V6.B16
+	VTBL	V3.B16, [V18.B16], V7.B16
+	VTBL	V3.B16, [V19.B16], V8.B16
+	VTBL	V4.B16, [V16.B16], V9.B16
+	VTBL	V4.B16, [V17.B16], V10.B16
+	VTBL	V4.B16, [V18.B16], V11.B16
+	VTBL	V4.B16, [V19.B16], V12.B16
+	VST4.P	[V5.B16, V6.B16, V7.B16, V8.B16], 64(R0)
+	VST4.P	[V9.B16, V10.B16, V11.B16, V12.B16], 64(R0)
+	SUBS	$32, R2, R2
+	BNE	nibf32loop
+	RET
+
+// nibbleToF16Blocks<> converts R2 packed 4-bit codes (low nibble first), a positive multiple of
+// 32, from R1 to R0: each code is looked up in the table of 16 binary16 values at R3, by TBL on
+// both byte planes, and the planes are stored interleaved with ST2.
+TEXT nibbleToF16Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	VLD2	(R3), [V16.B16, V17.B16]
+	VMOVI	$15, V31.B16
+nibf16loop:
+	VLD1.P	16(R1), [V0.B16]
+	VAND	V31.B16, V0.B16, V1.B16
+	VUSHR	$4, V0.B16, V2.B16
+	VZIP1	V2.B16, V1.B16, V3.B16
+	VZIP2	V2.B16, V1.B16, V4.B16
+	VTBL	V3.B16, [V16.B16], V5.B16
+	VTBL	V3.B16, [V17.B16], V6.B16
+	VTBL	V4.B16, [V16.B16], V7.B16
+	VTBL	V4.B16, [V17.B16], V8.B16
+	VST2.P	[V5.B16, V6.B16], 32(R0)
+	VST2.P	[V7.B16, V8.B16], 32(R0)
+	SUBS	$32, R2, R2
+	BNE	nibf16loop
+	RET
+
+// toF8e5m2Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0: f32 (R3 = 0,
+// first narrowed to f16 by FCVTN, round to nearest even: the two-step rule) or f16 (R3 = 1) to
+// f8e5m2. RNE on the low byte of the f16, keep the high byte (overflow to ±inf); a NaN is
+// quieted (bit 9 set) and truncated: 0x7E/0x7F by payload, sign kept.
+TEXT toF8e5m2Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	// V20 = 0x7F, V21 = 1, V22 = 0x7FFF, V23 = 0x7C00 (+inf), V24 = 0x0200 (f16 quiet bit), halfword lanes.
+	MOVW	$0x7F, R4
+	VDUP	R4, V20.H8
+	MOVW	$0x1, R4
+	VDUP	R4, V21.H8
+	MOVW	$0x7FFF, R4
+	VDUP	R4, V22.H8
+	MOVW	$0x7C00, R4
+	VDUP	R4, V23.H8
+	MOVW	$0x200, R4
+	VDUP	R4, V24.H8
+loop:
+	CBNZ	R3, fromf16
+	VLD1.P	64(R1), [V2.S4, V3.S4, V4.S4, V5.S4]
+	WORD	$0x0e216840 // FCVTN V0.4H, V2.4S
+	WORD	$0x4e216860 // FCVTN2 V0.8H, V3.4S
+	WORD	$0x0e216881 // FCVTN V1.4H, V4.4S
+	WORD	$0x4e2168a1 // FCVTN2 V1.8H, V5.4S
+	B	encode
+
+fromf16:
+	VLD1.P	32(R1), [V0.H8, V1.H8]
+
+encode:
+	VUSHR	$8, V0.H8, V6.H8
+	VAND	V21.B16, V6.B16, V6.B16
+	VADD	V0.H8, V6.H8, V6.H8
+	VADD	V20.H8, V6.H8, V6.H8
+	VAND	V22.B16, V0.B16, V9.B16
+	WORD	$0x6e773529 // CMHI V9.8H, V9.8H, V23.8H
+	VORR	V24.B16, V0.B16, V0.B16
+	VBIT	V9.B16, V0.B16, V6.B16
+	VUSHR	$8, V1.H8, V7.H8
+	VAND	V21.B16, V7.B16, V7.B16
+	VADD	V1.H8, V7.H8, V7.H8
+	VADD	V20.H8, V7.H8, V7.H8
+	VAND	V22.B16, V1.B16, V9.B16
+	WORD	$0x6e773529 // CMHI V9.8H, V9.8H, V23.8H
+	VORR	V24.B16, V1.B16, V1.B16
+	VBIT	V9.B16, V1.B16, V7.B16
+	VUZP2	V7.B16, V6.B16, V8.B16
+	VST1.P	[V8.B16], 16(R0)
+	SUBS	$16, R2, R2
+	BNE	loop
+	RET
+
+// toF8e4m3Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0: f32 (R3 = 0,
+// first narrowed to f16 by FCVTN, round to nearest even: the two-step rule) or f16 (R3 = 1) to
+// f8e4m3. RNE from f16 to e4m3 (subnormals through FCVTNS of the value times 2^9); above 464,
+// ±inf and NaN to 0x7F/0xFF by sign; 464 itself to 448.
+TEXT toF8e4m3Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	// Halfword lanes: V20 = 0x7FFF, V21 = 0x2000, V22 = 0x3F, V23 = 1, V25 = 0x2400 (2^-6, the smallest
+	// normal e4m3), V27 = 0x7F (NaN code), V28 = 0x8000; word lanes: V26 = 512.0.
+	MOVW	$0x7FFF, R4
+	VDUP	R4, V20.H8
+	MOVW	$0x2000, R4
+	VDUP	R4, V21.H8
+	MOVW	$0x3F, R4
+	VDUP	R4, V22.H8
+	MOVW	$0x1, R4
+	VDUP	R4, V23.H8
+	MOVW	$0x2400, R4
+	VDUP	R4, V25.H8
+	MOVW	$0x7F, R4
+	VDUP	R4, V27.H8
+	MOVW	$0x8000, R4
+	VDUP	R4, V28.H8
+	MOVW	$0x44000000, R4
+	VDUP	R4, V26.S4
+loop:
+	CBNZ	R3, fromf16
+	VLD1.P	64(R1), [V2.S4, V3.S4, V4.S4, V5.S4]
+	WORD	$0x0e216840 // FCVTN V0.4H, V2.4S
+	WORD	$0x4e216860 // FCVTN2 V0.8H, V3.4S
+	WORD	$0x0e216881 // FCVTN V1.4H, V4.4S
+	WORD	$0x4e2168a1 // FCVTN2 V1.8H, V5.4S
+	B	encode
+
+fromf16:
+	VLD1.P	32(R1), [V0.H8, V1.H8]
+
+encode:
+	VAND	V20.B16, V0.B16, V2.B16
+	VAND	V28.B16, V0.B16, V3.B16
+	VUSHR	$8, V3.H8, V3.H8
+	VSUB	V21.H8, V2.H8, V4.H8
+	VUSHR	$7, V4.H8, V5.H8
+	VAND	V23.B16, V5.B16, V5.B16
+	VADD	V5.H8, V4.H8, V4.H8
+	VADD	V22.H8, V4.H8, V4.H8
+	VUSHR	$7, V4.H8, V14.H8
+	VUMIN	V27.H8, V14.H8, V14.H8
+	WORD	$0x0e217846 // FCVTL V6.4S, V2.4H
+	WORD	$0x4e217847 // FCVTL2 V7.4S, V2.8H
+	WORD	$0x6e3adcc6 // FMUL V6.4S, V6.4S, V26.4S
+	WORD	$0x6e3adce7 // FMUL V7.4S, V7.4S, V26.4S
+	WORD	$0x4e21a8c6 // FCVTNS V6.4S, V6.4S
+	WORD	$0x4e21a8e7 // FCVTNS V7.4S, V7.4S
+	VUZP1	V7.H8, V6.H8, V6.H8
+	WORD	$0x6e623729 // CMHI V9.8H, V25.8H, V2.8H
+	VBIT	V9.B16, V6.B16, V14.B16
+	VORR	V3.B16, V14.B16, V14.B16
+	VAND	V20.B16, V1.B16, V2.B16
+	VAND	V28.B16, V1.B16, V3.B16
+	VUSHR	$8, V3.H8, V3.H8
+	VSUB	V21.H8, V2.H8, V4.H8
+	VUSHR	$7, V4.H8, V5.H8
+	VAND	V23.B16, V5.B16, V5.B16
+	VADD	V5.H8, V4.H8, V4.H8
+	VADD	V22.H8, V4.H8, V4.H8
+	VUSHR	$7, V4.H8, V15.H8
+	VUMIN	V27.H8, V15.H8, V15.H8
+	WORD	$0x0e217846 // FCVTL V6.4S, V2.4H
+	WORD	$0x4e217847 // FCVTL2 V7.4S, V2.8H
+	WORD	$0x6e3adcc6 // FMUL V6.4S, V6.4S, V26.4S
+	WORD	$0x6e3adce7 // FMUL V7.4S, V7.4S, V26.4S
+	WORD	$0x4e21a8c6 // FCVTNS V6.4S, V6.4S
+	WORD	$0x4e21a8e7 // FCVTNS V7.4S, V7.4S
+	VUZP1	V7.H8, V6.H8, V6.H8
+	WORD	$0x6e623729 // CMHI V9.8H, V25.8H, V2.8H
+	VBIT	V9.B16, V6.B16, V15.B16
+	VORR	V3.B16, V15.B16, V15.B16
+	VUZP1	V15.B16, V14.B16, V16.B16
+	VST1.P	[V16.B16], 16(R0)
+	SUBS	$16, R2, R2
+	BNE	loop
+	RET
+
+// smallIntToBlocks<> converts R2 elements, a positive multiple of 16, from R1 to R0. R3 is
+// source<<4 | destination: source 0 i8, 1 u8, 2 i16, 3 u16; destination 0 i32, 1 f32, 2 f16.
+// The source is widened to i32 (SXTL, UXTL), converted exactly to f32 by SCVTF (a zero-extended
+// u8 or u16 is a non-negative i32, so SCVTF gives UCVTF's result) and narrowed to f16 by FCVTN
+// (round to nearest even; from u16, 65520 and above to +inf).
+TEXT smallIntToBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	LSR	$4, R3, R5 // source
+	AND	$15, R3, R6 // destination
+loop:
+	CBZ	R5, i8
+	CMP	$2, R5
+	BLO	u8
+	BEQ	i16
+	VLD1.P	32(R1), [V0.H8, V1.H8]
+	VUXTL	V0.H4, V3.S4
+	VUXTL2	V0.H8, V4.S4
+	VUXTL	V1.H4, V5.S4
+	VUXTL2	V1.H8, V6.S4
+	B	widened
+
+i16:
+	VLD1.P	32(R1), [V0.H8, V1.H8]
+	WORD	$0x0f10a403 // SXTL V3.4S, V0.4H
+	WORD	$0x4f10a404 // SXTL2 V4.4S, V0.8H
+	WORD	$0x0f10a425 // SXTL V5.4S, V1.4H
+	WORD	$0x4f10a426 // SXTL2 V6.4S, V1.8H
+	B	widened
+
+u8:
+	VLD1.P	16(R1), [V0.B16]
+	VUXTL	V0.B8, V1.H8
+	VUXTL2	V0.B16, V2.H8
+	VUXTL	V1.H4, V3.S4
+	VUXTL2	V1.H8, V4.S4
+	VUXTL	V2.H4, V5.S4
+	VUXTL2	V2.H8, V6.S4
+	B	widened
+
+i8:
+	VLD1.P	16(R1), [V0.B16]
+	WORD	$0x0f08a401 // SXTL V1.8H, V0.8B
+	WORD	$0x4f08a402 // SXTL2 V2.8H, V0.16B
+	WORD	$0x0f10a423 // SXTL V3.4S, V1.4H
+	WORD	$0x4f10a424 // SXTL2 V4.4S, V1.8H
+	WORD	$0x0f10a445 // SXTL V5.4S, V2.4H
+	WORD	$0x4f10a446 // SXTL2 V6.4S, V2.8H
+
+widened:
+	CBZ	R6, store32
+	WORD	$0x4e21d863 // SCVTF V3.4S, V3.4S
+	WORD	$0x4e21d884 // SCVTF V4.4S, V4.4S
+	WORD	$0x4e21d8a5 // SCVTF V5.4S, V5.4S
+	WORD	$0x4e21d8c6 // SCVTF V6.4S, V6.4S
+	CMP	$1, R6
+	BEQ	store32
+	WORD	$0x0e216867 // FCVTN V7.4H, V3.4S
+	WORD	$0x4e216887 // FCVTN2 V7.8H, V4.4S
+	WORD	$0x0e2168a8 // FCVTN V8.4H, V5.4S
+	WORD	$0x4e2168c8 // FCVTN2 V8.8H, V6.4S
+	VST1.P	[V7.H8, V8.H8], 32(R0)
+	B	next
+
+store32:
+	VST1.P	[V3.S4, V4.S4, V5.S4, V6.S4], 64(R0)
+
+next:
+	SUBS	$16, R2, R2
+	BNE	loop
+	RET
+
+// i32ToF32Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
+// SCVTF: round to nearest even.
+TEXT i32ToF32Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+i32f32loop:
+	VLD1.P	64(R1), [V3.S4, V4.S4, V5.S4, V6.S4]
+	WORD	$0x4e21d863 // SCVTF V3.4S, V3.4S
+	WORD	$0x4e21d884 // SCVTF V4.4S, V4.4S
+	WORD	$0x4e21d8a5 // SCVTF V5.4S, V5.4S
+	WORD	$0x4e21d8c6 // SCVTF V6.4S, V6.4S
+	VST1.P	[V3.S4, V4.S4, V5.S4, V6.S4], 64(R0)
+	SUBS	$16, R2, R2
+	BNE	i32f32loop
+	RET
+
+// i32ToF16Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
+// SCVTF (round to nearest even), clamp to ±65504 (i32 → f16 saturates),
+// FCVTN.
+TEXT i32ToF16Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	MOVW	$0x477FE000, R4
+	VDUP	R4, V30.S4
+	MOVW	$0xC77FE000, R4
+	VDUP	R4, V31.S4
+i32f16loop:
+	VLD1.P	64(R1), [V3.S4, V4.S4, V5.S4, V6.S4]
+	WORD	$0x4e21d863 // SCVTF V3.4S, V3.4S
+	WORD	$0x4e21d884 // SCVTF V4.4S, V4.4S
+	WORD	$0x4e21d8a5 // SCVTF V5.4S, V5.4S
+	WORD	$0x4e21d8c6 // SCVTF V6.4S, V6.4S
+	WORD	$0x4ebef463 // FMIN V3.4S, V3.4S, V30.4S
+	WORD	$0x4e3ff463 // FMAX V3.4S, V3.4S, V31.4S
+	WORD	$0x4ebef484 // FMIN V4.4S, V4.4S, V30.4S
+	WORD	$0x4e3ff484 // FMAX V4.4S, V4.4S, V31.4S
+	WORD	$0x4ebef4a5 // FMIN V5.4S, V5.4S, V30.4S
+	WORD	$0x4e3ff4a5 // FMAX V5.4S, V5.4S, V31.4S
+	WORD	$0x4ebef4c6 // FMIN V6.4S, V6.4S, V30.4S
+	WORD	$0x4e3ff4c6 // FMAX V6.4S, V6.4S, V31.4S
+	WORD	$0x0e216867 // FCVTN V7.4H, V3.4S
+	WORD	$0x4e216887 // FCVTN2 V7.8H, V4.4S
+	WORD	$0x0e2168a8 // FCVTN V8.4H, V5.4S
+	WORD	$0x4e2168c8 // FCVTN2 V8.8H, V6.4S
+	VST1.P	[V7.H8, V8.H8], 32(R0)
+	SUBS	$16, R2, R2
+	BNE	i32f16loop
+	RET
+
+// i32ToI64Blocks<> converts R2 elements, a positive multiple of 8, from R1 to R0.
+// SXTL (sign extension).
+TEXT i32ToI64Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+i32i64loop:
+	VLD1.P	32(R1), [V0.S4, V1.S4]
+	WORD	$0x0f20a402 // SXTL V2.2D, V0.2S
+	WORD	$0x4f20a403 // SXTL2 V3.2D, V0.4S
+	WORD	$0x0f20a424 // SXTL V4.2D, V1.2S
+	WORD	$0x4f20a425 // SXTL2 V5.2D, V1.4S
+	VST1.P	[V2.D2, V3.D2, V4.D2, V5.D2], 64(R0)
+	SUBS	$8, R2, R2
+	BNE	i32i64loop
+	RET
+
+// i64ToI32Blocks<> converts R2 elements, a positive multiple of 8, from R1 to R0.
+// UZP1 keeps the low halves: two's-complement wrap.
+TEXT i64ToI32Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+i64i32loop:
+	VLD1.P	64(R1), [V0.D2, V1.D2, V2.D2, V3.D2]
+	VUZP1	V1.S4, V0.S4, V4.S4
+	VUZP1	V3.S4, V2.S4, V5.S4
+	VST1.P	[V4.S4, V5.S4], 32(R0)
+	SUBS	$8, R2, R2
+	BNE	i64i32loop
+	RET
+
+// i32ToNarrowBlocks<> converts R2 elements, a positive multiple of 16, from R1 to R0: i32 to
+// i16 (R3 = 0) or i8 (R3 = 1). UZP1 keeps the low halves, twice for i8: two's-complement wrap.
+TEXT i32ToNarrowBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
+loop:
+	VLD1.P	64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VUZP1	V1.H8, V0.H8, V4.H8
+	VUZP1	V3.H8, V2.H8, V5.H8
+	CBNZ	R3, toi8
+	VST1.P	[V4.H8, V5.H8], 32(R0)
+	B	next
+
+toi8:
+	VUZP1	V5.B16, V4.B16, V6.B16
+	VST1.P	[V6.B16], 16(R0)
+
+next:
+	SUBS	$16, R2, R2
+	BNE	loop
+	RET
+
+// f32ToI32Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
+// FCVTZS: truncate toward zero, saturate, NaN to 0.
+TEXT f32ToI32Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+f32i32loop:
+	VLD1.P	64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD	$0x4ea1b800 // FCVTZS V0.4S, V0.4S
+	WORD	$0x4ea1b821 // FCVTZS V1.4S, V1.4S
+	WORD	$0x4ea1b842 // FCVTZS V2.4S, V2.4S
+	WORD	$0x4ea1b863 // FCVTZS V3.4S, V3.4S
+	VST1.P	[V0.S4, V1.S4, V2.S4, V3.S4], 64(R0)
+	SUBS	$16, R2, R2
+	BNE	f32i32loop
+	RET
+
+// f32ToSmallIntBlocks<> converts R2 elements, a positive multiple of 16, from R1 to R0: f32 to
+// i16 (R3 = 0), i8 (R3 = 1) or u8 (R3 = 2). FCVTZS truncates toward zero, saturates to i32 and
+// takes NaN to 0; SQXTN saturates to i16, again to i8; for u8 SQXTUN takes negatives to 0 and
+// UQXTN saturates to 255.
+TEXT f32ToSmallIntBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
+loop:
+	VLD1.P	64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
+	WORD	$0x4ea1b800 // FCVTZS V0.4S, V0.4S
+	WORD	$0x4ea1b821 // FCVTZS V1.4S, V1.4S
+	WORD	$0x4ea1b842 // FCVTZS V2.4S, V2.4S
+	WORD	$0x4ea1b863 // FCVTZS V3.4S, V3.4S
+	CMP	$1, R3
+	BHI	tou8
+	WORD	$0x0e614804 // SQXTN V4.4H, V0.4S
+	WORD	$0x4e614824 // SQXTN2 V4.8H, V1.4S
+	WORD	$0x0e614845 // SQXTN V5.4H, V2.4S
+	WORD	$0x4e614865 // SQXTN2 V5.8H, V3.4S
+	BEQ	toi8
+	VST1.P	[V4.H8, V5.H8], 32(R0)
+	B	next
+
+toi8:
+	WORD	$0x0e214886 // SQXTN V6.8B, V4.8H
+	WORD	$0x4e2148a6 // SQXTN2 V6.16B, V5.8H
+	VST1.P	[V6.B16], 16(R0)
+	B	next
+
+tou8:
+	WORD	$0x2e612804 // SQXTUN V4.4H, V0.4S
+	WORD	$0x6e612824 // SQXTUN2 V4.8H, V1.4S
+	WORD	$0x2e612845 // SQXTUN V5.4H, V2.4S
+	WORD	$0x6e612865 // SQXTUN2 V5.8H, V3.4S
+	WORD	$0x2e214886 // UQXTN V6.8B, V4.8H
+	WORD	$0x6e2148a6 // UQXTN2 V6.16B, V5.8H
+	VST1.P	[V6.B16], 16(R0)
+
+next:
+	SUBS	$16, R2, R2
+	BNE	loop
+	RET
+
+// byteToBoolBlocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
+// Any non-zero byte to 1, zero to 0 (CMTST, USHR).
+TEXT byteToBoolBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
+b2bloop:
+	VLD1.P	16(R1), [V0.B16]
+	VCMTST	V0.B16, V0.B16, V1.B16
+	VUSHR	$7, V1.B16, V1.B16
+	VST1.P	[V1.B16], 16(R0)
+	SUBS	$16, R2, R2
+	BNE	b2bloop
+	RET
+
+// boolToF32Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
+// A non-zero byte to 1.0, zero to +0.0.
+TEXT boolToF32Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	MOVW	$0x3F800000, R4
+	VDUP	R4, V31.S4
+boolf32loop:
+	VLD1.P	16(R1), [V0.B16]
+	VCMTST	V0.B16, V0.B16, V1.B16
+	VZIP1	V1.B16, V1.B16, V2.B16
+	VZIP2	V1.B16, V1.B16, V3.B16
+	VZIP1	V2.H8, V2.H8, V4.H8
+	VZIP2	V2.H8, V2.H8, V5.H8
+	VZIP1	V3.H8, V3.H8, V6.H8
+	VZIP2	V3.H8, V3.H8, V7.H8
+	VAND	V31.B16, V4.B16, V4.B16
+	VAND	V31.B16, V5.B16, V5.B16
+	VAND	V31.B16, V6.B16, V6.B16
+	VAND	V31.B16, V7.B16, V7.B16
+	VST1.P	[V4.S4, V5.S4, V6.S4, V7.S4], 64(R0)
+	SUBS	$16, R2, R2
+	BNE	boolf32loop
+	RET
+
+// f32ToBoolBlocks<> converts R2 elements, a positive multiple of 16, from R1 to R0.
+// Non-zero (NaN and ±inf included) to 1, ±0 to 0.
+TEXT f32ToBoolBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	MOVW	$0x7FFFFFFF, R4
+	VDUP	R4, V31.S4
+f32boolloop:
+	VLD1.P	64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VCMTST	V31.S4, V0.S4, V0.S4
+	VCMTST	V31.S4, V1.S4, V1.S4
+	VCMTST	V31.S4, V2.S4, V2.S4
+	VCMTST	V31.S4, V3.S4, V3.S4
+	VUZP1	V1.H8, V0.H8, V4.H8
+	VUZP1	V3.H8, V2.H8, V5.H8
+	VUZP1	V5.B16, V4.B16, V6.B16
+	VUSHR	$7, V6.B16, V6.B16
+	VST1.P	[V6.B16], 16(R0)
+	SUBS	$16, R2, R2
+	BNE	f32boolloop
+	RET

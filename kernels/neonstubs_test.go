@@ -1,0 +1,108 @@
+package kernels
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/convertpromote/convertpromote/element"
+)
+
+// stubDoc is what a NEON kernel's documentation says it computes.
+type stubDoc struct {
+	from, to element.Type
+	loop     string // the body of its scalar loop
+	asm      bool   // declared without a body (implemented in kernels_arm64.s)
+}
+
+// pairDoc matches the pair a kernel's documentation names.
+var pairDoc = regexp.MustCompile(`\(pair (\S+) → (\S+) of the registry\)`)
+
+// neonStubDocs parses kernels_arm64.go and returns, by function name, the pair and loop that the
+// documentation of each function naming a registry pair gives. It reports an error for a
+// function declared without a body (an assembly kernel) whose documentation names no pair, and
+// for a documentation that names a pair but not as a loop in a code block:
+//
+//	for i := range n {
+//		<loop>
+//	}
+func neonStubDocs(t *testing.T) map[string]stubDoc {
+	t.Helper()
+	path := "kernels_arm64.go"
+	if _, self, _, ok := runtime.Caller(0); ok {
+		// A test binary run elsewhere (qemu-aarch64 from the repository root) finds the file from
+		// this file's compile-time path.
+		path = filepath.Join(filepath.Dir(self), path)
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := map[string]stubDoc{}
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok {
+			continue
+		}
+		name, text := fd.Name.Name, fd.Doc.Text()
+		m := pairDoc.FindStringSubmatch(text)
+		if m == nil {
+			if fd.Body == nil {
+				t.Errorf("%s: assembly kernel whose documentation names no registry pair", name)
+			}
+			continue
+		}
+		from, err1 := element.Parse(m[1])
+		to, err2 := element.Parse(m[2])
+		if err1 != nil || err2 != nil {
+			t.Errorf("%s: documented pair %s → %s: %v %v", name, m[1], m[2], err1, err2)
+			continue
+		}
+		var code []string
+		for _, l := range strings.Split(text, "\n") {
+			if strings.HasPrefix(l, "\t") {
+				code = append(code, l)
+			}
+		}
+		if len(code) != 3 || code[0] != "\tfor i := range n {" || code[2] != "\t}" ||
+			!strings.HasPrefix(code[1], "\t\t") {
+			t.Errorf("%s: documentation without the code block of a scalar loop: %q", name, code)
+			continue
+		}
+		docs[name] = stubDoc{from, to, strings.TrimPrefix(code[1], "\t\t"), fd.Body == nil}
+	}
+	return docs
+}
+
+// TestNEONStubLoops checks that every NEON kernel is documented by the loop of its pair's
+// registry row, and that every pair the registry gives NEON has an assembly kernel. It parses
+// kernels_arm64.go, so it runs on every architecture.
+func TestNEONStubLoops(t *testing.T) {
+	docs := neonStubDocs(t)
+	covered := map[[2]element.Type]bool{}
+	for name, d := range docs {
+		r := registryRow(d.from, d.to)
+		switch {
+		case r == nil:
+			t.Errorf("%s: documented pair %s → %s has no registry row", name, d.from, d.to)
+		case !r.paths.has(NEON):
+			t.Errorf("%s: registry row %s → %s does not name NEON", name, d.from, d.to)
+		case d.loop != r.loop:
+			t.Errorf("%s: documented loop\n\t%s\ndiffers from the registry row %s → %s:\n\t%s",
+				name, d.loop, d.from, d.to, r.loop)
+		}
+		if d.asm {
+			covered[[2]element.Type{d.from, d.to}] = true
+		}
+	}
+	for _, r := range registry {
+		if r.paths.has(NEON) && !covered[[2]element.Type{r.from, r.to}] {
+			t.Errorf("registry row %s → %s names NEON, but no documented assembly kernel computes it", r.from, r.to)
+		}
+	}
+}
