@@ -421,13 +421,43 @@ func quantizeMXFP4AVX512() {
 	bcastD(2, two)
 	VPXORD(zero, zero, zero)
 	bcastD(254, c254)
-	nanBlock, next := label("nanblock"), label("next")
-	blockLoop(func() {
+	// encode turns the magnitudes in a (a Z register) times inv into codes in c, a code in byte
+	// 0 of each dword, with the sign of the values at off(SI); a is overwritten.
+	encode := func(a, inv, c VecPhysical, off int) {
+		VMULPS(inv, a, a)
+		VPMAXUD(floor, a, a)
+		VPTESTMD(sticky, a, K1)
+		VPSRLD(U8(20), a, a)
+		VPORD(one, a, K1, a)
+		VPERMB_Z(lut, a, K3, c)
+		VPSRLD(U8(28), Mem{Base: RSI, Disp: off}, a)
+		VPTERNLOGD(U8(0xF8), eight, a, c) // c | (a & 8)
+	}
+	// pack stores the 32 codes of c0 and c1 two a byte at off(DI); c0 and c1 are overwritten.
+	pack := func(c0, c1 VecPhysical, off int) {
+		VPERMT2B(c1, gather, c0) // the 32 codes in order, a byte each
+		VPSRLW(U8(4), c0, c1)
+		VPTERNLOGD(U8(0xA8), low, c1, c0) // (c | c>>4) & 0x00FF: two codes a word
+		VPMOVWB(c0.AsY(), c0.AsX())
+		VMOVDQU(c0.AsX(), Mem{Base: RDI, Disp: off})
+	}
+	// scale turns the largest magnitudes in every lane of m into the scale code max(E − 2, 0)
+	// and, in m, 2^-k, whose exponent field is 127 − k = 254 − code.
+	scale := func(m VecPhysical) {
+		VPSRLD(U8(23), m, m)
+		VPSUBD(two, m, m)
+		VPMAXSD(zero, m, m)
+	}
+	inverse := func(m VecPhysical) {
+		VPSUBD(m, c254, m)
+		VPSLLD(U8(23), m, m)
+	}
+	// single encodes one block, a NaN or infinite one included, and moves SI, DI and DX on.
+	single := func() {
+		nanBlock, next := label("nanblock"), label("next")
 		VPANDD(Mem{Base: RSI}, abs, Z0)
 		VPANDD(Mem{Base: RSI, Disp: 64}, abs, Z1)
-		// The largest magnitude in every lane (a butterfly of maxima), and from it, without a
-		// round trip through a general register, the scale code max(E − 2, 0) and 2^-k, whose
-		// exponent field is 127 − k = 254 − code.
+		// The largest magnitude in every lane: a butterfly of maxima.
 		VPMAXUD(Z0, Z1, Z2)
 		VSHUFI64X2(U8(0x4E), Z2, Z2, Z3)
 		VPMAXUD(Z3, Z2, Z2)
@@ -440,39 +470,79 @@ func quantizeMXFP4AVX512() {
 		VPCMPUD(U8(5), inf, Z2, K2) // amax ≥ +Inf: Inf or NaN
 		KORTESTW(K2, K2)
 		JNZ(LabelRef(nanBlock))
-		VPSRLD(U8(23), Z2, Z2)
-		VPSUBD(two, Z2, Z2)
-		VPMAXSD(zero, Z2, Z2)
+		scale(Z2)
 		VMOVD(X2, EAX)
 		MOVB(AL, Mem{Base: RDX})
-		VPSUBD(Z2, c254, Z2)
-		VPSLLD(U8(23), Z2, Z2)
-		for h := range 2 {
-			a, c := zs[h], zs[4+h]
-			VMULPS(Z2, a, a)
-			VPMAXUD(floor, a, a)
-			VPTESTMD(sticky, a, K1)
-			VPSRLD(U8(20), a, a)
-			VPORD(one, a, K1, a)
-			VPERMB_Z(lut, a, K3, c)
-			VPSRLD(U8(28), Mem{Base: RSI, Disp: 64 * h}, a)
-			VPTERNLOGD(U8(0xF8), eight, a, c) // c | (a & 8)
-		}
-		VPERMT2B(Z5, gather, Z4) // the 32 codes in order, a byte each
-		VPSRLW(U8(4), Z4, Z5)
-		VPTERNLOGD(U8(0xA8), low, Z5, Z4) // (c | c>>4) & 0x00FF: two codes a word
-		VPMOVWB(Y4, X4)
-		VMOVDQU(X4, Mem{Base: RDI})
+		inverse(Z2)
+		encode(Z0, Z2, Z4, 0)
+		encode(Z1, Z2, Z5, 64)
+		pack(Z4, Z5, 0)
+		JMP(LabelRef(next))
+		Label(nanBlock)
+		MOVB(U8(0xFF), Mem{Base: RDX})
+		VPXORD(X0, X0, X0)
+		VMOVDQU(X0, Mem{Base: RDI})
 		Label(next)
 		ADDQ(U32(128), RSI)
 		ADDQ(U32(16), RDI)
 		INCQ(RDX)
-	})
-	Label(nanBlock)
-	MOVB(U8(0xFF), Mem{Base: RDX})
-	VPXORD(X0, X0, X0)
-	VMOVDQU(X0, Mem{Base: RDI})
-	JMP(LabelRef(next))
+	}
+	// Two blocks an iteration share the reduction's shuffles: their maxima side by side, lanes
+	// 0-1 for the first block and 2-3 for the second. A pair with a NaN or an infinity goes one
+	// block at a time.
+	top, pairNaN, tail, tailLoop, done := label("pair"), label("pairnan"), label("tail"), label("tailloop"), label("done")
+	Label(top)
+	CMPQ(RCX, U32(2))
+	JB(LabelRef(tail))
+	for q := range 4 {
+		VPANDD(Mem{Base: RSI, Disp: 64 * q}, abs, zs[q])
+	}
+	VPMAXUD(Z0, Z1, Z4)
+	VPMAXUD(Z2, Z3, Z5)
+	VSHUFI64X2(U8(0x44), Z5, Z4, Z6)
+	VSHUFI64X2(U8(0xEE), Z5, Z4, Z7)
+	VPMAXUD(Z7, Z6, Z6)
+	VSHUFI64X2(U8(0xB1), Z6, Z6, Z7)
+	VPMAXUD(Z7, Z6, Z6)
+	VPSHUFD(U8(0x4E), Z6, Z7)
+	VPMAXUD(Z7, Z6, Z6)
+	VPSHUFD(U8(0xB1), Z6, Z7)
+	VPMAXUD(Z7, Z6, Z6)
+	VPCMPUD(U8(5), inf, Z6, K2)
+	KORTESTW(K2, K2)
+	JNZ(LabelRef(pairNaN))
+	scale(Z6)
+	VPMOVDB(Z6, X7) // byte 0: the first block's code, byte 8: the second's
+	VMOVD(X7, EAX)
+	MOVB(AL, Mem{Base: RDX})
+	VPEXTRB(U8(8), X7, EAX)
+	MOVB(AL, Mem{Base: RDX, Disp: 1})
+	inverse(Z6)
+	VSHUFI64X2(U8(0x00), Z6, Z6, Z8)
+	VSHUFI64X2(U8(0xAA), Z6, Z6, Z9)
+	for b := range 2 {
+		encode(zs[2*b], zs[8+b], zs[10+2*b], 128*b)
+		encode(zs[2*b+1], zs[8+b], zs[11+2*b], 128*b+64)
+		pack(zs[10+2*b], zs[11+2*b], 16*b)
+	}
+	ADDQ(U32(256), RSI)
+	ADDQ(U32(32), RDI)
+	ADDQ(U32(2), RDX)
+	SUBQ(U32(2), RCX)
+	JMP(LabelRef(top))
+	Label(pairNaN)
+	single()
+	DECQ(RCX)
+	JMP(LabelRef(top))
+	Label(tail)
+	TESTQ(RCX, RCX)
+	JZ(LabelRef(done))
+	Label(tailLoop)
+	single()
+	DECQ(RCX)
+	JNZ(LabelRef(tailLoop))
+	Label(done)
+	ret()
 }
 
 // writeBlockGo writes the block kernels' stubs, each documented by what it computes, and the
