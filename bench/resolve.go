@@ -44,6 +44,9 @@ func resolve(c Case, r kernels.Rules) (ConvertFunc, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c.Block.Block > 0 {
+		return blockFunc(c, p), nil
+	}
 	if !kernels.Supported(c.From, c.To) {
 		return nil, fmt.Errorf("conversion %s is not supported", c.Pair())
 	}

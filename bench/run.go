@@ -17,6 +17,10 @@ type Case struct {
 	Path     string // "avx512", "avx2", "neon", "generic" or "x448"
 	N        int    // elements per operation
 	Threads  int    // goroutines; 0 for package kernels' default policy
+	// Block, when set (Block.Block > 0), makes the case a block-scaled one (see Pair.Block):
+	// kernels.Dequantize from Block (From is its element type) or kernels.Quantize into it (To
+	// is its element type). Those run on one goroutine whatever Threads says.
+	Block kernels.BlockFormat
 }
 
 // Goroutines returns the goroutines the case's conversion uses: Threads, or for 0 the count
@@ -24,6 +28,9 @@ type Case struct {
 // split that did not pay, 1 for the next few conversions; see kernels.SetThreads). A result
 // records it after the measurement.
 func (c Case) Goroutines() int {
+	if c.Block.Block > 0 {
+		return 1
+	}
 	if c.Threads > 0 {
 		return c.Threads
 	}
@@ -31,7 +38,10 @@ func (c Case) Goroutines() int {
 }
 
 // Pair returns the pair as "from:to" with canonical type names, e.g. "f32:f16".
-func (c Case) Pair() string { return c.From.String() + ":" + c.To.String() }
+func (c Case) Pair() string { return c.pair().String() }
+
+// pair is the case's pair.
+func (c Case) pair() benchcli.Pair { return benchcli.Pair{From: c.From, To: c.To, Block: c.Block} }
 
 // Result is the outcome of one case. The JSON form has exactly the fields listed in the
 // package's contract; the samples are kept for the benchstat output.
@@ -97,6 +107,12 @@ type Runner struct {
 // CheckSize returns an error when a case of n elements of the pair would need more buffer bytes
 // than limit (DefaultMaxBytes when limit ≤ 0).
 func CheckSize(from, to element.Type, n int, limit int64) error {
+	return CheckCaseSize(Case{From: from, To: to, N: n}, limit)
+}
+
+// CheckCaseSize is CheckSize for a case's pair (block-scaled or not) and size.
+func CheckCaseSize(c Case, limit int64) error {
+	from, to, n := c.From, c.To, c.N
 	if limit <= 0 {
 		limit = DefaultMaxBytes
 	}
@@ -104,12 +120,15 @@ func CheckSize(from, to element.Type, n int, limit int64) error {
 		return fmt.Errorf("size %d: the element count must be positive", n)
 	}
 	_, buf, err := Traffic(from, to, n)
+	if c.Block.Block > 0 {
+		_, buf, err = blockTraffic(c.pair(), n)
+	}
 	if err != nil {
 		return err
 	}
 	if buf > limit {
-		return fmt.Errorf("size %s for %s:%s needs %s of buffers (source, destination and the copy's), over the %s limit",
-			benchcli.FormatSize(n), from, to, benchcli.FormatBytes(buf), benchcli.FormatBytes(limit))
+		return fmt.Errorf("size %s for %s needs %s of buffers (source, destination and the copy's), over the %s limit",
+			benchcli.FormatSize(n), c.Pair(), benchcli.FormatBytes(buf), benchcli.FormatBytes(limit))
 	}
 	return nil
 }
@@ -117,6 +136,7 @@ func CheckSize(from, to element.Type, n int, limit int64) error {
 // buffers are the allocations shared by the cases of one pair and size.
 type buffers struct {
 	from, to element.Type
+	block    kernels.BlockFormat
 	n        int
 	src, dst []byte
 	csrc     []byte
@@ -144,13 +164,17 @@ func (r *Runner) Run(cases []Case) ([]Result, error) {
 		if c.Threads < 0 {
 			return results, fmt.Errorf("case %s %s: thread count %d is negative", c.Pair(), c.Path, c.Threads)
 		}
-		if err := CheckSize(c.From, c.To, c.N, r.MaxBytes); err != nil {
+		if err := CheckCaseSize(c, r.MaxBytes); err != nil {
 			return results, err
 		}
-		if buf == nil || buf.from != c.From || buf.to != c.To || buf.n != c.N {
+		if buf == nil || buf.from != c.From || buf.to != c.To || buf.block != c.Block || buf.n != c.N {
 			buf = nil
 			runtime.GC() // free the previous size's buffers before allocating the next
-			buf = newBuffers(c.From, c.To, c.N, rng)
+			if c.Block.Block > 0 {
+				buf = newBlockBuffers(c, rng)
+			} else {
+				buf = newBuffers(c.From, c.To, c.N, rng)
+			}
 		}
 		f, err := resolve(c)
 		if err != nil {

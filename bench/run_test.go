@@ -91,10 +91,10 @@ func TestRunnerResults(t *testing.T) {
 	f32, f16 := element.F32, element.F16
 	const n = 4096
 	cases := []Case{
-		{f32, f16, "avx512", n, 1},
-		{f32, f16, "generic", n, 1},
-		{f32, f16, "x448", n, 1},
-		{f32, f16, "avx512", n, 2}, // no generic at 2 threads: ratio_generic stays null
+		{From: f32, To: f16, Path: "avx512", N: n, Threads: 1},
+		{From: f32, To: f16, Path: "generic", N: n, Threads: 1},
+		{From: f32, To: f16, Path: "x448", N: n, Threads: 1},
+		{From: f32, To: f16, Path: "avx512", N: n, Threads: 2}, // no generic at 2 threads: ratio_generic stays null
 	}
 	rs := runFake(t, map[string]float64{"avx512": 0.25, "generic": 1, "x448": 2}, cases)
 	if len(rs) != len(cases) {
@@ -132,7 +132,7 @@ func TestRunnerResults(t *testing.T) {
 
 func TestRunnerPackedBytesRoundUp(t *testing.T) {
 	// 1001 u4 elements take 501 bytes; as f32, 4004. Traffic 4505; the copy moves 2·2253.
-	rs := runFake(t, map[string]float64{"generic": 1}, []Case{{element.U4, element.F32, "generic", 1001, 1}})
+	rs := runFake(t, map[string]float64{"generic": 1}, []Case{{From: element.U4, To: element.F32, Path: "generic", N: 1001, Threads: 1}})
 	if rs[0].BytesPerOp != 4505 {
 		t.Errorf("bytes_per_op = %d, want 4505", rs[0].BytesPerOp)
 	}
@@ -145,10 +145,10 @@ func TestRunnerRejectsBadCases(t *testing.T) {
 	f := &fakeRun{t: t, nsPerElem: map[string]float64{"generic": 1}, calls: map[string]int{}}
 	r := Runner{Config: Config{Timer: f.timer}, Resolve: f.resolve, MaxBytes: 1 << 20}
 	for _, c := range []Case{
-		{element.F32, element.F16, "generic", 0, 1},
-		{element.F32, element.F16, "generic", 10, -1},
-		{element.F32, element.F16, "generic", 1 << 20, 1}, // 6 MiB of traffic, 12 MiB of buffers
-		{element.F32, element.F16, "nosuch", 10, 1},
+		{From: element.F32, To: element.F16, Path: "generic", N: 0, Threads: 1},
+		{From: element.F32, To: element.F16, Path: "generic", N: 10, Threads: -1},
+		{From: element.F32, To: element.F16, Path: "generic", N: 1 << 20, Threads: 1}, // 6 MiB of traffic, 12 MiB of buffers
+		{From: element.F32, To: element.F16, Path: "nosuch", N: 10, Threads: 1},
 	} {
 		if _, err := r.Run([]Case{c}); err == nil {
 			t.Errorf("Run(%+v): no error", c)
@@ -174,8 +174,8 @@ func TestCheckSize(t *testing.T) {
 
 func TestJSONFieldsExact(t *testing.T) {
 	rs := runFake(t, map[string]float64{"generic": 1, "avx2": 0.5}, []Case{
-		{element.I8, element.F32, "avx2", 1024, 1},
-		{element.I8, element.F32, "generic", 1024, 1},
+		{From: element.I8, To: element.F32, Path: "avx2", N: 1024, Threads: 1},
+		{From: element.I8, To: element.F32, Path: "generic", N: 1024, Threads: 1},
 	})
 	var b bytes.Buffer
 	if err := WriteJSON(&b, rs); err != nil {
@@ -221,7 +221,7 @@ func TestJSONFieldsExact(t *testing.T) {
 func TestRunnerDefaultPolicy(t *testing.T) {
 	f := &fakeRun{t: t, nsPerElem: map[string]float64{"generic": 1}, calls: map[string]int{}}
 	r := Runner{Config: Config{Timer: f.timer}, Resolve: f.resolve}
-	rs, err := r.Run([]Case{{element.F32, element.F16, "generic", 1000, 0}})
+	rs, err := r.Run([]Case{{From: element.F32, To: element.F16, Path: "generic", N: 1000, Threads: 0}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,5 +235,61 @@ func TestRunnerDefaultPolicy(t *testing.T) {
 	}
 	if c := (Case{From: element.F32, To: element.F16, N: 1000, Threads: 3}); c.Goroutines() != 3 {
 		t.Errorf("explicit threads: Goroutines() = %d", c.Goroutines())
+	}
+}
+
+func TestBlockTraffic(t *testing.T) {
+	c := Case{From: element.F4E2M1, To: element.F32, N: 64, Block: kernels.MXFP4}
+	if bpo, buf, err := blockTraffic(c.pair(), 64); err != nil || bpo != 32+2+256 || buf != 2*(32+2+256) {
+		t.Errorf("mxfp4:f32 traffic and buffers for 64 elements: %d %d, %v", bpo, buf, err)
+	}
+	if err := CheckCaseSize(Case{From: element.F32, To: element.F4E2M1, N: 1 << 20, Block: kernels.MXFP4}, 4<<20); err == nil {
+		t.Error("f32:mxfp4 of 1Mi elements fits in 4 MiB of buffers")
+	}
+}
+
+// TestBlockCaseRuns checks that a block-scaled case runs kernels.Dequantize and
+// kernels.Quantize on its buffers (the codes followed by the scales), not a plain conversion.
+func TestBlockCaseRuns(t *testing.T) {
+	n := 64
+	dec := Case{From: element.F4E2M1, To: element.BF16, Path: "generic", N: n, Block: kernels.MXFP4}
+	f, err := KernelResolver(dec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := make([]byte, n/2+2)
+	for i := range src {
+		src[i] = byte(i*37 + 1)
+	}
+	src[n/2], src[n/2+1] = 0x80, 0x7E // scales 2 and 1/2
+	got := make([]byte, 2*n)
+	if err := f(got, src, n); err != nil {
+		t.Fatal(err)
+	}
+	want := make([]byte, 2*n)
+	if err := kernels.Dequantize(want, element.BF16, src[:n/2], src[n/2:], kernels.MXFP4, n); err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("mxfp4:bf16 case: got %x, want Dequantize's %x", got, want)
+	}
+	enc := Case{From: element.F32, To: element.F4E2M1, Path: "generic", N: n, Block: kernels.MXFP4}
+	if f, err = KernelResolver(enc); err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]float32, n)
+	for i := range vals {
+		vals[i] = float32(i) - 20
+	}
+	packed := make([]byte, n/2+2)
+	if err := f(packed, kernels.AsBytes(vals), n); err != nil {
+		t.Fatal(err)
+	}
+	wc, ws := make([]byte, n/2), make([]byte, 2)
+	if err := kernels.QuantizeF32s(wc, ws, kernels.MXFP4, vals); err != nil {
+		t.Fatal(err)
+	}
+	if string(packed) != string(append(wc, ws...)) {
+		t.Errorf("f32:mxfp4 case: got %x, want Quantize's %x %x", packed, wc, ws)
 	}
 }

@@ -21916,3 +21916,1504 @@ copied2:
 done:
 	VZEROUPPER
 	RET
+
+// func blockmxfp4ToF32AVX512(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·blockmxfp4ToF32AVX512(SB), NOSPLIT, $0-80
+	MOVQ      dst_base+0(FP), DI
+	MOVQ      codes_base+24(FP), SI
+	MOVQ      scales_base+48(FP), DX
+	MOVQ      steps+72(FP), CX
+	VMOVUPS   blockF4Values<>+0(SB), Z31
+	VMOVDQU64 blockNibbleDwords<>+0(SB), Z30
+	LEAQ      ·f8e8m0ToF32Table+0(SB), R8
+	TESTQ     CX, CX
+	JZ        done
+
+step:
+	MOVBLZX             (DX), AX
+	VBROADCASTSS        (R8)(AX*4), Z0
+	VMULPS              Z31, Z0, Z0
+	VPMULTISHIFTQB.BCST (SI), Z30, Z4
+	VPERMPS             Z0, Z4, Z4
+	VMOVUPS             Z4, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z30, Z5
+	VPERMPS             Z0, Z5, Z5
+	VMOVUPS             Z5, 64(DI)
+	ADDQ                $0x00000010, SI
+	ADDQ                $0x00000080, DI
+	ADDQ                $0x00000001, DX
+	DECQ                CX
+	JNZ                 step
+
+done:
+	VZEROUPPER
+	RET
+
+DATA blockF4Values<>+0(SB)/8, $0x3f00000000000000
+DATA blockF4Values<>+8(SB)/8, $0x3fc000003f800000
+DATA blockF4Values<>+16(SB)/8, $0x4040000040000000
+DATA blockF4Values<>+24(SB)/8, $0x40c0000040800000
+DATA blockF4Values<>+32(SB)/8, $0xbf00000080000000
+DATA blockF4Values<>+40(SB)/8, $0xbfc00000bf800000
+DATA blockF4Values<>+48(SB)/8, $0xc0400000c0000000
+DATA blockF4Values<>+56(SB)/8, $0xc0c00000c0800000
+GLOBL blockF4Values<>(SB), RODATA|NOPTR, $64
+
+DATA blockNibbleDwords<>+0(SB)/8, $0x0404040400000000
+DATA blockNibbleDwords<>+8(SB)/8, $0x0c0c0c0c08080808
+DATA blockNibbleDwords<>+16(SB)/8, $0x1414141410101010
+DATA blockNibbleDwords<>+24(SB)/8, $0x1c1c1c1c18181818
+DATA blockNibbleDwords<>+32(SB)/8, $0x2424242420202020
+DATA blockNibbleDwords<>+40(SB)/8, $0x2c2c2c2c28282828
+DATA blockNibbleDwords<>+48(SB)/8, $0x3434343430303030
+DATA blockNibbleDwords<>+56(SB)/8, $0x3c3c3c3c38383838
+GLOBL blockNibbleDwords<>(SB), RODATA|NOPTR, $64
+
+// func blockmxfp4ToF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·blockmxfp4ToF16AVX512(SB), NOSPLIT, $0-80
+	MOVQ      dst_base+0(FP), DI
+	MOVQ      codes_base+24(FP), SI
+	MOVQ      scales_base+48(FP), DX
+	MOVQ      steps+72(FP), CX
+	VMOVUPS   blockF4Values<>+0(SB), Z31
+	VMOVDQU64 blockNibbleWordsF16<>+0(SB), Z30
+	VMOVDQU64 blockSpreadQuads<>+0(SB), Z29
+	VMOVDQU64 blockIndexKeepF16<>+0(SB), Z28
+	VMOVDQU64 blockIndexSetF16MXFP4<>+0(SB), Z27
+	LEAQ      ·f8e8m0ToF32Table+0(SB), R8
+	TESTQ     CX, CX
+	JZ        done
+
+step:
+	MOVBLZX         (DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z0
+	VMULPS          Z31, Z0, Z0
+	VCVTPS2PH       $0x00, Z0, Y0
+	VBROADCASTI32X4 (SI), Z2
+	VPERMQ          Z2, Z29, Z2
+	VPMULTISHIFTQB  Z2, Z30, Z2
+	VPTERNLOGD      $0xea, Z27, Z28, Z2
+	VPERMW          Z0, Z2, Z2
+	VMOVDQU64       Z2, (DI)
+	ADDQ            $0x00000010, SI
+	ADDQ            $0x00000040, DI
+	INCQ            DX
+	DECQ            CX
+	JNZ             step
+
+done:
+	VZEROUPPER
+	RET
+
+DATA blockNibbleWordsF16<>+0(SB)/8, $0x0c0c080804040000
+DATA blockNibbleWordsF16<>+8(SB)/8, $0x1c1c181814141010
+DATA blockNibbleWordsF16<>+16(SB)/8, $0x2c2c282824242020
+DATA blockNibbleWordsF16<>+24(SB)/8, $0x3c3c383834343030
+DATA blockNibbleWordsF16<>+32(SB)/8, $0x0c0c080804040000
+DATA blockNibbleWordsF16<>+40(SB)/8, $0x1c1c181814141010
+DATA blockNibbleWordsF16<>+48(SB)/8, $0x2c2c282824242020
+DATA blockNibbleWordsF16<>+56(SB)/8, $0x3c3c383834343030
+GLOBL blockNibbleWordsF16<>(SB), RODATA|NOPTR, $64
+
+DATA blockSpreadQuads<>+0(SB)/8, $0x0000000000000000
+DATA blockSpreadQuads<>+8(SB)/8, $0x0000000000000000
+DATA blockSpreadQuads<>+16(SB)/8, $0x0000000000000000
+DATA blockSpreadQuads<>+24(SB)/8, $0x0000000000000000
+DATA blockSpreadQuads<>+32(SB)/8, $0x0000000000000001
+DATA blockSpreadQuads<>+40(SB)/8, $0x0000000000000001
+DATA blockSpreadQuads<>+48(SB)/8, $0x0000000000000001
+DATA blockSpreadQuads<>+56(SB)/8, $0x0000000000000001
+GLOBL blockSpreadQuads<>(SB), RODATA|NOPTR, $64
+
+DATA blockIndexKeepF16<>+0(SB)/8, $0x000f000f000f000f
+DATA blockIndexKeepF16<>+8(SB)/8, $0x000f000f000f000f
+DATA blockIndexKeepF16<>+16(SB)/8, $0x000f000f000f000f
+DATA blockIndexKeepF16<>+24(SB)/8, $0x000f000f000f000f
+DATA blockIndexKeepF16<>+32(SB)/8, $0x000f000f000f000f
+DATA blockIndexKeepF16<>+40(SB)/8, $0x000f000f000f000f
+DATA blockIndexKeepF16<>+48(SB)/8, $0x000f000f000f000f
+DATA blockIndexKeepF16<>+56(SB)/8, $0x000f000f000f000f
+GLOBL blockIndexKeepF16<>(SB), RODATA|NOPTR, $64
+
+DATA blockIndexSetF16MXFP4<>+0(SB)/8, $0x0000000000000000
+DATA blockIndexSetF16MXFP4<>+8(SB)/8, $0x0000000000000000
+DATA blockIndexSetF16MXFP4<>+16(SB)/8, $0x0000000000000000
+DATA blockIndexSetF16MXFP4<>+24(SB)/8, $0x0000000000000000
+DATA blockIndexSetF16MXFP4<>+32(SB)/8, $0x0000000000000000
+DATA blockIndexSetF16MXFP4<>+40(SB)/8, $0x0000000000000000
+DATA blockIndexSetF16MXFP4<>+48(SB)/8, $0x0000000000000000
+DATA blockIndexSetF16MXFP4<>+56(SB)/8, $0x0000000000000000
+GLOBL blockIndexSetF16MXFP4<>(SB), RODATA|NOPTR, $64
+
+// func blockmxfp4ToBF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·blockmxfp4ToBF16AVX512(SB), NOSPLIT, $0-80
+	MOVQ      dst_base+0(FP), DI
+	MOVQ      codes_base+24(FP), SI
+	MOVQ      scales_base+48(FP), DX
+	MOVQ      steps+72(FP), CX
+	VMOVUPS   blockF4Values<>+0(SB), Z31
+	VMOVDQU64 blockNibbleWordsBF16<>+0(SB), Z30
+	VMOVDQU64 blockSpreadQuads<>+0(SB), Z29
+	VMOVDQU64 blockIndexKeepBF16<>+0(SB), Z28
+	VMOVDQU64 blockIndexSetBF16MXFP4<>+0(SB), Z27
+	LEAQ      ·f8e8m0ToF32Table+0(SB), R8
+	TESTQ     CX, CX
+	JZ        done
+
+step:
+	MOVBLZX         (DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z0
+	VMULPS          Z31, Z0, Z0
+	VBROADCASTI32X4 (SI), Z2
+	VPERMQ          Z2, Z29, Z2
+	VPMULTISHIFTQB  Z2, Z30, Z2
+	VPTERNLOGD      $0xea, Z27, Z28, Z2
+	VPERMW          Z0, Z2, Z2
+	VMOVDQU64       Z2, (DI)
+	ADDQ            $0x00000010, SI
+	ADDQ            $0x00000040, DI
+	INCQ            DX
+	DECQ            CX
+	JNZ             step
+
+done:
+	VZEROUPPER
+	RET
+
+DATA blockNibbleWordsBF16<>+0(SB)/8, $0x0b0b070703033f3f
+DATA blockNibbleWordsBF16<>+8(SB)/8, $0x1b1b171713130f0f
+DATA blockNibbleWordsBF16<>+16(SB)/8, $0x2b2b272723231f1f
+DATA blockNibbleWordsBF16<>+24(SB)/8, $0x3b3b373733332f2f
+DATA blockNibbleWordsBF16<>+32(SB)/8, $0x0b0b070703033f3f
+DATA blockNibbleWordsBF16<>+40(SB)/8, $0x1b1b171713130f0f
+DATA blockNibbleWordsBF16<>+48(SB)/8, $0x2b2b272723231f1f
+DATA blockNibbleWordsBF16<>+56(SB)/8, $0x3b3b373733332f2f
+GLOBL blockNibbleWordsBF16<>(SB), RODATA|NOPTR, $64
+
+DATA blockIndexKeepBF16<>+0(SB)/8, $0x001e001e001e001e
+DATA blockIndexKeepBF16<>+8(SB)/8, $0x001e001e001e001e
+DATA blockIndexKeepBF16<>+16(SB)/8, $0x001e001e001e001e
+DATA blockIndexKeepBF16<>+24(SB)/8, $0x001e001e001e001e
+DATA blockIndexKeepBF16<>+32(SB)/8, $0x001e001e001e001e
+DATA blockIndexKeepBF16<>+40(SB)/8, $0x001e001e001e001e
+DATA blockIndexKeepBF16<>+48(SB)/8, $0x001e001e001e001e
+DATA blockIndexKeepBF16<>+56(SB)/8, $0x001e001e001e001e
+GLOBL blockIndexKeepBF16<>(SB), RODATA|NOPTR, $64
+
+DATA blockIndexSetBF16MXFP4<>+0(SB)/8, $0x0001000100010001
+DATA blockIndexSetBF16MXFP4<>+8(SB)/8, $0x0001000100010001
+DATA blockIndexSetBF16MXFP4<>+16(SB)/8, $0x0001000100010001
+DATA blockIndexSetBF16MXFP4<>+24(SB)/8, $0x0001000100010001
+DATA blockIndexSetBF16MXFP4<>+32(SB)/8, $0x0001000100010001
+DATA blockIndexSetBF16MXFP4<>+40(SB)/8, $0x0001000100010001
+DATA blockIndexSetBF16MXFP4<>+48(SB)/8, $0x0001000100010001
+DATA blockIndexSetBF16MXFP4<>+56(SB)/8, $0x0001000100010001
+GLOBL blockIndexSetBF16MXFP4<>(SB), RODATA|NOPTR, $64
+
+// func blocknvfp4ToF32AVX512(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·blocknvfp4ToF32AVX512(SB), NOSPLIT, $0-80
+	MOVQ      dst_base+0(FP), DI
+	MOVQ      codes_base+24(FP), SI
+	MOVQ      scales_base+48(FP), DX
+	MOVQ      steps+72(FP), CX
+	VMOVUPS   blockF4Values<>+0(SB), Z31
+	VMOVDQU64 blockNibbleDwords<>+0(SB), Z30
+	LEAQ      ·blockE4M3Scales+0(SB), R8
+	TESTQ     CX, CX
+	JZ        done
+
+step:
+	MOVBLZX             (DX), AX
+	VBROADCASTSS        (R8)(AX*4), Z0
+	VMULPS              Z31, Z0, Z0
+	VPMULTISHIFTQB.BCST (SI), Z30, Z4
+	VPERMPS             Z0, Z4, Z4
+	VMOVUPS             Z4, (DI)
+	MOVBLZX             1(DX), AX
+	VBROADCASTSS        (R8)(AX*4), Z2
+	VMULPS              Z31, Z2, Z2
+	VPMULTISHIFTQB.BCST 8(SI), Z30, Z5
+	VPERMPS             Z2, Z5, Z5
+	VMOVUPS             Z5, 64(DI)
+	ADDQ                $0x00000010, SI
+	ADDQ                $0x00000080, DI
+	ADDQ                $0x00000002, DX
+	DECQ                CX
+	JNZ                 step
+
+done:
+	VZEROUPPER
+	RET
+
+// func blocknvfp4ToF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·blocknvfp4ToF16AVX512(SB), NOSPLIT, $0-80
+	MOVQ      dst_base+0(FP), DI
+	MOVQ      codes_base+24(FP), SI
+	MOVQ      scales_base+48(FP), DX
+	MOVQ      steps+72(FP), CX
+	VMOVUPS   blockF4Values<>+0(SB), Z31
+	VMOVDQU64 blockNibbleWordsF16<>+0(SB), Z30
+	VMOVDQU64 blockSpreadQuads<>+0(SB), Z29
+	VMOVDQU64 blockIndexKeepF16<>+0(SB), Z28
+	VMOVDQU64 blockIndexSetF16NVFP4<>+0(SB), Z27
+	LEAQ      ·blockE4M3Scales+0(SB), R8
+	CMPQ      CX, $0x00000002
+	JB        single
+
+group:
+	MOVBLZX         (DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z0
+	VMULPS          Z31, Z0, Z0
+	MOVBLZX         1(DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z1
+	VMULPS          Z31, Z1, Z1
+	VCVTPS2PH       $0x00, Z0, Y0
+	VCVTPS2PH       $0x00, Z1, Y1
+	VINSERTI64X4    $0x01, Y1, Z0, Z0
+	VBROADCASTI32X4 (SI), Z2
+	VPERMQ          Z2, Z29, Z2
+	VPMULTISHIFTQB  Z2, Z30, Z2
+	VPTERNLOGD      $0xea, Z27, Z28, Z2
+	VPERMW          Z0, Z2, Z2
+	VMOVDQU64       Z2, (DI)
+	MOVBLZX         2(DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z3
+	VMULPS          Z31, Z3, Z3
+	MOVBLZX         3(DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z4
+	VMULPS          Z31, Z4, Z4
+	VCVTPS2PH       $0x00, Z3, Y3
+	VCVTPS2PH       $0x00, Z4, Y4
+	VINSERTI64X4    $0x01, Y4, Z3, Z3
+	VBROADCASTI32X4 16(SI), Z5
+	VPERMQ          Z5, Z29, Z5
+	VPMULTISHIFTQB  Z5, Z30, Z5
+	VPTERNLOGD      $0xea, Z27, Z28, Z5
+	VPERMW          Z3, Z5, Z5
+	VMOVDQU64       Z5, 64(DI)
+	ADDQ            $0x00000020, SI
+	ADDQ            $0x00000080, DI
+	ADDQ            $0x00000004, DX
+	SUBQ            $0x00000002, CX
+	CMPQ            CX, $0x00000002
+	JAE             group
+
+single:
+	TESTQ CX, CX
+	JZ    done
+
+one:
+	MOVBLZX         (DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z0
+	VMULPS          Z31, Z0, Z0
+	MOVBLZX         1(DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z1
+	VMULPS          Z31, Z1, Z1
+	VCVTPS2PH       $0x00, Z0, Y0
+	VCVTPS2PH       $0x00, Z1, Y1
+	VINSERTI64X4    $0x01, Y1, Z0, Z0
+	VBROADCASTI32X4 (SI), Z2
+	VPERMQ          Z2, Z29, Z2
+	VPMULTISHIFTQB  Z2, Z30, Z2
+	VPTERNLOGD      $0xea, Z27, Z28, Z2
+	VPERMW          Z0, Z2, Z2
+	VMOVDQU64       Z2, (DI)
+	ADDQ            $0x00000010, SI
+	ADDQ            $0x00000040, DI
+	ADDQ            $0x00000002, DX
+	DECQ            CX
+	JNZ             one
+
+done:
+	VZEROUPPER
+	RET
+
+DATA blockIndexSetF16NVFP4<>+0(SB)/8, $0x0000000000000000
+DATA blockIndexSetF16NVFP4<>+8(SB)/8, $0x0000000000000000
+DATA blockIndexSetF16NVFP4<>+16(SB)/8, $0x0000000000000000
+DATA blockIndexSetF16NVFP4<>+24(SB)/8, $0x0000000000000000
+DATA blockIndexSetF16NVFP4<>+32(SB)/8, $0x0010001000100010
+DATA blockIndexSetF16NVFP4<>+40(SB)/8, $0x0010001000100010
+DATA blockIndexSetF16NVFP4<>+48(SB)/8, $0x0010001000100010
+DATA blockIndexSetF16NVFP4<>+56(SB)/8, $0x0010001000100010
+GLOBL blockIndexSetF16NVFP4<>(SB), RODATA|NOPTR, $64
+
+// func blocknvfp4ToBF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·blocknvfp4ToBF16AVX512(SB), NOSPLIT, $0-80
+	MOVQ      dst_base+0(FP), DI
+	MOVQ      codes_base+24(FP), SI
+	MOVQ      scales_base+48(FP), DX
+	MOVQ      steps+72(FP), CX
+	VMOVUPS   blockF4Values<>+0(SB), Z31
+	VMOVDQU64 blockNibbleWordsBF16<>+0(SB), Z30
+	VMOVDQU64 blockSpreadQuads<>+0(SB), Z29
+	VMOVDQU64 blockIndexKeepBF16<>+0(SB), Z28
+	VMOVDQU64 blockIndexSetBF16NVFP4<>+0(SB), Z27
+	LEAQ      ·blockE4M3Scales+0(SB), R8
+	CMPQ      CX, $0x00000002
+	JB        single
+
+group:
+	MOVBLZX         (DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z0
+	VMULPS          Z31, Z0, Z0
+	MOVBLZX         1(DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z1
+	VMULPS          Z31, Z1, Z1
+	VBROADCASTI32X4 (SI), Z2
+	VPERMQ          Z2, Z29, Z2
+	VPMULTISHIFTQB  Z2, Z30, Z2
+	VPTERNLOGD      $0xea, Z27, Z28, Z2
+	VPERMT2W        Z1, Z2, Z0
+	VMOVDQU64       Z0, (DI)
+	MOVBLZX         2(DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z3
+	VMULPS          Z31, Z3, Z3
+	MOVBLZX         3(DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z4
+	VMULPS          Z31, Z4, Z4
+	VBROADCASTI32X4 16(SI), Z5
+	VPERMQ          Z5, Z29, Z5
+	VPMULTISHIFTQB  Z5, Z30, Z5
+	VPTERNLOGD      $0xea, Z27, Z28, Z5
+	VPERMT2W        Z4, Z5, Z3
+	VMOVDQU64       Z3, 64(DI)
+	ADDQ            $0x00000020, SI
+	ADDQ            $0x00000080, DI
+	ADDQ            $0x00000004, DX
+	SUBQ            $0x00000002, CX
+	CMPQ            CX, $0x00000002
+	JAE             group
+
+single:
+	TESTQ CX, CX
+	JZ    done
+
+one:
+	MOVBLZX         (DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z0
+	VMULPS          Z31, Z0, Z0
+	MOVBLZX         1(DX), AX
+	VBROADCASTSS    (R8)(AX*4), Z1
+	VMULPS          Z31, Z1, Z1
+	VBROADCASTI32X4 (SI), Z2
+	VPERMQ          Z2, Z29, Z2
+	VPMULTISHIFTQB  Z2, Z30, Z2
+	VPTERNLOGD      $0xea, Z27, Z28, Z2
+	VPERMT2W        Z1, Z2, Z0
+	VMOVDQU64       Z0, (DI)
+	ADDQ            $0x00000010, SI
+	ADDQ            $0x00000040, DI
+	ADDQ            $0x00000002, DX
+	DECQ            CX
+	JNZ             one
+
+done:
+	VZEROUPPER
+	RET
+
+DATA blockIndexSetBF16NVFP4<>+0(SB)/8, $0x0001000100010001
+DATA blockIndexSetBF16NVFP4<>+8(SB)/8, $0x0001000100010001
+DATA blockIndexSetBF16NVFP4<>+16(SB)/8, $0x0001000100010001
+DATA blockIndexSetBF16NVFP4<>+24(SB)/8, $0x0001000100010001
+DATA blockIndexSetBF16NVFP4<>+32(SB)/8, $0x0021002100210021
+DATA blockIndexSetBF16NVFP4<>+40(SB)/8, $0x0021002100210021
+DATA blockIndexSetBF16NVFP4<>+48(SB)/8, $0x0021002100210021
+DATA blockIndexSetBF16NVFP4<>+56(SB)/8, $0x0021002100210021
+GLOBL blockIndexSetBF16NVFP4<>(SB), RODATA|NOPTR, $64
+
+// func blockmxfp8e4m3ToF32AVX512(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX512F
+TEXT ·blockmxfp8e4m3ToF32AVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         steps+72(FP), CX
+	MOVL         $0x07f00000, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x07f00000, AX
+	VPBROADCASTD AX, Z30
+	MOVL         $0x7b800000, AX
+	VPBROADCASTD AX, Z29
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z28
+	MOVL         $0x80000000, AX
+	VPBROADCASTD AX, Z27
+	LEAQ         ·f8e8m0ToF32Table+0(SB), R8
+	TESTQ        CX, CX
+	JZ           done
+
+step:
+	MOVBLZX      (DX), AX
+	VBROADCASTSS (R8)(AX*4), Z0
+	VPMOVZXBD    (SI), Z1
+	VPSLLD       $0x14, Z1, Z2
+	VPANDD       Z31, Z2, Z2
+	VPCMPEQD     Z30, Z2, K1
+	VMULPS       Z29, Z2, Z2
+	VMOVAPS      Z28, K1, Z2
+	VPSLLD       $0x18, Z1, Z3
+	VPTERNLOGD   $0xf8, Z27, Z3, Z2
+	VMULPS       Z2, Z0, Z2
+	VMOVUPS      Z2, (DI)
+	VPMOVZXBD    16(SI), Z4
+	VPSLLD       $0x14, Z4, Z5
+	VPANDD       Z31, Z5, Z5
+	VPCMPEQD     Z30, Z5, K1
+	VMULPS       Z29, Z5, Z5
+	VMOVAPS      Z28, K1, Z5
+	VPSLLD       $0x18, Z4, Z6
+	VPTERNLOGD   $0xf8, Z27, Z6, Z5
+	VMULPS       Z5, Z0, Z5
+	VMOVUPS      Z5, 64(DI)
+	ADDQ         $0x00000020, SI
+	ADDQ         $0x00000080, DI
+	INCQ         DX
+	DECQ         CX
+	JNZ          step
+
+done:
+	VZEROUPPER
+	RET
+
+// func blockmxfp8e4m3ToBF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX512F
+TEXT ·blockmxfp8e4m3ToBF16AVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         steps+72(FP), CX
+	MOVL         $0x07f00000, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x07f00000, AX
+	VPBROADCASTD AX, Z30
+	MOVL         $0x7b800000, AX
+	VPBROADCASTD AX, Z29
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z28
+	MOVL         $0x80000000, AX
+	VPBROADCASTD AX, Z27
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z26
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z25
+	LEAQ         ·f8e8m0ToF32Table+0(SB), R8
+	TESTQ        CX, CX
+	JZ           done
+
+step:
+	MOVBLZX      (DX), AX
+	VBROADCASTSS (R8)(AX*4), Z0
+	VPMOVZXBD    (SI), Z1
+	VPSLLD       $0x14, Z1, Z2
+	VPANDD       Z31, Z2, Z2
+	VPCMPEQD     Z30, Z2, K1
+	VMULPS       Z29, Z2, Z2
+	VMOVAPS      Z28, K1, Z2
+	VPSLLD       $0x18, Z1, Z3
+	VPTERNLOGD   $0xf8, Z27, Z3, Z2
+	VMULPS       Z2, Z0, Z2
+	VPSRLD       $0x10, Z2, Z3
+	VPANDD       Z26, Z3, Z3
+	VPADDD       Z25, Z2, Z2
+	VPADDD       Z3, Z2, Z2
+	VPSRLD       $0x10, Z2, Z2
+	VPMOVDW      Z2, Y2
+	VMOVDQU      Y2, (DI)
+	VPMOVZXBD    16(SI), Z4
+	VPSLLD       $0x14, Z4, Z5
+	VPANDD       Z31, Z5, Z5
+	VPCMPEQD     Z30, Z5, K1
+	VMULPS       Z29, Z5, Z5
+	VMOVAPS      Z28, K1, Z5
+	VPSLLD       $0x18, Z4, Z6
+	VPTERNLOGD   $0xf8, Z27, Z6, Z5
+	VMULPS       Z5, Z0, Z5
+	VPSRLD       $0x10, Z5, Z6
+	VPANDD       Z26, Z6, Z6
+	VPADDD       Z25, Z5, Z5
+	VPADDD       Z6, Z5, Z5
+	VPSRLD       $0x10, Z5, Z5
+	VPMOVDW      Z5, Y5
+	VMOVDQU      Y5, 32(DI)
+	ADDQ         $0x00000020, SI
+	ADDQ         $0x00000040, DI
+	INCQ         DX
+	DECQ         CX
+	JNZ          step
+
+done:
+	VZEROUPPER
+	RET
+
+// func blockF32ToMxfp4AVX512(codes []byte, scales []byte, src []byte, steps int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, AVX512VL
+TEXT ·blockF32ToMxfp4AVX512(SB), NOSPLIT, $0-80
+	MOVQ         codes_base+0(FP), DI
+	MOVQ         src_base+48(FP), SI
+	MOVQ         scales_base+24(FP), DX
+	MOVQ         steps+72(FP), CX
+	MOVL         $0x7fffffff, AX
+	VPBROADCASTD AX, Z31
+	VMOVDQU64    blockF4LUT<>+0(SB), Z30
+	MOVL         $0x3e000000, AX
+	VPBROADCASTD AX, Z29
+	MOVL         $0x001fffff, AX
+	VPBROADCASTD AX, Z28
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z27
+	MOVL         $0x00000008, AX
+	VPBROADCASTD AX, Z26
+	VMOVDQU64    blockGatherCodes<>+0(SB), Z25
+	MOVL         $0x000000ff, AX
+	VPBROADCASTW AX, Z24
+	MOVQ         $0x1111111111111111, AX
+	KMOVQ        AX, K3
+	MOVL         $0x7f800000, AX
+	VPBROADCASTD AX, Z23
+	MOVL         $0x00000002, AX
+	VPBROADCASTD AX, Z22
+	VPXORD       Z21, Z21, Z21
+	MOVL         $0x000000fe, AX
+	VPBROADCASTD AX, Z20
+
+pair:
+	CMPQ       CX, $0x00000002
+	JB         tail
+	VPANDD     (SI), Z31, Z0
+	VPANDD     64(SI), Z31, Z1
+	VPANDD     128(SI), Z31, Z2
+	VPANDD     192(SI), Z31, Z3
+	VPMAXUD    Z0, Z1, Z4
+	VPMAXUD    Z2, Z3, Z5
+	VSHUFI64X2 $0x44, Z5, Z4, Z6
+	VSHUFI64X2 $0xee, Z5, Z4, Z7
+	VPMAXUD    Z7, Z6, Z6
+	VSHUFI64X2 $0xb1, Z6, Z6, Z7
+	VPMAXUD    Z7, Z6, Z6
+	VPSHUFD    $0x4e, Z6, Z7
+	VPMAXUD    Z7, Z6, Z6
+	VPSHUFD    $0xb1, Z6, Z7
+	VPMAXUD    Z7, Z6, Z6
+	VPCMPUD    $0x05, Z23, Z6, K2
+	KORTESTW   K2, K2
+	JNZ        pairnan
+	VPSRLD     $0x17, Z6, Z6
+	VPSUBD     Z22, Z6, Z6
+	VPMAXSD    Z21, Z6, Z6
+	VPMOVDB    Z6, X7
+	VMOVD      X7, AX
+	MOVB       AL, (DX)
+	VPEXTRB    $0x08, X7, AX
+	MOVB       AL, 1(DX)
+	VPSUBD     Z6, Z20, Z6
+	VPSLLD     $0x17, Z6, Z6
+	VSHUFI64X2 $0x00, Z6, Z6, Z8
+	VSHUFI64X2 $0xaa, Z6, Z6, Z9
+	VMULPS     Z8, Z0, Z0
+	VPMAXUD    Z29, Z0, Z0
+	VPTESTMD   Z28, Z0, K1
+	VPSRLD     $0x14, Z0, Z0
+	VPORD      Z27, Z0, K1, Z0
+	VPERMB.Z   Z30, Z0, K3, Z10
+	VPSRLD     $0x1c, (SI), Z0
+	VPTERNLOGD $0xf8, Z26, Z0, Z10
+	VMULPS     Z8, Z1, Z1
+	VPMAXUD    Z29, Z1, Z1
+	VPTESTMD   Z28, Z1, K1
+	VPSRLD     $0x14, Z1, Z1
+	VPORD      Z27, Z1, K1, Z1
+	VPERMB.Z   Z30, Z1, K3, Z11
+	VPSRLD     $0x1c, 64(SI), Z1
+	VPTERNLOGD $0xf8, Z26, Z1, Z11
+	VPERMT2B   Z11, Z25, Z10
+	VPSRLW     $0x04, Z10, Z11
+	VPTERNLOGD $0xa8, Z24, Z11, Z10
+	VPMOVWB    Y10, X10
+	VMOVDQU    X10, (DI)
+	VMULPS     Z9, Z2, Z2
+	VPMAXUD    Z29, Z2, Z2
+	VPTESTMD   Z28, Z2, K1
+	VPSRLD     $0x14, Z2, Z2
+	VPORD      Z27, Z2, K1, Z2
+	VPERMB.Z   Z30, Z2, K3, Z12
+	VPSRLD     $0x1c, 128(SI), Z2
+	VPTERNLOGD $0xf8, Z26, Z2, Z12
+	VMULPS     Z9, Z3, Z3
+	VPMAXUD    Z29, Z3, Z3
+	VPTESTMD   Z28, Z3, K1
+	VPSRLD     $0x14, Z3, Z3
+	VPORD      Z27, Z3, K1, Z3
+	VPERMB.Z   Z30, Z3, K3, Z13
+	VPSRLD     $0x1c, 192(SI), Z3
+	VPTERNLOGD $0xf8, Z26, Z3, Z13
+	VPERMT2B   Z13, Z25, Z12
+	VPSRLW     $0x04, Z12, Z13
+	VPTERNLOGD $0xa8, Z24, Z13, Z12
+	VPMOVWB    Y12, X12
+	VMOVDQU    X12, 16(DI)
+	ADDQ       $0x00000100, SI
+	ADDQ       $0x00000020, DI
+	ADDQ       $0x00000002, DX
+	SUBQ       $0x00000002, CX
+	JMP        pair
+
+pairnan:
+	VPANDD     (SI), Z31, Z0
+	VPANDD     64(SI), Z31, Z1
+	VPMAXUD    Z0, Z1, Z2
+	VSHUFI64X2 $0x4e, Z2, Z2, Z3
+	VPMAXUD    Z3, Z2, Z2
+	VSHUFI64X2 $0xb1, Z2, Z2, Z3
+	VPMAXUD    Z3, Z2, Z2
+	VPSHUFD    $0x4e, Z2, Z3
+	VPMAXUD    Z3, Z2, Z2
+	VPSHUFD    $0xb1, Z2, Z3
+	VPMAXUD    Z3, Z2, Z2
+	VPCMPUD    $0x05, Z23, Z2, K2
+	KORTESTW   K2, K2
+	JNZ        nanblock
+	VPSRLD     $0x17, Z2, Z2
+	VPSUBD     Z22, Z2, Z2
+	VPMAXSD    Z21, Z2, Z2
+	VMOVD      X2, AX
+	MOVB       AL, (DX)
+	VPSUBD     Z2, Z20, Z2
+	VPSLLD     $0x17, Z2, Z2
+	VMULPS     Z2, Z0, Z0
+	VPMAXUD    Z29, Z0, Z0
+	VPTESTMD   Z28, Z0, K1
+	VPSRLD     $0x14, Z0, Z0
+	VPORD      Z27, Z0, K1, Z0
+	VPERMB.Z   Z30, Z0, K3, Z4
+	VPSRLD     $0x1c, (SI), Z0
+	VPTERNLOGD $0xf8, Z26, Z0, Z4
+	VMULPS     Z2, Z1, Z1
+	VPMAXUD    Z29, Z1, Z1
+	VPTESTMD   Z28, Z1, K1
+	VPSRLD     $0x14, Z1, Z1
+	VPORD      Z27, Z1, K1, Z1
+	VPERMB.Z   Z30, Z1, K3, Z5
+	VPSRLD     $0x1c, 64(SI), Z1
+	VPTERNLOGD $0xf8, Z26, Z1, Z5
+	VPERMT2B   Z5, Z25, Z4
+	VPSRLW     $0x04, Z4, Z5
+	VPTERNLOGD $0xa8, Z24, Z5, Z4
+	VPMOVWB    Y4, X4
+	VMOVDQU    X4, (DI)
+	JMP        next
+
+nanblock:
+	MOVB    $0xff, (DX)
+	VPXORD  X0, X0, X0
+	VMOVDQU X0, (DI)
+
+next:
+	ADDQ $0x00000080, SI
+	ADDQ $0x00000010, DI
+	INCQ DX
+	DECQ CX
+	JMP  pair
+
+tail:
+	TESTQ CX, CX
+	JZ    done
+
+tailloop:
+	VPANDD     (SI), Z31, Z0
+	VPANDD     64(SI), Z31, Z1
+	VPMAXUD    Z0, Z1, Z2
+	VSHUFI64X2 $0x4e, Z2, Z2, Z3
+	VPMAXUD    Z3, Z2, Z2
+	VSHUFI64X2 $0xb1, Z2, Z2, Z3
+	VPMAXUD    Z3, Z2, Z2
+	VPSHUFD    $0x4e, Z2, Z3
+	VPMAXUD    Z3, Z2, Z2
+	VPSHUFD    $0xb1, Z2, Z3
+	VPMAXUD    Z3, Z2, Z2
+	VPCMPUD    $0x05, Z23, Z2, K2
+	KORTESTW   K2, K2
+	JNZ        nanblock2
+	VPSRLD     $0x17, Z2, Z2
+	VPSUBD     Z22, Z2, Z2
+	VPMAXSD    Z21, Z2, Z2
+	VMOVD      X2, AX
+	MOVB       AL, (DX)
+	VPSUBD     Z2, Z20, Z2
+	VPSLLD     $0x17, Z2, Z2
+	VMULPS     Z2, Z0, Z0
+	VPMAXUD    Z29, Z0, Z0
+	VPTESTMD   Z28, Z0, K1
+	VPSRLD     $0x14, Z0, Z0
+	VPORD      Z27, Z0, K1, Z0
+	VPERMB.Z   Z30, Z0, K3, Z4
+	VPSRLD     $0x1c, (SI), Z0
+	VPTERNLOGD $0xf8, Z26, Z0, Z4
+	VMULPS     Z2, Z1, Z1
+	VPMAXUD    Z29, Z1, Z1
+	VPTESTMD   Z28, Z1, K1
+	VPSRLD     $0x14, Z1, Z1
+	VPORD      Z27, Z1, K1, Z1
+	VPERMB.Z   Z30, Z1, K3, Z5
+	VPSRLD     $0x1c, 64(SI), Z1
+	VPTERNLOGD $0xf8, Z26, Z1, Z5
+	VPERMT2B   Z5, Z25, Z4
+	VPSRLW     $0x04, Z4, Z5
+	VPTERNLOGD $0xa8, Z24, Z5, Z4
+	VPMOVWB    Y4, X4
+	VMOVDQU    X4, (DI)
+	JMP        next2
+
+nanblock2:
+	MOVB    $0xff, (DX)
+	VPXORD  X0, X0, X0
+	VMOVDQU X0, (DI)
+
+next2:
+	ADDQ $0x00000080, SI
+	ADDQ $0x00000010, DI
+	INCQ DX
+	DECQ CX
+	JNZ  tailloop
+
+done:
+	VZEROUPPER
+	RET
+
+DATA blockF4LUT<>+0(SB)/8, $0x0606050505040404
+DATA blockF4LUT<>+8(SB)/8, $0x0707070707060606
+DATA blockF4LUT<>+16(SB)/8, $0x0000000000000000
+DATA blockF4LUT<>+24(SB)/8, $0x0000000000000000
+DATA blockF4LUT<>+32(SB)/8, $0x0000000000000000
+DATA blockF4LUT<>+40(SB)/8, $0x0101010101010100
+DATA blockF4LUT<>+48(SB)/8, $0x0202020201010101
+DATA blockF4LUT<>+56(SB)/8, $0x0404030303020202
+GLOBL blockF4LUT<>(SB), RODATA|NOPTR, $64
+
+DATA blockGatherCodes<>+0(SB)/8, $0x1c1814100c080400
+DATA blockGatherCodes<>+8(SB)/8, $0x3c3834302c282420
+DATA blockGatherCodes<>+16(SB)/8, $0x5c5854504c484440
+DATA blockGatherCodes<>+24(SB)/8, $0x7c7874706c686460
+DATA blockGatherCodes<>+32(SB)/8, $0x0000000000000000
+DATA blockGatherCodes<>+40(SB)/8, $0x0000000000000000
+DATA blockGatherCodes<>+48(SB)/8, $0x0000000000000000
+DATA blockGatherCodes<>+56(SB)/8, $0x0000000000000000
+GLOBL blockGatherCodes<>(SB), RODATA|NOPTR, $64
+
+// func blockmxfp4ToF32AVX2(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX2
+TEXT ·blockmxfp4ToF32AVX2(SB), NOSPLIT, $0-80
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    codes_base+24(FP), SI
+	MOVQ    scales_base+48(FP), DX
+	MOVQ    steps+72(FP), CX
+	VMOVUPS blockF4Values<>+0(SB), Y15
+	VMOVUPS blockF4Values<>+32(SB), Y14
+	LEAQ    ·f8e8m0ToF32Table+0(SB), R8
+	VMOVDQU blockNibbleShifts<>+0(SB), Y13
+	TESTQ   CX, CX
+	JZ      done
+
+step:
+	MOVBLZX      (DX), AX
+	VBROADCASTSS (R8)(AX*4), Y0
+	VMULPS       Y14, Y0, Y1
+	VMULPS       Y15, Y0, Y0
+	VPBROADCASTD (SI), Y2
+	VPSRLVD      Y13, Y2, Y2
+	VPSLLD       $0x1c, Y2, Y3
+	VPERMPS      Y0, Y2, Y4
+	VPERMPS      Y1, Y2, Y5
+	VBLENDVPS    Y3, Y5, Y4, Y4
+	VMOVUPS      Y4, (DI)
+	VPBROADCASTD 4(SI), Y6
+	VPSRLVD      Y13, Y6, Y6
+	VPSLLD       $0x1c, Y6, Y7
+	VPERMPS      Y0, Y6, Y8
+	VPERMPS      Y1, Y6, Y9
+	VBLENDVPS    Y7, Y9, Y8, Y8
+	VMOVUPS      Y8, 32(DI)
+	VPBROADCASTD 8(SI), Y2
+	VPSRLVD      Y13, Y2, Y2
+	VPSLLD       $0x1c, Y2, Y3
+	VPERMPS      Y0, Y2, Y4
+	VPERMPS      Y1, Y2, Y5
+	VBLENDVPS    Y3, Y5, Y4, Y4
+	VMOVUPS      Y4, 64(DI)
+	VPBROADCASTD 12(SI), Y6
+	VPSRLVD      Y13, Y6, Y6
+	VPSLLD       $0x1c, Y6, Y7
+	VPERMPS      Y0, Y6, Y8
+	VPERMPS      Y1, Y6, Y9
+	VBLENDVPS    Y7, Y9, Y8, Y8
+	VMOVUPS      Y8, 96(DI)
+	ADDQ         $0x00000010, SI
+	ADDQ         $0x00000080, DI
+	INCQ         DX
+	DECQ         CX
+	JNZ          step
+
+done:
+	VZEROUPPER
+	RET
+
+DATA blockNibbleShifts<>+0(SB)/8, $0x0000000400000000
+DATA blockNibbleShifts<>+8(SB)/8, $0x0000000c00000008
+DATA blockNibbleShifts<>+16(SB)/8, $0x0000001400000010
+DATA blockNibbleShifts<>+24(SB)/8, $0x0000001c00000018
+GLOBL blockNibbleShifts<>(SB), RODATA|NOPTR, $32
+
+// func blockmxfp4ToF16AVX2(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX2, F16C
+TEXT ·blockmxfp4ToF16AVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         steps+72(FP), CX
+	VMOVUPS      blockF4Values<>+0(SB), Y15
+	VMOVUPS      blockF4Values<>+32(SB), Y14
+	LEAQ         ·f8e8m0ToF32Table+0(SB), R8
+	MOVL         $0x0f0f0f0f, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	VMOVDQU      blockSplitWords<>+0(SB), Y12
+	TESTQ        CX, CX
+	JZ           done
+
+step:
+	MOVBLZX        (DX), AX
+	VBROADCASTSS   (R8)(AX*4), Y2
+	VMULPS         Y14, Y2, Y11
+	VMULPS         Y15, Y2, Y2
+	VCVTPS2PH      $0x00, Y2, X2
+	VCVTPS2PH      $0x00, Y11, X11
+	VINSERTI128    $0x01, X11, Y2, Y2
+	VPSHUFB        Y12, Y2, Y2
+	VPERMQ         $0xd8, Y2, Y2
+	VPERM2I128     $0x00, Y2, Y2, Y0
+	VPERM2I128     $0x11, Y2, Y2, Y1
+	VBROADCASTI128 (SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, (DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 32(DI)
+	ADDQ           $0x00000010, SI
+	ADDQ           $0x00000040, DI
+	INCQ           DX
+	DECQ           CX
+	JNZ            step
+
+done:
+	VZEROUPPER
+	RET
+
+DATA blockSplitWords<>+0(SB)/8, $0x0e0c0a0806040200
+DATA blockSplitWords<>+8(SB)/8, $0x0f0d0b0907050301
+DATA blockSplitWords<>+16(SB)/8, $0x0e0c0a0806040200
+DATA blockSplitWords<>+24(SB)/8, $0x0f0d0b0907050301
+GLOBL blockSplitWords<>(SB), RODATA|NOPTR, $32
+
+// func blockmxfp4ToBF16AVX2(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX2
+TEXT ·blockmxfp4ToBF16AVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         steps+72(FP), CX
+	VMOVUPS      blockF4Values<>+0(SB), Y15
+	VMOVUPS      blockF4Values<>+32(SB), Y14
+	LEAQ         ·f8e8m0ToF32Table+0(SB), R8
+	MOVL         $0x0f0f0f0f, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	VMOVDQU      blockSplitWords<>+0(SB), Y12
+	TESTQ        CX, CX
+	JZ           done
+
+step:
+	MOVBLZX        (DX), AX
+	VBROADCASTSS   (R8)(AX*4), Y2
+	VMULPS         Y14, Y2, Y11
+	VMULPS         Y15, Y2, Y2
+	VPSRLD         $0x10, Y2, Y2
+	VPSRLD         $0x10, Y11, Y11
+	VPACKUSDW      Y11, Y2, Y2
+	VPERMQ         $0xd8, Y2, Y2
+	VPSHUFB        Y12, Y2, Y2
+	VPERMQ         $0xd8, Y2, Y2
+	VPERM2I128     $0x00, Y2, Y2, Y0
+	VPERM2I128     $0x11, Y2, Y2, Y1
+	VBROADCASTI128 (SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, (DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 32(DI)
+	ADDQ           $0x00000010, SI
+	ADDQ           $0x00000040, DI
+	INCQ           DX
+	DECQ           CX
+	JNZ            step
+
+done:
+	VZEROUPPER
+	RET
+
+// func blocknvfp4ToF32AVX2(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX2
+TEXT ·blocknvfp4ToF32AVX2(SB), NOSPLIT, $0-80
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    codes_base+24(FP), SI
+	MOVQ    scales_base+48(FP), DX
+	MOVQ    steps+72(FP), CX
+	VMOVUPS blockF4Values<>+0(SB), Y15
+	VMOVUPS blockF4Values<>+32(SB), Y14
+	LEAQ    ·blockE4M3Scales+0(SB), R8
+	VMOVDQU blockNibbleShifts<>+0(SB), Y13
+	TESTQ   CX, CX
+	JZ      done
+
+step:
+	MOVBLZX      (DX), AX
+	VBROADCASTSS (R8)(AX*4), Y0
+	VMULPS       Y14, Y0, Y1
+	VMULPS       Y15, Y0, Y0
+	VPBROADCASTD (SI), Y2
+	VPSRLVD      Y13, Y2, Y2
+	VPSLLD       $0x1c, Y2, Y3
+	VPERMPS      Y0, Y2, Y4
+	VPERMPS      Y1, Y2, Y5
+	VBLENDVPS    Y3, Y5, Y4, Y4
+	VMOVUPS      Y4, (DI)
+	VPBROADCASTD 4(SI), Y6
+	VPSRLVD      Y13, Y6, Y6
+	VPSLLD       $0x1c, Y6, Y7
+	VPERMPS      Y0, Y6, Y8
+	VPERMPS      Y1, Y6, Y9
+	VBLENDVPS    Y7, Y9, Y8, Y8
+	VMOVUPS      Y8, 32(DI)
+	MOVBLZX      1(DX), AX
+	VBROADCASTSS (R8)(AX*4), Y0
+	VMULPS       Y14, Y0, Y1
+	VMULPS       Y15, Y0, Y0
+	VPBROADCASTD 8(SI), Y2
+	VPSRLVD      Y13, Y2, Y2
+	VPSLLD       $0x1c, Y2, Y3
+	VPERMPS      Y0, Y2, Y4
+	VPERMPS      Y1, Y2, Y5
+	VBLENDVPS    Y3, Y5, Y4, Y4
+	VMOVUPS      Y4, 64(DI)
+	VPBROADCASTD 12(SI), Y6
+	VPSRLVD      Y13, Y6, Y6
+	VPSLLD       $0x1c, Y6, Y7
+	VPERMPS      Y0, Y6, Y8
+	VPERMPS      Y1, Y6, Y9
+	VBLENDVPS    Y7, Y9, Y8, Y8
+	VMOVUPS      Y8, 96(DI)
+	ADDQ         $0x00000010, SI
+	ADDQ         $0x00000080, DI
+	ADDQ         $0x00000002, DX
+	DECQ         CX
+	JNZ          step
+
+done:
+	VZEROUPPER
+	RET
+
+// func blocknvfp4ToF16AVX2(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX2, F16C
+TEXT ·blocknvfp4ToF16AVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         steps+72(FP), CX
+	VMOVUPS      blockF4Values<>+0(SB), Y15
+	VMOVUPS      blockF4Values<>+32(SB), Y14
+	LEAQ         ·blockE4M3Scales+0(SB), R8
+	MOVL         $0x0f0f0f0f, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	VMOVDQU      blockSplitWords<>+0(SB), Y12
+	TESTQ        CX, CX
+	JZ           done
+
+step:
+	MOVBLZX        (DX), AX
+	VBROADCASTSS   (R8)(AX*4), Y2
+	VMULPS         Y14, Y2, Y11
+	VMULPS         Y15, Y2, Y2
+	VCVTPS2PH      $0x00, Y2, X2
+	VCVTPS2PH      $0x00, Y11, X11
+	VINSERTI128    $0x01, X11, Y2, Y2
+	VPSHUFB        Y12, Y2, Y2
+	VPERMQ         $0xd8, Y2, Y2
+	MOVBLZX        1(DX), AX
+	VBROADCASTSS   (R8)(AX*4), Y3
+	VMULPS         Y14, Y3, Y11
+	VMULPS         Y15, Y3, Y3
+	VCVTPS2PH      $0x00, Y3, X3
+	VCVTPS2PH      $0x00, Y11, X11
+	VINSERTI128    $0x01, X11, Y3, Y3
+	VPSHUFB        Y12, Y3, Y3
+	VPERMQ         $0xd8, Y3, Y3
+	VPERM2I128     $0x20, Y3, Y2, Y0
+	VPERM2I128     $0x31, Y3, Y2, Y1
+	VBROADCASTI128 (SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, (DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 32(DI)
+	ADDQ           $0x00000010, SI
+	ADDQ           $0x00000040, DI
+	ADDQ           $0x00000002, DX
+	DECQ           CX
+	JNZ            step
+
+done:
+	VZEROUPPER
+	RET
+
+// func blocknvfp4ToBF16AVX2(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX2
+TEXT ·blocknvfp4ToBF16AVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         steps+72(FP), CX
+	VMOVUPS      blockF4Values<>+0(SB), Y15
+	VMOVUPS      blockF4Values<>+32(SB), Y14
+	LEAQ         ·blockE4M3Scales+0(SB), R8
+	MOVL         $0x0f0f0f0f, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	VMOVDQU      blockSplitWords<>+0(SB), Y12
+	TESTQ        CX, CX
+	JZ           done
+
+step:
+	MOVBLZX        (DX), AX
+	VBROADCASTSS   (R8)(AX*4), Y2
+	VMULPS         Y14, Y2, Y11
+	VMULPS         Y15, Y2, Y2
+	VPSRLD         $0x10, Y2, Y2
+	VPSRLD         $0x10, Y11, Y11
+	VPACKUSDW      Y11, Y2, Y2
+	VPERMQ         $0xd8, Y2, Y2
+	VPSHUFB        Y12, Y2, Y2
+	VPERMQ         $0xd8, Y2, Y2
+	MOVBLZX        1(DX), AX
+	VBROADCASTSS   (R8)(AX*4), Y3
+	VMULPS         Y14, Y3, Y11
+	VMULPS         Y15, Y3, Y3
+	VPSRLD         $0x10, Y3, Y3
+	VPSRLD         $0x10, Y11, Y11
+	VPACKUSDW      Y11, Y3, Y3
+	VPERMQ         $0xd8, Y3, Y3
+	VPSHUFB        Y12, Y3, Y3
+	VPERMQ         $0xd8, Y3, Y3
+	VPERM2I128     $0x20, Y3, Y2, Y0
+	VPERM2I128     $0x31, Y3, Y2, Y1
+	VBROADCASTI128 (SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, (DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 32(DI)
+	ADDQ           $0x00000010, SI
+	ADDQ           $0x00000040, DI
+	ADDQ           $0x00000002, DX
+	DECQ           CX
+	JNZ            step
+
+done:
+	VZEROUPPER
+	RET
+
+// func blockmxfp8e4m3ToF32AVX2(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX2
+TEXT ·blockmxfp8e4m3ToF32AVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         steps+72(FP), CX
+	MOVL         $0x07f00000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL         $0x7b800000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $0x7fc00000, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x80000000, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	LEAQ         ·f8e8m0ToF32Table+0(SB), R8
+	TESTQ        CX, CX
+	JZ           done
+
+step:
+	MOVBLZX      (DX), AX
+	VBROADCASTSS (R8)(AX*4), Y0
+	VPMOVZXBD    (SI), Y1
+	VPSLLD       $0x14, Y1, Y2
+	VPAND        Y15, Y2, Y2
+	VPCMPEQD     Y15, Y2, Y4
+	VMULPS       Y14, Y2, Y2
+	VBLENDVPS    Y4, Y13, Y2, Y2
+	VPSLLD       $0x18, Y1, Y3
+	VPAND        Y12, Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VMULPS       Y2, Y0, Y2
+	VMOVUPS      Y2, (DI)
+	VPMOVZXBD    8(SI), Y1
+	VPSLLD       $0x14, Y1, Y6
+	VPAND        Y15, Y6, Y6
+	VPCMPEQD     Y15, Y6, Y4
+	VMULPS       Y14, Y6, Y6
+	VBLENDVPS    Y4, Y13, Y6, Y6
+	VPSLLD       $0x18, Y1, Y3
+	VPAND        Y12, Y3, Y3
+	VPOR         Y3, Y6, Y6
+	VMULPS       Y6, Y0, Y6
+	VMOVUPS      Y6, 32(DI)
+	VPMOVZXBD    16(SI), Y1
+	VPSLLD       $0x14, Y1, Y2
+	VPAND        Y15, Y2, Y2
+	VPCMPEQD     Y15, Y2, Y4
+	VMULPS       Y14, Y2, Y2
+	VBLENDVPS    Y4, Y13, Y2, Y2
+	VPSLLD       $0x18, Y1, Y3
+	VPAND        Y12, Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VMULPS       Y2, Y0, Y2
+	VMOVUPS      Y2, 64(DI)
+	VPMOVZXBD    24(SI), Y1
+	VPSLLD       $0x14, Y1, Y6
+	VPAND        Y15, Y6, Y6
+	VPCMPEQD     Y15, Y6, Y4
+	VMULPS       Y14, Y6, Y6
+	VBLENDVPS    Y4, Y13, Y6, Y6
+	VPSLLD       $0x18, Y1, Y3
+	VPAND        Y12, Y3, Y3
+	VPOR         Y3, Y6, Y6
+	VMULPS       Y6, Y0, Y6
+	VMOVUPS      Y6, 96(DI)
+	ADDQ         $0x00000020, SI
+	ADDQ         $0x00000080, DI
+	INCQ         DX
+	DECQ         CX
+	JNZ          step
+
+done:
+	VZEROUPPER
+	RET
+
+// func blockmxfp8e4m3ToBF16AVX2(dst []byte, codes []byte, scales []byte, steps int)
+// Requires: AVX, AVX2
+TEXT ·blockmxfp8e4m3ToBF16AVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         steps+72(FP), CX
+	MOVL         $0x07f00000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL         $0x7b800000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $0x7fc00000, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x80000000, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVL         $0x00000001, AX
+	VMOVD        AX, X11
+	VPBROADCASTD X11, Y11
+	MOVL         $0x00007fff, AX
+	VMOVD        AX, X10
+	VPBROADCASTD X10, Y10
+	LEAQ         ·f8e8m0ToF32Table+0(SB), R8
+	TESTQ        CX, CX
+	JZ           done
+
+step:
+	MOVBLZX      (DX), AX
+	VBROADCASTSS (R8)(AX*4), Y0
+	VPMOVZXBD    (SI), Y1
+	VPSLLD       $0x14, Y1, Y2
+	VPAND        Y15, Y2, Y2
+	VPCMPEQD     Y15, Y2, Y4
+	VMULPS       Y14, Y2, Y2
+	VBLENDVPS    Y4, Y13, Y2, Y2
+	VPSLLD       $0x18, Y1, Y3
+	VPAND        Y12, Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VMULPS       Y2, Y0, Y2
+	VPSRLD       $0x10, Y2, Y3
+	VPAND        Y11, Y3, Y3
+	VPADDD       Y10, Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPMOVZXBD    8(SI), Y1
+	VPSLLD       $0x14, Y1, Y6
+	VPAND        Y15, Y6, Y6
+	VPCMPEQD     Y15, Y6, Y4
+	VMULPS       Y14, Y6, Y6
+	VBLENDVPS    Y4, Y13, Y6, Y6
+	VPSLLD       $0x18, Y1, Y3
+	VPAND        Y12, Y3, Y3
+	VPOR         Y3, Y6, Y6
+	VMULPS       Y6, Y0, Y6
+	VPSRLD       $0x10, Y6, Y3
+	VPAND        Y11, Y3, Y3
+	VPADDD       Y10, Y6, Y6
+	VPADDD       Y3, Y6, Y6
+	VPSRLD       $0x10, Y6, Y6
+	VPACKUSDW    Y6, Y2, Y6
+	VPERMQ       $0xd8, Y6, Y6
+	VMOVDQU      Y6, (DI)
+	VPMOVZXBD    16(SI), Y1
+	VPSLLD       $0x14, Y1, Y2
+	VPAND        Y15, Y2, Y2
+	VPCMPEQD     Y15, Y2, Y4
+	VMULPS       Y14, Y2, Y2
+	VBLENDVPS    Y4, Y13, Y2, Y2
+	VPSLLD       $0x18, Y1, Y3
+	VPAND        Y12, Y3, Y3
+	VPOR         Y3, Y2, Y2
+	VMULPS       Y2, Y0, Y2
+	VPSRLD       $0x10, Y2, Y3
+	VPAND        Y11, Y3, Y3
+	VPADDD       Y10, Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPMOVZXBD    24(SI), Y1
+	VPSLLD       $0x14, Y1, Y6
+	VPAND        Y15, Y6, Y6
+	VPCMPEQD     Y15, Y6, Y4
+	VMULPS       Y14, Y6, Y6
+	VBLENDVPS    Y4, Y13, Y6, Y6
+	VPSLLD       $0x18, Y1, Y3
+	VPAND        Y12, Y3, Y3
+	VPOR         Y3, Y6, Y6
+	VMULPS       Y6, Y0, Y6
+	VPSRLD       $0x10, Y6, Y3
+	VPAND        Y11, Y3, Y3
+	VPADDD       Y10, Y6, Y6
+	VPADDD       Y3, Y6, Y6
+	VPSRLD       $0x10, Y6, Y6
+	VPACKUSDW    Y6, Y2, Y6
+	VPERMQ       $0xd8, Y6, Y6
+	VMOVDQU      Y6, 32(DI)
+	ADDQ         $0x00000020, SI
+	ADDQ         $0x00000040, DI
+	INCQ         DX
+	DECQ         CX
+	JNZ          step
+
+done:
+	VZEROUPPER
+	RET
+
+// func blockF32ToMxfp4AVX2(codes []byte, scales []byte, src []byte, steps int)
+// Requires: AVX, AVX2, CMOV
+TEXT ·blockF32ToMxfp4AVX2(SB), NOSPLIT, $0-80
+	MOVQ         codes_base+0(FP), DI
+	MOVQ         src_base+48(FP), SI
+	MOVQ         scales_base+24(FP), DX
+	MOVQ         steps+72(FP), CX
+	MOVL         $0x7fffffff, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL         $0x4a800000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $0x00000007, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x00000008, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVL         $0x3f800000, AX
+	VMOVD        AX, X11
+	VPBROADCASTD X11, Y11
+	MOVL         $0xc11fffff, AX
+	VMOVD        AX, X10
+	VPBROADCASTD X10, Y10
+	MOVL         $0x00000001, AX
+	VMOVD        AX, X9
+	VPBROADCASTD X9, Y9
+	MOVL         $0x000000ff, AX
+	VMOVD        AX, X8
+	VPBROADCASTW X8, Y8
+	TESTQ        CX, CX
+	JZ           done
+
+step:
+	VPAND        (SI), Y15, Y0
+	VPAND        32(SI), Y15, Y1
+	VPAND        64(SI), Y15, Y2
+	VPAND        96(SI), Y15, Y3
+	VPMAXUD      Y0, Y1, Y4
+	VPMAXUD      Y2, Y3, Y5
+	VPMAXUD      Y4, Y5, Y4
+	VEXTRACTI128 $0x01, Y4, X5
+	VPMAXUD      X5, X4, X4
+	VPSHUFD      $0x4e, X4, X5
+	VPMAXUD      X5, X4, X4
+	VPSHUFD      $0xb1, X4, X5
+	VPMAXUD      X5, X4, X4
+	VMOVD        X4, AX
+	CMPL         AX, $0x7f800000
+	JAE          nanblock
+	SHRL         $0x17, AX
+	SUBL         $0x02, AX
+	XORL         BX, BX
+	TESTL        AX, AX
+	CMOVLLT      BX, AX
+	MOVB         AL, (DX)
+	NEGL         AX
+	ADDL         $0x000000fe, AX
+	SHLL         $0x17, AX
+	VMOVD        AX, X4
+	VPBROADCASTD X4, Y4
+	VMULPS       Y4, Y0, Y0
+	VPSRLD       $0x16, Y0, Y6
+	VPAND        Y9, Y6, Y6
+	VPADDD       Y10, Y0, Y5
+	VPADDD       Y6, Y5, Y5
+	VPSRLD       $0x16, Y5, Y5
+	VADDPS       Y14, Y0, Y6
+	VPSUBD       Y14, Y6, Y6
+	VPCMPGTD     Y0, Y11, Y7
+	VPBLENDVB    Y7, Y6, Y5, Y5
+	VPMINUD      Y13, Y5, Y5
+	VMOVDQU      (SI), Y6
+	VPSRLD       $0x1c, Y6, Y6
+	VPAND        Y12, Y6, Y6
+	VPOR         Y6, Y5, Y0
+	VMULPS       Y4, Y1, Y1
+	VPSRLD       $0x16, Y1, Y6
+	VPAND        Y9, Y6, Y6
+	VPADDD       Y10, Y1, Y5
+	VPADDD       Y6, Y5, Y5
+	VPSRLD       $0x16, Y5, Y5
+	VADDPS       Y14, Y1, Y6
+	VPSUBD       Y14, Y6, Y6
+	VPCMPGTD     Y1, Y11, Y7
+	VPBLENDVB    Y7, Y6, Y5, Y5
+	VPMINUD      Y13, Y5, Y5
+	VMOVDQU      32(SI), Y6
+	VPSRLD       $0x1c, Y6, Y6
+	VPAND        Y12, Y6, Y6
+	VPOR         Y6, Y5, Y1
+	VMULPS       Y4, Y2, Y2
+	VPSRLD       $0x16, Y2, Y6
+	VPAND        Y9, Y6, Y6
+	VPADDD       Y10, Y2, Y5
+	VPADDD       Y6, Y5, Y5
+	VPSRLD       $0x16, Y5, Y5
+	VADDPS       Y14, Y2, Y6
+	VPSUBD       Y14, Y6, Y6
+	VPCMPGTD     Y2, Y11, Y7
+	VPBLENDVB    Y7, Y6, Y5, Y5
+	VPMINUD      Y13, Y5, Y5
+	VMOVDQU      64(SI), Y6
+	VPSRLD       $0x1c, Y6, Y6
+	VPAND        Y12, Y6, Y6
+	VPOR         Y6, Y5, Y2
+	VMULPS       Y4, Y3, Y3
+	VPSRLD       $0x16, Y3, Y6
+	VPAND        Y9, Y6, Y6
+	VPADDD       Y10, Y3, Y5
+	VPADDD       Y6, Y5, Y5
+	VPSRLD       $0x16, Y5, Y5
+	VADDPS       Y14, Y3, Y6
+	VPSUBD       Y14, Y6, Y6
+	VPCMPGTD     Y3, Y11, Y7
+	VPBLENDVB    Y7, Y6, Y5, Y5
+	VPMINUD      Y13, Y5, Y5
+	VMOVDQU      96(SI), Y6
+	VPSRLD       $0x1c, Y6, Y6
+	VPAND        Y12, Y6, Y6
+	VPOR         Y6, Y5, Y3
+	VPACKUSDW    Y1, Y0, Y0
+	VPACKUSDW    Y3, Y2, Y2
+	VPACKUSWB    Y2, Y0, Y0
+	VMOVDQU      blockPackOrder<>+0(SB), Y5
+	VPERMD       Y0, Y5, Y0
+	VPSRLW       $0x04, Y0, Y1
+	VPOR         Y1, Y0, Y0
+	VPAND        Y8, Y0, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSWB    X1, X0, X0
+	VMOVDQU      X0, (DI)
+
+next:
+	ADDQ $0x00000080, SI
+	ADDQ $0x00000010, DI
+	INCQ DX
+	DECQ CX
+	JNZ  step
+
+done:
+	VZEROUPPER
+	RET
+
+nanblock:
+	MOVB    $0xff, (DX)
+	VPXOR   X0, X0, X0
+	VMOVDQU X0, (DI)
+	JMP     next
+
+DATA blockPackOrder<>+0(SB)/8, $0x0000000400000000
+DATA blockPackOrder<>+8(SB)/8, $0x0000000500000001
+DATA blockPackOrder<>+16(SB)/8, $0x0000000600000002
+DATA blockPackOrder<>+24(SB)/8, $0x0000000700000003
+GLOBL blockPackOrder<>(SB), RODATA|NOPTR, $32

@@ -34,6 +34,10 @@ copy() median of the same traffic, measured in alternating batches; ×generic is
 the pure-Go path's median for the same pair, size and threads; spread is (max-min)/median of the
 samples (a large spread means the machine was busy: rerun when it is idle).
 
+Pairs name element types (f32:f16) or, on one side, a block-scaled format: mxfp4, mxfp8e4m3,
+mxfp8e5m2 or nvfp4 (mxfp4:f32 decodes, f32:mxfp4 quantizes; f32, f16 and bf16 values). Their
+traffic counts the codes and the scales; they run on one goroutine, whatever --threads says.
+
 Paths: avx512, avx2, neon (where the CPU has them and has a kernel for the pair), generic (pure
 Go) and x448 (github.com/x448/float16's per-element loop, for f32:f16 and f16:f32 only).
   auto  the best SIMD path with a kernel for the pair, generic, and x448 where it applies
@@ -196,7 +200,7 @@ func benchPlan(pairsS, sizesS, pathsS, threadsS, timeS, plotS, rulesS string, st
 		return nil, cfg, rules, fmt.Errorf("--pairs: %w", err)
 	}
 	for _, p := range pairs {
-		paths, skipped, err := benchcli.SelectPathsRules(strings.TrimSpace(pathsS), rules, p.From, p.To)
+		paths, skipped, err := benchcli.SelectPairPaths(strings.TrimSpace(pathsS), rules, p)
 		if err != nil {
 			return nil, cfg, rules, fmt.Errorf("--paths: %w", err)
 		}
@@ -208,12 +212,17 @@ func benchPlan(pairsS, sizesS, pathsS, threadsS, timeS, plotS, rulesS string, st
 			}
 		}
 		for _, n := range sizes {
-			if err := bench.CheckSize(p.From, p.To, n, 0); err != nil {
+			if err := bench.CheckCaseSize(bench.Case{From: p.From, To: p.To, N: n, Block: p.Block}, 0); err != nil {
 				return nil, cfg, rules, fmt.Errorf("--sizes: %w", err)
 			}
-			for _, t := range threads {
+			ts := threads
+			if p.Block.Block > 0 {
+				// Block-scaled operations run on the calling goroutine.
+				ts = []int{1}
+			}
+			for _, t := range ts {
 				for _, path := range paths {
-					cases = append(cases, bench.Case{From: p.From, To: p.To, Path: path, N: n, Threads: t})
+					cases = append(cases, bench.Case{From: p.From, To: p.To, Path: path, N: n, Threads: t, Block: p.Block})
 				}
 			}
 		}

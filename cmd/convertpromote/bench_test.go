@@ -349,3 +349,45 @@ func TestBenchRulesAndFNUZ(t *testing.T) {
 		t.Errorf("--rules tflite: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestBenchBlockPairs: block-scaled pairs measure kernels.Dequantize and kernels.Quantize beside
+// copy() of the same traffic (codes, scales and values), on one goroutine whatever --threads
+// says; a block format with a type it does not decode to is bad usage.
+func TestBenchBlockPairs(t *testing.T) {
+	needKernels(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "b.json")
+	code, stdout, stderr := runBenchCmd("--pairs", "mxfp4:f32,f32:mxfp4,nvfp4:bf16,mxfp8e4m3:f32", "--sizes", "1Ki",
+		"--threads", "1,2", "--paths", "generic", "--time", "10ms", "--json", out)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []bench.Result
+	if err := json.Unmarshal(b, &rs); err != nil {
+		t.Fatal(err)
+	}
+	// Codes (n/2 or n bytes) + scales (n/32 or n/16) + values.
+	want := map[string]int64{"mxfp4:f32": 512 + 32 + 4096, "f32:mxfp4": 4096 + 512 + 32, "nvfp4:bf16": 512 + 64 + 2048, "mxfp8e4m3:f32": 1024 + 32 + 4096}
+	if len(rs) != len(want) {
+		t.Fatalf("%d results, want one per pair at one goroutine:\n%s", len(rs), stdout)
+	}
+	for _, r := range rs {
+		if r.BytesPerOp != want[r.Pair] || r.Threads != 1 || r.CopyGBpsMedian <= 0 {
+			t.Errorf("%s: %d bytes/op at %d threads, copy %g GB/s; want %d bytes at 1 thread", r.Pair, r.BytesPerOp, r.Threads, r.CopyGBpsMedian, want[r.Pair])
+		}
+	}
+	for _, bad := range []struct{ pair, want string }{
+		{"mxfp4:i8", "decodes to f32, f16 or bf16"},
+		{"u8:nvfp4", "quantizes f32, f16 or bf16"},
+		{"mxfp4:f99", `unknown element type "f99"`},
+	} {
+		code, _, stderr := runBenchCmd("--pairs", bad.pair, "--sizes", "1Ki", "--time", "10ms")
+		if code != exitUsage || !strings.Contains(stderr, bad.want) {
+			t.Errorf("--pairs %s: exit %d, stderr %q; want exit 2 mentioning %q", bad.pair, code, stderr, bad.want)
+		}
+	}
+}

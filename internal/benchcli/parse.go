@@ -96,11 +96,25 @@ func FormatBytes(b int64) string {
 	return fmt.Sprintf("%.1f %s", v, units[i])
 }
 
-// Pair is a conversion from one element type to another.
-type Pair struct{ From, To element.Type }
+// Pair is a conversion from one element type to another, or a block-scaled one: with Block set
+// (Block.Block > 0), decoding Block into To (From is Block.Elem) or quantizing From into Block
+// (To is Block.Elem).
+type Pair struct {
+	From, To element.Type
+	Block    kernels.BlockFormat
+}
 
-// String returns "from:to" with canonical names.
-func (p Pair) String() string { return p.From.String() + ":" + p.To.String() }
+// String returns "from:to" with canonical names, and the format's name on its side of a
+// block-scaled pair ("mxfp4:f32", "f32:nvfp4").
+func (p Pair) String() string {
+	switch {
+	case p.Block.Block > 0 && p.From == p.Block.Elem:
+		return p.Block.String() + ":" + p.To.String()
+	case p.Block.Block > 0:
+		return p.From.String() + ":" + p.Block.String()
+	}
+	return p.From.String() + ":" + p.To.String()
+}
 
 // ParsePair reads "from:to" with any spelling element.Parse accepts ("f32:f16", "FP32:FP16").
 // An unknown type, a missing colon and a pair that kernels.Convert does not support are errors
@@ -109,6 +123,9 @@ func ParsePair(s string) (Pair, error) {
 	a, b, ok := strings.Cut(strings.TrimSpace(s), ":")
 	if !ok {
 		return Pair{}, fmt.Errorf("pair %q: want FROM:TO, e.g. f32:f16", s)
+	}
+	if p, ok, err := parseBlockPair(s, a, b); ok {
+		return p, err
 	}
 	from, err := element.Parse(a)
 	if err != nil {
@@ -121,7 +138,7 @@ func ParsePair(s string) (Pair, error) {
 	if !kernels.Supported(from, to) {
 		return Pair{}, fmt.Errorf("pair %q: conversion from %s to %s is not supported", s, from, to)
 	}
-	return Pair{from, to}, nil
+	return Pair{From: from, To: to}, nil
 }
 
 // ParsePairs reads a comma-separated list of pairs (see ParsePair), keeping their order and

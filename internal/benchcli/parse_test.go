@@ -79,7 +79,7 @@ func TestParsePairs(t *testing.T) {
 		t.Skip("kernels has no pure-Go conversions yet: every pair is unsupported")
 	}
 	got, err := ParsePairs("f32:f16, FP16:FP32,f32:f16,i8:f32")
-	want := []Pair{{element.F32, element.F16}, {element.F16, element.F32}, {element.I8, element.F32}}
+	want := []Pair{{From: element.F32, To: element.F16}, {From: element.F16, To: element.F32}, {From: element.I8, To: element.F32}}
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("ParsePairs = %v, %v; want %v", got, err, want)
 	}
@@ -96,6 +96,24 @@ func TestParseThreads(t *testing.T) {
 	for _, s := range []string{"-1", "x", "", "1,", "1025"} {
 		if _, err := ParseThreads(s); err == nil {
 			t.Errorf("ParseThreads(%q): no error", s)
+		}
+	}
+}
+
+func TestParseBlockPair(t *testing.T) {
+	for s, want := range map[string]Pair{
+		"mxfp4:f32":     {From: element.F4E2M1, To: element.F32, Block: kernels.MXFP4},
+		"f32:mxfp4":     {From: element.F32, To: element.F4E2M1, Block: kernels.MXFP4},
+		"NVFP4:bf16":    {From: element.F4E2M1, To: element.BF16, Block: kernels.NVFP4},
+		"f16:mxfp8e5m2": {From: element.F16, To: element.F8E5M2, Block: kernels.MXFP8E5M2},
+		"mxfp8e4m3:f16": {From: element.F8E4M3, To: element.F16, Block: kernels.MXFP8E4M3},
+	} {
+		p, err := ParsePair(s)
+		if err != nil || p != want {
+			t.Errorf("ParsePair(%q) = %+v, %v; want %+v", s, p, err, want)
+		}
+		if got := p.String(); !strings.EqualFold(got, s) {
+			t.Errorf("%+v.String() = %q, want %q", p, got, s)
 		}
 	}
 }

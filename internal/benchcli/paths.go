@@ -34,15 +34,26 @@ func SelectPaths(spec string, from, to element.Type) (paths, skipped []string, e
 // SelectPathsRules is SelectPaths for conversions under rules r: a pair that r converts with its
 // own pure-Go loop (kernels.Rules.OwnLoop) has no SIMD path.
 func SelectPathsRules(spec string, r kernels.Rules, from, to element.Type) (paths, skipped []string, err error) {
+	return SelectPairPaths(spec, r, Pair{From: from, To: to})
+}
+
+// SelectPairPaths is SelectPathsRules for a pair that may be block-scaled; the rules do not
+// apply to block-scaled pairs, which have no x448 path.
+func SelectPairPaths(spec string, r kernels.Rules, pr Pair) (paths, skipped []string, err error) {
+	from, to := pr.From, pr.To
 	cpu := kernels.Paths()
 	var simd []string // SIMD paths of this CPU with a kernel for the pair, best first
 	for _, p := range cpu {
-		if p != kernels.Generic && kernels.HasKernel(p, from, to) && !r.OwnLoop(from, to) {
+		has := kernels.HasKernel(p, from, to) && !r.OwnLoop(from, to)
+		if pr.Block.Block > 0 {
+			has = hasBlockKernel(p, pr)
+		}
+		if p != kernels.Generic && has {
 			simd = append(simd, p.String())
 		}
 	}
 	peers := []string{"generic"}
-	if HasX448(from, to) {
+	if HasX448(from, to) && pr.Block.Block == 0 {
 		peers = append(peers, PathX448)
 	}
 	switch spec {

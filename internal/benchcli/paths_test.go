@@ -23,7 +23,7 @@ func simdWithKernel(from, to element.Type) []string {
 }
 
 func TestSelectPathsAutoAndAll(t *testing.T) {
-	for _, pr := range []Pair{{element.F32, element.F16}, {element.F16, element.F32}, {element.I8, element.F32}, {element.U4, element.F32}} {
+	for _, pr := range []Pair{{From: element.F32, To: element.F16}, {From: element.F16, To: element.F32}, {From: element.I8, To: element.F32}, {From: element.U4, To: element.F32}} {
 		simd := simdWithKernel(pr.From, pr.To)
 		var peers []string
 		if pr.From == element.F16 || pr.To == element.F16 {
@@ -56,7 +56,7 @@ func TestSelectPathsList(t *testing.T) {
 			continue
 		}
 		// A SIMD path is kept for a pair it has a kernel for and skipped otherwise.
-		for _, pr := range []Pair{{element.F32, element.F16}, {element.U3, element.F64}} {
+		for _, pr := range []Pair{{From: element.F32, To: element.F16}, {From: element.U3, To: element.F64}} {
 			got, skipped, err := SelectPaths(p.String(), pr.From, pr.To)
 			has := kernels.HasKernel(p, pr.From, pr.To)
 			if err != nil || slices.Contains(got, p.String()) != has || slices.Contains(skipped, p.String()) == has {

@@ -41,9 +41,15 @@ func main() {
 	for _, k := range kernels {
 		emit(k)
 	}
+	for _, k := range blockKernels {
+		emitBlock(k)
+	}
 	Generate()
 	if *goOut != "" {
 		if err := writeGo(*goOut, rows); err != nil {
+			fatal(err)
+		}
+		if err := writeBlockGo(blockGoPath(*goOut)); err != nil {
 			fatal(err)
 		}
 	}

@@ -1,0 +1,838 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The kernels of the block-scaled formats (kernels.Dequantize and kernels.Quantize,
+// docs/SEMANTICS.md §9). They do not fit the registry's pairs: a block kernel reads or writes
+// three buffers, the codes, the scales (one byte a block) and the values, and converts whole
+// steps of 32 elements (one MXFP4 or MXFP8 block, two NVFP4 blocks); the Go side runs the rest
+// on the pure-Go loop. main writes them after the pair kernels, and their stubs and list to
+// block_stubs_amd64.go beside the -go file.
+//
+// Registers: DI = values (decoding) or codes (quantizing), SI = codes or values, DX = scales,
+// CX = steps left; AX is scratch.
+
+// blockKernel declares one block kernel.
+type blockKernel struct {
+	name   string
+	isa    *isa
+	format string // the kernels package's BlockFormat variable: MXFP4, NVFP4, MXFP8E4M3
+	typ    string // the values' element constant: F32, F16, BF16
+	decode bool
+	doc    string
+	body   func()
+}
+
+var blockKernels []*blockKernel
+
+func addBlock(k *blockKernel) { blockKernels = append(blockKernels, k) }
+
+// emitBlock writes the TEXT of k.
+func emitBlock(k *blockKernel) {
+	labels = map[string]int{}
+	if k.decode {
+		TEXT(k.name, NOSPLIT, "func(dst, codes, scales []byte, steps int)")
+		Load(Param("dst").Base(), RDI)
+		Load(Param("codes").Base(), RSI)
+	} else {
+		TEXT(k.name, NOSPLIT, "func(codes, scales, src []byte, steps int)")
+		Load(Param("codes").Base(), RDI)
+		Load(Param("src").Base(), RSI)
+	}
+	Load(Param("scales").Base(), RDX)
+	Load(Param("steps"), RCX)
+	k.body()
+}
+
+// blockLoop runs step CX times (none for CX = 0) and returns; step moves SI, DI and DX.
+func blockLoop(step func()) {
+	top, done := label("step"), label("done")
+	TESTQ(RCX, RCX)
+	JZ(LabelRef(done))
+	Label(top)
+	step()
+	DECQ(RCX)
+	JNZ(LabelRef(top))
+	Label(done)
+	ret()
+}
+
+// f32Quads packs float32 values two to a quadword, the first in the low half.
+func f32Quads(vs ...float32) []uint64 {
+	var q []uint64
+	for i := 0; i < len(vs); i += 2 {
+		q = append(q, uint64(math.Float32bits(vs[i]))|uint64(math.Float32bits(vs[i+1]))<<32)
+	}
+	return q
+}
+
+// byteQuads packs bytes eight to a quadword, little-endian.
+func byteQuads(bs []byte) []uint64 {
+	q := make([]uint64, len(bs)/8)
+	for i, b := range bs {
+		q[i/8] |= uint64(b) << (8 * (i % 8))
+	}
+	return q
+}
+
+// f4Values are the 16 f4e2m1 values by code.
+var f4Values = []float32{0, 0.5, 1, 1.5, 2, 3, 4, 6, float32(math.Copysign(0, -1)), -0.5, -1, -1.5, -2, -3, -4, -6}
+
+// scaleTable is the package variable that maps a scale byte to its float32 value, NaN scales
+// to the positive quiet NaN.
+func scaleTable(format string) string {
+	if format == "NVFP4" {
+		return "blockE4M3Scales"
+	}
+	return "f8e8m0ToF32Table"
+}
+
+// scaleBase loads the address of the format's scale table into R8, for loadScale.
+func scaleBase(format string) { LEAQ(sym(scaleTable(format), 0), R8) }
+
+// loadScale broadcasts the float32 value of the scale byte at off(DX) into v (R8 holds the
+// table's address).
+func loadScale(off int, v VecPhysical) {
+	MOVBLZX(Mem{Base: RDX, Disp: off}, EAX)
+	VBROADCASTSS(Mem{Base: R8, Index: RAX, Scale: 4}, v)
+}
+
+// The block kernels of one path: the bodies for f4e2m1 decoding, f8e4m3 decoding and f32 →
+// MXFP4.
+type blockPath struct {
+	isa   *isa
+	name  string
+	f4    func(format, typ string)
+	e4m3  func(typ string)
+	quant func()
+}
+
+func init() {
+	// f4e2m1 → f32, f16, bf16 on AVX-512. A step is 32 elements: one MXFP4 block or two NVFP4
+	// blocks; each half of 16 elements has one table of its 16 products (the 16 code values
+	// times its block's scale, one VMULPS with the scale as the first operand, so that a NaN
+	// scale gives its own NaN). VPMULTISHIFTQB puts every element's nibble at the bottom of its
+	// index (dword or word) straight from the broadcast codes, and VPERMPS or VPERMW looks the
+	// products up. For bf16 the table is the products' upper halves: a product of an f4e2m1
+	// value (two significant bits) and an f8e8m0 or f8e4m3 scale (four) is exact in bf16, so
+	// BF16FromF32's rounding never changes it.
+	//
+	// AVX2 takes the same steps with 256-bit registers and without VPERMW and VPMULTISHIFTQB:
+	// f4e2m1 → f32 looks up 8 elements a register with two VPERMPS (the positive and the
+	// negative codes' products, by the low 3 bits of the code) and picks one by the sign bit
+	// (VBLENDVPS); → f16 and bf16 splits the 16 products' words into a table of low bytes and one
+	// of high bytes and looks both up with VPSHUFB, whose 128-bit lanes hold the two halves'
+	// tables.
+	for _, p := range []blockPath{
+		{avx512, "AVX512", f4DecodeAVX512, e4m3DecodeAVX512, quantizeMXFP4AVX512},
+		{avx2, "AVX2", f4DecodeAVX2, e4m3DecodeAVX2, quantizeMXFP4AVX2},
+	} {
+		for _, format := range []string{"MXFP4", "NVFP4"} {
+			for _, typ := range []string{"F32", "F16", "BF16"} {
+				addBlock(&blockKernel{
+					name: "block" + strings.ToLower(format) + "To" + typ + p.name, isa: p.isa,
+					format: format, typ: typ, decode: true,
+					doc:  "It decodes 32 elements a step (one MXFP4 block, or two NVFP4 blocks).",
+					body: func() { p.f4(format, typ) },
+				})
+			}
+		}
+		for _, typ := range []string{"F32", "BF16"} {
+			addBlock(&blockKernel{
+				name: "blockmxfp8e4m3To" + typ + p.name, isa: p.isa,
+				format: "MXFP8E4M3", typ: typ, decode: true,
+				doc:  "It decodes one block of 32 elements a step.",
+				body: func() { p.e4m3(typ) },
+			})
+		}
+		addBlock(&blockKernel{
+			name: "blockF32ToMxfp4" + p.name, isa: p.isa, format: "MXFP4", typ: "F32",
+			doc:  "It encodes one block of 32 elements a step.",
+			body: p.quant,
+		})
+	}
+}
+
+func f4DecodeAVX512(format, typ string) {
+	if typ != "F32" {
+		f4DecodeHalfAVX512(format, typ)
+		return
+	}
+	vals, ctl := Z31, Z30
+	VMOVUPS(rodata("blockF4Values", f32Quads(f4Values...)...), vals)
+	// VPMULTISHIFTQB control: dword i of a quadword of the result takes the 8 bits at 4i of
+	// the broadcast quadword of 16 codes, so its low 4 bits are element i's code.
+	var c []byte
+	for q := range 8 {
+		for j := range 8 {
+			c = append(c, byte(8*q+4*(j/4)))
+		}
+	}
+	VMOVDQU64(rodata("blockNibbleDwords", byteQuads(c)...), ctl)
+	scales := 1
+	if format == "NVFP4" {
+		scales = 2
+	}
+	scaleBase(format)
+	blockLoop(func() {
+		for h := range 2 {
+			t := zs[2*h] // the half's table
+			if h < scales {
+				loadScale(h, t)
+				VMULPS(vals, t, t)
+			} else {
+				t = zs[0]
+			}
+			idx := zs[4+h]
+			VPMULTISHIFTQB_BCST(Mem{Base: RSI, Disp: 8 * h}, ctl, idx)
+			VPERMPS(t, idx, idx)
+			VMOVUPS(idx, Mem{Base: RDI, Disp: 64 * h})
+		}
+		ADDQ(U32(16), RSI)
+		ADDQ(U32(128), RDI)
+		ADDQ(U32(uint64(scales)), RDX)
+	})
+}
+
+// f4DecodeHalfAVX512 is f4DecodeAVX512 for f16 and bf16: one VPERMW (VPERMT2W for NVFP4's two
+// tables) decodes 32 elements. The word indices come from the 16 code bytes spread by VPERMQ,
+// one quadword of codes to each 256-bit half, and VPMULTISHIFTQB. For bf16 the table is the
+// float32 products themselves: the index of a code n is 2n+1, the upper half of product n, and
+// bit 5 picks NVFP4's second block; VPMULTISHIFTQB takes each field one bit early, so that the
+// code lands in bits 1-4, and bit 0 is set. For f16 the table is the 16 products converted
+// (VCVTPS2PH), the two halves' side by side for NVFP4, and bit 4 of an index picks the half.
+func f4DecodeHalfAVX512(format, typ string) {
+	vals, ctl, spread, mask, set := Z31, Z30, Z29, Z28, Z27
+	VMOVUPS(rodata("blockF4Values", f32Quads(f4Values...)...), vals)
+	nv := format == "NVFP4"
+	early := 0
+	if typ == "BF16" {
+		early = 1
+	}
+	var c []byte
+	for q := range 8 {
+		for j := range 8 {
+			c = append(c, byte((16*(q%4)+4*(j/2)-early)&63))
+		}
+	}
+	VMOVDQU64(rodata("blockNibbleWords"+typ, byteQuads(c)...), ctl)
+	VMOVDQU64(rodata("blockSpreadQuads", 0, 0, 0, 0, 1, 1, 1, 1), spread)
+	// index = (field & keep) | set, per half.
+	keep, lo, hi := uint64(0x000F), uint64(0), uint64(0x0010)
+	if typ == "BF16" {
+		keep, lo, hi = 0x001E, 1, 33
+	}
+	if !nv {
+		hi = lo
+	}
+	rep := func(w uint64) uint64 { return w * 0x0001000100010001 }
+	VMOVDQU64(rodata("blockIndexKeep"+typ, rep(keep), rep(keep), rep(keep), rep(keep), rep(keep), rep(keep), rep(keep), rep(keep)), mask)
+	VMOVDQU64(rodata("blockIndexSet"+typ+format, rep(lo), rep(lo), rep(lo), rep(lo), rep(hi), rep(hi), rep(hi), rep(hi)), set)
+	scaleBase(format)
+	scales := 1
+	if nv {
+		scales = 2
+	}
+	step := func(k, si, di, dx int) {
+		t, t2, idx := zs[3*k], zs[3*k+1], zs[3*k+2]
+		loadScale(dx, t)
+		VMULPS(vals, t, t)
+		if nv {
+			loadScale(dx+1, t2)
+			VMULPS(vals, t2, t2)
+		}
+		if typ == "F16" {
+			VCVTPS2PH(U8(0), t, t.AsY())
+			if nv {
+				VCVTPS2PH(U8(0), t2, t2.AsY())
+				VINSERTI64X4(U8(1), t2.AsY(), t, t)
+			}
+		}
+		VBROADCASTI32X4(Mem{Base: RSI, Disp: si}, idx)
+		VPERMQ(idx, spread, idx)
+		VPMULTISHIFTQB(idx, ctl, idx)
+		VPTERNLOGD(U8(0xEA), set, mask, idx) // (idx & keep) | set
+		if typ == "BF16" && nv {
+			VPERMT2W(t2, idx, t)
+			VMOVDQU64(t, Mem{Base: RDI, Disp: di})
+			return
+		}
+		VPERMW(t, idx, idx)
+		VMOVDQU64(idx, Mem{Base: RDI, Disp: di})
+	}
+	// Two NVFP4 steps an iteration measured faster than one; MXFP4 the other way round.
+	if nv {
+		blockLoopN(2, [3]int{16, 64, scales}, step)
+		return
+	}
+	blockLoop(func() {
+		step(0, 0, 0, 0)
+		ADDQ(U32(16), RSI)
+		ADDQ(U32(64), RDI)
+		INCQ(RDX)
+	})
+}
+
+// blockLoopN runs CX steps, n a loop iteration while n are left, then one at a time, and
+// returns. step(k, si, di, dx) emits step k of an iteration at the byte offsets si, di and dx
+// from SI, DI and DX; sizes are one step's bytes of SI, DI and DX.
+func blockLoopN(n int, sizes [3]int, step func(k, si, di, dx int)) {
+	group, single, one, done := label("group"), label("single"), label("one"), label("done")
+	CMPQ(RCX, U32(uint64(n)))
+	JB(LabelRef(single))
+	Label(group)
+	for k := range n {
+		step(k, k*sizes[0], k*sizes[1], k*sizes[2])
+	}
+	ADDQ(U32(uint64(n*sizes[0])), RSI)
+	ADDQ(U32(uint64(n*sizes[1])), RDI)
+	ADDQ(U32(uint64(n*sizes[2])), RDX)
+	SUBQ(U32(uint64(n)), RCX)
+	CMPQ(RCX, U32(uint64(n)))
+	JAE(LabelRef(group))
+	Label(single)
+	TESTQ(RCX, RCX)
+	JZ(LabelRef(done))
+	Label(one)
+	step(0, 0, 0, 0)
+	ADDQ(U32(uint64(sizes[0])), RSI)
+	ADDQ(U32(uint64(sizes[1])), RDI)
+	ADDQ(U32(uint64(sizes[2])), RDX)
+	DECQ(RCX)
+	JNZ(LabelRef(one))
+	Label(done)
+	ret()
+}
+
+// e4m3DecodeAVX512 decodes MXFP8E4M3: each code's magnitude bits shifted into a float32's
+// exponent and mantissa fields read 2^-120 times the element's value (subnormals included), so
+// one exact VMULPS by 2^120 decodes it; the NaN magnitude 0x7F becomes the quiet NaN, the sign
+// bit is put back, and the element is multiplied by the scale (the scale the first operand: a
+// NaN scale's NaN wins). For bf16 the product is rounded to nearest even on its low 16 bits as
+// BF16FromF32 does (an f8e4m3 value times a small scale can be a float32 subnormal that bf16
+// must round).
+func e4m3DecodeAVX512(typ string) {
+	magMask, nanMag, pow120, qnan, signMask := Z31, Z30, Z29, Z28, Z27
+	one, round := Z26, Z25
+	bcastD(0x07F00000, magMask)
+	bcastD(0x07F00000, nanMag)
+	bcastD(0x7B800000, pow120) // 2^120
+	bcastD(0x7FC00000, qnan)
+	bcastD(0x80000000, signMask)
+	if typ == "BF16" {
+		bcastD(1, one)
+		bcastD(0x7FFF, round)
+	}
+	scaleBase("MXFP8E4M3")
+	blockLoop(func() {
+		loadScale(0, Z0)
+		for h := range 2 {
+			c, m, s := zs[1+3*h], zs[2+3*h], zs[3+3*h]
+			VPMOVZXBD(Mem{Base: RSI, Disp: 16 * h}, c)
+			VPSLLD(U8(20), c, m)
+			VPANDD(magMask, m, m)
+			VPCMPEQD(nanMag, m, K1)
+			VMULPS(pow120, m, m)
+			VMOVAPS(qnan, K1, m)
+			VPSLLD(U8(24), c, s)
+			VPTERNLOGD(U8(0xF8), signMask, s, m) // m | (s & sign)
+			VMULPS(m, Z0, m)
+			if typ == "F32" {
+				VMOVUPS(m, Mem{Base: RDI, Disp: 64 * h})
+				continue
+			}
+			VPSRLD(U8(16), m, s)
+			VPANDD(one, s, s)
+			VPADDD(round, m, m)
+			VPADDD(s, m, m)
+			VPSRLD(U8(16), m, m)
+			VPMOVDW(m, m.AsY())
+			VMOVDQU(m.AsY(), Mem{Base: RDI, Disp: 32 * h})
+		}
+		ADDQ(U32(32), RSI)
+		if typ == "F32" {
+			ADDQ(U32(128), RDI)
+		} else {
+			ADDQ(U32(64), RDI)
+		}
+		INCQ(RDX)
+	})
+}
+
+// f4LUT is the f4e2m1 magnitude code, rounded to nearest even and clamped to 6, of a magnitude
+// below 8 whose float32 bits (raised to 2^-3 at least) have the exponent field E, the first two
+// mantissa bits m1 m0 and a sticky bit st (any lower bit set), by the index
+// (E mod 8)<<3 | m1<<2 | m0<<1 | st: the decision needs no other bit, since every f4e2m1
+// midpoint is 1.01 or 1.11 (binary) times a power of two.
+func f4LUT() []byte {
+	lut := make([]byte, 64)
+	for e := 124; e <= 129; e++ {
+		for low := range 8 {
+			v := math.Ldexp(1+float64(low>>2)/2+float64(low>>1&1)/4+float64(low&1)/(1<<20), e-127)
+			var c byte
+			for k, m := range []float64{0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5} {
+				if v > m || k%2 == 1 && v == m {
+					c = byte(k + 1)
+				}
+			}
+			lut[(e%8)<<3|low] = c
+		}
+	}
+	return lut
+}
+
+// quantizeMXFP4AVX512 encodes a block of 32 float32 values: the largest magnitude by its bits
+// (which order like the magnitudes) reduced across the vector; the scale byte max(E − 2, 0)
+// from its exponent field E (floor(log2 amax) − 2 + 127, clamped at 0; amax below the normals
+// gives 0 as well); the magnitudes times 2^-k (exact, below 8) looked up in f4LUT by their
+// exponent, two mantissa bits and a sticky bit (VPERMB); the value's sign bit added; the codes
+// gathered in order (VPERMT2B) and paired into bytes. A block whose largest magnitude is Inf or
+// NaN gets the NaN scale 0xFF and zero codes.
+func quantizeMXFP4AVX512() {
+	abs, lut, floor, sticky, one, eight, gather, low := Z31, Z30, Z29, Z28, Z27, Z26, Z25, Z24
+	bcastD(0x7FFFFFFF, abs)
+	VMOVDQU64(rodata("blockF4LUT", byteQuads(f4LUT())...), lut)
+	bcastD(0x3E000000, floor) // 2^-3
+	bcastD(0x1FFFFF, sticky)
+	bcastD(1, one)
+	bcastD(8, eight)
+	g := make([]byte, 64)
+	for j := range 32 {
+		g[j] = byte(4 * j) // byte 0 of dword j of the first half, then of the second (64 + …)
+	}
+	VMOVDQU64(rodata("blockGatherCodes", byteQuads(g)...), gather)
+	bcastW(0x00FF, low)
+	MOVQ(U64(0x1111111111111111), RAX)
+	KMOVQ(RAX, K3)
+	inf, two, zero, c254 := Z23, Z22, Z21, Z20
+	bcastD(0x7F800000, inf)
+	bcastD(2, two)
+	VPXORD(zero, zero, zero)
+	bcastD(254, c254)
+	// encode turns the magnitudes in a (a Z register) times inv into codes in c, a code in byte
+	// 0 of each dword, with the sign of the values at off(SI); a is overwritten.
+	encode := func(a, inv, c VecPhysical, off int) {
+		VMULPS(inv, a, a)
+		VPMAXUD(floor, a, a)
+		VPTESTMD(sticky, a, K1)
+		VPSRLD(U8(20), a, a)
+		VPORD(one, a, K1, a)
+		VPERMB_Z(lut, a, K3, c)
+		VPSRLD(U8(28), Mem{Base: RSI, Disp: off}, a)
+		VPTERNLOGD(U8(0xF8), eight, a, c) // c | (a & 8)
+	}
+	// pack stores the 32 codes of c0 and c1 two a byte at off(DI); c0 and c1 are overwritten.
+	pack := func(c0, c1 VecPhysical, off int) {
+		VPERMT2B(c1, gather, c0) // the 32 codes in order, a byte each
+		VPSRLW(U8(4), c0, c1)
+		VPTERNLOGD(U8(0xA8), low, c1, c0) // (c | c>>4) & 0x00FF: two codes a word
+		VPMOVWB(c0.AsY(), c0.AsX())
+		VMOVDQU(c0.AsX(), Mem{Base: RDI, Disp: off})
+	}
+	// scale turns the largest magnitudes in every lane of m into the scale code max(E − 2, 0)
+	// and, in m, 2^-k, whose exponent field is 127 − k = 254 − code.
+	scale := func(m VecPhysical) {
+		VPSRLD(U8(23), m, m)
+		VPSUBD(two, m, m)
+		VPMAXSD(zero, m, m)
+	}
+	inverse := func(m VecPhysical) {
+		VPSUBD(m, c254, m)
+		VPSLLD(U8(23), m, m)
+	}
+	// single encodes one block, a NaN or infinite one included, and moves SI, DI and DX on.
+	single := func() {
+		nanBlock, next := label("nanblock"), label("next")
+		VPANDD(Mem{Base: RSI}, abs, Z0)
+		VPANDD(Mem{Base: RSI, Disp: 64}, abs, Z1)
+		// The largest magnitude in every lane: a butterfly of maxima.
+		VPMAXUD(Z0, Z1, Z2)
+		VSHUFI64X2(U8(0x4E), Z2, Z2, Z3)
+		VPMAXUD(Z3, Z2, Z2)
+		VSHUFI64X2(U8(0xB1), Z2, Z2, Z3)
+		VPMAXUD(Z3, Z2, Z2)
+		VPSHUFD(U8(0x4E), Z2, Z3)
+		VPMAXUD(Z3, Z2, Z2)
+		VPSHUFD(U8(0xB1), Z2, Z3)
+		VPMAXUD(Z3, Z2, Z2)
+		VPCMPUD(U8(5), inf, Z2, K2) // amax ≥ +Inf: Inf or NaN
+		KORTESTW(K2, K2)
+		JNZ(LabelRef(nanBlock))
+		scale(Z2)
+		VMOVD(X2, EAX)
+		MOVB(AL, Mem{Base: RDX})
+		inverse(Z2)
+		encode(Z0, Z2, Z4, 0)
+		encode(Z1, Z2, Z5, 64)
+		pack(Z4, Z5, 0)
+		JMP(LabelRef(next))
+		Label(nanBlock)
+		MOVB(U8(0xFF), Mem{Base: RDX})
+		VPXORD(X0, X0, X0)
+		VMOVDQU(X0, Mem{Base: RDI})
+		Label(next)
+		ADDQ(U32(128), RSI)
+		ADDQ(U32(16), RDI)
+		INCQ(RDX)
+	}
+	// Two blocks an iteration share the reduction's shuffles: their maxima side by side, lanes
+	// 0-1 for the first block and 2-3 for the second. A pair with a NaN or an infinity goes one
+	// block at a time.
+	top, pairNaN, tail, tailLoop, done := label("pair"), label("pairnan"), label("tail"), label("tailloop"), label("done")
+	Label(top)
+	CMPQ(RCX, U32(2))
+	JB(LabelRef(tail))
+	for q := range 4 {
+		VPANDD(Mem{Base: RSI, Disp: 64 * q}, abs, zs[q])
+	}
+	VPMAXUD(Z0, Z1, Z4)
+	VPMAXUD(Z2, Z3, Z5)
+	VSHUFI64X2(U8(0x44), Z5, Z4, Z6)
+	VSHUFI64X2(U8(0xEE), Z5, Z4, Z7)
+	VPMAXUD(Z7, Z6, Z6)
+	VSHUFI64X2(U8(0xB1), Z6, Z6, Z7)
+	VPMAXUD(Z7, Z6, Z6)
+	VPSHUFD(U8(0x4E), Z6, Z7)
+	VPMAXUD(Z7, Z6, Z6)
+	VPSHUFD(U8(0xB1), Z6, Z7)
+	VPMAXUD(Z7, Z6, Z6)
+	VPCMPUD(U8(5), inf, Z6, K2)
+	KORTESTW(K2, K2)
+	JNZ(LabelRef(pairNaN))
+	scale(Z6)
+	VPMOVDB(Z6, X7) // byte 0: the first block's code, byte 8: the second's
+	VMOVD(X7, EAX)
+	MOVB(AL, Mem{Base: RDX})
+	VPEXTRB(U8(8), X7, EAX)
+	MOVB(AL, Mem{Base: RDX, Disp: 1})
+	inverse(Z6)
+	VSHUFI64X2(U8(0x00), Z6, Z6, Z8)
+	VSHUFI64X2(U8(0xAA), Z6, Z6, Z9)
+	for b := range 2 {
+		encode(zs[2*b], zs[8+b], zs[10+2*b], 128*b)
+		encode(zs[2*b+1], zs[8+b], zs[11+2*b], 128*b+64)
+		pack(zs[10+2*b], zs[11+2*b], 16*b)
+	}
+	ADDQ(U32(256), RSI)
+	ADDQ(U32(32), RDI)
+	ADDQ(U32(2), RDX)
+	SUBQ(U32(2), RCX)
+	JMP(LabelRef(top))
+	Label(pairNaN)
+	single()
+	DECQ(RCX)
+	JMP(LabelRef(top))
+	Label(tail)
+	TESTQ(RCX, RCX)
+	JZ(LabelRef(done))
+	Label(tailLoop)
+	single()
+	DECQ(RCX)
+	JNZ(LabelRef(tailLoop))
+	Label(done)
+	ret()
+}
+
+// writeBlockGo writes the block kernels' stubs, each documented by what it computes, and the
+// list that binds them to their formats, to path.
+func writeBlockGo(path string) error {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "// Code generated by command: go run main.go %s. DO NOT EDIT.\n\n", strings.Join(os.Args[1:], " "))
+	b.WriteString("//go:build !purego\n\npackage kernels\n\nimport \"github.com/convertpromote/convertpromote/element\"\n")
+	for _, k := range blockKernels {
+		b.WriteString("\n")
+		if k.decode {
+			fmt.Fprintf(&b, "// %s decodes steps·32 elements of %s to %s on the %s path, as the pure-Go loop does:\n", k.name, strings.ToLower(k.format), strings.ToLower(k.typ), k.isa.path)
+			fmt.Fprintf(&b, "//\n//\tdecodeBlocksGeneric(dst, element.%s, codes, scales, %s, steps*32)\n", k.typ, k.format)
+		} else {
+			fmt.Fprintf(&b, "// %s encodes steps·32 %s values into %s on the %s path, as the pure-Go loop does:\n", k.name, strings.ToLower(k.typ), strings.ToLower(k.format), k.isa.path)
+			fmt.Fprintf(&b, "//\n//\tencodeBlocksGeneric(codes, scales, %s, src, element.%s, steps*32)\n", k.format, k.typ)
+		}
+		for _, l := range wrap(k.doc, 96) {
+			fmt.Fprintf(&b, "//\n// %s\n", l)
+		}
+		if k.decode {
+			fmt.Fprintf(&b, "//\n//go:noescape\nfunc %s(dst, codes, scales []byte, steps int)\n", k.name)
+		} else {
+			fmt.Fprintf(&b, "//\n//go:noescape\nfunc %s(codes, scales, src []byte, steps int)\n", k.name)
+		}
+	}
+	b.WriteString("\n// blockKernelList lists the block kernels with their paths, formats and value types.\nfunc blockKernelList() []blockKernelSpec {\n\treturn []blockKernelSpec{\n")
+	for _, k := range blockKernels {
+		if k.decode {
+			fmt.Fprintf(&b, "\t\t{path: %s, format: %s, typ: element.%s, decode: %s},\n", k.isa.path, k.format, k.typ, k.name)
+		} else {
+			fmt.Fprintf(&b, "\t\t{path: %s, format: %s, typ: element.%s, encode: %s},\n", k.isa.path, k.format, k.typ, k.name)
+		}
+	}
+	b.WriteString("\t}\n}\n")
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		return fmt.Errorf("formatting %s: %v", path, err)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, src, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// blockGoPath is where the block kernels' Go file goes: beside the -go file.
+func blockGoPath(goOut string) string {
+	return filepath.Join(filepath.Dir(goOut), "block_stubs_amd64.go")
+}
+
+// loadScaleY broadcasts the float32 value of the scale byte at off(DX) into the Y register v
+// (R8 holds the table's address).
+func loadScaleY(off int, v VecPhysical) {
+	MOVBLZX(Mem{Base: RDX, Disp: off}, EAX)
+	VBROADCASTSS(Mem{Base: R8, Index: RAX, Scale: 4}, v)
+}
+
+func f4DecodeAVX2(format, typ string) {
+	pos, neg, shifts := Y15, Y14, Y13
+	VMOVUPS(rodata("blockF4Values", f32Quads(f4Values...)...), pos)
+	VMOVUPS(Mem{Symbol: Symbol{Name: "blockF4Values<>"}, Base: StaticBase, Disp: 32}, neg)
+	nv := format == "NVFP4"
+	scaleBase(format)
+	if typ == "F32" {
+		VMOVDQU(rodata("blockNibbleShifts", 0x0000000400000000, 0x0000000C00000008, 0x0000001400000010, 0x0000001C00000018), shifts)
+		blockLoop(func() {
+			for h := range 2 {
+				tp, tn := Y0, Y1
+				if h == 0 || nv {
+					loadScaleY(h, tp)
+					VMULPS(neg, tp, tn)
+					VMULPS(pos, tp, tp)
+				}
+				for q := range 2 {
+					idx, sel, p, n := ys[2+4*q], ys[3+4*q], ys[4+4*q], ys[5+4*q]
+					VPBROADCASTD(Mem{Base: RSI, Disp: 8*h + 4*q}, idx)
+					VPSRLVD(shifts, idx, idx)
+					VPSLLD(U8(28), idx, sel)
+					VPERMPS(tp, idx, p)
+					VPERMPS(tn, idx, n)
+					VBLENDVPS(sel, n, p, p)
+					VMOVUPS(p, Mem{Base: RDI, Disp: 64*h + 32*q})
+				}
+			}
+			ADDQ(U32(16), RSI)
+			ADDQ(U32(128), RDI)
+			if nv {
+				ADDQ(U32(2), RDX)
+			} else {
+				INCQ(RDX)
+			}
+		})
+		return
+	}
+	low, split := Y13, Y12
+	bcastB := func(c uint8, v VecPhysical) {
+		MOVL(U32(uint32(c)*0x01010101), EAX)
+		VMOVD(EAX, v.AsX())
+		VPBROADCASTD(v.AsX(), v)
+	}
+	bcastB(0x0F, low)
+	// Per 128-bit lane: the words' low bytes, then their high bytes.
+	VMOVDQU(rodata("blockSplitWords", 0x0E0C0A0806040200, 0x0F0D0B0907050301, 0x0E0C0A0806040200, 0x0F0D0B0907050301), split)
+	// table leaves in Y the 16 words of the products of the scale at off(DX), split by
+	// VPSHUFB and VPERMQ into the low bytes (lane 0) and the high bytes (lane 1).
+	table := func(off int, y VecPhysical) {
+		a, b := y, Y11
+		loadScaleY(off, a)
+		VMULPS(neg, a, b)
+		VMULPS(pos, a, a)
+		if typ == "F16" {
+			VCVTPS2PH(U8(0), a, a.AsX())
+			VCVTPS2PH(U8(0), b, b.AsX())
+			VINSERTI128(U8(1), b.AsX(), a, a)
+		} else {
+			VPSRLD(U8(16), a, a)
+			VPSRLD(U8(16), b, b)
+			VPACKUSDW(b, a, a) // words 0-3, 8-11 | 4-7, 12-15
+			VPERMQ(U8(0xD8), a, a)
+		}
+		VPSHUFB(split, a, a)
+		VPERMQ(U8(0xD8), a, a)
+	}
+	blockLoop(func() {
+		lo, hi := Y0, Y1
+		table(0, Y2)
+		if nv {
+			table(1, Y3)
+			VPERM2I128(U8(0x20), Y3, Y2, lo)
+			VPERM2I128(U8(0x31), Y3, Y2, hi)
+		} else {
+			VPERM2I128(U8(0x00), Y2, Y2, lo)
+			VPERM2I128(U8(0x11), Y2, Y2, hi)
+		}
+		// The codes as one byte an element: lane 0 elements 0-15, lane 1 elements 16-31.
+		x, n0, n1 := Y4, Y5, Y6
+		VBROADCASTI128(Mem{Base: RSI}, x)
+		VPAND(low, x, n0)
+		VPSRLW(U8(4), x, n1)
+		VPAND(low, n1, n1)
+		VPUNPCKLBW(n1, n0, x)
+		VPUNPCKHBW(n1, n0, n0)
+		VPBLENDD(U8(0xF0), n0, x, x)
+		VPSHUFB(x, lo, n0)
+		VPSHUFB(x, hi, n1)
+		VPUNPCKLBW(n1, n0, x)  // words of elements 0-7 | 16-23
+		VPUNPCKHBW(n1, n0, n0) // 8-15 | 24-31
+		VPERM2I128(U8(0x20), n0, x, n1)
+		VMOVDQU(n1, Mem{Base: RDI})
+		VPERM2I128(U8(0x31), n0, x, n1)
+		VMOVDQU(n1, Mem{Base: RDI, Disp: 32})
+		ADDQ(U32(16), RSI)
+		ADDQ(U32(64), RDI)
+		if nv {
+			ADDQ(U32(2), RDX)
+		} else {
+			INCQ(RDX)
+		}
+	})
+}
+
+// e4m3DecodeAVX2 is e4m3DecodeAVX512 eight elements a register.
+func e4m3DecodeAVX2(typ string) {
+	magMask, pow120, qnan, signMask, one, round := Y15, Y14, Y13, Y12, Y11, Y10
+	bcastD(0x07F00000, magMask)
+	bcastD(0x7B800000, pow120)
+	bcastD(0x7FC00000, qnan)
+	bcastD(0x80000000, signMask)
+	if typ == "BF16" {
+		bcastD(1, one)
+		bcastD(0x7FFF, round)
+	}
+	scaleBase("MXFP8E4M3")
+	blockLoop(func() {
+		loadScaleY(0, Y0)
+		for q := range 4 {
+			c, m, s, k := Y1, ys[2+q%2*4], Y3, Y4
+			VPMOVZXBD(Mem{Base: RSI, Disp: 8 * q}, c)
+			VPSLLD(U8(20), c, m)
+			VPAND(magMask, m, m)
+			VPCMPEQD(magMask, m, k)
+			VMULPS(pow120, m, m)
+			VBLENDVPS(k, qnan, m, m)
+			VPSLLD(U8(24), c, s)
+			VPAND(signMask, s, s)
+			VPOR(s, m, m)
+			VMULPS(m, Y0, m)
+			if typ == "F32" {
+				VMOVUPS(m, Mem{Base: RDI, Disp: 32 * q})
+				continue
+			}
+			VPSRLD(U8(16), m, s)
+			VPAND(one, s, s)
+			VPADDD(round, m, m)
+			VPADDD(s, m, m)
+			VPSRLD(U8(16), m, m)
+			if q%2 == 1 {
+				VPACKUSDW(m, Y2, m)
+				VPERMQ(U8(0xD8), m, m)
+				VMOVDQU(m, Mem{Base: RDI, Disp: 32 * (q / 2)})
+			}
+		}
+		ADDQ(U32(32), RSI)
+		if typ == "F32" {
+			ADDQ(U32(128), RDI)
+		} else {
+			ADDQ(U32(64), RDI)
+		}
+		INCQ(RDX)
+	})
+}
+
+// quantizeMXFP4AVX2 is quantizeMXFP4AVX512 eight values a register; the codes are narrowed to
+// bytes, paired into nibbles and stored 16 bytes a block.
+func quantizeMXFP4AVX2() {
+	abs, c22, seven, eight, oneF, rnd, one, lowByte := Y15, Y14, Y13, Y12, Y11, Y10, Y9, Y8
+	bcastD(0x7FFFFFFF, abs)
+	bcastD(0x4A800000, c22)
+	bcastD(7, seven)
+	bcastD(8, eight)
+	bcastD(0x3F800000, oneF)
+	bcastD(0x1FFFFF+(1<<32-252<<22), rnd)
+	bcastD(1, one)
+	bcastW(0x00FF, lowByte)
+	nanBlock, next := label("nanblock"), label("next")
+	blockLoop(func() {
+		for q := range 4 {
+			VPAND(Mem{Base: RSI, Disp: 32 * q}, abs, ys[q])
+		}
+		VPMAXUD(Y0, Y1, Y4)
+		VPMAXUD(Y2, Y3, Y5)
+		VPMAXUD(Y4, Y5, Y4)
+		VEXTRACTI128(U8(1), Y4, X5)
+		VPMAXUD(X5, X4, X4)
+		VPSHUFD(U8(0x4E), X4, X5)
+		VPMAXUD(X5, X4, X4)
+		VPSHUFD(U8(0xB1), X4, X5)
+		VPMAXUD(X5, X4, X4)
+		VMOVD(X4, EAX)
+		CMPL(EAX, U32(0x7F800000))
+		JAE(LabelRef(nanBlock))
+		SHRL(U8(23), EAX)
+		SUBL(U8(2), EAX)
+		XORL(EBX, EBX)
+		TESTL(EAX, EAX)
+		CMOVLLT(EBX, EAX)
+		MOVB(AL, Mem{Base: RDX})
+		NEGL(EAX)
+		ADDL(U32(254), EAX)
+		SHLL(U8(23), EAX)
+		VMOVD(EAX, X4)
+		VPBROADCASTD(X4, Y4)
+		for q := range 4 {
+			a, c, s, k := ys[q], Y5, Y6, Y7
+			VMULPS(Y4, a, a)
+			VPSRLD(U8(22), a, s)
+			VPAND(one, s, s)
+			VPADDD(rnd, a, c)
+			VPADDD(s, c, c)
+			VPSRLD(U8(22), c, c)
+			VADDPS(c22, a, s)
+			VPSUBD(c22, s, s)
+			VPCMPGTD(a, oneF, k) // a < 1
+			VPBLENDVB(k, s, c, c)
+			VPMINUD(seven, c, c)
+			VMOVDQU(Mem{Base: RSI, Disp: 32 * q}, s)
+			VPSRLD(U8(28), s, s)
+			VPAND(eight, s, s)
+			VPOR(s, c, a) // the codes replace the magnitudes
+		}
+		VPACKUSDW(Y1, Y0, Y0)
+		VPACKUSDW(Y3, Y2, Y2)
+		VPACKUSWB(Y2, Y0, Y0)
+		VMOVDQU(rodata("blockPackOrder", 0x0000000400000000, 0x0000000500000001, 0x0000000600000002, 0x0000000700000003), Y5)
+		VPERMD(Y0, Y5, Y0) // the 32 codes in order, a byte each
+		VPSRLW(U8(4), Y0, Y1)
+		VPOR(Y1, Y0, Y0)
+		VPAND(lowByte, Y0, Y0)
+		VEXTRACTI128(U8(1), Y0, X1)
+		VPACKUSWB(X1, X0, X0)
+		VMOVDQU(X0, Mem{Base: RDI})
+		Label(next)
+		ADDQ(U32(128), RSI)
+		ADDQ(U32(16), RDI)
+		INCQ(RDX)
+	})
+	Label(nanBlock)
+	MOVB(U8(0xFF), Mem{Base: RDX})
+	VPXOR(X0, X0, X0)
+	VMOVDQU(X0, Mem{Base: RDI})
+	JMP(LabelRef(next))
+}

@@ -1,0 +1,373 @@
+package kernels
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+
+	"github.com/convertpromote/convertpromote/element"
+)
+
+// blockNaN is the value of every element of a block whose scale is NaN.
+var blockNaN = math.Float32frombits(0x7FC00000)
+
+// decodeBlocksGeneric decodes n elements of format f (the last block possibly partial) from
+// codes and scales into dst as type to. It is the specification of Dequantize in code.
+func decodeBlocksGeneric(dst []byte, to element.Type, codes, scales []byte, f BlockFormat, n int) {
+	var prod [16]float32 // an f4e2m1 block's products, by code
+	for b, i := 0, 0; i < n; b++ {
+		m := min(f.Block, n-i)
+		var s float32
+		if f.Scale == element.F8E8M0 {
+			s = F32FromF8E8M0(scales[b])
+		} else {
+			s = F32FromF8E4M3(scales[b])
+		}
+		switch {
+		case s != s:
+			for j := range m {
+				putValue(dst, to, i+j, blockNaN)
+			}
+		case f.Elem == element.F4E2M1:
+			for c := range prod {
+				prod[c] = F32FromF4E2M1(uint8(c)) * s
+			}
+			decodeF4Block(dst, to, codes[i/2:(i+m+1)/2], i, m, &prod)
+		default:
+			for j := range m {
+				var e float32
+				if f.Elem == element.F8E4M3 {
+					e = F32FromF8E4M3(codes[i+j])
+				} else {
+					e = F32FromF8E5M2(codes[i+j])
+				}
+				if e == e { // a NaN element keeps its own NaN, not the hardware's choice of two
+					e *= s
+				}
+				putValue(dst, to, i+j, e)
+			}
+		}
+		i += m
+	}
+}
+
+// decodeF4Block writes elements i..i+m-1 (i even) of dst, of type to, from their packed codes
+// cb and the block's 16 products.
+func decodeF4Block(dst []byte, to element.Type, cb []byte, i, m int, prod *[16]float32) {
+	if to == element.F32 {
+		var t [16]uint32
+		for c, p := range prod {
+			t[c] = math.Float32bits(p)
+		}
+		d := dst[4*i : 4*(i+m)]
+		for k := 0; k+1 < m; k += 2 {
+			b := cb[k/2]
+			binary.LittleEndian.PutUint32(d[4*k:], t[b&0xF])
+			binary.LittleEndian.PutUint32(d[4*k+4:], t[b>>4])
+		}
+		if m%2 == 1 {
+			binary.LittleEndian.PutUint32(d[4*(m-1):], t[cb[m/2]&0xF])
+		}
+		return
+	}
+	var t [16]uint16
+	for c, p := range prod {
+		if to == element.F16 {
+			t[c] = F16FromF32(p)
+		} else {
+			t[c] = BF16FromF32(p)
+		}
+	}
+	d := dst[2*i : 2*(i+m)]
+	for k := 0; k+1 < m; k += 2 {
+		b := cb[k/2]
+		binary.LittleEndian.PutUint16(d[2*k:], t[b&0xF])
+		binary.LittleEndian.PutUint16(d[2*k+2:], t[b>>4])
+	}
+	if m%2 == 1 {
+		binary.LittleEndian.PutUint16(d[2*(m-1):], t[cb[m/2]&0xF])
+	}
+}
+
+// putValue stores v as element i of dst, of type to (f32, f16 or bf16), rounding to nearest
+// even for f16 and bf16.
+func putValue(dst []byte, to element.Type, i int, v float32) {
+	switch to {
+	case element.F32:
+		binary.LittleEndian.PutUint32(dst[4*i:], math.Float32bits(v))
+	case element.F16:
+		binary.LittleEndian.PutUint16(dst[2*i:], F16FromF32(v))
+	default:
+		binary.LittleEndian.PutUint16(dst[2*i:], BF16FromF32(v))
+	}
+}
+
+// getValue loads element i of src, of type from (f32, f16 or bf16), as float32 (exactly).
+func getValue(src []byte, from element.Type, i int) float32 {
+	switch from {
+	case element.F32:
+		return math.Float32frombits(binary.LittleEndian.Uint32(src[4*i:]))
+	case element.F16:
+		return F32FromF16(binary.LittleEndian.Uint16(src[2*i:]))
+	default:
+		return F32FromBF16(binary.LittleEndian.Uint16(src[2*i:]))
+	}
+}
+
+// getValues loads len(dst) values of type from, from element i of src on, as float32.
+func getValues(dst []float32, src []byte, from element.Type, i int) []float32 {
+	switch from {
+	case element.F32:
+		s := src[4*i : 4*(i+len(dst))]
+		for j := range dst {
+			dst[j] = math.Float32frombits(binary.LittleEndian.Uint32(s[4*j:]))
+		}
+	case element.F16:
+		s := src[2*i : 2*(i+len(dst))]
+		for j := range dst {
+			dst[j] = F32FromF16(binary.LittleEndian.Uint16(s[2*j:]))
+		}
+	default:
+		s := src[2*i : 2*(i+len(dst))]
+		for j := range dst {
+			dst[j] = F32FromBF16(binary.LittleEndian.Uint16(s[2*j:]))
+		}
+	}
+	return dst
+}
+
+// f4e2m1Midpoints are the magnitudes halfway between consecutive f4e2m1 values: a magnitude
+// rounds to code c (0..7) when it lies between midpoint c-1 and midpoint c, a tie going to the
+// even code.
+var f4e2m1Midpoints = [7]float32{0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5}
+
+// encodeBlocksGeneric encodes n values of type from in src (the last block possibly partial)
+// into codes and scales of format f. It is the specification of Quantize in code.
+func encodeBlocksGeneric(codes, scales []byte, f BlockFormat, src []byte, from element.Type, n int) {
+	e5m2 := f.Elem == element.F8E5M2
+	var buf [64]float32 // a block's values, read once, when the block fits
+	for b, i := 0, 0; i < n; b++ {
+		m := min(f.Block, n-i)
+		var vals []float32
+		if m <= len(buf) {
+			vals = getValues(buf[:m], src, from, i)
+		}
+		val := func(j int) float32 {
+			if vals != nil {
+				return vals[j]
+			}
+			return getValue(src, from, i+j)
+		}
+		// The largest finite magnitude by its bits (which order like the magnitudes), and
+		// whether the block holds a NaN or an infinity.
+		var amax uint32
+		var nan, inf bool
+		for j := range m {
+			var a uint32
+			if vals != nil {
+				a = math.Float32bits(vals[j]) & 0x7FFFFFFF
+			} else {
+				a = math.Float32bits(getValue(src, from, i+j)) & 0x7FFFFFFF
+			}
+			switch {
+			case a > 0x7F800000:
+				nan = true
+			case a == 0x7F800000:
+				inf = true
+			default:
+				amax = max(amax, a)
+			}
+		}
+		if nan || inf && !e5m2 {
+			// The block cannot be represented: a NaN scale makes all of it decode as NaN.
+			if f.Scale == element.F8E8M0 {
+				scales[b] = 0xFF
+			} else {
+				scales[b] = 0x7F
+			}
+			putCodes(codes, f.Elem, i, m, func(int) uint8 { return 0 })
+			i += m
+			continue
+		}
+		if f.Scale == element.F8E8M0 {
+			k := mxScaleExp(amax, f.Elem)
+			scales[b] = uint8(k + 127)
+			inv := math.Float32frombits(powerOfTwoBits(-k)) // 1/scale, exact
+			switch f.Elem {
+			case element.F4E2M1:
+				if vals == nil {
+					putCodes(codes, f.Elem, i, m, func(j int) uint8 { return f4e2m1Below8(val(j) * inv) })
+					break
+				}
+				// The common case written out: two codes a byte, no call per element.
+				cb := codes[i/2 : (i+m+1)/2]
+				for j := 0; j+1 < m; j += 2 {
+					cb[j/2] = f4e2m1Below8(vals[j]*inv) | f4e2m1Below8(vals[j+1]*inv)<<4
+				}
+				if m%2 == 1 {
+					cb[m/2] = f4e2m1Below8(vals[m-1] * inv)
+				}
+			default:
+				putCodes(codes, f.Elem, i, m, func(j int) uint8 { return f8FromF32Sat(val(j)*inv, e5m2) })
+			}
+		} else {
+			// amax/6 rounded once in float32 is never a tie of f8e4m3 unless it is exact (a
+			// 24-bit amax over 6 is either exact or more than half a float32 ulp away from every
+			// number of 5 significant bits), so rounding it again to f8e4m3 is the single
+			// rounding of amax/6.
+			sc := f8FromF32Sat(math.Float32frombits(amax)/6, false)
+			scales[b] = sc
+			// A code's magnitude is the value's over the scale rounded to nearest even: compare
+			// the magnitude with the midpoints times the scale, which are exact.
+			var t [7]float32
+			s := F32FromF8E4M3(sc)
+			for c := range t {
+				t[c] = f4e2m1Midpoints[c] * s
+			}
+			putCodes(codes, f.Elem, i, m, func(j int) uint8 {
+				v := math.Float32bits(val(j))
+				return uint8(v>>28)&8 | f4e2m1Ladder(math.Float32frombits(v&0x7FFFFFFF), &t)
+			})
+		}
+		i += m
+	}
+}
+
+// f4e2m1Below8 is F4E2M1FromF32 for |q| < 8 (every MX quotient), without its branches: the
+// magnitude's code depends only on its exponent field (from 2^-3 up, lower magnitudes giving
+// code 0), its first two mantissa bits and whether any lower bit is set, since every f4e2m1
+// midpoint is 1.01 or 1.11 (binary) times a power of two; f4e2m1Below8Codes holds the codes by
+// those bits.
+func f4e2m1Below8(q float32) uint8 {
+	b := math.Float32bits(q)
+	a := max(b&0x7FFFFFFF, 0x3E000000)
+	var sticky uint32
+	if a&0x1FFFFF != 0 {
+		sticky = 1
+	}
+	return uint8(b>>28)&8 | f4e2m1Below8Codes[a>>20&0x3E|sticky]
+}
+
+// f4e2m1Below8Codes is indexed by (E mod 8)<<3 | m1<<2 | m0<<1 | sticky for the exponent fields
+// E = 124..129 of magnitudes below 8 (2^-3 and up), and holds F4E2M1FromF32 of a magnitude with
+// those bits.
+var f4e2m1Below8Codes = func() (t [64]uint8) {
+	for e := 124; e <= 129; e++ {
+		for low := range uint32(8) {
+			bits := uint32(e)<<23 | low>>1<<21 | low&1 // the sticky bit as the lowest bit
+			t[uint32(e%8)<<3|low] = F4E2M1FromF32(math.Float32frombits(bits))
+		}
+	}
+	return t
+}()
+
+// f4e2m1Ladder returns the f4e2m1 magnitude code of a (non-negative) for the scaled midpoints
+// t: ties at the midpoints below even codes (t[0], t[2], t[4], t[6]) round down, the others up.
+// With a zero scale every magnitude gives code 0.
+func f4e2m1Ladder(a float32, t *[7]float32) uint8 {
+	if t[6] == 0 {
+		return 0
+	}
+	var c uint8
+	for k, m := range t {
+		if a > m || k&1 == 1 && a == m {
+			c = uint8(k + 1)
+		}
+	}
+	return c
+}
+
+// putCodes writes the codes code(0..m-1) of elements i..i+m-1 (i even for f4e2m1), packing
+// f4e2m1 two a byte, low nibble first, with a zero high nibble after an odd last element.
+func putCodes(codes []byte, elem element.Type, i, m int, code func(j int) uint8) {
+	if elem != element.F4E2M1 {
+		for j := range m {
+			codes[i+j] = code(j)
+		}
+		return
+	}
+	for j := 0; j < m; j += 2 {
+		c := code(j) & 0xF
+		if j+1 < m {
+			c |= code(j+1) << 4
+		}
+		codes[(i+j)/2] = c
+	}
+}
+
+// elemEmax is the exponent of the largest power of two of an MX element type.
+func elemEmax(elem element.Type) int {
+	switch elem {
+	case element.F4E2M1:
+		return 2
+	case element.F8E4M3:
+		return 8
+	}
+	return 15
+}
+
+// mxScaleExp returns the exponent k of an MX block's scale 2^k for the largest finite magnitude
+// whose float32 bits are amax: floor(log2(amax)) − emax, clamped to -127..127 (and -127 for a
+// block of zeros).
+func mxScaleExp(amax uint32, elem element.Type) int {
+	if amax == 0 {
+		return -127
+	}
+	var e int
+	if amax >= 0x00800000 {
+		e = int(amax>>23) - 127
+	} else { // a float32 subnormal: amax·2^-149
+		e = bits.Len32(amax) - 1 - 149
+	}
+	return min(max(e-elemEmax(elem), -127), 127)
+}
+
+// powerOfTwoBits returns the float32 bits of 2^k for -149 ≤ k ≤ 127.
+func powerOfTwoBits(k int) uint32 {
+	if k >= -126 {
+		return uint32(k+127) << 23
+	}
+	return 1 << (k + 149)
+}
+
+// f8FromF32Sat rounds f once to nearest, ties to even, in f8e4m3 (e5m2 false) or f8e5m2,
+// clamping a finite magnitude beyond the type's largest finite value (448, 57344) to it. ±Inf
+// gives f8e5m2's ±Inf; f8e4m3 and NaN inputs are the caller's to keep away. The sign bit is f's,
+// also for a result of zero. (F8E4M3FromF32 and F8E5M2FromF32 round twice, through f16, and
+// overflow to NaN or Inf, as OpenVINO does; block scaling follows the OCP rule instead.)
+func f8FromF32Sat(f float32, e5m2 bool) uint8 {
+	b := math.Float32bits(f)
+	sign := uint8(b>>24) & 0x80
+	a := b & 0x7FFFFFFF
+	mbits, bias, maxCode := uint32(3), uint32(7), uint32(0x7E)
+	if e5m2 {
+		mbits, bias, maxCode = 2, 15, 0x7B
+		if a == 0x7F800000 {
+			return sign | 0x7C
+		}
+	}
+	if a >= (128-bias)<<23 { // a normal of the target: 2^(1-bias) or more
+		sh := 23 - mbits
+		r := a - (127-bias)<<23 // rebias the exponent
+		r += 1<<(sh-1) - 1 + (r>>sh)&1
+		return sign | uint8(min(r>>sh, maxCode))
+	}
+	// Below the target's normals: adding 2^(1-bias-mbits+23), whose float32 ulp is the target's
+	// subnormal step, rounds to nearest even exactly there; the low bits are then the code (a
+	// carry into the exponent is the smallest normal, also encoded right).
+	c := math.Float32frombits((127 + 24 - bias - mbits) << 23)
+	return sign | uint8(math.Float32bits(math.Float32frombits(a)+c)-math.Float32bits(c))
+}
+
+// blockE4M3Scales maps an f8e4m3 scale byte to its float32 value for the SIMD kernels, with
+// both NaN codes as the positive quiet NaN that a NaN-scaled block decodes to.
+var blockE4M3Scales = func() (t [256]float32) {
+	for c := range t {
+		// From the rule, not the package's tables, which init fills after this runs.
+		t[c] = F32FromF16(f8e4m3ToF16Scalar(uint8(c)))
+		if t[c] != t[c] {
+			t[c] = blockNaN
+		}
+	}
+	return t
+}()
