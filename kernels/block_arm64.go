@@ -4,7 +4,7 @@ package kernels
 
 import "github.com/convertpromote/convertpromote/element"
 
-// The NEON block kernels (block_arm64.s). Each converts steps·32 elements, as the pure-Go loop
+// The NEON block kernels (in kernels_arm64.s). Each converts steps·32 elements, as the pure-Go loop
 // in its comment does; blockSet runs a last block that does not fill a step on the pure-Go loop.
 
 // blockmxfp4ToF32NEON decodes steps·32 elements of mxfp4 to f32, as
