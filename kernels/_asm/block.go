@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"go/format"
 	"math"
 	"os"
 	"path/filepath"
@@ -578,15 +577,7 @@ func writeBlockGo(path string) error {
 		}
 	}
 	b.WriteString("\t}\n}\n")
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		return fmt.Errorf("formatting %s: %v", path, err)
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, src, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return writeFormatted(path, b.Bytes())
 }
 
 // blockGoPath is where the block kernels' Go file goes: beside the -go file.

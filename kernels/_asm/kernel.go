@@ -154,15 +154,7 @@ func writeGo(path string, rows map[[2]string]row) error {
 		}
 		b.WriteString("\t}\n}\n")
 	}
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		return fmt.Errorf("formatting %s: %v", path, err)
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, src, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return writeFormatted(path, b.Bytes())
 }
 
 // wrap breaks text into lines of at most width bytes at spaces.
@@ -215,4 +207,18 @@ func spell(t string) string {
 		return "BF16"
 	}
 	return strings.ToLower(t)
+}
+
+// writeFormatted gofmts the Go source src and writes it to path through a temporary file and a
+// rename, so that an interrupted run leaves the old file whole.
+func writeFormatted(path string, src []byte) error {
+	out, err := format.Source(src)
+	if err != nil {
+		return fmt.Errorf("formatting %s: %v", path, err)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, out, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
