@@ -55,11 +55,6 @@ func archInit() {
 	if !haveAVX2 {
 		return
 	}
-	if haveBF16 {
-		for _, k := range avx512BF16Kernels() {
-			simdTable[k.path][k.from][k.to] = k.f
-		}
-	}
 	if haveAVX512 {
 		largeKernel = func(p Path, from, to element.Type) loopFunc {
 			if p != AVX512 || from >= numTypes || to >= numTypes {
@@ -71,5 +66,13 @@ func archInit() {
 }
 
 // amd64Kernels lists every amd64 kernel with its path and pair: the lists are generated with the
-// kernels (stubs_amd64.go).
-func amd64Kernels() []kernelSpec { return append(avx2Kernels(), avx512Kernels()...) }
+// kernels (stubs_amd64.go). With AVX512_BF16 the kernels of avx512BF16Kernels come last and replace avx512Kernels' for
+// their pairs (bindKernels keeps the last kernel of a path and pair), before bindKernels
+// combines each non-temporal kernel with the ordinary one of its pair.
+func amd64Kernels() []kernelSpec {
+	ks := append(avx2Kernels(), avx512Kernels()...)
+	if haveBF16 {
+		ks = append(ks, avx512BF16Kernels()...)
+	}
+	return ks
+}

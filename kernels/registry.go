@@ -142,7 +142,9 @@ func simdKernel(p Path, from, to element.Type) loopFunc {
 	return simdTable[p][from][to]
 }
 
-// bindKernels fills simdTable and ntTable with the kernels of the paths for which runs is true.
+// bindKernels fills simdTable and ntTable with the kernels of the paths for which runs is true;
+// of two ordinary kernels for one path and pair, the later one in specs is kept (a variant for a
+// CPU feature follows the kernel it replaces).
 // It panics when the kernels and the registry disagree: a kernel whose pair has no row or whose
 // row does not name its path, a row that names one of the architecture's paths (own) without a
 // kernel on it, or a non-temporal kernel that its row does not give a block. Every test binary
