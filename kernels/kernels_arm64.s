@@ -1387,40 +1387,8 @@ TEXT ·blockmxfp4ToF16NEON(SB), NOSPLIT, $0-80
 	MOVD	codes_base+24(FP), R1
 	MOVD	scales_base+48(FP), R2
 	MOVD	steps+72(FP), R3
-	MOVD	$·f4e2m1Values(SB), R5
-	VLD1	(R5), [V28.S4, V29.S4, V30.S4, V31.S4]
-	MOVD	$·f8e8m0ToF32Table(SB), R4
-	VMOVI	$15, V27.B16
-	CBZ	R3, done
-loop:
-	MOVBU.P	1(R2), R5
-	MOVWU	(R4)(R5<<2), R6
-	VDUP	R6, V0.S4
-	WORD	$0x6e20df81 // FMUL V1.4S, V28.4S, V0.4S
-	WORD	$0x6e20dfa2 // FMUL V2.4S, V29.4S, V0.4S
-	WORD	$0x6e20dfc3 // FMUL V3.4S, V30.4S, V0.4S
-	WORD	$0x6e20dfe4 // FMUL V4.4S, V31.4S, V0.4S
-	WORD	$0x0e21682e // FCVTN V14.4H, V1.4S
-	WORD	$0x4e21684e // FCVTN2 V14.8H, V2.4S
-	WORD	$0x0e21686f // FCVTN V15.4H, V3.4S
-	WORD	$0x4e21688f // FCVTN2 V15.8H, V4.4S
-	VUZP1	V15.B16, V14.B16, V5.B16
-	VUZP2	V15.B16, V14.B16, V6.B16
-	VLD1.P	16(R1), [V13.B16]
-	VAND	V27.B16, V13.B16, V14.B16
-	VUSHR	$4, V13.B16, V15.B16
-	VZIP1	V15.B16, V14.B16, V16.B16
-	VZIP2	V15.B16, V14.B16, V17.B16
-	VTBL	V16.B16, [V5.B16], V18.B16
-	VTBL	V16.B16, [V6.B16], V19.B16
-	VST2.P	[V18.B16, V19.B16], 32(R0)
-	VTBL	V17.B16, [V5.B16], V18.B16
-	VTBL	V17.B16, [V6.B16], V19.B16
-	VST2.P	[V18.B16, V19.B16], 32(R0)
-	SUBS	$1, R3, R3
-	BNE	loop
-done:
-	RET
+	MOVD	$0, R7 // to f16
+	JMP	mxfp4HalfBlocks<>(SB)
 
 // func blockmxfp4ToBF16NEON(dst, codes, scales []byte, steps int)
 TEXT ·blockmxfp4ToBF16NEON(SB), NOSPLIT, $0-80
@@ -1428,6 +1396,14 @@ TEXT ·blockmxfp4ToBF16NEON(SB), NOSPLIT, $0-80
 	MOVD	codes_base+24(FP), R1
 	MOVD	scales_base+48(FP), R2
 	MOVD	steps+72(FP), R3
+	MOVD	$1, R7 // to bf16
+	JMP	mxfp4HalfBlocks<>(SB)
+
+// mxfp4HalfBlocks<> decodes R3 steps of 32 f4e2m1 codes from R1, with one f8e8m0 scale (MXFP4:
+// a block of 32) a step from R2, to R0, as f16 (R7 = 0: the 16 products narrowed by FCVTN) or
+// bf16 (R7 = 1: their upper halves, exact). The products' bytes are split into two planes that
+// TBL looks up by code.
+TEXT mxfp4HalfBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
 	MOVD	$·f4e2m1Values(SB), R5
 	VLD1	(R5), [V28.S4, V29.S4, V30.S4, V31.S4]
 	MOVD	$·f8e8m0ToF32Table(SB), R4
@@ -1441,8 +1417,16 @@ loop:
 	WORD	$0x6e20dfa2 // FMUL V2.4S, V29.4S, V0.4S
 	WORD	$0x6e20dfc3 // FMUL V3.4S, V30.4S, V0.4S
 	WORD	$0x6e20dfe4 // FMUL V4.4S, V31.4S, V0.4S
+	CBNZ	R7, tobf16a
+	WORD	$0x0e21682e // FCVTN V14.4H, V1.4S
+	WORD	$0x4e21684e // FCVTN2 V14.8H, V2.4S
+	WORD	$0x0e21686f // FCVTN V15.4H, V3.4S
+	WORD	$0x4e21688f // FCVTN2 V15.8H, V4.4S
+	B	planesa
+tobf16a:
 	VUZP2	V2.H8, V1.H8, V14.H8
 	VUZP2	V4.H8, V3.H8, V15.H8
+planesa:
 	VUZP1	V15.B16, V14.B16, V5.B16
 	VUZP2	V15.B16, V14.B16, V6.B16
 	VLD1.P	16(R1), [V13.B16]
@@ -1529,53 +1513,8 @@ TEXT ·blocknvfp4ToF16NEON(SB), NOSPLIT, $0-80
 	MOVD	codes_base+24(FP), R1
 	MOVD	scales_base+48(FP), R2
 	MOVD	steps+72(FP), R3
-	MOVD	$·f4e2m1Values(SB), R5
-	VLD1	(R5), [V28.S4, V29.S4, V30.S4, V31.S4]
-	MOVD	$·blockE4M3Scales(SB), R4
-	VMOVI	$15, V27.B16
-	CBZ	R3, done
-loop:
-	MOVBU.P	1(R2), R5
-	MOVWU	(R4)(R5<<2), R6
-	VDUP	R6, V0.S4
-	WORD	$0x6e20df81 // FMUL V1.4S, V28.4S, V0.4S
-	WORD	$0x6e20dfa2 // FMUL V2.4S, V29.4S, V0.4S
-	WORD	$0x6e20dfc3 // FMUL V3.4S, V30.4S, V0.4S
-	WORD	$0x6e20dfe4 // FMUL V4.4S, V31.4S, V0.4S
-	WORD	$0x0e21682e // FCVTN V14.4H, V1.4S
-	WORD	$0x4e21684e // FCVTN2 V14.8H, V2.4S
-	WORD	$0x0e21686f // FCVTN V15.4H, V3.4S
-	WORD	$0x4e21688f // FCVTN2 V15.8H, V4.4S
-	VUZP1	V15.B16, V14.B16, V5.B16
-	VUZP2	V15.B16, V14.B16, V6.B16
-	MOVBU.P	1(R2), R5
-	MOVWU	(R4)(R5<<2), R6
-	VDUP	R6, V0.S4
-	WORD	$0x6e20df81 // FMUL V1.4S, V28.4S, V0.4S
-	WORD	$0x6e20dfa2 // FMUL V2.4S, V29.4S, V0.4S
-	WORD	$0x6e20dfc3 // FMUL V3.4S, V30.4S, V0.4S
-	WORD	$0x6e20dfe4 // FMUL V4.4S, V31.4S, V0.4S
-	WORD	$0x0e21682e // FCVTN V14.4H, V1.4S
-	WORD	$0x4e21684e // FCVTN2 V14.8H, V2.4S
-	WORD	$0x0e21686f // FCVTN V15.4H, V3.4S
-	WORD	$0x4e21688f // FCVTN2 V15.8H, V4.4S
-	VUZP1	V15.B16, V14.B16, V9.B16
-	VUZP2	V15.B16, V14.B16, V10.B16
-	VLD1.P	16(R1), [V13.B16]
-	VAND	V27.B16, V13.B16, V14.B16
-	VUSHR	$4, V13.B16, V15.B16
-	VZIP1	V15.B16, V14.B16, V16.B16
-	VZIP2	V15.B16, V14.B16, V17.B16
-	VTBL	V16.B16, [V5.B16], V18.B16
-	VTBL	V16.B16, [V6.B16], V19.B16
-	VST2.P	[V18.B16, V19.B16], 32(R0)
-	VTBL	V17.B16, [V9.B16], V18.B16
-	VTBL	V17.B16, [V10.B16], V19.B16
-	VST2.P	[V18.B16, V19.B16], 32(R0)
-	SUBS	$1, R3, R3
-	BNE	loop
-done:
-	RET
+	MOVD	$0, R7 // to f16
+	JMP	nvfp4HalfBlocks<>(SB)
 
 // func blocknvfp4ToBF16NEON(dst, codes, scales []byte, steps int)
 TEXT ·blocknvfp4ToBF16NEON(SB), NOSPLIT, $0-80
@@ -1583,6 +1522,14 @@ TEXT ·blocknvfp4ToBF16NEON(SB), NOSPLIT, $0-80
 	MOVD	codes_base+24(FP), R1
 	MOVD	scales_base+48(FP), R2
 	MOVD	steps+72(FP), R3
+	MOVD	$1, R7 // to bf16
+	JMP	nvfp4HalfBlocks<>(SB)
+
+// nvfp4HalfBlocks<> decodes R3 steps of 32 f4e2m1 codes from R1, with two f8e4m3 scales (NVFP4:
+// blocks of 16) a step from R2, to R0, as f16 (R7 = 0: the 16 products narrowed by FCVTN) or
+// bf16 (R7 = 1: their upper halves, exact). The products' bytes are split into two planes that
+// TBL looks up by code.
+TEXT nvfp4HalfBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
 	MOVD	$·f4e2m1Values(SB), R5
 	VLD1	(R5), [V28.S4, V29.S4, V30.S4, V31.S4]
 	MOVD	$·blockE4M3Scales(SB), R4
@@ -1596,8 +1543,16 @@ loop:
 	WORD	$0x6e20dfa2 // FMUL V2.4S, V29.4S, V0.4S
 	WORD	$0x6e20dfc3 // FMUL V3.4S, V30.4S, V0.4S
 	WORD	$0x6e20dfe4 // FMUL V4.4S, V31.4S, V0.4S
+	CBNZ	R7, tobf16a
+	WORD	$0x0e21682e // FCVTN V14.4H, V1.4S
+	WORD	$0x4e21684e // FCVTN2 V14.8H, V2.4S
+	WORD	$0x0e21686f // FCVTN V15.4H, V3.4S
+	WORD	$0x4e21688f // FCVTN2 V15.8H, V4.4S
+	B	planesa
+tobf16a:
 	VUZP2	V2.H8, V1.H8, V14.H8
 	VUZP2	V4.H8, V3.H8, V15.H8
+planesa:
 	VUZP1	V15.B16, V14.B16, V5.B16
 	VUZP2	V15.B16, V14.B16, V6.B16
 	MOVBU.P	1(R2), R5
@@ -1607,8 +1562,16 @@ loop:
 	WORD	$0x6e20dfa2 // FMUL V2.4S, V29.4S, V0.4S
 	WORD	$0x6e20dfc3 // FMUL V3.4S, V30.4S, V0.4S
 	WORD	$0x6e20dfe4 // FMUL V4.4S, V31.4S, V0.4S
+	CBNZ	R7, tobf16b
+	WORD	$0x0e21682e // FCVTN V14.4H, V1.4S
+	WORD	$0x4e21684e // FCVTN2 V14.8H, V2.4S
+	WORD	$0x0e21686f // FCVTN V15.4H, V3.4S
+	WORD	$0x4e21688f // FCVTN2 V15.8H, V4.4S
+	B	planesb
+tobf16b:
 	VUZP2	V2.H8, V1.H8, V14.H8
 	VUZP2	V4.H8, V3.H8, V15.H8
+planesb:
 	VUZP1	V15.B16, V14.B16, V9.B16
 	VUZP2	V15.B16, V14.B16, V10.B16
 	VLD1.P	16(R1), [V13.B16]
