@@ -1,56 +1,36 @@
 package main
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 func TestBlockCommand(t *testing.T) {
-	cases := []struct {
-		args []string
-		code int
-		out  string // exact stdout when code is 0
-		err  string // substring of stderr otherwise
-	}{
-		{[]string{"block", "--format", "mxfp4", "--scale", "0x80", "0x1", "0x7", "0xf"}, 0,
+	cases := []cliCase{
+		{"", []string{"block", "--format", "mxfp4", "--scale", "0x80", "0x1", "0x7", "0xf"}, 0,
 			"# mxfp4: f4e2m1 elements, f8e8m0 scale, block of 32; scale 0x80 = 2\n# code\telement\t× scale\tf32\tbits\n" +
 				"0x1\t0.5\t1\t1\t0x3f800000\n0x7\t6\t12\t12\t0x41400000\n0xf\t-6\t-12\t-12\t0xc1400000\n", ""},
 		// NVFP4's f8e4m3 scale 0x3c is 1.5; bf16 output.
-		{[]string{"block", "--format", "nvfp4", "--to", "bf16", "--scale", "0x3c", "0x3", "0x5"}, 0,
+		{"", []string{"block", "--format", "nvfp4", "--to", "bf16", "--scale", "0x3c", "0x3", "0x5"}, 0,
 			"# nvfp4: f4e2m1 elements, f8e4m3 scale, block of 16; scale 0x3c = 1.5\n# code\telement\t× scale\tbf16\tbits\n" +
 				"0x3\t1.5\t2.25\t2.25\t0x4010\n0x5\t3\t4.5\t4.5\t0x4090\n", ""},
 		// amax 7: scale 2^(2-2) = 1; 2.5 ties to 2, 7 clamps to 6.
-		{[]string{"block", "--quantize", "0.3", "-1", "2.5", "7"}, 0,
+		{"", []string{"block", "--quantize", "0.3", "-1", "2.5", "7"}, 0,
 			"# mxfp4: f4e2m1 elements, f8e8m0 scale, block of 32; scale 0x7f = 1\n# value\tcode\telement\t× scale\tf32\tbits\n" +
 				"0.3\t0x1\t0.5\t0.5\t0.5\t0x3f000000\n-1\t0xa\t-1\t-1\t-1\t0xbf800000\n2.5\t0x4\t2\t2\t2\t0x40000000\n7\t0x7\t6\t6\t6\t0x40c00000\n", ""},
 		// A product beyond f16 is +Inf; a NaN scale makes the block NaN.
-		{[]string{"block", "--format", "mxfp8e4m3", "--to", "f16", "--scale", "0x90", "0x7e"}, 0,
+		{"", []string{"block", "--format", "mxfp8e4m3", "--to", "f16", "--scale", "0x90", "0x7e"}, 0,
 			"# mxfp8e4m3: f8e4m3 elements, f8e8m0 scale, block of 32; scale 0x90 = 131072\n# code\telement\t× scale\tf16\tbits\n" +
 				"0x7e\t448\t5.8720256e+07\t+Inf\t0x7c00\n", ""},
-		{[]string{"block", "--scale", "0xff", "0x2"}, 0,
+		{"", []string{"block", "--scale", "0xff", "0x2"}, 0,
 			"# mxfp4: f4e2m1 elements, f8e8m0 scale, block of 32; scale 0xff = NaN\n# code\telement\t× scale\tf32\tbits\n" +
 				"0x2\t1\tNaN\tNaN\t0x7fc00000\n", ""},
-		{[]string{"block", "--format", "mxfp6", "--scale", "0x7f", "0x1"}, 2, "", "mxfp6"},
-		{[]string{"block", "--to", "f64", "--scale", "0x7f", "0x1"}, 2, "", "f32, f16 or bf16"},
-		{[]string{"block", "--scale", "0x7f", "0x10"}, 2, "", "4 bits"},
-		{[]string{"block", "--scale", "0x100", "0x1"}, 2, "", "8 bits"},
-		{[]string{"block", "--scale", "0x7f"}, 2, "", "no codes"},
-		{[]string{"block", "0x1"}, 2, "", "--scale is required"},
-		{[]string{"block", "--quantize", "--scale", "0x7f", "1"}, 2, "", "exclude"},
-		{[]string{"block", "--quantize", "abc"}, 2, "", `"abc"`},
-		{[]string{"block", "--format", "nvfp4", "--scale", "0x38", "1", "1", "1", "1", "1", "1", "1", "1", "1", "1", "1", "1", "1", "1", "1", "1", "1"}, 2, "", "at most 16"},
+		{"", []string{"block", "--format", "mxfp6", "--scale", "0x7f", "0x1"}, 2, "", "mxfp6"},
+		{"", []string{"block", "--to", "f64", "--scale", "0x7f", "0x1"}, 2, "", "f32, f16 or bf16"},
+		{"", []string{"block", "--scale", "0x7f", "0x10"}, 2, "", "4 bits"},
+		{"", []string{"block", "--scale", "0x100", "0x1"}, 2, "", "8 bits"},
+		{"", []string{"block", "--scale", "0x7f"}, 2, "", "no codes"},
+		{"", []string{"block", "0x1"}, 2, "", "--scale is required"},
+		{"", []string{"block", "--quantize", "--scale", "0x7f", "1"}, 2, "", "exclude"},
+		{"", []string{"block", "--quantize", "abc"}, 2, "", `"abc"`},
+		{"", []string{"block", "--format", "nvfp4", "--scale", "0x38", "1", "1", "1", "1", "1", "1", "1", "1", "1", "1", "1", "1", "1", "1", "1", "1", "1"}, 2, "", "at most 16"},
 	}
-	for _, c := range cases {
-		code, out, errs := cli(t, "", c.args...)
-		if code != c.code {
-			t.Errorf("%v: exit %d, want %d (stderr %q)", c.args, code, c.code, errs)
-			continue
-		}
-		if c.code == 0 && out != c.out {
-			t.Errorf("%v: stdout\n%q\nwant\n%q", c.args, out, c.out)
-		}
-		if c.code != 0 && !strings.Contains(errs, c.err) {
-			t.Errorf("%v: stderr %q does not mention %q", c.args, errs, c.err)
-		}
-	}
+	checkCLICases(t, cases)
 }

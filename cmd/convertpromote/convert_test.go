@@ -13,13 +13,7 @@ import (
 )
 
 func TestConvertAcceptance(t *testing.T) {
-	cases := []struct {
-		stdin string
-		args  []string
-		code  int
-		out   string // exact stdout when code is 0
-		err   string // substring of stderr otherwise
-	}{
+	cases := []cliCase{
 		{"", []string{"convert", "--from", "f32", "--to", "f16", "1", "65520", "1e-8"}, 0, "1\t0x3c00\n+Inf\t0x7c00\n0\t0x0000\n", ""},
 		{"", []string{"convert", "--from", "f32", "--to", "f8e4m3", "464", "465"}, 0, "448\t0x7e\nNaN\t0x7f\n", ""},
 		{"", []string{"convert", "--from", "f32", "--to", "i8", "300", "-1e9", "nan"}, 0, "127\t0x7f\n-128\t0x80\n0\t0x00\n", ""},
@@ -59,19 +53,7 @@ func TestConvertAcceptance(t *testing.T) {
 		{"", []string{"convert", "--from", "f16", "--to", "f32", "--bits", "zz"}, 2, "", `"zz"`},
 		{"", []string{"convert", "--bogus", "--from", "f16", "--to", "f32", "1"}, 2, "", "bogus"},
 	}
-	for _, c := range cases {
-		code, out, errs := cli(t, c.stdin, c.args...)
-		if code != c.code {
-			t.Errorf("%v: exit %d, want %d (stderr %q)", c.args, code, c.code, errs)
-			continue
-		}
-		if c.code == 0 && out != c.out {
-			t.Errorf("%v: stdout\n%q\nwant\n%q", c.args, out, c.out)
-		}
-		if c.code != 0 && !strings.Contains(errs, c.err) {
-			t.Errorf("%v: stderr %q does not mention %q", c.args, errs, c.err)
-		}
-	}
+	checkCLICases(t, cases)
 }
 
 func TestConvertHelp(t *testing.T) {
@@ -239,42 +221,25 @@ func TestConvertStdinBadLine(t *testing.T) {
 // TestConvertRules: --rules, --saturate and --round-mode, with the examples the help gives, the
 // FNUZ types, and the flags' errors.
 func TestConvertRules(t *testing.T) {
-	cases := []struct {
-		args []string
-		code int
-		out  string // exact stdout when code is 0
-		err  string // substring of stderr otherwise
-	}{
-		{[]string{"convert", "--rules", "onnx", "--from", "f32", "--to", "f8e4m3", "465"}, 0, "448\t0x7e\n", ""},
-		{[]string{"convert", "--rules", "onnx", "--saturate=false", "--from", "f32", "--to", "f8e4m3", "465"}, 0, "NaN\t0x7f\n", ""},
-		{[]string{"convert", "--rules", "onnx", "--from", "f32", "--to", "f8e4m3", "465", "--saturate=false"}, 0, "NaN\t0x7f\n", ""},
-		{[]string{"convert", "--rules", "ml_dtypes", "--bits", "--from", "f32", "--to", "f8e4m3", "0x3a8005f0"}, 0, "0.001953125\t0x01\n", ""},
-		{[]string{"convert", "--rules", "openvino", "--bits", "--from", "f32", "--to", "f8e4m3", "0x3a8005f0"}, 0, "0\t0x00\n", ""},
-		{[]string{"convert", "--rules", "onnx", "--round-mode", "down", "--from", "f32", "--to", "f8e8m0", "3", "0"}, 0, "2\t0x80\n5.877472e-39\t0x00\n", ""},
-		{[]string{"convert", "--rules", "onnx", "--saturate=false", "--round-mode", "nearest", "--from", "f32", "--to", "f8e8m0", "3", "0"}, 0, "4\t0x81\nNaN\t0xff\n", ""},
-		{[]string{"convert", "--rules", "ml_dtypes", "--from", "f32", "--to", "i8", "300", "-129.5"}, 0, "44\t0x2c\n127\t0x7f\n", ""},
-		{[]string{"convert", "--rules", "onnx", "--from", "i32", "--to", "f16", "70000"}, 0, "+Inf\t0x7c00\n", ""},
+	cases := []cliCase{
+		{"", []string{"convert", "--rules", "onnx", "--from", "f32", "--to", "f8e4m3", "465"}, 0, "448\t0x7e\n", ""},
+		{"", []string{"convert", "--rules", "onnx", "--saturate=false", "--from", "f32", "--to", "f8e4m3", "465"}, 0, "NaN\t0x7f\n", ""},
+		{"", []string{"convert", "--rules", "onnx", "--from", "f32", "--to", "f8e4m3", "465", "--saturate=false"}, 0, "NaN\t0x7f\n", ""},
+		{"", []string{"convert", "--rules", "ml_dtypes", "--bits", "--from", "f32", "--to", "f8e4m3", "0x3a8005f0"}, 0, "0.001953125\t0x01\n", ""},
+		{"", []string{"convert", "--rules", "openvino", "--bits", "--from", "f32", "--to", "f8e4m3", "0x3a8005f0"}, 0, "0\t0x00\n", ""},
+		{"", []string{"convert", "--rules", "onnx", "--round-mode", "down", "--from", "f32", "--to", "f8e8m0", "3", "0"}, 0, "2\t0x80\n5.877472e-39\t0x00\n", ""},
+		{"", []string{"convert", "--rules", "onnx", "--saturate=false", "--round-mode", "nearest", "--from", "f32", "--to", "f8e8m0", "3", "0"}, 0, "4\t0x81\nNaN\t0xff\n", ""},
+		{"", []string{"convert", "--rules", "ml_dtypes", "--from", "f32", "--to", "i8", "300", "-129.5"}, 0, "44\t0x2c\n127\t0x7f\n", ""},
+		{"", []string{"convert", "--rules", "onnx", "--from", "i32", "--to", "f16", "70000"}, 0, "+Inf\t0x7c00\n", ""},
 		// FNUZ: no negative zero, one NaN, ml_dtypes' rounding under every rule set.
-		{[]string{"convert", "--from", "f32", "--to", "f8e4m3fnuz", "-0", "240", "248", "nan"}, 0, "0\t0x00\n240\t0x7f\nNaN\t0x80\nNaN\t0x80\n", ""},
-		{[]string{"convert", "--rules", "onnx", "--from", "f32", "--to", "float8_e5m2fnuz", "1e6", "-1e6"}, 0, "57344\t0x7f\n-57344\t0xff\n", ""},
-		{[]string{"convert", "--from", "f8e5m2fnuz", "--to", "f32", "--bits", "0x80", "0xff"}, 0, "NaN\t0x7fc00000\n-57344\t0xc7600000\n", ""},
+		{"", []string{"convert", "--from", "f32", "--to", "f8e4m3fnuz", "-0", "240", "248", "nan"}, 0, "0\t0x00\n240\t0x7f\nNaN\t0x80\nNaN\t0x80\n", ""},
+		{"", []string{"convert", "--rules", "onnx", "--from", "f32", "--to", "float8_e5m2fnuz", "1e6", "-1e6"}, 0, "57344\t0x7f\n-57344\t0xff\n", ""},
+		{"", []string{"convert", "--from", "f8e5m2fnuz", "--to", "f32", "--bits", "0x80", "0xff"}, 0, "NaN\t0x7fc00000\n-57344\t0xc7600000\n", ""},
 		// Errors.
-		{[]string{"convert", "--rules", "tflite", "--from", "f32", "--to", "f16", "1"}, 2, "", `unknown rule set "tflite"`},
-		{[]string{"convert", "--saturate=false", "--from", "f32", "--to", "f8e4m3", "1"}, 2, "", "--saturate is an attribute of ONNX's Cast"},
-		{[]string{"convert", "--rules", "ml_dtypes", "--round-mode", "up", "--from", "f32", "--to", "f8e8m0", "1"}, 2, "", "--round-mode is an attribute of ONNX's Cast"},
-		{[]string{"convert", "--rules", "onnx", "--round-mode", "ceil", "--from", "f32", "--to", "f8e8m0", "1"}, 2, "", `unknown f8e8m0 round mode "ceil"`},
+		{"", []string{"convert", "--rules", "tflite", "--from", "f32", "--to", "f16", "1"}, 2, "", `unknown rule set "tflite"`},
+		{"", []string{"convert", "--saturate=false", "--from", "f32", "--to", "f8e4m3", "1"}, 2, "", "--saturate is an attribute of ONNX's Cast"},
+		{"", []string{"convert", "--rules", "ml_dtypes", "--round-mode", "up", "--from", "f32", "--to", "f8e8m0", "1"}, 2, "", "--round-mode is an attribute of ONNX's Cast"},
+		{"", []string{"convert", "--rules", "onnx", "--round-mode", "ceil", "--from", "f32", "--to", "f8e8m0", "1"}, 2, "", `unknown f8e8m0 round mode "ceil"`},
 	}
-	for _, c := range cases {
-		code, out, errs := cli(t, "", c.args...)
-		if code != c.code {
-			t.Errorf("%v: exit %d, want %d (stderr %q)", c.args, code, c.code, errs)
-			continue
-		}
-		if c.code == 0 && out != c.out {
-			t.Errorf("%v: stdout %q, want %q", c.args, out, c.out)
-		}
-		if c.code != 0 && !strings.Contains(errs, c.err) {
-			t.Errorf("%v: stderr %q, want it to contain %q", c.args, errs, c.err)
-		}
-	}
+	checkCLICases(t, cases)
 }

@@ -126,3 +126,31 @@ func TestHelp(t *testing.T) {
 		t.Errorf("no command: exit %d", code)
 	}
 }
+
+// cliCase is a command line with its standard input, its exit code, and the exact stdout when
+// the code is 0 or a substring of stderr otherwise.
+type cliCase struct {
+	stdin string
+	args  []string
+	code  int
+	out   string
+	err   string
+}
+
+// checkCLICases runs every case and reports each difference from what it expects.
+func checkCLICases(t *testing.T, cases []cliCase) {
+	t.Helper()
+	for _, c := range cases {
+		code, out, errs := cli(t, c.stdin, c.args...)
+		if code != c.code {
+			t.Errorf("%v: exit %d, want %d (stderr %q)", c.args, code, c.code, errs)
+			continue
+		}
+		if c.code == 0 && out != c.out {
+			t.Errorf("%v: stdout\n%q\nwant\n%q", c.args, out, c.out)
+		}
+		if c.code != 0 && !strings.Contains(errs, c.err) {
+			t.Errorf("%v: stderr %q does not mention %q", c.args, errs, c.err)
+		}
+	}
+}
