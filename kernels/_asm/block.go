@@ -352,11 +352,7 @@ func e4m3DecodeAVX512(typ string) {
 				VMOVUPS(m, Mem{Base: RDI, Disp: 64 * h})
 				continue
 			}
-			VPSRLD(U8(16), m, s)
-			VPANDD(one, s, s)
-			VPADDD(round, m, m)
-			VPADDD(s, m, m)
-			VPSRLD(U8(16), m, m)
+			roundBF16(m, s, one, round, func(a, b, c Op) { VPANDD(a, b, c) })
 			VPMOVDW(m, m.AsY())
 			VMOVDQU(m.AsY(), Mem{Base: RDI, Disp: 32 * h})
 		}
@@ -726,11 +722,7 @@ func e4m3DecodeAVX2(typ string) {
 				VMOVUPS(m, Mem{Base: RDI, Disp: 32 * q})
 				continue
 			}
-			VPSRLD(U8(16), m, s)
-			VPAND(one, s, s)
-			VPADDD(round, m, m)
-			VPADDD(s, m, m)
-			VPSRLD(U8(16), m, m)
+			roundBF16(m, s, one, round, VPAND)
 			if q%2 == 1 {
 				VPACKUSDW(m, Y2, m)
 				VPERMQ(U8(0xD8), m, m)
@@ -826,4 +818,16 @@ func quantizeMXFP4AVX2() {
 	VPXOR(X0, X0, X0)
 	VMOVDQU(X0, Mem{Base: RDI})
 	JMP(LabelRef(next))
+}
+
+// roundBF16 rounds the float32 lanes of m to nearest even on their low 16 bits, leaving the
+// bfloat16 in each lane's low half, as BF16FromF32 does for a non-NaN value: m + 0x7FFF +
+// ((m>>16)&1), shifted right by 16. one and round hold 1 and 0x7FFF; s is scratch; and is
+// VPAND (AVX2) or VPANDD (AVX-512).
+func roundBF16(m, s, one, round Op, and func(a, b, c Op)) {
+	VPSRLD(U8(16), m, s)
+	and(one, s, s)
+	VPADDD(round, m, m)
+	VPADDD(s, m, m)
+	VPSRLD(U8(16), m, m)
 }
