@@ -39,17 +39,16 @@ func F8E8M0FromF32(f float32) uint8 {
 //	F32FromF8E8M0(0xFF) = NaN (0x7FC00000)
 func F32FromF8E8M0(c uint8) float32 { return f8e8m0ToF32Table[c] }
 
-var f8e8m0ToF32Table [256]float32
-
-func init() {
-	for i := range 256 {
+var f8e8m0ToF32Table = func() (t [256]float32) {
+	for i := range t {
 		switch i {
 		case 0x00:
-			f8e8m0ToF32Table[i] = math.Float32frombits(0x00400000)
+			t[i] = math.Float32frombits(0x00400000)
 		case 0xFF:
-			f8e8m0ToF32Table[i] = math.Float32frombits(0x7FC00000)
+			t[i] = math.Float32frombits(0x7FC00000)
 		default:
-			f8e8m0ToF32Table[i] = math.Float32frombits(uint32(i) << 23)
+			t[i] = math.Float32frombits(uint32(i) << 23)
 		}
 	}
-}
+	return t
+}()

@@ -21971,147 +21971,152 @@ DATA blockNibbleDwords<>+56(SB)/8, $0x3c3c3c3c38383838
 GLOBL blockNibbleDwords<>(SB), RODATA|NOPTR, $64
 
 // func blockmxfp4ToF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·blockmxfp4ToF16AVX512(SB), NOSPLIT, $0-80
-	MOVQ      dst_base+0(FP), DI
-	MOVQ      codes_base+24(FP), SI
-	MOVQ      scales_base+48(FP), DX
-	MOVQ      steps+72(FP), CX
-	VMOVUPS   blockF4Values<>+0(SB), Z31
-	VMOVDQU64 blockNibbleWordsF16<>+0(SB), Z30
-	VMOVDQU64 blockSpreadQuads<>+0(SB), Z29
-	VMOVDQU64 blockIndexKeepF16<>+0(SB), Z28
-	VMOVDQU64 blockIndexSetF16MXFP4<>+0(SB), Z27
-	LEAQ      ·f8e8m0ToF32Table+0(SB), R8
-	TESTQ     CX, CX
-	JZ        done
+	MOVQ dst_base+0(FP), DI
+	MOVQ codes_base+24(FP), SI
+	MOVQ scales_base+48(FP), DX
+	MOVQ steps+72(FP), CX
+	LEAQ ·blockMXFP4F16Rows+0(SB), R8
+	CMPQ CX, $0x00000004
+	JB   single
 
-step:
+group:
 	MOVBLZX         (DX), AX
-	VBROADCASTSS    (R8)(AX*4), Z0
-	VMULPS          Z31, Z0, Z0
-	VCVTPS2PH       $0x00, Z0, Y0
-	VBROADCASTI32X4 (SI), Z2
-	VPERMQ          Z2, Z29, Z2
-	VPMULTISHIFTQB  Z2, Z30, Z2
-	VPTERNLOGD      $0xea, Z27, Z28, Z2
-	VPERMW          Z0, Z2, Z2
-	VMOVDQU64       Z2, (DI)
+	SHLQ            $0x05, AX
+	VBROADCASTI64X4 (R8)(AX*1), Z0
+	VPMOVZXBD       (SI), Z1
+	VPSLLD          $0x0c, Z1, Z2
+	VPORD           Z2, Z1, Z1
+	VPERMW          Z0, Z1, Z1
+	VMOVDQU64       Z1, (DI)
+	MOVBLZX         1(DX), AX
+	SHLQ            $0x05, AX
+	VBROADCASTI64X4 (R8)(AX*1), Z3
+	VPMOVZXBD       16(SI), Z4
+	VPSLLD          $0x0c, Z4, Z5
+	VPORD           Z5, Z4, Z4
+	VPERMW          Z3, Z4, Z4
+	VMOVDQU64       Z4, 64(DI)
+	MOVBLZX         2(DX), AX
+	SHLQ            $0x05, AX
+	VBROADCASTI64X4 (R8)(AX*1), Z6
+	VPMOVZXBD       32(SI), Z7
+	VPSLLD          $0x0c, Z7, Z8
+	VPORD           Z8, Z7, Z7
+	VPERMW          Z6, Z7, Z7
+	VMOVDQU64       Z7, 128(DI)
+	MOVBLZX         3(DX), AX
+	SHLQ            $0x05, AX
+	VBROADCASTI64X4 (R8)(AX*1), Z9
+	VPMOVZXBD       48(SI), Z10
+	VPSLLD          $0x0c, Z10, Z11
+	VPORD           Z11, Z10, Z10
+	VPERMW          Z9, Z10, Z10
+	VMOVDQU64       Z10, 192(DI)
+	ADDQ            $0x00000040, SI
+	ADDQ            $0x00000100, DI
+	ADDQ            $0x00000004, DX
+	SUBQ            $0x00000004, CX
+	CMPQ            CX, $0x00000004
+	JAE             group
+
+single:
+	TESTQ CX, CX
+	JZ    done
+
+one:
+	MOVBLZX         (DX), AX
+	SHLQ            $0x05, AX
+	VBROADCASTI64X4 (R8)(AX*1), Z0
+	VPMOVZXBD       (SI), Z1
+	VPSLLD          $0x0c, Z1, Z2
+	VPORD           Z2, Z1, Z1
+	VPERMW          Z0, Z1, Z1
+	VMOVDQU64       Z1, (DI)
 	ADDQ            $0x00000010, SI
 	ADDQ            $0x00000040, DI
-	INCQ            DX
+	ADDQ            $0x00000001, DX
 	DECQ            CX
-	JNZ             step
+	JNZ             one
 
 done:
 	VZEROUPPER
 	RET
-
-DATA blockNibbleWordsF16<>+0(SB)/8, $0x0c0c080804040000
-DATA blockNibbleWordsF16<>+8(SB)/8, $0x1c1c181814141010
-DATA blockNibbleWordsF16<>+16(SB)/8, $0x2c2c282824242020
-DATA blockNibbleWordsF16<>+24(SB)/8, $0x3c3c383834343030
-DATA blockNibbleWordsF16<>+32(SB)/8, $0x0c0c080804040000
-DATA blockNibbleWordsF16<>+40(SB)/8, $0x1c1c181814141010
-DATA blockNibbleWordsF16<>+48(SB)/8, $0x2c2c282824242020
-DATA blockNibbleWordsF16<>+56(SB)/8, $0x3c3c383834343030
-GLOBL blockNibbleWordsF16<>(SB), RODATA|NOPTR, $64
-
-DATA blockSpreadQuads<>+0(SB)/8, $0x0000000000000000
-DATA blockSpreadQuads<>+8(SB)/8, $0x0000000000000000
-DATA blockSpreadQuads<>+16(SB)/8, $0x0000000000000000
-DATA blockSpreadQuads<>+24(SB)/8, $0x0000000000000000
-DATA blockSpreadQuads<>+32(SB)/8, $0x0000000000000001
-DATA blockSpreadQuads<>+40(SB)/8, $0x0000000000000001
-DATA blockSpreadQuads<>+48(SB)/8, $0x0000000000000001
-DATA blockSpreadQuads<>+56(SB)/8, $0x0000000000000001
-GLOBL blockSpreadQuads<>(SB), RODATA|NOPTR, $64
-
-DATA blockIndexKeepF16<>+0(SB)/8, $0x000f000f000f000f
-DATA blockIndexKeepF16<>+8(SB)/8, $0x000f000f000f000f
-DATA blockIndexKeepF16<>+16(SB)/8, $0x000f000f000f000f
-DATA blockIndexKeepF16<>+24(SB)/8, $0x000f000f000f000f
-DATA blockIndexKeepF16<>+32(SB)/8, $0x000f000f000f000f
-DATA blockIndexKeepF16<>+40(SB)/8, $0x000f000f000f000f
-DATA blockIndexKeepF16<>+48(SB)/8, $0x000f000f000f000f
-DATA blockIndexKeepF16<>+56(SB)/8, $0x000f000f000f000f
-GLOBL blockIndexKeepF16<>(SB), RODATA|NOPTR, $64
-
-DATA blockIndexSetF16MXFP4<>+0(SB)/8, $0x0000000000000000
-DATA blockIndexSetF16MXFP4<>+8(SB)/8, $0x0000000000000000
-DATA blockIndexSetF16MXFP4<>+16(SB)/8, $0x0000000000000000
-DATA blockIndexSetF16MXFP4<>+24(SB)/8, $0x0000000000000000
-DATA blockIndexSetF16MXFP4<>+32(SB)/8, $0x0000000000000000
-DATA blockIndexSetF16MXFP4<>+40(SB)/8, $0x0000000000000000
-DATA blockIndexSetF16MXFP4<>+48(SB)/8, $0x0000000000000000
-DATA blockIndexSetF16MXFP4<>+56(SB)/8, $0x0000000000000000
-GLOBL blockIndexSetF16MXFP4<>(SB), RODATA|NOPTR, $64
 
 // func blockmxfp4ToBF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·blockmxfp4ToBF16AVX512(SB), NOSPLIT, $0-80
-	MOVQ      dst_base+0(FP), DI
-	MOVQ      codes_base+24(FP), SI
-	MOVQ      scales_base+48(FP), DX
-	MOVQ      steps+72(FP), CX
-	VMOVUPS   blockF4Values<>+0(SB), Z31
-	VMOVDQU64 blockNibbleWordsBF16<>+0(SB), Z30
-	VMOVDQU64 blockSpreadQuads<>+0(SB), Z29
-	VMOVDQU64 blockIndexKeepBF16<>+0(SB), Z28
-	VMOVDQU64 blockIndexSetBF16MXFP4<>+0(SB), Z27
-	LEAQ      ·f8e8m0ToF32Table+0(SB), R8
-	TESTQ     CX, CX
-	JZ        done
+	MOVQ dst_base+0(FP), DI
+	MOVQ codes_base+24(FP), SI
+	MOVQ scales_base+48(FP), DX
+	MOVQ steps+72(FP), CX
+	LEAQ ·blockMXFP4BF16Rows+0(SB), R8
+	CMPQ CX, $0x00000004
+	JB   single
 
-step:
+group:
 	MOVBLZX         (DX), AX
-	VBROADCASTSS    (R8)(AX*4), Z0
-	VMULPS          Z31, Z0, Z0
-	VBROADCASTI32X4 (SI), Z2
-	VPERMQ          Z2, Z29, Z2
-	VPMULTISHIFTQB  Z2, Z30, Z2
-	VPTERNLOGD      $0xea, Z27, Z28, Z2
-	VPERMW          Z0, Z2, Z2
-	VMOVDQU64       Z2, (DI)
+	SHLQ            $0x05, AX
+	VBROADCASTI64X4 (R8)(AX*1), Z0
+	VPMOVZXBD       (SI), Z1
+	VPSLLD          $0x0c, Z1, Z2
+	VPORD           Z2, Z1, Z1
+	VPERMW          Z0, Z1, Z1
+	VMOVDQU64       Z1, (DI)
+	MOVBLZX         1(DX), AX
+	SHLQ            $0x05, AX
+	VBROADCASTI64X4 (R8)(AX*1), Z3
+	VPMOVZXBD       16(SI), Z4
+	VPSLLD          $0x0c, Z4, Z5
+	VPORD           Z5, Z4, Z4
+	VPERMW          Z3, Z4, Z4
+	VMOVDQU64       Z4, 64(DI)
+	MOVBLZX         2(DX), AX
+	SHLQ            $0x05, AX
+	VBROADCASTI64X4 (R8)(AX*1), Z6
+	VPMOVZXBD       32(SI), Z7
+	VPSLLD          $0x0c, Z7, Z8
+	VPORD           Z8, Z7, Z7
+	VPERMW          Z6, Z7, Z7
+	VMOVDQU64       Z7, 128(DI)
+	MOVBLZX         3(DX), AX
+	SHLQ            $0x05, AX
+	VBROADCASTI64X4 (R8)(AX*1), Z9
+	VPMOVZXBD       48(SI), Z10
+	VPSLLD          $0x0c, Z10, Z11
+	VPORD           Z11, Z10, Z10
+	VPERMW          Z9, Z10, Z10
+	VMOVDQU64       Z10, 192(DI)
+	ADDQ            $0x00000040, SI
+	ADDQ            $0x00000100, DI
+	ADDQ            $0x00000004, DX
+	SUBQ            $0x00000004, CX
+	CMPQ            CX, $0x00000004
+	JAE             group
+
+single:
+	TESTQ CX, CX
+	JZ    done
+
+one:
+	MOVBLZX         (DX), AX
+	SHLQ            $0x05, AX
+	VBROADCASTI64X4 (R8)(AX*1), Z0
+	VPMOVZXBD       (SI), Z1
+	VPSLLD          $0x0c, Z1, Z2
+	VPORD           Z2, Z1, Z1
+	VPERMW          Z0, Z1, Z1
+	VMOVDQU64       Z1, (DI)
 	ADDQ            $0x00000010, SI
 	ADDQ            $0x00000040, DI
-	INCQ            DX
+	ADDQ            $0x00000001, DX
 	DECQ            CX
-	JNZ             step
+	JNZ             one
 
 done:
 	VZEROUPPER
 	RET
-
-DATA blockNibbleWordsBF16<>+0(SB)/8, $0x0b0b070703033f3f
-DATA blockNibbleWordsBF16<>+8(SB)/8, $0x1b1b171713130f0f
-DATA blockNibbleWordsBF16<>+16(SB)/8, $0x2b2b272723231f1f
-DATA blockNibbleWordsBF16<>+24(SB)/8, $0x3b3b373733332f2f
-DATA blockNibbleWordsBF16<>+32(SB)/8, $0x0b0b070703033f3f
-DATA blockNibbleWordsBF16<>+40(SB)/8, $0x1b1b171713130f0f
-DATA blockNibbleWordsBF16<>+48(SB)/8, $0x2b2b272723231f1f
-DATA blockNibbleWordsBF16<>+56(SB)/8, $0x3b3b373733332f2f
-GLOBL blockNibbleWordsBF16<>(SB), RODATA|NOPTR, $64
-
-DATA blockIndexKeepBF16<>+0(SB)/8, $0x001e001e001e001e
-DATA blockIndexKeepBF16<>+8(SB)/8, $0x001e001e001e001e
-DATA blockIndexKeepBF16<>+16(SB)/8, $0x001e001e001e001e
-DATA blockIndexKeepBF16<>+24(SB)/8, $0x001e001e001e001e
-DATA blockIndexKeepBF16<>+32(SB)/8, $0x001e001e001e001e
-DATA blockIndexKeepBF16<>+40(SB)/8, $0x001e001e001e001e
-DATA blockIndexKeepBF16<>+48(SB)/8, $0x001e001e001e001e
-DATA blockIndexKeepBF16<>+56(SB)/8, $0x001e001e001e001e
-GLOBL blockIndexKeepBF16<>(SB), RODATA|NOPTR, $64
-
-DATA blockIndexSetBF16MXFP4<>+0(SB)/8, $0x0001000100010001
-DATA blockIndexSetBF16MXFP4<>+8(SB)/8, $0x0001000100010001
-DATA blockIndexSetBF16MXFP4<>+16(SB)/8, $0x0001000100010001
-DATA blockIndexSetBF16MXFP4<>+24(SB)/8, $0x0001000100010001
-DATA blockIndexSetBF16MXFP4<>+32(SB)/8, $0x0001000100010001
-DATA blockIndexSetBF16MXFP4<>+40(SB)/8, $0x0001000100010001
-DATA blockIndexSetBF16MXFP4<>+48(SB)/8, $0x0001000100010001
-DATA blockIndexSetBF16MXFP4<>+56(SB)/8, $0x0001000100010001
-GLOBL blockIndexSetBF16MXFP4<>(SB), RODATA|NOPTR, $64
 
 // func blocknvfp4ToF32AVX512(dst []byte, codes []byte, scales []byte, steps int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -22150,183 +22155,208 @@ done:
 	RET
 
 // func blocknvfp4ToF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·blocknvfp4ToF16AVX512(SB), NOSPLIT, $0-80
-	MOVQ      dst_base+0(FP), DI
-	MOVQ      codes_base+24(FP), SI
-	MOVQ      scales_base+48(FP), DX
-	MOVQ      steps+72(FP), CX
-	VMOVUPS   blockF4Values<>+0(SB), Z31
-	VMOVDQU64 blockNibbleWordsF16<>+0(SB), Z30
-	VMOVDQU64 blockSpreadQuads<>+0(SB), Z29
-	VMOVDQU64 blockIndexKeepF16<>+0(SB), Z28
-	VMOVDQU64 blockIndexSetF16NVFP4<>+0(SB), Z27
-	LEAQ      ·blockE4M3Scales+0(SB), R8
-	CMPQ      CX, $0x00000002
-	JB        single
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         steps+72(FP), CX
+	MOVL         $0x000f000f, AX
+	VPBROADCASTD AX, Z31
+	VMOVDQU64    blockHalfSelect<>+0(SB), Z30
+	LEAQ         ·blockNVFP4F16Rows+0(SB), R8
+	CMPQ         CX, $0x00000004
+	JB           single
 
 group:
-	MOVBLZX         (DX), AX
-	VBROADCASTSS    (R8)(AX*4), Z0
-	VMULPS          Z31, Z0, Z0
-	MOVBLZX         1(DX), AX
-	VBROADCASTSS    (R8)(AX*4), Z1
-	VMULPS          Z31, Z1, Z1
-	VCVTPS2PH       $0x00, Z0, Y0
-	VCVTPS2PH       $0x00, Z1, Y1
-	VINSERTI64X4    $0x01, Y1, Z0, Z0
-	VBROADCASTI32X4 (SI), Z2
-	VPERMQ          Z2, Z29, Z2
-	VPMULTISHIFTQB  Z2, Z30, Z2
-	VPTERNLOGD      $0xea, Z27, Z28, Z2
-	VPERMW          Z0, Z2, Z2
-	VMOVDQU64       Z2, (DI)
-	MOVBLZX         2(DX), AX
-	VBROADCASTSS    (R8)(AX*4), Z3
-	VMULPS          Z31, Z3, Z3
-	MOVBLZX         3(DX), AX
-	VBROADCASTSS    (R8)(AX*4), Z4
-	VMULPS          Z31, Z4, Z4
-	VCVTPS2PH       $0x00, Z3, Y3
-	VCVTPS2PH       $0x00, Z4, Y4
-	VINSERTI64X4    $0x01, Y4, Z3, Z3
-	VBROADCASTI32X4 16(SI), Z5
-	VPERMQ          Z5, Z29, Z5
-	VPMULTISHIFTQB  Z5, Z30, Z5
-	VPTERNLOGD      $0xea, Z27, Z28, Z5
-	VPERMW          Z3, Z5, Z5
-	VMOVDQU64       Z5, 64(DI)
-	ADDQ            $0x00000020, SI
-	ADDQ            $0x00000080, DI
-	ADDQ            $0x00000004, DX
-	SUBQ            $0x00000002, CX
-	CMPQ            CX, $0x00000002
-	JAE             group
+	MOVBLZX      (DX), AX
+	SHLQ         $0x05, AX
+	MOVBLZX      1(DX), BX
+	SHLQ         $0x05, BX
+	VMOVDQU      (R8)(AX*1), Y0
+	VINSERTI64X4 $0x01, (R8)(BX*1), Z0, Z0
+	VPMOVZXBD    (SI), Z1
+	VPSLLD       $0x0c, Z1, Z2
+	VPORD        Z2, Z1, Z1
+	VPTERNLOGD   $0xea, Z30, Z31, Z1
+	VPERMW       Z0, Z1, Z1
+	VMOVDQU64    Z1, (DI)
+	MOVBLZX      2(DX), AX
+	SHLQ         $0x05, AX
+	MOVBLZX      3(DX), BX
+	SHLQ         $0x05, BX
+	VMOVDQU      (R8)(AX*1), Y3
+	VINSERTI64X4 $0x01, (R8)(BX*1), Z3, Z3
+	VPMOVZXBD    16(SI), Z4
+	VPSLLD       $0x0c, Z4, Z5
+	VPORD        Z5, Z4, Z4
+	VPTERNLOGD   $0xea, Z30, Z31, Z4
+	VPERMW       Z3, Z4, Z4
+	VMOVDQU64    Z4, 64(DI)
+	MOVBLZX      4(DX), AX
+	SHLQ         $0x05, AX
+	MOVBLZX      5(DX), BX
+	SHLQ         $0x05, BX
+	VMOVDQU      (R8)(AX*1), Y6
+	VINSERTI64X4 $0x01, (R8)(BX*1), Z6, Z6
+	VPMOVZXBD    32(SI), Z7
+	VPSLLD       $0x0c, Z7, Z8
+	VPORD        Z8, Z7, Z7
+	VPTERNLOGD   $0xea, Z30, Z31, Z7
+	VPERMW       Z6, Z7, Z7
+	VMOVDQU64    Z7, 128(DI)
+	MOVBLZX      6(DX), AX
+	SHLQ         $0x05, AX
+	MOVBLZX      7(DX), BX
+	SHLQ         $0x05, BX
+	VMOVDQU      (R8)(AX*1), Y9
+	VINSERTI64X4 $0x01, (R8)(BX*1), Z9, Z9
+	VPMOVZXBD    48(SI), Z10
+	VPSLLD       $0x0c, Z10, Z11
+	VPORD        Z11, Z10, Z10
+	VPTERNLOGD   $0xea, Z30, Z31, Z10
+	VPERMW       Z9, Z10, Z10
+	VMOVDQU64    Z10, 192(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000100, DI
+	ADDQ         $0x00000008, DX
+	SUBQ         $0x00000004, CX
+	CMPQ         CX, $0x00000004
+	JAE          group
 
 single:
 	TESTQ CX, CX
 	JZ    done
 
 one:
-	MOVBLZX         (DX), AX
-	VBROADCASTSS    (R8)(AX*4), Z0
-	VMULPS          Z31, Z0, Z0
-	MOVBLZX         1(DX), AX
-	VBROADCASTSS    (R8)(AX*4), Z1
-	VMULPS          Z31, Z1, Z1
-	VCVTPS2PH       $0x00, Z0, Y0
-	VCVTPS2PH       $0x00, Z1, Y1
-	VINSERTI64X4    $0x01, Y1, Z0, Z0
-	VBROADCASTI32X4 (SI), Z2
-	VPERMQ          Z2, Z29, Z2
-	VPMULTISHIFTQB  Z2, Z30, Z2
-	VPTERNLOGD      $0xea, Z27, Z28, Z2
-	VPERMW          Z0, Z2, Z2
-	VMOVDQU64       Z2, (DI)
-	ADDQ            $0x00000010, SI
-	ADDQ            $0x00000040, DI
-	ADDQ            $0x00000002, DX
-	DECQ            CX
-	JNZ             one
+	MOVBLZX      (DX), AX
+	SHLQ         $0x05, AX
+	MOVBLZX      1(DX), BX
+	SHLQ         $0x05, BX
+	VMOVDQU      (R8)(AX*1), Y0
+	VINSERTI64X4 $0x01, (R8)(BX*1), Z0, Z0
+	VPMOVZXBD    (SI), Z1
+	VPSLLD       $0x0c, Z1, Z2
+	VPORD        Z2, Z1, Z1
+	VPTERNLOGD   $0xea, Z30, Z31, Z1
+	VPERMW       Z0, Z1, Z1
+	VMOVDQU64    Z1, (DI)
+	ADDQ         $0x00000010, SI
+	ADDQ         $0x00000040, DI
+	ADDQ         $0x00000002, DX
+	DECQ         CX
+	JNZ          one
 
 done:
 	VZEROUPPER
 	RET
 
-DATA blockIndexSetF16NVFP4<>+0(SB)/8, $0x0000000000000000
-DATA blockIndexSetF16NVFP4<>+8(SB)/8, $0x0000000000000000
-DATA blockIndexSetF16NVFP4<>+16(SB)/8, $0x0000000000000000
-DATA blockIndexSetF16NVFP4<>+24(SB)/8, $0x0000000000000000
-DATA blockIndexSetF16NVFP4<>+32(SB)/8, $0x0010001000100010
-DATA blockIndexSetF16NVFP4<>+40(SB)/8, $0x0010001000100010
-DATA blockIndexSetF16NVFP4<>+48(SB)/8, $0x0010001000100010
-DATA blockIndexSetF16NVFP4<>+56(SB)/8, $0x0010001000100010
-GLOBL blockIndexSetF16NVFP4<>(SB), RODATA|NOPTR, $64
+DATA blockHalfSelect<>+0(SB)/8, $0x0000000000000000
+DATA blockHalfSelect<>+8(SB)/8, $0x0000000000000000
+DATA blockHalfSelect<>+16(SB)/8, $0x0000000000000000
+DATA blockHalfSelect<>+24(SB)/8, $0x0000000000000000
+DATA blockHalfSelect<>+32(SB)/8, $0x0010001000100010
+DATA blockHalfSelect<>+40(SB)/8, $0x0010001000100010
+DATA blockHalfSelect<>+48(SB)/8, $0x0010001000100010
+DATA blockHalfSelect<>+56(SB)/8, $0x0010001000100010
+GLOBL blockHalfSelect<>(SB), RODATA|NOPTR, $64
 
 // func blocknvfp4ToBF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+// Requires: AVX, AVX512BW, AVX512F
 TEXT ·blocknvfp4ToBF16AVX512(SB), NOSPLIT, $0-80
-	MOVQ      dst_base+0(FP), DI
-	MOVQ      codes_base+24(FP), SI
-	MOVQ      scales_base+48(FP), DX
-	MOVQ      steps+72(FP), CX
-	VMOVUPS   blockF4Values<>+0(SB), Z31
-	VMOVDQU64 blockNibbleWordsBF16<>+0(SB), Z30
-	VMOVDQU64 blockSpreadQuads<>+0(SB), Z29
-	VMOVDQU64 blockIndexKeepBF16<>+0(SB), Z28
-	VMOVDQU64 blockIndexSetBF16NVFP4<>+0(SB), Z27
-	LEAQ      ·blockE4M3Scales+0(SB), R8
-	CMPQ      CX, $0x00000002
-	JB        single
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         steps+72(FP), CX
+	MOVL         $0x000f000f, AX
+	VPBROADCASTD AX, Z31
+	VMOVDQU64    blockHalfSelect<>+0(SB), Z30
+	LEAQ         ·blockNVFP4BF16Rows+0(SB), R8
+	CMPQ         CX, $0x00000004
+	JB           single
 
 group:
-	MOVBLZX         (DX), AX
-	VBROADCASTSS    (R8)(AX*4), Z0
-	VMULPS          Z31, Z0, Z0
-	MOVBLZX         1(DX), AX
-	VBROADCASTSS    (R8)(AX*4), Z1
-	VMULPS          Z31, Z1, Z1
-	VBROADCASTI32X4 (SI), Z2
-	VPERMQ          Z2, Z29, Z2
-	VPMULTISHIFTQB  Z2, Z30, Z2
-	VPTERNLOGD      $0xea, Z27, Z28, Z2
-	VPERMT2W        Z1, Z2, Z0
-	VMOVDQU64       Z0, (DI)
-	MOVBLZX         2(DX), AX
-	VBROADCASTSS    (R8)(AX*4), Z3
-	VMULPS          Z31, Z3, Z3
-	MOVBLZX         3(DX), AX
-	VBROADCASTSS    (R8)(AX*4), Z4
-	VMULPS          Z31, Z4, Z4
-	VBROADCASTI32X4 16(SI), Z5
-	VPERMQ          Z5, Z29, Z5
-	VPMULTISHIFTQB  Z5, Z30, Z5
-	VPTERNLOGD      $0xea, Z27, Z28, Z5
-	VPERMT2W        Z4, Z5, Z3
-	VMOVDQU64       Z3, 64(DI)
-	ADDQ            $0x00000020, SI
-	ADDQ            $0x00000080, DI
-	ADDQ            $0x00000004, DX
-	SUBQ            $0x00000002, CX
-	CMPQ            CX, $0x00000002
-	JAE             group
+	MOVBLZX      (DX), AX
+	SHLQ         $0x05, AX
+	MOVBLZX      1(DX), BX
+	SHLQ         $0x05, BX
+	VMOVDQU      (R8)(AX*1), Y0
+	VINSERTI64X4 $0x01, (R8)(BX*1), Z0, Z0
+	VPMOVZXBD    (SI), Z1
+	VPSLLD       $0x0c, Z1, Z2
+	VPORD        Z2, Z1, Z1
+	VPTERNLOGD   $0xea, Z30, Z31, Z1
+	VPERMW       Z0, Z1, Z1
+	VMOVDQU64    Z1, (DI)
+	MOVBLZX      2(DX), AX
+	SHLQ         $0x05, AX
+	MOVBLZX      3(DX), BX
+	SHLQ         $0x05, BX
+	VMOVDQU      (R8)(AX*1), Y3
+	VINSERTI64X4 $0x01, (R8)(BX*1), Z3, Z3
+	VPMOVZXBD    16(SI), Z4
+	VPSLLD       $0x0c, Z4, Z5
+	VPORD        Z5, Z4, Z4
+	VPTERNLOGD   $0xea, Z30, Z31, Z4
+	VPERMW       Z3, Z4, Z4
+	VMOVDQU64    Z4, 64(DI)
+	MOVBLZX      4(DX), AX
+	SHLQ         $0x05, AX
+	MOVBLZX      5(DX), BX
+	SHLQ         $0x05, BX
+	VMOVDQU      (R8)(AX*1), Y6
+	VINSERTI64X4 $0x01, (R8)(BX*1), Z6, Z6
+	VPMOVZXBD    32(SI), Z7
+	VPSLLD       $0x0c, Z7, Z8
+	VPORD        Z8, Z7, Z7
+	VPTERNLOGD   $0xea, Z30, Z31, Z7
+	VPERMW       Z6, Z7, Z7
+	VMOVDQU64    Z7, 128(DI)
+	MOVBLZX      6(DX), AX
+	SHLQ         $0x05, AX
+	MOVBLZX      7(DX), BX
+	SHLQ         $0x05, BX
+	VMOVDQU      (R8)(AX*1), Y9
+	VINSERTI64X4 $0x01, (R8)(BX*1), Z9, Z9
+	VPMOVZXBD    48(SI), Z10
+	VPSLLD       $0x0c, Z10, Z11
+	VPORD        Z11, Z10, Z10
+	VPTERNLOGD   $0xea, Z30, Z31, Z10
+	VPERMW       Z9, Z10, Z10
+	VMOVDQU64    Z10, 192(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000100, DI
+	ADDQ         $0x00000008, DX
+	SUBQ         $0x00000004, CX
+	CMPQ         CX, $0x00000004
+	JAE          group
 
 single:
 	TESTQ CX, CX
 	JZ    done
 
 one:
-	MOVBLZX         (DX), AX
-	VBROADCASTSS    (R8)(AX*4), Z0
-	VMULPS          Z31, Z0, Z0
-	MOVBLZX         1(DX), AX
-	VBROADCASTSS    (R8)(AX*4), Z1
-	VMULPS          Z31, Z1, Z1
-	VBROADCASTI32X4 (SI), Z2
-	VPERMQ          Z2, Z29, Z2
-	VPMULTISHIFTQB  Z2, Z30, Z2
-	VPTERNLOGD      $0xea, Z27, Z28, Z2
-	VPERMT2W        Z1, Z2, Z0
-	VMOVDQU64       Z0, (DI)
-	ADDQ            $0x00000010, SI
-	ADDQ            $0x00000040, DI
-	ADDQ            $0x00000002, DX
-	DECQ            CX
-	JNZ             one
+	MOVBLZX      (DX), AX
+	SHLQ         $0x05, AX
+	MOVBLZX      1(DX), BX
+	SHLQ         $0x05, BX
+	VMOVDQU      (R8)(AX*1), Y0
+	VINSERTI64X4 $0x01, (R8)(BX*1), Z0, Z0
+	VPMOVZXBD    (SI), Z1
+	VPSLLD       $0x0c, Z1, Z2
+	VPORD        Z2, Z1, Z1
+	VPTERNLOGD   $0xea, Z30, Z31, Z1
+	VPERMW       Z0, Z1, Z1
+	VMOVDQU64    Z1, (DI)
+	ADDQ         $0x00000010, SI
+	ADDQ         $0x00000040, DI
+	ADDQ         $0x00000002, DX
+	DECQ         CX
+	JNZ          one
 
 done:
 	VZEROUPPER
 	RET
-
-DATA blockIndexSetBF16NVFP4<>+0(SB)/8, $0x0001000100010001
-DATA blockIndexSetBF16NVFP4<>+8(SB)/8, $0x0001000100010001
-DATA blockIndexSetBF16NVFP4<>+16(SB)/8, $0x0001000100010001
-DATA blockIndexSetBF16NVFP4<>+24(SB)/8, $0x0001000100010001
-DATA blockIndexSetBF16NVFP4<>+32(SB)/8, $0x0021002100210021
-DATA blockIndexSetBF16NVFP4<>+40(SB)/8, $0x0021002100210021
-DATA blockIndexSetBF16NVFP4<>+48(SB)/8, $0x0021002100210021
-DATA blockIndexSetBF16NVFP4<>+56(SB)/8, $0x0021002100210021
-GLOBL blockIndexSetBF16NVFP4<>(SB), RODATA|NOPTR, $64
 
 // func blockmxfp8e4m3ToF32AVX512(dst []byte, codes []byte, scales []byte, steps int)
 // Requires: AVX, AVX512F
@@ -22770,34 +22800,24 @@ DATA blockNibbleShifts<>+24(SB)/8, $0x0000001c00000018
 GLOBL blockNibbleShifts<>(SB), RODATA|NOPTR, $32
 
 // func blockmxfp4ToF16AVX2(dst []byte, codes []byte, scales []byte, steps int)
-// Requires: AVX, AVX2, F16C
+// Requires: AVX, AVX2
 TEXT ·blockmxfp4ToF16AVX2(SB), NOSPLIT, $0-80
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         codes_base+24(FP), SI
 	MOVQ         scales_base+48(FP), DX
 	MOVQ         steps+72(FP), CX
-	VMOVUPS      blockF4Values<>+0(SB), Y15
-	VMOVUPS      blockF4Values<>+32(SB), Y14
-	LEAQ         ·f8e8m0ToF32Table+0(SB), R8
 	MOVL         $0x0f0f0f0f, AX
 	VMOVD        AX, X13
 	VPBROADCASTD X13, Y13
-	VMOVDQU      blockSplitWords<>+0(SB), Y12
+	LEAQ         ·blockMXFP4F16Split+0(SB), R8
 	TESTQ        CX, CX
 	JZ           done
 
 step:
 	MOVBLZX        (DX), AX
-	VBROADCASTSS   (R8)(AX*4), Y2
-	VMULPS         Y14, Y2, Y11
-	VMULPS         Y15, Y2, Y2
-	VCVTPS2PH      $0x00, Y2, X2
-	VCVTPS2PH      $0x00, Y11, X11
-	VINSERTI128    $0x01, X11, Y2, Y2
-	VPSHUFB        Y12, Y2, Y2
-	VPERMQ         $0xd8, Y2, Y2
-	VPERM2I128     $0x00, Y2, Y2, Y0
-	VPERM2I128     $0x11, Y2, Y2, Y1
+	SHLQ           $0x05, AX
+	VBROADCASTI128 (R8)(AX*1), Y0
+	VBROADCASTI128 16(R8)(AX*1), Y1
 	VBROADCASTI128 (SI), Y4
 	VPAND          Y13, Y4, Y5
 	VPSRLW         $0x04, Y4, Y6
@@ -22823,12 +22843,6 @@ done:
 	VZEROUPPER
 	RET
 
-DATA blockSplitWords<>+0(SB)/8, $0x0e0c0a0806040200
-DATA blockSplitWords<>+8(SB)/8, $0x0f0d0b0907050301
-DATA blockSplitWords<>+16(SB)/8, $0x0e0c0a0806040200
-DATA blockSplitWords<>+24(SB)/8, $0x0f0d0b0907050301
-GLOBL blockSplitWords<>(SB), RODATA|NOPTR, $32
-
 // func blockmxfp4ToBF16AVX2(dst []byte, codes []byte, scales []byte, steps int)
 // Requires: AVX, AVX2
 TEXT ·blockmxfp4ToBF16AVX2(SB), NOSPLIT, $0-80
@@ -22836,29 +22850,18 @@ TEXT ·blockmxfp4ToBF16AVX2(SB), NOSPLIT, $0-80
 	MOVQ         codes_base+24(FP), SI
 	MOVQ         scales_base+48(FP), DX
 	MOVQ         steps+72(FP), CX
-	VMOVUPS      blockF4Values<>+0(SB), Y15
-	VMOVUPS      blockF4Values<>+32(SB), Y14
-	LEAQ         ·f8e8m0ToF32Table+0(SB), R8
 	MOVL         $0x0f0f0f0f, AX
 	VMOVD        AX, X13
 	VPBROADCASTD X13, Y13
-	VMOVDQU      blockSplitWords<>+0(SB), Y12
+	LEAQ         ·blockMXFP4BF16Split+0(SB), R8
 	TESTQ        CX, CX
 	JZ           done
 
 step:
 	MOVBLZX        (DX), AX
-	VBROADCASTSS   (R8)(AX*4), Y2
-	VMULPS         Y14, Y2, Y11
-	VMULPS         Y15, Y2, Y2
-	VPSRLD         $0x10, Y2, Y2
-	VPSRLD         $0x10, Y11, Y11
-	VPACKUSDW      Y11, Y2, Y2
-	VPERMQ         $0xd8, Y2, Y2
-	VPSHUFB        Y12, Y2, Y2
-	VPERMQ         $0xd8, Y2, Y2
-	VPERM2I128     $0x00, Y2, Y2, Y0
-	VPERM2I128     $0x11, Y2, Y2, Y1
+	SHLQ           $0x05, AX
+	VBROADCASTI128 (R8)(AX*1), Y0
+	VBROADCASTI128 16(R8)(AX*1), Y1
 	VBROADCASTI128 (SI), Y4
 	VPAND          Y13, Y4, Y5
 	VPSRLW         $0x04, Y4, Y6
@@ -22946,43 +22949,28 @@ done:
 	RET
 
 // func blocknvfp4ToF16AVX2(dst []byte, codes []byte, scales []byte, steps int)
-// Requires: AVX, AVX2, F16C
+// Requires: AVX, AVX2
 TEXT ·blocknvfp4ToF16AVX2(SB), NOSPLIT, $0-80
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         codes_base+24(FP), SI
 	MOVQ         scales_base+48(FP), DX
 	MOVQ         steps+72(FP), CX
-	VMOVUPS      blockF4Values<>+0(SB), Y15
-	VMOVUPS      blockF4Values<>+32(SB), Y14
-	LEAQ         ·blockE4M3Scales+0(SB), R8
 	MOVL         $0x0f0f0f0f, AX
 	VMOVD        AX, X13
 	VPBROADCASTD X13, Y13
-	VMOVDQU      blockSplitWords<>+0(SB), Y12
+	LEAQ         ·blockNVFP4F16Split+0(SB), R8
 	TESTQ        CX, CX
 	JZ           done
 
 step:
 	MOVBLZX        (DX), AX
-	VBROADCASTSS   (R8)(AX*4), Y2
-	VMULPS         Y14, Y2, Y11
-	VMULPS         Y15, Y2, Y2
-	VCVTPS2PH      $0x00, Y2, X2
-	VCVTPS2PH      $0x00, Y11, X11
-	VINSERTI128    $0x01, X11, Y2, Y2
-	VPSHUFB        Y12, Y2, Y2
-	VPERMQ         $0xd8, Y2, Y2
-	MOVBLZX        1(DX), AX
-	VBROADCASTSS   (R8)(AX*4), Y3
-	VMULPS         Y14, Y3, Y11
-	VMULPS         Y15, Y3, Y3
-	VCVTPS2PH      $0x00, Y3, X3
-	VCVTPS2PH      $0x00, Y11, X11
-	VINSERTI128    $0x01, X11, Y3, Y3
-	VPSHUFB        Y12, Y3, Y3
-	VPERMQ         $0xd8, Y3, Y3
-	VPERM2I128     $0x20, Y3, Y2, Y0
-	VPERM2I128     $0x31, Y3, Y2, Y1
+	SHLQ           $0x05, AX
+	MOVBLZX        1(DX), BX
+	SHLQ           $0x05, BX
+	VMOVDQU        (R8)(AX*1), X0
+	VINSERTI128    $0x01, (R8)(BX*1), Y0, Y0
+	VMOVDQU        16(R8)(AX*1), X1
+	VINSERTI128    $0x01, 16(R8)(BX*1), Y1, Y1
 	VBROADCASTI128 (SI), Y4
 	VPAND          Y13, Y4, Y5
 	VPSRLW         $0x04, Y4, Y6
@@ -23015,39 +23003,22 @@ TEXT ·blocknvfp4ToBF16AVX2(SB), NOSPLIT, $0-80
 	MOVQ         codes_base+24(FP), SI
 	MOVQ         scales_base+48(FP), DX
 	MOVQ         steps+72(FP), CX
-	VMOVUPS      blockF4Values<>+0(SB), Y15
-	VMOVUPS      blockF4Values<>+32(SB), Y14
-	LEAQ         ·blockE4M3Scales+0(SB), R8
 	MOVL         $0x0f0f0f0f, AX
 	VMOVD        AX, X13
 	VPBROADCASTD X13, Y13
-	VMOVDQU      blockSplitWords<>+0(SB), Y12
+	LEAQ         ·blockNVFP4BF16Split+0(SB), R8
 	TESTQ        CX, CX
 	JZ           done
 
 step:
 	MOVBLZX        (DX), AX
-	VBROADCASTSS   (R8)(AX*4), Y2
-	VMULPS         Y14, Y2, Y11
-	VMULPS         Y15, Y2, Y2
-	VPSRLD         $0x10, Y2, Y2
-	VPSRLD         $0x10, Y11, Y11
-	VPACKUSDW      Y11, Y2, Y2
-	VPERMQ         $0xd8, Y2, Y2
-	VPSHUFB        Y12, Y2, Y2
-	VPERMQ         $0xd8, Y2, Y2
-	MOVBLZX        1(DX), AX
-	VBROADCASTSS   (R8)(AX*4), Y3
-	VMULPS         Y14, Y3, Y11
-	VMULPS         Y15, Y3, Y3
-	VPSRLD         $0x10, Y3, Y3
-	VPSRLD         $0x10, Y11, Y11
-	VPACKUSDW      Y11, Y3, Y3
-	VPERMQ         $0xd8, Y3, Y3
-	VPSHUFB        Y12, Y3, Y3
-	VPERMQ         $0xd8, Y3, Y3
-	VPERM2I128     $0x20, Y3, Y2, Y0
-	VPERM2I128     $0x31, Y3, Y2, Y1
+	SHLQ           $0x05, AX
+	MOVBLZX        1(DX), BX
+	SHLQ           $0x05, BX
+	VMOVDQU        (R8)(AX*1), X0
+	VINSERTI128    $0x01, (R8)(BX*1), Y0, Y0
+	VMOVDQU        16(R8)(AX*1), X1
+	VINSERTI128    $0x01, 16(R8)(BX*1), Y1, Y1
 	VBROADCASTI128 (SI), Y4
 	VPAND          Y13, Y4, Y5
 	VPSRLW         $0x04, Y4, Y6

@@ -28,17 +28,8 @@ const Block = 128
 // Move returns an error, and writes nothing, for any other lengths or alignment and where
 // Available is false.
 func Move(dst, src []byte) error {
-	if !Available() {
-		return errors.New("membound: Move needs AVX2 on amd64 (and no purego tag)")
-	}
-	if len(src)%Block != 0 {
-		return fmt.Errorf("membound: source of %d bytes, not a multiple of %d", len(src), Block)
-	}
-	if len(src) == 0 {
-		return nil
-	}
-	if uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%32 != 0 {
-		return errors.New("membound: destination not 32-byte aligned")
+	if err := check(dst, src); err != nil || len(src) == 0 {
+		return err
 	}
 	switch len(dst) {
 	case len(src) / 2:
@@ -51,6 +42,36 @@ func Move(dst, src []byte) error {
 		move14(dst, src)
 	default:
 		return fmt.Errorf("membound: %d destination bytes for %d source bytes: the ratio is not 2:1, 1:1, 1:2 or 1:4", len(dst), len(src))
+	}
+	return nil
+}
+
+// MoveCached is Move with ordinary stores, for buffers that stay in the caches, in the ratio
+// 1:4 only: len(dst) = 4·len(src), each 32-byte source chunk stored four times. The ratio is
+// that of decoding 4-bit codes to 16-bit values (MXFP4 or NVFP4 to bf16 writes 3.76 bytes for
+// each byte of codes and scales it reads). It returns an error, and writes nothing, where Move
+// would, and for any other ratio.
+func MoveCached(dst, src []byte) error {
+	if err := check(dst, src); err != nil || len(src) == 0 {
+		return err
+	}
+	if len(dst) != 4*len(src) {
+		return fmt.Errorf("membound: %d destination bytes for %d source bytes: MoveCached takes the ratio 1:4 only", len(dst), len(src))
+	}
+	move14c(dst, src)
+	return nil
+}
+
+// check returns Move's errors for the CPU, the source length and the alignment.
+func check(dst, src []byte) error {
+	if !Available() {
+		return errors.New("membound: Move needs AVX2 on amd64 (and no purego tag)")
+	}
+	if len(src)%Block != 0 {
+		return fmt.Errorf("membound: source of %d bytes, not a multiple of %d", len(src), Block)
+	}
+	if len(src) > 0 && uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%32 != 0 {
+		return errors.New("membound: destination not 32-byte aligned")
 	}
 	return nil
 }

@@ -23,3 +23,6 @@ func move12(dst, src []byte)
 
 //go:noescape
 func move14(dst, src []byte)
+
+//go:noescape
+func move14c(dst, src []byte)

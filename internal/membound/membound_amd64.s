@@ -3,7 +3,8 @@
 #include "textflag.h"
 
 // Each loop takes 128 source bytes a step and stores with VMOVNTDQ, then fences the stores with
-// SFENCE, as the kernels' non-temporal loops do.
+// SFENCE, as the kernels' non-temporal loops do; move14c stores with VMOVDQU, as the kernels do
+// below the non-temporal threshold.
 
 // ARGS loads DI = dst, SI = src, CX = len(src).
 #define ARGS \
@@ -32,6 +33,11 @@
 #define STORE2(R, O) \
 	VMOVNTDQ R, O(DI); \
 	VMOVNTDQ R, O+32(DI)
+
+// STORE2C stores R at O(DI) and O+32(DI) through the caches.
+#define STORE2C(R, O) \
+	VMOVDQU R, O(DI); \
+	VMOVDQU R, O+32(DI)
 
 // move21: for j { dst[32j:32j+32] = src[64j:64j+32] ^ src[64j+32:64j+64] }.
 TEXT ·move21(SB), NOSPLIT, $0-48
@@ -79,4 +85,19 @@ loop:
 	STORE2(Y2, 320)
 	STORE2(Y3, 384)
 	STORE2(Y3, 448)
+	NEXT(512)
+
+// move14c is move14 with ordinary stores.
+TEXT ·move14c(SB), NOSPLIT, $0-48
+	ARGS
+loop:
+	LOAD4
+	STORE2C(Y0, 0)
+	STORE2C(Y0, 64)
+	STORE2C(Y1, 128)
+	STORE2C(Y1, 192)
+	STORE2C(Y2, 256)
+	STORE2C(Y2, 320)
+	STORE2C(Y3, 384)
+	STORE2C(Y3, 448)
 	NEXT(512)

@@ -9,3 +9,4 @@ func move21(dst, src []byte) {}
 func move11(dst, src []byte) {}
 func move12(dst, src []byte) {}
 func move14(dst, src []byte) {}
+func move14c(dst, src []byte) {}

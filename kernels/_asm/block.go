@@ -205,83 +205,47 @@ func f4DecodeAVX512(format, typ string) {
 	})
 }
 
-// f4DecodeHalfAVX512 is f4DecodeAVX512 for f16 and bf16: one VPERMW (VPERMT2W for NVFP4's two
-// tables) decodes 32 elements. The word indices come from the 16 code bytes spread by VPERMQ,
-// one quadword of codes to each 256-bit half, and VPMULTISHIFTQB. For bf16 the table is the
-// float32 products themselves: the index of a code n is 2n+1, the upper half of product n, and
-// bit 5 picks NVFP4's second block; VPMULTISHIFTQB takes each field one bit early, so that the
-// code lands in bits 1-4, and bit 0 is set. For f16 the table is the 16 products converted
-// (VCVTPS2PH), the two halves' side by side for NVFP4, and bit 4 of an index picks the half.
+// f4DecodeHalfAVX512 is f4DecodeAVX512 for f16 and bf16: one VPERMW decodes 32 elements from
+// the rows of their scales (block_rows.go), a row a block: 16 words, the block's 16 products
+// rounded to the target type. An MXFP4 row is broadcast to both 256-bit halves, so that bit 4
+// of an index does not matter; NVFP4's two rows fill one half each, and bit 4 picks the half.
+// The indices come from the 16 code bytes zero-extended to dwords (VPMOVZXBD) and ORed with
+// themselves shifted left by 12: the low word of dword j holds byte j, whose low nibble is
+// element 2j's code, and the high word byte j's high nibble, element 2j+1's code.
 func f4DecodeHalfAVX512(format, typ string) {
-	vals, ctl, spread, mask, set := Z31, Z30, Z29, Z28, Z27
-	VMOVUPS(rodata("blockF4Values", f32Quads(f4Values...)...), vals)
 	nv := format == "NVFP4"
-	early := 0
-	if typ == "BF16" {
-		early = 1
+	keep, set := Z31, Z30
+	if nv {
+		bcastD(0x000F000F, keep)
+		VMOVDQU64(rodata("blockHalfSelect", 0, 0, 0, 0, 0x0010001000100010, 0x0010001000100010, 0x0010001000100010, 0x0010001000100010), set)
 	}
-	var c []byte
-	for q := range 8 {
-		for j := range 8 {
-			c = append(c, byte((16*(q%4)+4*(j/2)-early)&63))
-		}
-	}
-	VMOVDQU64(rodata("blockNibbleWords"+typ, byteQuads(c)...), ctl)
-	VMOVDQU64(rodata("blockSpreadQuads", 0, 0, 0, 0, 1, 1, 1, 1), spread)
-	// index = (field & keep) | set, per half.
-	keep, lo, hi := uint64(0x000F), uint64(0), uint64(0x0010)
-	if typ == "BF16" {
-		keep, lo, hi = 0x001E, 1, 33
-	}
-	if !nv {
-		hi = lo
-	}
-	rep := func(w uint64) uint64 { return w * 0x0001000100010001 }
-	VMOVDQU64(rodata("blockIndexKeep"+typ, rep(keep), rep(keep), rep(keep), rep(keep), rep(keep), rep(keep), rep(keep), rep(keep)), mask)
-	VMOVDQU64(rodata("blockIndexSet"+typ+format, rep(lo), rep(lo), rep(lo), rep(lo), rep(hi), rep(hi), rep(hi), rep(hi)), set)
-	scaleBase(format)
+	LEAQ(sym("block"+format+typ+"Rows", 0), R8)
 	scales := 1
 	if nv {
 		scales = 2
 	}
 	step := func(k, si, di, dx int) {
-		t, t2, idx := zs[3*k], zs[3*k+1], zs[3*k+2]
-		loadScale(dx, t)
-		VMULPS(vals, t, t)
+		t, idx, sh := zs[3*k], zs[3*k+1], zs[3*k+2]
+		MOVBLZX(Mem{Base: RDX, Disp: dx}, EAX)
+		SHLQ(U8(5), RAX)
 		if nv {
-			loadScale(dx+1, t2)
-			VMULPS(vals, t2, t2)
+			MOVBLZX(Mem{Base: RDX, Disp: dx + 1}, EBX)
+			SHLQ(U8(5), RBX)
+			VMOVDQU(Mem{Base: R8, Index: RAX, Scale: 1}, t.AsY())
+			VINSERTI64X4(U8(1), Mem{Base: R8, Index: RBX, Scale: 1}, t, t)
+		} else {
+			VBROADCASTI64X4(Mem{Base: R8, Index: RAX, Scale: 1}, t)
 		}
-		if typ == "F16" {
-			VCVTPS2PH(U8(0), t, t.AsY())
-			if nv {
-				VCVTPS2PH(U8(0), t2, t2.AsY())
-				VINSERTI64X4(U8(1), t2.AsY(), t, t)
-			}
-		}
-		VBROADCASTI32X4(Mem{Base: RSI, Disp: si}, idx)
-		VPERMQ(idx, spread, idx)
-		VPMULTISHIFTQB(idx, ctl, idx)
-		VPTERNLOGD(U8(0xEA), set, mask, idx) // (idx & keep) | set
-		if typ == "BF16" && nv {
-			VPERMT2W(t2, idx, t)
-			VMOVDQU64(t, Mem{Base: RDI, Disp: di})
-			return
+		VPMOVZXBD(Mem{Base: RSI, Disp: si}, idx)
+		VPSLLD(U8(12), idx, sh)
+		VPORD(sh, idx, idx)
+		if nv {
+			VPTERNLOGD(U8(0xEA), set, keep, idx) // (idx & keep) | set
 		}
 		VPERMW(t, idx, idx)
 		VMOVDQU64(idx, Mem{Base: RDI, Disp: di})
 	}
-	// Two NVFP4 steps an iteration measured faster than one; MXFP4 the other way round.
-	if nv {
-		blockLoopN(2, [3]int{16, 64, scales}, step)
-		return
-	}
-	blockLoop(func() {
-		step(0, 0, 0, 0)
-		ADDQ(U32(16), RSI)
-		ADDQ(U32(64), RDI)
-		INCQ(RDX)
-	})
+	blockLoopN(4, [3]int{16, 64, scales}, step)
 }
 
 // blockLoopN runs CX steps, n a loop iteration while n are left, then one at a time, and
@@ -589,12 +553,12 @@ func loadScaleY(off int, v VecPhysical) {
 }
 
 func f4DecodeAVX2(format, typ string) {
-	pos, neg, shifts := Y15, Y14, Y13
-	VMOVUPS(rodata("blockF4Values", f32Quads(f4Values...)...), pos)
-	VMOVUPS(Mem{Symbol: Symbol{Name: "blockF4Values<>"}, Base: StaticBase, Disp: 32}, neg)
 	nv := format == "NVFP4"
-	scaleBase(format)
 	if typ == "F32" {
+		pos, neg, shifts := Y15, Y14, Y13
+		VMOVUPS(rodata("blockF4Values", f32Quads(f4Values...)...), pos)
+		VMOVUPS(Mem{Symbol: Symbol{Name: "blockF4Values<>"}, Base: StaticBase, Disp: 32}, neg)
+		scaleBase(format)
 		VMOVDQU(rodata("blockNibbleShifts", 0x0000000400000000, 0x0000000C00000008, 0x0000001400000010, 0x0000001C00000018), shifts)
 		blockLoop(func() {
 			for h := range 2 {
@@ -625,45 +589,31 @@ func f4DecodeAVX2(format, typ string) {
 		})
 		return
 	}
-	low, split := Y13, Y12
+	low := Y13
 	bcastB := func(c uint8, v VecPhysical) {
 		MOVL(U32(uint32(c)*0x01010101), EAX)
 		VMOVD(EAX, v.AsX())
 		VPBROADCASTD(v.AsX(), v)
 	}
 	bcastB(0x0F, low)
-	// Per 128-bit lane: the words' low bytes, then their high bytes.
-	VMOVDQU(rodata("blockSplitWords", 0x0E0C0A0806040200, 0x0F0D0B0907050301, 0x0E0C0A0806040200, 0x0F0D0B0907050301), split)
-	// table leaves in Y the 16 words of the products of the scale at off(DX), split by
-	// VPSHUFB and VPERMQ into the low bytes (lane 0) and the high bytes (lane 1).
-	table := func(off int, y VecPhysical) {
-		a, b := y, Y11
-		loadScaleY(off, a)
-		VMULPS(neg, a, b)
-		VMULPS(pos, a, a)
-		if typ == "F16" {
-			VCVTPS2PH(U8(0), a, a.AsX())
-			VCVTPS2PH(U8(0), b, b.AsX())
-			VINSERTI128(U8(1), b.AsX(), a, a)
-		} else {
-			VPSRLD(U8(16), a, a)
-			VPSRLD(U8(16), b, b)
-			VPACKUSDW(b, a, a) // words 0-3, 8-11 | 4-7, 12-15
-			VPERMQ(U8(0xD8), a, a)
-		}
-		VPSHUFB(split, a, a)
-		VPERMQ(U8(0xD8), a, a)
-	}
+	// The rows split into low and high bytes (block_rows.go): row s is at 32s, its 16 low bytes
+	// first. MXFP4's row goes to both 128-bit lanes; NVFP4's first block's row to lane 0, the
+	// second's to lane 1.
+	LEAQ(sym("block"+format+typ+"Split", 0), R8)
 	blockLoop(func() {
 		lo, hi := Y0, Y1
-		table(0, Y2)
+		MOVBLZX(Mem{Base: RDX}, EAX)
+		SHLQ(U8(5), RAX)
 		if nv {
-			table(1, Y3)
-			VPERM2I128(U8(0x20), Y3, Y2, lo)
-			VPERM2I128(U8(0x31), Y3, Y2, hi)
+			MOVBLZX(Mem{Base: RDX, Disp: 1}, EBX)
+			SHLQ(U8(5), RBX)
+			VMOVDQU(Mem{Base: R8, Index: RAX, Scale: 1}, lo.AsX())
+			VINSERTI128(U8(1), Mem{Base: R8, Index: RBX, Scale: 1}, lo, lo)
+			VMOVDQU(Mem{Base: R8, Index: RAX, Scale: 1, Disp: 16}, hi.AsX())
+			VINSERTI128(U8(1), Mem{Base: R8, Index: RBX, Scale: 1, Disp: 16}, hi, hi)
 		} else {
-			VPERM2I128(U8(0x00), Y2, Y2, lo)
-			VPERM2I128(U8(0x11), Y2, Y2, hi)
+			VBROADCASTI128(Mem{Base: R8, Index: RAX, Scale: 1}, lo)
+			VBROADCASTI128(Mem{Base: R8, Index: RAX, Scale: 1, Disp: 16}, hi)
 		}
 		// The codes as one byte an element: lane 0 elements 0-15, lane 1 elements 16-31.
 		x, n0, n1 := Y4, Y5, Y6
