@@ -21973,47 +21973,45 @@ GLOBL blockNibbleDwords<>(SB), RODATA|NOPTR, $64
 // func blockmxfp4ToF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·blockmxfp4ToF16AVX512(SB), NOSPLIT, $0-80
-	MOVQ dst_base+0(FP), DI
-	MOVQ codes_base+24(FP), SI
-	MOVQ scales_base+48(FP), DX
-	MOVQ steps+72(FP), CX
-	LEAQ ·blockMXFP4F16Rows+0(SB), R8
-	CMPQ CX, $0x00000004
-	JB   single
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         steps+72(FP), CX
+	LEAQ         ·blockMXFP4F16Rows+0(SB), R8
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
+	CMPQ         CX, $0x00000004
+	JB           single
 
 group:
 	MOVBLZX         (DX), AX
 	SHLQ            $0x05, AX
 	VBROADCASTI64X4 (R8)(AX*1), Z0
 	VPMOVZXBD       (SI), Z1
-	VPSLLD          $0x0c, Z1, Z2
-	VPORD           Z2, Z1, Z1
+	VPMULLD         Z29, Z1, Z1
 	VPERMW          Z0, Z1, Z1
 	VMOVDQU64       Z1, (DI)
 	MOVBLZX         1(DX), AX
 	SHLQ            $0x05, AX
-	VBROADCASTI64X4 (R8)(AX*1), Z3
-	VPMOVZXBD       16(SI), Z4
-	VPSLLD          $0x0c, Z4, Z5
-	VPORD           Z5, Z4, Z4
-	VPERMW          Z3, Z4, Z4
-	VMOVDQU64       Z4, 64(DI)
+	VBROADCASTI64X4 (R8)(AX*1), Z2
+	VPMOVZXBD       16(SI), Z3
+	VPMULLD         Z29, Z3, Z3
+	VPERMW          Z2, Z3, Z3
+	VMOVDQU64       Z3, 64(DI)
 	MOVBLZX         2(DX), AX
 	SHLQ            $0x05, AX
-	VBROADCASTI64X4 (R8)(AX*1), Z6
-	VPMOVZXBD       32(SI), Z7
-	VPSLLD          $0x0c, Z7, Z8
-	VPORD           Z8, Z7, Z7
-	VPERMW          Z6, Z7, Z7
-	VMOVDQU64       Z7, 128(DI)
+	VBROADCASTI64X4 (R8)(AX*1), Z4
+	VPMOVZXBD       32(SI), Z5
+	VPMULLD         Z29, Z5, Z5
+	VPERMW          Z4, Z5, Z5
+	VMOVDQU64       Z5, 128(DI)
 	MOVBLZX         3(DX), AX
 	SHLQ            $0x05, AX
-	VBROADCASTI64X4 (R8)(AX*1), Z9
-	VPMOVZXBD       48(SI), Z10
-	VPSLLD          $0x0c, Z10, Z11
-	VPORD           Z11, Z10, Z10
-	VPERMW          Z9, Z10, Z10
-	VMOVDQU64       Z10, 192(DI)
+	VBROADCASTI64X4 (R8)(AX*1), Z6
+	VPMOVZXBD       48(SI), Z7
+	VPMULLD         Z29, Z7, Z7
+	VPERMW          Z6, Z7, Z7
+	VMOVDQU64       Z7, 192(DI)
 	ADDQ            $0x00000040, SI
 	ADDQ            $0x00000100, DI
 	ADDQ            $0x00000004, DX
@@ -22030,8 +22028,7 @@ one:
 	SHLQ            $0x05, AX
 	VBROADCASTI64X4 (R8)(AX*1), Z0
 	VPMOVZXBD       (SI), Z1
-	VPSLLD          $0x0c, Z1, Z2
-	VPORD           Z2, Z1, Z1
+	VPMULLD         Z29, Z1, Z1
 	VPERMW          Z0, Z1, Z1
 	VMOVDQU64       Z1, (DI)
 	ADDQ            $0x00000010, SI
@@ -22047,47 +22044,45 @@ done:
 // func blockmxfp4ToBF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·blockmxfp4ToBF16AVX512(SB), NOSPLIT, $0-80
-	MOVQ dst_base+0(FP), DI
-	MOVQ codes_base+24(FP), SI
-	MOVQ scales_base+48(FP), DX
-	MOVQ steps+72(FP), CX
-	LEAQ ·blockMXFP4BF16Rows+0(SB), R8
-	CMPQ CX, $0x00000004
-	JB   single
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         steps+72(FP), CX
+	LEAQ         ·blockMXFP4BF16Rows+0(SB), R8
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
+	CMPQ         CX, $0x00000004
+	JB           single
 
 group:
 	MOVBLZX         (DX), AX
 	SHLQ            $0x05, AX
 	VBROADCASTI64X4 (R8)(AX*1), Z0
 	VPMOVZXBD       (SI), Z1
-	VPSLLD          $0x0c, Z1, Z2
-	VPORD           Z2, Z1, Z1
+	VPMULLD         Z29, Z1, Z1
 	VPERMW          Z0, Z1, Z1
 	VMOVDQU64       Z1, (DI)
 	MOVBLZX         1(DX), AX
 	SHLQ            $0x05, AX
-	VBROADCASTI64X4 (R8)(AX*1), Z3
-	VPMOVZXBD       16(SI), Z4
-	VPSLLD          $0x0c, Z4, Z5
-	VPORD           Z5, Z4, Z4
-	VPERMW          Z3, Z4, Z4
-	VMOVDQU64       Z4, 64(DI)
+	VBROADCASTI64X4 (R8)(AX*1), Z2
+	VPMOVZXBD       16(SI), Z3
+	VPMULLD         Z29, Z3, Z3
+	VPERMW          Z2, Z3, Z3
+	VMOVDQU64       Z3, 64(DI)
 	MOVBLZX         2(DX), AX
 	SHLQ            $0x05, AX
-	VBROADCASTI64X4 (R8)(AX*1), Z6
-	VPMOVZXBD       32(SI), Z7
-	VPSLLD          $0x0c, Z7, Z8
-	VPORD           Z8, Z7, Z7
-	VPERMW          Z6, Z7, Z7
-	VMOVDQU64       Z7, 128(DI)
+	VBROADCASTI64X4 (R8)(AX*1), Z4
+	VPMOVZXBD       32(SI), Z5
+	VPMULLD         Z29, Z5, Z5
+	VPERMW          Z4, Z5, Z5
+	VMOVDQU64       Z5, 128(DI)
 	MOVBLZX         3(DX), AX
 	SHLQ            $0x05, AX
-	VBROADCASTI64X4 (R8)(AX*1), Z9
-	VPMOVZXBD       48(SI), Z10
-	VPSLLD          $0x0c, Z10, Z11
-	VPORD           Z11, Z10, Z10
-	VPERMW          Z9, Z10, Z10
-	VMOVDQU64       Z10, 192(DI)
+	VBROADCASTI64X4 (R8)(AX*1), Z6
+	VPMOVZXBD       48(SI), Z7
+	VPMULLD         Z29, Z7, Z7
+	VPERMW          Z6, Z7, Z7
+	VMOVDQU64       Z7, 192(DI)
 	ADDQ            $0x00000040, SI
 	ADDQ            $0x00000100, DI
 	ADDQ            $0x00000004, DX
@@ -22104,8 +22099,7 @@ one:
 	SHLQ            $0x05, AX
 	VBROADCASTI64X4 (R8)(AX*1), Z0
 	VPMOVZXBD       (SI), Z1
-	VPSLLD          $0x0c, Z1, Z2
-	VPORD           Z2, Z1, Z1
+	VPMULLD         Z29, Z1, Z1
 	VPERMW          Z0, Z1, Z1
 	VMOVDQU64       Z1, (DI)
 	ADDQ            $0x00000010, SI
@@ -22155,7 +22149,7 @@ done:
 	RET
 
 // func blocknvfp4ToF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·blocknvfp4ToF16AVX512(SB), NOSPLIT, $0-80
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         codes_base+24(FP), SI
@@ -22165,6 +22159,8 @@ TEXT ·blocknvfp4ToF16AVX512(SB), NOSPLIT, $0-80
 	VPBROADCASTD AX, Z31
 	VMOVDQU64    blockHalfSelect<>+0(SB), Z30
 	LEAQ         ·blockNVFP4F16Rows+0(SB), R8
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
 	CMPQ         CX, $0x00000004
 	JB           single
 
@@ -22173,11 +22169,10 @@ group:
 	SHLQ         $0x05, AX
 	MOVBLZX      1(DX), BX
 	SHLQ         $0x05, BX
-	VMOVDQU      (R8)(AX*1), Y0
+	VMOVDQU64    (R8)(AX*1), Y0
 	VINSERTI64X4 $0x01, (R8)(BX*1), Z0, Z0
 	VPMOVZXBD    (SI), Z1
-	VPSLLD       $0x0c, Z1, Z2
-	VPORD        Z2, Z1, Z1
+	VPMULLD      Z29, Z1, Z1
 	VPTERNLOGD   $0xea, Z30, Z31, Z1
 	VPERMW       Z0, Z1, Z1
 	VMOVDQU64    Z1, (DI)
@@ -22185,38 +22180,35 @@ group:
 	SHLQ         $0x05, AX
 	MOVBLZX      3(DX), BX
 	SHLQ         $0x05, BX
-	VMOVDQU      (R8)(AX*1), Y3
-	VINSERTI64X4 $0x01, (R8)(BX*1), Z3, Z3
-	VPMOVZXBD    16(SI), Z4
-	VPSLLD       $0x0c, Z4, Z5
-	VPORD        Z5, Z4, Z4
-	VPTERNLOGD   $0xea, Z30, Z31, Z4
-	VPERMW       Z3, Z4, Z4
-	VMOVDQU64    Z4, 64(DI)
+	VMOVDQU64    (R8)(AX*1), Y2
+	VINSERTI64X4 $0x01, (R8)(BX*1), Z2, Z2
+	VPMOVZXBD    16(SI), Z3
+	VPMULLD      Z29, Z3, Z3
+	VPTERNLOGD   $0xea, Z30, Z31, Z3
+	VPERMW       Z2, Z3, Z3
+	VMOVDQU64    Z3, 64(DI)
 	MOVBLZX      4(DX), AX
 	SHLQ         $0x05, AX
 	MOVBLZX      5(DX), BX
 	SHLQ         $0x05, BX
-	VMOVDQU      (R8)(AX*1), Y6
-	VINSERTI64X4 $0x01, (R8)(BX*1), Z6, Z6
-	VPMOVZXBD    32(SI), Z7
-	VPSLLD       $0x0c, Z7, Z8
-	VPORD        Z8, Z7, Z7
-	VPTERNLOGD   $0xea, Z30, Z31, Z7
-	VPERMW       Z6, Z7, Z7
-	VMOVDQU64    Z7, 128(DI)
+	VMOVDQU64    (R8)(AX*1), Y4
+	VINSERTI64X4 $0x01, (R8)(BX*1), Z4, Z4
+	VPMOVZXBD    32(SI), Z5
+	VPMULLD      Z29, Z5, Z5
+	VPTERNLOGD   $0xea, Z30, Z31, Z5
+	VPERMW       Z4, Z5, Z5
+	VMOVDQU64    Z5, 128(DI)
 	MOVBLZX      6(DX), AX
 	SHLQ         $0x05, AX
 	MOVBLZX      7(DX), BX
 	SHLQ         $0x05, BX
-	VMOVDQU      (R8)(AX*1), Y9
-	VINSERTI64X4 $0x01, (R8)(BX*1), Z9, Z9
-	VPMOVZXBD    48(SI), Z10
-	VPSLLD       $0x0c, Z10, Z11
-	VPORD        Z11, Z10, Z10
-	VPTERNLOGD   $0xea, Z30, Z31, Z10
-	VPERMW       Z9, Z10, Z10
-	VMOVDQU64    Z10, 192(DI)
+	VMOVDQU64    (R8)(AX*1), Y6
+	VINSERTI64X4 $0x01, (R8)(BX*1), Z6, Z6
+	VPMOVZXBD    48(SI), Z7
+	VPMULLD      Z29, Z7, Z7
+	VPTERNLOGD   $0xea, Z30, Z31, Z7
+	VPERMW       Z6, Z7, Z7
+	VMOVDQU64    Z7, 192(DI)
 	ADDQ         $0x00000040, SI
 	ADDQ         $0x00000100, DI
 	ADDQ         $0x00000008, DX
@@ -22233,11 +22225,10 @@ one:
 	SHLQ         $0x05, AX
 	MOVBLZX      1(DX), BX
 	SHLQ         $0x05, BX
-	VMOVDQU      (R8)(AX*1), Y0
+	VMOVDQU64    (R8)(AX*1), Y0
 	VINSERTI64X4 $0x01, (R8)(BX*1), Z0, Z0
 	VPMOVZXBD    (SI), Z1
-	VPSLLD       $0x0c, Z1, Z2
-	VPORD        Z2, Z1, Z1
+	VPMULLD      Z29, Z1, Z1
 	VPTERNLOGD   $0xea, Z30, Z31, Z1
 	VPERMW       Z0, Z1, Z1
 	VMOVDQU64    Z1, (DI)
@@ -22262,7 +22253,7 @@ DATA blockHalfSelect<>+56(SB)/8, $0x0010001000100010
 GLOBL blockHalfSelect<>(SB), RODATA|NOPTR, $64
 
 // func blocknvfp4ToBF16AVX512(dst []byte, codes []byte, scales []byte, steps int)
-// Requires: AVX, AVX512BW, AVX512F
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL
 TEXT ·blocknvfp4ToBF16AVX512(SB), NOSPLIT, $0-80
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         codes_base+24(FP), SI
@@ -22272,6 +22263,8 @@ TEXT ·blocknvfp4ToBF16AVX512(SB), NOSPLIT, $0-80
 	VPBROADCASTD AX, Z31
 	VMOVDQU64    blockHalfSelect<>+0(SB), Z30
 	LEAQ         ·blockNVFP4BF16Rows+0(SB), R8
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
 	CMPQ         CX, $0x00000004
 	JB           single
 
@@ -22280,11 +22273,10 @@ group:
 	SHLQ         $0x05, AX
 	MOVBLZX      1(DX), BX
 	SHLQ         $0x05, BX
-	VMOVDQU      (R8)(AX*1), Y0
+	VMOVDQU64    (R8)(AX*1), Y0
 	VINSERTI64X4 $0x01, (R8)(BX*1), Z0, Z0
 	VPMOVZXBD    (SI), Z1
-	VPSLLD       $0x0c, Z1, Z2
-	VPORD        Z2, Z1, Z1
+	VPMULLD      Z29, Z1, Z1
 	VPTERNLOGD   $0xea, Z30, Z31, Z1
 	VPERMW       Z0, Z1, Z1
 	VMOVDQU64    Z1, (DI)
@@ -22292,38 +22284,35 @@ group:
 	SHLQ         $0x05, AX
 	MOVBLZX      3(DX), BX
 	SHLQ         $0x05, BX
-	VMOVDQU      (R8)(AX*1), Y3
-	VINSERTI64X4 $0x01, (R8)(BX*1), Z3, Z3
-	VPMOVZXBD    16(SI), Z4
-	VPSLLD       $0x0c, Z4, Z5
-	VPORD        Z5, Z4, Z4
-	VPTERNLOGD   $0xea, Z30, Z31, Z4
-	VPERMW       Z3, Z4, Z4
-	VMOVDQU64    Z4, 64(DI)
+	VMOVDQU64    (R8)(AX*1), Y2
+	VINSERTI64X4 $0x01, (R8)(BX*1), Z2, Z2
+	VPMOVZXBD    16(SI), Z3
+	VPMULLD      Z29, Z3, Z3
+	VPTERNLOGD   $0xea, Z30, Z31, Z3
+	VPERMW       Z2, Z3, Z3
+	VMOVDQU64    Z3, 64(DI)
 	MOVBLZX      4(DX), AX
 	SHLQ         $0x05, AX
 	MOVBLZX      5(DX), BX
 	SHLQ         $0x05, BX
-	VMOVDQU      (R8)(AX*1), Y6
-	VINSERTI64X4 $0x01, (R8)(BX*1), Z6, Z6
-	VPMOVZXBD    32(SI), Z7
-	VPSLLD       $0x0c, Z7, Z8
-	VPORD        Z8, Z7, Z7
-	VPTERNLOGD   $0xea, Z30, Z31, Z7
-	VPERMW       Z6, Z7, Z7
-	VMOVDQU64    Z7, 128(DI)
+	VMOVDQU64    (R8)(AX*1), Y4
+	VINSERTI64X4 $0x01, (R8)(BX*1), Z4, Z4
+	VPMOVZXBD    32(SI), Z5
+	VPMULLD      Z29, Z5, Z5
+	VPTERNLOGD   $0xea, Z30, Z31, Z5
+	VPERMW       Z4, Z5, Z5
+	VMOVDQU64    Z5, 128(DI)
 	MOVBLZX      6(DX), AX
 	SHLQ         $0x05, AX
 	MOVBLZX      7(DX), BX
 	SHLQ         $0x05, BX
-	VMOVDQU      (R8)(AX*1), Y9
-	VINSERTI64X4 $0x01, (R8)(BX*1), Z9, Z9
-	VPMOVZXBD    48(SI), Z10
-	VPSLLD       $0x0c, Z10, Z11
-	VPORD        Z11, Z10, Z10
-	VPTERNLOGD   $0xea, Z30, Z31, Z10
-	VPERMW       Z9, Z10, Z10
-	VMOVDQU64    Z10, 192(DI)
+	VMOVDQU64    (R8)(AX*1), Y6
+	VINSERTI64X4 $0x01, (R8)(BX*1), Z6, Z6
+	VPMOVZXBD    48(SI), Z7
+	VPMULLD      Z29, Z7, Z7
+	VPTERNLOGD   $0xea, Z30, Z31, Z7
+	VPERMW       Z6, Z7, Z7
+	VMOVDQU64    Z7, 192(DI)
 	ADDQ         $0x00000040, SI
 	ADDQ         $0x00000100, DI
 	ADDQ         $0x00000008, DX
@@ -22340,11 +22329,10 @@ one:
 	SHLQ         $0x05, AX
 	MOVBLZX      1(DX), BX
 	SHLQ         $0x05, BX
-	VMOVDQU      (R8)(AX*1), Y0
+	VMOVDQU64    (R8)(AX*1), Y0
 	VINSERTI64X4 $0x01, (R8)(BX*1), Z0, Z0
 	VPMOVZXBD    (SI), Z1
-	VPSLLD       $0x0c, Z1, Z2
-	VPORD        Z2, Z1, Z1
+	VPMULLD      Z29, Z1, Z1
 	VPTERNLOGD   $0xea, Z30, Z31, Z1
 	VPERMW       Z0, Z1, Z1
 	VMOVDQU64    Z1, (DI)

@@ -209,9 +209,12 @@ func f4DecodeAVX512(format, typ string) {
 // the rows of their scales (block_rows.go), a row a block: 16 words, the block's 16 products
 // rounded to the target type. An MXFP4 row is broadcast to both 256-bit halves, so that bit 4
 // of an index does not matter; NVFP4's two rows fill one half each, and bit 4 picks the half.
-// The indices come from the 16 code bytes zero-extended to dwords (VPMOVZXBD) and ORed with
-// themselves shifted left by 12: the low word of dword j holds byte j, whose low nibble is
-// element 2j's code, and the high word byte j's high nibble, element 2j+1's code.
+// The indices come from the 16 code bytes zero-extended to dwords (VPMOVZXBD) and multiplied by
+// 2^12+1, which adds each to itself shifted left by 12: the low word of dword j holds byte j,
+// whose low nibble is element 2j's code, and the high word byte j's high nibble, element 2j+1's
+// code. (VPMULLD measured as fast as VPSLLD and VPORD, in one instruction fewer.)
+var nvVariant = 3
+
 func f4DecodeHalfAVX512(format, typ string) {
 	nv := format == "NVFP4"
 	keep, set := Z31, Z30
@@ -220,25 +223,26 @@ func f4DecodeHalfAVX512(format, typ string) {
 		VMOVDQU64(rodata("blockHalfSelect", 0, 0, 0, 0, 0x0010001000100010, 0x0010001000100010, 0x0010001000100010, 0x0010001000100010), set)
 	}
 	LEAQ(sym("block"+format+typ+"Rows", 0), R8)
+	spread := Z29
+	bcastD(1<<12|1, spread)
 	scales := 1
 	if nv {
 		scales = 2
 	}
 	step := func(k, si, di, dx int) {
-		t, idx, sh := zs[3*k], zs[3*k+1], zs[3*k+2]
+		t, idx := zs[2*k], zs[2*k+1]
 		MOVBLZX(Mem{Base: RDX, Disp: dx}, EAX)
 		SHLQ(U8(5), RAX)
 		if nv {
 			MOVBLZX(Mem{Base: RDX, Disp: dx + 1}, EBX)
 			SHLQ(U8(5), RBX)
-			VMOVDQU(Mem{Base: R8, Index: RAX, Scale: 1}, t.AsY())
+			VMOVDQU64(Mem{Base: R8, Index: RAX, Scale: 1}, t.AsY())
 			VINSERTI64X4(U8(1), Mem{Base: R8, Index: RBX, Scale: 1}, t, t)
 		} else {
 			VBROADCASTI64X4(Mem{Base: R8, Index: RAX, Scale: 1}, t)
 		}
 		VPMOVZXBD(Mem{Base: RSI, Disp: si}, idx)
-		VPSLLD(U8(12), idx, sh)
-		VPORD(sh, idx, idx)
+		VPMULLD(spread, idx, idx) // byte j | byte j << 12
 		if nv {
 			VPTERNLOGD(U8(0xEA), set, keep, idx) // (idx & keep) | set
 		}
