@@ -108,9 +108,10 @@ func TestMoveErrors(t *testing.T) {
 }
 
 // BenchmarkMoveCached measures MoveCached (1:4, ordinary stores) against copy() of the same
-// traffic, alternating, at the traffic of decoding 16 Ki and 256 Ki elements of 4-bit codes to
-// a 16-bit type: the most a decoder of that ratio can reach against copy() where its buffers
-// stay in the caches (x_copy, as in BenchmarkMove). A sample times 64 calls. Run it with e.g.
+// traffic, alternating, in batches of 64 calls (one call at these sizes is too short to time
+// alone), at the traffic of decoding 16 Ki and 256 Ki elements of 4-bit codes to a 16-bit type:
+// the most a decoder of that ratio can reach against copy() where its buffers stay in the
+// caches (x_copy, as in BenchmarkMove). Run it with e.g.
 //
 //	go test -run XXX -bench MoveCached -benchtime 2000x ./internal/membound
 func BenchmarkMoveCached(b *testing.B) {
@@ -130,25 +131,7 @@ func BenchmarkMoveCached(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			cp := func() { copy(cdst, csrc) }
-			// Batches of calls: one call at these sizes is too short to time alone.
-			const batch = 64
-			batched := func(f func()) func() {
-				return func() {
-					for range batch {
-						f()
-					}
-				}
-			}
-			var tm, tc []time.Duration
-			for b.Loop() {
-				tm = append(tm, timed(batched(move)))
-				tc = append(tc, timed(batched(cp)))
-			}
-			gbps := func(d time.Duration) float64 { return float64(batch*traffic) / float64(d.Nanoseconds()) }
-			b.ReportMetric(gbps(median(tm)), "GB/s")
-			b.ReportMetric(gbps(median(tc)), "copy_GB/s")
-			b.ReportMetric(float64(median(tc))/float64(median(tm)), "x_copy")
+			againstCopy(b, traffic, 64, move, func() { copy(cdst, csrc) })
 		})
 	}
 }
@@ -184,18 +167,31 @@ func BenchmarkMove(b *testing.B) {
 				cp := func() { copy(cdst, csrc) }
 				move() // page in the destinations
 				cp()
-				var tm, tc []time.Duration
-				for b.Loop() {
-					tm = append(tm, timed(move))
-					tc = append(tc, timed(cp))
-				}
-				gbps := func(d time.Duration) float64 { return float64(traffic) / float64(d.Nanoseconds()) }
-				b.ReportMetric(gbps(median(tm)), "GB/s")
-				b.ReportMetric(gbps(median(tc)), "copy_GB/s")
-				b.ReportMetric(float64(median(tc))/float64(median(tm)), "x_copy")
+				againstCopy(b, traffic, 1, move, cp)
 			})
 		}
 	}
+}
+
+// againstCopy times batches of batch calls of move and of cp, alternating, once an iteration of
+// b, and reports both speeds for traffic bytes a call and x_copy, cp's median over move's.
+func againstCopy(b *testing.B, traffic, batch int, move, cp func()) {
+	batched := func(f func()) func() {
+		return func() {
+			for range batch {
+				f()
+			}
+		}
+	}
+	var tm, tc []time.Duration
+	for b.Loop() {
+		tm = append(tm, timed(batched(move)))
+		tc = append(tc, timed(batched(cp)))
+	}
+	gbps := func(d time.Duration) float64 { return float64(batch*traffic) / float64(d.Nanoseconds()) }
+	b.ReportMetric(gbps(median(tm)), "GB/s")
+	b.ReportMetric(gbps(median(tc)), "copy_GB/s")
+	b.ReportMetric(float64(median(tc))/float64(median(tm)), "x_copy")
 }
 
 func random(n int) []byte {
