@@ -3,7 +3,9 @@
 // 1:4 for i8 → f32) and do nothing else, with the non-temporal stores that the kernels use for
 // large buffers. A kernel that runs at the speed of Move in its ratio is bound by memory, not by
 // its instructions; Move's speed over copy()'s, for the same traffic, is the most that any
-// kernel of that ratio can reach against copy() on the machine.
+// kernel of that ratio can reach against copy() on the machine. MoveCached does the same with
+// ordinary stores for buffers that stay in the caches, in the ratio of the block-scaled
+// decoders.
 //
 // Move needs AVX2 on amd64 (Available reports it); elsewhere, and with the purego build tag, it
 // returns an error.
