@@ -120,20 +120,18 @@ type blockPath struct {
 
 func init() {
 	// f4e2m1 → f32, f16, bf16 on AVX-512. A step is 32 elements: one MXFP4 block or two NVFP4
-	// blocks; each half of 16 elements has one table of its 16 products (the 16 code values
-	// times its block's scale, one VMULPS with the scale as the first operand, so that a NaN
-	// scale gives its own NaN). VPMULTISHIFTQB puts every element's nibble at the bottom of its
-	// index (dword or word) straight from the broadcast codes, and VPERMPS or VPERMW looks the
-	// products up. For bf16 the table is the products' upper halves: a product of an f4e2m1
-	// value (two significant bits) and an f8e8m0 or f8e4m3 scale (four) is exact in bf16, so
-	// BF16FromF32's rounding never changes it.
+	// blocks. To f32, each half of 16 elements has one table of its 16 products (the 16 code
+	// values times its block's scale, one VMULPS with the scale as the first operand, so that a
+	// NaN scale gives its own NaN); VPMULTISHIFTQB puts every element's nibble at the bottom of
+	// its dword index straight from the broadcast codes, and VPERMPS looks the products up. To
+	// f16 and bf16, the tables are the rows of block_rows.go, loaded by scale, and VPERMW looks
+	// them up (f4DecodeHalfAVX512).
 	//
 	// AVX2 takes the same steps with 256-bit registers and without VPERMW and VPMULTISHIFTQB:
 	// f4e2m1 → f32 looks up 8 elements a register with two VPERMPS (the positive and the
 	// negative codes' products, by the low 3 bits of the code) and picks one by the sign bit
-	// (VBLENDVPS); → f16 and bf16 splits the 16 products' words into a table of low bytes and one
-	// of high bytes and looks both up with VPSHUFB, whose 128-bit lanes hold the two halves'
-	// tables.
+	// (VBLENDVPS); → f16 and bf16 looks the codes up with VPSHUFB in the rows split into low and
+	// high bytes, whose 128-bit lanes hold the two halves' rows.
 	for _, p := range []blockPath{
 		{avx512, "AVX512", f4DecodeAVX512, e4m3DecodeAVX512, quantizeMXFP4AVX512},
 		{avx2, "AVX2", f4DecodeAVX2, e4m3DecodeAVX2, quantizeMXFP4AVX2},
@@ -213,8 +211,6 @@ func f4DecodeAVX512(format, typ string) {
 // 2^12+1, which adds each to itself shifted left by 12: the low word of dword j holds byte j,
 // whose low nibble is element 2j's code, and the high word byte j's high nibble, element 2j+1's
 // code. (VPMULLD measured as fast as VPSLLD and VPORD, in one instruction fewer.)
-var nvVariant = 3
-
 func f4DecodeHalfAVX512(format, typ string) {
 	nv := format == "NVFP4"
 	keep, set := Z31, Z30
