@@ -287,18 +287,8 @@ func blockLoopN(n int, sizes [3]int, step func(k, si, di, dx int)) {
 // BF16FromF32 does (an f8e4m3 value times a small scale can be a float32 subnormal that bf16
 // must round).
 func e4m3DecodeAVX512(typ string) {
-	magMask, nanMag, pow120, qnan, signMask := Z31, Z30, Z29, Z28, Z27
-	one, round := Z26, Z25
-	bcastD(0x07F00000, magMask)
-	bcastD(0x07F00000, nanMag)
-	bcastD(0x7B800000, pow120) // 2^120
-	bcastD(0x7FC00000, qnan)
-	bcastD(0x80000000, signMask)
-	if typ == "BF16" {
-		bcastD(1, one)
-		bcastD(0x7FFF, round)
-	}
-	scaleBase("MXFP8E4M3")
+	magMask, pow120, qnan, signMask, one, round := Z31, Z29, Z28, Z27, Z26, Z25
+	e4m3Setup(typ, magMask, pow120, qnan, signMask, one, round)
 	blockLoop(func() {
 		loadScale(0, Z0)
 		for h := range 2 {
@@ -306,7 +296,7 @@ func e4m3DecodeAVX512(typ string) {
 			VPMOVZXBD(Mem{Base: RSI, Disp: 16 * h}, c)
 			VPSLLD(U8(20), c, m)
 			VPANDD(magMask, m, m)
-			VPCMPEQD(nanMag, m, K1)
+			VPCMPEQD(magMask, m, K1) // the NaN magnitude 0x7F fills the mask
 			VMULPS(pow120, m, m)
 			VMOVAPS(qnan, K1, m)
 			VPSLLD(U8(24), c, s)
@@ -642,11 +632,11 @@ func f4DecodeAVX2(format, typ string) {
 	})
 }
 
-// e4m3DecodeAVX2 is e4m3DecodeAVX512 eight elements a register.
-func e4m3DecodeAVX2(typ string) {
-	magMask, pow120, qnan, signMask, one, round := Y15, Y14, Y13, Y12, Y11, Y10
-	bcastD(0x07F00000, magMask)
-	bcastD(0x7B800000, pow120)
+// e4m3Setup broadcasts the constants of both paths' MXFP8E4M3 decoders (one and round only for
+// bf16) and loads the scale table's address.
+func e4m3Setup(typ string, magMask, pow120, qnan, signMask, one, round VecPhysical) {
+	bcastD(0x07F00000, magMask) // a code's magnitude bits, shifted into a float32's fields
+	bcastD(0x7B800000, pow120)  // 2^120
 	bcastD(0x7FC00000, qnan)
 	bcastD(0x80000000, signMask)
 	if typ == "BF16" {
@@ -654,6 +644,12 @@ func e4m3DecodeAVX2(typ string) {
 		bcastD(0x7FFF, round)
 	}
 	scaleBase("MXFP8E4M3")
+}
+
+// e4m3DecodeAVX2 is e4m3DecodeAVX512 eight elements a register.
+func e4m3DecodeAVX2(typ string) {
+	magMask, pow120, qnan, signMask, one, round := Y15, Y14, Y13, Y12, Y11, Y10
+	e4m3Setup(typ, magMask, pow120, qnan, signMask, one, round)
 	blockLoop(func() {
 		loadScaleY(0, Y0)
 		for q := range 4 {
