@@ -21984,28 +21984,32 @@ TEXT ·blockmxfp4ToF16AVX512(SB), NOSPLIT, $0-80
 	JB           single
 
 group:
-	MOVBLZX         (DX), AX
+	MOVL            (DX), R9
+	MOVBLZX         R9, AX
+	SHRQ            $0x08, R9
 	SHLQ            $0x05, AX
 	VBROADCASTI64X4 (R8)(AX*1), Z0
 	VPMOVZXBD       (SI), Z1
 	VPMULLD         Z29, Z1, Z1
 	VPERMW          Z0, Z1, Z1
 	VMOVDQU64       Z1, (DI)
-	MOVBLZX         1(DX), AX
+	MOVBLZX         R9, AX
+	SHRQ            $0x08, R9
 	SHLQ            $0x05, AX
 	VBROADCASTI64X4 (R8)(AX*1), Z2
 	VPMOVZXBD       16(SI), Z3
 	VPMULLD         Z29, Z3, Z3
 	VPERMW          Z2, Z3, Z3
 	VMOVDQU64       Z3, 64(DI)
-	MOVBLZX         2(DX), AX
+	MOVBLZX         R9, AX
+	SHRQ            $0x08, R9
 	SHLQ            $0x05, AX
 	VBROADCASTI64X4 (R8)(AX*1), Z4
 	VPMOVZXBD       32(SI), Z5
 	VPMULLD         Z29, Z5, Z5
 	VPERMW          Z4, Z5, Z5
 	VMOVDQU64       Z5, 128(DI)
-	MOVBLZX         3(DX), AX
+	MOVBLZX         R9, AX
 	SHLQ            $0x05, AX
 	VBROADCASTI64X4 (R8)(AX*1), Z6
 	VPMOVZXBD       48(SI), Z7
@@ -22055,28 +22059,32 @@ TEXT ·blockmxfp4ToBF16AVX512(SB), NOSPLIT, $0-80
 	JB           single
 
 group:
-	MOVBLZX         (DX), AX
+	MOVL            (DX), R9
+	MOVBLZX         R9, AX
+	SHRQ            $0x08, R9
 	SHLQ            $0x05, AX
 	VBROADCASTI64X4 (R8)(AX*1), Z0
 	VPMOVZXBD       (SI), Z1
 	VPMULLD         Z29, Z1, Z1
 	VPERMW          Z0, Z1, Z1
 	VMOVDQU64       Z1, (DI)
-	MOVBLZX         1(DX), AX
+	MOVBLZX         R9, AX
+	SHRQ            $0x08, R9
 	SHLQ            $0x05, AX
 	VBROADCASTI64X4 (R8)(AX*1), Z2
 	VPMOVZXBD       16(SI), Z3
 	VPMULLD         Z29, Z3, Z3
 	VPERMW          Z2, Z3, Z3
 	VMOVDQU64       Z3, 64(DI)
-	MOVBLZX         2(DX), AX
+	MOVBLZX         R9, AX
+	SHRQ            $0x08, R9
 	SHLQ            $0x05, AX
 	VBROADCASTI64X4 (R8)(AX*1), Z4
 	VPMOVZXBD       32(SI), Z5
 	VPMULLD         Z29, Z5, Z5
 	VPERMW          Z4, Z5, Z5
 	VMOVDQU64       Z5, 128(DI)
-	MOVBLZX         3(DX), AX
+	MOVBLZX         R9, AX
 	SHLQ            $0x05, AX
 	VBROADCASTI64X4 (R8)(AX*1), Z6
 	VPMOVZXBD       48(SI), Z7
@@ -22165,9 +22173,12 @@ TEXT ·blocknvfp4ToF16AVX512(SB), NOSPLIT, $0-80
 	JB           single
 
 group:
-	MOVBLZX      (DX), AX
+	MOVQ         (DX), R9
+	MOVBLZX      R9, AX
+	SHRQ         $0x08, R9
 	SHLQ         $0x05, AX
-	MOVBLZX      1(DX), BX
+	MOVBLZX      R9, BX
+	SHRQ         $0x08, R9
 	SHLQ         $0x05, BX
 	VMOVDQU64    (R8)(AX*1), Y0
 	VINSERTI64X4 $0x01, (R8)(BX*1), Z0, Z0
@@ -22176,9 +22187,11 @@ group:
 	VPTERNLOGD   $0xea, Z30, Z31, Z1
 	VPERMW       Z0, Z1, Z1
 	VMOVDQU64    Z1, (DI)
-	MOVBLZX      2(DX), AX
+	MOVBLZX      R9, AX
+	SHRQ         $0x08, R9
 	SHLQ         $0x05, AX
-	MOVBLZX      3(DX), BX
+	MOVBLZX      R9, BX
+	SHRQ         $0x08, R9
 	SHLQ         $0x05, BX
 	VMOVDQU64    (R8)(AX*1), Y2
 	VINSERTI64X4 $0x01, (R8)(BX*1), Z2, Z2
@@ -22187,9 +22200,11 @@ group:
 	VPTERNLOGD   $0xea, Z30, Z31, Z3
 	VPERMW       Z2, Z3, Z3
 	VMOVDQU64    Z3, 64(DI)
-	MOVBLZX      4(DX), AX
+	MOVBLZX      R9, AX
+	SHRQ         $0x08, R9
 	SHLQ         $0x05, AX
-	MOVBLZX      5(DX), BX
+	MOVBLZX      R9, BX
+	SHRQ         $0x08, R9
 	SHLQ         $0x05, BX
 	VMOVDQU64    (R8)(AX*1), Y4
 	VINSERTI64X4 $0x01, (R8)(BX*1), Z4, Z4
@@ -22198,9 +22213,10 @@ group:
 	VPTERNLOGD   $0xea, Z30, Z31, Z5
 	VPERMW       Z4, Z5, Z5
 	VMOVDQU64    Z5, 128(DI)
-	MOVBLZX      6(DX), AX
+	MOVBLZX      R9, AX
+	SHRQ         $0x08, R9
 	SHLQ         $0x05, AX
-	MOVBLZX      7(DX), BX
+	MOVBLZX      R9, BX
 	SHLQ         $0x05, BX
 	VMOVDQU64    (R8)(AX*1), Y6
 	VINSERTI64X4 $0x01, (R8)(BX*1), Z6, Z6
@@ -22269,9 +22285,12 @@ TEXT ·blocknvfp4ToBF16AVX512(SB), NOSPLIT, $0-80
 	JB           single
 
 group:
-	MOVBLZX      (DX), AX
+	MOVQ         (DX), R9
+	MOVBLZX      R9, AX
+	SHRQ         $0x08, R9
 	SHLQ         $0x05, AX
-	MOVBLZX      1(DX), BX
+	MOVBLZX      R9, BX
+	SHRQ         $0x08, R9
 	SHLQ         $0x05, BX
 	VMOVDQU64    (R8)(AX*1), Y0
 	VINSERTI64X4 $0x01, (R8)(BX*1), Z0, Z0
@@ -22280,9 +22299,11 @@ group:
 	VPTERNLOGD   $0xea, Z30, Z31, Z1
 	VPERMW       Z0, Z1, Z1
 	VMOVDQU64    Z1, (DI)
-	MOVBLZX      2(DX), AX
+	MOVBLZX      R9, AX
+	SHRQ         $0x08, R9
 	SHLQ         $0x05, AX
-	MOVBLZX      3(DX), BX
+	MOVBLZX      R9, BX
+	SHRQ         $0x08, R9
 	SHLQ         $0x05, BX
 	VMOVDQU64    (R8)(AX*1), Y2
 	VINSERTI64X4 $0x01, (R8)(BX*1), Z2, Z2
@@ -22291,9 +22312,11 @@ group:
 	VPTERNLOGD   $0xea, Z30, Z31, Z3
 	VPERMW       Z2, Z3, Z3
 	VMOVDQU64    Z3, 64(DI)
-	MOVBLZX      4(DX), AX
+	MOVBLZX      R9, AX
+	SHRQ         $0x08, R9
 	SHLQ         $0x05, AX
-	MOVBLZX      5(DX), BX
+	MOVBLZX      R9, BX
+	SHRQ         $0x08, R9
 	SHLQ         $0x05, BX
 	VMOVDQU64    (R8)(AX*1), Y4
 	VINSERTI64X4 $0x01, (R8)(BX*1), Z4, Z4
@@ -22302,9 +22325,10 @@ group:
 	VPTERNLOGD   $0xea, Z30, Z31, Z5
 	VPERMW       Z4, Z5, Z5
 	VMOVDQU64    Z5, 128(DI)
-	MOVBLZX      6(DX), AX
+	MOVBLZX      R9, AX
+	SHRQ         $0x08, R9
 	SHLQ         $0x05, AX
-	MOVBLZX      7(DX), BX
+	MOVBLZX      R9, BX
 	SHLQ         $0x05, BX
 	VMOVDQU64    (R8)(AX*1), Y6
 	VINSERTI64X4 $0x01, (R8)(BX*1), Z6, Z6

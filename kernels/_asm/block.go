@@ -225,12 +225,12 @@ func f4DecodeHalfAVX512(format, typ string) {
 	if nv {
 		scales = 2
 	}
-	step := func(k, si, di, dx int) {
+	step := func(k, si, di int, scale func(GPPhysical)) {
 		t, idx := zs[2*k], zs[2*k+1]
-		MOVBLZX(Mem{Base: RDX, Disp: dx}, EAX)
+		scale(RAX)
 		SHLQ(U8(5), RAX)
 		if nv {
-			MOVBLZX(Mem{Base: RDX, Disp: dx + 1}, EBX)
+			scale(RBX)
 			SHLQ(U8(5), RBX)
 			VMOVDQU64(Mem{Base: R8, Index: RAX, Scale: 1}, t.AsY())
 			VINSERTI64X4(U8(1), Mem{Base: R8, Index: RBX, Scale: 1}, t, t)
@@ -249,19 +249,38 @@ func f4DecodeHalfAVX512(format, typ string) {
 }
 
 // blockLoopN runs CX steps, n a loop iteration while n are left, then one at a time, and
-// returns. step(k, si, di, dx) emits step k of an iteration at the byte offsets si, di and dx
-// from SI, DI and DX; sizes are one step's bytes of SI, DI and DX.
-func blockLoopN(n int, sizes [3]int, step func(k, si, di, dx int)) {
+// returns. step(k, si, di, scale) emits step k of an iteration at the byte offsets si and di
+// from SI and DI; sizes are one step's bytes of SI, DI and DX (its scale bytes, n×sizes[2] at
+// most 8). scale(r) zero-extends the step's next scale byte into r. A grouped iteration reads
+// all its scale bytes with one load into R9 and takes them from there, low byte first: a load
+// for every scale byte measured slower, as the loads compete with those of the codes and rows.
+func blockLoopN(n int, sizes [3]int, step func(k, si, di int, scale func(GPPhysical))) {
 	group, single, one, done := label("group"), label("single"), label("one"), label("done")
+	perGroup := n * sizes[2]
 	CMPQ(RCX, U32(uint64(n)))
 	JB(LabelRef(single))
 	Label(group)
+	switch {
+	case perGroup <= 4:
+		MOVL(Mem{Base: RDX}, R9L)
+	case perGroup <= 8:
+		MOVQ(Mem{Base: RDX}, R9)
+	default:
+		panic("blockLoopN: more than 8 scale bytes an iteration")
+	}
+	taken := 0
+	fromR9 := func(r GPPhysical) {
+		MOVBLZX(R9B, r.As32())
+		if taken++; taken < perGroup {
+			SHRQ(U8(8), R9)
+		}
+	}
 	for k := range n {
-		step(k, k*sizes[0], k*sizes[1], k*sizes[2])
+		step(k, k*sizes[0], k*sizes[1], fromR9)
 	}
 	ADDQ(U32(uint64(n*sizes[0])), RSI)
 	ADDQ(U32(uint64(n*sizes[1])), RDI)
-	ADDQ(U32(uint64(n*sizes[2])), RDX)
+	ADDQ(U32(uint64(perGroup)), RDX)
 	SUBQ(U32(uint64(n)), RCX)
 	CMPQ(RCX, U32(uint64(n)))
 	JAE(LabelRef(group))
@@ -269,7 +288,12 @@ func blockLoopN(n int, sizes [3]int, step func(k, si, di, dx int)) {
 	TESTQ(RCX, RCX)
 	JZ(LabelRef(done))
 	Label(one)
-	step(0, 0, 0, 0)
+	off := 0
+	fromMem := func(r GPPhysical) {
+		MOVBLZX(Mem{Base: RDX, Disp: off}, r.As32())
+		off++
+	}
+	step(0, 0, 0, fromMem)
 	ADDQ(U32(uint64(sizes[0])), RSI)
 	ADDQ(U32(uint64(sizes[1])), RDI)
 	ADDQ(U32(uint64(sizes[2])), RDX)
