@@ -82,7 +82,7 @@ func blockmxfp8e4m3ToBF16AVX512(dst, codes, scales []byte, steps int)
 //
 //	encodeBlocksGeneric(codes, scales, MXFP4, src, element.F32, steps*32)
 //
-// It encodes one block of 32 elements a step.
+// It encodes 16 blocks of 32 elements a loop iteration, then one or two at a time.
 //
 //go:noescape
 func blockF32ToMxfp4AVX512(codes, scales, src []byte, steps int)

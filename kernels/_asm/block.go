@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,9 +31,13 @@ type blockKernel struct {
 	format string // the kernels package's BlockFormat variable: MXFP4, NVFP4, MXFP8E4M3
 	typ    string // the values' element constant: F32, F16, BF16
 	decode bool
+	frame  int // bytes of stack the body uses at blockFrame
 	doc    string
 	body   func()
 }
+
+// blockFrame is the stack frame of the block kernel being written, when it asks for one.
+var blockFrame Mem
 
 var blockKernels []*blockKernel
 
@@ -49,6 +54,9 @@ func emitBlock(k *blockKernel) {
 		TEXT(k.name, NOSPLIT, "func(codes, scales, src []byte, steps int)")
 		Load(Param("codes").Base(), RDI)
 		Load(Param("src").Base(), RSI)
+	}
+	if k.frame > 0 {
+		blockFrame = AllocLocal(k.frame)
 	}
 	Load(Param("scales").Base(), RDX)
 	Load(Param("steps"), RCX)
@@ -154,11 +162,16 @@ func init() {
 				body: func() { p.e4m3(typ) },
 			})
 		}
-		addBlock(&blockKernel{
+		k := &blockKernel{
 			name: "blockF32ToMxfp4" + p.name, isa: p.isa, format: "MXFP4", typ: "F32",
 			doc:  "It encodes one block of 32 elements a step.",
 			body: p.quant,
-		})
+		}
+		if p.isa == avx512 {
+			k.frame = 64
+			k.doc = "It encodes 16 blocks of 32 elements a loop iteration, then one or two at a time."
+		}
+		addBlock(k)
 	}
 }
 
@@ -246,6 +259,151 @@ func f4DecodeHalfAVX512(format, typ string) {
 		VMOVDQU64(idx, Mem{Base: RDI, Disp: di})
 	}
 	blockLoopN(4, [3]int{16, 64, scales}, step)
+}
+
+// quantizeGroupsAVX512 encodes MXFP4 blocks 16 at a time while 16 are left, and falls through
+// with SI, DI, DX and CX moved past them.
+//
+// The 16 blocks' largest magnitudes are found together: each block's two registers are reduced
+// to one (VPMAXUD), and the 16 registers are merged pairwise in four rounds, each round halving
+// the lanes a block occupies (a blend, a two-source permute and a maximum per merge), so that
+// lane k ends with block k's maximum when the blocks are visited in bit-reversed order. The 16
+// scales are then computed in one register and stored with one VPMOVDB, and their inverses go
+// to the stack, where each block's multiplication reads its own as a broadcast operand.
+//
+// A block's encoding: the quotient's magnitude is raised to 2^-3 at least by VRANGEPS (the
+// sign kept), bit 20 is set when any of bits 0-20 is (the sticky bit), and the high words of
+// the 32 quotients are gathered into one register (VPERMT2W). There, bits 4-9 of a word are the
+// f4e2m1Below8 index (exponent mod 8, two fraction bits, sticky bit), one VPERMB looks the 32
+// magnitude codes up, the sign bit 15 of each word (VPMOVW2M) adds 8, VPMADDWD pairs the codes
+// (code 2j + 16 × code 2j+1) and VPMOVDB stores the 16 bytes.
+//
+// The loop is software-pipelined: an iteration finds the next group's maxima before it encodes
+// the current group, whose maxima the previous iteration found, so that the reduction's chain
+// of dependent steps overlaps the encoding instead of stalling it. A group with a NaN or an
+// infinity is encoded one block at a time by single. The other arguments are
+// quantizeMXFP4AVX512's registers and steps.
+func quantizeGroupsAVX512(abs, lut, floor, sticky, eight, inf VecPhysical,
+	scale, inverse func(VecPhysical), single func()) {
+	// VRANGEPS's selector: the operand of larger magnitude, with the sign of the first.
+	const maxAbsSigned = 0b0011
+	pair, idx := Z19, [4]VecPhysical{Z15, Z16, Z17, Z18}
+	masks := [4]OpmaskPhysical{K4, K5, K6, K7}
+	bcastD(16<<16|1, pair) // words 1, 16: VPMADDWD's multipliers
+	bit20, high := Z11, Z12
+	bcastD(1<<20, bit20)
+	var hw []uint64
+	for j := 0; j < 32; j += 4 { // word 2j+1 of the first register, then of the second (32 + …)
+		w := func(j int) uint64 { return uint64(2*j + 1) }
+		hw = append(hw, w(j)|w(j+1)<<16|w(j+2)<<32|w(j+3)<<48)
+	}
+	VMOVDQU64(rodata("blockHighWords", hw...), high)
+	MOVQ(U64(0x5555555555555555), RAX)
+	KMOVQ(RAX, K3) // the low byte of every word
+	for r := range 4 {
+		g := 8 >> r
+		var ix []uint64
+		var m uint64
+		for k := 0; k < 16; k += 2 {
+			lane := func(k int) uint64 {
+				if k&g == 0 {
+					return uint64(k + g)
+				}
+				m |= 1 << k
+				return uint64(16 + k - g)
+			}
+			ix = append(ix, lane(k)|lane(k+1)<<32)
+		}
+		VMOVDQU64(rodata(fmt.Sprintf("blockMergeIndex%d", g), ix...), idx[r])
+		MOVQ(U64(m), RAX)
+		KMOVW(EAX, masks[r])
+	}
+	// reduce leaves in dst the largest magnitudes of the 16 blocks at disp(SI), lane k block
+	// k's (Z0-Z7 are its scratch).
+	reduce := func(disp int, dst VecPhysical) {
+		type part struct {
+			v     VecPhysical
+			round int
+		}
+		var stack []part
+		free := []VecPhysical{Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7}
+		take := func() VecPhysical { v := free[0]; free = free[1:]; return v }
+		for step := range 16 {
+			b := int(bits.Reverse8(uint8(step)) >> 4)
+			lo, hi := take(), take()
+			VPANDD(Mem{Base: RSI, Disp: disp + 128*b}, abs, lo)
+			VPANDD(Mem{Base: RSI, Disp: disp + 128*b + 64}, abs, hi)
+			VPMAXUD(hi, lo, lo)
+			free = append(free, hi)
+			stack = append(stack, part{lo, 0})
+			for len(stack) >= 2 && stack[len(stack)-1].round == stack[len(stack)-2].round {
+				a, c := stack[len(stack)-2], stack[len(stack)-1]
+				r := a.round
+				x := take()
+				VPBLENDMD(c.v, a.v, masks[r], x) // lanes of c's half from c, the others from a
+				VPERMT2D(c.v, idx[r], a.v)       // the other halves, swapped
+				VPMAXUD(x, a.v, a.v)
+				free = append(free, x, c.v)
+				stack = append(stack[:len(stack)-2], part{a.v, r + 1})
+			}
+		}
+		VMOVDQA64(stack[0].v, dst)
+	}
+	// The pipelined loop: cur holds the maxima of the group at SI, next those of the group
+	// after it.
+	cur, next, inv := Z14, Z13, Z10
+	group, encode, slow, slowLoop, advance, done := label("group"), label("groupencode"), label("groupslow"), label("groupslowloop"), label("groupnext"), label("groupdone")
+	CMPQ(RCX, U32(16))
+	JB(LabelRef(done))
+	reduce(0, cur)
+	Label(group)
+	CMPQ(RCX, U32(32))
+	JB(LabelRef(encode))
+	reduce(2048, next)
+	Label(encode)
+	VPCMPUD(U8(5), inf, cur, K2) // amax ≥ +Inf: Inf or NaN
+	KORTESTW(K2, K2)
+	JNZ(LabelRef(slow))
+	VMOVDQA64(cur, inv)
+	scale(inv)
+	VPMOVDB(inv, Mem{Base: RDX})
+	inverse(inv)
+	VMOVDQU64(inv, blockFrame)
+	for b := range 16 {
+		a0, a1, c := zs[3*(b%3)], zs[3*(b%3)+1], zs[3*(b%3)+2]
+		for h, a := range []VecPhysical{a0, a1} {
+			VMOVUPS(Mem{Base: RSI, Disp: 128*b + 64*h}, a)
+			VMULPS_BCST(blockFrame.Offset(4*b), a, a) // times block b's inverse
+			VRANGEPS(U8(maxAbsSigned), floor, a, a)   // magnitude at least 2^-3, sign kept
+			VPTESTMD(sticky, a, K1)
+			VPORD(bit20, a, K1, a) // bit 20: any of bits 0-20
+		}
+		VPERMT2W(a1, high, a0) // the 32 high words in order: sign, exponent, 7 fraction bits
+		VPMOVW2M(a0, K2)       // the signs
+		VPSRLW(U8(4), a0, a0)  // the index in the low 6 bits
+		VPERMB_Z(lut, a0, K3, c)
+		VPADDW(eight, c, K2, c) // the sign bit of each code
+		VPMADDWD(pair, c, c)    // code 2j + 16 × code 2j+1
+		VPMOVDB(c, Mem{Base: RDI, Disp: 16 * b})
+	}
+	ADDQ(U32(2048), RSI)
+	ADDQ(U32(256), RDI)
+	ADDQ(U32(16), RDX)
+	SUBQ(U32(16), RCX)
+	Label(advance)
+	VMOVDQA64(next, cur)
+	CMPQ(RCX, U32(16))
+	JAE(LabelRef(group))
+	JMP(LabelRef(done))
+	Label(slow)
+	MOVL(U32(16), R10L)
+	Label(slowLoop)
+	single() // Z0-Z5 and K2 only: next and cur are kept
+	DECQ(RCX)
+	DECL(R10L)
+	JNZ(LabelRef(slowLoop))
+	JMP(LabelRef(advance))
+	Label(done)
 }
 
 // blockLoopN runs CX steps, n a loop iteration while n are left, then one at a time, and
@@ -380,15 +538,13 @@ func quantizeMXFP4AVX512() {
 	bcastD(0x3E000000, floor) // 2^-3
 	bcastD(0x1FFFFF, sticky)
 	bcastD(1, one)
-	bcastD(8, eight)
+	bcastW(8, eight) // 8 in every word: the sign bit of a code in a byte or a word
 	g := make([]byte, 64)
 	for j := range 32 {
 		g[j] = byte(4 * j) // byte 0 of dword j of the first half, then of the second (64 + …)
 	}
 	VMOVDQU64(rodata("blockGatherCodes", byteQuads(g)...), gather)
 	bcastW(0x00FF, low)
-	MOVQ(U64(0x1111111111111111), RAX)
-	KMOVQ(RAX, K3)
 	inf, two, zero, c254 := Z23, Z22, Z21, Z20
 	bcastD(0x7F800000, inf)
 	bcastD(2, two)
@@ -402,7 +558,7 @@ func quantizeMXFP4AVX512() {
 		VPTESTMD(sticky, a, K1)
 		VPSRLD(U8(20), a, a)
 		VPORD(one, a, K1, a)
-		VPERMB_Z(lut, a, K3, c)
+		VPERMB(lut, a, c) // byte 0 of each dword; pack reads no other
 		VPSRLD(U8(28), Mem{Base: RSI, Disp: off}, a)
 		VPTERNLOGD(U8(0xF8), eight, a, c) // c | (a & 8)
 	}
@@ -460,6 +616,7 @@ func quantizeMXFP4AVX512() {
 		ADDQ(U32(16), RDI)
 		INCQ(RDX)
 	}
+	quantizeGroupsAVX512(abs, lut, floor, sticky, eight, inf, scale, inverse, single)
 	// Two blocks an iteration share the reduction's shuffles: their maxima side by side, lanes
 	// 0-1 for the first block and 2-3 for the second. A pair with a NaN or an infinity goes one
 	// block at a time.
