@@ -221,6 +221,9 @@ func BenchmarkMemoryBounds(b *testing.B) {
 // elements on each path that has a kernel (and pure Go), beside copy() of the same traffic:
 // the codes and scales read plus the values written. The scales are 32 distinct bytes at
 // random, as a tensor's blocks use a few; filter with e.g. -bench 'Dequantize/mxfp4-bf16'.
+// For f4e2m1 formats, unscaled-<path> converts the same codes element by element (Convert,
+// no scales) and reports it at the decoder's traffic, so that its GB/s compare directly: the
+// cost of the elements before any per-block scale.
 func BenchmarkDequantize(b *testing.B) {
 	for _, f := range []kernels.BlockFormat{kernels.MXFP4, kernels.NVFP4, kernels.MXFP8E4M3} {
 		for _, to := range []element.Type{element.F32, element.F16, element.BF16} {
@@ -254,6 +257,20 @@ func BenchmarkDequantize(b *testing.B) {
 						})
 					}
 					b.Run("copy", func(b *testing.B) { benchCopy(b, traffic) })
+					// The same codes converted element by element, without scales, on the
+					// fastest path that has the pair: what a decoder costs before its scales.
+					p := kernels.Paths()[0]
+					if f.Elem == element.F4E2M1 && kernels.HasKernel(p, f.Elem, to) {
+						b.Run("unscaled-"+p.String(), func(b *testing.B) {
+							c := kernels.WithPath(p, 1)
+							b.SetBytes(traffic)
+							for b.Loop() {
+								if err := c.Convert(dst, to, codes, f.Elem, n); err != nil {
+									b.Fatal(err)
+								}
+							}
+						})
+					}
 				})
 			}
 		}
