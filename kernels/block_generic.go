@@ -219,15 +219,22 @@ func encodeBlocksGeneric(codes, scales []byte, f BlockFormat, src []byte, from e
 			scales[b] = sc
 			// A code's magnitude is the value's over the scale rounded to nearest even: compare
 			// the magnitude with the midpoints times the scale, which are exact.
-			var t [7]float32
-			s := F32FromF8E4M3(sc)
-			for c := range t {
-				t[c] = f4e2m1Midpoints[c] * s
+			thr := f4e2m1Thresholds(F32FromF8E4M3(sc))
+			code := func(x float32) uint8 {
+				v := math.Float32bits(x)
+				return uint8(v>>28)&8 | f4e2m1Count(v&0x7FFFFFFF, &thr)
 			}
-			putCodes(codes, f.Elem, i, m, func(j int) uint8 {
-				v := math.Float32bits(val(j))
-				return uint8(v>>28)&8 | f4e2m1Ladder(math.Float32frombits(v&0x7FFFFFFF), &t)
-			})
+			if vals == nil {
+				putCodes(codes, f.Elem, i, m, func(j int) uint8 { return code(val(j)) })
+			} else { // the common case written out, as for MX above
+				cb := codes[i/2 : (i+m+1)/2]
+				for j := 0; j+1 < m; j += 2 {
+					cb[j/2] = code(vals[j]) | code(vals[j+1])<<4
+				}
+				if m%2 == 1 {
+					cb[m/2] = code(vals[m-1])
+				}
+			}
 		}
 		i += m
 	}
@@ -261,20 +268,32 @@ var f4e2m1Below8Codes = func() (t [64]uint8) {
 	return t
 }()
 
-// f4e2m1Ladder returns the f4e2m1 magnitude code of a (non-negative) for the scaled midpoints
-// t: ties at the midpoints below even codes (t[0], t[2], t[4], t[6]) round down, the others up.
-// With a zero scale every magnitude gives code 0.
-func f4e2m1Ladder(a float32, t *[7]float32) uint8 {
-	if t[6] == 0 {
-		return 0
-	}
-	var c uint8
-	for k, m := range t {
-		if a > m || k&1 == 1 && a == m {
-			c = uint8(k + 1)
+// f4e2m1Thresholds returns the float32 bits that f4e2m1Count compares magnitudes with for the
+// (non-negative) scale s: the midpoints between f4e2m1 values times s, exact, where a magnitude
+// above midpoint k rounds to code k+1 or more; at the midpoints below the even codes 2, 4, 6
+// (k = 1, 3, 5) a tie rounds up too, so their thresholds are one less. With a zero scale every
+// threshold is the largest magnitude, and every magnitude gives code 0.
+func f4e2m1Thresholds(s float32) (thr [7]uint32) {
+	for k, m := range f4e2m1Midpoints {
+		b := math.Float32bits(m * s)
+		switch {
+		case s == 0:
+			b = 0x7FFFFFFF
+		case k&1 == 1:
+			b--
 		}
+		thr[k] = b
 	}
-	return c
+	return thr
+}
+
+// f4e2m1Count returns the f4e2m1 magnitude code of the float32 magnitude bits a: how many of
+// the thresholds thr lie below a. For bits below 2^31, thr[k] - a wraps to a number with the
+// top bit set exactly when a > thr[k], which counts without a branch (a branch per midpoint
+// mispredicts on data and cost several times the rest of the loop).
+func f4e2m1Count(a uint32, thr *[7]uint32) uint8 {
+	return uint8((thr[0]-a)>>31 + (thr[1]-a)>>31 + (thr[2]-a)>>31 + (thr[3]-a)>>31 +
+		(thr[4]-a)>>31 + (thr[5]-a)>>31 + (thr[6]-a)>>31)
 }
 
 // putCodes writes the codes code(0..m-1) of elements i..i+m-1 (i even for f4e2m1), packing
