@@ -292,10 +292,9 @@ func quantizeGroupsAVX512(abs, lut, floor, sticky, eight, inf VecPhysical,
 	bcastD(16<<16|1, pair) // words 1, 16: VPMADDWD's multipliers
 	bit20, high := Z11, Z12
 	bcastD(1<<20, bit20)
-	var hw []uint64
-	for j := 0; j < 32; j += 4 { // word 2j+1 of the first register, then of the second (32 + …)
-		w := func(j int) uint64 { return uint64(2*j + 1) }
-		hw = append(hw, w(j)|w(j+1)<<16|w(j+2)<<32|w(j+3)<<48)
+	hw := make([]uint64, 8) // word j: 2j+1, the high half of quotient j (32 + … the second register's)
+	for j := range 32 {
+		hw[j/4] |= uint64(2*j+1) << (16 * (j % 4))
 	}
 	VMOVDQU64(rodata("blockHighWords", hw...), high)
 	MOVQ(U64(0x5555555555555555), RAX)
@@ -398,7 +397,7 @@ func quantizeGroupsAVX512(abs, lut, floor, sticky, eight, inf VecPhysical,
 	Label(slow)
 	MOVL(U32(16), R10L)
 	Label(slowLoop)
-	single() // Z0-Z5 and K2 only: next and cur are kept
+	single() // Z0-Z5, K1 and K2: next and cur are kept
 	DECQ(RCX)
 	DECL(R10L)
 	JNZ(LabelRef(slowLoop))
