@@ -23437,10 +23437,102 @@ TEXT ·blockmxfp4ToF16AVX2(SB), NOSPLIT, $0-80
 	VMOVD        AX, X13
 	VPBROADCASTD X13, Y13
 	LEAQ         ·blockMXFP4F16Split+0(SB), R8
-	TESTQ        CX, CX
-	JZ           done
+	CMPQ         CX, $0x00000004
+	JB           single
 
-step:
+group:
+	MOVL           (DX), R9
+	MOVBLZX        R9, AX
+	SHRQ           $0x08, R9
+	SHLQ           $0x05, AX
+	VBROADCASTI128 (R8)(AX*1), Y0
+	VBROADCASTI128 16(R8)(AX*1), Y1
+	VBROADCASTI128 (SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, (DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 32(DI)
+	MOVBLZX        R9, AX
+	SHRQ           $0x08, R9
+	SHLQ           $0x05, AX
+	VBROADCASTI128 (R8)(AX*1), Y0
+	VBROADCASTI128 16(R8)(AX*1), Y1
+	VBROADCASTI128 16(SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, 64(DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 96(DI)
+	MOVBLZX        R9, AX
+	SHRQ           $0x08, R9
+	SHLQ           $0x05, AX
+	VBROADCASTI128 (R8)(AX*1), Y0
+	VBROADCASTI128 16(R8)(AX*1), Y1
+	VBROADCASTI128 32(SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, 128(DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 160(DI)
+	MOVBLZX        R9, AX
+	SHLQ           $0x05, AX
+	VBROADCASTI128 (R8)(AX*1), Y0
+	VBROADCASTI128 16(R8)(AX*1), Y1
+	VBROADCASTI128 48(SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, 192(DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 224(DI)
+	ADDQ           $0x00000040, SI
+	ADDQ           $0x00000100, DI
+	ADDQ           $0x00000004, DX
+	SUBQ           $0x00000004, CX
+	CMPQ           CX, $0x00000004
+	JAE            group
+
+single:
+	TESTQ CX, CX
+	JZ    done
+
+one:
 	MOVBLZX        (DX), AX
 	SHLQ           $0x05, AX
 	VBROADCASTI128 (R8)(AX*1), Y0
@@ -23462,9 +23554,9 @@ step:
 	VMOVDQU        Y6, 32(DI)
 	ADDQ           $0x00000010, SI
 	ADDQ           $0x00000040, DI
-	INCQ           DX
+	ADDQ           $0x00000001, DX
 	DECQ           CX
-	JNZ            step
+	JNZ            one
 
 done:
 	VZEROUPPER
@@ -23481,10 +23573,102 @@ TEXT ·blockmxfp4ToBF16AVX2(SB), NOSPLIT, $0-80
 	VMOVD        AX, X13
 	VPBROADCASTD X13, Y13
 	LEAQ         ·blockMXFP4BF16Split+0(SB), R8
-	TESTQ        CX, CX
-	JZ           done
+	CMPQ         CX, $0x00000004
+	JB           single
 
-step:
+group:
+	MOVL           (DX), R9
+	MOVBLZX        R9, AX
+	SHRQ           $0x08, R9
+	SHLQ           $0x05, AX
+	VBROADCASTI128 (R8)(AX*1), Y0
+	VBROADCASTI128 16(R8)(AX*1), Y1
+	VBROADCASTI128 (SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, (DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 32(DI)
+	MOVBLZX        R9, AX
+	SHRQ           $0x08, R9
+	SHLQ           $0x05, AX
+	VBROADCASTI128 (R8)(AX*1), Y0
+	VBROADCASTI128 16(R8)(AX*1), Y1
+	VBROADCASTI128 16(SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, 64(DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 96(DI)
+	MOVBLZX        R9, AX
+	SHRQ           $0x08, R9
+	SHLQ           $0x05, AX
+	VBROADCASTI128 (R8)(AX*1), Y0
+	VBROADCASTI128 16(R8)(AX*1), Y1
+	VBROADCASTI128 32(SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, 128(DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 160(DI)
+	MOVBLZX        R9, AX
+	SHLQ           $0x05, AX
+	VBROADCASTI128 (R8)(AX*1), Y0
+	VBROADCASTI128 16(R8)(AX*1), Y1
+	VBROADCASTI128 48(SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, 192(DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 224(DI)
+	ADDQ           $0x00000040, SI
+	ADDQ           $0x00000100, DI
+	ADDQ           $0x00000004, DX
+	SUBQ           $0x00000004, CX
+	CMPQ           CX, $0x00000004
+	JAE            group
+
+single:
+	TESTQ CX, CX
+	JZ    done
+
+one:
 	MOVBLZX        (DX), AX
 	SHLQ           $0x05, AX
 	VBROADCASTI128 (R8)(AX*1), Y0
@@ -23506,9 +23690,9 @@ step:
 	VMOVDQU        Y6, 32(DI)
 	ADDQ           $0x00000010, SI
 	ADDQ           $0x00000040, DI
-	INCQ           DX
+	ADDQ           $0x00000001, DX
 	DECQ           CX
-	JNZ            step
+	JNZ            one
 
 done:
 	VZEROUPPER
@@ -23586,10 +23770,122 @@ TEXT ·blocknvfp4ToF16AVX2(SB), NOSPLIT, $0-80
 	VMOVD        AX, X13
 	VPBROADCASTD X13, Y13
 	LEAQ         ·blockNVFP4F16Split+0(SB), R8
-	TESTQ        CX, CX
-	JZ           done
+	CMPQ         CX, $0x00000004
+	JB           single
 
-step:
+group:
+	MOVQ           (DX), R9
+	MOVBLZX        R9, AX
+	SHRQ           $0x08, R9
+	SHLQ           $0x05, AX
+	MOVBLZX        R9, BX
+	SHRQ           $0x08, R9
+	SHLQ           $0x05, BX
+	VMOVDQU        (R8)(AX*1), X0
+	VINSERTI128    $0x01, (R8)(BX*1), Y0, Y0
+	VMOVDQU        16(R8)(AX*1), X1
+	VINSERTI128    $0x01, 16(R8)(BX*1), Y1, Y1
+	VBROADCASTI128 (SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, (DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 32(DI)
+	MOVBLZX        R9, AX
+	SHRQ           $0x08, R9
+	SHLQ           $0x05, AX
+	MOVBLZX        R9, BX
+	SHRQ           $0x08, R9
+	SHLQ           $0x05, BX
+	VMOVDQU        (R8)(AX*1), X0
+	VINSERTI128    $0x01, (R8)(BX*1), Y0, Y0
+	VMOVDQU        16(R8)(AX*1), X1
+	VINSERTI128    $0x01, 16(R8)(BX*1), Y1, Y1
+	VBROADCASTI128 16(SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, 64(DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 96(DI)
+	MOVBLZX        R9, AX
+	SHRQ           $0x08, R9
+	SHLQ           $0x05, AX
+	MOVBLZX        R9, BX
+	SHRQ           $0x08, R9
+	SHLQ           $0x05, BX
+	VMOVDQU        (R8)(AX*1), X0
+	VINSERTI128    $0x01, (R8)(BX*1), Y0, Y0
+	VMOVDQU        16(R8)(AX*1), X1
+	VINSERTI128    $0x01, 16(R8)(BX*1), Y1, Y1
+	VBROADCASTI128 32(SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, 128(DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 160(DI)
+	MOVBLZX        R9, AX
+	SHRQ           $0x08, R9
+	SHLQ           $0x05, AX
+	MOVBLZX        R9, BX
+	SHLQ           $0x05, BX
+	VMOVDQU        (R8)(AX*1), X0
+	VINSERTI128    $0x01, (R8)(BX*1), Y0, Y0
+	VMOVDQU        16(R8)(AX*1), X1
+	VINSERTI128    $0x01, 16(R8)(BX*1), Y1, Y1
+	VBROADCASTI128 48(SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, 192(DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 224(DI)
+	ADDQ           $0x00000040, SI
+	ADDQ           $0x00000100, DI
+	ADDQ           $0x00000008, DX
+	SUBQ           $0x00000004, CX
+	CMPQ           CX, $0x00000004
+	JAE            group
+
+single:
+	TESTQ CX, CX
+	JZ    done
+
+one:
 	MOVBLZX        (DX), AX
 	SHLQ           $0x05, AX
 	MOVBLZX        1(DX), BX
@@ -23617,7 +23913,7 @@ step:
 	ADDQ           $0x00000040, DI
 	ADDQ           $0x00000002, DX
 	DECQ           CX
-	JNZ            step
+	JNZ            one
 
 done:
 	VZEROUPPER
@@ -23634,10 +23930,122 @@ TEXT ·blocknvfp4ToBF16AVX2(SB), NOSPLIT, $0-80
 	VMOVD        AX, X13
 	VPBROADCASTD X13, Y13
 	LEAQ         ·blockNVFP4BF16Split+0(SB), R8
-	TESTQ        CX, CX
-	JZ           done
+	CMPQ         CX, $0x00000004
+	JB           single
 
-step:
+group:
+	MOVQ           (DX), R9
+	MOVBLZX        R9, AX
+	SHRQ           $0x08, R9
+	SHLQ           $0x05, AX
+	MOVBLZX        R9, BX
+	SHRQ           $0x08, R9
+	SHLQ           $0x05, BX
+	VMOVDQU        (R8)(AX*1), X0
+	VINSERTI128    $0x01, (R8)(BX*1), Y0, Y0
+	VMOVDQU        16(R8)(AX*1), X1
+	VINSERTI128    $0x01, 16(R8)(BX*1), Y1, Y1
+	VBROADCASTI128 (SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, (DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 32(DI)
+	MOVBLZX        R9, AX
+	SHRQ           $0x08, R9
+	SHLQ           $0x05, AX
+	MOVBLZX        R9, BX
+	SHRQ           $0x08, R9
+	SHLQ           $0x05, BX
+	VMOVDQU        (R8)(AX*1), X0
+	VINSERTI128    $0x01, (R8)(BX*1), Y0, Y0
+	VMOVDQU        16(R8)(AX*1), X1
+	VINSERTI128    $0x01, 16(R8)(BX*1), Y1, Y1
+	VBROADCASTI128 16(SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, 64(DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 96(DI)
+	MOVBLZX        R9, AX
+	SHRQ           $0x08, R9
+	SHLQ           $0x05, AX
+	MOVBLZX        R9, BX
+	SHRQ           $0x08, R9
+	SHLQ           $0x05, BX
+	VMOVDQU        (R8)(AX*1), X0
+	VINSERTI128    $0x01, (R8)(BX*1), Y0, Y0
+	VMOVDQU        16(R8)(AX*1), X1
+	VINSERTI128    $0x01, 16(R8)(BX*1), Y1, Y1
+	VBROADCASTI128 32(SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, 128(DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 160(DI)
+	MOVBLZX        R9, AX
+	SHRQ           $0x08, R9
+	SHLQ           $0x05, AX
+	MOVBLZX        R9, BX
+	SHLQ           $0x05, BX
+	VMOVDQU        (R8)(AX*1), X0
+	VINSERTI128    $0x01, (R8)(BX*1), Y0, Y0
+	VMOVDQU        16(R8)(AX*1), X1
+	VINSERTI128    $0x01, 16(R8)(BX*1), Y1, Y1
+	VBROADCASTI128 48(SI), Y4
+	VPAND          Y13, Y4, Y5
+	VPSRLW         $0x04, Y4, Y6
+	VPAND          Y13, Y6, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPBLENDD       $0xf0, Y5, Y4, Y4
+	VPSHUFB        Y4, Y0, Y5
+	VPSHUFB        Y4, Y1, Y6
+	VPUNPCKLBW     Y6, Y5, Y4
+	VPUNPCKHBW     Y6, Y5, Y5
+	VPERM2I128     $0x20, Y5, Y4, Y6
+	VMOVDQU        Y6, 192(DI)
+	VPERM2I128     $0x31, Y5, Y4, Y6
+	VMOVDQU        Y6, 224(DI)
+	ADDQ           $0x00000040, SI
+	ADDQ           $0x00000100, DI
+	ADDQ           $0x00000008, DX
+	SUBQ           $0x00000004, CX
+	CMPQ           CX, $0x00000004
+	JAE            group
+
+single:
+	TESTQ CX, CX
+	JZ    done
+
+one:
 	MOVBLZX        (DX), AX
 	SHLQ           $0x05, AX
 	MOVBLZX        1(DX), BX
@@ -23665,7 +24073,7 @@ step:
 	ADDQ           $0x00000040, DI
 	ADDQ           $0x00000002, DX
 	DECQ           CX
-	JNZ            step
+	JNZ            one
 
 done:
 	VZEROUPPER

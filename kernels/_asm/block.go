@@ -770,12 +770,16 @@ func f4DecodeAVX2(format, typ string) {
 	// first. MXFP4's row goes to both 128-bit lanes; NVFP4's first block's row to lane 0, the
 	// second's to lane 1.
 	LEAQ(sym("block"+format+typ+"Split", 0), R8)
-	blockLoop(func() {
+	scales := 1
+	if nv {
+		scales = 2
+	}
+	blockLoopN(4, [3]int{16, 64, scales}, func(k, si, di int, scale func(GPPhysical)) {
 		lo, hi := Y0, Y1
-		MOVBLZX(Mem{Base: RDX}, EAX)
+		scale(RAX)
 		SHLQ(U8(5), RAX)
 		if nv {
-			MOVBLZX(Mem{Base: RDX, Disp: 1}, EBX)
+			scale(RBX)
 			SHLQ(U8(5), RBX)
 			VMOVDQU(Mem{Base: R8, Index: RAX, Scale: 1}, lo.AsX())
 			VINSERTI128(U8(1), Mem{Base: R8, Index: RBX, Scale: 1}, lo, lo)
@@ -787,7 +791,7 @@ func f4DecodeAVX2(format, typ string) {
 		}
 		// The codes as one byte an element: lane 0 elements 0-15, lane 1 elements 16-31.
 		x, n0, n1 := Y4, Y5, Y6
-		VBROADCASTI128(Mem{Base: RSI}, x)
+		VBROADCASTI128(Mem{Base: RSI, Disp: si}, x)
 		VPAND(low, x, n0)
 		VPSRLW(U8(4), x, n1)
 		VPAND(low, n1, n1)
@@ -799,16 +803,9 @@ func f4DecodeAVX2(format, typ string) {
 		VPUNPCKLBW(n1, n0, x)  // words of elements 0-7 | 16-23
 		VPUNPCKHBW(n1, n0, n0) // 8-15 | 24-31
 		VPERM2I128(U8(0x20), n0, x, n1)
-		VMOVDQU(n1, Mem{Base: RDI})
+		VMOVDQU(n1, Mem{Base: RDI, Disp: di})
 		VPERM2I128(U8(0x31), n0, x, n1)
-		VMOVDQU(n1, Mem{Base: RDI, Disp: 32})
-		ADDQ(U32(16), RSI)
-		ADDQ(U32(64), RDI)
-		if nv {
-			ADDQ(U32(2), RDX)
-		} else {
-			INCQ(RDX)
-		}
+		VMOVDQU(n1, Mem{Base: RDI, Disp: di + 32})
 	})
 }
 
