@@ -14,8 +14,8 @@ var (
 	blockNVFP4BF16Rows = f4ProductRows(blockE4M3Scale, BF16FromF32)
 )
 
-// The same rows split for VPSHUFB, which looks bytes up: the 16 low bytes of a row, then its 16
-// high bytes (the AVX2 decoders).
+// The same rows split for byte lookups (AVX2's VPSHUFB, NEON's TBL): the 16 low bytes of a row,
+// then its 16 high bytes.
 var (
 	blockMXFP4F16Split  = splitRows(&blockMXFP4F16Rows)
 	blockMXFP4BF16Split = splitRows(&blockMXFP4BF16Rows)

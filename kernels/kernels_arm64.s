@@ -1328,10 +1328,11 @@ f32boolloop:
 // blocks); block_arm64.go documents each by the pure-Go loop it computes. Instructions the Go
 // assembler lacks are WORD-encoded with the instruction in the comment.
 //
-// f4e2m1 → f32, f16, bf16: the 16 products of a block's scale (FMUL by the scale, exact) are
-// split into byte planes (UZP1/UZP2); TBL looks up each plane by the element's code, and ST4 or
-// ST2 interleaves the planes' bytes back into values. bf16 takes the products' upper halves:
-// an f4e2m1 value times an f8e8m0 or f8e4m3 scale is exact in bf16.
+// f4e2m1 → f32, f16, bf16: a block's 16 values split into byte planes, looked up by TBL with the
+// element's code, and ST4 or ST2 interleaves the planes' bytes back into values. For f32 the
+// planes come from the 16 products of the block's scale (FMUL by the scale, exact) and
+// UZP1/UZP2; for f16 and bf16 they are loaded from the scale's row in block_rows.go, whose
+// products the pure-Go functions rounded.
 
 
 // func blockmxfp4ToF32NEON(dst, codes, scales []byte, steps int)
@@ -1387,7 +1388,7 @@ TEXT ·blockmxfp4ToF16NEON(SB), NOSPLIT, $0-80
 	MOVD	codes_base+24(FP), R1
 	MOVD	scales_base+48(FP), R2
 	MOVD	steps+72(FP), R3
-	MOVD	$0, R7 // to f16
+	MOVD	$·blockMXFP4F16Split(SB), R8
 	JMP	mxfp4HalfBlocks<>(SB)
 
 // func blockmxfp4ToBF16NEON(dst, codes, scales []byte, steps int)
@@ -1396,39 +1397,20 @@ TEXT ·blockmxfp4ToBF16NEON(SB), NOSPLIT, $0-80
 	MOVD	codes_base+24(FP), R1
 	MOVD	scales_base+48(FP), R2
 	MOVD	steps+72(FP), R3
-	MOVD	$1, R7 // to bf16
+	MOVD	$·blockMXFP4BF16Split(SB), R8
 	JMP	mxfp4HalfBlocks<>(SB)
 
 // mxfp4HalfBlocks<> decodes R3 steps of 32 f4e2m1 codes from R1, with one f8e8m0 scale (MXFP4:
-// a block of 32) a step from R2, to R0, as f16 (R7 = 0: the 16 products narrowed by FCVTN) or
-// bf16 (R7 = 1: their upper halves, exact). The products' bytes are split into two planes that
-// TBL looks up by code.
+// a block of 32) a step from R2, to R0, as f16 or bf16 by the rows in R8: for every scale byte,
+// the 16 products of block_rows.go split into two byte planes (low bytes, then high bytes, 32
+// bytes a scale), which TBL looks up by code.
 TEXT mxfp4HalfBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
-	MOVD	$·f4e2m1Values(SB), R5
-	VLD1	(R5), [V28.S4, V29.S4, V30.S4, V31.S4]
-	MOVD	$·f8e8m0ToF32Table(SB), R4
 	VMOVI	$15, V27.B16
 	CBZ	R3, done
 loop:
 	MOVBU.P	1(R2), R5
-	MOVWU	(R4)(R5<<2), R6
-	VDUP	R6, V0.S4
-	WORD	$0x6e20df81 // FMUL V1.4S, V28.4S, V0.4S
-	WORD	$0x6e20dfa2 // FMUL V2.4S, V29.4S, V0.4S
-	WORD	$0x6e20dfc3 // FMUL V3.4S, V30.4S, V0.4S
-	WORD	$0x6e20dfe4 // FMUL V4.4S, V31.4S, V0.4S
-	CBNZ	R7, tobf16a
-	WORD	$0x0e21682e // FCVTN V14.4H, V1.4S
-	WORD	$0x4e21684e // FCVTN2 V14.8H, V2.4S
-	WORD	$0x0e21686f // FCVTN V15.4H, V3.4S
-	WORD	$0x4e21688f // FCVTN2 V15.8H, V4.4S
-	B	planesa
-tobf16a:
-	VUZP2	V2.H8, V1.H8, V14.H8
-	VUZP2	V4.H8, V3.H8, V15.H8
-planesa:
-	VUZP1	V15.B16, V14.B16, V5.B16
-	VUZP2	V15.B16, V14.B16, V6.B16
+	ADD	R5<<5, R8, R6
+	VLD1	(R6), [V5.B16, V6.B16]
 	VLD1.P	16(R1), [V13.B16]
 	VAND	V27.B16, V13.B16, V14.B16
 	VUSHR	$4, V13.B16, V15.B16
@@ -1513,7 +1495,7 @@ TEXT ·blocknvfp4ToF16NEON(SB), NOSPLIT, $0-80
 	MOVD	codes_base+24(FP), R1
 	MOVD	scales_base+48(FP), R2
 	MOVD	steps+72(FP), R3
-	MOVD	$0, R7 // to f16
+	MOVD	$·blockNVFP4F16Split(SB), R8
 	JMP	nvfp4HalfBlocks<>(SB)
 
 // func blocknvfp4ToBF16NEON(dst, codes, scales []byte, steps int)
@@ -1522,58 +1504,22 @@ TEXT ·blocknvfp4ToBF16NEON(SB), NOSPLIT, $0-80
 	MOVD	codes_base+24(FP), R1
 	MOVD	scales_base+48(FP), R2
 	MOVD	steps+72(FP), R3
-	MOVD	$1, R7 // to bf16
+	MOVD	$·blockNVFP4BF16Split(SB), R8
 	JMP	nvfp4HalfBlocks<>(SB)
 
 // nvfp4HalfBlocks<> decodes R3 steps of 32 f4e2m1 codes from R1, with two f8e4m3 scales (NVFP4:
-// blocks of 16) a step from R2, to R0, as f16 (R7 = 0: the 16 products narrowed by FCVTN) or
-// bf16 (R7 = 1: their upper halves, exact). The products' bytes are split into two planes that
-// TBL looks up by code.
+// blocks of 16) a step from R2, to R0, as f16 or bf16 by the rows in R8 (as mxfp4HalfBlocks<>),
+// one row a block.
 TEXT nvfp4HalfBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
-	MOVD	$·f4e2m1Values(SB), R5
-	VLD1	(R5), [V28.S4, V29.S4, V30.S4, V31.S4]
-	MOVD	$·blockE4M3Scales(SB), R4
 	VMOVI	$15, V27.B16
 	CBZ	R3, done
 loop:
 	MOVBU.P	1(R2), R5
-	MOVWU	(R4)(R5<<2), R6
-	VDUP	R6, V0.S4
-	WORD	$0x6e20df81 // FMUL V1.4S, V28.4S, V0.4S
-	WORD	$0x6e20dfa2 // FMUL V2.4S, V29.4S, V0.4S
-	WORD	$0x6e20dfc3 // FMUL V3.4S, V30.4S, V0.4S
-	WORD	$0x6e20dfe4 // FMUL V4.4S, V31.4S, V0.4S
-	CBNZ	R7, tobf16a
-	WORD	$0x0e21682e // FCVTN V14.4H, V1.4S
-	WORD	$0x4e21684e // FCVTN2 V14.8H, V2.4S
-	WORD	$0x0e21686f // FCVTN V15.4H, V3.4S
-	WORD	$0x4e21688f // FCVTN2 V15.8H, V4.4S
-	B	planesa
-tobf16a:
-	VUZP2	V2.H8, V1.H8, V14.H8
-	VUZP2	V4.H8, V3.H8, V15.H8
-planesa:
-	VUZP1	V15.B16, V14.B16, V5.B16
-	VUZP2	V15.B16, V14.B16, V6.B16
+	ADD	R5<<5, R8, R6
+	VLD1	(R6), [V5.B16, V6.B16]
 	MOVBU.P	1(R2), R5
-	MOVWU	(R4)(R5<<2), R6
-	VDUP	R6, V0.S4
-	WORD	$0x6e20df81 // FMUL V1.4S, V28.4S, V0.4S
-	WORD	$0x6e20dfa2 // FMUL V2.4S, V29.4S, V0.4S
-	WORD	$0x6e20dfc3 // FMUL V3.4S, V30.4S, V0.4S
-	WORD	$0x6e20dfe4 // FMUL V4.4S, V31.4S, V0.4S
-	CBNZ	R7, tobf16b
-	WORD	$0x0e21682e // FCVTN V14.4H, V1.4S
-	WORD	$0x4e21684e // FCVTN2 V14.8H, V2.4S
-	WORD	$0x0e21686f // FCVTN V15.4H, V3.4S
-	WORD	$0x4e21688f // FCVTN2 V15.8H, V4.4S
-	B	planesb
-tobf16b:
-	VUZP2	V2.H8, V1.H8, V14.H8
-	VUZP2	V4.H8, V3.H8, V15.H8
-planesb:
-	VUZP1	V15.B16, V14.B16, V9.B16
-	VUZP2	V15.B16, V14.B16, V10.B16
+	ADD	R5<<5, R8, R6
+	VLD1	(R6), [V9.B16, V10.B16]
 	VLD1.P	16(R1), [V13.B16]
 	VAND	V27.B16, V13.B16, V14.B16
 	VUSHR	$4, V13.B16, V15.B16
