@@ -208,8 +208,8 @@ func quantizeInputs(f kernels.BlockFormat, t element.Type, blocks int, r *rand.R
 			switch b % 8 {
 			case 0, 1: // random bits: every exponent, NaN and Inf included now and then
 				v = r.Uint64() & mask
-				if b%8 == 1 && (v>>expShift)&(1<<refOf(t).ebits-1) == 1<<refOf(t).ebits-1 {
-					v &^= 1 << (w - 2) // keep this kind of block finite
+				if b%8 == 1 {
+					v = finiteBits(t, v) // keep this kind of block finite
 				}
 			case 2: // one binade's worth of spread around a random exponent
 				e := uint64(r.IntN(1<<refOf(t).ebits-3) + 1)
@@ -228,6 +228,16 @@ func quantizeInputs(f kernels.BlockFormat, t element.Type, blocks int, r *rand.R
 		}
 	}
 	return out
+}
+
+// finiteBits returns the bits v of type t with the top exponent bit cleared when the exponent
+// is all ones, so that the value is finite.
+func finiteBits(t element.Type, v uint64) uint64 {
+	f := refOf(t)
+	if e := uint64(1)<<f.ebits - 1; (v>>(f.p-1))&e == e {
+		v &^= 1 << (f.width() - 2)
+	}
+	return v
 }
 
 // tieValue returns the bits (in t) of a value at or one ulp beside a rounding midpoint of the
@@ -429,27 +439,19 @@ func TestBlockQuantizeLong(t *testing.T) {
 			for _, from := range valueTypes {
 				for _, nb := range []int{15, 16, 17, 31, 32, 33, 48, 71} {
 					vals := quantizeInputs(f, from, nb, r)
-					// Finite everywhere: random-bit blocks may hold NaN or Inf, so redraw them
-					// without the all-ones exponent.
-					w := refOf(from).width()
-					expShift := refOf(from).p - 1
-					emask := uint64(1)<<refOf(from).ebits - 1
-					for i, v := range vals {
-						if (v>>expShift)&emask == emask {
-							vals[i] = v &^ (1 << (w - 2))
-						}
+					for i, v := range vals { // finite everywhere, until a special value is put in
+						vals[i] = finiteBits(from, v)
 					}
-					special := []uint64{emask << expShift, emask<<expShift | 1, (emask<<expShift | 1<<(w-1))}
+					w, expShift := refOf(from).width(), refOf(from).p-1
+					inf := (uint64(1)<<refOf(from).ebits - 1) << expShift
+					special := []uint64{inf, inf | 1, inf | 1<<(w-1)} // +Inf, a NaN, -Inf
 					for pos := -1; pos < nb; pos += 1 + nb/5 {
 						in := append([]uint64(nil), vals...)
 						if pos >= 0 {
 							in[pos*f.Block+r.IntN(f.Block)] = special[r.IntN(len(special))]
 						}
 						n := nb * f.Block
-						off := 1 + pos%3
-						if pos < 0 {
-							off = 2
-						}
+						off := 1 + (pos+3)%3
 						src := make([]byte, off+n*from.Bits()/8)
 						for i, v := range in {
 							putBits(src[off:], from, i, v)

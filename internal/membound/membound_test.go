@@ -44,18 +44,13 @@ func TestMove(t *testing.T) {
 		}
 		for _, dlen := range []int{n / 2, n, 2 * n, 4 * n} {
 			buf := membound.Aligned(dlen + 64)
-			for i := range buf {
-				buf[i] = 0xA5
-			}
-			moves := []struct {
+			type mover struct {
 				name string
 				f    func(dst, src []byte) error
-			}{{"Move", membound.Move}}
+			}
+			moves := []mover{{"Move", membound.Move}}
 			if dlen == 4*n {
-				moves = append(moves, struct {
-					name string
-					f    func(dst, src []byte) error
-				}{"MoveCached", membound.MoveCached})
+				moves = append(moves, mover{"MoveCached", membound.MoveCached})
 			}
 			for _, m := range moves {
 				for i := range buf {
