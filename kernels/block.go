@@ -110,7 +110,7 @@ func blockSizes(f BlockFormat, vt element.Type, n int, what string) (cb, sb, vb 
 		return
 	}
 	if n < 0 || int64(n) >= 1<<40 {
-		err = fmt.Errorf("kernels: %s %s: element count %d is out of range", what, f, n)
+		err = errorf(ErrInvalid, "kernels: %s %s: element count %d is out of range", what, f, n)
 		return
 	}
 	cb = (n*f.Elem.Bits() + 7) / 8
@@ -152,12 +152,9 @@ func Dequantize(dst []byte, to element.Type, codes, scales []byte, f BlockFormat
 // with ErrUnsupported, ErrShortBuffer and ErrOverlap. Dequantize runs on the calling goroutine
 // and does not allocate.
 func (c Converter) Dequantize(dst []byte, to element.Type, codes, scales []byte, f BlockFormat, n int) error {
-	p := best
-	if c.explicit {
-		p = c.Path
-		if !pathAvailable(p) {
-			return errorf(ErrUnsupported, "kernels: path %s is not available on this CPU", p)
-		}
+	p := c.Path.resolve()
+	if !pathAvailable(p) {
+		return errorf(ErrUnsupported, "kernels: path %s is not available on this CPU", p)
 	}
 	cb, sb, db, err := blockSizes(f, to, n, "dequantize")
 	if err != nil {
@@ -222,12 +219,9 @@ func Quantize(codes, scales []byte, f BlockFormat, src []byte, from element.Type
 // CPU lacks, a negative n, a short buffer, or buffers that share memory are an error, and
 // nothing is written. Quantize runs on the calling goroutine and does not allocate.
 func (c Converter) Quantize(codes, scales []byte, f BlockFormat, src []byte, from element.Type, n int) error {
-	p := best
-	if c.explicit {
-		p = c.Path
-		if !pathAvailable(p) {
-			return errorf(ErrUnsupported, "kernels: path %s is not available on this CPU", p)
-		}
+	p := c.Path.resolve()
+	if !pathAvailable(p) {
+		return errorf(ErrUnsupported, "kernels: path %s is not available on this CPU", p)
 	}
 	cb, sb, vb, err := blockSizes(f, from, n, "quantize")
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// The kinds of error Convert, Converter.Convert and the typed helpers return, for errors.Is.
+// The kinds of error Convert, Converter.Convert, the typed helpers and the block-scaled calls return, for errors.Is.
 // Each returned error wraps one of them and carries its own message naming the types and sizes
 // involved.
 var (
@@ -19,6 +19,9 @@ var (
 	// ErrLengthMismatch: a typed helper's destination and source hold different numbers of
 	// elements (for a packed source, not the number of bytes its destination's count needs).
 	ErrLengthMismatch = errors.New("kernels: destination and source lengths differ")
+	// ErrInvalid: an argument out of range: a negative element count or one whose byte size
+	// overflows int, or Rules with a field out of range.
+	ErrInvalid = errors.New("kernels: invalid argument")
 )
 
 // kindError is an error with its own message that errors.Is matches against kind.

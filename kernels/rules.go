@@ -120,10 +120,10 @@ type Rules struct {
 // check reports an out-of-range field.
 func (r Rules) check() error {
 	if r.Set >= numRuleSets {
-		return fmt.Errorf("kernels: invalid rule set %d", uint8(r.Set))
+		return errorf(ErrInvalid, "kernels: invalid rule set %d", uint8(r.Set))
 	}
 	if r.E8M0Round >= numE8M0Roundings {
-		return fmt.Errorf("kernels: invalid f8e8m0 round mode %d", uint8(r.E8M0Round))
+		return errorf(ErrInvalid, "kernels: invalid f8e8m0 round mode %d", uint8(r.E8M0Round))
 	}
 	return nil
 }
