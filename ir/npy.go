@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/internal/regfile"
 	"github.com/convertpromote/convertpromote/kernels"
 	"github.com/convertpromote/convertpromote/op"
 	"github.com/convertpromote/convertpromote/promote"
@@ -233,4 +234,15 @@ func readData(r io.Reader, size int64) ([]byte, error) {
 		}
 	}
 	return data, nil
+}
+
+// ReadNPYFile reads the .npy file at path (see ReadNPY), refusing what is not a regular file
+// with an error wrapping ErrNotRegular.
+func ReadNPYFile(path string) (op.Tensor, error) {
+	f, err := regfile.Open(path)
+	if err != nil {
+		return op.Tensor{}, err
+	}
+	defer f.Close()
+	return ReadNPY(f)
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/convertpromote/convertpromote/internal/atomicfile"
+	"github.com/convertpromote/convertpromote/internal/regfile"
 	"github.com/convertpromote/convertpromote/ir"
 	"github.com/convertpromote/convertpromote/op"
 )
@@ -592,7 +593,7 @@ func irFold(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 
 // looksLikeSnippet reports whether the file starts with a <layer> element rather than <net>.
 func looksLikeSnippet(path string) bool {
-	f, err := ir.OpenFile(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return false
 	}
@@ -604,7 +605,7 @@ func looksLikeSnippet(path string) bool {
 
 // readLimited reads a whole file of at most limit bytes.
 func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := ir.OpenFile(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
