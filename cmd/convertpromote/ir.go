@@ -15,6 +15,7 @@ import (
 	"github.com/convertpromote/convertpromote/internal/atomicfile"
 	"github.com/convertpromote/convertpromote/internal/regfile"
 	"github.com/convertpromote/convertpromote/ir"
+	"github.com/convertpromote/convertpromote/npy"
 	"github.com/convertpromote/convertpromote/op"
 )
 
@@ -390,7 +391,7 @@ func irRun(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 	inputs := map[string]op.Tensor{}
 	for _, in := range opts.inputs {
 		name, file, _ := strings.Cut(in, "=")
-		t, err := ir.ReadNPYFile(file)
+		t, err := npy.ReadFile(file)
 		if err != nil {
 			return fmt.Errorf("--input %s: %v", in, err)
 		}
@@ -500,7 +501,7 @@ func npyFileName(name string, used map[string]int) string {
 // writeNPYFile writes an output's .npy atomically: a failure leaves no partial file.
 func writeNPYFile(path string, o ir.Output) error {
 	return atomicfile.Write(path, func(w io.Writer) error {
-		if err := ir.WriteNPY(w, o.Tensor); err != nil {
+		if err := npy.Write(w, o.Tensor); err != nil {
 			return fmt.Errorf("%s: writing %s: %v", o.Name, path, err)
 		}
 		return nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/convertpromote/convertpromote/ir"
+	"github.com/convertpromote/convertpromote/npy"
 	"github.com/convertpromote/convertpromote/op"
 )
 
@@ -232,7 +233,7 @@ func TestIRRunInputCLI(t *testing.T) {
 	}
 	p := filepath.Join(t.TempDir(), "x.npy")
 	f, _ := os.Create(p)
-	if err := ir.WriteNPY(f, x); err != nil {
+	if err := npy.Write(f, x); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()
