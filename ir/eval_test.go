@@ -355,24 +355,3 @@ func TestFold(t *testing.T) {
 		}
 	}
 }
-
-func TestFirstValues(t *testing.T) {
-	cases := []struct {
-		t    op.Tensor
-		n    int
-		want string
-	}{
-		{tn(element.F32, []int64{3}, le[float32](0.1, float32(math.Inf(-1)), float32(math.NaN()))), 8, "0.1 -Inf NaN"},
-		{tn(element.F64, []int64{1}, le(0.1)), 8, "0.1"},
-		{tn(element.U64, []int64{2}, le[uint64](math.MaxUint64, 3)), 1, "18446744073709551615"},
-		{tn(element.I4, []int64{3}, []byte{0xF8, 0x07}), 8, "-8 -1 7"},
-		{tn(element.Boolean, []int64{}, []byte{7}), 8, "1"},
-		{tn(element.NF4, []int64{2}, []byte{0xF0}), 8, "-1 1"},
-	}
-	for _, c := range cases {
-		got, err := FirstValues(c.t, c.n)
-		if err != nil || strings.Join(got, " ") != c.want {
-			t.Errorf("%s: %q %v, want %q", c.t.Type(), got, err, c.want)
-		}
-	}
-}

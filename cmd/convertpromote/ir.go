@@ -437,7 +437,7 @@ func irRun(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 			shape[i] = fmt.Sprint(d)
 		}
 		count := int64(o.Tensor.Len())
-		vals, err := ir.FirstValues(o.Tensor, opts.values)
+		vals, err := firstValues(o.Tensor, opts.values)
 		if err != nil {
 			return fmt.Errorf("%s: %v", o.Name, err)
 		}
@@ -601,7 +601,7 @@ func looksLikeSnippet(path string) bool {
 	defer f.Close()
 	buf := make([]byte, 64<<10)
 	n, _ := io.ReadFull(f, buf)
-	return ir.IsSnippet(buf[:n])
+	return isSnippet(buf[:n])
 }
 
 // readLimited reads a whole file of at most limit bytes.

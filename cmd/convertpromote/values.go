@@ -1,4 +1,4 @@
-package ir
+package main
 
 import (
 	"encoding/binary"
@@ -11,10 +11,10 @@ import (
 	"github.com/convertpromote/convertpromote/op"
 )
 
-// FirstValues formats the first n values of t (fewer when it has fewer): floats (and nf4) in
+// firstValues formats the first n values of t (fewer when it has fewer): floats (and nf4) in
 // the shortest form that reads back to the same value of their width ("0.1", "-Inf", "NaN"),
 // integers in decimal, booleans as 0 and 1.
-func FirstValues(t op.Tensor, n int) ([]string, error) {
+func firstValues(t op.Tensor, n int) ([]string, error) {
 	if !t.Valid() {
 		return nil, fmt.Errorf("the tensor is not valid (the zero op.Tensor)")
 	}
