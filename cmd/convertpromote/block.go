@@ -124,7 +124,7 @@ func runBlock(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	scale := blockElemValue(f.Scale, scales[0])
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s: %s elements, %s scale, block of %d; scale 0x%02x = %s\n", f, f.Elem, f.Scale, f.Block, scales[0], formatFloat(float64(scale), 32))
+	fmt.Fprintf(&b, "# %s: %s elements, %s scale, block of %d; scale 0x%02x = %s\n", f, f.Elem, f.Scale, f.Block, scales[0], formatValue(f.Scale, uint64(scales[0])))
 	if vals != nil {
 		b.WriteString("# value\tcode\telement\t× scale\t" + to.String() + "\tbits\n")
 	} else {
@@ -143,16 +143,16 @@ func runBlock(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			prod = math.NaN()
 		}
 		if vals != nil {
-			fmt.Fprintf(&b, "%s\t", formatFloat(float64(vals[i]), 32))
+			fmt.Fprintf(&b, "%s\t", formatValue(element.F32, uint64(math.Float32bits(vals[i]))))
 		}
 		width := (f.Elem.Bits() + 3) / 4
-		fmt.Fprintf(&b, "0x%0*x\t%s\t%s\t", width, c, formatFloat(float64(e), 32), formatFloat(prod, 64))
+		fmt.Fprintf(&b, "0x%0*x\t%s\t%s\t", width, c, formatValue(f.Elem, uint64(c)), formatValue(element.F64, math.Float64bits(prod)))
 		if to == element.F32 {
 			bits := binary.LittleEndian.Uint32(dst[4*i:])
-			fmt.Fprintf(&b, "%s\t0x%08x\n", formatFloat(float64(math.Float32frombits(bits)), 32), bits)
+			fmt.Fprintf(&b, "%s\t0x%08x\n", formatValue(element.F32, uint64(bits)), bits)
 		} else {
 			h := binary.LittleEndian.Uint16(dst[2*i:])
-			fmt.Fprintf(&b, "%s\t0x%04x\n", shortestHalf(to, h), h)
+			fmt.Fprintf(&b, "%s\t0x%04x\n", formatValue(to, uint64(h)), h)
 		}
 	}
 	if _, err := io.WriteString(stdout, b.String()); err != nil {

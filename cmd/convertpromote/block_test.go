@@ -15,10 +15,12 @@ func TestBlockCommand(t *testing.T) {
 		{"", []string{"block", "--quantize", "0.3", "-1", "2.5", "7"}, 0,
 			"# mxfp4: f4e2m1 elements, f8e8m0 scale, block of 32; scale 0x7f = 1\n# value\tcode\telement\t× scale\tf32\tbits\n" +
 				"0.3\t0x1\t0.5\t0.5\t0.5\t0x3f000000\n-1\t0xa\t-1\t-1\t-1\t0xbf800000\n2.5\t0x4\t2\t2\t2\t0x40000000\n7\t0x7\t6\t6\t6\t0x40c00000\n", ""},
-		// A product beyond f16 is +Inf; a NaN scale makes the block NaN.
+		// A product beyond f16 is +Inf; a NaN scale makes the block NaN. The element 448 and the
+		// scale 2^17 = 131072 print as the shortest decimals that read back to them in f8e4m3 and
+		// f8e8m0; the product is exact.
 		{"", []string{"block", "--format", "mxfp8e4m3", "--to", "f16", "--scale", "0x90", "0x7e"}, 0,
-			"# mxfp8e4m3: f8e4m3 elements, f8e8m0 scale, block of 32; scale 0x90 = 131072\n# code\telement\t× scale\tf16\tbits\n" +
-				"0x7e\t448\t5.8720256e+07\t+Inf\t0x7c00\n", ""},
+			"# mxfp8e4m3: f8e4m3 elements, f8e8m0 scale, block of 32; scale 0x90 = 100000\n# code\telement\t× scale\tf16\tbits\n" +
+				"0x7e\t450\t5.8720256e+07\t+Inf\t0x7c00\n", ""},
 		{"", []string{"block", "--scale", "0xff", "0x2"}, 0,
 			"# mxfp4: f4e2m1 elements, f8e8m0 scale, block of 32; scale 0xff = NaN\n# code\telement\t× scale\tf32\tbits\n" +
 				"0x2\t1\tNaN\tNaN\t0x7fc00000\n", ""},

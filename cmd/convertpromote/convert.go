@@ -10,7 +10,6 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/convertpromote/convertpromote/element"
 	"github.com/convertpromote/convertpromote/kernels"
@@ -45,10 +44,10 @@ Cast-25) or ml_dtypes (ml_dtypes 0.6, as JAX and PyTorch cast to float8). Under 
 is Cast's round_mode for f8e8m0 targets; both are errors under the other rule sets. The rule set
 also applies to reading decimal VALUEs into the source type.
 
-Printed values: f16 and bf16 as the shortest decimal that rounds (to nearest, ties to even) back
-to the same bits; f32 and f64 in Go's shortest round-trip form; f8e4m3, f8e5m2, f8e4m3fnuz,
-f8e5m2fnuz, f8e8m0, f4e2m1 and nf4 as Go formats their float32 value; NaN, +Inf, -Inf; integers
-in decimal; true/false.
+Printed values (docs/SEMANTICS.md §3.11, the same in every command): a float as the shortest
+decimal that reads back to it in its own type, rounded to nearest with ties to even (f16 65504
+prints as 65500, f8e4m3 448 as 450); NaN, +Inf, -Inf, -0; integers in decimal; true/false;
+complex values as (RE+IMi).
 
 Exit status: 0 on success; 1 when stdin cannot be read or the output cannot be written; 2 for
 bad usage (unknown type, unsupported pair, a VALUE that does not parse or that the --from type
@@ -56,12 +55,12 @@ cannot hold).
 
 Examples:
   convertpromote convert --from f32 --to f16 1 65520 1e-8      # 1 0x3c00, +Inf 0x7c00, 0 0x0000
-  convertpromote convert --from f32 --to f8e4m3 464 465        # 448 0x7e, NaN 0x7f
+  convertpromote convert --from f32 --to f8e4m3 464 465        # 450 0x7e, NaN 0x7f
   convertpromote convert --from f16 --to f32 --bits 0x7e01     # NaN 0x7fc02000
   echo -3.1 | convertpromote convert --from f32 --to u3 -      # 5 0x5
-  convertpromote convert --rules onnx --from f32 --to f8e4m3 465                   # 448 0x7e
+  convertpromote convert --rules onnx --from f32 --to f8e4m3 465                   # 450 0x7e
   convertpromote convert --rules onnx --saturate=false --from f32 --to f8e4m3 465  # NaN 0x7f
-  convertpromote convert --rules ml_dtypes --bits --from f32 --to f8e4m3 0x3a8005f0  # 0.001953125 0x01
+  convertpromote convert --rules ml_dtypes --bits --from f32 --to f8e4m3 0x3a8005f0  # 0.002 0x01
 `
 
 var convertValueFlags = map[string]bool{"from": true, "to": true, "rules": true, "round-mode": true}
@@ -450,107 +449,28 @@ func parseBits(t element.Type, w string) (op.Tensor, error) {
 	return op.FromBytes(t, one, data)
 }
 
-// formatElements returns "VALUE\tBITS" for each element of x.
+// formatElements returns "VALUE\tBITS" for each element of x: the value by formatValues, the
+// bits in hex (sub-byte types as their N-bit code).
 func formatElements(x op.Tensor) ([]string, error) {
 	t := x.Type()
-	n := x.Len()
-	out := make([]string, n)
-	bitsOf := func(i int) string { return hexBits(x.Bytes(), t, i) }
-	switch {
-	case t.IsPacked() || t == element.F8E4M3 || t == element.F8E5M2 || t == element.F8E8M0 || t.IsFNUZ():
+	vals, err := formatValues(x, -1)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(vals))
+	if t.IsPacked() {
 		codes, err := x.Codes()
 		if err != nil {
 			return nil, err
-		}
-		var vals []string
-		switch t {
-		case element.F8E4M3, element.F8E5M2, element.F8E8M0, element.F4E2M1, element.NF4,
-			element.F8E4M3FNUZ, element.F8E5M2FNUZ:
-			f, err := x.Float32s()
-			if err != nil {
-				return nil, err
-			}
-			for _, v := range f {
-				vals = append(vals, formatFloat(float64(v), 32))
-			}
-		default:
-			iv, err := x.Int64s()
-			if err != nil {
-				return nil, err
-			}
-			for _, v := range iv {
-				vals = append(vals, strconv.FormatInt(v, 10))
-			}
 		}
 		digits := (t.Bits() + 3) / 4
 		for i := range out {
 			out[i] = fmt.Sprintf("%s\t0x%0*x", vals[i], digits, codes[i])
 		}
 		return out, nil
-	case t == element.F16 || t == element.BF16:
-		h, err := x.Bits16()
-		if err != nil {
-			return nil, err
-		}
-		for i := range out {
-			out[i] = formatHalf(t, h[i]) + "\t" + bitsOf(i)
-		}
-	case t == element.C32:
-		h, err := x.Bits16()
-		if err != nil {
-			return nil, err
-		}
-		for i := range out {
-			out[i] = formatComplex(formatHalf(element.F16, h[2*i]), formatHalf(element.F16, h[2*i+1])) + "\t" + bitsOf(i)
-		}
-	case t == element.C64 || t == element.C128:
-		c, err := x.Complex128s()
-		if err != nil {
-			return nil, err
-		}
-		size := 64
-		if t == element.C64 {
-			size = 32
-		}
-		for i, v := range c {
-			out[i] = formatComplex(formatFloat(real(v), size), formatFloat(imag(v), size)) + "\t" + bitsOf(i)
-		}
-	case t == element.F32 || t == element.F64:
-		f, err := x.Float64s()
-		if err != nil {
-			return nil, err
-		}
-		size := 64
-		if t == element.F32 {
-			size = 32
-		}
-		for i, v := range f {
-			out[i] = formatFloat(v, size) + "\t" + bitsOf(i)
-		}
-	case t == element.Boolean:
-		b, err := x.Bools()
-		if err != nil {
-			return nil, err
-		}
-		for i, v := range b {
-			out[i] = strconv.FormatBool(v) + "\t" + bitsOf(i)
-		}
-	case t == element.U64:
-		u, err := x.Uint64s()
-		if err != nil {
-			return nil, err
-		}
-		for i, v := range u {
-			out[i] = strconv.FormatUint(v, 10) + "\t" + bitsOf(i)
-		}
-	default: // the other integers
-		iv, err := x.Int64s()
-		if err != nil {
-			return nil, err
-		}
-		for i, v := range iv {
-			out[i] = strconv.FormatInt(v, 10) + "\t" + bitsOf(i)
-		}
+	}
+	for i := range out {
+		out[i] = vals[i] + "\t" + hexBits(x.Bytes(), t, i)
 	}
 	return out, nil
 }
@@ -565,84 +485,4 @@ func hexBits(data []byte, t element.Type, i int) string {
 		fmt.Fprintf(&sb, "%02x", data[i*w+k])
 	}
 	return sb.String()
-}
-
-// formatFloat formats v in Go's shortest round-trip form for the given bit size, with NaN,
-// +Inf and -Inf spelled that way.
-func formatFloat(v float64, size int) string {
-	return strconv.FormatFloat(v, 'g', -1, size)
-}
-
-// formatHalf formats f16 or bf16 bits as the shortest decimal that, rounded to nearest-even into
-// t, gives the same bits; of several such decimals, the one nearest the value. The answers for
-// all 65536 patterns of t are computed once, on first use, as a stream of values repeats them.
-func formatHalf(t element.Type, h uint16) string {
-	k := 0
-	if t == element.BF16 {
-		k = 1
-	}
-	halfOnce[k].Do(func() {
-		halfTables[k] = make([]string, 1<<16)
-		for b := range halfTables[k] {
-			halfTables[k][b] = shortestHalf(t, uint16(b))
-		}
-	})
-	return halfTables[k][h]
-}
-
-var (
-	halfOnce   [2]sync.Once
-	halfTables [2][]string
-)
-
-// shortestHalf is formatHalf without the table. A decimal d rounds to the magnitude a when it
-// lies between the midpoints to a's neighbours, or on one of them when a's last bit is 0 (ties to
-// even). At a power of two the neighbour below is half as far as the one above, so the nearest
-// p-digit decimal to a may miss while the next one up fits: the candidates at each length are
-// the nearest and both of its neighbours.
-func shortestHalf(t element.Type, h uint16) string {
-	dec := kernels.F32FromF16
-	if t == element.BF16 {
-		dec = kernels.F32FromBF16
-	}
-	v := float64(dec(h))
-	if math.IsNaN(v) || math.IsInf(v, 0) || v == 0 {
-		return formatFloat(v, 32)
-	}
-	m := h &^ 0x8000 // the magnitude's bits: both types keep the sign in bit 15
-	a := math.Abs(v)
-	below := float64(dec(m - 1)) // m ≥ 1; the pattern below 0x0001 is +0
-	above := float64(dec(m + 1))
-	if math.IsInf(above, 0) { // the largest finite value: the next step would be as wide as the last
-		above = a + (a - below)
-	}
-	lo, hi := (a+below)/2, (a+above)/2 // exact: the values have at most 12 significant bits
-	even := m&1 == 0
-	for p := 1; p <= 17; p++ {
-		e := strconv.FormatFloat(a, 'e', p-1, 64) // D.DDDe±XX: the nearest p-digit decimal
-		mant, exp, _ := strings.Cut(e, "e")
-		digits, _ := strconv.ParseInt(strings.Replace(mant, ".", "", 1), 10, 64)
-		x, _ := strconv.Atoi(exp)
-		best, found := 0.0, false
-		for _, c := range []int64{digits, digits - 1, digits + 1} {
-			d, err := strconv.ParseFloat(strconv.FormatInt(c, 10)+"e"+strconv.Itoa(x-(p-1)), 64)
-			if err != nil || !(lo < d && d < hi || even && (d == lo || d == hi)) {
-				continue
-			}
-			if !found || math.Abs(d-a) < math.Abs(best-a) {
-				best, found = d, true
-			}
-		}
-		if found {
-			return strconv.FormatFloat(math.Copysign(best, v), 'g', -1, 64)
-		}
-	}
-	return formatFloat(v, 32) // not reached: 17 digits come far closer to a than its neighbours
-}
-
-func formatComplex(re, im string) string {
-	if !strings.HasPrefix(im, "-") && !strings.HasPrefix(im, "+") {
-		im = "+" + im
-	}
-	return "(" + re + im + "i)"
 }

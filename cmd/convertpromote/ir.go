@@ -80,7 +80,8 @@ Flags:
 	"run": `Usage: convertpromote ir run [flags] MODEL.xml
 
 Evaluates the ConvertPromoteTypes and Convert layers whose inputs are Const data (or Parameters
-given with --input) and prints each output's name, type, shape and first values. With --out DIR
+given with --input) and prints each output's name, type, shape and first values (each value as
+convert prints it: docs/SEMANTICS.md §3.11, so an f16 65504 prints as 65500). With --out DIR
 each output is also written to DIR/NAME.npy; NumPy has no bf16, f8, f4 or nf4, so those are
 written as f32, u1..u6 as u8 and i4 as i8.
 
@@ -437,7 +438,7 @@ func irRun(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 			shape[i] = fmt.Sprint(d)
 		}
 		count := int64(o.Tensor.Len())
-		vals, err := firstValues(o.Tensor, opts.values)
+		vals, err := formatValues(o.Tensor, opts.values)
 		if err != nil {
 			return fmt.Errorf("%s: %v", o.Name, err)
 		}
