@@ -28,11 +28,14 @@ and §7) and prints one line per value, in order: the destination value, a tab, 
 destination's raw bits in hex (the element's width; sub-byte types as their N-bit code).
 
 A VALUE is a number (1.5, -3, 1e-8, nan, inf, -inf), true or false; for complex types also
-(1+2i). It is first converted to the source type: decimals are read as float64 and converted
-with the library's rules (so f64 and f32 sources are exact), integers as integers. An integer
-source type (boolean, i*, u*) takes only the integers it holds: a VALUE out of its range or with
-a fraction is an error, never wrapped or rounded. With --bits a VALUE is the raw bit pattern of
-the source type in hex (0x3c00). Flags may come before or after the values.
+(1+2i). It is first read into the source type. A decimal is rounded once, to the nearest f64
+for an f64 source and to the nearest f32 for every other float source, which the library's
+rules then convert to the source type (so f64 and f32 sources are exact). A decimal beyond the
+source type's finite range, one that would round past its largest finite value, is an error
+(out of range); nf4 takes every decimal (the nearest of its values). An integer source type
+(boolean, i*, u*) takes only the integers it holds: a VALUE out of its range or with a fraction
+is an error, never wrapped or rounded. With --bits a VALUE is the raw bit pattern of the source
+type in hex (0x3c00). Flags may come before or after the values.
 
 "-" reads the values from stdin, one per line (blank lines are skipped), and prints as it reads,
 in constant memory. A bad VALUE stops the command with its line number; the lines printed before
@@ -51,7 +54,7 @@ complex values as (RE+IMi).
 
 Exit status: 0 on success; 1 when stdin cannot be read or the output cannot be written; 2 for
 bad usage (unknown type, unsupported pair, a VALUE that does not parse or that the --from type
-cannot hold).
+cannot hold: out of range, or a fraction for an integer type).
 
 Examples:
   convertpromote convert --from f32 --to f16 1 65520 1e-8      # 1 0x3c00, +Inf 0x7c00, 0 0x0000
@@ -292,24 +295,34 @@ func sourceTensor(conv kernels.Converter, from element.Type, words []string, bit
 }
 
 // wholeTensor is sourceTensor for the common case, without a tensor per value: a float type
-// whose words are all decimals (read as float64, then converted as parseValue does), or an
-// integer type whose words are all integers it holds. Otherwise ok is false and each word goes
+// whose words are all decimals it holds (read by readFloat, then converted as parseValue does),
+// or an integer type whose words are all integers it holds. Otherwise ok is false and each word goes
 // through parseValue, which also finds the bad one.
 func wholeTensor(conv kernels.Converter, from element.Type, words []string) (t op.Tensor, ok bool) {
 	shape := []int64{int64(len(words))}
 	var x op.Tensor
 	var err error
 	switch {
-	case from.IsReal():
+	case from == element.F64:
 		f := make([]float64, len(words))
 		for i, w := range words {
-			v, e := strconv.ParseFloat(w, 64)
-			if e != nil && !isRangeErr(e) {
+			v, e := readFloat(from, w)
+			if e != nil {
 				return op.Tensor{}, false
 			}
 			f[i] = v
 		}
 		x, err = op.FromFloat64(shape, f)
+	case from.IsReal():
+		f := make([]float32, len(words))
+		for i, w := range words {
+			v, e := readFloat(from, w)
+			if e != nil {
+				return op.Tensor{}, false
+			}
+			f[i] = float32(v) // exact: read at float32 precision
+		}
+		x, err = op.FromFloat32(shape, f)
 	case isIntRange(from):
 		lo, hi, _ := from.IntRange()
 		v := make([]int64, len(words))
@@ -327,7 +340,7 @@ func wholeTensor(conv kernels.Converter, from element.Type, words []string) (t o
 	if err == nil {
 		t, err = x.ConvertWith(conv, from)
 	}
-	return t, err == nil
+	return t, err == nil && !overflowed(x, t)
 }
 
 // parseValue reads a number (or true/false) and converts it to a one-element tensor of type t
@@ -352,19 +365,33 @@ func parseValue(conv kernels.Converter, t element.Type, w string) (op.Tensor, er
 		} else {
 			return op.Tensor{}, usageErrorf("value %q is not a number", w)
 		}
-	default:
-		if f, e := strconv.ParseFloat(w, 64); e == nil || isRangeErr(e) {
-			x, err = op.FromFloat64(one, []float64{f}) // out of range: ParseFloat gives ±Inf
-		} else if c, e := strconv.ParseComplex(w, 128); e == nil && t.IsComplex() {
-			x, err = op.FromComplex128(one, []complex128{c})
-		} else {
-			return op.Tensor{}, usageErrorf("value %q is not a number", w)
+	case t == element.F64:
+		f, e := readFloat(t, w)
+		if e != nil {
+			return op.Tensor{}, e
 		}
+		x, err = op.FromFloat64(one, []float64{f})
+	case t.IsReal():
+		f, e := readFloat(t, w)
+		if e != nil {
+			return op.Tensor{}, e
+		}
+		x, err = op.FromFloat32(one, []float32{float32(f)})
+	default: // complex: a real decimal or (RE+IMi)
+		x, err = parseComplex(t, w)
 	}
 	if err != nil {
 		return op.Tensor{}, err
 	}
-	return x.ConvertWith(conv, t)
+	y, err := x.ConvertWith(conv, t)
+	if err == nil && overflowed(x, y) {
+		part, ok := t.ComplexPart()
+		if !ok {
+			part = t
+		}
+		return op.Tensor{}, outOfFloatRange(part, w)
+	}
+	return y, err
 }
 
 // isIntRange reports whether t holds a range of integers (boolean and the i* and u* types).

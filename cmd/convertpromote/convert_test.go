@@ -38,12 +38,21 @@ func TestConvertAcceptance(t *testing.T) {
 		{"", []string{"convert", "--from", "i32", "--to", "f16", "70000", "-70000"}, 0, "65500\t0x7bff\n-65500\t0xfbff\n", ""},
 		{"", []string{"convert", "--from", "f32", "--to", "boolean", "nan", "0", "-0", "true"}, 0, "true\t0x01\nfalse\t0x00\nfalse\t0x00\ntrue\t0x01\n", ""},
 		{"", []string{"convert", "--from", "f64", "--to", "f32", "0.1", "1e39"}, 0, "0.1\t0x3dcccccd\n+Inf\t0x7f800000\n", ""},
+		// A decimal is rounded once into an f32 source: just above the tie 1.25 + 2^-24.
+		{"", []string{"convert", "--from", "f32", "--to", "f32", "1.25000005960464477539062500001"}, 0, "1.2500001\t0x3fa00001\n", ""},
+		{"", []string{"convert", "--from", "f32", "--to", "f16", "inf", "-INF", "nan"}, 0, "+Inf\t0x7c00\n-Inf\t0xfc00\nNaN\t0x7e00\n", ""},
 		{"", []string{"convert", "--from", "f32", "--to", "c64", "1.5"}, 0, "(1.5+0i)\t0x000000003fc00000\n", ""},
 		{"", []string{"convert", "--from", "c128", "--to", "f32", "(2-3i)"}, 0, "2\t0x40000000\n", ""},
 		// stdin.
 		{"1\n\n-3.1\n", []string{"convert", "--from", "f32", "--to", "u8", "-"}, 0, "1\t0x01\n0\t0x00\n", ""},
 		// Errors.
 		{"", []string{"convert", "--from", "f32", "--to", "f16", "abc"}, 2, "", `"abc"`},
+		// A decimal beyond the source type's finite range, however far, is out of range.
+		{"", []string{"convert", "--from", "f32", "--to", "f16", "1", "1e39"}, 2, "", `value 2: value "1e39" is out of range: f32 holds magnitudes up to 3.4028235e+38`},
+		{"", []string{"convert", "--from", "f32", "--to", "f16", "-1e400"}, 2, "", `value "-1e400" is out of range: f32 holds magnitudes up to`},
+		{"", []string{"convert", "--from", "f64", "--to", "f32", "1e400"}, 2, "", `value "1e400" is out of range: f64 holds magnitudes up to 1.7976931348623157e+308`},
+		{"1\n1e39\n", []string{"convert", "--from", "f32", "--to", "f16", "-"}, 2, "", `stdin line 2: value "1e39" is out of range`},
+		{"", []string{"convert", "--from", "c64", "--to", "c128", "(1+1e39i)"}, 2, "", `value "(1+1e39i)" is out of range: f32 holds magnitudes up to`},
 		{"", []string{"convert", "--from", "f33", "--to", "f16", "1"}, 2, "", "f33"},
 		{"", []string{"convert", "--from", "f32", "--to", "string", "1"}, 2, "", "string"},
 		{"", []string{"convert", "--from", "f32", "--to", "f16"}, 2, "", "no values"},
@@ -88,6 +97,21 @@ func TestConvertSourceRange(t *testing.T) {
 		{"u16", "nan", `value "nan" is not an integer; u16 holds the integers 0..65535`},
 		{"i8", "(1+2i)", `value "(1+2i)" is complex; i8 holds the integers -128..127`},
 		{"boolean", "2", `value "2" is out of range: boolean holds true, false, 0 and 1`},
+		// Float types: a decimal that rounds past the largest finite value in the type's own
+		// precision, or that the library's reading (through f32, and f16 for the 8-bit floats)
+		// makes infinite or NaN.
+		{"f16", "65520", `value "65520" is out of range: f16 holds magnitudes up to 65504`},
+		{"f16", "-1e5", `value "-1e5" is out of range: f16 holds magnitudes up to 65504`},
+		{"bf16", "3.3962e38", `value "3.3962e38" is out of range: bf16 holds magnitudes up to 3.3895314e+38`},
+		{"f8e4m3", "465", `value "465" is out of range: f8e4m3 holds magnitudes up to 448`},
+		{"f8e5m2", "61439", `value "61439" is out of range: f8e5m2 holds magnitudes up to 57344`},
+		{"f8e4m3fnuz", "248", `value "248" is out of range: f8e4m3fnuz holds magnitudes up to 240`},
+		{"f8e8m0", "2.6e38", `value "2.6e38" is out of range: f8e8m0 holds magnitudes up to 1.7014118e+38`},
+		{"f4e2m1", "7", `value "7" is out of range: f4e2m1 holds magnitudes up to 6`},
+		{"f32", "3.40282357e38", `value "3.40282357e38" is out of range: f32 holds magnitudes up to 3.4028235e+38`},
+		{"f64", "2e308", `value "2e308" is out of range: f64 holds magnitudes up to 1.7976931348623157e+308`},
+		{"c32", "(65520-1i)", `value "(65520-1i)" is out of range: f16 holds magnitudes up to 65504`},
+		{"c128", "(1e400+0i)", `value "(1e400+0i)" is out of range: f64 holds magnitudes up to`},
 	}
 	for _, c := range bad {
 		code, out, errs := cli(t, "", "convert", "--from", c.from, "--to", "f64", c.value)
@@ -111,6 +135,13 @@ func TestConvertSourceRange(t *testing.T) {
 		{"u8", "-0", "0\t0x0000000000000000\n"},
 		{"boolean", "1", "1\t0x3ff0000000000000\n"},
 		{"u1", "true", "1\t0x3ff0000000000000\n"},
+		// Just inside each float type's range: the decimal rounds to the largest finite value.
+		{"f16", "65519.99", "65504\t0x40effc0000000000\n"},
+		{"f8e4m3", "464", "448\t0x407c000000000000\n"}, // the tie goes to the even 448
+		{"f4e2m1", "-6.9", "-6\t0xc018000000000000\n"},
+		{"f32", "3.4028235e38", "3.4028234663852886e+38\t0x47efffffe0000000\n"},
+		{"nf4", "-5", "-1\t0xbff0000000000000\n"}, // nf4 takes every decimal: the nearest code
+		{"f16", "-inf", "-Inf\t0xfff0000000000000\n"},
 	}
 	for _, c := range good {
 		code, out, errs := cli(t, "", "convert", "--from", c.from, "--to", "f64", c.value)

@@ -112,6 +112,7 @@ type narrowFloat struct {
 	f      element.Format // the zero Format for nf4
 	values []float64      // every code's value, exactly
 	sign   uint64         // the sign bit's mask; 0 for f8e8m0 and nf4
+	top    uint64         // the code of the largest finite value
 
 	mu   sync.Mutex
 	done []bool
@@ -152,6 +153,9 @@ func narrowFloats(t element.Type) *narrowFloat {
 	nf := &narrowFloat{t: t, values: make([]float64, n), done: make([]bool, n), text: make([]string, n)}
 	for c := range nf.values {
 		nf.values[c] = float64(decode(uint64(c)))
+		if isFinite(nf.values[c]) && nf.values[c] > nf.values[nf.top] {
+			nf.top = uint64(c)
+		}
 	}
 	if f, ok := t.FloatFormat(); ok {
 		nf.f = f
@@ -283,10 +287,12 @@ func pow10(k int) int64 {
 }
 
 // exactCmp compares the decimal s with x exactly: -1, 0 or +1 as s is below, equal to or above.
+// A number big.Rat does not read (a hex float) counts as equal: the callers ask only when the
+// nearest float64 or float32 to s is x.
 func exactCmp(s string, x float64) int {
 	r, ok := new(big.Rat).SetString(s)
 	if !ok {
-		return 1
+		return 0
 	}
 	return r.Cmp(new(big.Rat).SetFloat64(x))
 }
