@@ -30,16 +30,16 @@ destination's raw bits in hex (the element's width; sub-byte types as their N-bi
 A VALUE is a number (1.5, -3, 1e-8, nan, inf, -inf), true or false; for complex types also
 (1+2i). It is first read into the source type. A decimal is rounded once, to the nearest f64
 for an f64 source and to the nearest f32 for every other float source, which the library's
-rules then convert to the source type (so f64 and f32 sources are exact). A decimal beyond the
+rules then convert to the source type (so an f64 or f32 source gets the nearest value). A decimal beyond the
 source type's finite range, one that would round past its largest finite value, is an error
 (out of range); nf4 takes every decimal (the nearest of its values). An integer source type
 (boolean, i*, u*) takes only the integers it holds: a VALUE out of its range or with a fraction
 is an error, never wrapped or rounded. With --bits a VALUE is the raw bit pattern of the source
 type in hex (0x3c00). Flags may come before or after the values.
 
-"-" reads the values from stdin, one per line (blank lines are skipped), and prints as it reads,
-in constant memory. A bad VALUE stops the command with its line number; the lines printed before
-it stand.
+"-" reads the values from stdin, one per line (blank lines are skipped; a line holds at most
+1 MiB, 1048576 bytes with its newline), and prints as it reads, in constant memory. A bad VALUE
+or a longer line stops the command with its line number; the lines printed before it stand.
 
 --rules picks whose casts to reproduce: openvino (the default, OpenVINO's Convert), onnx (ONNX
 Cast-25) or ml_dtypes (ml_dtypes 0.6, as JAX and PyTorch cast to float8). Under onnx,
@@ -54,7 +54,7 @@ complex values as (RE+IMi).
 
 Exit status: 0 on success; 1 when stdin cannot be read or the output cannot be written; 2 for
 bad usage (unknown type, unsupported pair, a VALUE that does not parse or that the --from type
-cannot hold: out of range, or a fraction for an integer type).
+cannot hold: out of range, or a fraction for an integer type; a stdin line longer than 1 MiB).
 
 Examples:
   convertpromote convert --from f32 --to f16 1 65520 1e-8      # 1 0x3c00, +Inf 0x7c00, 0 0x0000
@@ -142,6 +142,7 @@ func convertMain(conv kernels.Converter, fromName, toName string, bits bool, wor
 	for {
 		chunk, where, err := next()
 		if err != nil {
+			w.Flush() // the lines converted before the error stay on stdout
 			return err
 		}
 		if len(chunk) == 0 {
@@ -179,22 +180,35 @@ func argChunks(words []string) chunkSource {
 	}
 }
 
+// maxLineBytes bounds one line of stdin, newline included; a longer line is a usage error.
+const maxLineBytes = 1 << 20
+
+// chunkBytes ends a chunk before chunkLen values once the values read hold this many bytes (at
+// a multiple of 8 values, as chunkLen is), so that a chunk of long lines holds at most about
+// chunkBytes + 8·maxLineBytes.
+const chunkBytes = 4 << 20
+
 // stdinChunks reads the values of r, one per line (blank lines skipped), in chunks.
 func stdinChunks(r io.Reader) chunkSource {
 	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLineBytes)
 	line := 0
 	words := make([]string, 0, chunkLen)
 	lines := make([]int, 0, chunkLen)
 	return func() ([]string, func(int) string, error) {
 		words, lines = words[:0], lines[:0]
-		for len(words) < chunkLen && sc.Scan() {
+		size := 0
+		for len(words) < chunkLen && (size < chunkBytes || len(words)%8 != 0) && sc.Scan() {
 			line++
 			if w := strings.TrimSpace(sc.Text()); w != "" {
 				words = append(words, w)
 				lines = append(lines, line)
+				size += len(w)
 			}
 		}
-		if err := sc.Err(); err != nil {
+		if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+			return nil, nil, usageErrorf("stdin line %d: longer than %d bytes (a line holds one VALUE)", line+1, maxLineBytes)
+		} else if err != nil {
 			return nil, nil, fmt.Errorf("reading stdin after line %d: %v", line, err)
 		}
 		return words, func(i int) string { return fmt.Sprintf("stdin line %d", lines[i]) }, nil

@@ -182,7 +182,7 @@ func (s *lineSink) Write(p []byte) (int, error) {
 }
 
 // TestConvertStdinStreams: convert - writes as it reads, so the values held at once stay
-// bounded however long stdin is (before, all of stdin was read before the first line went out).
+// bounded however long stdin is.
 func TestConvertStdinStreams(t *testing.T) {
 	sink := &lineSink{}
 	src := &lineSource{n: 10 * chunkLen, out: sink}
@@ -273,4 +273,75 @@ func TestConvertRules(t *testing.T) {
 		{"", []string{"convert", "--rules", "onnx", "--round-mode", "ceil", "--from", "f32", "--to", "f8e8m0", "1"}, 2, "", `unknown f8e8m0 round mode "ceil"`},
 	}
 	checkCLICases(t, cases)
+}
+
+// TestConvertStdinLongLines: a line of up to maxLineBytes (newline included) is read like any
+// other; a longer one is bad usage naming its line, after the chunks before it are printed.
+func TestConvertStdinLongLines(t *testing.T) {
+	pad := strings.Repeat(" ", maxLineBytes-len("1.5\n"))
+	code, out, errs := cli(t, "2\n"+pad+"1.5\n3\n", "convert", "--from", "f32", "--to", "f16", "-")
+	if code != 0 || out != "2\t0x4000\n1.5\t0x3e00\n3\t0x4200\n" {
+		t.Errorf("a line of %d bytes: exit %d, %q %q", maxLineBytes, code, out, errs)
+	}
+	// 100 000 digits: a long decimal is a number like any other.
+	code, out, errs = cli(t, "0."+strings.Repeat("0", 100000)+"1\n", "convert", "--from", "f64", "--to", "f64", "-")
+	if code != 0 || out != "0\t0x0000000000000000\n" {
+		t.Errorf("a decimal of 100002 digits: exit %d, %q %q", code, out, errs)
+	}
+	var in strings.Builder
+	for range chunkLen {
+		in.WriteString("1\n")
+	}
+	in.WriteString("1\n" + strings.Repeat("1", maxLineBytes) + "\n1\n")
+	code, out, errs = cli(t, in.String(), "convert", "--from", "f32", "--to", "u8", "-")
+	want := fmt.Sprintf("convertpromote convert: stdin line %d: longer than %d bytes (a line holds one VALUE)\n", chunkLen+2, maxLineBytes)
+	if code != 2 || errs != want {
+		t.Errorf("a line of %d bytes: exit %d, stderr %q; want exit 2, %q", maxLineBytes+1, code, errs, want)
+	}
+	if strings.Count(out, "\n") != chunkLen {
+		t.Errorf("stdout has %d lines, want the %d of the chunk before the long line", strings.Count(out, "\n"), chunkLen)
+	}
+}
+
+// TestConvertStdinChunkBytes: a chunk ends early, at a multiple of 8 values, once its values
+// hold chunkBytes, and the output stays that of one tensor.
+func TestConvertStdinChunkBytes(t *testing.T) {
+	// A long value is 40 KiB of digits.
+	long := "0." + strings.Repeat("0", 40<<10) + "1" // 1e-40961, which is 0 in f32
+	n := 3*(chunkBytes/len(long)) + 20               // a third of them long: a little more than chunkBytes
+	var in strings.Builder
+	for i := range n {
+		if i%3 == 0 {
+			in.WriteString(long + "\n")
+		} else {
+			fmt.Fprintf(&in, "%d\n", i%8)
+		}
+	}
+	src := stdinChunks(strings.NewReader(in.String()))
+	total, chunks := 0, 0
+	for {
+		words, _, err := src()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(words) == 0 {
+			break
+		}
+		size := 0
+		for _, w := range words {
+			size += len(w)
+		}
+		if len(words)%8 != 0 && total+len(words) != n || size > chunkBytes+8*maxLineBytes {
+			t.Errorf("a chunk of %d values and %d bytes", len(words), size)
+		}
+		total += len(words)
+		chunks++
+	}
+	if total != n || chunks < 2 {
+		t.Errorf("%d values read in %d chunks, want %d in more than one", total, chunks, n)
+	}
+	code, out, errs := cli(t, in.String(), "convert", "--from", "f32", "--to", "u3", "-")
+	if code != 0 || strings.Count(out, "\n") != n || !strings.HasPrefix(out, "0\t0x0\n1\t0x1\n2\t0x2\n0\t0x0\n") {
+		t.Errorf("exit %d (%s); %d lines, want %d", code, errs, strings.Count(out, "\n"), n)
+	}
 }
