@@ -106,8 +106,24 @@ func (r *reference) round(x *big.Rat) uint64 {
 	}
 	approx, _ := x.Float64()
 	i := sort.Search(len(s), func(i int) bool { return s[i].v >= approx })
+	lo, hi := max(i-2, 0), min(i+2, len(s))
+	// Nearest by float64 distances when the nearest is clear by far more than their error;
+	// otherwise (a tie or close to one) by exact distances.
+	first, second := -1, -1
+	for k := lo; k < hi; k++ {
+		d := math.Abs(approx - s[k].v)
+		switch {
+		case first < 0 || d < math.Abs(approx-s[first].v):
+			first, second = k, first
+		case second < 0 || d < math.Abs(approx-s[second].v):
+			second = k
+		}
+	}
+	if second < 0 || math.Abs(approx-s[second].v)-math.Abs(approx-s[first].v) > 1e-9*math.Abs(approx) {
+		return s[first].code
+	}
 	best, bestD := uint64(0), (*big.Rat)(nil)
-	for k := max(i-2, 0); k < min(i+2, len(s)); k++ {
+	for k := lo; k < hi; k++ {
 		d := new(big.Rat).Sub(x, new(big.Rat).SetFloat64(s[k].v))
 		d.Abs(d)
 		if bestD == nil || d.Cmp(bestD) < 0 || d.Cmp(bestD) == 0 && s[k].code&1 == 0 {
