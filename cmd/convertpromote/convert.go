@@ -374,10 +374,10 @@ func parseValue(conv kernels.Converter, t element.Type, w string) (op.Tensor, er
 			x, err = op.FromInt64(one, []int64{i})
 		} else if u, e := strconv.ParseUint(w, 10, 64); e == nil {
 			x, err = op.FromUint64(one, []uint64{u})
-		} else if f, e := strconv.ParseFloat(w, 64); e == nil {
-			x, err = op.FromFloat64(one, []float64{f})
+		} else if f, e := readFloat(t, w); e == nil {
+			x, err = op.FromFloat32(one, []float32{float32(f)})
 		} else {
-			return op.Tensor{}, usageErrorf("value %q is not a number", w)
+			return op.Tensor{}, e
 		}
 	case t == element.F64:
 		f, e := readFloat(t, w)

@@ -141,6 +141,8 @@ func TestConvertSourceRange(t *testing.T) {
 		{"f4e2m1", "-6.9", "-6\t0xc018000000000000\n"},
 		{"f32", "3.4028235e38", "3.4028234663852886e+38\t0x47efffffe0000000\n"},
 		{"nf4", "-5", "-1\t0xbff0000000000000\n"}, // nf4 takes every decimal: the nearest code
+		{"nf4", "1e400", "1\t0x3ff0000000000000\n"},
+		{"nf4", "0.3", "0.33791524171829224\t0x3fd5a06740000000\n"},
 		{"f16", "-inf", "-Inf\t0xfff0000000000000\n"},
 	}
 	for _, c := range good {

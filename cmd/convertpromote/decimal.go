@@ -21,6 +21,8 @@ func readFloat(t element.Type, w string) (float64, error) {
 	}
 	v, err := strconv.ParseFloat(w, size)
 	switch {
+	case isRangeErr(err) && t == element.NF4:
+		return v, nil // ±Inf, whose nearest codes are 0 and 15
 	case isRangeErr(err): // beyond float32's (float64's) range: ParseFloat gives ±Inf
 		return 0, outOfFloatRange(t, w)
 	case err != nil:
