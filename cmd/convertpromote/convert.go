@@ -28,14 +28,15 @@ and §7) and prints one line per value, in order: the destination value, a tab, 
 destination's raw bits in hex (the element's width; sub-byte types as their N-bit code).
 
 A VALUE is a number (1.5, -3, 1e-8, nan, inf, -inf), true or false; for complex types also
-(1+2i). It is first read into the source type. A decimal is rounded once, to the nearest f64
-for an f64 source and to the nearest f32 for every other float source, which the library's
-rules then convert to the source type (so an f64 or f32 source gets the nearest value). A decimal beyond the
-source type's finite range, one that would round past its largest finite value, is an error
-(out of range); nf4 takes every decimal (the nearest of its values). An integer source type
-(boolean, i*, u*) takes only the integers it holds: a VALUE out of its range or with a fraction
-is an error, never wrapped or rounded. With --bits a VALUE is the raw bit pattern of the source
-type in hex (0x3c00). Flags may come before or after the values.
+(1+2i). It is first read into the source type (docs/SEMANTICS.md §3.12). A decimal is rounded
+once, to the nearest f64 for an f64 source and to the nearest f32 for every other float source,
+which the library's rules then convert to the source type (so an f64 or f32 source gets the
+nearest value). A decimal beyond the source type's finite range, one that would round past its
+largest finite value, is an error (out of range); nf4 takes every decimal (the nearest of its
+values). An integer source type (boolean, i*, u*) takes only the integers it holds: a VALUE out
+of its range or with a fraction is an error, never wrapped or rounded. With --bits a VALUE is
+the raw bit pattern of the source type in hex (0x3c00). Flags may come before or after the
+values.
 
 "-" reads the values from stdin, one per line (blank lines are skipped; a line holds at most
 1 MiB, 1048576 bytes with its newline), and prints as it reads, in constant memory. A bad VALUE
@@ -310,8 +311,8 @@ func sourceTensor(conv kernels.Converter, from element.Type, words []string, bit
 
 // wholeTensor is sourceTensor for the common case, without a tensor per value: a float type
 // whose words are all decimals it holds (read by readFloat, then converted as parseValue does),
-// or an integer type whose words are all integers it holds. Otherwise ok is false and each word goes
-// through parseValue, which also finds the bad one.
+// or an integer type whose words are all integers it holds. Otherwise ok is false and each word
+// goes through parseValue, which also finds the bad one.
 func wholeTensor(conv kernels.Converter, from element.Type, words []string) (t op.Tensor, ok bool) {
 	shape := []int64{int64(len(words))}
 	var x op.Tensor
