@@ -4,7 +4,14 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/convertpromote/convertpromote/internal/regfile"
 )
+
+// ErrNotRegular is the error (inside a *fs.PathError) that Read returns, and that checking or
+// running a model returns, when the model's .xml or .bin names a FIFO, socket, device or
+// directory rather than a regular file.
+var ErrNotRegular = regfile.ErrNotRegular
 
 // Error is one problem found in a model, located in its file. Error() formats it as
 // "FILE:LINE: layer ID (NAME): message", leaving out the parts that are unknown.

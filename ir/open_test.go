@@ -99,13 +99,3 @@ func TestSpecialBin(t *testing.T) {
 		t.Errorf("the error does not name %s: %v", bin, err)
 	}
 }
-
-func TestSpecialNPY(t *testing.T) {
-	for kind, p := range specialFiles(t, t.TempDir(), ".npy") {
-		err := within(t, kind, func() error { _, err := ReadNPYFile(p); return err })
-		wantNotRegular(t, kind+" .npy", err)
-	}
-	dir := t.TempDir()
-	err := within(t, "directory", func() error { _, err := ReadNPYFile(dir); return err })
-	wantNotRegular(t, "directory .npy", err)
-}

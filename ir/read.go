@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/internal/regfile"
 )
 
 // Limits bound what the reader accepts, so that hostile input fails fast with bounded memory.
@@ -62,7 +63,7 @@ func Read(path string) (*Model, error) {
 
 // Read is the package-level Read under the limits l.
 func (l Limits) Read(path string) (*Model, error) {
-	f, err := OpenFile(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -38,9 +38,6 @@ func TestSpecSnippets(t *testing.T) {
 		if _, err := Parse(strings.NewReader(s), "strict.xml"); err == nil {
 			t.Errorf("example %d parses strictly", i+1)
 		}
-		if !IsSnippet([]byte(s)) {
-			t.Errorf("example %d: IsSnippet false", i+1)
-		}
 		m, err := ParseSnippet([]byte(s), "example.xml")
 		if err != nil {
 			t.Errorf("example %d: %v", i+1, err)
@@ -62,20 +59,5 @@ func TestSpecSnippets(t *testing.T) {
 	}
 	if _, err := m.Check(); err == nil || !strings.Contains(err.Error(), "bad.xml:13: layer 0 (layer0): output port 2 has precision I32 but the inputs (i16, u32) promote to i64") {
 		t.Errorf("bad example: %v", err)
-	}
-}
-
-func TestIsSnippet(t *testing.T) {
-	for s, want := range map[string]bool{
-		`<layer id="1">`: true,
-		"<?xml version=\"1.0\"?>\n<!-- c -->\n<layer>": true,
-		`<net version="11">`:                           false,
-		`<layers>`:                                     false,
-		``:                                             false,
-		`<!-- unterminated`:                            false,
-	} {
-		if got := IsSnippet([]byte(s)); got != want {
-			t.Errorf("IsSnippet(%q) = %v", s, got)
-		}
 	}
 }

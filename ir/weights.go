@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/internal/regfile"
 	"github.com/convertpromote/convertpromote/promote"
 )
 
@@ -30,7 +31,7 @@ type weightData struct {
 
 func fileWeights(path string) *weightData {
 	return &weightData{Name: path, open: func() (io.ReaderAt, int64, error) {
-		f, err := OpenFile(path)
+		f, err := regfile.Open(path)
 		if err != nil {
 			return nil, 0, err
 		}

@@ -3,6 +3,7 @@ package kernels_test
 import (
 	"bytes"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
@@ -10,7 +11,6 @@ import (
 	"github.com/x448/float16"
 
 	"github.com/convertpromote/convertpromote/element"
-	"github.com/convertpromote/convertpromote/internal/benchcli"
 	"github.com/convertpromote/convertpromote/kernels"
 )
 
@@ -19,6 +19,18 @@ var benchSizes = []struct {
 	name string
 	n    int
 }{{"1Ki", 1 << 10}, {"16Ki", 16 << 10}, {"256Ki", 256 << 10}, {"4Mi", 4 << 20}, {"64Mi", 64 << 20}}
+
+// sizeName names an element count in sub-benchmark names with the largest binary suffix that
+// divides it: 16384 → "16Ki", 4194304 → "4Mi", 1000 → "1000".
+func sizeName(n int) string {
+	switch {
+	case n != 0 && n%(1<<20) == 0:
+		return strconv.Itoa(n>>20) + "Mi"
+	case n != 0 && n%(1<<10) == 0:
+		return strconv.Itoa(n>>10) + "Ki"
+	}
+	return strconv.Itoa(n)
+}
 
 // benchSource returns n elements of from with realistic values (see the package's own
 // benchSource), the same for every run of a size.
@@ -228,7 +240,7 @@ func BenchmarkDequantize(b *testing.B) {
 	for _, f := range []kernels.BlockFormat{kernels.MXFP4, kernels.NVFP4, kernels.MXFP8E4M3} {
 		for _, to := range []element.Type{element.F32, element.F16, element.BF16} {
 			for _, n := range []int{16 << 10, 256 << 10} {
-				name := strings.ToLower(f.String()) + "-" + to.String() + "/" + benchcli.FormatSize(n)
+				name := strings.ToLower(f.String()) + "-" + to.String() + "/" + sizeName(n)
 				b.Run(name, func(b *testing.B) {
 					r := rand.New(rand.NewPCG(5, uint64(n)))
 					codes := randomBytes(n * f.Elem.Bits() / 8)
@@ -282,7 +294,7 @@ func BenchmarkDequantize(b *testing.B) {
 func BenchmarkQuantize(b *testing.B) {
 	for _, f := range []kernels.BlockFormat{kernels.MXFP4, kernels.NVFP4} {
 		for _, n := range []int{16 << 10, 256 << 10} {
-			b.Run("f32-"+strings.ToLower(f.String())+"/"+benchcli.FormatSize(n), func(b *testing.B) {
+			b.Run("f32-"+strings.ToLower(f.String())+"/"+sizeName(n), func(b *testing.B) {
 				src := benchSource(element.F32, n)
 				codes, scales := prefaulted(n/2), prefaulted(f.Scales(n))
 				traffic := int64(len(src) + len(codes) + len(scales))

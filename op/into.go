@@ -35,7 +35,8 @@ func View(t element.Type, shape []int64, data []byte) (Tensor, error) {
 // ones. A destination must not share memory with an input or with the other destination (an
 // input that already has the common type is copied, not aliased). A wrong type or shape, an
 // overlap, a promotion error or a common type that values cannot be converted to is an error
-// naming the output, and then nothing is written.
+// naming the output, and then nothing is written. An overlap error wraps kernels.ErrOverlap and
+// an output with fewer elements than its input wraps kernels.ErrShortBuffer, for errors.Is.
 func (c ConvertPromoteTypes) EvaluateInto(dstA, dstB, a, b Tensor) error {
 	// At 1 Ki elements a conversion takes tens of nanoseconds, so the common case is decided by
 	// one condition: a memoized common type (which exists only for valid, convertible inputs)
@@ -87,15 +88,15 @@ func (c ConvertPromoteTypes) intoSlow(dstA, dstB, a, b Tensor) error {
 	}
 	switch {
 	case overlaps(dstA.data, a.data):
-		return fmt.Errorf("op: output 0 shares memory with input 0; EvaluateInto needs separate buffers")
+		return kindErrorf(kernels.ErrOverlap, "op: output 0 shares memory with input 0; EvaluateInto needs separate buffers")
 	case overlaps(dstA.data, b.data):
-		return fmt.Errorf("op: output 0 shares memory with input 1; EvaluateInto needs separate buffers")
+		return kindErrorf(kernels.ErrOverlap, "op: output 0 shares memory with input 1; EvaluateInto needs separate buffers")
 	case overlaps(dstB.data, a.data):
-		return fmt.Errorf("op: output 1 shares memory with input 0; EvaluateInto needs separate buffers")
+		return kindErrorf(kernels.ErrOverlap, "op: output 1 shares memory with input 0; EvaluateInto needs separate buffers")
 	case overlaps(dstB.data, b.data):
-		return fmt.Errorf("op: output 1 shares memory with input 1; EvaluateInto needs separate buffers")
+		return kindErrorf(kernels.ErrOverlap, "op: output 1 shares memory with input 1; EvaluateInto needs separate buffers")
 	case overlaps(dstA.data, dstB.data):
-		return fmt.Errorf("op: outputs 0 and 1 share memory; EvaluateInto needs separate buffers")
+		return kindErrorf(kernels.ErrOverlap, "op: outputs 0 and 1 share memory; EvaluateInto needs separate buffers")
 	}
 	// A pair the memo leaves out, such as one promoted to u64_integer_promotion_target.
 	return convertInto(&dstA, &dstB, &a, &b, t)
@@ -185,9 +186,28 @@ func checkDst(i int, dst, x Tensor, t element.Type) error {
 		return fmt.Errorf("op: output %d has type %s; the common type of the inputs is %s", i, dst.typ, t)
 	}
 	if !slices.Equal(dst.shape, x.shape) {
+		if dst.count() < x.count() {
+			return kindErrorf(kernels.ErrShortBuffer, "op: output %d has shape %v, %d elements; input %d has shape %v, %d elements",
+				i, dst.shape, dst.count(), i, x.shape, x.count())
+		}
 		return fmt.Errorf("op: output %d has shape %v; input %d has shape %v", i, dst.shape, i, x.shape)
 	}
 	return nil
+}
+
+// kindError is an error with its own message that errors.Is matches against kind, one of
+// package kernels' error kinds.
+type kindError struct {
+	kind error
+	msg  string
+}
+
+func (e *kindError) Error() string { return e.msg }
+func (e *kindError) Unwrap() error { return e.kind }
+
+// kindErrorf formats a message and marks it as an error of the given kind.
+func kindErrorf(kind error, format string, args ...any) error {
+	return &kindError{kind: kind, msg: fmt.Sprintf(format, args...)}
 }
 
 // overlaps reports whether two buffers share memory (empty buffers share none).

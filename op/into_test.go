@@ -2,6 +2,7 @@ package op
 
 import (
 	"bytes"
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -137,22 +138,25 @@ func TestEvaluateIntoErrors(t *testing.T) {
 	overB, _ := View(element.F32, []int64{2, 2}, in[20:36])
 	overDst, _ := View(element.F32, []int64{2, 2}, out[8:24])
 	i64, _ := View(element.I64, []int64{1}, in[40:48])
+	short, _ := View(element.F32, []int64{3}, out[:12])
 	cases := []struct {
 		name           string
 		da, db, ia, ib Tensor
 		want           string
+		kind           error // the kernels error kind the error wraps, or nil
 	}{
-		{"type", wrongType, gb, a, b, "output 0 has type f16; the common type of the inputs is f32"},
-		{"shape", ga, wrongShape.reshaped([]int64{4}), a, b, "output 1 has shape [4]; input 1 has shape [2 2]"},
-		{"output 0 over input 0", overA, gb, a, b, "output 0 shares memory with input 0"},
-		{"output 0 over input 1", Tensor{typ: element.F32, shape: []int64{4}, data: in[24:40]}, gb, a, b, "output 0 shares memory with input 1"},
-		{"output 1 over input 0", ga, Tensor{typ: element.F32, shape: []int64{2, 2}, data: in[0:16]}, a, b, "output 1 shares memory with input 0"},
-		{"output 1 over input 1", ga, overB, a, b, "output 1 shares memory with input 1"},
-		{"outputs overlap", ga, overDst, a, b, "outputs 0 and 1 share memory"},
-		{"output is input", b.reshaped([]int64{4}), gb, a, b, "output 0 shares memory with input 1"},
-		{"zero input", ga, gb, Tensor{}, b, "input 0: op: tensor has no element type"},
-		{"zero output", ga, Tensor{}, a, b, "output 1: op: tensor has no element type"},
-		{"promotion", ga, gb, a, i64, "Integer input cannot be safely promoted to floating-point."},
+		{"type", wrongType, gb, a, b, "output 0 has type f16; the common type of the inputs is f32", nil},
+		{"shape", ga, wrongShape.reshaped([]int64{4}), a, b, "output 1 has shape [4]; input 1 has shape [2 2]", nil},
+		{"short", short, gb, a, b, "output 0 has shape [3], 3 elements; input 0 has shape [4], 4 elements", kernels.ErrShortBuffer},
+		{"output 0 over input 0", overA, gb, a, b, "output 0 shares memory with input 0", kernels.ErrOverlap},
+		{"output 0 over input 1", Tensor{typ: element.F32, shape: []int64{4}, data: in[24:40]}, gb, a, b, "output 0 shares memory with input 1", kernels.ErrOverlap},
+		{"output 1 over input 0", ga, Tensor{typ: element.F32, shape: []int64{2, 2}, data: in[0:16]}, a, b, "output 1 shares memory with input 0", kernels.ErrOverlap},
+		{"output 1 over input 1", ga, overB, a, b, "output 1 shares memory with input 1", kernels.ErrOverlap},
+		{"outputs overlap", ga, overDst, a, b, "outputs 0 and 1 share memory", kernels.ErrOverlap},
+		{"output is input", b.reshaped([]int64{4}), gb, a, b, "output 0 shares memory with input 1", kernels.ErrOverlap},
+		{"zero input", ga, gb, Tensor{}, b, "input 0: op: tensor has no element type", nil},
+		{"zero output", ga, Tensor{}, a, b, "output 1: op: tensor has no element type", nil},
+		{"promotion", ga, gb, a, i64, "Integer input cannot be safely promoted to floating-point.", nil},
 	}
 	for _, c := range cases {
 		for i := range out {
@@ -162,6 +166,11 @@ func TestEvaluateIntoErrors(t *testing.T) {
 		err := New().EvaluateInto(c.da, c.db, c.ia, c.ib)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error = %v, want %q", c.name, err, c.want)
+		}
+		for _, kind := range []error{kernels.ErrOverlap, kernels.ErrShortBuffer} {
+			if got := errors.Is(err, kind); got != (kind == c.kind) {
+				t.Errorf("%s: errors.Is(%v, %v) = %v", c.name, err, kind, got)
+			}
 		}
 		if !bytes.Equal(in, before) || !bytes.Equal(out, bytes.Repeat([]byte{0xEE}, len(out))) {
 			t.Errorf("%s: a buffer was written", c.name)

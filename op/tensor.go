@@ -13,7 +13,12 @@ import (
 // Tensor is a tensor value: an element type, a static shape and the elements in a packed byte
 // buffer (little-endian; sub-byte types packed as docs/SEMANTICS.md §1.5 describes, complex types as
 // real part then imaginary part). Build one with a constructor (FromFloat32, FromCodes, NewTensor,
-// …), which validates the shape; the zero Tensor has no element type and is not valid.
+// …), which validates the shape.
+//
+// The zero Tensor stands for no tensor: it has no element type (Type is element.Dynamic), no
+// shape (Shape is nil, PartialShape of dynamic rank) and no elements (Len is 0, Bytes is
+// empty); Valid reports false, String gives "op.Tensor{}", and every method that reads or
+// converts its values, and every operator given it, returns an error.
 type Tensor struct {
 	typ   element.Type
 	shape []int64
@@ -190,14 +195,28 @@ func FromCodes(t element.Type, shape []int64, codes []uint8) (Tensor, error) {
 // Type returns the element type.
 func (x Tensor) Type() element.Type { return x.typ }
 
-// Shape returns a copy of the static shape ([] for a scalar).
-func (x Tensor) Shape() []int64 { return append([]int64{}, x.shape...) }
+// Shape returns a copy of the static shape ([] for a scalar, nil for the zero Tensor).
+func (x Tensor) Shape() []int64 {
+	if !x.Valid() {
+		return nil
+	}
+	return append([]int64{}, x.shape...)
+}
 
-// PartialShape returns the shape as a promote.Shape.
-func (x Tensor) PartialShape() promote.Shape { return promote.StaticShape(x.shape...) }
+// PartialShape returns the shape as a promote.Shape; for the zero Tensor, which has no shape, a
+// shape of dynamic rank.
+func (x Tensor) PartialShape() promote.Shape {
+	if !x.Valid() {
+		return promote.Shape{DynamicRank: true}
+	}
+	return promote.StaticShape(x.shape...)
+}
 
-// Len returns the number of elements.
+// Len returns the number of elements: 1 for a scalar, 0 for the zero Tensor.
 func (x Tensor) Len() int {
+	if !x.Valid() {
+		return 0
+	}
 	n, _ := promote.NumElements(x.shape)
 	return int(n)
 }

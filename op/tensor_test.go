@@ -59,6 +59,38 @@ func TestTensorShapeValidation(t *testing.T) {
 	}
 }
 
+// TestZeroTensor: the zero Tensor is no tensor, consistently: no type, no shape, no elements,
+// no bytes, and an error from everything that reads or converts values.
+func TestZeroTensor(t *testing.T) {
+	var z Tensor
+	if z.Valid() || z.Type() != element.Dynamic || z.Len() != 0 || len(z.Bytes()) != 0 || z.Shape() != nil {
+		t.Errorf("zero Tensor: valid %v, type %s, len %d, %d bytes, shape %v", z.Valid(), z.Type(), z.Len(), len(z.Bytes()), z.Shape())
+	}
+	if ps := z.PartialShape(); !ps.DynamicRank || ps.IsScalar() {
+		t.Errorf("zero Tensor: partial shape %v, want dynamic rank", ps)
+	}
+	if s := z.String(); s != "op.Tensor{}" {
+		t.Errorf("zero Tensor: String %q", s)
+	}
+	if _, err := z.Convert(element.F32); err == nil {
+		t.Error("zero Tensor converted without error")
+	}
+	if _, err := z.Codes(); err == nil {
+		t.Error("zero Tensor gave codes without error")
+	}
+	if _, err := z.Bits16(); err == nil {
+		t.Error("zero Tensor gave bits without error")
+	}
+	if _, err := z.Bools(); err == nil {
+		t.Error("zero Tensor decoded to booleans without error")
+	}
+	// A valid scalar differs from it: one element, an empty static shape.
+	s, _ := FromInt8([]int64{}, []int8{3})
+	if s.Len() != 1 || s.Shape() == nil || len(s.Shape()) != 0 || !s.PartialShape().IsScalar() {
+		t.Errorf("scalar: len %d, shape %v", s.Len(), s.Shape())
+	}
+}
+
 func TestTensorRoundTrips(t *testing.T) {
 	f, err := FromFloat32([]int64{2, 2}, []float32{1.5, -0, float32(math.Inf(1)), 3e38})
 	if err != nil {

@@ -61,8 +61,8 @@ func TestJAXDocTable(t *testing.T) {
 func TestJAXCases(t *testing.T) {
 	x32 := mustPolicy(t, "jax", Config{})
 	x64 := mustPolicy(t, "jax", Config{X64: true})
-	// The issue's acceptance case: u64 and i64 meet at f*, a weak float.
-	runCases(t, x64, "issue 7", []pcase{{"u64", "i64", "weak:f64"}})
+	// u64 and i64 have no common integer type: they meet at f*, a weak float (f64 under x64).
+	runCases(t, x64, "u64 with i64: no common integer", []pcase{{"u64", "i64", "weak:f64"}})
 	// jnp.promote_types docstring (jax/_src/dtypes.py): Python types are weak.
 	runCases(t, x64, "jnp.promote_types docstring", []pcase{
 		{"i32", "f32", "f32"},

@@ -339,8 +339,8 @@ u16 u16 u16
 u16 u32 u32
 u16 u64 u64`)...)
 	runCases(t, safe, "flexible_dtypes_test.py testResultTypeSafeModeAllowedPromo", allowed)
-	// The issue's acceptance case.
-	runCases(t, safe, "issue 7", []pcase{{"i32", "f32", "error"}})
+	// Safe mode refuses i32 with f32: f32 cannot hold every i32.
+	runCases(t, safe, "safe mode: i32 with f32", []pcase{{"i32", "f32", "error"}})
 	runCases(t, all, "operand mapping", []pcase{
 		{"weak:i16", "f32", "error"}, // TensorFlow has no weak i16
 		{"weak:i16[]", "f32", "f32"}, // ... but a rank-0 weak int is a Python int

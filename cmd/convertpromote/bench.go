@@ -10,10 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/convertpromote/convertpromote/bench"
+	"github.com/convertpromote/convertpromote/cmd/convertpromote/internal/bench"
+	"github.com/convertpromote/convertpromote/cmd/convertpromote/internal/benchcli"
 	"github.com/convertpromote/convertpromote/element"
 	"github.com/convertpromote/convertpromote/internal/atomicfile"
-	"github.com/convertpromote/convertpromote/internal/benchcli"
 	"github.com/convertpromote/convertpromote/kernels"
 )
 

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/convertpromote/convertpromote/bench"
+	"github.com/convertpromote/convertpromote/cmd/convertpromote/internal/bench"
+	"github.com/convertpromote/convertpromote/cmd/convertpromote/internal/benchcli"
 	"github.com/convertpromote/convertpromote/element"
-	"github.com/convertpromote/convertpromote/internal/benchcli"
 	"github.com/convertpromote/convertpromote/kernels"
 )
 

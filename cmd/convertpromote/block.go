@@ -23,8 +23,10 @@ const blockUsage = `Usage: convertpromote block [--format FORMAT] [--to TYPE] --
 Shows how one block of a block-scaled format decodes (docs/SEMANTICS.md §9): for each element
 its code, the code's value, that value times the block's scale, and the result in --to (f32,
 f16 or bf16) with its bits. With --scale the CODEs are the element codes in hex (0x0..0xf for
-f4e2m1, 0x00..0xff for the 8-bit elements); with --quantize the VALUEs (read as float32) are
-first quantized into one block by the format's rule, and their column comes first.
+f4e2m1, 0x00..0xff for the 8-bit elements); with --quantize the VALUEs are first quantized into
+one block by the format's rule, and their column comes first. A VALUE is a decimal, rounded once
+to the nearest float32, or inf, -inf or nan; a decimal beyond float32's finite range is an error
+(out of range).
 
 FORMAT is mxfp4 (f4e2m1 elements, an f8e8m0 scale, blocks of 32), mxfp8e4m3, mxfp8e5m2 (f8e4m3
 or f8e5m2 elements, an f8e8m0 scale, blocks of 32) or nvfp4 (f4e2m1 elements, an f8e4m3 scale,
@@ -34,8 +36,11 @@ Output: a header line with the format and the scale (its bits and value), then o
 tab-separated line per element: [value,] code, element, element × scale, the --to value and its
 bits. A NaN scale makes the whole block NaN.
 
+Values print as the shortest decimal that reads back to them in their own type
+(docs/SEMANTICS.md §3.11); the × scale column is the exact product.
+
 Exit status: 0 on success; 2 for bad usage (unknown format or type, a code or value that does
-not parse, more elements than a block holds).
+not parse or is out of range, more elements than a block holds).
 
 Examples:
   convertpromote block --format mxfp4 --scale 0x80 0x1 0x7 0xf   # scale 2: 1, 12, -12
@@ -86,12 +91,12 @@ func runBlock(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *quantize {
 		vals = make([]float32, n)
 		for i, w := range words {
-			v, err := strconv.ParseFloat(w, 64)
+			v, err := readFloat(element.F32, w)
 			if err != nil {
-				failf(stderr, "block", "value %q is not a number", w)
+				failf(stderr, "block", "%v", err)
 				return exitUsage
 			}
-			vals[i] = float32(v)
+			vals[i] = float32(v) // exact: read at float32 precision
 		}
 		if err := kernels.QuantizeF32s(codes, scales, f, vals); err != nil {
 			failf(stderr, "block", "%v", err)
@@ -124,7 +129,7 @@ func runBlock(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	scale := blockElemValue(f.Scale, scales[0])
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s: %s elements, %s scale, block of %d; scale 0x%02x = %s\n", f, f.Elem, f.Scale, f.Block, scales[0], formatFloat(float64(scale), 32))
+	fmt.Fprintf(&b, "# %s: %s elements, %s scale, block of %d; scale 0x%02x = %s\n", f, f.Elem, f.Scale, f.Block, scales[0], formatValue(f.Scale, uint64(scales[0])))
 	if vals != nil {
 		b.WriteString("# value\tcode\telement\t× scale\t" + to.String() + "\tbits\n")
 	} else {
@@ -143,16 +148,16 @@ func runBlock(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			prod = math.NaN()
 		}
 		if vals != nil {
-			fmt.Fprintf(&b, "%s\t", formatFloat(float64(vals[i]), 32))
+			fmt.Fprintf(&b, "%s\t", formatValue(element.F32, uint64(math.Float32bits(vals[i]))))
 		}
 		width := (f.Elem.Bits() + 3) / 4
-		fmt.Fprintf(&b, "0x%0*x\t%s\t%s\t", width, c, formatFloat(float64(e), 32), formatFloat(prod, 64))
+		fmt.Fprintf(&b, "0x%0*x\t%s\t%s\t", width, c, formatValue(f.Elem, uint64(c)), formatValue(element.F64, math.Float64bits(prod)))
 		if to == element.F32 {
 			bits := binary.LittleEndian.Uint32(dst[4*i:])
-			fmt.Fprintf(&b, "%s\t0x%08x\n", formatFloat(float64(math.Float32frombits(bits)), 32), bits)
+			fmt.Fprintf(&b, "%s\t0x%08x\n", formatValue(element.F32, uint64(bits)), bits)
 		} else {
 			h := binary.LittleEndian.Uint16(dst[2*i:])
-			fmt.Fprintf(&b, "%s\t0x%04x\n", shortestHalf(to, h), h)
+			fmt.Fprintf(&b, "%s\t0x%04x\n", formatValue(to, uint64(h)), h)
 		}
 	}
 	if _, err := io.WriteString(stdout, b.String()); err != nil {

@@ -10,7 +10,6 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/convertpromote/convertpromote/element"
 	"github.com/convertpromote/convertpromote/kernels"
@@ -29,15 +28,19 @@ and §7) and prints one line per value, in order: the destination value, a tab, 
 destination's raw bits in hex (the element's width; sub-byte types as their N-bit code).
 
 A VALUE is a number (1.5, -3, 1e-8, nan, inf, -inf), true or false; for complex types also
-(1+2i). It is first converted to the source type: decimals are read as float64 and converted
-with the library's rules (so f64 and f32 sources are exact), integers as integers. An integer
-source type (boolean, i*, u*) takes only the integers it holds: a VALUE out of its range or with
-a fraction is an error, never wrapped or rounded. With --bits a VALUE is the raw bit pattern of
-the source type in hex (0x3c00). Flags may come before or after the values.
+(1+2i). It is first read into the source type (docs/SEMANTICS.md §3.12). A decimal is rounded
+once, to the nearest f64 for an f64 source and to the nearest f32 for every other float source,
+which the library's rules then convert to the source type (so an f64 or f32 source gets the
+nearest value). A decimal beyond the source type's finite range, one that would round past its
+largest finite value, is an error (out of range); nf4 takes every decimal (the nearest of its
+values). An integer source type (boolean, i*, u*) takes only the integers it holds: a VALUE out
+of its range or with a fraction is an error, never wrapped or rounded. With --bits a VALUE is
+the raw bit pattern of the source type in hex (0x3c00). Flags may come before or after the
+values.
 
-"-" reads the values from stdin, one per line (blank lines are skipped), and prints as it reads,
-in constant memory. A bad VALUE stops the command with its line number; the lines printed before
-it stand.
+"-" reads the values from stdin, one per line (blank lines are skipped; a line holds at most
+1 MiB, 1048576 bytes with its newline), and prints as it reads, in constant memory. A bad VALUE
+or a longer line stops the command with its line number; the lines printed before it stand.
 
 --rules picks whose casts to reproduce: openvino (the default, OpenVINO's Convert), onnx (ONNX
 Cast-25) or ml_dtypes (ml_dtypes 0.6, as JAX and PyTorch cast to float8). Under onnx,
@@ -45,23 +48,23 @@ Cast-25) or ml_dtypes (ml_dtypes 0.6, as JAX and PyTorch cast to float8). Under 
 is Cast's round_mode for f8e8m0 targets; both are errors under the other rule sets. The rule set
 also applies to reading decimal VALUEs into the source type.
 
-Printed values: f16 and bf16 as the shortest decimal that rounds (to nearest, ties to even) back
-to the same bits; f32 and f64 in Go's shortest round-trip form; f8e4m3, f8e5m2, f8e4m3fnuz,
-f8e5m2fnuz, f8e8m0, f4e2m1 and nf4 as Go formats their float32 value; NaN, +Inf, -Inf; integers
-in decimal; true/false.
+Printed values (docs/SEMANTICS.md §3.11, the same in every command): a float as the shortest
+decimal that reads back to it in its own type, rounded to nearest with ties to even (f16 65504
+prints as 65500, f8e4m3 448 as 450); NaN, +Inf, -Inf, -0; integers in decimal; true/false;
+complex values as (RE+IMi).
 
 Exit status: 0 on success; 1 when stdin cannot be read or the output cannot be written; 2 for
 bad usage (unknown type, unsupported pair, a VALUE that does not parse or that the --from type
-cannot hold).
+cannot hold: out of range, or a fraction for an integer type; a stdin line longer than 1 MiB).
 
 Examples:
   convertpromote convert --from f32 --to f16 1 65520 1e-8      # 1 0x3c00, +Inf 0x7c00, 0 0x0000
-  convertpromote convert --from f32 --to f8e4m3 464 465        # 448 0x7e, NaN 0x7f
+  convertpromote convert --from f32 --to f8e4m3 464 465        # 450 0x7e, NaN 0x7f
   convertpromote convert --from f16 --to f32 --bits 0x7e01     # NaN 0x7fc02000
   echo -3.1 | convertpromote convert --from f32 --to u3 -      # 5 0x5
-  convertpromote convert --rules onnx --from f32 --to f8e4m3 465                   # 448 0x7e
+  convertpromote convert --rules onnx --from f32 --to f8e4m3 465                   # 450 0x7e
   convertpromote convert --rules onnx --saturate=false --from f32 --to f8e4m3 465  # NaN 0x7f
-  convertpromote convert --rules ml_dtypes --bits --from f32 --to f8e4m3 0x3a8005f0  # 0.001953125 0x01
+  convertpromote convert --rules ml_dtypes --bits --from f32 --to f8e4m3 0x3a8005f0  # 0.002 0x01
 `
 
 var convertValueFlags = map[string]bool{"from": true, "to": true, "rules": true, "round-mode": true}
@@ -140,6 +143,7 @@ func convertMain(conv kernels.Converter, fromName, toName string, bits bool, wor
 	for {
 		chunk, where, err := next()
 		if err != nil {
+			w.Flush() // the lines converted before the error stay on stdout
 			return err
 		}
 		if len(chunk) == 0 {
@@ -177,22 +181,35 @@ func argChunks(words []string) chunkSource {
 	}
 }
 
+// maxLineBytes bounds one line of stdin, newline included; a longer line is a usage error.
+const maxLineBytes = 1 << 20
+
+// chunkBytes ends a chunk before chunkLen values once the values read hold this many bytes (at
+// a multiple of 8 values, as chunkLen is), so that a chunk of long lines holds at most about
+// chunkBytes + 8·maxLineBytes.
+const chunkBytes = 4 << 20
+
 // stdinChunks reads the values of r, one per line (blank lines skipped), in chunks.
 func stdinChunks(r io.Reader) chunkSource {
 	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLineBytes)
 	line := 0
 	words := make([]string, 0, chunkLen)
 	lines := make([]int, 0, chunkLen)
 	return func() ([]string, func(int) string, error) {
 		words, lines = words[:0], lines[:0]
-		for len(words) < chunkLen && sc.Scan() {
+		size := 0
+		for len(words) < chunkLen && (size < chunkBytes || len(words)%8 != 0) && sc.Scan() {
 			line++
 			if w := strings.TrimSpace(sc.Text()); w != "" {
 				words = append(words, w)
 				lines = append(lines, line)
+				size += len(w)
 			}
 		}
-		if err := sc.Err(); err != nil {
+		if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+			return nil, nil, usageErrorf("stdin line %d: longer than %d bytes (a line holds one VALUE)", line+1, maxLineBytes)
+		} else if err != nil {
 			return nil, nil, fmt.Errorf("reading stdin after line %d: %v", line, err)
 		}
 		return words, func(i int) string { return fmt.Sprintf("stdin line %d", lines[i]) }, nil
@@ -293,24 +310,34 @@ func sourceTensor(conv kernels.Converter, from element.Type, words []string, bit
 }
 
 // wholeTensor is sourceTensor for the common case, without a tensor per value: a float type
-// whose words are all decimals (read as float64, then converted as parseValue does), or an
-// integer type whose words are all integers it holds. Otherwise ok is false and each word goes
-// through parseValue, which also finds the bad one.
+// whose words are all decimals it holds (read by readFloat, then converted as parseValue does),
+// or an integer type whose words are all integers it holds. Otherwise ok is false and each word
+// goes through parseValue, which also finds the bad one.
 func wholeTensor(conv kernels.Converter, from element.Type, words []string) (t op.Tensor, ok bool) {
 	shape := []int64{int64(len(words))}
 	var x op.Tensor
 	var err error
 	switch {
-	case from.IsReal():
+	case from == element.F64:
 		f := make([]float64, len(words))
 		for i, w := range words {
-			v, e := strconv.ParseFloat(w, 64)
-			if e != nil && !isRangeErr(e) {
+			v, e := readFloat(from, w)
+			if e != nil {
 				return op.Tensor{}, false
 			}
 			f[i] = v
 		}
 		x, err = op.FromFloat64(shape, f)
+	case from.IsReal():
+		f := make([]float32, len(words))
+		for i, w := range words {
+			v, e := readFloat(from, w)
+			if e != nil {
+				return op.Tensor{}, false
+			}
+			f[i] = float32(v) // exact: read at float32 precision
+		}
+		x, err = op.FromFloat32(shape, f)
 	case isIntRange(from):
 		lo, hi, _ := from.IntRange()
 		v := make([]int64, len(words))
@@ -328,7 +355,7 @@ func wholeTensor(conv kernels.Converter, from element.Type, words []string) (t o
 	if err == nil {
 		t, err = x.ConvertWith(conv, from)
 	}
-	return t, err == nil
+	return t, err == nil && !overflowed(x, t)
 }
 
 // parseValue reads a number (or true/false) and converts it to a one-element tensor of type t
@@ -348,24 +375,38 @@ func parseValue(conv kernels.Converter, t element.Type, w string) (op.Tensor, er
 			x, err = op.FromInt64(one, []int64{i})
 		} else if u, e := strconv.ParseUint(w, 10, 64); e == nil {
 			x, err = op.FromUint64(one, []uint64{u})
-		} else if f, e := strconv.ParseFloat(w, 64); e == nil {
-			x, err = op.FromFloat64(one, []float64{f})
+		} else if f, e := readFloat(t, w); e == nil {
+			x, err = op.FromFloat32(one, []float32{float32(f)})
 		} else {
-			return op.Tensor{}, usageErrorf("value %q is not a number", w)
+			return op.Tensor{}, e
 		}
-	default:
-		if f, e := strconv.ParseFloat(w, 64); e == nil || isRangeErr(e) {
-			x, err = op.FromFloat64(one, []float64{f}) // out of range: ParseFloat gives ±Inf
-		} else if c, e := strconv.ParseComplex(w, 128); e == nil && t.IsComplex() {
-			x, err = op.FromComplex128(one, []complex128{c})
-		} else {
-			return op.Tensor{}, usageErrorf("value %q is not a number", w)
+	case t == element.F64:
+		f, e := readFloat(t, w)
+		if e != nil {
+			return op.Tensor{}, e
 		}
+		x, err = op.FromFloat64(one, []float64{f})
+	case t.IsReal():
+		f, e := readFloat(t, w)
+		if e != nil {
+			return op.Tensor{}, e
+		}
+		x, err = op.FromFloat32(one, []float32{float32(f)})
+	default: // complex: a real decimal or (RE+IMi)
+		x, err = parseComplex(t, w)
 	}
 	if err != nil {
 		return op.Tensor{}, err
 	}
-	return x.ConvertWith(conv, t)
+	y, err := x.ConvertWith(conv, t)
+	if err == nil && overflowed(x, y) {
+		part, ok := t.ComplexPart()
+		if !ok {
+			part = t
+		}
+		return op.Tensor{}, outOfFloatRange(part, w)
+	}
+	return y, err
 }
 
 // isIntRange reports whether t holds a range of integers (boolean and the i* and u* types).
@@ -450,107 +491,28 @@ func parseBits(t element.Type, w string) (op.Tensor, error) {
 	return op.FromBytes(t, one, data)
 }
 
-// formatElements returns "VALUE\tBITS" for each element of x.
+// formatElements returns "VALUE\tBITS" for each element of x: the value by formatValues, the
+// bits in hex (sub-byte types as their N-bit code).
 func formatElements(x op.Tensor) ([]string, error) {
 	t := x.Type()
-	n := x.Len()
-	out := make([]string, n)
-	bitsOf := func(i int) string { return hexBits(x.Bytes(), t, i) }
-	switch {
-	case t.IsPacked() || t == element.F8E4M3 || t == element.F8E5M2 || t == element.F8E8M0 || t.IsFNUZ():
+	vals, err := formatValues(x, -1)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(vals))
+	if t.IsPacked() {
 		codes, err := x.Codes()
 		if err != nil {
 			return nil, err
-		}
-		var vals []string
-		switch t {
-		case element.F8E4M3, element.F8E5M2, element.F8E8M0, element.F4E2M1, element.NF4,
-			element.F8E4M3FNUZ, element.F8E5M2FNUZ:
-			f, err := x.Float32s()
-			if err != nil {
-				return nil, err
-			}
-			for _, v := range f {
-				vals = append(vals, formatFloat(float64(v), 32))
-			}
-		default:
-			iv, err := x.Int64s()
-			if err != nil {
-				return nil, err
-			}
-			for _, v := range iv {
-				vals = append(vals, strconv.FormatInt(v, 10))
-			}
 		}
 		digits := (t.Bits() + 3) / 4
 		for i := range out {
 			out[i] = fmt.Sprintf("%s\t0x%0*x", vals[i], digits, codes[i])
 		}
 		return out, nil
-	case t == element.F16 || t == element.BF16:
-		h, err := x.Bits16()
-		if err != nil {
-			return nil, err
-		}
-		for i := range out {
-			out[i] = formatHalf(t, h[i]) + "\t" + bitsOf(i)
-		}
-	case t == element.C32:
-		h, err := x.Bits16()
-		if err != nil {
-			return nil, err
-		}
-		for i := range out {
-			out[i] = formatComplex(formatHalf(element.F16, h[2*i]), formatHalf(element.F16, h[2*i+1])) + "\t" + bitsOf(i)
-		}
-	case t == element.C64 || t == element.C128:
-		c, err := x.Complex128s()
-		if err != nil {
-			return nil, err
-		}
-		size := 64
-		if t == element.C64 {
-			size = 32
-		}
-		for i, v := range c {
-			out[i] = formatComplex(formatFloat(real(v), size), formatFloat(imag(v), size)) + "\t" + bitsOf(i)
-		}
-	case t == element.F32 || t == element.F64:
-		f, err := x.Float64s()
-		if err != nil {
-			return nil, err
-		}
-		size := 64
-		if t == element.F32 {
-			size = 32
-		}
-		for i, v := range f {
-			out[i] = formatFloat(v, size) + "\t" + bitsOf(i)
-		}
-	case t == element.Boolean:
-		b, err := x.Bools()
-		if err != nil {
-			return nil, err
-		}
-		for i, v := range b {
-			out[i] = strconv.FormatBool(v) + "\t" + bitsOf(i)
-		}
-	case t == element.U64:
-		u, err := x.Uint64s()
-		if err != nil {
-			return nil, err
-		}
-		for i, v := range u {
-			out[i] = strconv.FormatUint(v, 10) + "\t" + bitsOf(i)
-		}
-	default: // the other integers
-		iv, err := x.Int64s()
-		if err != nil {
-			return nil, err
-		}
-		for i, v := range iv {
-			out[i] = strconv.FormatInt(v, 10) + "\t" + bitsOf(i)
-		}
+	}
+	for i := range out {
+		out[i] = vals[i] + "\t" + hexBits(x.Bytes(), t, i)
 	}
 	return out, nil
 }
@@ -565,84 +527,4 @@ func hexBits(data []byte, t element.Type, i int) string {
 		fmt.Fprintf(&sb, "%02x", data[i*w+k])
 	}
 	return sb.String()
-}
-
-// formatFloat formats v in Go's shortest round-trip form for the given bit size, with NaN,
-// +Inf and -Inf spelled that way.
-func formatFloat(v float64, size int) string {
-	return strconv.FormatFloat(v, 'g', -1, size)
-}
-
-// formatHalf formats f16 or bf16 bits as the shortest decimal that, rounded to nearest-even into
-// t, gives the same bits; of several such decimals, the one nearest the value. The answers for
-// all 65536 patterns of t are computed once, on first use, as a stream of values repeats them.
-func formatHalf(t element.Type, h uint16) string {
-	k := 0
-	if t == element.BF16 {
-		k = 1
-	}
-	halfOnce[k].Do(func() {
-		halfTables[k] = make([]string, 1<<16)
-		for b := range halfTables[k] {
-			halfTables[k][b] = shortestHalf(t, uint16(b))
-		}
-	})
-	return halfTables[k][h]
-}
-
-var (
-	halfOnce   [2]sync.Once
-	halfTables [2][]string
-)
-
-// shortestHalf is formatHalf without the table. A decimal d rounds to the magnitude a when it
-// lies between the midpoints to a's neighbours, or on one of them when a's last bit is 0 (ties to
-// even). At a power of two the neighbour below is half as far as the one above, so the nearest
-// p-digit decimal to a may miss while the next one up fits: the candidates at each length are
-// the nearest and both of its neighbours.
-func shortestHalf(t element.Type, h uint16) string {
-	dec := kernels.F32FromF16
-	if t == element.BF16 {
-		dec = kernels.F32FromBF16
-	}
-	v := float64(dec(h))
-	if math.IsNaN(v) || math.IsInf(v, 0) || v == 0 {
-		return formatFloat(v, 32)
-	}
-	m := h &^ 0x8000 // the magnitude's bits: both types keep the sign in bit 15
-	a := math.Abs(v)
-	below := float64(dec(m - 1)) // m ≥ 1; the pattern below 0x0001 is +0
-	above := float64(dec(m + 1))
-	if math.IsInf(above, 0) { // the largest finite value: the next step would be as wide as the last
-		above = a + (a - below)
-	}
-	lo, hi := (a+below)/2, (a+above)/2 // exact: the values have at most 12 significant bits
-	even := m&1 == 0
-	for p := 1; p <= 17; p++ {
-		e := strconv.FormatFloat(a, 'e', p-1, 64) // D.DDDe±XX: the nearest p-digit decimal
-		mant, exp, _ := strings.Cut(e, "e")
-		digits, _ := strconv.ParseInt(strings.Replace(mant, ".", "", 1), 10, 64)
-		x, _ := strconv.Atoi(exp)
-		best, found := 0.0, false
-		for _, c := range []int64{digits, digits - 1, digits + 1} {
-			d, err := strconv.ParseFloat(strconv.FormatInt(c, 10)+"e"+strconv.Itoa(x-(p-1)), 64)
-			if err != nil || !(lo < d && d < hi || even && (d == lo || d == hi)) {
-				continue
-			}
-			if !found || math.Abs(d-a) < math.Abs(best-a) {
-				best, found = d, true
-			}
-		}
-		if found {
-			return strconv.FormatFloat(math.Copysign(best, v), 'g', -1, 64)
-		}
-	}
-	return formatFloat(v, 32) // not reached: 17 digits come far closer to a than its neighbours
-}
-
-func formatComplex(re, im string) string {
-	if !strings.HasPrefix(im, "-") && !strings.HasPrefix(im, "+") {
-		im = "+" + im
-	}
-	return "(" + re + im + "i)"
 }

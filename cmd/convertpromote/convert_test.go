@@ -15,7 +15,7 @@ import (
 func TestConvertAcceptance(t *testing.T) {
 	cases := []cliCase{
 		{"", []string{"convert", "--from", "f32", "--to", "f16", "1", "65520", "1e-8"}, 0, "1\t0x3c00\n+Inf\t0x7c00\n0\t0x0000\n", ""},
-		{"", []string{"convert", "--from", "f32", "--to", "f8e4m3", "464", "465"}, 0, "448\t0x7e\nNaN\t0x7f\n", ""},
+		{"", []string{"convert", "--from", "f32", "--to", "f8e4m3", "464", "465"}, 0, "450\t0x7e\nNaN\t0x7f\n", ""},
 		{"", []string{"convert", "--from", "f32", "--to", "i8", "300", "-1e9", "nan"}, 0, "127\t0x7f\n-128\t0x80\n0\t0x00\n", ""},
 		// Flags after the values; negative values are values, not flags.
 		{"", []string{"convert", "-3.8", "-inf", "--from", "f64", "--to", "i16"}, 0, "-3\t0xfffd\n-32768\t0x8000\n", ""},
@@ -29,21 +29,30 @@ func TestConvertAcceptance(t *testing.T) {
 		{"", []string{"convert", "--from", "f32", "--to", "u6", "-1"}, 0, "63\t0x3f\n", ""},
 		{"", []string{"convert", "--from", "f32", "--to", "u2", "4.0", "3"}, 0, "0\t0x0\n3\t0x3\n", ""},
 		{"", []string{"convert", "--from", "f32", "--to", "i4", "-3.1", "7.9", "8"}, 0, "-3\t0xd\n7\t0x7\n-8\t0x8\n", ""},
-		{"", []string{"convert", "--from", "f32", "--to", "nf4", "0.08", "-2", "nan"}, 0, "0.0795803\t0x8\n-1\t0x0\n-1\t0x0\n", ""},
+		{"", []string{"convert", "--from", "f32", "--to", "nf4", "0.08", "-2", "nan"}, 0, "0.08\t0x8\n-1\t0x0\n-1\t0x0\n", ""},
 		{"", []string{"convert", "--from", "f32", "--to", "f4e2m1", "0.21875", "5", "-100"}, 0, "0\t0x0\n4\t0x6\n-6\t0xf\n", ""},
-		{"", []string{"convert", "--from", "f32", "--to", "f8e8m0", "1.5", "3", "6", "-1"}, 0, "2\t0x80\n2\t0x80\n8\t0x82\n5.877472e-39\t0x00\n", ""},
+		{"", []string{"convert", "--from", "f32", "--to", "f8e8m0", "1.5", "3", "6", "-1"}, 0, "2\t0x80\n2\t0x80\n8\t0x82\n6e-39\t0x00\n", ""},
 		{"", []string{"convert", "--from", "u1", "--to", "f32", "--bits", "1", "0", "1"}, 0, "1\t0x3f800000\n0\t0x00000000\n1\t0x3f800000\n", ""},
 		// Sources: integers parse as integers (u64 max is exact), true/false, booleans print true/false.
 		{"", []string{"convert", "--from", "u64", "--to", "i64", "18446744073709551615"}, 0, "-1\t0xffffffffffffffff\n", ""},
 		{"", []string{"convert", "--from", "i32", "--to", "f16", "70000", "-70000"}, 0, "65500\t0x7bff\n-65500\t0xfbff\n", ""},
 		{"", []string{"convert", "--from", "f32", "--to", "boolean", "nan", "0", "-0", "true"}, 0, "true\t0x01\nfalse\t0x00\nfalse\t0x00\ntrue\t0x01\n", ""},
 		{"", []string{"convert", "--from", "f64", "--to", "f32", "0.1", "1e39"}, 0, "0.1\t0x3dcccccd\n+Inf\t0x7f800000\n", ""},
+		// A decimal is rounded once into an f32 source: just above the tie 1.25 + 2^-24.
+		{"", []string{"convert", "--from", "f32", "--to", "f32", "1.25000005960464477539062500001"}, 0, "1.2500001\t0x3fa00001\n", ""},
+		{"", []string{"convert", "--from", "f32", "--to", "f16", "inf", "-INF", "nan"}, 0, "+Inf\t0x7c00\n-Inf\t0xfc00\nNaN\t0x7e00\n", ""},
 		{"", []string{"convert", "--from", "f32", "--to", "c64", "1.5"}, 0, "(1.5+0i)\t0x000000003fc00000\n", ""},
 		{"", []string{"convert", "--from", "c128", "--to", "f32", "(2-3i)"}, 0, "2\t0x40000000\n", ""},
 		// stdin.
 		{"1\n\n-3.1\n", []string{"convert", "--from", "f32", "--to", "u8", "-"}, 0, "1\t0x01\n0\t0x00\n", ""},
 		// Errors.
 		{"", []string{"convert", "--from", "f32", "--to", "f16", "abc"}, 2, "", `"abc"`},
+		// A decimal beyond the source type's finite range, however far, is out of range.
+		{"", []string{"convert", "--from", "f32", "--to", "f16", "1", "1e39"}, 2, "", `value 2: value "1e39" is out of range: f32 holds magnitudes up to 3.4028235e+38`},
+		{"", []string{"convert", "--from", "f32", "--to", "f16", "-1e400"}, 2, "", `value "-1e400" is out of range: f32 holds magnitudes up to`},
+		{"", []string{"convert", "--from", "f64", "--to", "f32", "1e400"}, 2, "", `value "1e400" is out of range: f64 holds magnitudes up to 1.7976931348623157e+308`},
+		{"1\n1e39\n", []string{"convert", "--from", "f32", "--to", "f16", "-"}, 2, "", `stdin line 2: value "1e39" is out of range`},
+		{"", []string{"convert", "--from", "c64", "--to", "c128", "(1+1e39i)"}, 2, "", `value "(1+1e39i)" is out of range: f32 holds magnitudes up to`},
 		{"", []string{"convert", "--from", "f33", "--to", "f16", "1"}, 2, "", "f33"},
 		{"", []string{"convert", "--from", "f32", "--to", "string", "1"}, 2, "", "string"},
 		{"", []string{"convert", "--from", "f32", "--to", "f16"}, 2, "", "no values"},
@@ -88,6 +97,21 @@ func TestConvertSourceRange(t *testing.T) {
 		{"u16", "nan", `value "nan" is not an integer; u16 holds the integers 0..65535`},
 		{"i8", "(1+2i)", `value "(1+2i)" is complex; i8 holds the integers -128..127`},
 		{"boolean", "2", `value "2" is out of range: boolean holds true, false, 0 and 1`},
+		// Float types: a decimal that rounds past the largest finite value in the type's own
+		// precision, or that the library's reading (through f32, and f16 for the 8-bit floats)
+		// makes infinite or NaN.
+		{"f16", "65520", `value "65520" is out of range: f16 holds magnitudes up to 65504`},
+		{"f16", "-1e5", `value "-1e5" is out of range: f16 holds magnitudes up to 65504`},
+		{"bf16", "3.3962e38", `value "3.3962e38" is out of range: bf16 holds magnitudes up to 3.3895314e+38`},
+		{"f8e4m3", "465", `value "465" is out of range: f8e4m3 holds magnitudes up to 448`},
+		{"f8e5m2", "61439", `value "61439" is out of range: f8e5m2 holds magnitudes up to 57344`},
+		{"f8e4m3fnuz", "248", `value "248" is out of range: f8e4m3fnuz holds magnitudes up to 240`},
+		{"f8e8m0", "2.6e38", `value "2.6e38" is out of range: f8e8m0 holds magnitudes up to 1.7014118e+38`},
+		{"f4e2m1", "7", `value "7" is out of range: f4e2m1 holds magnitudes up to 6`},
+		{"f32", "3.40282357e38", `value "3.40282357e38" is out of range: f32 holds magnitudes up to 3.4028235e+38`},
+		{"f64", "2e308", `value "2e308" is out of range: f64 holds magnitudes up to 1.7976931348623157e+308`},
+		{"c32", "(65520-1i)", `value "(65520-1i)" is out of range: f16 holds magnitudes up to 65504`},
+		{"c128", "(1e400+0i)", `value "(1e400+0i)" is out of range: f64 holds magnitudes up to`},
 	}
 	for _, c := range bad {
 		code, out, errs := cli(t, "", "convert", "--from", c.from, "--to", "f64", c.value)
@@ -111,6 +135,15 @@ func TestConvertSourceRange(t *testing.T) {
 		{"u8", "-0", "0\t0x0000000000000000\n"},
 		{"boolean", "1", "1\t0x3ff0000000000000\n"},
 		{"u1", "true", "1\t0x3ff0000000000000\n"},
+		// Just inside each float type's range: the decimal rounds to the largest finite value.
+		{"f16", "65519.99", "65504\t0x40effc0000000000\n"},
+		{"f8e4m3", "464", "448\t0x407c000000000000\n"}, // the tie goes to the even 448
+		{"f4e2m1", "-6.9", "-6\t0xc018000000000000\n"},
+		{"f32", "3.4028235e38", "3.4028234663852886e+38\t0x47efffffe0000000\n"},
+		{"nf4", "-5", "-1\t0xbff0000000000000\n"}, // nf4 takes every decimal: the nearest code
+		{"nf4", "1e400", "1\t0x3ff0000000000000\n"},
+		{"nf4", "0.3", "0.33791524171829224\t0x3fd5a06740000000\n"},
+		{"f16", "-inf", "-Inf\t0xfff0000000000000\n"},
 	}
 	for _, c := range good {
 		code, out, errs := cli(t, "", "convert", "--from", c.from, "--to", "f64", c.value)
@@ -151,7 +184,7 @@ func (s *lineSink) Write(p []byte) (int, error) {
 }
 
 // TestConvertStdinStreams: convert - writes as it reads, so the values held at once stay
-// bounded however long stdin is (before, all of stdin was read before the first line went out).
+// bounded however long stdin is.
 func TestConvertStdinStreams(t *testing.T) {
 	sink := &lineSink{}
 	src := &lineSource{n: 10 * chunkLen, out: sink}
@@ -222,18 +255,18 @@ func TestConvertStdinBadLine(t *testing.T) {
 // FNUZ types, and the flags' errors.
 func TestConvertRules(t *testing.T) {
 	cases := []cliCase{
-		{"", []string{"convert", "--rules", "onnx", "--from", "f32", "--to", "f8e4m3", "465"}, 0, "448\t0x7e\n", ""},
+		{"", []string{"convert", "--rules", "onnx", "--from", "f32", "--to", "f8e4m3", "465"}, 0, "450\t0x7e\n", ""},
 		{"", []string{"convert", "--rules", "onnx", "--saturate=false", "--from", "f32", "--to", "f8e4m3", "465"}, 0, "NaN\t0x7f\n", ""},
 		{"", []string{"convert", "--rules", "onnx", "--from", "f32", "--to", "f8e4m3", "465", "--saturate=false"}, 0, "NaN\t0x7f\n", ""},
-		{"", []string{"convert", "--rules", "ml_dtypes", "--bits", "--from", "f32", "--to", "f8e4m3", "0x3a8005f0"}, 0, "0.001953125\t0x01\n", ""},
+		{"", []string{"convert", "--rules", "ml_dtypes", "--bits", "--from", "f32", "--to", "f8e4m3", "0x3a8005f0"}, 0, "0.002\t0x01\n", ""},
 		{"", []string{"convert", "--rules", "openvino", "--bits", "--from", "f32", "--to", "f8e4m3", "0x3a8005f0"}, 0, "0\t0x00\n", ""},
-		{"", []string{"convert", "--rules", "onnx", "--round-mode", "down", "--from", "f32", "--to", "f8e8m0", "3", "0"}, 0, "2\t0x80\n5.877472e-39\t0x00\n", ""},
+		{"", []string{"convert", "--rules", "onnx", "--round-mode", "down", "--from", "f32", "--to", "f8e8m0", "3", "0"}, 0, "2\t0x80\n6e-39\t0x00\n", ""},
 		{"", []string{"convert", "--rules", "onnx", "--saturate=false", "--round-mode", "nearest", "--from", "f32", "--to", "f8e8m0", "3", "0"}, 0, "4\t0x81\nNaN\t0xff\n", ""},
 		{"", []string{"convert", "--rules", "ml_dtypes", "--from", "f32", "--to", "i8", "300", "-129.5"}, 0, "44\t0x2c\n127\t0x7f\n", ""},
 		{"", []string{"convert", "--rules", "onnx", "--from", "i32", "--to", "f16", "70000"}, 0, "+Inf\t0x7c00\n", ""},
 		// FNUZ: no negative zero, one NaN, ml_dtypes' rounding under every rule set.
 		{"", []string{"convert", "--from", "f32", "--to", "f8e4m3fnuz", "-0", "240", "248", "nan"}, 0, "0\t0x00\n240\t0x7f\nNaN\t0x80\nNaN\t0x80\n", ""},
-		{"", []string{"convert", "--rules", "onnx", "--from", "f32", "--to", "float8_e5m2fnuz", "1e6", "-1e6"}, 0, "57344\t0x7f\n-57344\t0xff\n", ""},
+		{"", []string{"convert", "--rules", "onnx", "--from", "f32", "--to", "float8_e5m2fnuz", "1e6", "-1e6"}, 0, "60000\t0x7f\n-60000\t0xff\n", ""},
 		{"", []string{"convert", "--from", "f8e5m2fnuz", "--to", "f32", "--bits", "0x80", "0xff"}, 0, "NaN\t0x7fc00000\n-57344\t0xc7600000\n", ""},
 		// Errors.
 		{"", []string{"convert", "--rules", "tflite", "--from", "f32", "--to", "f16", "1"}, 2, "", `unknown rule set "tflite"`},
@@ -242,4 +275,75 @@ func TestConvertRules(t *testing.T) {
 		{"", []string{"convert", "--rules", "onnx", "--round-mode", "ceil", "--from", "f32", "--to", "f8e8m0", "1"}, 2, "", `unknown f8e8m0 round mode "ceil"`},
 	}
 	checkCLICases(t, cases)
+}
+
+// TestConvertStdinLongLines: a line of up to maxLineBytes (newline included) is read like any
+// other; a longer one is bad usage naming its line, after the chunks before it are printed.
+func TestConvertStdinLongLines(t *testing.T) {
+	pad := strings.Repeat(" ", maxLineBytes-len("1.5\n"))
+	code, out, errs := cli(t, "2\n"+pad+"1.5\n3\n", "convert", "--from", "f32", "--to", "f16", "-")
+	if code != 0 || out != "2\t0x4000\n1.5\t0x3e00\n3\t0x4200\n" {
+		t.Errorf("a line of %d bytes: exit %d, %q %q", maxLineBytes, code, out, errs)
+	}
+	// 100 000 digits: a long decimal is a number like any other.
+	code, out, errs = cli(t, "0."+strings.Repeat("0", 100000)+"1\n", "convert", "--from", "f64", "--to", "f64", "-")
+	if code != 0 || out != "0\t0x0000000000000000\n" {
+		t.Errorf("a decimal of 100002 digits: exit %d, %q %q", code, out, errs)
+	}
+	var in strings.Builder
+	for range chunkLen {
+		in.WriteString("1\n")
+	}
+	in.WriteString("1\n" + strings.Repeat("1", maxLineBytes) + "\n1\n")
+	code, out, errs = cli(t, in.String(), "convert", "--from", "f32", "--to", "u8", "-")
+	want := fmt.Sprintf("convertpromote convert: stdin line %d: longer than %d bytes (a line holds one VALUE)\n", chunkLen+2, maxLineBytes)
+	if code != 2 || errs != want {
+		t.Errorf("a line of %d bytes: exit %d, stderr %q; want exit 2, %q", maxLineBytes+1, code, errs, want)
+	}
+	if strings.Count(out, "\n") != chunkLen {
+		t.Errorf("stdout has %d lines, want the %d of the chunk before the long line", strings.Count(out, "\n"), chunkLen)
+	}
+}
+
+// TestConvertStdinChunkBytes: a chunk ends early, at a multiple of 8 values, once its values
+// hold chunkBytes, and the output stays that of one tensor.
+func TestConvertStdinChunkBytes(t *testing.T) {
+	// A long value is 40 KiB of digits.
+	long := "0." + strings.Repeat("0", 40<<10) + "1" // 1e-40961, which is 0 in f32
+	n := 3*(chunkBytes/len(long)) + 20               // a third of them long: a little more than chunkBytes
+	var in strings.Builder
+	for i := range n {
+		if i%3 == 0 {
+			in.WriteString(long + "\n")
+		} else {
+			fmt.Fprintf(&in, "%d\n", i%8)
+		}
+	}
+	src := stdinChunks(strings.NewReader(in.String()))
+	total, chunks := 0, 0
+	for {
+		words, _, err := src()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(words) == 0 {
+			break
+		}
+		size := 0
+		for _, w := range words {
+			size += len(w)
+		}
+		if len(words)%8 != 0 && total+len(words) != n || size > chunkBytes+8*maxLineBytes {
+			t.Errorf("a chunk of %d values and %d bytes", len(words), size)
+		}
+		total += len(words)
+		chunks++
+	}
+	if total != n || chunks < 2 {
+		t.Errorf("%d values read in %d chunks, want %d in more than one", total, chunks, n)
+	}
+	code, out, errs := cli(t, in.String(), "convert", "--from", "f32", "--to", "u3", "-")
+	if code != 0 || strings.Count(out, "\n") != n || !strings.HasPrefix(out, "0\t0x0\n1\t0x1\n2\t0x2\n0\t0x0\n") {
+		t.Errorf("exit %d (%s); %d lines, want %d", code, errs, strings.Count(out, "\n"), n)
+	}
 }

@@ -13,7 +13,9 @@ import (
 	"strings"
 
 	"github.com/convertpromote/convertpromote/internal/atomicfile"
+	"github.com/convertpromote/convertpromote/internal/regfile"
 	"github.com/convertpromote/convertpromote/ir"
+	"github.com/convertpromote/convertpromote/npy"
 	"github.com/convertpromote/convertpromote/op"
 )
 
@@ -78,7 +80,8 @@ Flags:
 	"run": `Usage: convertpromote ir run [flags] MODEL.xml
 
 Evaluates the ConvertPromoteTypes and Convert layers whose inputs are Const data (or Parameters
-given with --input) and prints each output's name, type, shape and first values. With --out DIR
+given with --input) and prints each output's name, type, shape and first values (each value as
+convert prints it: docs/SEMANTICS.md §3.11, so an f16 65504 prints as 65500). With --out DIR
 each output is also written to DIR/NAME.npy; NumPy has no bf16, f8, f4 or nf4, so those are
 written as f32, u1..u6 as u8 and i4 as i8.
 
@@ -389,7 +392,7 @@ func irRun(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 	inputs := map[string]op.Tensor{}
 	for _, in := range opts.inputs {
 		name, file, _ := strings.Cut(in, "=")
-		t, err := ir.ReadNPYFile(file)
+		t, err := npy.ReadFile(file)
 		if err != nil {
 			return fmt.Errorf("--input %s: %v", in, err)
 		}
@@ -435,7 +438,7 @@ func irRun(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 			shape[i] = fmt.Sprint(d)
 		}
 		count := int64(o.Tensor.Len())
-		vals, err := ir.FirstValues(o.Tensor, opts.values)
+		vals, err := formatValues(o.Tensor, opts.values)
 		if err != nil {
 			return fmt.Errorf("%s: %v", o.Name, err)
 		}
@@ -499,7 +502,7 @@ func npyFileName(name string, used map[string]int) string {
 // writeNPYFile writes an output's .npy atomically: a failure leaves no partial file.
 func writeNPYFile(path string, o ir.Output) error {
 	return atomicfile.Write(path, func(w io.Writer) error {
-		if err := ir.WriteNPY(w, o.Tensor); err != nil {
+		if err := npy.Write(w, o.Tensor); err != nil {
 			return fmt.Errorf("%s: writing %s: %v", o.Name, path, err)
 		}
 		return nil
@@ -592,19 +595,19 @@ func irFold(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 
 // looksLikeSnippet reports whether the file starts with a <layer> element rather than <net>.
 func looksLikeSnippet(path string) bool {
-	f, err := ir.OpenFile(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
 	buf := make([]byte, 64<<10)
 	n, _ := io.ReadFull(f, buf)
-	return ir.IsSnippet(buf[:n])
+	return isSnippet(buf[:n])
 }
 
 // readLimited reads a whole file of at most limit bytes.
 func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := ir.OpenFile(path)
+	f, err := regfile.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/convertpromote/convertpromote/ir"
+	"github.com/convertpromote/convertpromote/npy"
 	"github.com/convertpromote/convertpromote/op"
 )
 
@@ -66,7 +67,7 @@ func sameSnapshot(t *testing.T, what string, before, after map[string]string) {
 func writeNPYTest(t *testing.T, path string, x op.Tensor) {
 	t.Helper()
 	var b bytes.Buffer
-	if err := ir.WriteNPY(&b, x); err != nil {
+	if err := npy.Write(&b, x); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {

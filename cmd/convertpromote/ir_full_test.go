@@ -3,8 +3,13 @@
 package main
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -12,19 +17,52 @@ import (
 	"github.com/convertpromote/convertpromote/ir"
 )
 
-// withFileSizeLimit runs f with writes beyond limit bytes per file failing (EFBIG), as on a
-// full disk.
-func withFileSizeLimit(t *testing.T, limit uint64, f func()) {
+// fsizeChild names the environment variable that makes the test binary run one command line,
+// its arguments, with writes beyond that many bytes per file failing (EFBIG), as on a full disk,
+// and exit with the command's code. A limit set in the test process itself would apply to the
+// files the testing package writes too.
+const fsizeChild = "CONVERTPROMOTE_TEST_FILE_SIZE_LIMIT"
+
+func TestMain(m *testing.M) {
+	if v := os.Getenv(fsizeChild); v != "" {
+		limit, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s=%q: %v\n", fsizeChild, v, err)
+			os.Exit(3)
+		}
+		var old syscall.Rlimit
+		if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(3)
+		}
+		if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: limit, Max: old.Max}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(3)
+		}
+		os.Exit(runMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// cliWithFileSizeLimit runs the command line args in a child process whose writes beyond limit
+// bytes per file fail, and returns its exit code and stderr.
+func cliWithFileSizeLimit(t *testing.T, limit uint64, args ...string) (int, string) {
 	t.Helper()
-	var old syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_FSIZE, &old); err != nil {
-		t.Skip(err)
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", fsizeChild, limit))
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee) && ee.ExitCode() == 3:
+		t.Skipf("no file size limit: %s", errb.String())
+	case errors.As(err, &ee):
+		return ee.ExitCode(), errb.String()
+	case err != nil:
+		t.Fatal(err)
 	}
-	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: limit, Max: old.Max}); err != nil {
-		t.Skip(err)
-	}
-	defer syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old)
-	f()
+	return 0, errb.String()
 }
 
 // TestIRWriteFailureKeepsFiles: when the disk fills while run writes an .npy, or fold writes the
@@ -49,9 +87,7 @@ func TestIRWriteFailureKeepsFiles(t *testing.T) {
 		{"ir", "run", m, "--out", dir},
 		{"ir", "fold", m, "-o", filepath.Join(dir, "out.xml")},
 	} {
-		var code int
-		var errs string
-		withFileSizeLimit(t, 16<<10, func() { code, _, errs = cli(t, "", args...) })
+		code, errs := cliWithFileSizeLimit(t, 16<<10, args...)
 		if code != 1 || !strings.Contains(errs, "file too large") {
 			t.Errorf("%q: exit %d: %s", args, code, errs)
 		}

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The issue-7 acceptance commands for the framework policies, and the policies' flags.
+// TestPolicyAcceptance: promote under each framework policy and with the policies' flags.
 func TestPolicyAcceptance(t *testing.T) {
 	cases := []struct {
 		args []string
@@ -75,8 +75,8 @@ func TestPolicyTable(t *testing.T) {
 	}
 }
 
-// compare prints the Markdown table of docs/SEMANTICS.md §6.5: a header, a rule and one row per pair, with the
-// cells the policies' rules give (each checked against the issue's examples).
+// TestCompare: compare prints the Markdown table of docs/SEMANTICS.md §6.5, a header, a rule
+// and one row per pair, with the cells the policies' rules give.
 func TestCompare(t *testing.T) {
 	code, out, errs := cli(t, "", "compare")
 	if code != 0 {

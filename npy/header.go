@@ -1,4 +1,4 @@
-package ir
+package npy
 
 import (
 	"fmt"
@@ -261,17 +261,17 @@ func (p *pyParser) dict(depth int) (pyValue, error) {
 	}
 }
 
-// npyHeader is the parsed header dict of a .npy file.
-type npyHeader struct {
+// headerDict is the parsed header dict of a .npy file.
+type headerDict struct {
 	descr        string
 	fortranOrder bool
 	shape        []int64
 }
 
-// parseNPYHeader parses a .npy header: a dict literal with exactly the keys 'descr' (a
-// string), 'fortran_order' (True or False) and 'shape' (a tuple of non-negative integers).
-func parseNPYHeader(s string) (npyHeader, error) {
-	var h npyHeader
+// parseHeader parses a .npy header: a dict literal with exactly the keys 'descr' (a string),
+// 'fortran_order' (True or False) and 'shape' (a tuple of non-negative integers).
+func parseHeader(s string) (headerDict, error) {
+	var h headerDict
 	v, err := parsePyLiteral(s)
 	if err != nil {
 		return h, err
@@ -318,4 +318,12 @@ func parseNPYHeader(s string) (npyHeader, error) {
 		}
 	}
 	return h, nil
+}
+
+// clip shortens s to 40 bytes for an error message.
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
 }

@@ -3,7 +3,7 @@ package benchcli_test
 import (
 	"fmt"
 
-	"github.com/convertpromote/convertpromote/internal/benchcli"
+	"github.com/convertpromote/convertpromote/cmd/convertpromote/internal/benchcli"
 )
 
 func ExampleParseSize() {

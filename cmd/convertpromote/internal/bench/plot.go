@@ -8,7 +8,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/convertpromote/convertpromote/internal/benchcli"
+	"github.com/convertpromote/convertpromote/cmd/convertpromote/internal/benchcli"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"

@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"runtime"
 
+	"github.com/convertpromote/convertpromote/cmd/convertpromote/internal/benchcli"
 	"github.com/convertpromote/convertpromote/element"
-	"github.com/convertpromote/convertpromote/internal/benchcli"
 	"github.com/convertpromote/convertpromote/kernels"
 )
 

@@ -1,6 +1,6 @@
 //go:build unix
 
-package ir
+package regfile
 
 import (
 	"os"

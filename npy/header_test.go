@@ -1,4 +1,4 @@
-package ir
+package npy
 
 import (
 	"bytes"
@@ -82,9 +82,9 @@ func TestParsePyLiteral(t *testing.T) {
 	}
 }
 
-// TestReadNPYHeader reads headers that a pattern match took for valid, or that only a parser
+// TestReadHeader reads headers that a pattern match took for valid, or that only a parser
 // of the Python literal accepts or refuses correctly.
-func TestReadNPYHeader(t *testing.T) {
+func TestReadHeader(t *testing.T) {
 	file := func(h string, data []byte) []byte {
 		b := []byte("\x93NUMPY\x01\x00")
 		b = binary.LittleEndian.AppendUint16(b, uint16(len(h)))
@@ -101,7 +101,7 @@ func TestReadNPYHeader(t *testing.T) {
 		{"{'descr': '<f4', 'fortran_order': False, 'shape': ((2),),}", []int64{2}}, // (2) is 2
 	}
 	for _, c := range good {
-		x, err := ReadNPY(bytes.NewReader(file(c.h, four)))
+		x, err := Read(bytes.NewReader(file(c.h, four)))
 		if err != nil || !reflect.DeepEqual(x.Shape(), c.shape) {
 			t.Errorf("header %q: %v, %v; want shape %v", c.h, x.Shape(), err, c.shape)
 		}
@@ -126,7 +126,7 @@ func TestReadNPYHeader(t *testing.T) {
 		{"{'descr': '<f4', 'fortran_order': False, 'shape': (2,), } # 'shape': (2,)", "after the value"},
 	}
 	for _, c := range bad {
-		_, err := ReadNPY(bytes.NewReader(file(c.h, four)))
+		_, err := Read(bytes.NewReader(file(c.h, four)))
 		if err == nil || !strings.Contains(err.Error(), "npy: malformed header") || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("header %q: %v; want a malformed header error containing %q", c.h, err, c.want)
 		}

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/convertpromote/convertpromote/cmd/convertpromote/internal/benchcli"
 	"github.com/convertpromote/convertpromote/element"
-	"github.com/convertpromote/convertpromote/internal/benchcli"
 )
 
 func plotResults(pairs []benchcli.Pair, threads []int) []Result {

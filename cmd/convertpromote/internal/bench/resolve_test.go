@@ -3,8 +3,8 @@ package bench
 import (
 	"testing"
 
+	"github.com/convertpromote/convertpromote/cmd/convertpromote/internal/benchcli"
 	"github.com/convertpromote/convertpromote/element"
-	"github.com/convertpromote/convertpromote/internal/benchcli"
 	"github.com/convertpromote/convertpromote/kernels"
 )
 

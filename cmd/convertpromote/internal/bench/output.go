@@ -10,7 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/convertpromote/convertpromote/internal/benchcli"
+	"github.com/convertpromote/convertpromote/cmd/convertpromote/internal/benchcli"
 )
 
 // WriteTable writes the results as an aligned text table, one row per result: the pair and
@@ -91,7 +91,7 @@ func benchmarkName(c Case) string {
 // (10^6 bytes read + written per second).
 func WriteBenchstat(w io.Writer, rs []Result) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "goos: %s\ngoarch: %s\npkg: github.com/convertpromote/convertpromote/bench\n", runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(bw, "goos: %s\ngoarch: %s\npkg: github.com/convertpromote/convertpromote/cmd/convertpromote/internal/bench\n", runtime.GOOS, runtime.GOARCH)
 	if cpu := benchcli.CPUName(); cpu != "" {
 		fmt.Fprintf(bw, "cpu: %s\n", cpu)
 	}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/convertpromote/convertpromote/cmd/convertpromote/internal/benchcli"
 	"github.com/convertpromote/convertpromote/element"
-	"github.com/convertpromote/convertpromote/internal/benchcli"
 	"github.com/convertpromote/convertpromote/kernels"
 )
 

@@ -5,7 +5,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/convertpromote/convertpromote/bench"
+	"github.com/convertpromote/convertpromote/cmd/convertpromote/internal/bench"
 	"github.com/convertpromote/convertpromote/element"
 )
 

@@ -1,4 +1,4 @@
-module github.com/convertpromote/convertpromote/bench/peers/vek
+module github.com/convertpromote/convertpromote/cmd/convertpromote/internal/bench/peers/vek
 
 go 1.26.0
 
@@ -14,4 +14,4 @@ require (
 	golang.org/x/sys v0.49.0 // indirect
 )
 
-replace github.com/convertpromote/convertpromote => ../../..
+replace github.com/convertpromote/convertpromote => ../../../../../..
