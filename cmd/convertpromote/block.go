@@ -36,8 +36,8 @@ Output: a header line with the format and the scale (its bits and value), then o
 tab-separated line per element: [value,] code, element, element × scale, the --to value and its
 bits. A NaN scale makes the whole block NaN.
 
-Values print as the shortest decimal that reads back to them in their own type
-(docs/SEMANTICS.md §3.11); the × scale column is the exact product.
+Values print as the shortest decimal that reads back to the same float32, which names each
+exactly (docs/SEMANTICS.md §3.11); the × scale column is the exact product.
 
 Exit status: 0 on success; 2 for bad usage (unknown format or type, a code or value that does
 not parse or is out of range, more elements than a block holds).

@@ -22,8 +22,8 @@ func TestBlockCommand(t *testing.T) {
 		// scale 2^17 = 131072 print as the shortest decimals that read back to them in f8e4m3 and
 		// f8e8m0; the product is exact.
 		{"", []string{"block", "--format", "mxfp8e4m3", "--to", "f16", "--scale", "0x90", "0x7e"}, 0,
-			"# mxfp8e4m3: f8e4m3 elements, f8e8m0 scale, block of 32; scale 0x90 = 100000\n# code\telement\t× scale\tf16\tbits\n" +
-				"0x7e\t450\t5.8720256e+07\t+Inf\t0x7c00\n", ""},
+			"# mxfp8e4m3: f8e4m3 elements, f8e8m0 scale, block of 32; scale 0x90 = 131072\n# code\telement\t× scale\tf16\tbits\n" +
+				"0x7e\t448\t5.8720256e+07\t+Inf\t0x7c00\n", ""},
 		{"", []string{"block", "--scale", "0xff", "0x2"}, 0,
 			"# mxfp4: f4e2m1 elements, f8e8m0 scale, block of 32; scale 0xff = NaN\n# code\telement\t× scale\tf32\tbits\n" +
 				"0x2\t1\tNaN\tNaN\t0x7fc00000\n", ""},

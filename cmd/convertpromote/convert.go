@@ -18,7 +18,7 @@ import (
 
 func init() {
 	register("convert", "convert values between element types and show the result bits",
-		"convertpromote convert --from f32 --to f16 0.1 65520    # 0.1 0x2e66, +Inf 0x7c00", runConvert)
+		"convertpromote convert --from f32 --to f16 0.1 65520    # 0.099975586 0x2e66, +Inf 0x7c00", runConvert)
 }
 
 const convertUsage = `Usage: convertpromote convert --from TYPE --to TYPE [--bits] [--rules SET [--saturate=BOOL] [--round-mode MODE]] [VALUE... | -]
@@ -49,9 +49,9 @@ is Cast's round_mode for f8e8m0 targets; both are errors under the other rule se
 also applies to reading decimal VALUEs into the source type.
 
 Printed values (docs/SEMANTICS.md §3.11, the same in every command): a float as the shortest
-decimal that reads back to it in its own type, rounded to nearest with ties to even (f16 65504
-prints as 65500, f8e4m3 448 as 450); NaN, +Inf, -Inf, -0; integers in decimal; true/false;
-complex values as (RE+IMi).
+decimal that reads back to the same float32 (f64: float64), which names the value exactly (f16
+65504 prints as 65504, 0.1 converted to f16 as 0.099975586); NaN, +Inf, -Inf, -0; integers in
+decimal; true/false; complex values as (RE+IMi).
 
 Exit status: 0 on success; 1 when stdin cannot be read or the output cannot be written; 2 for
 bad usage (unknown type, unsupported pair, a VALUE that does not parse or that the --from type
@@ -59,12 +59,12 @@ cannot hold: out of range, or a fraction for an integer type; a stdin line longe
 
 Examples:
   convertpromote convert --from f32 --to f16 1 65520 1e-8      # 1 0x3c00, +Inf 0x7c00, 0 0x0000
-  convertpromote convert --from f32 --to f8e4m3 464 465        # 450 0x7e, NaN 0x7f
+  convertpromote convert --from f32 --to f8e4m3 464 465        # 448 0x7e, NaN 0x7f
   convertpromote convert --from f16 --to f32 --bits 0x7e01     # NaN 0x7fc02000
   echo -3.1 | convertpromote convert --from f32 --to u3 -      # 5 0x5
-  convertpromote convert --rules onnx --from f32 --to f8e4m3 465                   # 450 0x7e
+  convertpromote convert --rules onnx --from f32 --to f8e4m3 465                   # 448 0x7e
   convertpromote convert --rules onnx --saturate=false --from f32 --to f8e4m3 465  # NaN 0x7f
-  convertpromote convert --rules ml_dtypes --bits --from f32 --to f8e4m3 0x3a8005f0  # 0.002 0x01
+  convertpromote convert --rules ml_dtypes --bits --from f32 --to f8e4m3 0x3a8005f0  # 0.001953125 0x01
 `
 
 var convertValueFlags = map[string]bool{"from": true, "to": true, "rules": true, "round-mode": true}

@@ -12,7 +12,7 @@ import (
 // the real float type t, rounding once: at float64 precision for f64 and at float32 precision
 // for every other float type, which the library computes from a float32 (docs/SEMANTICS.md
 // §3.1). A decimal beyond t's finite range, one that rounds past t's largest finite value in t's
-// own precision (§3.11), is a usage error saying "out of range" that names the value and the
+// own precision (§3.12), is a usage error saying "out of range" that names the value and the
 // type. nf4 takes every decimal: each has a nearest code.
 func readFloat(t element.Type, w string) (float64, error) {
 	size := 32

@@ -81,7 +81,7 @@ Flags:
 
 Evaluates the ConvertPromoteTypes and Convert layers whose inputs are Const data (or Parameters
 given with --input) and prints each output's name, type, shape and first values (each value as
-convert prints it: docs/SEMANTICS.md §3.11, so an f16 65504 prints as 65500). With --out DIR
+convert prints it: docs/SEMANTICS.md §3.11, so an f16 65504 prints as 65504). With --out DIR
 each output is also written to DIR/NAME.npy; NumPy has no bf16, f8, f4 or nf4, so those are
 written as f32, u1..u6 as u8 and i4 as i8.
 

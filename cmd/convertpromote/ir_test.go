@@ -100,8 +100,8 @@ func TestIRRunCLI(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{
-		"e4m3_e5m2:0  f16[8]  0, 1, -1, 448, NaN, 0.001953, -0, 2\n",
-		"e4m3_e5m2:1  f16[8]  1, 57340, +Inf, -Inf, NaN, 1.526e-05, -0, 2\n",
+		"e4m3_e5m2:0  f16[8]  0, 1, -1, 448, NaN, 0.001953125, -0, 2\n",
+		"e4m3_e5m2:1  f16[8]  1, 57344, +Inf, -Inf, NaN, 1.5258789e-05, -0, 2\n",
 		"e4m3_bf16:0  bf16[4]  1, 3, -2, 0\n",
 	} {
 		if !strings.Contains(out, want) {

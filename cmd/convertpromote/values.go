@@ -17,13 +17,12 @@ import (
 // Every command prints values with formatValue (one value) or formatValues (a tensor's values),
 // by one rule, stated in docs/SEMANTICS.md §3.11:
 //
-//   - a float value (f16, bf16, f32, f64, the 8-bit and 4-bit floats, nf4, each part of a complex
-//     value) as the shortest decimal that reads back to the same value in the element's own
-//     precision: rounded to nearest into the type, ties to the even code, it gives the same
-//     value. Of several such decimals of that length, the one nearest the value. The largest
-//     finite value owns the half step above it, as if the type went on (f16 65504 prints as
-//     65500, f8e4m3 448 as 450); an nf4 code owns the values its thresholds give it (§3.6).
-//     NaN, +Inf, -Inf and -0 are spelled that way;
+//   - a float value (f16, bf16, f32, the 8-bit and 4-bit floats, nf4, each part of a complex
+//     value) as the shortest decimal that reads back to the same float32, as Go's
+//     strconv.FormatFloat(v, 'g', -1, 32) writes it: every value of these types is a float32, so
+//     the decimal names it exactly (f16 65504 prints as 65504, f8e4m3 448 as 448) and reads
+//     back to the same code; an f64 value likewise at float64 precision. NaN, +Inf, -Inf and
+//     -0 are spelled that way;
 //   - an integer in decimal; a boolean as true or false;
 //   - a complex value as (RE+IMi), each part by the float rule.
 
@@ -36,10 +35,10 @@ func formatValue(t element.Type, bits uint64) string {
 	case t == element.F64:
 		return strconv.FormatFloat(math.Float64frombits(bits), 'g', -1, 64)
 	case t.IsFloat():
-		if nf := narrowFloats(t); nf != nil {
-			return nf.format(bits)
+		if decode, ok := narrowDecoders[t]; ok {
+			return strconv.FormatFloat(float64(decode(bits)), 'g', -1, 32)
 		}
-		return fmt.Sprintf("0x%x", bits) // not reached: every float type has a formatter
+		return fmt.Sprintf("0x%x", bits) // not reached: every float type has a decoder
 	case t == element.Boolean:
 		return strconv.FormatBool(bits != 0)
 	case t.IsSigned(): // the signed integers
@@ -104,19 +103,15 @@ func formatValues(x op.Tensor, n int) ([]string, error) {
 	return out, nil
 }
 
-// narrowFloat formats the values of one float type narrower than f32 (f16, bf16, the 8-bit and
-// 4-bit floats, nf4). It decodes every code once and formats each code on first use: a stream
-// of values repeats them.
+// narrowFloat holds the values of one float type narrower than f32 (f16, bf16, the 8-bit and
+// 4-bit floats, nf4), each code decoded once, for the reading of decimals (decimal.go): which
+// decimals round to a code in the type's own precision.
 type narrowFloat struct {
 	t      element.Type
 	f      element.Format // the zero Format for nf4
 	values []float64      // every code's value, exactly
 	sign   uint64         // the sign bit's mask; 0 for f8e8m0 and nf4
 	top    uint64         // the code of the largest finite value
-
-	mu   sync.Mutex
-	done []bool
-	text []string
 }
 
 var (
@@ -137,7 +132,7 @@ var narrowDecoders = map[element.Type]func(uint64) float32{
 	element.NF4:        func(b uint64) float32 { return kernels.F32FromNF4(uint8(b)) },
 }
 
-// narrowFloats returns the formatter of t, built on first use, or nil when t is not a float
+// narrowFloats returns the values of t, built on first use, or nil when t is not a float
 // type narrower than f32.
 func narrowFloats(t element.Type) *narrowFloat {
 	narrowMu.Lock()
@@ -150,7 +145,7 @@ func narrowFloats(t element.Type) *narrowFloat {
 		return nil
 	}
 	n := 1 << t.Bits()
-	nf := &narrowFloat{t: t, values: make([]float64, n), done: make([]bool, n), text: make([]string, n)}
+	nf := &narrowFloat{t: t, values: make([]float64, n)}
 	for c := range nf.values {
 		nf.values[c] = float64(decode(uint64(c)))
 		if isFinite(nf.values[c]) && nf.values[c] > nf.values[nf.top] {
@@ -165,18 +160,6 @@ func narrowFloats(t element.Type) *narrowFloat {
 	}
 	narrowFor[t] = nf
 	return nf
-}
-
-// format returns the text of one code, computing it on first use.
-func (nf *narrowFloat) format(code uint64) string {
-	code &= 1<<nf.t.Bits() - 1
-	nf.mu.Lock()
-	defer nf.mu.Unlock()
-	if !nf.done[code] {
-		nf.text[code] = nf.shortest(code)
-		nf.done[code] = true
-	}
-	return nf.text[code]
 }
 
 // interval returns the values that read back to code: from lo to hi, each end included when
@@ -223,68 +206,6 @@ func (nf *narrowFloat) interval(code uint64) (lo, hi float64, loIn, hiIn bool) {
 }
 
 func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-
-// shortest is format without the cache. Each length p = 1, 2, … is tried in turn; a p-digit
-// decimal in the interval exists when the p-digit decimal just below or just above the value is
-// in it (the interval holds the value), and these are among the nearest p-digit decimal and its
-// two neighbours.
-func (nf *narrowFloat) shortest(code uint64) string {
-	v := nf.values[code]
-	if !isFinite(v) || v == 0 {
-		return strconv.FormatFloat(v, 'g', -1, 64) // NaN, +Inf, -Inf, 0, -0
-	}
-	lo, hi, loIn, hiIn := nf.interval(code)
-	if v < 0 { // search over magnitudes
-		lo, hi, loIn, hiIn = -hi, -lo, hiIn, loIn
-	}
-	a := math.Abs(v)
-	inside := func(s string, d float64) bool {
-		switch {
-		case d == lo || d == hi: // d is the nearest float64 to s: settle s exactly
-			c := exactCmp(s, lo)
-			if c < 0 || c == 0 && !loIn {
-				return false
-			}
-			c = exactCmp(s, hi)
-			return c < 0 || c == 0 && hiIn
-		}
-		return lo < d && d < hi
-	}
-	for p := 1; p <= 17; p++ {
-		mant, exp, _ := strings.Cut(strconv.FormatFloat(a, 'e', p-1, 64), "e") // D.DDD, ±XX
-		digits, _ := strconv.ParseInt(strings.Replace(mant, ".", "", 1), 10, 64)
-		x, _ := strconv.Atoi(exp)
-		x -= p - 1 // a ≈ digits·10^x
-		best, found := 0.0, false
-		for _, c := range []int64{digits, digits - 1, digits + 1} {
-			e := x
-			if c < pow10(p-1) { // 10^(p-1) - 1 has p-1 digits: the p-digit decimal below is 99…9e(x-1)
-				c, e = c*10+9, x-1
-			}
-			s := strconv.FormatInt(c, 10) + "e" + strconv.Itoa(e)
-			d, err := strconv.ParseFloat(s, 64)
-			if err != nil || !inside(s, d) {
-				continue
-			}
-			if !found || math.Abs(d-a) < math.Abs(best-a) {
-				best, found = d, true
-			}
-		}
-		if found {
-			return strconv.FormatFloat(math.Copysign(best, v), 'g', -1, 64)
-		}
-	}
-	return strconv.FormatFloat(v, 'g', -1, 64) // not reached: 17 digits name every float64 exactly enough
-}
-
-// pow10 returns 10^k for 0 ≤ k ≤ 18.
-func pow10(k int) int64 {
-	p := int64(1)
-	for range k {
-		p *= 10
-	}
-	return p
-}
 
 // exactCmp compares the decimal s with x exactly: -1, 0 or +1 as s is below, equal to or above.
 // A number big.Rat does not read (a hex float) counts as equal: the callers ask only when the
