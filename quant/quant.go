@@ -71,10 +71,13 @@ func (c Codec) Dequantize(dst []byte, to element.Type, q Data, s Scheme, n int) 
 	if err != nil {
 		return err
 	}
-	cb, sb, db, err := sizes(s, to, q, n, "dequantize")
-	if err != nil {
-		return err
+	e := lookup(s, to, true)
+	if e == nil || n < 0 || int64(n) >= maxCount || len(q.Zeros) != 0 || len(q.Scale2) != 0 {
+		if err := checkCall(s, to, q, n, "dequantize"); err != nil {
+			return err
+		}
 	}
+	cb, sb, db := s.CodeBytes(n), s.ScaleBytes(n), n*to.Bits()/8
 	codes, scales := q.Codes, q.Scales
 	switch {
 	case len(codes) < cb:
@@ -90,7 +93,7 @@ func (c Codec) Dequantize(dst []byte, to element.Type, q Data, s Scheme, n int) 
 	}
 	dst, codes, scales = dst[:db], codes[:cb], scales[:sb]
 	done := 0
-	if e := lookup(s, to, true); e != nil {
+	if e != nil {
 		if k := e.decode[p]; k != nil && n >= step {
 			steps := n / step
 			done = steps * step
@@ -134,10 +137,13 @@ func (c Codec) Quantize(q Data, s Scheme, src []byte, from element.Type, n int) 
 	if err != nil {
 		return err
 	}
-	cb, sb, vb, err := sizes(s, from, q, n, "quantize")
-	if err != nil {
-		return err
+	e := lookup(s, from, false)
+	if e == nil || n < 0 || int64(n) >= maxCount || len(q.Zeros) != 0 || len(q.Scale2) != 0 {
+		if err := checkCall(s, from, q, n, "quantize"); err != nil {
+			return err
+		}
 	}
+	cb, sb, vb := s.CodeBytes(n), s.ScaleBytes(n), n*from.Bits()/8
 	codes, scales := q.Codes, q.Scales
 	switch {
 	case len(src) < vb:
@@ -155,7 +161,7 @@ func (c Codec) Quantize(q Data, s Scheme, src []byte, from element.Type, n int) 
 	}
 	codes, scales, src = codes[:cb], scales[:sb], src[:vb]
 	done := 0
-	if e := lookup(s, from, false); e != nil {
+	if e != nil {
 		if k := e.encode[p]; k != nil && n >= step {
 			steps := n / step
 			done = steps * step
@@ -214,25 +220,27 @@ func exactLengths(s Scheme, n int, q Data) error {
 	return nil
 }
 
-// sizes checks a call's scheme, value type, extra buffers and count, and returns the bytes of
-// codes, of scales and of values its n elements need.
-func sizes(s Scheme, vt element.Type, q Data, n int, what string) (cb, sb, vb int, err error) {
-	if err = s.check(); err != nil {
-		return
+// maxCount bounds the element count of a call.
+const maxCount = 1 << 40
+
+// checkCall checks a call's scheme, value type, extra buffers and count. The calls run it only
+// when the scheme and type have no registry row (a row's are valid: TestRegistryRows) or
+// another argument is wrong, so that a call with a row's scheme does not pay for it.
+func checkCall(s Scheme, vt element.Type, q Data, n int, what string) error {
+	if err := s.check(); err != nil {
+		return err
 	}
 	switch {
 	case vt != element.F32 && vt != element.F16 && vt != element.BF16:
-		err = errorf(kernels.ErrUnsupported, "quant: %s %s: values must be f32, f16 or bf16, not %s", what, s, vt)
-	case n < 0 || int64(n) >= 1<<40:
-		err = errorf(kernels.ErrInvalid, "quant: %s %s: element count %d is out of range", what, s, n)
+		return errorf(kernels.ErrUnsupported, "quant: %s %s: values must be f32, f16 or bf16, not %s", what, s, vt)
+	case n < 0 || int64(n) >= maxCount:
+		return errorf(kernels.ErrInvalid, "quant: %s %s: element count %d is out of range", what, s, n)
 	case len(q.Zeros) != 0:
-		err = errorf(kernels.ErrInvalid, "quant: %s %s: zero points given for a scheme without them", what, s)
+		return errorf(kernels.ErrInvalid, "quant: %s %s: zero points given for a scheme without them", what, s)
 	case len(q.Scale2) != 0:
-		err = errorf(kernels.ErrInvalid, "quant: %s %s: a second-level scale given for a scheme without one", what, s)
-	default:
-		return s.CodeBytes(n), s.ScaleBytes(n), n * vt.Bits() / 8, nil
+		return errorf(kernels.ErrInvalid, "quant: %s %s: a second-level scale given for a scheme without one", what, s)
 	}
-	return
+	return nil
 }
 
 // best is the path kernels.Best stands for: the first of kernels.Paths(), fixed at start-up.

@@ -113,27 +113,120 @@ type bound struct {
 	encode [maxPaths]encodeFunc
 }
 
-// table is the dispatch table: every row by its key, with the kernels of this architecture
+// dispatch is a dispatch table: for each scheme of the rows, its rows' entries by direction (0
+// quantize, 1 dequantize) and value type (valueIndex), in an open-addressed hash table keyed by
+// schemeKey: a lookup is a multiplication, a shift and, almost always, one comparison.
+type dispatch struct {
+	slots [dispatchSlots]struct {
+		key  uint64 // schemeKey, 0 for an empty slot
+		rows *[2][3]*bound
+	}
+}
+
+// dispatchSlots is the size of a dispatch table: a power of two, at least twice the schemes.
+const dispatchSlots = 64
+
+// table is the dispatch table of the registry, with the kernels of this architecture
 // (kernelList, ownPaths) for the paths the CPU runs.
 var table = bindKernels(registry, kernelList(), ownPaths, pathAvailable)
 
-// lookup returns the table's entry for the row of s, typ and the direction, or nil when there
-// is no such row (a scheme that is not named, a type other than f32, f16, bf16).
-func lookup(s Scheme, typ element.Type, decode bool) *bound {
-	return table[rowKey{s, typ, decode}]
+// schemeKey packs a scheme whose group is in 1..maxGroup into one non-zero word. A Scheme (five
+// fields) lives in memory, whose bytes were just stored one by one: schemeKey reads them one by
+// one through a pointer, because a copy of the struct (a by-value argument) or a merged wide
+// load of them (shifts that are multiples of 8) would wait for store forwarding to fail
+// (about 10 ns a call).
+func schemeKey(s *Scheme) uint64 {
+	return uint64(s.Group) | uint64(s.Code)<<21 | uint64(s.Scale)<<30 | uint64(s.Scale2)<<39 | uint64(s.Zero)<<48
 }
 
+// slot returns the first slot to probe for key.
+func slot(key uint64) int { return int((key * 0x9E3779B97F4A7C15) >> (64 - 6) & (dispatchSlots - 1)) }
+
+// valueIndex returns the index of a value type in a dispatch entry: f32 0, f16 1, bf16 2, and
+// -1 for any other type.
+func valueIndex(t element.Type) int {
+	switch t {
+	case element.F32:
+		return 0
+	case element.F16:
+		return 1
+	case element.BF16:
+		return 2
+	}
+	return -1
+}
+
+// direction returns the index of a direction in a dispatch entry.
+func direction(decode bool) int {
+	if decode {
+		return 1
+	}
+	return 0
+}
+
+// scheme returns t's entries for scheme s, nil when no row has s (nor when s's group is out of
+// range).
+func (t *dispatch) scheme(s Scheme) *[2][3]*bound {
+	if s.Group < 1 || s.Group > maxGroup {
+		return nil
+	}
+	k := schemeKey(&s)
+	for i := slot(k); ; i = (i + 1) & (dispatchSlots - 1) {
+		switch t.slots[i].key {
+		case k:
+			return t.slots[i].rows
+		case 0:
+			return nil
+		}
+	}
+}
+
+// entry returns t's entry for the row of s, typ and the direction, or nil when there is no such
+// row (a scheme that is not named, a type other than f32, f16, bf16).
+func (t *dispatch) entry(s Scheme, typ element.Type, decode bool) *bound {
+	v := valueIndex(typ)
+	if v < 0 {
+		return nil
+	}
+	e := t.scheme(s)
+	if e == nil {
+		return nil
+	}
+	return e[direction(decode)][v]
+}
+
+// lookup returns the registry's entry for the row of s, typ and the direction, or nil.
+func lookup(s Scheme, typ element.Type, decode bool) *bound { return table.entry(s, typ, decode) }
+
 // newTable returns a table with an entry for every row of rows and no kernels. It panics when
-// two rows share a key.
-func newTable(rows []row) map[rowKey]*bound {
-	t := make(map[rowKey]*bound, len(rows))
+// two rows share a key, a row's scheme or type cannot be a key, or the rows have more schemes
+// than half the table's slots.
+func newTable(rows []row) *dispatch {
+	t := new(dispatch)
+	used := 0
 	for i := range rows {
 		r := &rows[i]
-		k := rowKey{r.scheme, r.typ, r.decode}
-		if t[k] != nil {
+		v := valueIndex(r.typ)
+		if v < 0 || r.scheme.Group < 1 || r.scheme.Group > maxGroup {
+			panic(fmt.Sprintf("quant: registry row %s: a value type other than f32, f16, bf16, or a group out of range", r))
+		}
+		e := t.scheme(r.scheme)
+		if e == nil {
+			if used++; 2*used > dispatchSlots {
+				panic("quant: more registry schemes than the dispatch table holds; raise dispatchSlots")
+			}
+			k := schemeKey(&r.scheme)
+			j := slot(k)
+			for t.slots[j].key != 0 {
+				j = (j + 1) & (dispatchSlots - 1)
+			}
+			e = new([2][3]*bound)
+			t.slots[j].key, t.slots[j].rows = k, e
+		}
+		if e[direction(r.decode)][v] != nil {
 			panic(fmt.Sprintf("quant: two registry rows for %s", r))
 		}
-		t[k] = &bound{row: r}
+		e[direction(r.decode)][v] = &bound{row: r}
 	}
 	return t
 }
@@ -154,13 +247,13 @@ func (r *row) String() string {
 // row and path; a kernel for a scheme whose group does not divide a step; or a row that names
 // one of own's paths without a kernel on it. Every test binary runs it, so a disagreement fails
 // every test on the architecture whatever the CPU runs.
-func bindKernels(rows []row, specs []kernelSpec, own pathSet, runs func(kernels.Path) bool) map[rowKey]*bound {
+func bindKernels(rows []row, specs []kernelSpec, own pathSet, runs func(kernels.Path) bool) *dispatch {
 	t := newTable(rows)
 	have := map[rowKey]pathSet{}
 	for _, s := range specs {
 		decode := s.decode != nil
 		k := rowKey{s.scheme, s.typ, decode}
-		e := t[k]
+		e := t.entry(s.scheme, s.typ, decode)
 		name := (&row{scheme: s.scheme, typ: s.typ, decode: decode}).String()
 		switch {
 		case (s.decode == nil) == (s.encode == nil):

@@ -162,7 +162,7 @@ func TestBindKernelsRejects(t *testing.T) {
 	}
 	// The lists that agree bind, and only the paths that run are filled in.
 	tab := bindKernels(registry, append(full(kernels.AVX2), full(kernels.AVX512)...), onAVX2|onAVX512, func(p kernels.Path) bool { return p == kernels.AVX2 })
-	if e := tab[rowKey{MXFP4, element.F32, true}]; e.decode[kernels.AVX2] == nil || e.decode[kernels.AVX512] != nil {
+	if e := tab.entry(MXFP4, element.F32, true); e.decode[kernels.AVX2] == nil || e.decode[kernels.AVX512] != nil {
 		t.Error("bindKernels did not bind exactly the running path's kernel")
 	}
 	bindKernels(registry, full(kernels.NEON), onNEON, never)
@@ -279,4 +279,40 @@ func TestStubLoops(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestDispatchTable fills a table with many schemes, so that slots collide and lookups probe,
+// and checks that each row is found under its own key only; a table of too many schemes panics.
+func TestDispatchTable(t *testing.T) {
+	var rows []row
+	for g := 1; g <= dispatchSlots/2; g++ {
+		s := Scheme{Code: element.F8E4M3, Scale: element.F8E8M0, Group: g * 2}
+		rows = append(rows, row{scheme: s, typ: element.BF16, decode: g%2 == 0})
+	}
+	tab := newTable(rows)
+	for i := range rows {
+		r := &rows[i]
+		if e := tab.entry(r.scheme, r.typ, r.decode); e == nil || e.row != r {
+			t.Fatalf("%s: not found", r)
+		}
+		if tab.entry(r.scheme, r.typ, !r.decode) != nil || tab.entry(r.scheme, element.F32, r.decode) != nil {
+			t.Fatalf("%s: found for another direction or type", r)
+		}
+		other := r.scheme
+		other.Group++
+		if tab.entry(other, r.typ, r.decode) != nil {
+			t.Fatalf("%s: found for %s", r, other)
+		}
+	}
+	for _, s := range []Scheme{{}, {Code: element.F8E4M3, Scale: element.F8E8M0, Group: -2}, {Code: element.F8E4M3, Scale: element.F8E8M0, Group: 2 + maxGroup}} {
+		if tab.entry(s, element.BF16, true) != nil || tab.entry(s, element.BF16, false) != nil {
+			t.Errorf("%s: found", s)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("newTable accepted more schemes than half its slots")
+		}
+	}()
+	newTable(append(rows, row{scheme: Scheme{Code: element.F8E5M2, Scale: element.F8E8M0, Group: 32}, typ: element.F32}))
 }
