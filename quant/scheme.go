@@ -16,7 +16,7 @@ import (
 // Zero, when not element.Dynamic, is the type of a zero point per group, subtracted from each
 // code before scaling; Scale2, when not element.Dynamic, is the type of a second-level scale
 // that multiplies every group's scale. element.Dynamic (the zero Type) means none. The package
-// does not implement zero points or second-level scales yet: a scheme with either is an error
+// does not implement zero points or second-level scales: a scheme with either is an error
 // wrapping kernels.ErrUnsupported.
 //
 // Codes are packed as kernels.Convert packs Code (f4e2m1 two a byte, low nibble first); scales
