@@ -3,8 +3,6 @@ package kernels_test
 import (
 	"bytes"
 	"math/rand/v2"
-	"strconv"
-	"strings"
 	"testing"
 	"unsafe"
 
@@ -19,18 +17,6 @@ var benchSizes = []struct {
 	name string
 	n    int
 }{{"1Ki", 1 << 10}, {"16Ki", 16 << 10}, {"256Ki", 256 << 10}, {"4Mi", 4 << 20}, {"64Mi", 64 << 20}}
-
-// sizeName names an element count in sub-benchmark names with the largest binary suffix that
-// divides it: 16384 → "16Ki", 4194304 → "4Mi", 1000 → "1000".
-func sizeName(n int) string {
-	switch {
-	case n != 0 && n%(1<<20) == 0:
-		return strconv.Itoa(n>>20) + "Mi"
-	case n != 0 && n%(1<<10) == 0:
-		return strconv.Itoa(n>>10) + "Ki"
-	}
-	return strconv.Itoa(n)
-}
 
 // benchSource returns n elements of from with realistic values (see the package's own
 // benchSource), the same for every run of a size.
@@ -226,94 +212,5 @@ func BenchmarkMemoryBounds(b *testing.B) {
 				copy(dst, src)
 			}
 		})
-	}
-}
-
-// BenchmarkDequantize decodes every block format to each value type at 16 Ki and 256 Ki
-// elements on each path that has a kernel (and pure Go), beside copy() of the same traffic:
-// the codes and scales read plus the values written. The scales are 32 distinct bytes at
-// random, as a tensor's blocks use a few; filter with e.g. -bench 'Dequantize/mxfp4-bf16'.
-// For f4e2m1 formats, unscaled-<path> converts the same codes element by element (Convert,
-// no scales) and reports it at the decoder's traffic, so that its GB/s compare directly: the
-// cost of the elements before any per-block scale.
-func BenchmarkDequantize(b *testing.B) {
-	for _, f := range []kernels.BlockFormat{kernels.MXFP4, kernels.NVFP4, kernels.MXFP8E4M3} {
-		for _, to := range []element.Type{element.F32, element.F16, element.BF16} {
-			for _, n := range []int{16 << 10, 256 << 10} {
-				name := strings.ToLower(f.String()) + "-" + to.String() + "/" + sizeName(n)
-				b.Run(name, func(b *testing.B) {
-					r := rand.New(rand.NewPCG(5, uint64(n)))
-					codes := randomBytes(n * f.Elem.Bits() / 8)
-					scales := make([]byte, f.Scales(n))
-					base := byte(0x6F) // f8e8m0: 2^-16 and up
-					if f.Scale == element.F8E4M3 {
-						base = 0x30 // f8e4m3: 0.5 and up
-					}
-					for i := range scales {
-						scales[i] = base + byte(r.IntN(32))
-					}
-					dst := prefaulted(n * to.Bits() / 8)
-					traffic := int64(len(codes) + len(scales) + len(dst))
-					for _, p := range kernels.Paths() {
-						if p != kernels.Generic && !kernels.HasBlockKernel(p, f, to, true) {
-							continue
-						}
-						b.Run(p.String(), func(b *testing.B) {
-							c := kernels.WithPath(p, 1)
-							b.SetBytes(traffic)
-							for b.Loop() {
-								if err := c.Dequantize(dst, to, codes, scales, f, n); err != nil {
-									b.Fatal(err)
-								}
-							}
-						})
-					}
-					b.Run("copy", func(b *testing.B) { benchCopy(b, traffic) })
-					// The same codes converted element by element, without scales, on the
-					// fastest path that has the pair: what a decoder costs before its scales.
-					p := kernels.Paths()[0]
-					if f.Elem == element.F4E2M1 && kernels.HasKernel(p, f.Elem, to) {
-						b.Run("unscaled-"+p.String(), func(b *testing.B) {
-							c := kernels.WithPath(p, 1)
-							b.SetBytes(traffic)
-							for b.Loop() {
-								if err := c.Convert(dst, to, codes, f.Elem, n); err != nil {
-									b.Fatal(err)
-								}
-							}
-						})
-					}
-				})
-			}
-		}
-	}
-}
-
-// BenchmarkQuantize encodes normal random f32 values into MXFP4 and NVFP4 at 16 Ki and 256 Ki
-// elements, as BenchmarkDequantize does the other way.
-func BenchmarkQuantize(b *testing.B) {
-	for _, f := range []kernels.BlockFormat{kernels.MXFP4, kernels.NVFP4} {
-		for _, n := range []int{16 << 10, 256 << 10} {
-			b.Run("f32-"+strings.ToLower(f.String())+"/"+sizeName(n), func(b *testing.B) {
-				src := benchSource(element.F32, n)
-				codes, scales := prefaulted(n/2), prefaulted(f.Scales(n))
-				traffic := int64(len(src) + len(codes) + len(scales))
-				for _, p := range kernels.Paths() {
-					if p != kernels.Generic && !kernels.HasBlockKernel(p, f, element.F32, false) {
-						continue
-					}
-					b.Run(p.String(), func(b *testing.B) {
-						c := kernels.WithPath(p, 1)
-						b.SetBytes(traffic)
-						for b.Loop() {
-							if err := c.Quantize(codes, scales, f, src, element.F32, n); err != nil {
-								b.Fatal(err)
-							}
-						}
-					})
-				}
-				b.Run("copy", func(b *testing.B) { benchCopy(b, traffic) })
-			})
-		}
 	}
 }

@@ -5,9 +5,9 @@ import (
 	"fmt"
 )
 
-// The kinds of error Convert, Converter.Convert, the typed helpers and the block-scaled calls return, for errors.Is.
-// Each returned error wraps one of them and carries its own message naming the types and sizes
-// involved.
+// The kinds of error Convert, Converter.Convert and the typed helpers return, for errors.Is
+// (package quant's calls return them too). Each returned error wraps one of them and carries its
+// own message naming the types and sizes involved.
 var (
 	// ErrUnsupported: the pair has no conversion (a type such as string or dynamic), or the
 	// Converter's path is not available on this CPU.

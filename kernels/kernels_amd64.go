@@ -5,12 +5,11 @@
 package kernels
 
 import (
-	"golang.org/x/sys/cpu"
-
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/internal/cpu"
 )
 
-// CPU features, read once at start-up. The AVX2 path needs AVX2, F16C (VCVTPS2PH, VCVTPH2PS)
+// CPU features, read once at start-up (package internal/cpu). The AVX2 path needs AVX2, F16C (VCVTPS2PH, VCVTPH2PS)
 // and FMA (the Haswell baseline); the AVX-512 path needs AVX-512 F, BW, VL, DQ and VBMI
 // (VPERMB, VPERMI2B) and BMI2 (BZHI, for the tail masks) on top of the AVX2 path, since it uses the AVX2 kernels for the pairs it has
 // no wider kernel for.

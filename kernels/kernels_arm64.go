@@ -3,23 +3,21 @@
 package kernels
 
 import (
-	"golang.org/x/sys/cpu"
-
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/internal/cpu"
 )
 
-// Feature flags, read once at start-up. No kernel uses FP16 arithmetic (FEAT_FP16, x/sys/cpu's
-// HasFPHP/HasASIMDHP): the f16 conversions FCVTN/FCVTL are base ARMv8 Advanced SIMD, so every
-// kernel except BFCVTN runs on any arm64 CPU (Cortex-A53 included). The kernels rely on FPCR as
+// Feature flags, read once at start-up (package internal/cpu). No kernel uses FP16 arithmetic
+// (FEAT_FP16, cpu.ARM64.HasFPHP/HasASIMDHP): the f16 conversions FCVTN/FCVTL are base ARMv8
+// Advanced SIMD, so every kernel except BFCVTN runs on any arm64 CPU (Cortex-A53 included). The kernels rely on FPCR as
 // Go leaves it (round to nearest even, no flush to zero, no default NaN), like Go's own float
 // conversions do. Tests switch useBFCVTN off and on to run both f32 → bf16 branches on a CPU
 // that has FEAT_BF16.
 var (
 	// hasASIMD: Advanced SIMD, present on every arm64 CPU Go supports.
 	hasASIMD = cpu.ARM64.HasASIMD
-	// hasBF16: FEAT_BF16 (BFCVTN), which golang.org/x/sys/cpu does not report; read from the
-	// auxiliary vector's HWCAP2 (see bf16_linux_arm64.go).
-	hasBF16 = cpuHasBF16()
+	// hasBF16: FEAT_BF16 (BFCVTN), read from the auxiliary vector's HWCAP2 on Linux.
+	hasBF16 = cpu.ARM64.HasBF16
 	// useBFCVTN selects BFCVTN for f32 → bf16; it is never true without hasBF16.
 	useBFCVTN = hasBF16
 )

@@ -8,9 +8,8 @@ import (
 	"os"
 	"testing"
 
-	"golang.org/x/sys/cpu"
-
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/internal/cpu"
 )
 
 // neonPairs are the pairs that must have a NEON kernel: the registry's rows that name NEON.

@@ -216,7 +216,7 @@ func benchPlan(pairsS, sizesS, pathsS, threadsS, timeS, plotS, rulesS string, st
 				return nil, cfg, rules, fmt.Errorf("--sizes: %w", err)
 			}
 			ts := threads
-			if p.Block.Block > 0 {
+			if p.Block.Group > 0 {
 				// Block-scaled operations run on the calling goroutine.
 				ts = []int{1}
 			}

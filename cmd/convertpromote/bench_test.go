@@ -350,7 +350,7 @@ func TestBenchRulesAndFNUZ(t *testing.T) {
 	}
 }
 
-// TestBenchBlockPairs: block-scaled pairs measure kernels.Dequantize and kernels.Quantize beside
+// TestBenchBlockPairs: block-scaled pairs measure quant.Dequantize and quant.Quantize beside
 // copy() of the same traffic (codes, scales and values), on one goroutine whatever --threads
 // says; a block format with a type it does not decode to is bad usage.
 func TestBenchBlockPairs(t *testing.T) {

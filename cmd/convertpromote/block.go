@@ -10,6 +10,7 @@ import (
 
 	"github.com/convertpromote/convertpromote/element"
 	"github.com/convertpromote/convertpromote/kernels"
+	"github.com/convertpromote/convertpromote/quant"
 )
 
 func init() {
@@ -60,7 +61,7 @@ func runBlock(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, flags, stdout, stderr); !ok {
 		return code
 	}
-	f, err := kernels.ParseBlockFormat(*formatFlag)
+	f, err := quant.Parse(*formatFlag)
 	if err != nil {
 		failf(stderr, "block", "--format: %v", err)
 		return exitUsage
@@ -75,8 +76,8 @@ func runBlock(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	case n == 0:
 		failf(stderr, "block", "no %s given (see convertpromote block -h)", map[bool]string{true: "values", false: "codes"}[*quantize])
 		return exitUsage
-	case n > f.Block:
-		failf(stderr, "block", "%d elements given; a %s block holds at most %d", n, f, f.Block)
+	case n > f.Group:
+		failf(stderr, "block", "%d elements given; a %s block holds at most %d", n, f, f.Group)
 		return exitUsage
 	case *quantize && *scaleFlag != "":
 		failf(stderr, "block", "--scale and --quantize exclude each other: --quantize computes the scale")
@@ -85,8 +86,8 @@ func runBlock(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		failf(stderr, "block", "--scale is required with CODEs (or give values with --quantize)")
 		return exitUsage
 	}
-	codes := make([]byte, (n*f.Elem.Bits()+7)/8)
-	scales := make([]byte, 1)
+	q := f.Alloc(n)
+	codes, scales := q.Codes, q.Scales
 	var vals []float32
 	if *quantize {
 		vals = make([]float32, n)
@@ -98,7 +99,7 @@ func runBlock(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			}
 			vals[i] = float32(v) // exact: read at float32 precision
 		}
-		if err := kernels.QuantizeF32s(codes, scales, f, vals); err != nil {
+		if err := quant.QuantizeF32s(q, f, vals); err != nil {
 			failf(stderr, "block", "%v", err)
 			return exitFail
 		}
@@ -110,12 +111,12 @@ func runBlock(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		scales[0] = uint8(s)
 		for i, w := range words {
-			c, err := parseBlockBits(w, f.Elem.Bits())
+			c, err := parseBlockBits(w, f.Code.Bits())
 			if err != nil {
 				failf(stderr, "block", "code %d: %v", i, err)
 				return exitUsage
 			}
-			if f.Elem.Bits() == 4 {
+			if f.Code.Bits() == 4 {
 				codes[i/2] |= uint8(c) << (4 * (i & 1))
 			} else {
 				codes[i] = uint8(c)
@@ -123,13 +124,13 @@ func runBlock(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	dst := make([]byte, n*to.Bits()/8)
-	if err := kernels.Dequantize(dst, to, codes, scales, f, n); err != nil {
+	if err := quant.Dequantize(dst, to, q, f, n); err != nil {
 		failf(stderr, "block", "%v", err)
 		return exitFail
 	}
 	scale := blockElemValue(f.Scale, scales[0])
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s: %s elements, %s scale, block of %d; scale 0x%02x = %s\n", f, f.Elem, f.Scale, f.Block, scales[0], formatValue(f.Scale, uint64(scales[0])))
+	fmt.Fprintf(&b, "# %s: %s elements, %s scale, block of %d; scale 0x%02x = %s\n", f, f.Code, f.Scale, f.Group, scales[0], formatValue(f.Scale, uint64(scales[0])))
 	if vals != nil {
 		b.WriteString("# value\tcode\telement\t× scale\t" + to.String() + "\tbits\n")
 	} else {
@@ -137,12 +138,12 @@ func runBlock(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	for i := range n {
 		var c uint8
-		if f.Elem.Bits() == 4 {
+		if f.Code.Bits() == 4 {
 			c = codes[i/2] >> (4 * (i & 1)) & 0xF
 		} else {
 			c = codes[i]
 		}
-		e := blockElemValue(f.Elem, c)
+		e := blockElemValue(f.Code, c)
 		prod := float64(e) * float64(scale)
 		if scale != scale {
 			prod = math.NaN()
@@ -150,8 +151,8 @@ func runBlock(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if vals != nil {
 			fmt.Fprintf(&b, "%s\t", formatValue(element.F32, uint64(math.Float32bits(vals[i]))))
 		}
-		width := (f.Elem.Bits() + 3) / 4
-		fmt.Fprintf(&b, "0x%0*x\t%s\t%s\t", width, c, formatValue(f.Elem, uint64(c)), formatValue(element.F64, math.Float64bits(prod)))
+		width := (f.Code.Bits() + 3) / 4
+		fmt.Fprintf(&b, "0x%0*x\t%s\t%s\t", width, c, formatValue(f.Code, uint64(c)), formatValue(element.F64, math.Float64bits(prod)))
 		if to == element.F32 {
 			bits := binary.LittleEndian.Uint32(dst[4*i:])
 			fmt.Fprintf(&b, "%s\t0x%08x\n", formatValue(element.F32, uint64(bits)), bits)

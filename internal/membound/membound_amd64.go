@@ -2,7 +2,7 @@
 
 package membound
 
-import "golang.org/x/sys/cpu"
+import "github.com/convertpromote/convertpromote/internal/cpu"
 
 var hasAVX2 = cpu.X86.HasAVX2
 

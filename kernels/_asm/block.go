@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"math/bits"
-	"os"
-	"path/filepath"
 	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
@@ -14,12 +11,11 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// The kernels of the block-scaled formats (kernels.Dequantize and kernels.Quantize,
-// docs/SEMANTICS.md §9). They do not fit the registry's pairs: a block kernel reads or writes
-// three buffers, the codes, the scales (one byte a block) and the values, and converts whole
-// steps of 32 elements (one MXFP4 or MXFP8 block, two NVFP4 blocks); the Go side runs the rest
-// on the pure-Go loop. main writes them after the pair kernels, and their stubs and list to
-// block_stubs_amd64.go beside the -go file.
+// The kernels of package quant (quant.Dequantize and quant.Quantize, docs/SEMANTICS.md §9),
+// written to quant_amd64.s when the generator runs with -quant (quant.go). They do not fit the
+// registry's pairs: a block kernel reads or writes three buffers, the codes, the scales (one
+// byte a group) and the values, and converts whole steps of 32 elements (one MXFP4 or MXFP8
+// group, two NVFP4 groups); the Go side runs the rest on the pure-Go loop.
 //
 // Registers: DI = values (decoding) or codes (quantizing), SI = codes or values, DX = scales,
 // CX = steps left; AX is scratch.
@@ -28,7 +24,7 @@ import (
 type blockKernel struct {
 	name   string
 	isa    *isa
-	format string // the kernels package's BlockFormat variable: MXFP4, NVFP4, MXFP8E4M3
+	format string // package quant's Scheme variable: MXFP4, NVFP4, MXFP8E4M3
 	typ    string // the values' element constant: F32, F16, BF16
 	decode bool
 	frame  int // bytes of stack the body uses at blockFrame
@@ -101,9 +97,9 @@ var f4Values = []float32{0, 0.5, 1, 1.5, 2, 3, 4, 6, float32(math.Copysign(0, -1
 // to the positive quiet NaN.
 func scaleTable(format string) string {
 	if format == "NVFP4" {
-		return "blockE4M3Scales"
+		return "e4m3Scales"
 	}
-	return "f8e8m0ToF32Table"
+	return "e8m0Scales"
 }
 
 // scaleBase loads the address of the format's scale table into R8, for loadScale.
@@ -132,7 +128,7 @@ func init() {
 	// values times its block's scale, one VMULPS with the scale as the first operand, so that a
 	// NaN scale gives its own NaN); VPMULTISHIFTQB puts every element's nibble at the bottom of
 	// its dword index straight from the broadcast codes, and VPERMPS looks the products up. To
-	// f16 and bf16, the tables are the rows of block_rows.go, loaded by scale, and VPERMW looks
+	// f16 and bf16, the tables are the rows of quant/tables.go, loaded by scale, and VPERMW looks
 	// them up (f4DecodeHalfAVX512).
 	//
 	// AVX2 takes the same steps with 256-bit registers and without VPERMW and VPMULTISHIFTQB:
@@ -147,7 +143,7 @@ func init() {
 		for _, format := range []string{"MXFP4", "NVFP4"} {
 			for _, typ := range []string{"F32", "F16", "BF16"} {
 				addBlock(&blockKernel{
-					name: "block" + strings.ToLower(format) + "To" + typ + p.name, isa: p.isa,
+					name: strings.ToLower(format) + "To" + typ + p.name, isa: p.isa,
 					format: format, typ: typ, decode: true,
 					doc:  "It decodes 32 elements a step (one MXFP4 block, or two NVFP4 blocks).",
 					body: func() { p.f4(format, typ) },
@@ -156,14 +152,14 @@ func init() {
 		}
 		for _, typ := range []string{"F32", "BF16"} {
 			addBlock(&blockKernel{
-				name: "blockmxfp8e4m3To" + typ + p.name, isa: p.isa,
+				name: "mxfp8e4m3To" + typ + p.name, isa: p.isa,
 				format: "MXFP8E4M3", typ: typ, decode: true,
 				doc:  "It decodes one block of 32 elements a step.",
 				body: func() { p.e4m3(typ) },
 			})
 		}
 		k := &blockKernel{
-			name: "blockF32ToMxfp4" + p.name, isa: p.isa, format: "MXFP4", typ: "F32",
+			name: "f32ToMXFP4" + p.name, isa: p.isa, format: "MXFP4", typ: "F32",
 			doc:  "It encodes one block of 32 elements a step.",
 			body: p.quant,
 		}
@@ -217,7 +213,7 @@ func f4DecodeAVX512(format, typ string) {
 }
 
 // f4DecodeHalfAVX512 is f4DecodeAVX512 for f16 and bf16: one VPERMW decodes 32 elements from
-// the rows of their scales (block_rows.go), a row a block: 16 words, the block's 16 products
+// the rows of their scales (quant/tables.go), a row a block: 16 words, the block's 16 products
 // rounded to the target type. An MXFP4 row is broadcast to both 256-bit halves, so that bit 4
 // of an index does not matter; NVFP4's two rows fill one half each, and bit 4 picks the half.
 // The indices come from the 16 code bytes zero-extended to dwords (VPMOVZXBD) and multiplied by
@@ -231,7 +227,7 @@ func f4DecodeHalfAVX512(format, typ string) {
 		bcastD(0x000F000F, keep)
 		VMOVDQU64(rodata("blockHalfSelect", 0, 0, 0, 0, 0x0010001000100010, 0x0010001000100010, 0x0010001000100010, 0x0010001000100010), set)
 	}
-	LEAQ(sym("block"+format+typ+"Rows", 0), R8)
+	LEAQ(sym(strings.ToLower(format)+typ+"Rows", 0), R8)
 	spread := Z29
 	bcastD(1<<12|1, spread)
 	scales := 1
@@ -674,47 +670,6 @@ func quantizeMXFP4AVX512() {
 	ret()
 }
 
-// writeBlockGo writes the block kernels' stubs, each documented by what it computes, and the
-// list that binds them to their formats, to path.
-func writeBlockGo(path string) error {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "// Code generated by command: go run main.go %s. DO NOT EDIT.\n\n", strings.Join(os.Args[1:], " "))
-	b.WriteString("//go:build !purego\n\npackage kernels\n\nimport \"github.com/convertpromote/convertpromote/element\"\n")
-	for _, k := range blockKernels {
-		b.WriteString("\n")
-		if k.decode {
-			fmt.Fprintf(&b, "// %s decodes steps·32 elements of %s to %s on the %s path, as the pure-Go loop does:\n", k.name, strings.ToLower(k.format), strings.ToLower(k.typ), k.isa.path)
-			fmt.Fprintf(&b, "//\n//\tdecodeBlocksGeneric(dst, element.%s, codes, scales, %s, steps*32)\n", k.typ, k.format)
-		} else {
-			fmt.Fprintf(&b, "// %s encodes steps·32 %s values into %s on the %s path, as the pure-Go loop does:\n", k.name, strings.ToLower(k.typ), strings.ToLower(k.format), k.isa.path)
-			fmt.Fprintf(&b, "//\n//\tencodeBlocksGeneric(codes, scales, %s, src, element.%s, steps*32)\n", k.format, k.typ)
-		}
-		for _, l := range wrap(k.doc, 96) {
-			fmt.Fprintf(&b, "//\n// %s\n", l)
-		}
-		if k.decode {
-			fmt.Fprintf(&b, "//\n//go:noescape\nfunc %s(dst, codes, scales []byte, steps int)\n", k.name)
-		} else {
-			fmt.Fprintf(&b, "//\n//go:noescape\nfunc %s(codes, scales, src []byte, steps int)\n", k.name)
-		}
-	}
-	b.WriteString("\n// blockKernelList lists the block kernels with their paths, formats and value types.\nfunc blockKernelList() []blockKernelSpec {\n\treturn []blockKernelSpec{\n")
-	for _, k := range blockKernels {
-		if k.decode {
-			fmt.Fprintf(&b, "\t\t{path: %s, format: %s, typ: element.%s, decode: %s},\n", k.isa.path, k.format, k.typ, k.name)
-		} else {
-			fmt.Fprintf(&b, "\t\t{path: %s, format: %s, typ: element.%s, encode: %s},\n", k.isa.path, k.format, k.typ, k.name)
-		}
-	}
-	b.WriteString("\t}\n}\n")
-	return writeFormatted(path, b.Bytes())
-}
-
-// blockGoPath is where the block kernels' Go file goes: beside the -go file.
-func blockGoPath(goOut string) string {
-	return filepath.Join(filepath.Dir(goOut), "block_stubs_amd64.go")
-}
-
 // loadScaleY broadcasts the float32 value of the scale byte at off(DX) into the Y register v
 // (R8 holds the table's address).
 func loadScaleY(off int, v VecPhysical) {
@@ -766,10 +721,10 @@ func f4DecodeAVX2(format, typ string) {
 		VPBROADCASTD(v.AsX(), v)
 	}
 	bcastB(0x0F, low)
-	// The rows split into low and high bytes (block_rows.go): row s is at 32s, its 16 low bytes
+	// The rows split into low and high bytes (quant/tables.go): row s is at 32s, its 16 low bytes
 	// first. MXFP4's row goes to both 128-bit lanes; NVFP4's first block's row to lane 0, the
 	// second's to lane 1.
-	LEAQ(sym("block"+format+typ+"Split", 0), R8)
+	LEAQ(sym(strings.ToLower(format)+typ+"Split", 0), R8)
 	scales := 1
 	if nv {
 		scales = 2

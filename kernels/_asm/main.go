@@ -4,6 +4,8 @@
 //
 //	go -C _asm run . -out ../kernels_amd64.s -go ../stubs_amd64.go -registry ../registry.go -tables ../tables.go
 //
+// With -quant it writes package quant's kernels instead (quant.go).
+//
 // See README.md for how the generator is organised and how to add kernels.
 package main
 
@@ -23,6 +25,10 @@ var (
 
 func main() {
 	flag.Parse()
+	if *quantMode {
+		mainQuant()
+		return
+	}
 	rows, err := readRegistry(*registry)
 	if err != nil {
 		fatal(err)
@@ -41,15 +47,9 @@ func main() {
 	for _, k := range kernels {
 		emit(k)
 	}
-	for _, k := range blockKernels {
-		emitBlock(k)
-	}
 	Generate()
 	if *goOut != "" {
 		if err := writeGo(*goOut, rows); err != nil {
-			fatal(err)
-		}
-		if err := writeBlockGo(blockGoPath(*goOut)); err != nil {
 			fatal(err)
 		}
 	}

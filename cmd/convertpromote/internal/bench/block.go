@@ -7,10 +7,11 @@ import (
 	"github.com/convertpromote/convertpromote/cmd/convertpromote/internal/benchcli"
 	"github.com/convertpromote/convertpromote/element"
 	"github.com/convertpromote/convertpromote/kernels"
+	"github.com/convertpromote/convertpromote/quant"
 )
 
-// Block-scaled pairs name a format of package kernels on one side ("mxfp4:f32" decodes MXFP4 to
-// f32 with kernels.Dequantize; "f32:mxfp4" quantizes with kernels.Quantize). Their source or
+// Block-scaled pairs name a scheme of package quant on one side ("mxfp4:f32" decodes MXFP4 to
+// f32 with quant.Dequantize; "f32:mxfp4" quantizes with quant.Quantize). Their source or
 // destination buffer is the codes followed by the scales, and their traffic counts both.
 
 // blockBytes returns the bytes of n elements' codes plus their scales, and of their values.
@@ -20,7 +21,7 @@ func blockBytes(p benchcli.Pair, n int) (packed, values int64) {
 		vt = p.From
 	}
 	f := p.Block
-	return (int64(n)*int64(f.Elem.Bits())+7)/8 + int64(f.Scales(n)), int64(n) * int64(vt.Bits()/8)
+	return (int64(n)*int64(f.Code.Bits())+7)/8 + int64(f.ScaleBytes(n)), int64(n) * int64(vt.Bits()/8)
 }
 
 // blockTraffic is Traffic for a block-scaled pair.
@@ -42,7 +43,7 @@ func newBlockBuffers(c Case, rng *rand.Rand) *buffers {
 	b := &buffers{from: c.From, to: c.To, block: c.Block, n: c.N, csrc: alignedBytes(half), cdst: alignedBytes(half)}
 	if p.Decodes() {
 		b.src, b.dst = alignedBytes(packed), alignedBytes(values)
-		cb := packed - int64(c.Block.Scales(c.N))
+		cb := packed - int64(c.Block.ScaleBytes(c.N))
 		fillBytes(b.src[:cb], rng)
 		for i := range b.src[cb:] {
 			if c.Block.Scale == element.F8E8M0 {
@@ -61,14 +62,14 @@ func newBlockBuffers(c Case, rng *rand.Rand) *buffers {
 
 // blockFunc returns the operation of a block-scaled case on path p.
 func blockFunc(c Case, p kernels.Path) ConvertFunc {
-	conv := kernels.WithPath(p, 1)
+	conv := quant.Codec{Path: p}
 	f := c.Block
 	return func(dst, src []byte, n int) error {
-		if c.From == f.Elem {
-			cb := len(src) - f.Scales(n)
-			return conv.Dequantize(dst, c.To, src[:cb], src[cb:], f, n)
+		if c.From == f.Code {
+			cb := len(src) - f.ScaleBytes(n)
+			return conv.Dequantize(dst, c.To, quant.Data{Codes: src[:cb], Scales: src[cb:]}, f, n)
 		}
-		cb := len(dst) - f.Scales(n)
-		return conv.Quantize(dst[:cb], dst[cb:], f, src, c.From, n)
+		cb := len(dst) - f.ScaleBytes(n)
+		return conv.Quantize(quant.Data{Codes: dst[:cb], Scales: dst[cb:]}, f, src, c.From, n)
 	}
 }

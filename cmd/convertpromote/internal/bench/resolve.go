@@ -44,7 +44,7 @@ func resolve(c Case, r kernels.Rules) (ConvertFunc, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.Block.Block > 0 {
+	if c.Block.Group > 0 {
 		return blockFunc(c, p), nil
 	}
 	if !kernels.Supported(c.From, c.To) {

@@ -9,6 +9,7 @@ import (
 	"github.com/convertpromote/convertpromote/cmd/convertpromote/internal/benchcli"
 	"github.com/convertpromote/convertpromote/element"
 	"github.com/convertpromote/convertpromote/kernels"
+	"github.com/convertpromote/convertpromote/quant"
 )
 
 // Case is one measurement: a pair, a path, a size in elements and a thread count.
@@ -17,10 +18,10 @@ type Case struct {
 	Path     string // "avx512", "avx2", "neon", "generic" or "x448"
 	N        int    // elements per operation
 	Threads  int    // goroutines; 0 for package kernels' default policy
-	// Block, when set (Block.Block > 0), makes the case a block-scaled one (see Pair.Block):
-	// kernels.Dequantize from Block (From is its element type) or kernels.Quantize into it (To
-	// is its element type). Those run on one goroutine whatever Threads says.
-	Block kernels.BlockFormat
+	// Block, when set (Block.Group > 0), makes the case a block-scaled one (see Pair.Block):
+	// quant.Dequantize from Block (From is its code type) or quant.Quantize into it (To is its
+	// code type). Those run on one goroutine whatever Threads says.
+	Block quant.Scheme
 }
 
 // Goroutines returns the goroutines the case's conversion uses: Threads, or for 0 the count
@@ -28,7 +29,7 @@ type Case struct {
 // split that did not pay, 1 for the next few conversions; see kernels.SetThreads). A result
 // records it after the measurement.
 func (c Case) Goroutines() int {
-	if c.Block.Block > 0 {
+	if c.Block.Group > 0 {
 		return 1
 	}
 	if c.Threads > 0 {
@@ -120,7 +121,7 @@ func CheckCaseSize(c Case, limit int64) error {
 		return fmt.Errorf("size %d: the element count must be positive", n)
 	}
 	_, buf, err := Traffic(from, to, n)
-	if c.Block.Block > 0 {
+	if c.Block.Group > 0 {
 		_, buf, err = blockTraffic(c.pair(), n)
 	}
 	if err != nil {
@@ -136,7 +137,7 @@ func CheckCaseSize(c Case, limit int64) error {
 // buffers are the allocations shared by the cases of one pair and size.
 type buffers struct {
 	from, to element.Type
-	block    kernels.BlockFormat
+	block    quant.Scheme
 	n        int
 	src, dst []byte
 	csrc     []byte
@@ -170,7 +171,7 @@ func (r *Runner) Run(cases []Case) ([]Result, error) {
 		if buf == nil || buf.from != c.From || buf.to != c.To || buf.block != c.Block || buf.n != c.N {
 			buf = nil
 			runtime.GC() // free the previous size's buffers before allocating the next
-			if c.Block.Block > 0 {
+			if c.Block.Group > 0 {
 				buf = newBlockBuffers(c, rng)
 			} else {
 				buf = newBuffers(c.From, c.To, c.N, rng)

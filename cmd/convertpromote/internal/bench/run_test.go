@@ -13,6 +13,7 @@ import (
 
 	"github.com/convertpromote/convertpromote/element"
 	"github.com/convertpromote/convertpromote/kernels"
+	"github.com/convertpromote/convertpromote/quant"
 )
 
 // fakeRun measures cases with a fake conversion per path and scripted timings: a conversion
@@ -239,20 +240,20 @@ func TestRunnerDefaultPolicy(t *testing.T) {
 }
 
 func TestBlockTraffic(t *testing.T) {
-	c := Case{From: element.F4E2M1, To: element.F32, N: 64, Block: kernels.MXFP4}
+	c := Case{From: element.F4E2M1, To: element.F32, N: 64, Block: quant.MXFP4}
 	if bpo, buf, err := blockTraffic(c.pair(), 64); err != nil || bpo != 32+2+256 || buf != 2*(32+2+256) {
 		t.Errorf("mxfp4:f32 traffic and buffers for 64 elements: %d %d, %v", bpo, buf, err)
 	}
-	if err := CheckCaseSize(Case{From: element.F32, To: element.F4E2M1, N: 1 << 20, Block: kernels.MXFP4}, 4<<20); err == nil {
+	if err := CheckCaseSize(Case{From: element.F32, To: element.F4E2M1, N: 1 << 20, Block: quant.MXFP4}, 4<<20); err == nil {
 		t.Error("f32:mxfp4 of 1Mi elements fits in 4 MiB of buffers")
 	}
 }
 
-// TestBlockCaseRuns checks that a block-scaled case runs kernels.Dequantize and
-// kernels.Quantize on its buffers (the codes followed by the scales), not a plain conversion.
+// TestBlockCaseRuns checks that a block-scaled case runs quant.Dequantize and
+// quant.Quantize on its buffers (the codes followed by the scales), not a plain conversion.
 func TestBlockCaseRuns(t *testing.T) {
 	n := 64
-	dec := Case{From: element.F4E2M1, To: element.BF16, Path: "generic", N: n, Block: kernels.MXFP4}
+	dec := Case{From: element.F4E2M1, To: element.BF16, Path: "generic", N: n, Block: quant.MXFP4}
 	f, err := KernelResolver(dec)
 	if err != nil {
 		t.Fatal(err)
@@ -267,13 +268,13 @@ func TestBlockCaseRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := make([]byte, 2*n)
-	if err := kernels.Dequantize(want, element.BF16, src[:n/2], src[n/2:], kernels.MXFP4, n); err != nil {
+	if err := quant.Dequantize(want, element.BF16, quant.Data{Codes: src[:n/2], Scales: src[n/2:]}, quant.MXFP4, n); err != nil {
 		t.Fatal(err)
 	}
 	if string(got) != string(want) {
 		t.Errorf("mxfp4:bf16 case: got %x, want Dequantize's %x", got, want)
 	}
-	enc := Case{From: element.F32, To: element.F4E2M1, Path: "generic", N: n, Block: kernels.MXFP4}
+	enc := Case{From: element.F32, To: element.F4E2M1, Path: "generic", N: n, Block: quant.MXFP4}
 	if f, err = KernelResolver(enc); err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +287,7 @@ func TestBlockCaseRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	wc, ws := make([]byte, n/2), make([]byte, 2)
-	if err := kernels.QuantizeF32s(wc, ws, kernels.MXFP4, vals); err != nil {
+	if err := quant.QuantizeF32s(quant.Data{Codes: wc, Scales: ws}, quant.MXFP4, vals); err != nil {
 		t.Fatal(err)
 	}
 	if string(packed) != string(append(wc, ws...)) {

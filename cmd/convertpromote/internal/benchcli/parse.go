@@ -12,6 +12,7 @@ import (
 
 	"github.com/convertpromote/convertpromote/element"
 	"github.com/convertpromote/convertpromote/kernels"
+	"github.com/convertpromote/convertpromote/quant"
 )
 
 // MaxElements bounds one size: 2^40 elements, far past any buffer limit, so that sizes never
@@ -97,20 +98,20 @@ func FormatBytes(b int64) string {
 }
 
 // Pair is a conversion from one element type to another, or a block-scaled one: with Block set
-// (Block.Block > 0), decoding Block into To (From is Block.Elem) or quantizing From into Block
-// (To is Block.Elem).
+// (Block.Group > 0), decoding Block into To (From is Block.Code) or quantizing From into Block
+// (To is Block.Code).
 type Pair struct {
 	From, To element.Type
-	Block    kernels.BlockFormat
+	Block    quant.Scheme
 }
 
 // String returns "from:to" with canonical names, and the format's name on its side of a
 // block-scaled pair ("mxfp4:f32", "f32:nvfp4").
 func (p Pair) String() string {
 	switch {
-	case p.Block.Block > 0 && p.From == p.Block.Elem:
+	case p.Block.Group > 0 && p.From == p.Block.Code:
 		return p.Block.String() + ":" + p.To.String()
-	case p.Block.Block > 0:
+	case p.Block.Group > 0:
 		return p.From.String() + ":" + p.Block.String()
 	}
 	return p.From.String() + ":" + p.To.String()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/convertpromote/convertpromote/element"
 	"github.com/convertpromote/convertpromote/kernels"
+	"github.com/convertpromote/convertpromote/quant"
 )
 
 func TestParseSize(t *testing.T) {
@@ -102,11 +103,11 @@ func TestParseThreads(t *testing.T) {
 
 func TestParseBlockPair(t *testing.T) {
 	for s, want := range map[string]Pair{
-		"mxfp4:f32":     {From: element.F4E2M1, To: element.F32, Block: kernels.MXFP4},
-		"f32:mxfp4":     {From: element.F32, To: element.F4E2M1, Block: kernels.MXFP4},
-		"NVFP4:bf16":    {From: element.F4E2M1, To: element.BF16, Block: kernels.NVFP4},
-		"f16:mxfp8e5m2": {From: element.F16, To: element.F8E5M2, Block: kernels.MXFP8E5M2},
-		"mxfp8e4m3:f16": {From: element.F8E4M3, To: element.F16, Block: kernels.MXFP8E4M3},
+		"mxfp4:f32":     {From: element.F4E2M1, To: element.F32, Block: quant.MXFP4},
+		"f32:mxfp4":     {From: element.F32, To: element.F4E2M1, Block: quant.MXFP4},
+		"NVFP4:bf16":    {From: element.F4E2M1, To: element.BF16, Block: quant.NVFP4},
+		"f16:mxfp8e5m2": {From: element.F16, To: element.F8E5M2, Block: quant.MXFP8E5M2},
+		"mxfp8e4m3:f16": {From: element.F8E4M3, To: element.F16, Block: quant.MXFP8E4M3},
 	} {
 		p, err := ParsePair(s)
 		if err != nil || p != want {

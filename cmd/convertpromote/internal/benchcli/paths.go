@@ -45,7 +45,7 @@ func SelectPairPaths(spec string, r kernels.Rules, pr Pair) (paths, skipped []st
 	var simd []string // SIMD paths of this CPU with a kernel for the pair, best first
 	for _, p := range cpu {
 		has := kernels.HasKernel(p, from, to) && !r.OwnLoop(from, to)
-		if pr.Block.Block > 0 {
+		if pr.Block.Group > 0 {
 			has = hasBlockKernel(p, pr)
 		}
 		if p != kernels.Generic && has {
@@ -53,7 +53,7 @@ func SelectPairPaths(spec string, r kernels.Rules, pr Pair) (paths, skipped []st
 		}
 	}
 	peers := []string{"generic"}
-	if HasX448(from, to) && pr.Block.Block == 0 {
+	if HasX448(from, to) && pr.Block.Group == 0 {
 		peers = append(peers, PathX448)
 	}
 	switch spec {

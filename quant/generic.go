@@ -1,4 +1,4 @@
-package kernels
+package quant
 
 import (
 	"encoding/binary"
@@ -6,43 +6,44 @@ import (
 	"math/bits"
 
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/kernels"
 )
 
-// blockNaN is the value of every element of a block whose scale is NaN.
-var blockNaN = math.Float32frombits(0x7FC00000)
+// groupNaN is the value of every element of a group whose scale is NaN.
+var groupNaN = math.Float32frombits(0x7FC00000)
 
-// decodeBlocksGeneric decodes n elements of format f (the last block possibly partial) from
+// decodeGeneric decodes n elements of scheme s (the last group possibly partial) from
 // codes and scales into dst as type to. It is the specification of Dequantize in code.
-func decodeBlocksGeneric(dst []byte, to element.Type, codes, scales []byte, f BlockFormat, n int) {
-	var prod [16]float32 // an f4e2m1 block's products, by code
+func decodeGeneric(dst []byte, to element.Type, codes, scales []byte, s Scheme, n int) {
+	var prod [16]float32 // an f4e2m1 group's products, by code
 	for b, i := 0, 0; i < n; b++ {
-		m := min(f.Block, n-i)
-		var s float32
-		if f.Scale == element.F8E8M0 {
-			s = F32FromF8E8M0(scales[b])
+		m := min(s.Group, n-i)
+		var sv float32 // the group's scale
+		if s.Scale == element.F8E8M0 {
+			sv = kernels.F32FromF8E8M0(scales[b])
 		} else {
-			s = F32FromF8E4M3(scales[b])
+			sv = kernels.F32FromF8E4M3(scales[b])
 		}
 		switch {
-		case s != s:
+		case sv != sv:
 			for j := range m {
-				putValue(dst, to, i+j, blockNaN)
+				putValue(dst, to, i+j, groupNaN)
 			}
-		case f.Elem == element.F4E2M1:
+		case s.Code == element.F4E2M1:
 			for c := range prod {
-				prod[c] = F32FromF4E2M1(uint8(c)) * s
+				prod[c] = kernels.F32FromF4E2M1(uint8(c)) * sv
 			}
-			decodeF4Block(dst, to, codes[i/2:(i+m+1)/2], i, m, &prod)
+			decodeF4Group(dst, to, codes[i/2:(i+m+1)/2], i, m, &prod)
 		default:
 			for j := range m {
 				var e float32
-				if f.Elem == element.F8E4M3 {
-					e = F32FromF8E4M3(codes[i+j])
+				if s.Code == element.F8E4M3 {
+					e = kernels.F32FromF8E4M3(codes[i+j])
 				} else {
-					e = F32FromF8E5M2(codes[i+j])
+					e = kernels.F32FromF8E5M2(codes[i+j])
 				}
 				if e == e { // a NaN element keeps its own NaN, not the hardware's choice of two
-					e *= s
+					e *= sv
 				}
 				putValue(dst, to, i+j, e)
 			}
@@ -51,9 +52,9 @@ func decodeBlocksGeneric(dst []byte, to element.Type, codes, scales []byte, f Bl
 	}
 }
 
-// decodeF4Block writes elements i..i+m-1 (i even) of dst, of type to, from their packed codes
-// cb and the block's 16 products.
-func decodeF4Block(dst []byte, to element.Type, cb []byte, i, m int, prod *[16]float32) {
+// decodeF4Group writes elements i..i+m-1 (i even) of dst, of type to, from their packed codes
+// cb and the group's 16 products.
+func decodeF4Group(dst []byte, to element.Type, cb []byte, i, m int, prod *[16]float32) {
 	if to == element.F32 {
 		var t [16]uint32
 		for c, p := range prod {
@@ -73,9 +74,9 @@ func decodeF4Block(dst []byte, to element.Type, cb []byte, i, m int, prod *[16]f
 	var t [16]uint16
 	for c, p := range prod {
 		if to == element.F16 {
-			t[c] = F16FromF32(p)
+			t[c] = kernels.F16FromF32(p)
 		} else {
-			t[c] = BF16FromF32(p)
+			t[c] = kernels.BF16FromF32(p)
 		}
 	}
 	d := dst[2*i : 2*(i+m)]
@@ -96,9 +97,9 @@ func putValue(dst []byte, to element.Type, i int, v float32) {
 	case element.F32:
 		binary.LittleEndian.PutUint32(dst[4*i:], math.Float32bits(v))
 	case element.F16:
-		binary.LittleEndian.PutUint16(dst[2*i:], F16FromF32(v))
+		binary.LittleEndian.PutUint16(dst[2*i:], kernels.F16FromF32(v))
 	default:
-		binary.LittleEndian.PutUint16(dst[2*i:], BF16FromF32(v))
+		binary.LittleEndian.PutUint16(dst[2*i:], kernels.BF16FromF32(v))
 	}
 }
 
@@ -108,9 +109,9 @@ func getValue(src []byte, from element.Type, i int) float32 {
 	case element.F32:
 		return math.Float32frombits(binary.LittleEndian.Uint32(src[4*i:]))
 	case element.F16:
-		return F32FromF16(binary.LittleEndian.Uint16(src[2*i:]))
+		return kernels.F32FromF16(binary.LittleEndian.Uint16(src[2*i:]))
 	default:
-		return F32FromBF16(binary.LittleEndian.Uint16(src[2*i:]))
+		return kernels.F32FromBF16(binary.LittleEndian.Uint16(src[2*i:]))
 	}
 }
 
@@ -125,12 +126,12 @@ func getValues(dst []float32, src []byte, from element.Type, i int) []float32 {
 	case element.F16:
 		s := src[2*i : 2*(i+len(dst))]
 		for j := range dst {
-			dst[j] = F32FromF16(binary.LittleEndian.Uint16(s[2*j:]))
+			dst[j] = kernels.F32FromF16(binary.LittleEndian.Uint16(s[2*j:]))
 		}
 	default:
 		s := src[2*i : 2*(i+len(dst))]
 		for j := range dst {
-			dst[j] = F32FromBF16(binary.LittleEndian.Uint16(s[2*j:]))
+			dst[j] = kernels.F32FromBF16(binary.LittleEndian.Uint16(s[2*j:]))
 		}
 	}
 	return dst
@@ -141,13 +142,13 @@ func getValues(dst []float32, src []byte, from element.Type, i int) []float32 {
 // even code.
 var f4e2m1Midpoints = [7]float32{0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5}
 
-// encodeBlocksGeneric encodes n values of type from in src (the last block possibly partial)
-// into codes and scales of format f. It is the specification of Quantize in code.
-func encodeBlocksGeneric(codes, scales []byte, f BlockFormat, src []byte, from element.Type, n int) {
-	e5m2 := f.Elem == element.F8E5M2
-	var buf [64]float32 // a block's values, read once, when the block fits
+// encodeGeneric encodes n values of type from in src (the last group possibly partial)
+// into codes and scales of scheme s. It is the specification of Quantize in code.
+func encodeGeneric(codes, scales []byte, s Scheme, src []byte, from element.Type, n int) {
+	e5m2 := s.Code == element.F8E5M2
+	var buf [64]float32 // a group's values, read once, when the group fits
 	for b, i := 0, 0; i < n; b++ {
-		m := min(f.Block, n-i)
+		m := min(s.Group, n-i)
 		var vals []float32
 		if m <= len(buf) {
 			vals = getValues(buf[:m], src, from, i)
@@ -159,7 +160,7 @@ func encodeBlocksGeneric(codes, scales []byte, f BlockFormat, src []byte, from e
 			return getValue(src, from, i+j)
 		}
 		// The largest finite magnitude by its bits (which order like the magnitudes), and
-		// whether the block holds a NaN or an infinity.
+		// whether the group holds a NaN or an infinity.
 		var amax uint32
 		var nan, inf bool
 		for j := range m {
@@ -179,24 +180,24 @@ func encodeBlocksGeneric(codes, scales []byte, f BlockFormat, src []byte, from e
 			}
 		}
 		if nan || inf && !e5m2 {
-			// The block cannot be represented: a NaN scale makes all of it decode as NaN.
-			if f.Scale == element.F8E8M0 {
+			// The group cannot be represented: a NaN scale makes all of it decode as NaN.
+			if s.Scale == element.F8E8M0 {
 				scales[b] = 0xFF
 			} else {
 				scales[b] = 0x7F
 			}
-			putCodes(codes, f.Elem, i, m, func(int) uint8 { return 0 })
+			putCodes(codes, s.Code, i, m, func(int) uint8 { return 0 })
 			i += m
 			continue
 		}
-		if f.Scale == element.F8E8M0 {
-			k := mxScaleExp(amax, f.Elem)
+		if s.Scale == element.F8E8M0 {
+			k := mxScaleExp(amax, s.Code)
 			scales[b] = uint8(k + 127)
 			inv := math.Float32frombits(powerOfTwoBits(-k)) // 1/scale, exact
-			switch f.Elem {
+			switch s.Code {
 			case element.F4E2M1:
 				if vals == nil {
-					putCodes(codes, f.Elem, i, m, func(j int) uint8 { return f4e2m1Below8(val(j) * inv) })
+					putCodes(codes, s.Code, i, m, func(j int) uint8 { return f4e2m1Below8(val(j) * inv) })
 					break
 				}
 				// The common case written out: two codes a byte, no call per element.
@@ -208,7 +209,7 @@ func encodeBlocksGeneric(codes, scales []byte, f BlockFormat, src []byte, from e
 					cb[m/2] = f4e2m1Below8(vals[m-1] * inv)
 				}
 			default:
-				putCodes(codes, f.Elem, i, m, func(j int) uint8 { return f8FromF32Sat(val(j)*inv, e5m2) })
+				putCodes(codes, s.Code, i, m, func(j int) uint8 { return f8FromF32Sat(val(j)*inv, e5m2) })
 			}
 		} else {
 			// amax/6 rounded once in float32 is never a tie of f8e4m3 unless it is exact (a
@@ -219,13 +220,13 @@ func encodeBlocksGeneric(codes, scales []byte, f BlockFormat, src []byte, from e
 			scales[b] = sc
 			// A code's magnitude is the value's over the scale rounded to nearest even: compare
 			// the magnitude with the midpoints times the scale, which are exact.
-			thr := f4e2m1Thresholds(F32FromF8E4M3(sc))
+			thr := f4e2m1Thresholds(kernels.F32FromF8E4M3(sc))
 			code := func(x float32) uint8 {
 				v := math.Float32bits(x)
 				return uint8(v>>28)&8 | f4e2m1Count(v&0x7FFFFFFF, &thr)
 			}
 			if vals == nil {
-				putCodes(codes, f.Elem, i, m, func(j int) uint8 { return code(val(j)) })
+				putCodes(codes, s.Code, i, m, func(j int) uint8 { return code(val(j)) })
 			} else { // the common case written out, as for MX above
 				cb := codes[i/2 : (i+m+1)/2]
 				for j := 0; j+1 < m; j += 2 {
@@ -262,7 +263,7 @@ var f4e2m1Below8Codes = func() (t [64]uint8) {
 	for e := 124; e <= 129; e++ {
 		for low := range uint32(8) {
 			bits := uint32(e)<<23 | low>>1<<21 | low&1 // the sticky bit as the lowest bit
-			t[uint32(e%8)<<3|low] = F4E2M1FromF32(math.Float32frombits(bits))
+			t[uint32(e%8)<<3|low] = kernels.F4E2M1FromF32(math.Float32frombits(bits))
 		}
 	}
 	return t
@@ -325,9 +326,9 @@ func elemEmax(elem element.Type) int {
 	return 15
 }
 
-// mxScaleExp returns the exponent k of an MX block's scale 2^k for the largest finite magnitude
+// mxScaleExp returns the exponent k of an MX group's scale 2^k for the largest finite magnitude
 // whose float32 bits are amax: floor(log2(amax)) − emax, clamped to -127..127 (and -127 for a
-// block of zeros).
+// group of zeros).
 func mxScaleExp(amax uint32, elem element.Type) int {
 	if amax == 0 {
 		return -127
@@ -353,7 +354,7 @@ func powerOfTwoBits(k int) uint32 {
 // clamping a finite magnitude beyond the type's largest finite value (448, 57344) to it. ±Inf
 // gives f8e5m2's ±Inf; f8e4m3 and NaN inputs are the caller's to keep away. The sign bit is f's,
 // also for a result of zero. (F8E4M3FromF32 and F8E5M2FromF32 round twice, through f16, and
-// overflow to NaN or Inf, as OpenVINO does; block scaling follows the OCP rule instead.)
+// overflow to NaN or Inf, as OpenVINO does; group scaling follows the OCP rule instead.)
 func f8FromF32Sat(f float32, e5m2 bool) uint8 {
 	b := math.Float32bits(f)
 	sign := uint8(b>>24) & 0x80
@@ -377,16 +378,3 @@ func f8FromF32Sat(f float32, e5m2 bool) uint8 {
 	c := math.Float32frombits((127 + 24 - bias - mbits) << 23)
 	return sign | uint8(math.Float32bits(math.Float32frombits(a)+c)-math.Float32bits(c))
 }
-
-// blockE4M3Scales maps an f8e4m3 scale byte to its float32 value for the SIMD kernels, with
-// both NaN codes as the positive quiet NaN that a NaN-scaled block decodes to.
-var blockE4M3Scales = func() (t [256]float32) {
-	for c := range t {
-		// From the rule, not the package's tables, which init fills after this runs.
-		t[c] = F32FromF16(f8e4m3ToF16Scalar(uint8(c)))
-		if t[c] != t[c] {
-			t[c] = blockNaN
-		}
-	}
-	return t
-}()

@@ -1,6 +1,4 @@
-//go:build !purego
-
-package kernels
+package cpu
 
 import "golang.org/x/sys/unix"
 
@@ -11,9 +9,8 @@ const (
 	hwcap2BF16 = 1 << 14
 )
 
-// cpuHasBF16 reports whether the kernel says the CPU has FEAT_BF16 (BFCVTN, BFDOT, ...).
-// golang.org/x/sys/cpu does not export this flag.
-func cpuHasBF16() bool {
+// hwcapBF16 reports whether the kernel says the CPU has FEAT_BF16.
+func hwcapBF16() bool {
 	av, err := unix.Auxv()
 	if err != nil {
 		return false

@@ -1,9 +1,9 @@
-package kernels_test
+package quant_test
 
 // An independent reference for the block-scaled formats (docs/SEMANTICS.md §9), written from the
 // OCP Microscaling Formats v1.0 and OFP8 definitions with exact rational arithmetic (math/big):
 // codes are decoded from their bit fields, products and quotients are exact, and every rounding
-// is done here on the exact value. Nothing here calls the package's scalar codecs.
+// is done here on the exact value. Nothing here calls the scalar codecs of package kernels.
 
 import (
 	"math/big"

@@ -1,0 +1,524 @@
+//go:build gc && !purego
+
+// The NEON kernels of package quant (Dequantize and Quantize, docs/SEMANTICS.md §9). Each
+// converts steps of 32 elements (one MXFP4 or MXFP8 group, two NVFP4 groups); stubs_arm64.go
+// documents each by the pure-Go call it computes (its row's loop in registry.go). The tables
+// they read are in tables.go. FPCR is as Go leaves it: round to nearest even, no flush to zero,
+// default-NaN mode off.
+//
+// Instructions the Go assembler lacks are WORD-encoded with the instruction in the comment;
+// TestARM64WordEncodings checks each against aarch64-linux-gnu-objdump.
+//
+// f4e2m1 → f32, f16, bf16: a group's 16 values split into byte planes, looked up by TBL with the
+// element's code, and ST4 or ST2 interleaves the planes' bytes back into values. For f32 the
+// planes come from the 16 products of the group's scale (FMUL by the scale, exact) and
+// UZP1/UZP2; for f16 and bf16 they are loaded from the scale's row in tables.go, whose
+// products the pure-Go functions rounded.
+
+#include "textflag.h"
+
+// func mxfp4ToF32NEON(dst, codes, scales []byte, steps int)
+TEXT ·mxfp4ToF32NEON(SB), NOSPLIT, $0-80
+	MOVD	dst_base+0(FP), R0
+	MOVD	codes_base+24(FP), R1
+	MOVD	scales_base+48(FP), R2
+	MOVD	steps+72(FP), R3
+	MOVD	$·f4Values(SB), R5
+	VLD1	(R5), [V28.S4, V29.S4, V30.S4, V31.S4]
+	MOVD	$·e8m0Scales(SB), R4
+	VMOVI	$15, V27.B16
+	CBZ	R3, done
+loop:
+	MOVBU.P	1(R2), R5
+	MOVWU	(R4)(R5<<2), R6
+	VDUP	R6, V0.S4
+	WORD	$0x6e20df81 // FMUL V1.4S, V28.4S, V0.4S
+	WORD	$0x6e20dfa2 // FMUL V2.4S, V29.4S, V0.4S
+	WORD	$0x6e20dfc3 // FMUL V3.4S, V30.4S, V0.4S
+	WORD	$0x6e20dfe4 // FMUL V4.4S, V31.4S, V0.4S
+	VUZP1	V2.B16, V1.B16, V14.B16
+	VUZP2	V2.B16, V1.B16, V15.B16
+	VUZP1	V4.B16, V3.B16, V16.B16
+	VUZP2	V4.B16, V3.B16, V17.B16
+	VUZP1	V16.B16, V14.B16, V5.B16
+	VUZP1	V17.B16, V15.B16, V6.B16
+	VUZP2	V16.B16, V14.B16, V7.B16
+	VUZP2	V17.B16, V15.B16, V8.B16
+	VLD1.P	16(R1), [V13.B16]
+	VAND	V27.B16, V13.B16, V14.B16
+	VUSHR	$4, V13.B16, V15.B16
+	VZIP1	V15.B16, V14.B16, V16.B16
+	VZIP2	V15.B16, V14.B16, V17.B16
+	VTBL	V16.B16, [V5.B16], V18.B16
+	VTBL	V16.B16, [V6.B16], V19.B16
+	VTBL	V16.B16, [V7.B16], V20.B16
+	VTBL	V16.B16, [V8.B16], V21.B16
+	VST4.P	[V18.B16, V19.B16, V20.B16, V21.B16], 64(R0)
+	VTBL	V17.B16, [V5.B16], V18.B16
+	VTBL	V17.B16, [V6.B16], V19.B16
+	VTBL	V17.B16, [V7.B16], V20.B16
+	VTBL	V17.B16, [V8.B16], V21.B16
+	VST4.P	[V18.B16, V19.B16, V20.B16, V21.B16], 64(R0)
+	SUBS	$1, R3, R3
+	BNE	loop
+done:
+	RET
+
+// func mxfp4ToF16NEON(dst, codes, scales []byte, steps int)
+TEXT ·mxfp4ToF16NEON(SB), NOSPLIT, $0-80
+	MOVD	dst_base+0(FP), R0
+	MOVD	codes_base+24(FP), R1
+	MOVD	scales_base+48(FP), R2
+	MOVD	steps+72(FP), R3
+	MOVD	$·mxfp4F16Split(SB), R8
+	JMP	mxfp4HalfBlocks<>(SB)
+
+// func mxfp4ToBF16NEON(dst, codes, scales []byte, steps int)
+TEXT ·mxfp4ToBF16NEON(SB), NOSPLIT, $0-80
+	MOVD	dst_base+0(FP), R0
+	MOVD	codes_base+24(FP), R1
+	MOVD	scales_base+48(FP), R2
+	MOVD	steps+72(FP), R3
+	MOVD	$·mxfp4BF16Split(SB), R8
+	JMP	mxfp4HalfBlocks<>(SB)
+
+// mxfp4HalfBlocks<> decodes R3 steps of 32 f4e2m1 codes from R1, with one f8e8m0 scale (MXFP4:
+// a block of 32) a step from R2, to R0, as f16 or bf16 by the rows in R8: for every scale byte,
+// the 16 products of tables.go split into two byte planes (low bytes, then high bytes, 32
+// bytes a scale), which TBL looks up by code.
+TEXT mxfp4HalfBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	VMOVI	$15, V27.B16
+	CBZ	R3, done
+loop:
+	MOVBU.P	1(R2), R5
+	ADD	R5<<5, R8, R6
+	VLD1	(R6), [V5.B16, V6.B16]
+	VLD1.P	16(R1), [V13.B16]
+	VAND	V27.B16, V13.B16, V14.B16
+	VUSHR	$4, V13.B16, V15.B16
+	VZIP1	V15.B16, V14.B16, V16.B16
+	VZIP2	V15.B16, V14.B16, V17.B16
+	VTBL	V16.B16, [V5.B16], V18.B16
+	VTBL	V16.B16, [V6.B16], V19.B16
+	VST2.P	[V18.B16, V19.B16], 32(R0)
+	VTBL	V17.B16, [V5.B16], V18.B16
+	VTBL	V17.B16, [V6.B16], V19.B16
+	VST2.P	[V18.B16, V19.B16], 32(R0)
+	SUBS	$1, R3, R3
+	BNE	loop
+done:
+	RET
+
+// func nvfp4ToF32NEON(dst, codes, scales []byte, steps int)
+TEXT ·nvfp4ToF32NEON(SB), NOSPLIT, $0-80
+	MOVD	dst_base+0(FP), R0
+	MOVD	codes_base+24(FP), R1
+	MOVD	scales_base+48(FP), R2
+	MOVD	steps+72(FP), R3
+	MOVD	$·f4Values(SB), R5
+	VLD1	(R5), [V28.S4, V29.S4, V30.S4, V31.S4]
+	MOVD	$·e4m3Scales(SB), R4
+	VMOVI	$15, V27.B16
+	CBZ	R3, done
+loop:
+	MOVBU.P	1(R2), R5
+	MOVWU	(R4)(R5<<2), R6
+	VDUP	R6, V0.S4
+	WORD	$0x6e20df81 // FMUL V1.4S, V28.4S, V0.4S
+	WORD	$0x6e20dfa2 // FMUL V2.4S, V29.4S, V0.4S
+	WORD	$0x6e20dfc3 // FMUL V3.4S, V30.4S, V0.4S
+	WORD	$0x6e20dfe4 // FMUL V4.4S, V31.4S, V0.4S
+	VUZP1	V2.B16, V1.B16, V14.B16
+	VUZP2	V2.B16, V1.B16, V15.B16
+	VUZP1	V4.B16, V3.B16, V16.B16
+	VUZP2	V4.B16, V3.B16, V17.B16
+	VUZP1	V16.B16, V14.B16, V5.B16
+	VUZP1	V17.B16, V15.B16, V6.B16
+	VUZP2	V16.B16, V14.B16, V7.B16
+	VUZP2	V17.B16, V15.B16, V8.B16
+	MOVBU.P	1(R2), R5
+	MOVWU	(R4)(R5<<2), R6
+	VDUP	R6, V0.S4
+	WORD	$0x6e20df81 // FMUL V1.4S, V28.4S, V0.4S
+	WORD	$0x6e20dfa2 // FMUL V2.4S, V29.4S, V0.4S
+	WORD	$0x6e20dfc3 // FMUL V3.4S, V30.4S, V0.4S
+	WORD	$0x6e20dfe4 // FMUL V4.4S, V31.4S, V0.4S
+	VUZP1	V2.B16, V1.B16, V14.B16
+	VUZP2	V2.B16, V1.B16, V15.B16
+	VUZP1	V4.B16, V3.B16, V16.B16
+	VUZP2	V4.B16, V3.B16, V17.B16
+	VUZP1	V16.B16, V14.B16, V9.B16
+	VUZP1	V17.B16, V15.B16, V10.B16
+	VUZP2	V16.B16, V14.B16, V11.B16
+	VUZP2	V17.B16, V15.B16, V12.B16
+	VLD1.P	16(R1), [V13.B16]
+	VAND	V27.B16, V13.B16, V14.B16
+	VUSHR	$4, V13.B16, V15.B16
+	VZIP1	V15.B16, V14.B16, V16.B16
+	VZIP2	V15.B16, V14.B16, V17.B16
+	VTBL	V16.B16, [V5.B16], V18.B16
+	VTBL	V16.B16, [V6.B16], V19.B16
+	VTBL	V16.B16, [V7.B16], V20.B16
+	VTBL	V16.B16, [V8.B16], V21.B16
+	VST4.P	[V18.B16, V19.B16, V20.B16, V21.B16], 64(R0)
+	VTBL	V17.B16, [V9.B16], V18.B16
+	VTBL	V17.B16, [V10.B16], V19.B16
+	VTBL	V17.B16, [V11.B16], V20.B16
+	VTBL	V17.B16, [V12.B16], V21.B16
+	VST4.P	[V18.B16, V19.B16, V20.B16, V21.B16], 64(R0)
+	SUBS	$1, R3, R3
+	BNE	loop
+done:
+	RET
+
+// func nvfp4ToF16NEON(dst, codes, scales []byte, steps int)
+TEXT ·nvfp4ToF16NEON(SB), NOSPLIT, $0-80
+	MOVD	dst_base+0(FP), R0
+	MOVD	codes_base+24(FP), R1
+	MOVD	scales_base+48(FP), R2
+	MOVD	steps+72(FP), R3
+	MOVD	$·nvfp4F16Split(SB), R8
+	JMP	nvfp4HalfBlocks<>(SB)
+
+// func nvfp4ToBF16NEON(dst, codes, scales []byte, steps int)
+TEXT ·nvfp4ToBF16NEON(SB), NOSPLIT, $0-80
+	MOVD	dst_base+0(FP), R0
+	MOVD	codes_base+24(FP), R1
+	MOVD	scales_base+48(FP), R2
+	MOVD	steps+72(FP), R3
+	MOVD	$·nvfp4BF16Split(SB), R8
+	JMP	nvfp4HalfBlocks<>(SB)
+
+// nvfp4HalfBlocks<> decodes R3 steps of 32 f4e2m1 codes from R1, with two f8e4m3 scales (NVFP4:
+// blocks of 16) a step from R2, to R0, as f16 or bf16 by the rows in R8 (as mxfp4HalfBlocks<>),
+// one row a block.
+TEXT nvfp4HalfBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	VMOVI	$15, V27.B16
+	CBZ	R3, done
+loop:
+	MOVBU.P	1(R2), R5
+	ADD	R5<<5, R8, R6
+	VLD1	(R6), [V5.B16, V6.B16]
+	MOVBU.P	1(R2), R5
+	ADD	R5<<5, R8, R6
+	VLD1	(R6), [V9.B16, V10.B16]
+	VLD1.P	16(R1), [V13.B16]
+	VAND	V27.B16, V13.B16, V14.B16
+	VUSHR	$4, V13.B16, V15.B16
+	VZIP1	V15.B16, V14.B16, V16.B16
+	VZIP2	V15.B16, V14.B16, V17.B16
+	VTBL	V16.B16, [V5.B16], V18.B16
+	VTBL	V16.B16, [V6.B16], V19.B16
+	VST2.P	[V18.B16, V19.B16], 32(R0)
+	VTBL	V17.B16, [V9.B16], V18.B16
+	VTBL	V17.B16, [V10.B16], V19.B16
+	VST2.P	[V18.B16, V19.B16], 32(R0)
+	SUBS	$1, R3, R3
+	BNE	loop
+done:
+	RET
+
+// func mxfp8e4m3ToF32NEON(dst, codes, scales []byte, steps int)
+TEXT ·mxfp8e4m3ToF32NEON(SB), NOSPLIT, $0-80
+	MOVD	dst_base+0(FP), R0
+	MOVD	codes_base+24(FP), R1
+	MOVD	scales_base+48(FP), R2
+	MOVD	steps+72(FP), R3
+	MOVD	$0, R7 // to f32
+	JMP	mxfp8e4m3Blocks<>(SB)
+
+// func mxfp8e4m3ToBF16NEON(dst, codes, scales []byte, steps int)
+TEXT ·mxfp8e4m3ToBF16NEON(SB), NOSPLIT, $0-80
+	MOVD	dst_base+0(FP), R0
+	MOVD	codes_base+24(FP), R1
+	MOVD	scales_base+48(FP), R2
+	MOVD	steps+72(FP), R3
+	MOVD	$1, R7 // to bf16
+	JMP	mxfp8e4m3Blocks<>(SB)
+
+// mxfp8e4m3Blocks<> decodes R3 MXFP8 (f8e4m3) blocks of 32 codes from R1, their f8e8m0 scales
+// from R2, to R0: float32 products (R7 = 0) or their bfloat16 rounded to nearest even as
+// BF16FromF32 does (R7 = 1). A block is two steps of 16 codes: each code's magnitude bits at
+// float32 bit 20, masked, are its value times 2^-120 (FMUL by 2^120 is exact), the NaN code
+// becomes the quiet NaN, the sign comes from bit 7, and one FMUL by the scale gives the product.
+TEXT mxfp8e4m3Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	MOVD	$·e8m0Scales(SB), R4
+	MOVW	$0x7f00000, R5
+	VDUP	R5, V31.S4
+	MOVW	$0x7b800000, R5
+	VDUP	R5, V30.S4
+	MOVW	$0x7fc00000, R5
+	VDUP	R5, V29.S4
+	MOVW	$0x80000000, R5
+	VDUP	R5, V28.S4
+	MOVW	$0x1, R5
+	VDUP	R5, V27.S4
+	MOVW	$0x7fff, R5
+	VDUP	R5, V26.S4
+	CBZ	R3, done
+loop:
+	MOVBU.P	1(R2), R5
+	MOVWU	(R4)(R5<<2), R6
+	VDUP	R6, V0.S4
+	MOVD	$2, R8
+half:
+	VLD1.P	16(R1), [V1.B16]
+	VUXTL	V1.B8, V2.H8
+	VUXTL2	V1.B16, V3.H8
+	VUXTL	V2.H4, V4.S4
+	VUXTL2	V2.H8, V5.S4
+	VUXTL	V3.H4, V6.S4
+	VUXTL2	V3.H8, V7.S4
+	VSHL	$20, V4.S4, V8.S4
+	VAND	V31.B16, V8.B16, V8.B16
+	VCMEQ	V31.S4, V8.S4, V13.S4
+	WORD	$0x6e3edd08 // FMUL V8.4S, V8.4S, V30.4S
+	VBIT	V13.B16, V29.B16, V8.B16
+	VSHL	$24, V4.S4, V12.S4
+	VAND	V28.B16, V12.B16, V12.B16
+	VORR	V12.B16, V8.B16, V8.B16
+	WORD	$0x6e28dc08 // FMUL V8.4S, V0.4S, V8.4S
+	VSHL	$20, V5.S4, V9.S4
+	VAND	V31.B16, V9.B16, V9.B16
+	VCMEQ	V31.S4, V9.S4, V13.S4
+	WORD	$0x6e3edd29 // FMUL V9.4S, V9.4S, V30.4S
+	VBIT	V13.B16, V29.B16, V9.B16
+	VSHL	$24, V5.S4, V12.S4
+	VAND	V28.B16, V12.B16, V12.B16
+	VORR	V12.B16, V9.B16, V9.B16
+	WORD	$0x6e29dc09 // FMUL V9.4S, V0.4S, V9.4S
+	VSHL	$20, V6.S4, V10.S4
+	VAND	V31.B16, V10.B16, V10.B16
+	VCMEQ	V31.S4, V10.S4, V13.S4
+	WORD	$0x6e3edd4a // FMUL V10.4S, V10.4S, V30.4S
+	VBIT	V13.B16, V29.B16, V10.B16
+	VSHL	$24, V6.S4, V12.S4
+	VAND	V28.B16, V12.B16, V12.B16
+	VORR	V12.B16, V10.B16, V10.B16
+	WORD	$0x6e2adc0a // FMUL V10.4S, V0.4S, V10.4S
+	VSHL	$20, V7.S4, V11.S4
+	VAND	V31.B16, V11.B16, V11.B16
+	VCMEQ	V31.S4, V11.S4, V13.S4
+	WORD	$0x6e3edd6b // FMUL V11.4S, V11.4S, V30.4S
+	VBIT	V13.B16, V29.B16, V11.B16
+	VSHL	$24, V7.S4, V12.S4
+	VAND	V28.B16, V12.B16, V12.B16
+	VORR	V12.B16, V11.B16, V11.B16
+	WORD	$0x6e2bdc0b // FMUL V11.4S, V0.4S, V11.4S
+	CBNZ	R7, tobf16
+	VST1.P	[V8.S4, V9.S4, V10.S4, V11.S4], 64(R0)
+	B	next
+tobf16:
+	VUSHR	$16, V8.S4, V12.S4
+	VAND	V27.B16, V12.B16, V12.B16
+	VADD	V26.S4, V8.S4, V8.S4
+	VADD	V12.S4, V8.S4, V8.S4
+	VUSHR	$16, V9.S4, V12.S4
+	VAND	V27.B16, V12.B16, V12.B16
+	VADD	V26.S4, V9.S4, V9.S4
+	VADD	V12.S4, V9.S4, V9.S4
+	VUSHR	$16, V10.S4, V12.S4
+	VAND	V27.B16, V12.B16, V12.B16
+	VADD	V26.S4, V10.S4, V10.S4
+	VADD	V12.S4, V10.S4, V10.S4
+	VUSHR	$16, V11.S4, V12.S4
+	VAND	V27.B16, V12.B16, V12.B16
+	VADD	V26.S4, V11.S4, V11.S4
+	VADD	V12.S4, V11.S4, V11.S4
+	VUZP2	V9.H8, V8.H8, V14.H8
+	VUZP2	V11.H8, V10.H8, V15.H8
+	VST1.P	[V14.H8, V15.H8], 32(R0)
+next:
+	SUBS	$1, R8, R8
+	BNE	half
+	SUBS	$1, R3, R3
+	BNE	loop
+done:
+	RET
+
+// func f32ToMXFP4NEON(codes, scales, src []byte, steps int)
+TEXT ·f32ToMXFP4NEON(SB), NOSPLIT, $0-80
+	MOVD	codes_base+0(FP), R0
+	MOVD	scales_base+24(FP), R2
+	MOVD	src_base+48(FP), R1
+	MOVD	steps+72(FP), R3
+	MOVW	$0x7fffffff, R5
+	VDUP	R5, V31.S4
+	MOVW	$0x4a800000, R5
+	VDUP	R5, V30.S4
+	MOVW	$0x7, R5
+	VDUP	R5, V29.S4
+	MOVW	$0x8, R5
+	VDUP	R5, V28.S4
+	MOVW	$0x3f800000, R5
+	VDUP	R5, V27.S4
+	MOVW	$0xc11fffff, R5
+	VDUP	R5, V26.S4
+	MOVW	$0x1, R5
+	VDUP	R5, V25.S4
+	CBZ	R3, done
+loop:
+	VLD1.P	64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
+	VLD1.P	64(R1), [V4.S4, V5.S4, V6.S4, V7.S4]
+	VAND	V31.B16, V0.B16, V8.B16
+	VAND	V31.B16, V1.B16, V9.B16
+	VAND	V31.B16, V2.B16, V10.B16
+	VAND	V31.B16, V3.B16, V11.B16
+	VAND	V31.B16, V4.B16, V12.B16
+	VAND	V31.B16, V5.B16, V13.B16
+	VAND	V31.B16, V6.B16, V14.B16
+	VAND	V31.B16, V7.B16, V15.B16
+	VUMAX	V9.S4, V8.S4, V16.S4
+	VUMAX	V11.S4, V10.S4, V17.S4
+	VUMAX	V13.S4, V12.S4, V18.S4
+	VUMAX	V15.S4, V14.S4, V19.S4
+	VUMAX	V17.S4, V16.S4, V16.S4
+	VUMAX	V19.S4, V18.S4, V18.S4
+	VUMAX	V18.S4, V16.S4, V16.S4
+	WORD	$0x6eb0aa10 // UMAXV S16, V16.4S
+	FMOVS	F16, R5
+	MOVW	$0x7F800000, R6
+	CMPW	R6, R5
+	BHS	nanblock
+	LSRW	$23, R5, R5
+	SUBSW	$2, R5, R5
+	CSELW	LT, ZR, R5, R5
+	MOVB	R5, (R2)
+	MOVW	$254, R6
+	SUBW	R5, R6, R6
+	LSLW	$23, R6, R6
+	VDUP	R6, V20.S4
+	WORD	$0x6e34dd08 // FMUL V8.4S, V8.4S, V20.4S
+	VUSHR	$22, V8.S4, V21.S4
+	VAND	V25.B16, V21.B16, V21.B16
+	VADD	V26.S4, V8.S4, V16.S4
+	VADD	V21.S4, V16.S4, V16.S4
+	VUSHR	$22, V16.S4, V16.S4
+	WORD	$0x4e3ed515 // FADD V21.4S, V8.4S, V30.4S
+	VSUB	V30.S4, V21.S4, V21.S4
+	WORD	$0x6ea83776 // CMHI V22.4S, V27.4S, V8.4S
+	VBIT	V22.B16, V21.B16, V16.B16
+	VUMIN	V29.S4, V16.S4, V16.S4
+	VUSHR	$28, V0.S4, V21.S4
+	VAND	V28.B16, V21.B16, V21.B16
+	VORR	V21.B16, V16.B16, V0.B16
+	WORD	$0x6e34dd29 // FMUL V9.4S, V9.4S, V20.4S
+	VUSHR	$22, V9.S4, V21.S4
+	VAND	V25.B16, V21.B16, V21.B16
+	VADD	V26.S4, V9.S4, V17.S4
+	VADD	V21.S4, V17.S4, V17.S4
+	VUSHR	$22, V17.S4, V17.S4
+	WORD	$0x4e3ed535 // FADD V21.4S, V9.4S, V30.4S
+	VSUB	V30.S4, V21.S4, V21.S4
+	WORD	$0x6ea93776 // CMHI V22.4S, V27.4S, V9.4S
+	VBIT	V22.B16, V21.B16, V17.B16
+	VUMIN	V29.S4, V17.S4, V17.S4
+	VUSHR	$28, V1.S4, V21.S4
+	VAND	V28.B16, V21.B16, V21.B16
+	VORR	V21.B16, V17.B16, V1.B16
+	WORD	$0x6e34dd4a // FMUL V10.4S, V10.4S, V20.4S
+	VUSHR	$22, V10.S4, V21.S4
+	VAND	V25.B16, V21.B16, V21.B16
+	VADD	V26.S4, V10.S4, V18.S4
+	VADD	V21.S4, V18.S4, V18.S4
+	VUSHR	$22, V18.S4, V18.S4
+	WORD	$0x4e3ed555 // FADD V21.4S, V10.4S, V30.4S
+	VSUB	V30.S4, V21.S4, V21.S4
+	WORD	$0x6eaa3776 // CMHI V22.4S, V27.4S, V10.4S
+	VBIT	V22.B16, V21.B16, V18.B16
+	VUMIN	V29.S4, V18.S4, V18.S4
+	VUSHR	$28, V2.S4, V21.S4
+	VAND	V28.B16, V21.B16, V21.B16
+	VORR	V21.B16, V18.B16, V2.B16
+	WORD	$0x6e34dd6b // FMUL V11.4S, V11.4S, V20.4S
+	VUSHR	$22, V11.S4, V21.S4
+	VAND	V25.B16, V21.B16, V21.B16
+	VADD	V26.S4, V11.S4, V19.S4
+	VADD	V21.S4, V19.S4, V19.S4
+	VUSHR	$22, V19.S4, V19.S4
+	WORD	$0x4e3ed575 // FADD V21.4S, V11.4S, V30.4S
+	VSUB	V30.S4, V21.S4, V21.S4
+	WORD	$0x6eab3776 // CMHI V22.4S, V27.4S, V11.4S
+	VBIT	V22.B16, V21.B16, V19.B16
+	VUMIN	V29.S4, V19.S4, V19.S4
+	VUSHR	$28, V3.S4, V21.S4
+	VAND	V28.B16, V21.B16, V21.B16
+	VORR	V21.B16, V19.B16, V3.B16
+	WORD	$0x6e34dd8c // FMUL V12.4S, V12.4S, V20.4S
+	VUSHR	$22, V12.S4, V21.S4
+	VAND	V25.B16, V21.B16, V21.B16
+	VADD	V26.S4, V12.S4, V16.S4
+	VADD	V21.S4, V16.S4, V16.S4
+	VUSHR	$22, V16.S4, V16.S4
+	WORD	$0x4e3ed595 // FADD V21.4S, V12.4S, V30.4S
+	VSUB	V30.S4, V21.S4, V21.S4
+	WORD	$0x6eac3776 // CMHI V22.4S, V27.4S, V12.4S
+	VBIT	V22.B16, V21.B16, V16.B16
+	VUMIN	V29.S4, V16.S4, V16.S4
+	VUSHR	$28, V4.S4, V21.S4
+	VAND	V28.B16, V21.B16, V21.B16
+	VORR	V21.B16, V16.B16, V4.B16
+	WORD	$0x6e34ddad // FMUL V13.4S, V13.4S, V20.4S
+	VUSHR	$22, V13.S4, V21.S4
+	VAND	V25.B16, V21.B16, V21.B16
+	VADD	V26.S4, V13.S4, V17.S4
+	VADD	V21.S4, V17.S4, V17.S4
+	VUSHR	$22, V17.S4, V17.S4
+	WORD	$0x4e3ed5b5 // FADD V21.4S, V13.4S, V30.4S
+	VSUB	V30.S4, V21.S4, V21.S4
+	WORD	$0x6ead3776 // CMHI V22.4S, V27.4S, V13.4S
+	VBIT	V22.B16, V21.B16, V17.B16
+	VUMIN	V29.S4, V17.S4, V17.S4
+	VUSHR	$28, V5.S4, V21.S4
+	VAND	V28.B16, V21.B16, V21.B16
+	VORR	V21.B16, V17.B16, V5.B16
+	WORD	$0x6e34ddce // FMUL V14.4S, V14.4S, V20.4S
+	VUSHR	$22, V14.S4, V21.S4
+	VAND	V25.B16, V21.B16, V21.B16
+	VADD	V26.S4, V14.S4, V18.S4
+	VADD	V21.S4, V18.S4, V18.S4
+	VUSHR	$22, V18.S4, V18.S4
+	WORD	$0x4e3ed5d5 // FADD V21.4S, V14.4S, V30.4S
+	VSUB	V30.S4, V21.S4, V21.S4
+	WORD	$0x6eae3776 // CMHI V22.4S, V27.4S, V14.4S
+	VBIT	V22.B16, V21.B16, V18.B16
+	VUMIN	V29.S4, V18.S4, V18.S4
+	VUSHR	$28, V6.S4, V21.S4
+	VAND	V28.B16, V21.B16, V21.B16
+	VORR	V21.B16, V18.B16, V6.B16
+	WORD	$0x6e34ddef // FMUL V15.4S, V15.4S, V20.4S
+	VUSHR	$22, V15.S4, V21.S4
+	VAND	V25.B16, V21.B16, V21.B16
+	VADD	V26.S4, V15.S4, V19.S4
+	VADD	V21.S4, V19.S4, V19.S4
+	VUSHR	$22, V19.S4, V19.S4
+	WORD	$0x4e3ed5f5 // FADD V21.4S, V15.4S, V30.4S
+	VSUB	V30.S4, V21.S4, V21.S4
+	WORD	$0x6eaf3776 // CMHI V22.4S, V27.4S, V15.4S
+	VBIT	V22.B16, V21.B16, V19.B16
+	VUMIN	V29.S4, V19.S4, V19.S4
+	VUSHR	$28, V7.S4, V21.S4
+	VAND	V28.B16, V21.B16, V21.B16
+	VORR	V21.B16, V19.B16, V7.B16
+	VUZP1	V1.H8, V0.H8, V8.H8
+	VUZP1	V3.H8, V2.H8, V9.H8
+	VUZP1	V5.H8, V4.H8, V10.H8
+	VUZP1	V7.H8, V6.H8, V11.H8
+	VUZP1	V9.B16, V8.B16, V12.B16
+	VUZP1	V11.B16, V10.B16, V13.B16
+	VUZP1	V13.B16, V12.B16, V14.B16
+	VUZP2	V13.B16, V12.B16, V15.B16
+	VSLI	$4, V15.B16, V14.B16
+	VST1.P	[V14.B16], 16(R0)
+next:
+	ADD	$1, R2, R2
+	SUBS	$1, R3, R3
+	BNE	loop
+done:
+	RET
+nanblock:
+	MOVW	$0xFF, R5
+	MOVB	R5, (R2)
+	VEOR	V14.B16, V14.B16, V14.B16
+	VST1.P	[V14.B16], 16(R0)
+	B	next

@@ -1,0 +1,286 @@
+package quant
+
+import (
+	"fmt"
+
+	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/kernels"
+)
+
+// The kernel registry: one row for every named scheme, value type (f32, f16, bf16) and
+// direction, with the SIMD paths that have a kernel for it; a row without paths runs the pure-Go
+// loop on every path. Dispatch (HasDequantizer, HasQuantizer, Dequantize, Quantize), the tests'
+// lists and the table of docs/kernels.md are derived from it or tested against it. Adding a
+// kernel is a path in its row plus the kernel: the generator's (kernels/_asm) for amd64,
+// quant_arm64.s and stubs_arm64.go for arm64. bindKernels panics at start-up when the kernels
+// and the rows disagree.
+//
+// A kernel converts steps of 32 elements (one group of 32, or two of 16) whole; the call runs
+// the elements after the last whole step on the pure-Go loop.
+
+// step is the number of elements a kernel converts a step. A scheme with a kernel has a group
+// that divides it.
+const step = 32
+
+// pathSet is a set of SIMD paths, bit p for kernels.Path p.
+type pathSet uint8
+
+// The SIMD paths as sets, for the rows' paths column.
+const (
+	onAVX2   pathSet = 1 << kernels.AVX2
+	onAVX512 pathSet = 1 << kernels.AVX512
+	onNEON   pathSet = 1 << kernels.NEON
+	onAll            = onAVX2 | onAVX512 | onNEON
+)
+
+// maxPaths bounds the kernels.Path values a pathSet and the dispatch table hold.
+const maxPaths = 8
+
+// has reports whether p is in the set.
+func (s pathSet) has(p kernels.Path) bool { return p < maxPaths && s&(1<<p) != 0 }
+
+// row describes the kernels of one scheme, value type and direction.
+type row struct {
+	scheme Scheme
+	// typ is the values' type: the destination of a dequantizer, the source of a quantizer.
+	typ element.Type
+	// decode: the row's kernels dequantize (Dequantize); otherwise they quantize (Quantize).
+	decode bool
+	// paths are the SIMD paths with a kernel for the row.
+	paths pathSet
+	// loop is the pure-Go call that every kernel of the row computes for steps·32 elements:
+	// codes, scales and the values (dst or src) are the kernel's buffers.
+	loop string
+}
+
+// registry lists the rows, in the order of docs/kernels.md.
+var registry = []row{
+	{scheme: MXFP4, typ: element.F32, decode: true, paths: onAll, loop: "decodeGeneric(dst, element.F32, codes, scales, MXFP4, steps*32)"},
+	{scheme: MXFP4, typ: element.F16, decode: true, paths: onAll, loop: "decodeGeneric(dst, element.F16, codes, scales, MXFP4, steps*32)"},
+	{scheme: MXFP4, typ: element.BF16, decode: true, paths: onAll, loop: "decodeGeneric(dst, element.BF16, codes, scales, MXFP4, steps*32)"},
+	{scheme: NVFP4, typ: element.F32, decode: true, paths: onAll, loop: "decodeGeneric(dst, element.F32, codes, scales, NVFP4, steps*32)"},
+	{scheme: NVFP4, typ: element.F16, decode: true, paths: onAll, loop: "decodeGeneric(dst, element.F16, codes, scales, NVFP4, steps*32)"},
+	{scheme: NVFP4, typ: element.BF16, decode: true, paths: onAll, loop: "decodeGeneric(dst, element.BF16, codes, scales, NVFP4, steps*32)"},
+	{scheme: MXFP8E4M3, typ: element.F32, decode: true, paths: onAll, loop: "decodeGeneric(dst, element.F32, codes, scales, MXFP8E4M3, steps*32)"},
+	{scheme: MXFP8E4M3, typ: element.F16, decode: true, loop: "decodeGeneric(dst, element.F16, codes, scales, MXFP8E4M3, steps*32)"},
+	{scheme: MXFP8E4M3, typ: element.BF16, decode: true, paths: onAll, loop: "decodeGeneric(dst, element.BF16, codes, scales, MXFP8E4M3, steps*32)"},
+	{scheme: MXFP8E5M2, typ: element.F32, decode: true, loop: "decodeGeneric(dst, element.F32, codes, scales, MXFP8E5M2, steps*32)"},
+	{scheme: MXFP8E5M2, typ: element.F16, decode: true, loop: "decodeGeneric(dst, element.F16, codes, scales, MXFP8E5M2, steps*32)"},
+	{scheme: MXFP8E5M2, typ: element.BF16, decode: true, loop: "decodeGeneric(dst, element.BF16, codes, scales, MXFP8E5M2, steps*32)"},
+
+	{scheme: MXFP4, typ: element.F32, paths: onAll, loop: "encodeGeneric(codes, scales, MXFP4, src, element.F32, steps*32)"},
+	{scheme: MXFP4, typ: element.F16, loop: "encodeGeneric(codes, scales, MXFP4, src, element.F16, steps*32)"},
+	{scheme: MXFP4, typ: element.BF16, loop: "encodeGeneric(codes, scales, MXFP4, src, element.BF16, steps*32)"},
+	{scheme: NVFP4, typ: element.F32, loop: "encodeGeneric(codes, scales, NVFP4, src, element.F32, steps*32)"},
+	{scheme: NVFP4, typ: element.F16, loop: "encodeGeneric(codes, scales, NVFP4, src, element.F16, steps*32)"},
+	{scheme: NVFP4, typ: element.BF16, loop: "encodeGeneric(codes, scales, NVFP4, src, element.BF16, steps*32)"},
+	{scheme: MXFP8E4M3, typ: element.F32, loop: "encodeGeneric(codes, scales, MXFP8E4M3, src, element.F32, steps*32)"},
+	{scheme: MXFP8E4M3, typ: element.F16, loop: "encodeGeneric(codes, scales, MXFP8E4M3, src, element.F16, steps*32)"},
+	{scheme: MXFP8E4M3, typ: element.BF16, loop: "encodeGeneric(codes, scales, MXFP8E4M3, src, element.BF16, steps*32)"},
+	{scheme: MXFP8E5M2, typ: element.F32, loop: "encodeGeneric(codes, scales, MXFP8E5M2, src, element.F32, steps*32)"},
+	{scheme: MXFP8E5M2, typ: element.F16, loop: "encodeGeneric(codes, scales, MXFP8E5M2, src, element.F16, steps*32)"},
+	{scheme: MXFP8E5M2, typ: element.BF16, loop: "encodeGeneric(codes, scales, MXFP8E5M2, src, element.BF16, steps*32)"},
+}
+
+// decodeFunc dequantizes steps·32 elements; the caller has checked every length.
+type decodeFunc func(dst, codes, scales []byte, steps int)
+
+// encodeFunc quantizes steps·32 elements; the caller has checked every length.
+type encodeFunc func(codes, scales, src []byte, steps int)
+
+// kernelSpec binds an architecture's kernel to its row: a dequantizer (decode set) or a
+// quantizer (encode set) of scheme and typ on path.
+type kernelSpec struct {
+	path   kernels.Path
+	scheme Scheme
+	typ    element.Type
+	decode decodeFunc
+	encode encodeFunc
+}
+
+// rowKey identifies a row.
+type rowKey struct {
+	scheme Scheme
+	typ    element.Type
+	decode bool
+}
+
+// bound is the dispatch table's entry for a row: its kernels by path, for the paths the CPU
+// runs.
+type bound struct {
+	row    *row
+	decode [maxPaths]decodeFunc
+	encode [maxPaths]encodeFunc
+}
+
+// dispatch is a dispatch table: for each scheme of the rows, its rows' entries by direction (0
+// quantize, 1 dequantize) and value type (valueIndex), in an open-addressed hash table keyed by
+// schemeKey: a lookup is a multiplication, a shift and, almost always, one comparison.
+type dispatch struct {
+	slots [dispatchSlots]struct {
+		key  uint64 // schemeKey, 0 for an empty slot
+		rows *[2][3]*bound
+	}
+}
+
+// dispatchSlots is the size of a dispatch table: a power of two, at least twice the schemes.
+const dispatchSlots = 64
+
+// table is the dispatch table of the registry, with the kernels of this architecture
+// (kernelList, ownPaths) for the paths the CPU runs.
+var table = bindKernels(registry, kernelList(), ownPaths, pathAvailable)
+
+// schemeKey packs a scheme whose group is in 1..maxGroup into one non-zero word. A Scheme (five
+// fields) lives in memory, whose bytes were just stored one by one: schemeKey reads them one by
+// one through a pointer, because a copy of the struct (a by-value argument) or a merged wide
+// load of them (shifts that are multiples of 8) would wait for store forwarding to fail
+// (about 10 ns a call).
+func schemeKey(s *Scheme) uint64 {
+	return uint64(s.Group) | uint64(s.Code)<<21 | uint64(s.Scale)<<30 | uint64(s.Scale2)<<39 | uint64(s.Zero)<<48
+}
+
+// slot returns the first slot to probe for key.
+func slot(key uint64) int { return int((key * 0x9E3779B97F4A7C15) >> (64 - 6) & (dispatchSlots - 1)) }
+
+// valueIndex returns the index of a value type in a dispatch entry: f32 0, f16 1, bf16 2, and
+// -1 for any other type.
+func valueIndex(t element.Type) int {
+	switch t {
+	case element.F32:
+		return 0
+	case element.F16:
+		return 1
+	case element.BF16:
+		return 2
+	}
+	return -1
+}
+
+// direction returns the index of a direction in a dispatch entry.
+func direction(decode bool) int {
+	if decode {
+		return 1
+	}
+	return 0
+}
+
+// scheme returns t's entries for scheme s, nil when no row has s (nor when s's group is out of
+// range).
+func (t *dispatch) scheme(s Scheme) *[2][3]*bound {
+	if s.Group < 1 || s.Group > maxGroup {
+		return nil
+	}
+	k := schemeKey(&s)
+	for i := slot(k); ; i = (i + 1) & (dispatchSlots - 1) {
+		switch t.slots[i].key {
+		case k:
+			return t.slots[i].rows
+		case 0:
+			return nil
+		}
+	}
+}
+
+// entry returns t's entry for the row of s, typ and the direction, or nil when there is no such
+// row (a scheme that is not named, a type other than f32, f16, bf16).
+func (t *dispatch) entry(s Scheme, typ element.Type, decode bool) *bound {
+	v := valueIndex(typ)
+	if v < 0 {
+		return nil
+	}
+	e := t.scheme(s)
+	if e == nil {
+		return nil
+	}
+	return e[direction(decode)][v]
+}
+
+// lookup returns the registry's entry for the row of s, typ and the direction, or nil.
+func lookup(s Scheme, typ element.Type, decode bool) *bound { return table.entry(s, typ, decode) }
+
+// newTable returns a table with an entry for every row of rows and no kernels. It panics when
+// two rows share a key, a row's scheme or type cannot be a key, or the rows have more schemes
+// than half the table's slots.
+func newTable(rows []row) *dispatch {
+	t := new(dispatch)
+	used := 0
+	for i := range rows {
+		r := &rows[i]
+		v := valueIndex(r.typ)
+		if v < 0 || r.scheme.Group < 1 || r.scheme.Group > maxGroup {
+			panic(fmt.Sprintf("quant: registry row %s: a value type other than f32, f16, bf16, or a group out of range", r))
+		}
+		e := t.scheme(r.scheme)
+		if e == nil {
+			if used++; 2*used > dispatchSlots {
+				panic("quant: more registry schemes than the dispatch table holds; raise dispatchSlots")
+			}
+			k := schemeKey(&r.scheme)
+			j := slot(k)
+			for t.slots[j].key != 0 {
+				j = (j + 1) & (dispatchSlots - 1)
+			}
+			e = new([2][3]*bound)
+			t.slots[j].key, t.slots[j].rows = k, e
+		}
+		if e[direction(r.decode)][v] != nil {
+			panic(fmt.Sprintf("quant: two registry rows for %s", r))
+		}
+		e[direction(r.decode)][v] = &bound{row: r}
+	}
+	return t
+}
+
+// String names the row as the docs do: "mxfp4 → f32" for a dequantizer, "f32 → mxfp4" for a
+// quantizer.
+func (r *row) String() string {
+	if r.decode {
+		return r.scheme.String() + " → " + r.typ.String()
+	}
+	return r.typ.String() + " → " + r.scheme.String()
+}
+
+// bindKernels returns the dispatch table of rows with the kernels of specs of the paths for
+// which runs is true. It panics when the kernels and the rows disagree: a kernel whose scheme,
+// type and direction have no row, or whose row does not name its path, or that is not one of
+// the architecture's paths (own); a kernel with both or neither function; two kernels for one
+// row and path; a kernel for a scheme whose group does not divide a step; or a row that names
+// one of own's paths without a kernel on it. Every test binary runs it, so a disagreement fails
+// every test on the architecture whatever the CPU runs.
+func bindKernels(rows []row, specs []kernelSpec, own pathSet, runs func(kernels.Path) bool) *dispatch {
+	t := newTable(rows)
+	have := map[rowKey]pathSet{}
+	for _, s := range specs {
+		decode := s.decode != nil
+		k := rowKey{s.scheme, s.typ, decode}
+		e := t.entry(s.scheme, s.typ, decode)
+		name := (&row{scheme: s.scheme, typ: s.typ, decode: decode}).String()
+		switch {
+		case (s.decode == nil) == (s.encode == nil):
+			panic(fmt.Sprintf("quant: %s kernel for %s: exactly one of decode and encode must be set", s.path, name))
+		case e == nil:
+			panic(fmt.Sprintf("quant: %s kernel for %s has no registry row", s.path, name))
+		case !e.row.paths.has(s.path) || !own.has(s.path):
+			panic(fmt.Sprintf("quant: registry row %s does not name %s", name, s.path))
+		case have[k].has(s.path):
+			panic(fmt.Sprintf("quant: two %s kernels for %s", s.path, name))
+		case s.scheme.Group <= 0 || step%s.scheme.Group != 0:
+			panic(fmt.Sprintf("quant: %s kernel for %s: group %d does not divide a step of %d", s.path, name, s.scheme.Group, step))
+		}
+		have[k] |= 1 << s.path
+		if runs(s.path) {
+			e.decode[s.path], e.encode[s.path] = s.decode, s.encode
+		}
+	}
+	for _, r := range rows {
+		k := rowKey{r.scheme, r.typ, r.decode}
+		if missing := r.paths & own &^ have[k]; missing != 0 {
+			for p := kernels.Path(0); p < maxPaths; p++ {
+				if missing.has(p) {
+					panic(fmt.Sprintf("quant: registry row %s names %s, which has no kernel for it", &r, p))
+				}
+			}
+		}
+	}
+	return t
+}
