@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/convertpromote/convertpromote/element"
@@ -42,5 +43,56 @@ func TestBestPath(t *testing.T) {
 	}
 	if HasKernel(Best, element.F32, element.F16) != HasKernel(Paths()[0], element.F32, element.F16) {
 		t.Errorf("HasKernel(Best, f32, f16) differs from HasKernel(%s, …)", Paths()[0])
+	}
+}
+
+// TestDispatchTable checks Convert's table against the lookup it caches: for every path this CPU
+// has and every pair of types, the entry holds kernel(p, from, to) with the element sizes of
+// both types exactly when both are stored in whole bytes, and is empty otherwise.
+func TestDispatchTable(t *testing.T) {
+	for _, p := range Paths() {
+		filled := 0
+		for from := range element.Type(numTypes) {
+			for to := range element.Type(numTypes) {
+				e := dispatch[p][from][to]
+				want := kernel(p, from, to)
+				whole := from.Valid() && to.Valid() && from != element.String && to != element.String &&
+					from.Bits() > 0 && from.Bits()%8 == 0 && to.Bits() > 0 && to.Bits()%8 == 0
+				switch {
+				case want == nil || !whole:
+					if e.f != nil {
+						t.Errorf("%s %s→%s: table entry for a pair Convert must decide slowly", p, from, to)
+					}
+				case e.f == nil:
+					t.Errorf("%s %s→%s: no table entry", p, from, to)
+				case reflect.ValueOf(e.f).Pointer() != reflect.ValueOf(want).Pointer():
+					t.Errorf("%s %s→%s: table holds another loop than kernel()", p, from, to)
+				case int(e.sw) != from.Bits()/8 || int(e.dw) != to.Bits()/8:
+					t.Errorf("%s %s→%s: element sizes %d, %d", p, from, to, e.sw, e.dw)
+				default:
+					filled++
+				}
+			}
+		}
+		wholeTypes := 0 // every pair of supported whole-byte types is in the table
+		for _, ty := range element.All() {
+			if Supported(ty, ty) && ty.Bits()%8 == 0 {
+				wholeTypes++
+			}
+		}
+		if filled != wholeTypes*wholeTypes || wholeTypes < 19 {
+			t.Errorf("%s: %d table entries for %d whole-byte types", p, filled, wholeTypes)
+		}
+	}
+	for p := range numPaths {
+		if !pathAvailable(p) {
+			for from := range element.Type(numTypes) {
+				for to := range element.Type(numTypes) {
+					if dispatch[p][from][to].f != nil {
+						t.Fatalf("%s is not available but has table entries", p)
+					}
+				}
+			}
+		}
 	}
 }
