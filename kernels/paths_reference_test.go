@@ -17,7 +17,7 @@ import (
 // on sourceFor's inputs (every 8- and 16-bit pattern, every packed 4-bit byte, structured and
 // random 32- and 64-bit patterns) and compares the bytes with refKernel's.
 func TestPathsMatchReference(t *testing.T) {
-	random := min(randomCount(), 1<<16)
+	random := randomCount()
 	for _, r := range registry {
 		src, n := sourceFor(r.from, random)
 		want := make([]byte, outBytes(r.to, n))
@@ -116,15 +116,6 @@ func sourceFor(from element.Type, random int) ([]byte, int) {
 		return b, len(xs)
 	}
 	panic("no source for " + from.String())
-}
-
-// randomCount is the number of random 32- and 64-bit patterns on top of the structured ones:
-// 10^7 in the normal run, few under -short, which CI runs under qemu (10-50× slower).
-func randomCount() int {
-	if testing.Short() {
-		return 1 << 14
-	}
-	return 10_000_000
 }
 
 // firstDiff describes the first element where got and want differ, or returns "".

@@ -267,14 +267,6 @@ func random64(r *rand.Rand, n int, f64 bool) []uint64 {
 	return out
 }
 
-// randomCount is the number of random patterns each wide-source pair gets.
-func randomCount() int {
-	if testing.Short() {
-		return 200_000
-	}
-	return 10_000_000
-}
-
 // pairPaths returns the SIMD paths of this CPU that have their own kernel for the pair.
 func pairPaths(from, to element.Type) []kernels.Path {
 	var paths []kernels.Path
@@ -332,8 +324,8 @@ func TestSIMDWideSources(t *testing.T) {
 			convertBoth(t, p, from, to, src, len(src)/esz, srcDescriber(from, src))
 		}
 		const chunk = 1 << 20
-		for done := 0; done < randomCount() && !t.Failed(); done += chunk {
-			m := min(chunk, randomCount()-done)
+		for done := 0; done < kernels.RandomCount() && !t.Failed(); done += chunk {
+			m := min(chunk, kernels.RandomCount()-done)
 			src = src[:0]
 			switch from {
 			case element.F32:

@@ -21,9 +21,9 @@ func convF32(t *testing.T, r Rules, to element.Type, x float32) []byte {
 	return dst
 }
 
-// TestRulesIssueExamples: the examples of the rule sets' description, which differ between the
+// TestRulesExamples: the examples of the rule sets' description, which differ between the
 // rule sets.
-func TestRulesIssueExamples(t *testing.T) {
+func TestRulesExamples(t *testing.T) {
 	for _, c := range []struct {
 		r    Rules
 		to   element.Type
