@@ -15,29 +15,37 @@ import (
 
 // TestPathsMatchReference runs each path's kernel of every registry pair, and the pure-Go loop,
 // on sourceFor's inputs (every 8- and 16-bit pattern, every packed 4-bit byte, structured and
-// random 32- and 64-bit patterns) and compares the bytes with refKernel's.
+// random 32- and 64-bit patterns) and compares the bytes with refKernel's. Its subtests are
+// pair/path; a pair's subtest computes the reference once for all its paths.
 func TestPathsMatchReference(t *testing.T) {
-	random := randomCount()
 	for _, r := range registry {
-		src, n := sourceFor(r.from, random)
-		want := make([]byte, outBytes(r.to, n))
-		refKernel(r.from, r.to)(want, src, n)
-		for _, p := range Paths() {
-			var k loopFunc
-			switch {
-			case p == Generic:
-				k = genericKernel(r.from, r.to)
-			case r.paths.has(p):
-				k = archKernel(p, r.from, r.to)
-			default:
-				continue
+		t.Run(pairName(r.from, r.to), func(t *testing.T) {
+			t.Parallel()
+			src, n := sourceFor(r.from, randomCount())
+			want := make([]byte, outBytes(r.to, n))
+			refKernel(r.from, r.to)(want, src, n)
+			for _, p := range Paths() {
+				var k loopFunc
+				switch {
+				case p == Generic:
+					k = genericKernel(r.from, r.to)
+				case r.paths.has(p):
+					k = archKernel(p, r.from, r.to)
+				default:
+					continue
+				}
+				t.Run(p.String(), func(t *testing.T) {
+					if k == nil {
+						t.Fatalf("%s %s → %s: no kernel", p, r.from, r.to)
+					}
+					got := make([]byte, len(want))
+					k(got, src, n)
+					if d := firstDiff(r.from, r.to, src, got, want); d != "" {
+						t.Errorf("%s %s → %s, %d elements: %s", p, r.from, r.to, n, d)
+					}
+				})
 			}
-			got := make([]byte, len(want))
-			k(got, src, n)
-			if d := firstDiff(r.from, r.to, src, got, want); d != "" {
-				t.Errorf("%s %s → %s, %d elements: %s", p, r.from, r.to, n, d)
-			}
-		}
+		})
 	}
 }
 
