@@ -48,40 +48,47 @@ func TestBestPath(t *testing.T) {
 
 // TestDispatchTable checks Convert's table against the lookup it caches: for every path this CPU
 // has and every pair of types, the entry holds kernel(p, from, to) with the element sizes of
-// both types exactly when both are stored in whole bytes, and is empty otherwise.
+// both types exactly when both are stored in whole bytes, and is empty otherwise. Its subtests
+// are pair/path.
 func TestDispatchTable(t *testing.T) {
-	for _, p := range Paths() {
-		filled := 0
-		for from := range element.Type(numTypes) {
-			for to := range element.Type(numTypes) {
-				e := dispatch[p][from][to]
-				want := kernel(p, from, to)
-				whole := from.Valid() && to.Valid() && from != element.String && to != element.String &&
-					from.Bits() > 0 && from.Bits()%8 == 0 && to.Bits() > 0 && to.Bits()%8 == 0
-				switch {
-				case want == nil || !whole:
-					if e.f != nil {
-						t.Errorf("%s %s→%s: table entry for a pair Convert must decide slowly", p, from, to)
-					}
-				case e.f == nil:
-					t.Errorf("%s %s→%s: no table entry", p, from, to)
-				case reflect.ValueOf(e.f).Pointer() != reflect.ValueOf(want).Pointer():
-					t.Errorf("%s %s→%s: table holds another loop than kernel()", p, from, to)
-				case int(e.sw) != from.Bits()/8 || int(e.dw) != to.Bits()/8:
-					t.Errorf("%s %s→%s: element sizes %d, %d", p, from, to, e.sw, e.dw)
-				default:
-					filled++
+	filled := map[Path]int{}
+	for from := range element.Type(numTypes) {
+		for to := range element.Type(numTypes) {
+			t.Run(pairName(from, to), func(t *testing.T) {
+				for _, p := range Paths() {
+					t.Run(p.String(), func(t *testing.T) {
+						e := dispatch[p][from][to]
+						want := kernel(p, from, to)
+						whole := from.Valid() && to.Valid() && from != element.String && to != element.String &&
+							from.Bits() > 0 && from.Bits()%8 == 0 && to.Bits() > 0 && to.Bits()%8 == 0
+						switch {
+						case want == nil || !whole:
+							if e.f != nil {
+								t.Errorf("%s %s→%s: table entry for a pair Convert must decide slowly", p, from, to)
+							}
+						case e.f == nil:
+							t.Errorf("%s %s→%s: no table entry", p, from, to)
+						case reflect.ValueOf(e.f).Pointer() != reflect.ValueOf(want).Pointer():
+							t.Errorf("%s %s→%s: table holds another loop than kernel()", p, from, to)
+						case int(e.sw) != from.Bits()/8 || int(e.dw) != to.Bits()/8:
+							t.Errorf("%s %s→%s: element sizes %d, %d", p, from, to, e.sw, e.dw)
+						default:
+							filled[p]++ // the subtests run one after another
+						}
+					})
 				}
-			}
+			})
 		}
-		wholeTypes := 0 // every pair of supported whole-byte types is in the table
-		for _, ty := range element.All() {
-			if Supported(ty, ty) && ty.Bits()%8 == 0 {
-				wholeTypes++
-			}
+	}
+	wholeTypes := 0 // every pair of supported whole-byte types is in the table
+	for _, ty := range element.All() {
+		if Supported(ty, ty) && ty.Bits()%8 == 0 {
+			wholeTypes++
 		}
-		if filled != wholeTypes*wholeTypes || wholeTypes < 19 {
-			t.Errorf("%s: %d table entries for %d whole-byte types", p, filled, wholeTypes)
+	}
+	for _, p := range Paths() {
+		if filled[p] != wholeTypes*wholeTypes || wholeTypes < 19 {
+			t.Errorf("%s: %d table entries for %d whole-byte types", p, filled[p], wholeTypes)
 		}
 	}
 	for p := range numPaths {

@@ -212,7 +212,7 @@ func TestSplitBackoff(t *testing.T) {
 // TestParallelSplit converts buffers large enough to be split across goroutines with 2, 3 and 7
 // threads and compares with one thread, on every path; counts that are not multiples of the
 // split granularity (and an odd count of a packed source) exercise the piece boundaries. Run it
-// with -race to check that the pieces do not overlap.
+// with -race to check that the pieces do not overlap. Its subtests are pair/path.
 func TestParallelSplit(t *testing.T) {
 	e := element.MustParse
 	cases := []struct {
@@ -232,36 +232,45 @@ func TestParallelSplit(t *testing.T) {
 		if sb+db < 2*ParallelMinBytes {
 			t.Fatalf("%s→%s n=%d: %d bytes is too small to be split", c.from, c.to, c.n, sb+db)
 		}
-		src := make([]byte, sb)
+		src := make([]byte, sb) // read-only in the subtests
 		for i := range src {
 			src[i] = byte(r.Uint32())
 		}
-		for _, p := range Paths() {
-			want := make([]byte, db)
-			if err := WithPath(p, 1).Convert(want, c.to, src, c.from, c.n); err != nil {
-				t.Fatal(err)
-			}
-			for _, threads := range []int{2, 3, 7} {
-				got := make([]byte, db+16)
-				for i := range got {
-					got[i] = 0xA5
-				}
-				if err := WithPath(p, threads).Convert(got[:db], c.to, src, c.from, c.n); err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(got[:db], want) {
-					i := 0
-					for got[i] == want[i] {
-						i++
+		t.Run(pairName(c.from, c.to), func(t *testing.T) {
+			t.Parallel()
+			for _, p := range Paths() {
+				t.Run(p.String(), func(t *testing.T) {
+					t.Parallel()
+					want := make([]byte, db)
+					if err := WithPath(p, 1).Convert(want, c.to, src, c.from, c.n); err != nil {
+						t.Fatal(err)
 					}
-					t.Errorf("%s %s→%s n=%d threads=%d: byte %d differs from one thread (%#x, want %#x)",
-						p, c.from, c.to, c.n, threads, i, got[i], want[i])
-				}
-				if !bytes.Equal(got[db:], bytes.Repeat([]byte{0xA5}, 16)) {
-					t.Errorf("%s %s→%s threads=%d: wrote past the destination", p, c.from, c.to, threads)
-				}
+					for _, threads := range []int{2, 3, 7} {
+						if g := WithPath(p, threads).Goroutines(c.from, c.to, c.n); g < 2 {
+							t.Errorf("%s %s→%s n=%d threads=%d: %d goroutines", p, c.from, c.to, c.n, threads, g)
+						}
+						got := make([]byte, db+16)
+						for i := range got {
+							got[i] = 0xA5
+						}
+						if err := WithPath(p, threads).Convert(got[:db], c.to, src, c.from, c.n); err != nil {
+							t.Fatal(err)
+						}
+						if !bytes.Equal(got[:db], want) {
+							i := 0
+							for got[i] == want[i] {
+								i++
+							}
+							t.Errorf("%s %s→%s n=%d threads=%d: byte %d differs from one thread (%#x, want %#x)",
+								p, c.from, c.to, c.n, threads, i, got[i], want[i])
+						}
+						if !bytes.Equal(got[db:], bytes.Repeat([]byte{0xA5}, 16)) {
+							t.Errorf("%s %s→%s threads=%d: wrote past the destination", p, c.from, c.to, threads)
+						}
+					}
+				})
 			}
-		}
+		})
 	}
 }
 
