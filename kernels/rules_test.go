@@ -383,6 +383,10 @@ func TestRulesLargeSplit(t *testing.T) {
 	one, many := make([]byte, n), make([]byte, n)
 	c1, c4 := WithPath(Generic, 1), WithPath(Generic, 4)
 	c1.Rules, c4.Rules = Rules{Set: MLDtypes}, Rules{Set: MLDtypes}
+	if !c4.Rules.OwnLoop(element.F32, element.F8E4M3) || c4.Goroutines(element.F32, element.F8E4M3, n) < 2 {
+		t.Fatalf("f32 → f8e4m3 under ml_dtypes, %d elements: own loop %v, %d goroutines; want the rule set's loop split",
+			n, c4.Rules.OwnLoop(element.F32, element.F8E4M3), c4.Goroutines(element.F32, element.F8E4M3, n))
+	}
 	if err := c1.Convert(one, element.F8E4M3, src, element.F32, n); err != nil {
 		t.Fatal(err)
 	}
