@@ -3,6 +3,7 @@
 package kernels
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -37,6 +38,21 @@ func bf16Branches() []bool {
 		return []bool{false, true}
 	}
 	return []bool{false}
+}
+
+func init() { kernelBranches = neonBranches }
+
+// neonBranches returns, for NEON's f32 → bf16 kernel on a CPU with FEAT_BF16, its BFCVTN and its
+// integer branch (TestPathsMatchReference runs both), and nil for every other kernel.
+func neonBranches(p Path, from, to element.Type) []kernelBranch {
+	if p != NEON || !togglesBFCVTN(from, to) {
+		return nil
+	}
+	var bs []kernelBranch
+	for _, bfc := range bf16Branches() {
+		bs = append(bs, kernelBranch{fmt.Sprintf(" (BFCVTN %v)", bfc), func(f func()) { withBFCVTN(bfc, f) }})
+	}
+	return bs
 }
 
 // togglesBFCVTN reports whether a test of the pair switches useBFCVTN, to run both f32 → bf16
@@ -116,50 +132,6 @@ func TestNEONFeatureDispatch(t *testing.T) {
 		}
 	default:
 		t.Logf("not under qemu-user (QEMU_CPU unset or unknown): only the consistency checks ran")
-	}
-}
-
-// TestNEONEquivalence compares every NEON kernel, on both f32 → bf16 branches where the CPU has
-// BF16, with the reference of reference_test.go (refKernel) and with the pure-Go path. Its
-// subtests are pair/neon and pair/generic (the pure-Go path against the same reference); a
-// pair's subtest computes the reference once.
-func TestNEONEquivalence(t *testing.T) {
-	if !hasASIMD {
-		t.Skip("no Advanced SIMD")
-	}
-	for _, p := range neonPairs {
-		from, to := p[0], p[1]
-		t.Run(pairName(from, to), func(t *testing.T) {
-			parallelUnlessBFCVTN(t, from, to)
-			src, n := sourceFor(from, randomCount())
-			want := make([]byte, outBytes(to, n))
-			refKernel(from, to)(want, src, n)
-			t.Run(NEON.String(), func(t *testing.T) {
-				for _, bfc := range bf16Branches() {
-					if bfc && !(from == element.F32 && to == element.BF16) {
-						continue
-					}
-					withBFCVTN(bfc, func() {
-						got := make([]byte, len(want))
-						archKernel(NEON, from, to)(got, src, n)
-						if d := firstDiff(from, to, src, got, want); d != "" {
-							t.Errorf("%s → %s (BFCVTN %v), %d elements: %s", from, to, bfc, n, d)
-						}
-					})
-				}
-			})
-			t.Run(Generic.String(), func(t *testing.T) {
-				gk := genericKernel(from, to)
-				if gk == nil {
-					t.Fatalf("%s → %s: no pure-Go loop", from, to)
-				}
-				gen := make([]byte, len(want))
-				gk(gen, src, n)
-				if d := firstDiff(from, to, src, gen, want); d != "" {
-					t.Errorf("%s → %s: the pure-Go path and this test's reference differ: %s", from, to, d)
-				}
-			})
-		})
 	}
 }
 
