@@ -1,8 +1,6 @@
 package kernels
 
-import (
-	"testing"
-)
+import "testing"
 
 // TestStreams checks which conversions take the non-temporal kernels, with the threshold at
 // 16 MiB: narrowing and same-size pairs from 16 MiB of traffic, widening pairs from 32 MiB.
