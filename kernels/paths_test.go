@@ -537,8 +537,9 @@ func TestSIMDLengthsAndOffsets(t *testing.T) {
 
 // TestSIMDAllF32 converts all 2^32 float32 patterns to f16, bf16, f8e4m3 and f8e5m2, and to i32,
 // i16, i8, u8 and boolean (truncation, saturation, NaN → 0, every boundary), on every SIMD path.
-// It takes a few minutes of CPU, so it is skipped under -short. Its subtests (pair/path) run one
-// after another, each on every core.
+// It takes a few minutes of CPU, so it is skipped under -short. Its subtests are pair/path; a
+// pair's subtest converts each chunk of inputs on the generic path once for all its paths (see
+// allF32), and the pair subtests run one after another, each on every core.
 func TestSIMDAllF32(t *testing.T) {
 	if testing.Short() {
 		t.Skip("all 2^32 float32 patterns: skipped with -short")
@@ -553,20 +554,44 @@ func TestSIMDAllF32(t *testing.T) {
 			continue
 		}
 		t.Run(kernels.PairName(element.F32, to), func(t *testing.T) {
+			// The path subtests report what allF32 found for them. Each one that runs (-run
+			// may leave some out) marks its path, then waits in t.Parallel until this function,
+			// after comparing the marked paths in one pass, has returned.
+			var selected []kernels.Path
+			fails := map[kernels.Path][]string{}
 			for _, p := range paths {
-				t.Run(p.String(), func(t *testing.T) { allF32(t, p, to) })
+				t.Run(p.String(), func(t *testing.T) {
+					selected = append(selected, p)
+					t.Parallel()
+					for i, f := range fails[p] {
+						if i == 20 {
+							t.Errorf("... and %d more chunks", len(fails[p])-20)
+							break
+						}
+						t.Error(f)
+					}
+				})
+			}
+			if len(selected) > 0 {
+				allF32(selected, to, fails)
 			}
 		})
 	}
 }
 
-// allF32 compares path p with the generic path on all 2^32 float32 patterns converted to to,
-// in chunks that runtime.GOMAXPROCS(0) goroutines take in turn.
-func allF32(t *testing.T, p kernels.Path, to element.Type) {
+// allF32 compares each of paths with the generic path on all 2^32 float32 patterns converted to
+// to, in chunks that runtime.GOMAXPROCS(0) goroutines take in turn, each chunk converted on the
+// generic path once; it adds to fails[p] the first difference of each chunk where path p
+// differs, and every error.
+func allF32(paths []kernels.Path, to element.Type, fails map[kernels.Path][]string) {
 	const chunk = 1 << 22
 	var wg sync.WaitGroup
 	var mu sync.Mutex
-	var fails []string
+	fail := func(p kernels.Path, format string, args ...any) {
+		mu.Lock()
+		fails[p] = append(fails[p], fmt.Sprintf(format, args...))
+		mu.Unlock()
+	}
 	next := make(chan uint64)
 	go func() {
 		for c := uint64(0); c < 1<<32; c += chunk {
@@ -588,36 +613,27 @@ func allF32(t *testing.T, p kernels.Path, to element.Type) {
 					binary.LittleEndian.PutUint32(src[4*i:], uint32(c+i))
 				}
 				errG := kernels.WithPath(kernels.Generic, 1).Convert(want, to, src, element.F32, chunk)
-				err := kernels.WithPath(p, 1).Convert(got, to, src, element.F32, chunk)
-				if errG != nil || err != nil {
-					mu.Lock()
-					fails = append(fails, fmt.Sprintf("%s f32→%s chunk %#08x: error %v, generic %v", p, to, c, err, errG))
-					mu.Unlock()
-					continue
-				}
-				if bytes.Equal(want, got) {
-					continue
-				}
-				for i := 0; i < chunk; i++ {
-					if !bytes.Equal(want[i*esz:(i+1)*esz], got[i*esz:(i+1)*esz]) {
-						mu.Lock()
-						fails = append(fails, fmt.Sprintf("%s f32→%s %#08x: got %x, generic %x",
-							p, to, uint32(c)+uint32(i), rev(got[i*esz:(i+1)*esz]), rev(want[i*esz:(i+1)*esz])))
-						mu.Unlock()
-						break
+				for _, p := range paths {
+					err := kernels.WithPath(p, 1).Convert(got, to, src, element.F32, chunk)
+					if errG != nil || err != nil {
+						fail(p, "%s f32→%s chunk %#08x: error %v, generic %v", p, to, c, err, errG)
+						continue
+					}
+					if bytes.Equal(want, got) {
+						continue
+					}
+					for i := 0; i < chunk; i++ {
+						if !bytes.Equal(want[i*esz:(i+1)*esz], got[i*esz:(i+1)*esz]) {
+							fail(p, "%s f32→%s %#08x: got %x, generic %x",
+								p, to, uint32(c)+uint32(i), rev(got[i*esz:(i+1)*esz]), rev(want[i*esz:(i+1)*esz]))
+							break
+						}
 					}
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	for i, f := range fails {
-		if i == 20 {
-			t.Errorf("... and %d more chunks", len(fails)-20)
-			break
-		}
-		t.Error(f)
-	}
 }
 
 // TestSIMDLarge converts destinations of 5 MiB at destination offsets that can and cannot be
