@@ -2,7 +2,8 @@
 // framework promotion policies need) and their properties: names, bit widths, OpenVINO's
 // real/signed/quantized predicates, integer ranges, float formats and packed buffer sizes.
 //
-// It is the leaf of the module: every other package imports it, and it imports nothing of ours.
+// It is the leaf of the module: it imports none of the module's packages, and every package that
+// handles element types imports it (all but internal/atomicfile and internal/membound).
 package element
 
 import (

@@ -56,26 +56,27 @@ func TestSIMDF8EncodeNormalRuns(t *testing.T) {
 	for i, v := range f16s {
 		binary.LittleEndian.PutUint16(r16.src[2*i:], v)
 	}
-	ran := 0
-	for _, r := range []run{r32, r16} {
-		esz := r.from.Bits() / 8
+	runs := map[element.Type]run{element.F32: r32, element.F16: r16}
+	var pairs [][2]element.Type
+	for _, from := range []element.Type{element.F32, element.F16} {
 		for _, to := range []element.Type{element.F8E4M3, element.F8E5M2} {
-			for _, p := range simdPaths() {
-				if !kernels.HasKernel(p, r.from, to) {
-					continue
-				}
-				ran++
-				for _, start := range append([]int{0}, r.starts...) {
-					for off := range 4 {
-						first := start + off
-						convertBoth(t, p, r.from, to, r.src[esz*first:], r.n-first,
-							func(i int) string { return r.desc(first + i) })
-					}
-				}
+			if len(pairPaths(from, to)) > 0 {
+				pairs = append(pairs, [2]element.Type{from, to})
 			}
 		}
 	}
-	if ran == 0 {
+	if len(pairs) == 0 {
 		t.Skip("no SIMD kernel for f32, f16 → f8 on this CPU")
 	}
+	eachSIMDPairPath(t, pairs, func(t *testing.T, p kernels.Path, from, to element.Type) {
+		r := runs[from]
+		esz := r.from.Bits() / 8
+		for _, start := range append([]int{0}, r.starts...) {
+			for off := range 4 {
+				first := start + off
+				convertBoth(t, p, r.from, to, r.src[esz*first:], r.n-first,
+					func(i int) string { return r.desc(first + i) })
+			}
+		}
+	})
 }

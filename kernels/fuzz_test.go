@@ -11,7 +11,7 @@ import (
 // FuzzConvert is a differential fuzz test: any pair of types, any count and any source bytes
 // must give the same destination bytes on every path of this CPU as on the pure-Go path, never
 // touch the destination past its size, and fail (without writing) exactly when the pure-Go path
-// fails.
+// fails. Each input runs the subtests pair/path ("f32-f16/avx512") under its own name.
 func FuzzConvert(f *testing.F) {
 	f.Add(uint8(element.F32), uint8(element.F16), uint16(33), []byte("\x00\x00\xc0\x7f\x01\x00\x80\x7f\xff\xff\x7f\x7f"))
 	f.Add(uint8(element.F16), uint8(element.F8E4M3), uint16(100), []byte{0x7c, 0x01, 0x5f, 0x40, 0x00, 0x80})
@@ -36,15 +36,19 @@ func FuzzConvert(f *testing.F) {
 		if errG != nil && kernels.Supported(from, to) && sb > 0 {
 			t.Fatalf("%s→%s n=%d: generic failed on a well-sized buffer: %v", from, to, n, errG)
 		}
-		for _, p := range kernels.Paths() {
-			got := bytes.Repeat([]byte{0xA5}, int(db)+guard)
-			err := kernels.WithPath(p, 1).Convert(got[:db], to, src, from, n)
-			if (err == nil) != (errG == nil) {
-				t.Fatalf("%s %s→%s n=%d: error %v, generic %v", p, from, to, n, err, errG)
+		t.Run(kernels.PairName(from, to), func(t *testing.T) {
+			for _, p := range kernels.Paths() {
+				t.Run(p.String(), func(t *testing.T) {
+					got := bytes.Repeat([]byte{0xA5}, int(db)+guard)
+					err := kernels.WithPath(p, 1).Convert(got[:db], to, src, from, n)
+					if (err == nil) != (errG == nil) {
+						t.Fatalf("%s %s→%s n=%d: error %v, generic %v", p, from, to, n, err, errG)
+					}
+					if !bytes.Equal(got, want) {
+						t.Fatalf("%s %s→%s n=%d: output differs from generic\nsrc %x\ngot  %x\nwant %x", p, from, to, n, src, got, want)
+					}
+				})
 			}
-			if !bytes.Equal(got, want) {
-				t.Fatalf("%s %s→%s n=%d: output differs from generic\nsrc %x\ngot  %x\nwant %x", p, from, to, n, src, got, want)
-			}
-		}
+		})
 	})
 }

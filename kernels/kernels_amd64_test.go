@@ -16,7 +16,7 @@ import (
 // (the AVX-512 path prefers the AVX512_BF16 kernels for → bf16 when the CPU has them), so that
 // every kernel runs here whichever variant Convert picks: against the generic loop, on every
 // f16 pattern, on float32 specials and random patterns (a third of them subnormal), and on
-// every length 0..100.
+// every length 0..100. Its subtests are pair/avx512, each looping over the pair's kernels.
 func TestAMD64AlternateKernels(t *testing.T) {
 	type alt struct {
 		name     string
@@ -46,49 +46,64 @@ func TestAMD64AlternateKernels(t *testing.T) {
 	for i := range 1 << 16 {
 		binary.LittleEndian.PutUint16(f16src[2*i:], uint16(i))
 	}
-	ran := 0
+	byPair := map[[2]element.Type][]alt{} // the kernels this CPU runs, by pair
+	var pairs [][2]element.Type
 	for _, a := range alts {
 		if !a.need {
 			continue
 		}
-		ran++
-		src := f32src
-		if a.from == element.F16 {
-			src = f16src
+		pr := [2]element.Type{a.from, a.to}
+		if byPair[pr] == nil {
+			pairs = append(pairs, pr)
 		}
-		n := len(src) / (a.from.Bits() / 8)
-		want := make([]byte, n*a.to.Bits()/8)
-		got := make([]byte, len(want)+8)
-		genericKernel(a.from, a.to)(want, src, n)
-		for ln := 0; ln <= 100; ln++ {
-			for i := range got {
-				got[i] = 0xA5
-			}
-			sb, db := ln*a.from.Bits()/8, ln*a.to.Bits()/8
-			a.f(got[:db], src[:sb], ln)
-			if !bytes.Equal(got[:db], want[:db]) || got[db] != 0xA5 {
-				t.Fatalf("%s n=%d: got %x, want %x", a.name, ln, got[:db+1], want[:db])
-			}
-		}
-		a.f(got[:len(want)], src, n)
-		if !bytes.Equal(got[:len(want)], want) {
-			for i := 0; i < len(want); i += 2 {
-				if got[i] != want[i] || got[i+1] != want[i+1] {
-					e := i / 2
-					t.Fatalf("%s element %d (source %x): got %x, want %x", a.name, e,
-						src[e*a.from.Bits()/8:(e+1)*a.from.Bits()/8], got[i:i+2], want[i:i+2])
-				}
-			}
-		}
+		byPair[pr] = append(byPair[pr], a)
 	}
-	if ran == 0 {
+	if len(pairs) == 0 {
 		t.Skip("no AVX-512 on this CPU")
+	}
+	for _, pr := range pairs {
+		t.Run(pairName(pr[0], pr[1]), func(t *testing.T) {
+			t.Parallel()
+			t.Run(AVX512.String(), func(t *testing.T) {
+				for _, a := range byPair[pr] {
+					src := f32src // f32src and f16src are read-only in the subtests
+					if a.from == element.F16 {
+						src = f16src
+					}
+					n := len(src) / (a.from.Bits() / 8)
+					want := make([]byte, n*a.to.Bits()/8)
+					got := make([]byte, len(want)+8)
+					genericKernel(a.from, a.to)(want, src, n)
+					for ln := 0; ln <= 100; ln++ {
+						for i := range got {
+							got[i] = 0xA5
+						}
+						sb, db := ln*a.from.Bits()/8, ln*a.to.Bits()/8
+						a.f(got[:db], src[:sb], ln)
+						if !bytes.Equal(got[:db], want[:db]) || got[db] != 0xA5 {
+							t.Fatalf("%s n=%d: got %x, want %x", a.name, ln, got[:db+1], want[:db])
+						}
+					}
+					a.f(got[:len(want)], src, n)
+					if !bytes.Equal(got[:len(want)], want) {
+						for i := 0; i < len(want); i += 2 {
+							if got[i] != want[i] || got[i+1] != want[i+1] {
+								e := i / 2
+								t.Fatalf("%s element %d (source %x): got %x, want %x", a.name, e,
+									src[e*a.from.Bits()/8:(e+1)*a.from.Bits()/8], got[i:i+2], want[i:i+2])
+							}
+						}
+					}
+				}
+			})
+		})
 	}
 }
 
 // TestAMD64NonTemporal lowers the size from which Convert uses the non-temporal kernels, so
 // that they run on buffers of a few MiB, and compares them with the generic loops at
 // destination offsets that can and cannot be 64-byte aligned and with counts that leave a tail.
+// Its subtests are pair/avx512.
 func TestAMD64NonTemporal(t *testing.T) {
 	if !haveAVX512 {
 		t.Skip("no AVX-512 on this CPU")
@@ -103,29 +118,34 @@ func TestAMD64NonTemporal(t *testing.T) {
 				continue
 			}
 			ran++
-			n := (2<<20)/(to.Bits()/8) + 61
-			if !streams(int64(n*from.Bits()/8), int64(n*to.Bits()/8)) {
-				t.Fatalf("%s→%s: %d elements do not take the non-temporal kernel", from, to, n)
-			}
-			src := make([]byte, n*from.Bits()/8)
-			for i := range src {
-				src[i] = byte(r.Uint32())
-			}
-			want := make([]byte, n*to.Bits()/8)
-			genericKernel(from, to)(want, src, n)
-			buf := make([]byte, len(want)+256)
-			for _, off := range []int{0, 2, 4, 6, 8, 1, 62} {
-				clear(buf)
-				if err := WithPath(AVX512, 1).Convert(buf[off:off+len(want)], to, src, from, n); err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(buf[off:off+len(want)], want) {
-					t.Errorf("%s→%s at offset %d differs from the generic loop", from, to, off)
-				}
-				if bytes.Count(buf[:off], []byte{0}) != off || bytes.Count(buf[off+len(want):], []byte{0}) != len(buf)-off-len(want) {
-					t.Errorf("%s→%s at offset %d wrote outside the destination", from, to, off)
-				}
-			}
+			// Not in parallel: the subtests run while largeMinBytes is lowered.
+			t.Run(pairName(from, to), func(t *testing.T) {
+				t.Run(AVX512.String(), func(t *testing.T) {
+					n := (2<<20)/(to.Bits()/8) + 61
+					if !streams(int64(n*from.Bits()/8), int64(n*to.Bits()/8)) {
+						t.Fatalf("%s→%s: %d elements do not take the non-temporal kernel", from, to, n)
+					}
+					src := make([]byte, n*from.Bits()/8)
+					for i := range src {
+						src[i] = byte(r.Uint32())
+					}
+					want := make([]byte, n*to.Bits()/8)
+					genericKernel(from, to)(want, src, n)
+					buf := make([]byte, len(want)+256)
+					for _, off := range []int{0, 2, 4, 6, 8, 1, 62} {
+						clear(buf)
+						if err := WithPath(AVX512, 1).Convert(buf[off:off+len(want)], to, src, from, n); err != nil {
+							t.Fatal(err)
+						}
+						if !bytes.Equal(buf[off:off+len(want)], want) {
+							t.Errorf("%s→%s at offset %d differs from the generic loop", from, to, off)
+						}
+						if bytes.Count(buf[:off], []byte{0}) != off || bytes.Count(buf[off+len(want):], []byte{0}) != len(buf)-off-len(want) {
+							t.Errorf("%s→%s at offset %d wrote outside the destination", from, to, off)
+						}
+					}
+				})
+			})
 		}
 	}
 	if ran != 10 {

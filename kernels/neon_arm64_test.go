@@ -3,6 +3,7 @@
 package kernels
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -36,6 +37,48 @@ func bf16Branches() []bool {
 		return []bool{false, true}
 	}
 	return []bool{false}
+}
+
+func init() { kernelBranches = neonBranches }
+
+// neonBranches returns, for NEON's f32 → bf16 kernel on a CPU with FEAT_BF16, its BFCVTN and its
+// integer branch (TestPathsMatchReference runs both), and nil for every other kernel.
+func neonBranches(p Path, from, to element.Type) []kernelBranch {
+	if p != NEON || !togglesBFCVTN(from, to) {
+		return nil
+	}
+	var bs []kernelBranch
+	for _, bfc := range bf16Branches() {
+		bs = append(bs, kernelBranch{fmt.Sprintf(" (BFCVTN %v)", bfc), func(f func()) { withBFCVTN(bfc, f) }})
+	}
+	return bs
+}
+
+// togglesBFCVTN reports whether a test of the pair switches useBFCVTN, to run both f32 → bf16
+// branches: its subtest must not run in parallel with readers of useBFCVTN (every f32 → bf16
+// conversion on NEON).
+func togglesBFCVTN(from, to element.Type) bool {
+	return from == element.F32 && to == element.BF16 && len(bf16Branches()) > 1
+}
+
+// parallelUnlessBFCVTN marks t parallel unless it is the subtest of the pair that switches
+// useBFCVTN, which then runs before its parallel siblings start.
+func parallelUnlessBFCVTN(t *testing.T, from, to element.Type) {
+	if !togglesBFCVTN(from, to) {
+		t.Parallel()
+	}
+}
+
+// eachNEONPair runs f as the subtest pair/neon of t (pairName: "f32-f16/neon") for every NEON
+// pair, in parallel except for the pair that switches useBFCVTN.
+func eachNEONPair(t *testing.T, f func(t *testing.T, from, to element.Type)) {
+	for _, p := range neonPairs {
+		from, to := p[0], p[1]
+		t.Run(pairName(from, to), func(t *testing.T) {
+			parallelUnlessBFCVTN(t, from, to)
+			t.Run(NEON.String(), func(t *testing.T) { f(t, from, to) })
+		})
+	}
 }
 
 func TestNEONHasKernels(t *testing.T) {
@@ -91,49 +134,15 @@ func TestNEONFeatureDispatch(t *testing.T) {
 	}
 }
 
-// TestNEONEquivalence compares every NEON kernel, on both f32 → bf16 branches where the CPU has
-// BF16, with the reference of reference_test.go (refKernel) and with the pure-Go path.
-func TestNEONEquivalence(t *testing.T) {
-	if !hasASIMD {
-		t.Skip("no Advanced SIMD")
-	}
-	for _, p := range neonPairs {
-		from, to := p[0], p[1]
-		src, n := sourceFor(from, randomCount())
-		ref := refKernel(from, to)
-		want := make([]byte, outBytes(to, n))
-		ref(want, src, n)
-		if gk := genericKernel(from, to); gk != nil {
-			gen := make([]byte, len(want))
-			gk(gen, src, n)
-			if d := firstDiff(from, to, src, gen, want); d != "" {
-				t.Errorf("%s → %s: the pure-Go path and this test's reference differ: %s", from, to, d)
-			}
-		}
-		for _, bfc := range bf16Branches() {
-			if bfc && !(from == element.F32 && to == element.BF16) {
-				continue
-			}
-			withBFCVTN(bfc, func() {
-				got := make([]byte, len(want))
-				archKernel(NEON, from, to)(got, src, n)
-				if d := firstDiff(from, to, src, got, want); d != "" {
-					t.Errorf("%s → %s (BFCVTN %v), %d elements: %s", from, to, bfc, n, d)
-				}
-			})
-		}
-	}
-}
-
 // TestNEONLengthsOffsets runs every kernel on lengths 0..257 at source and destination byte
-// offsets 0..7, with guard bytes on both sides of the destination that must stay untouched.
+// offsets 0..7, with guard bytes on both sides of the destination that must stay untouched. Its
+// subtests are pair/neon.
 func TestNEONLengthsOffsets(t *testing.T) {
 	if !hasASIMD {
 		t.Skip("no Advanced SIMD")
 	}
 	const maxN, guard = 257, 32
-	for _, p := range neonPairs {
-		from, to := p[0], p[1]
+	eachNEONPair(t, func(t *testing.T, from, to element.Type) {
 		rng := rand.New(rand.NewPCG(uint64(from)<<8|uint64(to), 7))
 		full := make([]byte, outBytes(from, maxN)+8)
 		for i := range full {
@@ -166,15 +175,15 @@ func TestNEONLengthsOffsets(t *testing.T) {
 						}
 						for i, b := range buf {
 							if (i < guard+do || i >= guard+do+db) && b != 0xA5 {
-								t.Fatalf("%s → %s n=%d offsets %d/%d: guard byte %d overwritten",
-									from, to, n, so, do, i-guard-do)
+								t.Fatalf("%s → %s (BFCVTN %v) n=%d offsets %d/%d: guard byte %d overwritten",
+									from, to, bfc, n, so, do, i-guard-do)
 							}
 						}
 					}
 				}
 			})
 		}
-	}
+	})
 }
 
 // TestNEONBF16Branches compares the BFCVTN and integer f32 → bf16 kernels on every f32 high

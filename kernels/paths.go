@@ -15,8 +15,8 @@ type Path uint8
 const (
 	Best    Path = iota // the best path this CPU runs: Paths()[0]
 	Generic             // pure Go, the reference
-	AVX2                // amd64 AVX2 + F16C (+ FMA, BMI2 where used)
-	AVX512              // amd64 AVX-512 F, BW, VL, DQ (+ VBMI where used)
+	AVX2                // amd64 AVX2, F16C and FMA
+	AVX512              // amd64 AVX2's features and AVX-512 F, BW, VL, DQ, VBMI and BMI2
 	NEON                // arm64 Advanced SIMD (+ FP16/BF16 conversions where the CPU has them)
 	numPaths
 )

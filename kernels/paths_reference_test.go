@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/convertpromote/convertpromote/element"
@@ -15,31 +16,68 @@ import (
 
 // TestPathsMatchReference runs each path's kernel of every registry pair, and the pure-Go loop,
 // on sourceFor's inputs (every 8- and 16-bit pattern, every packed 4-bit byte, structured and
-// random 32- and 64-bit patterns) and compares the bytes with refKernel's.
+// random 32- and 64-bit patterns) and compares the bytes with refKernel's; a kernel with
+// branches that a switch selects (kernelBranches) runs on each. Its subtests are pair/path; a
+// pair's subtest computes the reference once for all its paths, and runs in parallel unless it
+// throws such a switch.
 func TestPathsMatchReference(t *testing.T) {
-	random := min(randomCount(), 1<<16)
 	for _, r := range registry {
-		src, n := sourceFor(r.from, random)
-		want := make([]byte, outBytes(r.to, n))
-		refKernel(r.from, r.to)(want, src, n)
-		for _, p := range Paths() {
-			var k loopFunc
-			switch {
-			case p == Generic:
-				k = genericKernel(r.from, r.to)
-			case r.paths.has(p):
-				k = archKernel(p, r.from, r.to)
-			default:
-				continue
+		t.Run(pairName(r.from, r.to), func(t *testing.T) {
+			branches := map[Path][]kernelBranch{}
+			for _, p := range Paths() {
+				branches[p] = []kernelBranch{{"", func(f func()) { f() }}}
+				if kernelBranches != nil && p != Generic {
+					if bs := kernelBranches(p, r.from, r.to); len(bs) > 0 {
+						branches[p] = bs
+					}
+				}
 			}
-			got := make([]byte, len(want))
-			k(got, src, n)
-			if d := firstDiff(r.from, r.to, src, got, want); d != "" {
-				t.Errorf("%s %s → %s, %d elements: %s", p, r.from, r.to, n, d)
+			if !slices.ContainsFunc(Paths(), func(p Path) bool { return len(branches[p]) > 1 }) {
+				t.Parallel()
 			}
-		}
+			src, n := sourceFor(r.from, randomCount())
+			want := make([]byte, outBytes(r.to, n))
+			refKernel(r.from, r.to)(want, src, n)
+			for _, p := range Paths() {
+				var k loopFunc
+				switch {
+				case p == Generic:
+					k = genericKernel(r.from, r.to)
+				case r.paths.has(p):
+					k = archKernel(p, r.from, r.to)
+				default:
+					continue
+				}
+				t.Run(p.String(), func(t *testing.T) {
+					if k == nil {
+						t.Fatalf("%s %s → %s: no kernel", p, r.from, r.to)
+					}
+					for _, b := range branches[p] {
+						b.run(func() {
+							got := make([]byte, len(want))
+							k(got, src, n)
+							if d := firstDiff(r.from, r.to, src, got, want); d != "" {
+								t.Errorf("%s%s %s → %s, %d elements: %s", p, b.name, r.from, r.to, n, d)
+							}
+						})
+					}
+				})
+			}
+		})
 	}
 }
+
+// kernelBranch is one branch of a kernel that a switch selects: its name (for messages) and a
+// function that runs its argument with the switch set for it.
+type kernelBranch struct {
+	name string
+	run  func(func())
+}
+
+// kernelBranches, when an architecture's tests set it, returns the branches of path p's kernel
+// for the pair that this CPU can run, or nil for a kernel with one (see neon_arm64_test.go:
+// f32 → bf16 with and without BFCVTN).
+var kernelBranches func(p Path, from, to element.Type) []kernelBranch
 
 // structured32 returns 32-bit patterns: every high half with a set of low halves chosen around
 // the rounding points of f16 (bit 13), bf16 (bit 16) and integer truncation, plus random ones.
@@ -116,15 +154,6 @@ func sourceFor(from element.Type, random int) ([]byte, int) {
 		return b, len(xs)
 	}
 	panic("no source for " + from.String())
-}
-
-// randomCount is the number of random 32- and 64-bit patterns on top of the structured ones:
-// 10^7 in the normal run, few under -short, which CI runs under qemu (10-50× slower).
-func randomCount() int {
-	if testing.Short() {
-		return 1 << 14
-	}
-	return 10_000_000
 }
 
 // firstDiff describes the first element where got and want differ, or returns "".

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/convertpromote/convertpromote/element"
@@ -21,9 +22,9 @@ func convF32(t *testing.T, r Rules, to element.Type, x float32) []byte {
 	return dst
 }
 
-// TestRulesIssueExamples: the examples of the rule sets' description, which differ between the
+// TestRulesExamples: the examples of the rule sets' description, which differ between the
 // rule sets.
-func TestRulesIssueExamples(t *testing.T) {
+func TestRulesExamples(t *testing.T) {
 	for _, c := range []struct {
 		r    Rules
 		to   element.Type
@@ -81,40 +82,46 @@ func TestRulesDifferMatchesDocs(t *testing.T) {
 
 // TestAllPairsRules is TestAllPairs under every rule variant: every pair, on the source vectors
 // (every code of the 8-bit and smaller types, edge values and random patterns of the others),
-// against the reference model of the rule sets.
+// against the reference model of the rule sets. Its subtests are pair/best, each looping over the
+// rule variants.
 func TestAllPairsRules(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	ts := convertibleTypes()
-	vecs := make(map[element.Type][][2]uint64)
+	vecs := make(map[element.Type][][2]uint64) // read-only in the subtests
 	for _, from := range ts {
 		vecs[from] = sourceVector(from, r)
 	}
-	for _, rules := range allRules()[1:] {
-		c := Converter{Rules: rules}
-		for _, from := range ts {
-			vec := vecs[from]
-			src := refPack(from, vec)
-			n := len(vec)
-			for _, to := range ts {
-				size, _ := to.ByteSize(int64(n))
-				dst := make([]byte, size)
-				if err := c.Convert(dst, to, src, from, n); err != nil {
-					t.Fatalf("%+v %s → %s: %v", rules, from, to, err)
-				}
-				got, stray := refUnpack(to, dst, n)
-				if stray {
-					t.Errorf("%+v %s → %s: unused bits of the packed destination are not zero", rules, from, to)
-				}
-				bad := 0
-				for i, v := range vec {
-					wr, wi := refConvertRules(rules, from, to, v[0], v[1])
-					if got[i] != [2]uint64{wr, wi} {
-						if bad++; bad <= 3 {
-							t.Errorf("%+v %s → %s: element %s gives %s, want %s", rules, from, to, vecKey(v), vecKey(got[i]), vecKey([2]uint64{wr, wi}))
+	for _, from := range ts {
+		vec := vecs[from]
+		src := refPack(from, vec)
+		n := len(vec)
+		for _, to := range ts {
+			t.Run(pairName(from, to), func(t *testing.T) {
+				t.Parallel()
+				t.Run(Best.String(), func(t *testing.T) {
+					for _, rules := range allRules()[1:] {
+						c := Converter{Rules: rules}
+						size, _ := to.ByteSize(int64(n))
+						dst := make([]byte, size)
+						if err := c.Convert(dst, to, src, from, n); err != nil {
+							t.Fatalf("%+v %s → %s: %v", rules, from, to, err)
+						}
+						got, stray := refUnpack(to, dst, n)
+						if stray {
+							t.Errorf("%+v %s → %s: unused bits of the packed destination are not zero", rules, from, to)
+						}
+						bad := 0
+						for i, v := range vec {
+							wr, wi := refConvertRules(rules, from, to, v[0], v[1])
+							if got[i] != [2]uint64{wr, wi} {
+								if bad++; bad <= 3 {
+									t.Errorf("%+v %s → %s: element %s gives %s, want %s", rules, from, to, vecKey(v), vecKey(got[i]), vecKey([2]uint64{wr, wi}))
+								}
+							}
 						}
 					}
-				}
-			}
+				})
+			})
 		}
 	}
 }
@@ -214,7 +221,7 @@ func f64RulePatterns() []uint64 {
 // compares each element with the independent reference (rules_reference_test.go): all 2^16
 // f16 and bf16 patterns (a stride of 7 under -short), at least 2^20 f32 patterns (fewer under
 // -short), and f64 values at and next to every rounding midpoint. 8-bit sources are exhaustive
-// in TestAllPairsRules.
+// in TestAllPairsRules. Its subtests are pair/best, each looping over the target's rule variants.
 func TestRulesNarrowExhaustive(t *testing.T) {
 	short := testing.Short()
 	step := 1
@@ -236,9 +243,15 @@ func TestRulesNarrowExhaustive(t *testing.T) {
 		from element.Type
 		bits []uint64
 	}{{element.F16, h16}, {element.BF16, h16}, {element.F32, f32s}, {element.F64, f64RulePatterns()}}
+	var targets []element.Type // narrowRuleCases' targets, each once
+	for _, c := range narrowRuleCases() {
+		if !slices.Contains(targets, c.to) {
+			targets = append(targets, c.to)
+		}
+	}
 	for _, s := range sources {
 		w := s.from.Bits() / 8
-		src := make([]byte, w*len(s.bits))
+		src := make([]byte, w*len(s.bits)) // src and vals are read-only in the subtests
 		for i, b := range s.bits {
 			for k := range w {
 				src[w*i+k] = byte(b >> (8 * k))
@@ -248,36 +261,50 @@ func TestRulesNarrowExhaustive(t *testing.T) {
 		for i, b := range s.bits {
 			vals[i] = refDecode(s.from, b, 0)
 		}
-		for _, c := range narrowRuleCases() {
-			n := len(s.bits)
-			size, _ := c.to.ByteSize(int64(n))
-			dst := make([]byte, size)
-			if err := (Converter{Rules: c.r}).Convert(dst, c.to, src, s.from, n); err != nil {
-				t.Fatal(err)
-			}
-			got, _ := refUnpack(c.to, dst, n)
-			bad := 0
-			for i, v := range vals {
-				if want := refRulesEncode(c.r, c.to, v); got[i][0] != want {
-					if bad++; bad <= 3 {
-						t.Errorf("%+v %v %#x → %v: got %#x, want %#x", c.r, s.from, s.bits[i], c.to, got[i][0], want)
+		for _, to := range targets {
+			t.Run(pairName(s.from, to), func(t *testing.T) {
+				t.Parallel()
+				t.Run(Best.String(), func(t *testing.T) {
+					for _, c := range narrowRuleCases() {
+						if c.to != to {
+							continue
+						}
+						n := len(s.bits)
+						size, _ := c.to.ByteSize(int64(n))
+						dst := make([]byte, size)
+						if err := (Converter{Rules: c.r}).Convert(dst, c.to, src, s.from, n); err != nil {
+							t.Fatal(err)
+						}
+						got, stray := refUnpack(c.to, dst, n)
+						if stray {
+							t.Errorf("%+v %v → %v: unused bits of the packed destination are not zero", c.r, s.from, c.to)
+						}
+						bad := 0
+						for i, v := range vals {
+							if want := refRulesEncode(c.r, c.to, v); got[i][0] != want {
+								if bad++; bad <= 3 {
+									t.Errorf("%+v %v %#x → %v: got %#x, want %#x", c.r, s.from, s.bits[i], c.to, got[i][0], want)
+								}
+							}
+						}
+						if bad > 3 {
+							t.Errorf("%+v %v → %v: %d of %d differ", c.r, s.from, c.to, bad, n)
+						}
 					}
-				}
-			}
-			if bad > 3 {
-				t.Errorf("%+v %v → %v: %d of %d differ", c.r, s.from, c.to, bad, n)
-			}
+				})
+			})
 		}
 	}
 }
 
 // TestRulesPathsAgree: under every rule variant, every path gives the pure-Go path's bits for
-// every pair, on random buffers long enough to reach the SIMD loops' main bodies and tails.
+// every pair, on random buffers long enough to reach the SIMD loops' main bodies and tails. Its
+// subtests are pair/path, each looping over the rule variants.
 func TestRulesPathsAgree(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	const n = 1000 + 37
 	ts := convertibleTypes()
-	srcs := make(map[element.Type][]byte)
+	srcs := make(map[element.Type][]byte) // read-only in the subtests
 	for _, from := range ts {
 		size, _ := from.ByteSize(n)
 		b := make([]byte, size)
@@ -286,28 +313,33 @@ func TestRulesPathsAgree(t *testing.T) {
 		}
 		srcs[from] = b
 	}
-	for _, p := range Paths() {
-		if p == Generic {
-			continue
-		}
-		for _, rules := range allRules() {
-			c, g := WithPath(p, 1), WithPath(Generic, 1)
-			c.Rules, g.Rules = rules, rules
-			for _, from := range ts {
-				for _, to := range ts {
-					size, _ := to.ByteSize(n)
-					want, got := make([]byte, size), make([]byte, size)
-					if err := g.Convert(want, to, srcs[from], from, n); err != nil {
-						t.Fatal(err)
+	for _, from := range ts {
+		for _, to := range ts {
+			t.Run(pairName(from, to), func(t *testing.T) {
+				t.Parallel()
+				for _, p := range Paths() {
+					if p == Generic {
+						continue
 					}
-					if err := c.Convert(got, to, srcs[from], from, n); err != nil {
-						t.Fatal(err)
-					}
-					if string(got) != string(want) {
-						t.Errorf("%v %+v %v → %v: differs from the pure-Go path", p, rules, from, to)
-					}
+					t.Run(p.String(), func(t *testing.T) {
+						for _, rules := range allRules() {
+							c, g := WithPath(p, 1), WithPath(Generic, 1)
+							c.Rules, g.Rules = rules, rules
+							size, _ := to.ByteSize(n)
+							want, got := make([]byte, size), make([]byte, size)
+							if err := g.Convert(want, to, srcs[from], from, n); err != nil {
+								t.Fatal(err)
+							}
+							if err := c.Convert(got, to, srcs[from], from, n); err != nil {
+								t.Fatal(err)
+							}
+							if string(got) != string(want) {
+								t.Errorf("%v %+v %v → %v: differs from the pure-Go path", p, rules, from, to)
+							}
+						}
+					})
 				}
-			}
+			})
 		}
 	}
 }
@@ -351,6 +383,10 @@ func TestRulesLargeSplit(t *testing.T) {
 	one, many := make([]byte, n), make([]byte, n)
 	c1, c4 := WithPath(Generic, 1), WithPath(Generic, 4)
 	c1.Rules, c4.Rules = Rules{Set: MLDtypes}, Rules{Set: MLDtypes}
+	if !c4.Rules.OwnLoop(element.F32, element.F8E4M3) || c4.Goroutines(element.F32, element.F8E4M3, n) < 2 {
+		t.Fatalf("f32 → f8e4m3 under ml_dtypes, %d elements: own loop %v, %d goroutines; want the rule set's loop split",
+			n, c4.Rules.OwnLoop(element.F32, element.F8E4M3), c4.Goroutines(element.F32, element.F8E4M3, n))
+	}
 	if err := c1.Convert(one, element.F8E4M3, src, element.F32, n); err != nil {
 		t.Fatal(err)
 	}

@@ -68,10 +68,20 @@ func TestTypedHelpers(t *testing.T) {
 	if err := BF16sFromF16s(b, hb); err != nil {
 		t.Fatal(err)
 	}
+	for i := range hb {
+		if want := refBF16FromF32(F32FromF16(hb[i])); uint64(b[i]) != want {
+			t.Fatalf("BF16sFromF16s element %d (%#04x): %#04x, want %#04x", i, hb[i], b[i], want)
+		}
+	}
 
 	f64 := make([]float64, n)
 	if err := F64sFromF32s(f64, f32); err != nil {
 		t.Fatal(err)
+	}
+	for i, x := range f32 {
+		if x == x && f64[i] != float64(x) || x != x && f64[i] == f64[i] {
+			t.Fatalf("F64sFromF32s element %d: %v, want %v", i, f64[i], x)
+		}
 	}
 	if err := F32sFromF64s(back, f64); err != nil {
 		t.Fatal(err)
@@ -105,8 +115,23 @@ func TestTypedHelpers(t *testing.T) {
 	if err := I64sFromI32s(i64, i32); err != nil {
 		t.Fatal(err)
 	}
-	if err := I32sFromI64s(i32, i64); err != nil {
+	for i := range i32 {
+		if i64[i] != int64(i32[i]) {
+			t.Fatalf("I64sFromI32s element %d: %d, want %d", i, i64[i], i32[i])
+		}
+	}
+	i64[0], i64[1] = 1<<40+5, -1<<40-7 // the low 32 bits: 5 and -7
+	back32 := make([]int32, n)
+	if err := I32sFromI64s(back32, i64); err != nil {
 		t.Fatal(err)
+	}
+	for i := range i64 {
+		if back32[i] != int32(i64[i]) {
+			t.Fatalf("I32sFromI64s element %d: %d, want %d", i, back32[i], int32(i64[i]))
+		}
+	}
+	if back32[0] != 5 || back32[1] != -7 {
+		t.Errorf("I32sFromI64s(2^40+5, -2^40-7) = %d, %d, want 5, -7", back32[0], back32[1])
 	}
 	i8 := []int8{-128, -1, 0, 127}
 	if err := F32sFromI8s(back[:4], i8); err != nil || !slices.Equal(back[:4], []float32{-128, -1, 0, 127}) {

@@ -1,9 +1,12 @@
 package kernels
 
 import (
-	"reflect"
+	"bytes"
+	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -94,84 +97,6 @@ func TestChunkElems(t *testing.T) {
 		b := int64(got) * c.total / int64(c.n)
 		if got%chunkAlign != 0 || b < c.lo || b > c.hi {
 			t.Errorf("chunkElems(%d, %d, %d) = %d elements (%d bytes), want %d..%d bytes", c.n, c.total, c.t, got, b, c.lo, c.hi)
-		}
-	}
-}
-
-// TestDispatchTable checks Convert's table against the lookup it caches: for every path this CPU
-// has and every pair of types, the entry holds kernel(p, from, to) with the element sizes of
-// both types exactly when both are stored in whole bytes, and is empty otherwise.
-func TestDispatchTable(t *testing.T) {
-	for _, p := range Paths() {
-		filled := 0
-		for from := range element.Type(numTypes) {
-			for to := range element.Type(numTypes) {
-				e := dispatch[p][from][to]
-				want := kernel(p, from, to)
-				whole := from.Valid() && to.Valid() && from != element.String && to != element.String &&
-					from.Bits() > 0 && from.Bits()%8 == 0 && to.Bits() > 0 && to.Bits()%8 == 0
-				switch {
-				case want == nil || !whole:
-					if e.f != nil {
-						t.Errorf("%s %s→%s: table entry for a pair Convert must decide slowly", p, from, to)
-					}
-				case e.f == nil:
-					t.Errorf("%s %s→%s: no table entry", p, from, to)
-				case reflect.ValueOf(e.f).Pointer() != reflect.ValueOf(want).Pointer():
-					t.Errorf("%s %s→%s: table holds another loop than kernel()", p, from, to)
-				case int(e.sw) != from.Bits()/8 || int(e.dw) != to.Bits()/8:
-					t.Errorf("%s %s→%s: element sizes %d, %d", p, from, to, e.sw, e.dw)
-				default:
-					filled++
-				}
-			}
-		}
-		wholeTypes := 0 // every pair of supported whole-byte types is in the table
-		for _, ty := range element.All() {
-			if Supported(ty, ty) && ty.Bits()%8 == 0 {
-				wholeTypes++
-			}
-		}
-		if filled != wholeTypes*wholeTypes || wholeTypes < 19 {
-			t.Errorf("%s: %d table entries for %d whole-byte types", p, filled, wholeTypes)
-		}
-	}
-	for p := range numPaths {
-		if !pathAvailable(p) {
-			for from := range element.Type(numTypes) {
-				for to := range element.Type(numTypes) {
-					if dispatch[p][from][to].f != nil {
-						t.Fatalf("%s is not available but has table entries", p)
-					}
-				}
-			}
-		}
-	}
-}
-
-// TestStreams checks which conversions take the non-temporal kernels, with the threshold at
-// 16 MiB: narrowing and same-size pairs from 16 MiB of traffic, widening pairs from 32 MiB.
-func TestStreams(t *testing.T) {
-	defer func(old int64) { largeMinBytes = old }(largeMinBytes)
-	largeMinBytes = 16 << 20
-	const mi = 1 << 20
-	for _, c := range []struct {
-		sb, db int64
-		want   bool
-	}{
-		{8 * mi, 8*mi - 1, false},  // narrowing, just below the threshold
-		{8 * mi, 8 * mi, true},     // same size, at it (i32 → f32, 2 Mi elements)
-		{16 * mi, 8 * mi, true},    // f32 → f16, 4 Mi elements
-		{32 * mi, 16 * mi, true},   // f64 → f32, 4 Mi elements
-		{4 * mi, 16 * mi, false},   // i8 → f32, 4 Mi elements: 20 MiB
-		{8 * mi, 16 * mi, false},   // f16 → f32, 4 Mi elements: 24 MiB
-		{8 * mi, 24*mi - 1, false}, // widening, just below 32 MiB
-		{8 * mi, 24 * mi, true},    // widening, at 32 MiB
-		{8 * mi, 32 * mi, true},    // i8 → f32, 8 Mi elements: 40 MiB
-		{mi, 4 * mi, false},        // small
-	} {
-		if got := streams(c.sb, c.db); got != c.want {
-			t.Errorf("streams(%d, %d) = %v, want %v", c.sb, c.db, got, c.want)
 		}
 	}
 }
@@ -281,5 +206,125 @@ func TestSplitBackoff(t *testing.T) {
 	splitBackoff.Store(backoffCalls)
 	if g := (Converter{Threads: 2}).Goroutines(element.F32, element.F16, n); g != 2 {
 		t.Errorf("Threads 2 during a back-off: %d goroutines", g)
+	}
+}
+
+// TestParallelSplit converts buffers large enough to be split across goroutines with 2, 3 and 7
+// threads and compares with one thread, on every path; counts that are not multiples of the
+// split granularity (and an odd count of a packed source) exercise the piece boundaries. Run it
+// with -race to check that the pieces do not overlap. Its subtests are pair/path.
+func TestParallelSplit(t *testing.T) {
+	e := element.MustParse
+	cases := []struct {
+		from, to element.Type
+		n        int
+	}{
+		{e("f32"), e("f16"), 1<<19 + 13},
+		{e("f16"), e("f32"), 1 << 19},
+		{e("u4"), e("f32"), 1<<20 + 37},
+		{e("f8e4m3"), e("f16"), 1<<20 + 63},
+		{e("f64"), e("f32"), 1<<17 + 5},
+	}
+	r := rand.New(rand.NewPCG(3, 3))
+	for _, c := range cases {
+		sb, _ := c.from.ByteSize(int64(c.n))
+		db, _ := c.to.ByteSize(int64(c.n))
+		if sb+db < 2*ParallelMinBytes {
+			t.Fatalf("%s→%s n=%d: %d bytes is too small to be split", c.from, c.to, c.n, sb+db)
+		}
+		src := make([]byte, sb) // read-only in the subtests
+		for i := range src {
+			src[i] = byte(r.Uint32())
+		}
+		t.Run(pairName(c.from, c.to), func(t *testing.T) {
+			t.Parallel()
+			for _, p := range Paths() {
+				t.Run(p.String(), func(t *testing.T) {
+					t.Parallel()
+					want := make([]byte, db)
+					if err := WithPath(p, 1).Convert(want, c.to, src, c.from, c.n); err != nil {
+						t.Fatal(err)
+					}
+					for _, threads := range []int{2, 3, 7} {
+						if g := WithPath(p, threads).Goroutines(c.from, c.to, c.n); g < 2 {
+							t.Errorf("%s %s→%s n=%d threads=%d: %d goroutines", p, c.from, c.to, c.n, threads, g)
+						}
+						got := make([]byte, db+16)
+						for i := range got {
+							got[i] = 0xA5
+						}
+						if err := WithPath(p, threads).Convert(got[:db], c.to, src, c.from, c.n); err != nil {
+							t.Fatal(err)
+						}
+						if !bytes.Equal(got[:db], want) {
+							i := 0
+							for got[i] == want[i] {
+								i++
+							}
+							t.Errorf("%s %s→%s n=%d threads=%d: byte %d differs from one thread (%#x, want %#x)",
+								p, c.from, c.to, c.n, threads, i, got[i], want[i])
+						}
+						if !bytes.Equal(got[db:], bytes.Repeat([]byte{0xA5}, 16)) {
+							t.Errorf("%s %s→%s threads=%d: wrote past the destination", p, c.from, c.to, threads)
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// TestSetThreads checks that SetThreads returns the previous setting, that a negative value
+// restores the default, and that the package-level Convert agrees with one thread under each.
+func TestSetThreads(t *testing.T) {
+	defer SetThreads(SetThreads(0))
+	if prev := SetThreads(3); prev != 0 {
+		t.Fatalf("SetThreads(3) after SetThreads(0) returned %d", prev)
+	}
+	if prev := SetThreads(-5); prev != 3 {
+		t.Fatalf("SetThreads(-5) returned %d, want 3", prev)
+	}
+	if prev := SetThreads(2); prev != 0 {
+		t.Fatalf("SetThreads(2) after a negative value returned %d, want 0 (the default)", prev)
+	}
+	n := 1 << 20
+	src := make([]byte, 4*n)
+	r := rand.New(rand.NewPCG(5, 5))
+	for i := range src {
+		src[i] = byte(r.Uint32())
+	}
+	want := make([]byte, 2*n)
+	if err := WithPath(Generic, 1).Convert(want, element.F16, src, element.F32, n); err != nil {
+		t.Fatal(err)
+	}
+	for _, th := range []int{1, 2, 0} {
+		SetThreads(th)
+		got := make([]byte, 2*n)
+		if err := Convert(got, element.F16, src, element.F32, n); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("SetThreads(%d): Convert differs from the one-thread generic result", th)
+		}
+	}
+}
+
+// TestSetThreadsClamps: a count beyond int32 is stored as the largest int32, not truncated (to
+// 1 for 2^32+1, or to a negative number for 2^31).
+func TestSetThreadsClamps(t *testing.T) {
+	if strconv.IntSize < 64 {
+		t.Skip("int has 32 bits")
+	}
+	old := SetThreads(0)
+	defer SetThreads(old)
+	for _, n := range []int64{1<<32 + 1, 1 << 31, math.MaxInt64} {
+		SetThreads(int(n))
+		if got := SetThreads(0); got != math.MaxInt32 {
+			t.Errorf("SetThreads(%d) stored %d, want %d", n, got, math.MaxInt32)
+		}
+	}
+	SetThreads(-5)
+	if got := SetThreads(0); got != 0 {
+		t.Errorf("SetThreads(-5) stored %d, want 0 (the default)", got)
 	}
 }

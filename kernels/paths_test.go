@@ -115,12 +115,8 @@ func srcDescriber(from element.Type, src []byte) func(i int) string {
 // TestSIMDExhaustiveNarrowSources feeds every pattern of 4-, 8- and 16-bit sources: all 65,536
 // patterns of a 16-bit type, all 256 of an 8-bit type, all 256 packed bytes of a 4-bit type.
 func TestSIMDExhaustiveNarrowSources(t *testing.T) {
-	for _, p := range simdPaths() {
-		for _, pr := range simdPairs {
-			from, to := pr[0], pr[1]
-			if !kernels.HasKernel(p, from, to) {
-				continue
-			}
+	eachSIMDPairPath(t, pairsWithSource(func(bits int) bool { return bits <= 16 }),
+		func(t *testing.T, p kernels.Path, from, to element.Type) {
 			var src []byte
 			var n int
 			switch from.Bits() {
@@ -140,11 +136,10 @@ func TestSIMDExhaustiveNarrowSources(t *testing.T) {
 					binary.LittleEndian.PutUint16(src[2*i:], uint16(i))
 				}
 			default:
-				continue
+				t.Fatalf("no exhaustive source for %d-bit %s", from.Bits(), from)
 			}
 			convertBoth(t, p, from, to, src, n, srcDescriber(from, src))
-		}
-	}
+		})
 }
 
 // specials32 are float32 bit patterns at the boundaries of the conversions' rules (each also
@@ -267,14 +262,6 @@ func random64(r *rand.Rand, n int, f64 bool) []uint64 {
 	return out
 }
 
-// randomCount is the number of random patterns each wide-source pair gets.
-func randomCount() int {
-	if testing.Short() {
-		return 200_000
-	}
-	return 10_000_000
-}
-
 // pairPaths returns the SIMD paths of this CPU that have their own kernel for the pair.
 func pairPaths(from, to element.Type) []kernels.Path {
 	var paths []kernels.Path
@@ -306,34 +293,53 @@ func wideSpecials(from element.Type) []byte {
 	return src
 }
 
-// eachWidePair runs f as a subtest for every SIMD pair with a 32- or 64-bit source, with the
-// paths of this CPU that have a kernel for it; pairs no path has are skipped.
-func eachWidePair(t *testing.T, f func(t *testing.T, from, to element.Type, paths []kernels.Path)) {
+// pairsWithSource returns the SIMD pairs whose source type's width in bits satisfies keep.
+func pairsWithSource(keep func(bits int) bool) [][2]element.Type {
+	var ps [][2]element.Type
 	for _, pr := range simdPairs {
-		from, to := pr[0], pr[1]
-		if from.Bits() < 32 {
-			continue
+		if keep(pr[0].Bits()) {
+			ps = append(ps, pr)
 		}
+	}
+	return ps
+}
+
+// widePairs are the SIMD pairs with a 32- or 64-bit source.
+var widePairs = pairsWithSource(func(bits int) bool { return bits >= 32 })
+
+// eachSIMDPairPath runs f as the subtest pair/path of t (kernels.PairName: "f32-f16/avx512") for
+// every pair of pairs and every SIMD path of this CPU that has a kernel for it; pairs no path
+// has are left out. The subtests run in parallel: f must not change global state.
+func eachSIMDPairPath(t *testing.T, pairs [][2]element.Type, f func(t *testing.T, p kernels.Path, from, to element.Type)) {
+	t.Helper()
+	for _, pr := range pairs {
+		from, to := pr[0], pr[1]
 		paths := pairPaths(from, to)
 		if len(paths) == 0 {
 			continue
 		}
-		t.Run(from.String()+"→"+to.String(), func(t *testing.T) { f(t, from, to, paths) })
+		t.Run(kernels.PairName(from, to), func(t *testing.T) {
+			t.Parallel()
+			for _, p := range paths {
+				t.Run(p.String(), func(t *testing.T) {
+					t.Parallel()
+					f(t, p, from, to)
+				})
+			}
+		})
 	}
 }
 
 // TestSIMDWideSources feeds special values and random patterns of 32- and 64-bit sources.
 func TestSIMDWideSources(t *testing.T) {
-	eachWidePair(t, func(t *testing.T, from, to element.Type, paths []kernels.Path) {
+	eachSIMDPairPath(t, widePairs, func(t *testing.T, p kernels.Path, from, to element.Type) {
 		r := rand.New(rand.NewPCG(uint64(from)<<8|uint64(to), 4))
 		src := wideSpecials(from)
 		esz := from.Bits() / 8
-		for _, p := range paths {
-			convertBoth(t, p, from, to, src, len(src)/esz, srcDescriber(from, src))
-		}
+		convertBoth(t, p, from, to, src, len(src)/esz, srcDescriber(from, src))
 		const chunk = 1 << 20
-		for done := 0; done < randomCount() && !t.Failed(); done += chunk {
-			m := min(chunk, randomCount()-done)
+		for done := 0; done < kernels.RandomCount() && !t.Failed(); done += chunk {
+			m := min(chunk, kernels.RandomCount()-done)
 			src = src[:0]
 			switch from {
 			case element.F32:
@@ -349,9 +355,7 @@ func TestSIMDWideSources(t *testing.T) {
 					src = binary.LittleEndian.AppendUint64(src, b)
 				}
 			}
-			for _, p := range paths {
-				convertBoth(t, p, from, to, src, m, srcDescriber(from, src))
-			}
+			convertBoth(t, p, from, to, src, m, srcDescriber(from, src))
 		}
 	})
 }
@@ -363,7 +367,7 @@ func TestSIMDWideSources(t *testing.T) {
 // block.
 func TestSIMDSparseSpecials(t *testing.T) {
 	const n = 128
-	eachWidePair(t, func(t *testing.T, from, to element.Type, paths []kernels.Path) {
+	eachSIMDPairPath(t, widePairs, func(t *testing.T, p kernels.Path, from, to element.Type) {
 		esz := from.Bits() / 8
 		r := rand.New(rand.NewPCG(uint64(from)<<8|uint64(to), 5))
 		base := make([]byte, n*esz)
@@ -386,16 +390,12 @@ func TestSIMDSparseSpecials(t *testing.T) {
 			specials = append(specials, all[i:i+esz])
 		}
 		src := make([]byte, len(base))
-		for _, p := range paths {
-			convertBoth(t, p, from, to, base, n, srcDescriber(from, base))
-		}
+		convertBoth(t, p, from, to, base, n, srcDescriber(from, base))
 		for _, sp := range specials {
 			for pos := 0; pos < n && !t.Failed(); pos++ {
 				copy(src, base)
 				copy(src[pos*esz:], sp)
-				for _, p := range paths {
-					convertBoth(t, p, from, to, src, n, srcDescriber(from, src))
-				}
+				convertBoth(t, p, from, to, src, n, srcDescriber(from, src))
 			}
 		}
 		// Longer runs with specials near the edges of f32 → i32's 1024-element blocks: in
@@ -411,9 +411,7 @@ func TestSIMDSparseSpecials(t *testing.T) {
 				for _, pos := range poss {
 					copy(lsrc[pos*esz:], sp)
 				}
-				for _, p := range paths {
-					convertBoth(t, p, from, to, lsrc, long, srcDescriber(from, lsrc))
-				}
+				convertBoth(t, p, from, to, lsrc, long, srcDescriber(from, lsrc))
 			}
 		}
 	})
@@ -438,56 +436,48 @@ func ordinary16(from element.Type, h uint16) bool {
 // ordinary blocks; short runs: specials in most steps), each run at a random place of the
 // ordinary patterns, on every path and for every destination with a SIMD kernel.
 func TestSIMDSparseSpecials16(t *testing.T) {
+	var pairs [][2]element.Type
 	for _, pr := range simdPairs {
-		from, to := pr[0], pr[1]
-		if from != element.F16 && from != element.BF16 {
-			continue
+		if pr[0] == element.F16 || pr[0] == element.BF16 {
+			pairs = append(pairs, pr)
 		}
-		paths := pairPaths(from, to)
-		if len(paths) == 0 {
-			continue
+	}
+	eachSIMDPairPath(t, pairs, func(t *testing.T, p kernels.Path, from, to element.Type) {
+		r := rand.New(rand.NewPCG(uint64(from)<<8|uint64(to), 16))
+		var ord, spec []uint16
+		for i := range 1 << 16 {
+			if ordinary16(from, uint16(i)) {
+				ord = append(ord, uint16(i))
+			} else {
+				spec = append(spec, uint16(i))
+			}
 		}
-		t.Run(from.String()+"→"+to.String(), func(t *testing.T) {
-			r := rand.New(rand.NewPCG(uint64(from)<<8|uint64(to), 16))
-			var ord, spec []uint16
-			for i := range 1 << 16 {
-				if ordinary16(from, uint16(i)) {
-					ord = append(ord, uint16(i))
-				} else {
-					spec = append(spec, uint16(i))
-				}
+		r.Shuffle(len(spec), func(i, j int) { spec[i], spec[j] = spec[j], spec[i] })
+		put := func(src []byte, vals []uint16) []byte {
+			for _, v := range vals {
+				src = binary.LittleEndian.AppendUint16(src, v)
 			}
-			r.Shuffle(len(spec), func(i, j int) { spec[i], spec[j] = spec[j], spec[i] })
-			put := func(src []byte, vals []uint16) []byte {
-				for _, v := range vals {
-					src = binary.LittleEndian.AppendUint16(src, v)
+			return src
+		}
+		shuffled := append([]uint16(nil), ord...)
+		r.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		src := put(nil, shuffled)
+		convertBoth(t, p, from, to, src, len(src)/2, srcDescriber(from, src))
+		for _, maxRun := range []int{2100, 70} {
+			const perCall = 256
+			for k := 0; k < len(spec) && !t.Failed(); k += perCall {
+				src = src[:0]
+				for _, sp := range spec[k:min(k+perCall, len(spec))] {
+					run := r.IntN(maxRun + 1)
+					at := r.IntN(len(ord) - run + 1)
+					src = put(src, ord[at:at+run])
+					src = put(src, []uint16{sp})
 				}
-				return src
-			}
-			shuffled := append([]uint16(nil), ord...)
-			r.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-			src := put(nil, shuffled)
-			for _, p := range paths {
+				src = put(src, ord[:r.IntN(maxRun+1)])
 				convertBoth(t, p, from, to, src, len(src)/2, srcDescriber(from, src))
 			}
-			for _, maxRun := range []int{2100, 70} {
-				const perCall = 256
-				for k := 0; k < len(spec) && !t.Failed(); k += perCall {
-					src = src[:0]
-					for _, sp := range spec[k:min(k+perCall, len(spec))] {
-						run := r.IntN(maxRun + 1)
-						at := r.IntN(len(ord) - run + 1)
-						src = put(src, ord[at:at+run])
-						src = put(src, []uint16{sp})
-					}
-					src = put(src, ord[:r.IntN(maxRun+1)])
-					for _, p := range paths {
-						convertBoth(t, p, from, to, src, len(src)/2, srcDescriber(from, src))
-					}
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // TestSIMDLengthsAndOffsets converts every length 0..257 at byte offsets 0..7 of the source and
@@ -506,54 +496,50 @@ func TestSIMDLengthsAndOffsets(t *testing.T) {
 		offsets = []int{0, 1, 3, 6}
 	}
 	r := rand.New(rand.NewPCG(1, 2))
-	srcAll := make([]byte, 8*maxN+8)
+	srcAll := make([]byte, 8*maxN+8) // read-only in the subtests
 	for i := range srcAll {
 		srcAll[i] = byte(r.Uint32())
 	}
-	for _, p := range simdPaths() {
-		for _, pr := range simdPairs {
-			from, to := pr[0], pr[1]
-			if !kernels.HasKernel(p, from, to) {
-				continue
-			}
-			dbMax, _ := to.ByteSize(maxN)
-			want := make([]byte, dbMax)
-			buf := make([]byte, guard+8+int(dbMax)+guard)
-			for so := range offsets {
-				for _, n := range lengths {
-					sb, _ := from.ByteSize(int64(n))
-					src := srcAll[offsets[so] : offsets[so]+int(sb)]
-					db, _ := to.ByteSize(int64(n))
-					if err := kernels.WithPath(kernels.Generic, 1).Convert(want[:db], to, src, from, n); err != nil {
+	eachSIMDPairPath(t, simdPairs, func(t *testing.T, p kernels.Path, from, to element.Type) {
+		dbMax, _ := to.ByteSize(maxN)
+		want := make([]byte, dbMax)
+		buf := make([]byte, guard+8+int(dbMax)+guard)
+		for so := range offsets {
+			for _, n := range lengths {
+				sb, _ := from.ByteSize(int64(n))
+				src := srcAll[offsets[so] : offsets[so]+int(sb)]
+				db, _ := to.ByteSize(int64(n))
+				if err := kernels.WithPath(kernels.Generic, 1).Convert(want[:db], to, src, from, n); err != nil {
+					t.Fatal(err)
+				}
+				for _, do := range offsets {
+					buf := buf[:guard+do+int(db)+guard] // the guards around this destination
+					for i := range buf {
+						buf[i] = 0xA5
+					}
+					dst := buf[guard+do : guard+do+int(db)]
+					if err := kernels.WithPath(p, 1).Convert(dst, to, src, from, n); err != nil {
 						t.Fatal(err)
 					}
-					for _, do := range offsets {
-						buf := buf[:guard+do+int(db)+guard] // the guards around this destination
-						for i := range buf {
-							buf[i] = 0xA5
-						}
-						dst := buf[guard+do : guard+do+int(db)]
-						if err := kernels.WithPath(p, 1).Convert(dst, to, src, from, n); err != nil {
-							t.Fatal(err)
-						}
-						if !bytes.Equal(dst, want[:db]) {
-							t.Fatalf("%s %s→%s n=%d src+%d dst+%d: got %x, generic %x", p, from, to, n, offsets[so], do, dst, want[:db])
-						}
-						for i, c := range buf {
-							if c != 0xA5 && (i < guard+do || i >= guard+do+int(db)) {
-								t.Fatalf("%s %s→%s n=%d src+%d dst+%d: guard byte %d changed to %#x", p, from, to, n, offsets[so], do, i-guard-do, c)
-							}
+					if !bytes.Equal(dst, want[:db]) {
+						t.Fatalf("%s %s→%s n=%d src+%d dst+%d: got %x, generic %x", p, from, to, n, offsets[so], do, dst, want[:db])
+					}
+					for i, c := range buf {
+						if c != 0xA5 && (i < guard+do || i >= guard+do+int(db)) {
+							t.Fatalf("%s %s→%s n=%d src+%d dst+%d: guard byte %d changed to %#x", p, from, to, n, offsets[so], do, i-guard-do, c)
 						}
 					}
 				}
 			}
 		}
-	}
+	})
 }
 
 // TestSIMDAllF32 converts all 2^32 float32 patterns to f16, bf16, f8e4m3 and f8e5m2, and to i32,
 // i16, i8, u8 and boolean (truncation, saturation, NaN → 0, every boundary), on every SIMD path.
-// It takes a few minutes of CPU, so it is skipped under -short.
+// It takes a few minutes of CPU, so it is skipped under -short. Its subtests are pair/path; a
+// pair's subtest converts each chunk of inputs on the generic path once for all its paths (see
+// allF32), and the pair subtests run one after another, each on every core.
 func TestSIMDAllF32(t *testing.T) {
 	if testing.Short() {
 		t.Skip("all 2^32 float32 patterns: skipped with -short")
@@ -561,13 +547,51 @@ func TestSIMDAllF32(t *testing.T) {
 	if os.Getenv("CONVERTPROMOTE_SKIP_ALL_F32") != "" {
 		t.Skip("CONVERTPROMOTE_SKIP_ALL_F32 is set")
 	}
-	targets := []element.Type{element.F16, element.BF16, element.F8E4M3, element.F8E5M2,
-		element.I32, element.I16, element.I8, element.U8, element.Boolean}
+	for _, to := range []element.Type{element.F16, element.BF16, element.F8E4M3, element.F8E5M2,
+		element.I32, element.I16, element.I8, element.U8, element.Boolean} {
+		paths := pairPaths(element.F32, to)
+		if len(paths) == 0 {
+			continue
+		}
+		t.Run(kernels.PairName(element.F32, to), func(t *testing.T) {
+			// The path subtests report what allF32 found for them. Each one that runs (-run
+			// may leave some out) marks its path, then waits in t.Parallel until this function,
+			// after comparing the marked paths in one pass, has returned.
+			var selected []kernels.Path
+			fails := map[kernels.Path][]string{}
+			for _, p := range paths {
+				t.Run(p.String(), func(t *testing.T) {
+					selected = append(selected, p)
+					t.Parallel()
+					for i, f := range fails[p] {
+						if i == 20 {
+							t.Errorf("... and %d more chunks", len(fails[p])-20)
+							break
+						}
+						t.Error(f)
+					}
+				})
+			}
+			if len(selected) > 0 {
+				allF32(selected, to, fails)
+			}
+		})
+	}
+}
+
+// allF32 compares each of paths with the generic path on all 2^32 float32 patterns converted to
+// to, in chunks that runtime.GOMAXPROCS(0) goroutines take in turn, each chunk converted on the
+// generic path once; it adds to fails[p] the first difference of each chunk where path p
+// differs, and every error.
+func allF32(paths []kernels.Path, to element.Type, fails map[kernels.Path][]string) {
 	const chunk = 1 << 22
-	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
-	var fails []string
+	fail := func(p kernels.Path, format string, args ...any) {
+		mu.Lock()
+		fails[p] = append(fails[p], fmt.Sprintf(format, args...))
+		mu.Unlock()
+	}
 	next := make(chan uint64)
 	go func() {
 		for c := uint64(0); c < 1<<32; c += chunk {
@@ -575,40 +599,34 @@ func TestSIMDAllF32(t *testing.T) {
 		}
 		close(next)
 	}()
-	for range workers {
+	db := chunk * to.Bits() / 8
+	esz := to.Bits() / 8
+	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			src := make([]byte, 4*chunk)
-			want := make([]byte, 4*chunk)
-			got := make([]byte, 4*chunk)
+			want := make([]byte, db)
+			got := make([]byte, db)
 			for c := range next {
 				for i := range uint64(chunk) {
 					binary.LittleEndian.PutUint32(src[4*i:], uint32(c+i))
 				}
-				for _, to := range targets {
-					db := chunk * to.Bits() / 8
-					if err := kernels.WithPath(kernels.Generic, 1).Convert(want[:db], to, src, element.F32, chunk); err != nil {
-						panic(err)
+				errG := kernels.WithPath(kernels.Generic, 1).Convert(want, to, src, element.F32, chunk)
+				for _, p := range paths {
+					err := kernels.WithPath(p, 1).Convert(got, to, src, element.F32, chunk)
+					if errG != nil || err != nil {
+						fail(p, "%s f32→%s chunk %#08x: error %v, generic %v", p, to, c, err, errG)
+						continue
 					}
-					for _, p := range simdPaths() {
-						if !kernels.HasKernel(p, element.F32, to) {
-							continue
-						}
-						if err := kernels.WithPath(p, 1).Convert(got[:db], to, src, element.F32, chunk); err != nil {
-							panic(err)
-						}
-						if !bytes.Equal(want[:db], got[:db]) {
-							esz := to.Bits() / 8
-							for i := 0; i < chunk; i++ {
-								if !bytes.Equal(want[i*esz:(i+1)*esz], got[i*esz:(i+1)*esz]) {
-									mu.Lock()
-									fails = append(fails, fmt.Sprintf("%s f32→%s %#08x: got %x, generic %x",
-										p, to, uint32(c)+uint32(i), rev(got[i*esz:(i+1)*esz]), rev(want[i*esz:(i+1)*esz])))
-									mu.Unlock()
-									break
-								}
-							}
+					if bytes.Equal(want, got) {
+						continue
+					}
+					for i := 0; i < chunk; i++ {
+						if !bytes.Equal(want[i*esz:(i+1)*esz], got[i*esz:(i+1)*esz]) {
+							fail(p, "%s f32→%s %#08x: got %x, generic %x",
+								p, to, uint32(c)+uint32(i), rev(got[i*esz:(i+1)*esz]), rev(want[i*esz:(i+1)*esz]))
+							break
 						}
 					}
 				}
@@ -616,13 +634,6 @@ func TestSIMDAllF32(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	for i, f := range fails {
-		if i == 20 {
-			t.Errorf("... and %d more chunks", len(fails)-20)
-			break
-		}
-		t.Error(f)
-	}
 }
 
 // TestSIMDLarge converts destinations of 5 MiB at destination offsets that can and cannot be
@@ -630,55 +641,52 @@ func TestSIMDAllF32(t *testing.T) {
 // the guard bytes around. (TestAMD64NonTemporal covers the amd64 non-temporal kernels, which
 // Convert uses from 32 MiB of traffic on.)
 func TestSIMDLarge(t *testing.T) {
-	r := rand.New(rand.NewPCG(9, 9))
-	for _, p := range simdPaths() {
-		for _, pr := range simdPairs {
-			from, to := pr[0], pr[1]
-			if !kernels.HasKernel(p, from, to) {
-				continue
-			}
-			dsize := max(to.Bits()/8, 1)
-			n := (5<<20)/dsize + 37
-			sb, _ := from.ByteSize(int64(n))
-			db, _ := to.ByteSize(int64(n))
-			src := make([]byte, sb)
-			for i := range src {
-				src[i] = byte(r.Uint32())
-			}
-			want := make([]byte, db)
-			if err := kernels.WithPath(kernels.Generic, 1).Convert(want, to, src, from, n); err != nil {
-				t.Fatal(err)
-			}
-			buf := make([]byte, int(db)+128+64)
-			guards := func(off int) [2][]byte { return [2][]byte{buf[:off], buf[off+int(db):]} }
-			for _, off := range []int{64, 65, 66, 68, 96, 126} {
-				for _, threads := range []int{1, 3} {
-					for _, g := range guards(off) {
-						for i := range g {
-							g[i] = 0x5A
-						}
+	eachSIMDPairPath(t, simdPairs, func(t *testing.T, p kernels.Path, from, to element.Type) {
+		r := rand.New(rand.NewPCG(9, uint64(from)<<8|uint64(to)))
+		dsize := max(to.Bits()/8, 1)
+		n := (5<<20)/dsize + 37
+		sb, _ := from.ByteSize(int64(n))
+		db, _ := to.ByteSize(int64(n))
+		src := make([]byte, sb)
+		for i := range src {
+			src[i] = byte(r.Uint32())
+		}
+		want := make([]byte, db)
+		if err := kernels.WithPath(kernels.Generic, 1).Convert(want, to, src, from, n); err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, int(db)+128+64)
+		guards := func(off int) [2][]byte { return [2][]byte{buf[:off], buf[off+int(db):]} }
+		for _, off := range []int{64, 65, 66, 68, 96, 126} {
+			for _, threads := range []int{1, 3} {
+				if g := kernels.WithPath(p, threads).Goroutines(from, to, n); g != threads {
+					t.Fatalf("%s %s→%s n=%d: %d goroutines for Threads %d", p, from, to, n, g, threads)
+				}
+				for _, g := range guards(off) {
+					for i := range g {
+						g[i] = 0x5A
 					}
-					clear(buf[off : off+int(db)])
-					dst := buf[off : off+int(db)]
-					if err := kernels.WithPath(p, threads).Convert(dst, to, src, from, n); err != nil {
-						t.Fatal(err)
+				}
+				clear(buf[off : off+int(db)])
+				dst := buf[off : off+int(db)]
+				if err := kernels.WithPath(p, threads).Convert(dst, to, src, from, n); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(dst, want) {
+					i := 0
+					for dst[i] == want[i] {
+						i++
 					}
-					if !bytes.Equal(dst, want) {
-						i := 0
-						for dst[i] == want[i] {
-							i++
-						}
-						t.Errorf("%s %s→%s n=%d dst offset %d threads %d: byte %d is %#x, generic %#x",
-							p, from, to, n, off, threads, i, dst[i], want[i])
-						continue
-					}
-					for _, g := range guards(off) {
-						if bytes.Count(g, []byte{0x5A}) != len(g) {
-							t.Errorf("%s %s→%s dst offset %d threads %d: a guard byte changed", p, from, to, off, threads)
-						}
+					t.Errorf("%s %s→%s n=%d dst offset %d threads %d: byte %d is %#x, generic %#x",
+						p, from, to, n, off, threads, i, dst[i], want[i])
+					continue
+				}
+				for _, g := range guards(off) {
+					if bytes.Count(g, []byte{0x5A}) != len(g) {
+						t.Errorf("%s %s→%s dst offset %d threads %d: a guard byte changed", p, from, to, off, threads)
 					}
 				}
 			}
 		}
-	}
+	})
 }

@@ -216,43 +216,49 @@ func sourceVector(t element.Type, r *rand.Rand) [][2]uint64 {
 func vecKey(v [2]uint64) string { return fmt.Sprintf("%#x/%#x", v[0], v[1]) }
 
 // TestAllPairs converts every pair of convertible types on a vector of the source type and
-// checks each element, and the unused bits of packed buffers, against the reference model.
+// checks each element, and the unused bits of packed buffers, against the reference model. Its
+// subtests are pair/generic.
 func TestAllPairs(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	ts := convertibleTypes()
 	pairs := 0
 	for _, from := range ts {
-		vec := sourceVector(from, r)
+		vec := sourceVector(from, r) // read-only in the subtests
 		src := refPack(from, vec)
 		for _, to := range ts {
 			pairs++
-			n := len(vec)
-			size, _ := to.ByteSize(int64(n))
-			dst := make([]byte, size+8)
-			for k := range dst {
-				dst[k] = 0xA5 // garbage the conversion must overwrite (and keep past the end)
-			}
-			if err := WithPath(Generic, 1).Convert(dst, to, src, from, n); err != nil {
-				t.Fatalf("%s → %s: %v", from, to, err)
-			}
-			for k := size; k < size+8; k++ {
-				if dst[k] != 0xA5 {
-					t.Fatalf("%s → %s: byte %d past the destination written", from, to, k-size)
-				}
-			}
-			got, stray := refUnpack(to, dst[:size], n)
-			if stray {
-				t.Errorf("%s → %s: unused bits of the packed destination are not zero", from, to)
-			}
-			bad := 0
-			for i, v := range vec {
-				wr, wi := refConvert(from, to, v[0], v[1])
-				if got[i] != [2]uint64{wr, wi} {
-					if bad++; bad <= 5 {
-						t.Errorf("%s → %s: element %s gives %s, want %s", from, to, vecKey(v), vecKey(got[i]), vecKey([2]uint64{wr, wi}))
+			t.Run(pairName(from, to), func(t *testing.T) {
+				t.Parallel()
+				t.Run(Generic.String(), func(t *testing.T) {
+					n := len(vec)
+					size, _ := to.ByteSize(int64(n))
+					dst := make([]byte, size+8)
+					for k := range dst {
+						dst[k] = 0xA5 // garbage the conversion must overwrite (and keep past the end)
 					}
-				}
-			}
+					if err := WithPath(Generic, 1).Convert(dst, to, src, from, n); err != nil {
+						t.Fatalf("%s → %s: %v", from, to, err)
+					}
+					for k := size; k < size+8; k++ {
+						if dst[k] != 0xA5 {
+							t.Fatalf("%s → %s: byte %d past the destination written", from, to, k-size)
+						}
+					}
+					got, stray := refUnpack(to, dst[:size], n)
+					if stray {
+						t.Errorf("%s → %s: unused bits of the packed destination are not zero", from, to)
+					}
+					bad := 0
+					for i, v := range vec {
+						wr, wi := refConvert(from, to, v[0], v[1])
+						if got[i] != [2]uint64{wr, wi} {
+							if bad++; bad <= 5 {
+								t.Errorf("%s → %s: element %s gives %s, want %s", from, to, vecKey(v), vecKey(got[i]), vecKey([2]uint64{wr, wi}))
+							}
+						}
+					}
+				})
+			})
 		}
 	}
 	t.Logf("%d types, %d pairs", len(ts), pairs)
