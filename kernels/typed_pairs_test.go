@@ -142,26 +142,6 @@ func TestTypedHelperBoolSlices(t *testing.T) {
 	}
 }
 
-// TestDeprecatedTypedNames: the source-first names give the same bytes as the new ones.
-func TestDeprecatedTypedNames(t *testing.T) {
-	src := []float32{1, 0.1, -65520, float32(math.NaN()), 3e-8}
-	a, b := make([]uint16, len(src)), make([]uint16, len(src))
-	if err := kernels.F32ToF16(a, src); err != nil {
-		t.Fatal(err)
-	}
-	if err := kernels.F16sFromF32s(b, src); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(kernels.AsBytes(a), kernels.AsBytes(b)) {
-		t.Errorf("F32ToF16 %x, F16sFromF32s %x", a, b)
-	}
-	i := []int64{1 << 40, -1}
-	w := make([]int32, 2)
-	if err := kernels.I64ToI32(w, i); err != nil || w[0] != 0 || w[1] != -1 {
-		t.Errorf("I64ToI32 = %v, %v", w, err)
-	}
-}
-
 // TestAsBytesAliases: AsBytes is a view, not a copy, in little-endian order.
 func TestAsBytesAliases(t *testing.T) {
 	v := []uint32{0x04030201, 0x08070605}
