@@ -115,9 +115,9 @@ func normInsn(s string) string {
 // byteLine matches a BYTE directive of the generated amd64 assembly.
 var byteLine = regexp.MustCompile(`^\s*BYTE\s+\$0x([0-9a-fA-F]{2})\s*$`)
 
-// TestAMD64ByteEncodings disassembles every instruction that kernels_amd64.s spells as BYTE
-// directives (the ones the generator, kernels/_asm, cannot spell) with binutils' objdump and
-// checks that it decodes to the instruction, operands included, that the comment before the
+// TestAMD64ByteEncodings disassembles every instruction that the generated *_amd64.s files spell
+// as BYTE directives (the ones the generator, kernels/_asm, cannot spell) with binutils' objdump
+// and checks that it decodes to the instruction, operands included, that the comment before the
 // bytes names in Go syntax. It is skipped where objdump is not on PATH.
 func TestAMD64ByteEncodings(t *testing.T) {
 	objdump, err := exec.LookPath("x86_64-linux-gnu-objdump")
@@ -126,15 +126,14 @@ func TestAMD64ByteEncodings(t *testing.T) {
 			t.Skip("objdump not on PATH (package binutils)")
 		}
 	}
-	path := "kernels_amd64.s"
-	if _, err := os.Stat(path); err != nil {
+	files, _ := filepath.Glob("*_amd64.s")
+	if len(files) == 0 {
 		if _, self, _, ok := runtime.Caller(0); ok {
-			path = filepath.Join(filepath.Dir(self), path)
+			files, _ = filepath.Glob(filepath.Join(filepath.Dir(self), "*_amd64.s"))
 		}
 	}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
+	if len(files) == 0 {
+		t.Fatal("no *_amd64.s files found in the working directory or beside this test's source")
 	}
 	type insn struct {
 		where string
@@ -142,32 +141,40 @@ func TestAMD64ByteEncodings(t *testing.T) {
 		want  string
 	}
 	var (
-		insns   []insn
-		bin     []byte
-		name    string // the comment on the line before, "" if none
-		inBytes bool   // whether the line before was a BYTE directive
+		insns []insn
+		bin   []byte
 	)
-	for i, line := range strings.Split(string(src), "\n") {
-		if m := byteLine.FindStringSubmatch(line); m != nil {
-			if name == "" {
-				t.Errorf("%s:%d: BYTE without a comment naming its instruction", path, i+1)
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var (
+			name    string // the comment on the line before, "" if none
+			inBytes bool   // whether the line before was a BYTE directive
+		)
+		for i, line := range strings.Split(string(src), "\n") {
+			if m := byteLine.FindStringSubmatch(line); m != nil {
+				if name == "" {
+					t.Errorf("%s:%d: BYTE without a comment naming its instruction", path, i+1)
+					continue
+				}
+				if !inBytes {
+					insns = append(insns, insn{path + ":" + strconv.Itoa(i+1), len(bin), normInsn(name)})
+				}
+				inBytes = true
+				b, _ := strconv.ParseUint(m[1], 16, 8)
+				bin = append(bin, byte(b))
 				continue
 			}
-			if !inBytes {
-				insns = append(insns, insn{path + ":" + strconv.Itoa(i+1), len(bin), normInsn(name)})
+			inBytes, name = false, ""
+			if trimmed := strings.TrimSpace(line); strings.HasPrefix(trimmed, "//") {
+				name = strings.TrimSpace(strings.TrimPrefix(trimmed, "//"))
 			}
-			inBytes = true
-			b, _ := strconv.ParseUint(m[1], 16, 8)
-			bin = append(bin, byte(b))
-			continue
-		}
-		inBytes, name = false, ""
-		if trimmed := strings.TrimSpace(line); strings.HasPrefix(trimmed, "//") {
-			name = strings.TrimSpace(strings.TrimPrefix(trimmed, "//"))
 		}
 	}
 	if len(insns) == 0 {
-		t.Fatal("no BYTE-encoded instructions found in " + path)
+		t.Fatal("no BYTE-encoded instructions found in the *_amd64.s files")
 	}
 	file := filepath.Join(t.TempDir(), "bytes.bin")
 	if err := os.WriteFile(file, bin, 0o644); err != nil {

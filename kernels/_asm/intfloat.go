@@ -8,7 +8,9 @@ import (
 
 // Integers to f32 and f16, f64 ↔ f32, f32 to integers, boolean.
 
-func init() {
+// intFloatKernels declares the kernels between integers and floats, f64 ↔ f32 and boolean
+// (intfloat_amd64.s).
+func intFloatKernels() {
 	// Widening to float32 has one shape on both paths: an extending load of one vector of
 	// int32, VCVTDQ2PS (exact), a store.
 	for _, w := range []struct {

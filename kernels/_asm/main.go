@@ -1,8 +1,10 @@
-// Command _asm generates the amd64 kernels of package kernels: the assembly (kernels_amd64.s),
-// and the Go file (stubs_amd64.go) with a documented stub for every kernel and the lists that
-// bind the kernels to the registry's pairs. Package kernels runs it with go generate:
+// Command _asm generates the amd64 kernels of package kernels: the assembly, one file a family
+// of kernels (families below) and one for the block-scaled kernels, and the Go files with a
+// documented stub for every kernel and the lists that bind the kernels to the registry's pairs
+// (stubs_amd64.go) and to the block formats (block_stubs_amd64.go). Package kernels runs it with
+// go generate:
 //
-//	go -C _asm run . -out ../kernels_amd64.s -go ../stubs_amd64.go -registry ../registry.go -tables ../tables.go
+//	go -C _asm run .
 //
 // See README.md for how the generator is organised and how to add kernels.
 package main
@@ -11,47 +13,73 @@ import (
 	"flag"
 	"fmt"
 	"os"
-
-	. "github.com/mmcloughlin/avo/build"
+	"path/filepath"
 )
 
-var (
-	goOut    = flag.String("go", "", "write the Go stubs and kernel lists to `file`")
-	registry = flag.String("registry", "../registry.go", "read the pair registry from `file`")
-	tables   = flag.String("tables", "../tables.go", "read the order of the 4-bit tables from `file`")
-)
+var dir = flag.String("dir", "..", "read registry.go and tables.go from, and write the generated files to, the kernels package's `directory`")
+
+// families lists the families of pair kernels in the order they are written. Each declares its
+// kernels with add, and its kernels go to its own assembly file in the kernels package, so that
+// a change to a family is a change to its file.
+var families = []struct {
+	file    string
+	declare func()
+}{
+	{"f8_amd64.s", f8Kernels},
+	{"floats_amd64.s", floatKernels},
+	{"intfloat_amd64.s", intFloatKernels},
+	{"ints_amd64.s", intKernels},
+	{"nibbles_amd64.s", nibbleKernels},
+}
+
+// asmConstraint is the build constraint of the pair kernels' assembly and Go stubs.
+const asmConstraint = "!purego"
 
 func main() {
 	flag.Parse()
-	rows, err := readRegistry(*registry)
+	rows, err := readRegistry(filepath.Join(*dir, "registry.go"))
 	if err != nil {
 		fatal(err)
+	}
+	for _, f := range families {
+		family = f.file
+		f.declare()
 	}
 	if err := checkKernels(rows); err != nil {
 		fatal(err)
 	}
-	nibbles, err := readNibbleTypes(*tables)
+	tables := filepath.Join(*dir, "tables.go")
+	nibbles, err := readNibbleTypes(tables)
 	if err != nil {
 		fatal(err)
 	}
 	if fmt.Sprint(nibbles) != fmt.Sprint(nibbleTypes) {
-		fatal(fmt.Errorf("%s orders the 4-bit tables %v, the generator %v", *tables, nibbles, nibbleTypes))
+		fatal(fmt.Errorf("%s orders the 4-bit tables %v, the generator %v", tables, nibbles, nibbleTypes))
 	}
-	ConstraintExpr("!purego")
+	var out asmFiles
+	for _, f := range families {
+		out.add(f.file, asmConstraint)
+	}
 	for _, k := range kernels {
 		emit(k)
+		out.text(k.name, k.file)
 	}
+
+	// The block-scaled kernels (block.go), after the pair kernels, in their own files.
+	out.add("block_amd64.s", "!purego")
 	for _, k := range blockKernels {
 		emitBlock(k)
+		out.text(k.name, "block_amd64.s")
 	}
-	Generate()
-	if *goOut != "" {
-		if err := writeGo(*goOut, rows); err != nil {
-			fatal(err)
-		}
-		if err := writeBlockGo(blockGoPath(*goOut)); err != nil {
-			fatal(err)
-		}
+
+	if err := out.write(*dir); err != nil {
+		fatal(err)
+	}
+	if err := writeGo(filepath.Join(*dir, "stubs_amd64.go"), rows); err != nil {
+		fatal(err)
+	}
+	if err := writeBlockGo(blockGoPath(filepath.Join(*dir, "stubs_amd64.go"))); err != nil {
+		fatal(err)
 	}
 }
 
