@@ -1,4 +1,4 @@
-//go:build !purego && !linux
+//go:build gc && !purego && !linux
 
 package kernels
 

@@ -1,4 +1,4 @@
-//go:build !purego
+//go:build gc && !purego
 
 // The NEON kernels: conversions between the binary floats (f32, f16, bf16, f64), the 8-bit
 // floats (f8e4m3, f8e5m2, docs/SEMANTICS.md §3.5 for the encoders), the packed 4-bit types

@@ -33,7 +33,7 @@ var families = []struct {
 }
 
 // asmConstraint is the build constraint of the pair kernels' assembly and Go stubs.
-const asmConstraint = "!purego"
+const asmConstraint = "gc && !purego"
 
 func main() {
 	flag.Parse()
@@ -65,7 +65,8 @@ func main() {
 		out.text(k.name, k.file)
 	}
 
-	// The block-scaled kernels (block.go), after the pair kernels, in their own files.
+	// The block-scaled kernels (block.go), after the pair kernels, in their own files: the
+	// assembly has the build constraint that writeBlockGo gives their stubs.
 	out.add("block_amd64.s", "!purego")
 	for _, k := range blockKernels {
 		emitBlock(k)
