@@ -13,33 +13,28 @@ import "math"
 //	F16FromF32(x) = a subnormal (or ±0) for |x| < 2^-14, rounded to a multiple of 2^-24
 //	F16FromF32(NaN) = sign | 0x7E00 | the top 9 payload bits (quiet bit set, sign kept)
 func F16FromF32(f float32) uint16 {
+	// Small enough for Go to inline into loops (no calls), with the normal range's code first
+	// and the rest behind one branch.
 	b := math.Float32bits(f)
 	a := b & 0x7FFFFFFF
-	if a-0x38800000 < 0x477FF000-0x38800000 { // normal f16: 2^-14 ≤ |f| < 65520
-		r := a - 0x38000000     // rebias the exponent from 127 to 15
-		r += 0x0FFF + (r>>13)&1 // round to nearest even on the 13 dropped bits
-		return uint16(b>>16)&0x8000 | uint16(r>>13)
+	// The normal range, 2^-14 ≤ |f| < 65520: rebias the exponent from 127 to 15 (subtract
+	// 0x38000000) and round to nearest even on the 13 dropped bits (add 0x0FFF and the lowest
+	// kept bit, the same bit of a).
+	r := (a - (0x38000000 - 0x0FFF) + (a>>13)&1) >> 13
+	if a-0x38800000 >= 0x477FF000-0x38800000 {
+		r = 0x7C00          // overflow or infinity
+		if a < 0x38800000 { // subnormal f16 or zero
+			// 0.5 has an ulp of 2^-24, the f16 subnormal step: the float32 addition rounds to
+			// nearest even exactly where binary16 would, and the low 16 bits of the sum are the
+			// f16 bits (0.5 has none set; a sum of 0x3F000400 is the smallest normal, which is
+			// also the right encoding).
+			r = math.Float32bits(max(f, -f) + 0.5)
+		}
+		if a > 0x7F800000 { // NaN: quiet, with the top 9 payload bits
+			r = 0x7E00 | a>>13&0x3FF
+		}
 	}
-	return f16FromF32Special(b)
-}
-
-// f16FromF32Special is F16FromF32 off the normal range (kept out of line so that F16FromF32
-// inlines into loops).
-func f16FromF32Special(b uint32) uint16 {
-	sign := uint16(b>>16) & 0x8000
-	a := b & 0x7FFFFFFF
-	switch {
-	case a < 0x38800000: // subnormal f16 or zero
-		// 0.5 has an ulp of 2^-24, the f16 subnormal step: the float32 addition rounds to
-		// nearest even exactly where binary16 would, and the low bits are the f16 mantissa
-		// (a result of 0x400 is the smallest normal, which is also the right encoding).
-		s := math.Float32frombits(a) + 0.5
-		return sign | uint16(math.Float32bits(s)-0x3F000000)
-	case a <= 0x7F800000: // overflow or infinity
-		return sign | 0x7C00
-	default: // NaN
-		return sign | 0x7E00 | uint16(a>>13)&0x3FF
-	}
+	return uint16(b>>16&0x8000 | r)
 }
 
 // F32FromF16 converts binary16 bits to float32. Every f16 value is exactly representable, so the
@@ -67,20 +62,10 @@ func F32FromF16(h uint16) float32 {
 }
 
 // f32ToF16Generic converts len(dst) elements; src must be at least as long.
-// The normal-range case of F16FromF32 is written into the loop (the function is too large for
-// Go to inline); everything else calls the out-of-line special case.
 func f32ToF16Generic(dst []uint16, src []float32) {
 	src = src[:len(dst)]
 	for i, f := range src {
-		b := math.Float32bits(f)
-		a := b & 0x7FFFFFFF
-		if a-0x38800000 < 0x477FF000-0x38800000 {
-			r := a - 0x38000000
-			r += 0x0FFF + (r>>13)&1
-			dst[i] = uint16(b>>16)&0x8000 | uint16(r>>13)
-			continue
-		}
-		dst[i] = f16FromF32Special(b)
+		dst[i] = F16FromF32(f)
 	}
 }
 
