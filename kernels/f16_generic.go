@@ -60,38 +60,3 @@ func F32FromF16(h uint16) float32 {
 	v := math.Float32frombits(a<<13) * 0x1p112
 	return math.Float32frombits(math.Float32bits(v) | sign)
 }
-
-// f32ToF16Generic converts len(dst) elements; src must be at least as long.
-func f32ToF16Generic(dst []uint16, src []float32) {
-	src = src[:len(dst)]
-	for i, f := range src {
-		dst[i] = F16FromF32(f)
-	}
-}
-
-// f16ToF32Generic converts len(dst) elements; src must be at least as long.
-func f16ToF32Generic(dst []float32, src []uint16) {
-	src = src[:len(dst)]
-	for i, h := range src {
-		dst[i] = F32FromF16(h)
-	}
-}
-
-// f32ViaF16 converts len(dst) float32 to f8e5m2 (e5m2) or f8e4m3 in two steps, RNE to f16 and
-// then the f16 → f8 rule, as OpenVINO's f8 conversions do. It runs a block at a time through a
-// stack buffer, so the f16 step uses the inlined loop of f32ToF16Generic. (The second step is
-// chosen by a flag, not passed as a function value, which would move the buffer to the heap.)
-func f32ViaF16(dst []uint8, src []float32, e5m2 bool) {
-	src = src[:len(dst)]
-	var h [256]uint16
-	for len(src) > 0 {
-		m := min(len(src), len(h))
-		f32ToF16Generic(h[:m], src[:m])
-		if e5m2 {
-			f16ToF8e5m2Generic(dst[:m], h[:m])
-		} else {
-			f16ToF8e4m3Generic(dst[:m], h[:m])
-		}
-		src, dst = src[m:], dst[m:]
-	}
-}

@@ -1,7 +1,5 @@
 //go:build gc && !purego
 
-//go:generate go -C _asm run .
-
 package kernels
 
 import (

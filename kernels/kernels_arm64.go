@@ -146,7 +146,7 @@ func f8e5m2ToF32NEON(dst, src []byte, n int)
 // f32ToF8e4m3NEON converts n elements (pair f32 → f8e4m3 of the registry):
 //
 //	for i := range n {
-//		dst[i] = F8E4M3FromF32(src[i])
+//		dst[i] = F8E4M3FromF16(F16FromF32(src[i]))
 //	}
 //
 //go:noescape
@@ -164,7 +164,7 @@ func f16ToF8e4m3NEON(dst, src []byte, n int)
 // f32ToF8e5m2NEON converts n elements (pair f32 → f8e5m2 of the registry):
 //
 //	for i := range n {
-//		dst[i] = F8E5M2FromF32(src[i])
+//		dst[i] = F8E5M2FromF16(F16FromF32(src[i]))
 //	}
 //
 //go:noescape
@@ -461,7 +461,7 @@ func f32ToF64NEON(dst, src []byte, n int)
 // boolToU8NEON converts n elements (pair boolean → u8 of the registry):
 //
 //	for i := range n {
-//		dst[i] = b2u(src[i] != 0)
+//		dst[i] = uint8(b2u(src[i] != 0))
 //	}
 //
 //go:noescape
@@ -470,7 +470,7 @@ func boolToU8NEON(dst, src []byte, n int)
 // u8ToBoolNEON converts n elements (pair u8 → boolean of the registry):
 //
 //	for i := range n {
-//		dst[i] = b2u(src[i] != 0)
+//		dst[i] = uint8(b2u(src[i] != 0))
 //	}
 //
 //go:noescape
@@ -488,7 +488,7 @@ func boolToF32NEON(dst, src []byte, n int)
 // f32ToBoolNEON converts n elements (pair f32 → boolean of the registry):
 //
 //	for i := range n {
-//		dst[i] = b2u(src[i] != 0) // NaN → 1
+//		dst[i] = uint8(b2u(src[i] != 0)) // NaN → 1
 //	}
 //
 //go:noescape

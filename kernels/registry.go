@@ -7,13 +7,16 @@ import (
 	"github.com/convertpromote/convertpromote/element"
 )
 
+//go:generate go -C _asm run .
+
 // The kernel registry: one row for every pair that has a SIMD kernel on some path. Dispatch,
 // the tests' pair lists, the typed helpers' coverage and the pair table of docs/kernels.md are
-// derived from it or tested against it, and the amd64 generator (kernels/_asm) reads it to
-// document the stubs it writes. Adding a pair is a row here plus its kernel bodies: the
-// generator's for amd64, kernels_arm64.s for arm64.
+// derived from it or tested against it, and the generator (kernels/_asm, run by go generate)
+// reads it to write what follows from the rows: the pure-Go loops (direct_generic.go) and the
+// amd64 kernels' stubs. Adding a pair is a row here plus its kernel bodies: the generator's for
+// amd64, kernels_arm64.s for arm64.
 //
-// The pure-Go loop of a row is the pair's entry in the generic table (convert_generic.go); every
+// The pure-Go loop of a row is its loop as code, the pair's entry in the generic table; every
 // SIMD kernel of the row computes the same bits.
 
 // pathSet is a set of SIMD paths.
@@ -41,9 +44,10 @@ type pairRow struct {
 	// that start on a 64-byte aligned destination.
 	nt int
 	// loop is the body of the scalar loop, for i := range n { loop }, that every kernel of the
-	// pair computes. src and dst are the buffers viewed as slices of the pair's Go types
-	// (uint16 for f16 and bf16, uint8 for the 8-bit floats and boolean); nibble(src, i) is the
-	// i-th 4-bit code, the low nibble of a byte first.
+	// pair computes: one assignment dst[i] = …, which the generator writes as the pair's pure-Go
+	// loop. src and dst are the buffers viewed as slices of the pair's Go types (uint16 for f16
+	// and bf16, uint8 for the 8-bit floats and boolean); nibble(src, i) is the i-th 4-bit code,
+	// the low nibble of a byte first, a uint8.
 	loop string
 }
 
@@ -61,9 +65,9 @@ var registry = []pairRow{
 	{from: element.F8E4M3, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(F32FromF8E4M3(src[i]))"},
 	{from: element.F8E5M2, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF8E5M2(src[i])"},
 	{from: element.F8E5M2, to: element.F32, paths: onAll, loop: "dst[i] = F32FromF8E5M2(src[i])"},
-	{from: element.F32, to: element.F8E4M3, paths: onAll, loop: "dst[i] = F8E4M3FromF32(src[i])"},
+	{from: element.F32, to: element.F8E4M3, paths: onAll, loop: "dst[i] = F8E4M3FromF16(F16FromF32(src[i]))"},
 	{from: element.F16, to: element.F8E4M3, paths: onAll, loop: "dst[i] = F8E4M3FromF16(src[i])"},
-	{from: element.F32, to: element.F8E5M2, paths: onAll, loop: "dst[i] = F8E5M2FromF32(src[i])"},
+	{from: element.F32, to: element.F8E5M2, paths: onAll, loop: "dst[i] = F8E5M2FromF16(F16FromF32(src[i]))"},
 	{from: element.F16, to: element.F8E5M2, paths: onAll, loop: "dst[i] = F8E5M2FromF16(src[i])"},
 
 	{from: element.U4, to: element.F32, paths: onAll, loop: "dst[i] = float32(nibble(src, i))"},
@@ -101,10 +105,10 @@ var registry = []pairRow{
 	{from: element.F64, to: element.F32, paths: onAll, nt: 16, loop: "dst[i] = float32(src[i]) // to nearest even"},
 	{from: element.F32, to: element.F64, paths: onAll, nt: 8, loop: "dst[i] = float64(src[i])"},
 
-	{from: element.Boolean, to: element.U8, paths: onAll, loop: "dst[i] = b2u(src[i] != 0)"},
-	{from: element.U8, to: element.Boolean, paths: onAll, loop: "dst[i] = b2u(src[i] != 0)"},
+	{from: element.Boolean, to: element.U8, paths: onAll, loop: "dst[i] = uint8(b2u(src[i] != 0))"},
+	{from: element.U8, to: element.Boolean, paths: onAll, loop: "dst[i] = uint8(b2u(src[i] != 0))"},
 	{from: element.Boolean, to: element.F32, paths: onAll, loop: "dst[i] = float32(b2u(src[i] != 0))"},
-	{from: element.F32, to: element.Boolean, paths: onAll, loop: "dst[i] = b2u(src[i] != 0) // NaN → 1"},
+	{from: element.F32, to: element.Boolean, paths: onAll, loop: "dst[i] = uint8(b2u(src[i] != 0)) // NaN → 1"},
 }
 
 // kernelSpec binds an architecture's kernel to its registry row: the ordinary kernel of path

@@ -78,7 +78,7 @@ func f8e5m2ToF32AVX512(dst, src []byte, n int)
 // f32ToF8e4m3AVX2 converts n elements of the pair f32 → f8e4m3 on the AVX2 path, as the registry's loop:
 //
 //	for i := range n {
-//		dst[i] = F8E4M3FromF32(src[i])
+//		dst[i] = F8E4M3FromF16(F16FromF32(src[i]))
 //	}
 //
 // VCVTPS2PH where the source is f32, then F8E4M3FromF16 in byte operations (lutE4m3Sub for the
@@ -106,7 +106,7 @@ func f16ToF8e4m3AVX2(dst, src []byte, n int)
 // f32ToF8e5m2AVX2 converts n elements of the pair f32 → f8e5m2 on the AVX2 path, as the registry's loop:
 //
 //	for i := range n {
-//		dst[i] = F8E5M2FromF32(src[i])
+//		dst[i] = F8E5M2FromF16(F16FromF32(src[i]))
 //	}
 //
 // VCVTPS2PH, then H + [L + H&1 > 0x80] in byte operations with H, L the high and low bytes, except
@@ -189,7 +189,7 @@ func f8e5m2ToF16AVX512(dst, src []byte, n int)
 // f32ToF8e4m3AVX512 converts n elements of the pair f32 → f8e4m3 on the AVX512 path, as the registry's loop:
 //
 //	for i := range n {
-//		dst[i] = F8E4M3FromF32(src[i])
+//		dst[i] = F8E4M3FromF16(F16FromF32(src[i]))
 //	}
 //
 // VCVTPS2PH, then VPERMI2B lookups of the rounding of each high byte (the tables of f8EncTable,
@@ -226,7 +226,7 @@ func f16ToF8e5m2AVX512(dst, src []byte, n int)
 // f32ToF8e5m2AVX512 converts n elements of the pair f32 → f8e5m2 on the AVX512 path, as the registry's loop:
 //
 //	for i := range n {
-//		dst[i] = F8E5M2FromF32(src[i])
+//		dst[i] = F8E5M2FromF16(F16FromF32(src[i]))
 //	}
 //
 // VCVTPS2PH, then h + 0x7F + ((h>>8)&1) in words for groups of 256 elements with no NaN, the high
@@ -838,7 +838,7 @@ func f32ToU8AVX512(dst, src []byte, n int)
 // boolToU8AVX2 converts n elements of the pair boolean → u8 and the pair u8 → boolean on the AVX2 path, as the registry's loop:
 //
 //	for i := range n {
-//		dst[i] = b2u(src[i] != 0)
+//		dst[i] = uint8(b2u(src[i] != 0))
 //	}
 //
 // min(b, 1) per byte (VPMINUB).
@@ -860,7 +860,7 @@ func boolToF32AVX2(dst, src []byte, n int)
 // boolToU8AVX512 converts n elements of the pair boolean → u8 and the pair u8 → boolean on the AVX512 path, as the registry's loop:
 //
 //	for i := range n {
-//		dst[i] = b2u(src[i] != 0)
+//		dst[i] = uint8(b2u(src[i] != 0))
 //	}
 //
 // min(b, 1) per byte (VPMINUB).
@@ -882,7 +882,7 @@ func boolToF32AVX512(dst, src []byte, n int)
 // f32ToBoolAVX2 converts n elements of the pair f32 → boolean on the AVX2 path, as the registry's loop:
 //
 //	for i := range n {
-//		dst[i] = b2u(src[i] != 0) // NaN → 1
+//		dst[i] = uint8(b2u(src[i] != 0)) // NaN → 1
 //	}
 //
 // VCMPPS NEQ_UQ with 0 (subnormals are not zero: Go runs with MXCSR.DAZ clear), the masks packed
@@ -894,7 +894,7 @@ func f32ToBoolAVX2(dst, src []byte, n int)
 // f32ToBoolAVX512 converts n elements of the pair f32 → boolean on the AVX512 path, as the registry's loop:
 //
 //	for i := range n {
-//		dst[i] = b2u(src[i] != 0) // NaN → 1
+//		dst[i] = uint8(b2u(src[i] != 0)) // NaN → 1
 //	}
 //
 // VPTESTMD of the bits without the sign gives the mask of the lanes that are not ±0; a zeroing

@@ -197,14 +197,7 @@ func bytesOf(t string) int {
 }
 
 // kname returns the name of the ordinary kernel of a pair on a path: i8ToI32AVX2.
-func kname(from, to string, a *isa) string {
-	t := spell(to)
-	f := spell(from)
-	if from == "BF16" {
-		f = "bf16"
-	}
-	return f + "To" + strings.ToUpper(t[:1]) + t[1:] + a.path
-}
+func kname(from, to string, a *isa) string { return pairName(from, to, a.path) }
 
 // spell returns the spelling of an element type in kernel names: f8e4m3, bool, and BF16
 // capitalised whole.

@@ -1,8 +1,13 @@
-// Command _asm generates the amd64 kernels of package kernels: the assembly, one file a family
-// of kernels (families below) and one for the block-scaled kernels, and the Go files with a
-// documented stub for every kernel and the lists that bind the kernels to the registry's pairs
-// (stubs_amd64.go) and to the block formats (block_stubs_amd64.go). Package kernels runs it with
-// go generate:
+// Command _asm generates the files of package kernels that follow from its registry of pairs
+// (registry.go) and from the kernel bodies written here:
+//
+//   - the pure-Go loops of the registry's rows, their loops as code (direct_generic.go);
+//   - the amd64 kernels: the assembly, one file a family of kernels (families below) and one for
+//     the block-scaled kernels, and the Go files with a documented stub for every kernel and the
+//     lists that bind the kernels to the registry's pairs (stubs_amd64.go) and to the block
+//     formats (block_stubs_amd64.go).
+//
+// Package kernels runs it with go generate (the directive is in registry.go):
 //
 //	go -C _asm run .
 //
@@ -45,7 +50,7 @@ func main() {
 		family = f.file
 		f.declare()
 	}
-	if err := checkKernels(rows); err != nil {
+	if err := checkKernels(byPair(rows)); err != nil {
 		fatal(err)
 	}
 	tables := filepath.Join(*dir, "tables.go")
@@ -76,10 +81,13 @@ func main() {
 	if err := out.write(*dir); err != nil {
 		fatal(err)
 	}
-	if err := writeGo(filepath.Join(*dir, "stubs_amd64.go"), rows); err != nil {
+	if err := writeGo(filepath.Join(*dir, "stubs_amd64.go"), byPair(rows)); err != nil {
 		fatal(err)
 	}
 	if err := writeBlockGo(blockGoPath(filepath.Join(*dir, "stubs_amd64.go"))); err != nil {
+		fatal(err)
+	}
+	if err := writeDirect(filepath.Join(*dir, "direct_generic.go"), rows); err != nil {
 		fatal(err)
 	}
 }
