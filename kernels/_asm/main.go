@@ -2,6 +2,8 @@
 // (registry.go) and from the kernel bodies written here:
 //
 //   - the pure-Go loops of the registry's rows, their loops as code (direct_generic.go);
+//   - a typed helper for every row, documented by the row (typed.go), and the tests' list of
+//     them (typed_helpers_test.go);
 //   - the amd64 kernels: the assembly, one file a family of kernels (families below) and one for
 //     the block-scaled kernels, and the Go files with a documented stub for every kernel and the
 //     lists that bind the kernels to the registry's pairs (stubs_amd64.go) and to the block
@@ -88,6 +90,12 @@ func main() {
 		fatal(err)
 	}
 	if err := writeDirect(filepath.Join(*dir, "direct_generic.go"), rows); err != nil {
+		fatal(err)
+	}
+	if err := writeTyped(filepath.Join(*dir, "typed.go"), rows); err != nil {
+		fatal(err)
+	}
+	if err := writeTypedTest(filepath.Join(*dir, "typed_helpers_test.go"), rows); err != nil {
 		fatal(err)
 	}
 }

@@ -12,12 +12,14 @@ import (
 
 // row is what the generator needs of a row of the registry (kernels/registry.go): the pair, by
 // the names of its element constants (F32, F8E4M3), its SIMD paths by the names of their Path
-// constants (AVX2, AVX512, NEON), its non-temporal block and its scalar loop.
+// constants (AVX2, AVX512, NEON), its non-temporal block, its scalar loop and the documentation
+// of its typed helper.
 type row struct {
 	from, to string
 	paths    []string
 	nt       int
 	loop     string
+	doc      string // the typed helper's documentation after its name
 }
 
 // pathSets are the names of the registry's pathSet constants and the paths they hold.
@@ -84,13 +86,15 @@ func readRegistry(path string) ([]row, error) {
 				r.nt, err = strconv.Atoi(bl.Value)
 			case "loop":
 				r.loop, err = readString(kv.Value)
+			case "doc":
+				r.doc, err = readString(kv.Value)
 			}
 			if err != nil {
 				return nil, fmt.Errorf("%s: %s: %v", fset.Position(kv.Pos()), key, err)
 			}
 		}
-		if r.from == "" || r.to == "" || r.loop == "" || len(r.paths) == 0 {
-			return nil, fmt.Errorf("%s: registry row without from, to, paths or loop", fset.Position(el.Pos()))
+		if r.from == "" || r.to == "" || r.loop == "" || r.doc == "" || len(r.paths) == 0 {
+			return nil, fmt.Errorf("%s: registry row without from, to, paths, loop or doc", fset.Position(el.Pos()))
 		}
 		if seen[[2]string{r.from, r.to}] {
 			return nil, fmt.Errorf("%s: a second row for %s → %s", fset.Position(el.Pos()), r.from, r.to)
