@@ -2,8 +2,9 @@
 
 // The NEON kernels: conversions between the binary floats (f32, f16, bf16, f64), the 8-bit
 // floats (f8e4m3, f8e5m2, docs/SEMANTICS.md §3.5 for the encoders), the packed 4-bit types
-// (table lookups), the integers and boolean. kernels_arm64.go declares the kernels, each with
-// the scalar loop it computes.
+// (table lookups), the integers and boolean. stubs_arm64.go, which the generator (kernels/_asm)
+// writes from the registry, declares the kernel of every row that names NEON, named after its
+// pair (f32ToF16NEON), documented by the scalar loop it computes.
 //
 // Every kernel has the Go signature func(dst, src []byte, n int) (a loopFunc): it converts the
 // first n elements of src into dst, whole blocks and the last partial one, and reads or writes

@@ -4,6 +4,8 @@
 //   - the pure-Go loops of the registry's rows, their loops as code (direct_generic.go);
 //   - a typed helper for every row, documented by the row (typed.go), and the tests' list of
 //     them (typed_helpers_test.go);
+//   - the Go side of the NEON kernels of kernels_arm64.s, their stubs documented by their rows'
+//     loops and arm64Kernels, which binds them to their pairs (stubs_arm64.go);
 //   - the amd64 kernels: the assembly, one file a family of kernels (families below) and one for
 //     the block-scaled kernels, and the Go files with a documented stub for every kernel and the
 //     lists that bind the kernels to the registry's pairs (stubs_amd64.go) and to the block
@@ -39,7 +41,8 @@ var families = []struct {
 	{"nibbles_amd64.s", nibbleKernels},
 }
 
-// asmConstraint is the build constraint of the pair kernels' assembly and Go stubs.
+// asmConstraint is the build constraint of the pair kernels' assembly and Go stubs, amd64's and
+// arm64's.
 const asmConstraint = "gc && !purego"
 
 func main() {
@@ -90,6 +93,9 @@ func main() {
 		fatal(err)
 	}
 	if err := writeDirect(filepath.Join(*dir, "direct_generic.go"), rows); err != nil {
+		fatal(err)
+	}
+	if err := writeArm64(*dir, filepath.Join(*dir, "stubs_arm64.go"), rows); err != nil {
 		fatal(err)
 	}
 	if err := writeTyped(filepath.Join(*dir, "typed.go"), rows); err != nil {
