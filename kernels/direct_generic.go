@@ -355,6 +355,15 @@ func i32ToF16Generic(dst []uint16, src []int32) {
 	}
 }
 
+// i8ToBF16Generic is the loop of the pair i8 → bf16 over len(dst) elements; src must be at least
+// as long.
+func i8ToBF16Generic(dst []uint16, src []int8) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = BF16FromF32(float32(src[i]))
+	}
+}
+
 // i8ToI32Generic is the loop of the pair i8 → i32 over len(dst) elements; src must be at least
 // as long.
 func i8ToI32Generic(dst []int32, src []int8) {
@@ -543,6 +552,7 @@ var directLoops = [...]directLoop{
 	{element.I16, element.F16, typedLoop(i16ToF16Generic)},
 	{element.U16, element.F16, typedLoop(u16ToF16Generic)},
 	{element.I32, element.F16, typedLoop(i32ToF16Generic)},
+	{element.I8, element.BF16, typedLoop(i8ToBF16Generic)},
 	{element.I8, element.I32, typedLoop(i8ToI32Generic)},
 	{element.U8, element.I32, typedLoop(u8ToI32Generic)},
 	{element.I16, element.I32, typedLoop(i16ToI32Generic)},

@@ -6574,3 +6574,334 @@ copied2:
 done:
 	VZEROUPPER
 	RET
+
+// func i8ToBF16AVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2
+TEXT ·i8ToBF16AVX2(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVQ         CX, R10
+	ANDQ         $0x0000000f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000040
+	JB           single
+
+four:
+	VPMOVSXBW (SI), Y0
+	VPMADDWD  Y15, Y0, Y1
+	VPSRAD    $0x10, Y0, Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VPSRLD    $0x10, Y1, Y1
+	VPBLENDW  $0x55, Y1, Y2, Y1
+	VMOVDQU   Y1, (DI)
+	VPMOVSXBW 16(SI), Y0
+	VPMADDWD  Y15, Y0, Y1
+	VPSRAD    $0x10, Y0, Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VPSRLD    $0x10, Y1, Y1
+	VPBLENDW  $0x55, Y1, Y2, Y1
+	VMOVDQU   Y1, 32(DI)
+	VPMOVSXBW 32(SI), Y0
+	VPMADDWD  Y15, Y0, Y1
+	VPSRAD    $0x10, Y0, Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VPSRLD    $0x10, Y1, Y1
+	VPBLENDW  $0x55, Y1, Y2, Y1
+	VMOVDQU   Y1, 64(DI)
+	VPMOVSXBW 48(SI), Y0
+	VPMADDWD  Y15, Y0, Y1
+	VPSRAD    $0x10, Y0, Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VPSRLD    $0x10, Y1, Y1
+	VPBLENDW  $0x55, Y1, Y2, Y1
+	VMOVDQU   Y1, 96(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000040, CX
+	CMPQ      CX, $0x00000040
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMOVSXBW (SI), Y0
+	VPMADDWD  Y15, Y0, Y1
+	VPSRAD    $0x10, Y0, Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VPSRLD    $0x10, Y1, Y1
+	VPBLENDW  $0x55, Y1, Y2, Y1
+	VMOVDQU   Y1, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000020, DI
+	SUBQ      $0x00000010, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000010
+	JB        frame
+	MOVQ      $0x00000010, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000008, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVSXBW (SI), Y0
+	VPMADDWD  Y15, Y0, Y1
+	VPSRAD    $0x10, Y0, Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VPSRLD    $0x10, Y1, Y1
+	VPBLENDW  $0x55, Y1, Y2, Y1
+	VMOVDQU   Y1, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVSXBW (SI), Y0
+	VPMADDWD  Y15, Y0, Y1
+	VPSRAD    $0x10, Y0, Y2
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VPSRLD    $0x10, Y1, Y1
+	VPBLENDW  $0x55, Y1, Y2, Y1
+	VMOVDQU   Y1, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func i8ToBF16AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·i8ToBF16AVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z15
+	MOVL         $0xaaaaaaaa, AX
+	KMOVD        AX, K1
+	MOVQ         CX, R10
+	ANDQ         $0x0000001f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000080
+	JB           single
+
+four:
+	VPMOVSXBW (SI), Z0
+	VPMADDWD  Z15, Z0, Z1
+	VPSRAD    $0x10, Z0, Z2
+	VCVTDQ2PS Z1, Z1
+	VCVTDQ2PS Z2, Z2
+	VPSRLD    $0x10, Z1, Z1
+	VPBLENDMW Z2, Z1, K1, Z1
+	VMOVDQU32 Z1, (DI)
+	VPMOVSXBW 32(SI), Z0
+	VPMADDWD  Z15, Z0, Z1
+	VPSRAD    $0x10, Z0, Z2
+	VCVTDQ2PS Z1, Z1
+	VCVTDQ2PS Z2, Z2
+	VPSRLD    $0x10, Z1, Z1
+	VPBLENDMW Z2, Z1, K1, Z1
+	VMOVDQU32 Z1, 64(DI)
+	VPMOVSXBW 64(SI), Z0
+	VPMADDWD  Z15, Z0, Z1
+	VPSRAD    $0x10, Z0, Z2
+	VCVTDQ2PS Z1, Z1
+	VCVTDQ2PS Z2, Z2
+	VPSRLD    $0x10, Z1, Z1
+	VPBLENDMW Z2, Z1, K1, Z1
+	VMOVDQU32 Z1, 128(DI)
+	VPMOVSXBW 96(SI), Z0
+	VPMADDWD  Z15, Z0, Z1
+	VPSRAD    $0x10, Z0, Z2
+	VCVTDQ2PS Z1, Z1
+	VCVTDQ2PS Z2, Z2
+	VPSRLD    $0x10, Z1, Z1
+	VPBLENDMW Z2, Z1, K1, Z1
+	VMOVDQU32 Z1, 192(DI)
+	ADDQ      $0x00000080, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000080, CX
+	CMPQ      CX, $0x00000080
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VPMOVSXBW (SI), Z0
+	VPMADDWD  Z15, Z0, Z1
+	VPSRAD    $0x10, Z0, Z2
+	VCVTDQ2PS Z1, Z1
+	VCVTDQ2PS Z2, Z2
+	VPSRLD    $0x10, Z1, Z1
+	VPBLENDMW Z2, Z1, K1, Z1
+	VMOVDQU32 Z1, (DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000020, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000020
+	JB        frame
+	MOVQ      $0x00000020, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000008, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVSXBW (SI), Z0
+	VPMADDWD  Z15, Z0, Z1
+	VPSRAD    $0x10, Z0, Z2
+	VCVTDQ2PS Z1, Z1
+	VCVTDQ2PS Z2, Z2
+	VPSRLD    $0x10, Z1, Z1
+	VPBLENDMW Z2, Z1, K1, Z1
+	VMOVDQU32 Z1, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000008, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVSXBW (SI), Z0
+	VPMADDWD  Z15, Z0, Z1
+	VPSRAD    $0x10, Z0, Z2
+	VCVTDQ2PS Z1, Z1
+	VCVTDQ2PS Z2, Z2
+	VPSRLD    $0x10, Z1, Z1
+	VPBLENDMW Z2, Z1, K1, Z1
+	VMOVDQU32 Z1, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET

@@ -160,6 +160,9 @@ var registry = []pairRow{
 	{from: element.I32, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(max(min(src[i], 65504), -65504)))",
 		doc: "converts int32 to binary16 bits, through float32, rounding to nearest even. Special " +
 			"cases are: values beyond ±65504 saturate to ±65504 (the largest finite f16), not ±Inf."},
+	{from: element.I8, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(float32(src[i]))",
+		doc: "converts int8 to bfloat16 bits, exactly: an int8 has at most 8 significant bits, so " +
+			"its float32 is a bfloat16."},
 
 	{from: element.I8, to: element.I32, paths: onAll, loop: "dst[i] = int32(src[i])",
 		doc: "converts int8 to int32, by sign extension, exactly."},

@@ -903,6 +903,30 @@ func f32ToBoolAVX2(dst, src []byte, n int)
 //go:noescape
 func f32ToBoolAVX512(dst, src []byte, n int)
 
+// i8ToBF16AVX2 converts n elements of the pair i8 → bf16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(float32(src[i]))
+//	}
+//
+// Exact: VCVTDQ2PS of the even and the odd elements sign-extended to int32, and the top halves of
+// the float32 bits blended into words.
+//
+//go:noescape
+func i8ToBF16AVX2(dst, src []byte, n int)
+
+// i8ToBF16AVX512 converts n elements of the pair i8 → bf16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(float32(src[i]))
+//	}
+//
+// Exact: VCVTDQ2PS of the even and the odd elements sign-extended to int32, and the top halves of
+// the float32 bits blended into words.
+//
+//go:noescape
+func i8ToBF16AVX512(dst, src []byte, n int)
+
 // i8ToI32AVX2 converts n elements of the pair i8 → i32 on the AVX2 path, as the registry's loop:
 //
 //	for i := range n {
@@ -1258,6 +1282,7 @@ func avx2Kernels() []kernelSpec {
 		{AVX2, element.U8, element.Boolean, boolToU8AVX2, false},
 		{AVX2, element.Boolean, element.F32, boolToF32AVX2, false},
 		{AVX2, element.F32, element.Boolean, f32ToBoolAVX2, false},
+		{AVX2, element.I8, element.BF16, i8ToBF16AVX2, false},
 		{AVX2, element.I8, element.I32, i8ToI32AVX2, false},
 		{AVX2, element.U8, element.I32, u8ToI32AVX2, false},
 		{AVX2, element.I16, element.I32, i16ToI32AVX2, false},
@@ -1324,6 +1349,7 @@ func avx512Kernels() []kernelSpec {
 		{AVX512, element.U8, element.Boolean, boolToU8AVX512, false},
 		{AVX512, element.Boolean, element.F32, boolToF32AVX512, false},
 		{AVX512, element.F32, element.Boolean, f32ToBoolAVX512, false},
+		{AVX512, element.I8, element.BF16, i8ToBF16AVX512, false},
 		{AVX512, element.I8, element.I32, i8ToI32AVX512, false},
 		{AVX512, element.U8, element.I32, u8ToI32AVX512, false},
 		{AVX512, element.I16, element.I32, i16ToI32AVX512, false},

@@ -311,6 +311,15 @@ func u16ToF16NEON(dst, src []byte, n int)
 //go:noescape
 func i32ToF16NEON(dst, src []byte, n int)
 
+// i8ToBF16NEON converts n elements of the pair i8 → bf16 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(float32(src[i]))
+//	}
+//
+//go:noescape
+func i8ToBF16NEON(dst, src []byte, n int)
+
 // i8ToI32NEON converts n elements of the pair i8 → i32 on the NEON path, as the registry's loop:
 //
 //	for i := range n {
@@ -511,6 +520,7 @@ func arm64Kernels() []kernelSpec {
 		{NEON, element.I16, element.F16, i16ToF16NEON, false},
 		{NEON, element.U16, element.F16, u16ToF16NEON, false},
 		{NEON, element.I32, element.F16, i32ToF16NEON, false},
+		{NEON, element.I8, element.BF16, i8ToBF16NEON, false},
 		{NEON, element.I8, element.I32, i8ToI32NEON, false},
 		{NEON, element.U8, element.I32, u8ToI32NEON, false},
 		{NEON, element.I16, element.I32, i16ToI32NEON, false},

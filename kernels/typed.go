@@ -216,6 +216,12 @@ func F16sFromI32s[D ~uint16, S ~int32](dst []D, src []S) error {
 	return convertSlices(dst, element.F16, src, element.I32)
 }
 
+// BF16sFromI8s converts int8 to bfloat16 bits, exactly: an int8 has at most 8 significant bits, so
+// its float32 is a bfloat16.
+func BF16sFromI8s[D ~uint16, S ~int8](dst []D, src []S) error {
+	return convertSlices(dst, element.BF16, src, element.I8)
+}
+
 // I32sFromI8s converts int8 to int32, by sign extension, exactly.
 func I32sFromI8s[D ~int32, S ~int8](dst []D, src []S) error {
 	return convertSlices(dst, element.I32, src, element.I8)

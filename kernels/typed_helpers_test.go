@@ -43,6 +43,7 @@ var typedHelpers = map[[2]element.Type]typedCase{
 	{element.I16, element.F16}:     typed(kernels.F16sFromI16s[uint16, int16], false),
 	{element.U16, element.F16}:     typed(kernels.F16sFromU16s[uint16, uint16], false),
 	{element.I32, element.F16}:     typed(kernels.F16sFromI32s[uint16, int32], false),
+	{element.I8, element.BF16}:     typed(kernels.BF16sFromI8s[uint16, int8], false),
 	{element.I8, element.I32}:      typed(kernels.I32sFromI8s[int32, int8], false),
 	{element.U8, element.I32}:      typed(kernels.I32sFromU8s[int32, uint8], false),
 	{element.I16, element.I32}:     typed(kernels.I32sFromI16s[int32, int16], false),
