@@ -11,8 +11,8 @@ import (
 // The pure-Go conversion. Every pair's rule is written once: decode a block of source elements
 // into a wide form (float32 for the narrow floats and f32, float64 for f64, two's-complement
 // uint64 bits for integers and boolean, plus an imaginary part for complex types), then encode
-// the destination from it. Hot pairs also have direct loops (the *Generic functions of the other
-// *_generic.go files), which give the same bits and which the SIMD code uses for tails.
+// the destination from it. The registry's pairs also have direct loops, their rows' loops as
+// code (direct_generic.go), which give the same bits.
 
 // genericKernel returns the pure-Go loop for the pair, or nil for an unsupported pair (string,
 // dynamic or an invalid type on either side).
@@ -37,7 +37,7 @@ var genericTable = func() [][]loopFunc {
 }()
 
 // newGenericKernel builds the loop for a pair: a copy for the same type, the direct loop of a
-// hot pair, or the general decode/encode loop.
+// registry pair, or the general decode/encode loop.
 func newGenericKernel(from, to element.Type) loopFunc {
 	if !convertible(from) || !convertible(to) {
 		return nil
@@ -535,121 +535,19 @@ func packedLoop[D any](f func(dst []D, src []byte, n int)) loopFunc {
 	}
 }
 
-// directKernel returns the direct loop for a hot pair, or nil.
+// directLoop is the direct loop of a registry pair: the row's loop as code (direct_generic.go,
+// generated from the registry).
+type directLoop struct {
+	from, to element.Type
+	f        loopFunc
+}
+
+// directKernel returns the direct loop of a registry pair, or nil for a pair without a row.
 func directKernel(from, to element.Type) loopFunc {
-	type pair struct{ from, to element.Type }
-	const (
-		boolean = element.Boolean
-		bf16    = element.BF16
-		f16     = element.F16
-		f32     = element.F32
-		f64     = element.F64
-		i8      = element.I8
-		i16     = element.I16
-		i32     = element.I32
-		i64     = element.I64
-		u8      = element.U8
-		u16     = element.U16
-	)
-	switch (pair{from, to}) {
-	case pair{f32, f16}:
-		return typedLoop(f32ToF16Generic)
-	case pair{f16, f32}:
-		return typedLoop(f16ToF32Generic)
-	case pair{f32, bf16}:
-		return typedLoop(f32ToBF16Generic)
-	case pair{bf16, f32}:
-		return typedLoop(bf16ToF32Generic)
-	case pair{f16, bf16}:
-		return typedLoop(f16ToBF16Generic)
-	case pair{bf16, f16}:
-		return typedLoop(bf16ToF16Generic)
-	case pair{element.F8E4M3, f16}:
-		return typedLoop(f8e4m3ToF16Generic)
-	case pair{element.F8E4M3, f32}:
-		return typedLoop(f8e4m3ToF32Generic)
-	case pair{element.F8E5M2, f16}:
-		return typedLoop(f8e5m2ToF16Generic)
-	case pair{element.F8E5M2, f32}:
-		return typedLoop(f8e5m2ToF32Generic)
-	case pair{f32, element.F8E4M3}:
-		return typedLoop(f32ToF8e4m3Generic)
-	case pair{f16, element.F8E4M3}:
-		return typedLoop(f16ToF8e4m3Generic)
-	case pair{f32, element.F8E5M2}:
-		return typedLoop(f32ToF8e5m2Generic)
-	case pair{f16, element.F8E5M2}:
-		return typedLoop(f16ToF8e5m2Generic)
-	case pair{element.U4, f32}:
-		return packedLoop(u4ToF32Generic)
-	case pair{element.U4, f16}:
-		return packedLoop(u4ToF16Generic)
-	case pair{element.I4, f32}:
-		return packedLoop(i4ToF32Generic)
-	case pair{element.I4, f16}:
-		return packedLoop(i4ToF16Generic)
-	case pair{element.NF4, f32}:
-		return packedLoop(nf4ToF32Generic)
-	case pair{element.NF4, f16}:
-		return packedLoop(nf4ToF16Generic)
-	case pair{element.F4E2M1, f32}:
-		return packedLoop(f4e2m1ToF32Generic)
-	case pair{element.F4E2M1, f16}:
-		return packedLoop(f4e2m1ToF16Generic)
-	case pair{i8, f32}:
-		return typedLoop(i8ToF32Generic)
-	case pair{u8, f32}:
-		return typedLoop(u8ToF32Generic)
-	case pair{i16, f32}:
-		return typedLoop(i16ToF32Generic)
-	case pair{u16, f32}:
-		return typedLoop(u16ToF32Generic)
-	case pair{i32, f32}:
-		return typedLoop(i32ToF32Generic)
-	case pair{i8, f16}:
-		return typedLoop(i8ToF16Generic)
-	case pair{u8, f16}:
-		return typedLoop(u8ToF16Generic)
-	case pair{i16, f16}:
-		return typedLoop(i16ToF16Generic)
-	case pair{u16, f16}:
-		return typedLoop(u16ToF16Generic)
-	case pair{i32, f16}:
-		return typedLoop(i32ToF16Generic)
-	case pair{i8, i32}:
-		return typedLoop(i8ToI32Generic)
-	case pair{u8, i32}:
-		return typedLoop(u8ToI32Generic)
-	case pair{i16, i32}:
-		return typedLoop(i16ToI32Generic)
-	case pair{i32, i64}:
-		return typedLoop(i32ToI64Generic)
-	case pair{i64, i32}:
-		return typedLoop(i64ToI32Generic)
-	case pair{i32, i16}:
-		return typedLoop(i32ToI16Generic)
-	case pair{i32, i8}:
-		return typedLoop(i32ToI8Generic)
-	case pair{f32, i32}:
-		return typedLoop(f32ToI32Generic)
-	case pair{f32, i16}:
-		return typedLoop(f32ToI16Generic)
-	case pair{f32, i8}:
-		return typedLoop(f32ToI8Generic)
-	case pair{f32, u8}:
-		return typedLoop(f32ToU8Generic)
-	case pair{f64, f32}:
-		return typedLoop(f64ToF32Generic)
-	case pair{f32, f64}:
-		return typedLoop(f32ToF64Generic)
-	case pair{boolean, u8}:
-		return typedLoop(boolToU8Generic)
-	case pair{u8, boolean}:
-		return typedLoop(u8ToBoolGeneric)
-	case pair{boolean, f32}:
-		return typedLoop(boolToF32Generic)
-	case pair{f32, boolean}:
-		return typedLoop(f32ToBoolGeneric)
+	for _, d := range directLoops {
+		if d.from == from && d.to == to {
+			return d.f
+		}
 	}
 	return nil
 }

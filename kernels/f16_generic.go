@@ -13,33 +13,28 @@ import "math"
 //	F16FromF32(x) = a subnormal (or ±0) for |x| < 2^-14, rounded to a multiple of 2^-24
 //	F16FromF32(NaN) = sign | 0x7E00 | the top 9 payload bits (quiet bit set, sign kept)
 func F16FromF32(f float32) uint16 {
+	// Small enough for Go to inline into loops (no calls), with the normal range's code first
+	// and the rest behind one branch.
 	b := math.Float32bits(f)
 	a := b & 0x7FFFFFFF
-	if a-0x38800000 < 0x477FF000-0x38800000 { // normal f16: 2^-14 ≤ |f| < 65520
-		r := a - 0x38000000     // rebias the exponent from 127 to 15
-		r += 0x0FFF + (r>>13)&1 // round to nearest even on the 13 dropped bits
-		return uint16(b>>16)&0x8000 | uint16(r>>13)
+	// The normal range, 2^-14 ≤ |f| < 65520: rebias the exponent from 127 to 15 (subtract
+	// 0x38000000) and round to nearest even on the 13 dropped bits (add 0x0FFF and the lowest
+	// kept bit, the same bit of a).
+	r := (a - (0x38000000 - 0x0FFF) + (a>>13)&1) >> 13
+	if a-0x38800000 >= 0x477FF000-0x38800000 {
+		r = 0x7C00          // overflow or infinity
+		if a < 0x38800000 { // subnormal f16 or zero
+			// 0.5 has an ulp of 2^-24, the f16 subnormal step: the float32 addition rounds to
+			// nearest even exactly where binary16 would, and the low 16 bits of the sum are the
+			// f16 bits (0.5 has none set; a sum of 0x3F000400 is the smallest normal, which is
+			// also the right encoding).
+			r = math.Float32bits(max(f, -f) + 0.5)
+		}
+		if a > 0x7F800000 { // NaN: quiet, with the top 9 payload bits
+			r = 0x7E00 | a>>13&0x3FF
+		}
 	}
-	return f16FromF32Special(b)
-}
-
-// f16FromF32Special is F16FromF32 off the normal range (kept out of line so that F16FromF32
-// inlines into loops).
-func f16FromF32Special(b uint32) uint16 {
-	sign := uint16(b>>16) & 0x8000
-	a := b & 0x7FFFFFFF
-	switch {
-	case a < 0x38800000: // subnormal f16 or zero
-		// 0.5 has an ulp of 2^-24, the f16 subnormal step: the float32 addition rounds to
-		// nearest even exactly where binary16 would, and the low bits are the f16 mantissa
-		// (a result of 0x400 is the smallest normal, which is also the right encoding).
-		s := math.Float32frombits(a) + 0.5
-		return sign | uint16(math.Float32bits(s)-0x3F000000)
-	case a <= 0x7F800000: // overflow or infinity
-		return sign | 0x7C00
-	default: // NaN
-		return sign | 0x7E00 | uint16(a>>13)&0x3FF
-	}
+	return uint16(b>>16&0x8000 | r)
 }
 
 // F32FromF16 converts binary16 bits to float32. Every f16 value is exactly representable, so the
@@ -64,49 +59,4 @@ func F32FromF16(h uint16) float32 {
 	// values land on float32 subnormals); multiplying by 2^112 is exact.
 	v := math.Float32frombits(a<<13) * 0x1p112
 	return math.Float32frombits(math.Float32bits(v) | sign)
-}
-
-// f32ToF16Generic converts len(dst) elements; src must be at least as long.
-// The normal-range case of F16FromF32 is written into the loop (the function is too large for
-// Go to inline); everything else calls the out-of-line special case.
-func f32ToF16Generic(dst []uint16, src []float32) {
-	src = src[:len(dst)]
-	for i, f := range src {
-		b := math.Float32bits(f)
-		a := b & 0x7FFFFFFF
-		if a-0x38800000 < 0x477FF000-0x38800000 {
-			r := a - 0x38000000
-			r += 0x0FFF + (r>>13)&1
-			dst[i] = uint16(b>>16)&0x8000 | uint16(r>>13)
-			continue
-		}
-		dst[i] = f16FromF32Special(b)
-	}
-}
-
-// f16ToF32Generic converts len(dst) elements; src must be at least as long.
-func f16ToF32Generic(dst []float32, src []uint16) {
-	src = src[:len(dst)]
-	for i, h := range src {
-		dst[i] = F32FromF16(h)
-	}
-}
-
-// f32ViaF16 converts len(dst) float32 to f8e5m2 (e5m2) or f8e4m3 in two steps, RNE to f16 and
-// then the f16 → f8 rule, as OpenVINO's f8 conversions do. It runs a block at a time through a
-// stack buffer, so the f16 step uses the inlined loop of f32ToF16Generic. (The second step is
-// chosen by a flag, not passed as a function value, which would move the buffer to the heap.)
-func f32ViaF16(dst []uint8, src []float32, e5m2 bool) {
-	src = src[:len(dst)]
-	var h [256]uint16
-	for len(src) > 0 {
-		m := min(len(src), len(h))
-		f32ToF16Generic(h[:m], src[:m])
-		if e5m2 {
-			f16ToF8e5m2Generic(dst[:m], h[:m])
-		} else {
-			f16ToF8e4m3Generic(dst[:m], h[:m])
-		}
-		src, dst = src[m:], dst[m:]
-	}
 }

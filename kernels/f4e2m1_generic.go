@@ -52,11 +52,3 @@ func F4E2M1FromF32(f float32) uint8 {
 func F32FromF4E2M1(c uint8) float32 { return f4e2m1Values[c&0xF] }
 
 var f4e2m1Values = [16]float32{0, 0.5, 1, 1.5, 2, 3, 4, 6, float32(math.Copysign(0, -1)), -0.5, -1, -1.5, -2, -3, -4, -6}
-
-// f4e2m1ToF32Generic decodes n packed codes (low nibble first) from src into dst[:n].
-func f4e2m1ToF32Generic(dst []float32, src []byte, n int) { nibblesTo(dst, src, n, &f4e2m1Values) }
-
-// f4e2m1ToF16Generic decodes n packed codes (low nibble first) from src into dst[:n].
-func f4e2m1ToF16Generic(dst []uint16, src []byte, n int) {
-	nibblesTo(dst, src, n, &nibbleValuesF16[nibF4E2M1])
-}

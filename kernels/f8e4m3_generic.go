@@ -94,31 +94,3 @@ func init() {
 		f8e4m3ToF32Table[i] = F32FromF16(h)
 	}
 }
-
-// f8e4m3ToF16Generic converts len(dst) elements; src must be at least as long.
-func f8e4m3ToF16Generic(dst []uint16, src []uint8) {
-	src = src[:len(dst)]
-	for i, c := range src {
-		dst[i] = f8e4m3ToF16Table[c]
-	}
-}
-
-// f8e4m3ToF32Generic converts len(dst) elements; src must be at least as long.
-func f8e4m3ToF32Generic(dst []float32, src []uint8) {
-	src = src[:len(dst)]
-	for i, c := range src {
-		dst[i] = f8e4m3ToF32Table[c]
-	}
-}
-
-// f32ToF8e4m3Generic converts len(dst) elements; src must be at least as long: the two-step
-// rule, f32 → f16 then f16 → f8e4m3 (see f32ViaF16).
-func f32ToF8e4m3Generic(dst []uint8, src []float32) { f32ViaF16(dst, src, false) }
-
-// f16ToF8e4m3Generic converts len(dst) elements; src must be at least as long.
-func f16ToF8e4m3Generic(dst []uint8, src []uint16) {
-	src = src[:len(dst)]
-	for i, h := range src {
-		dst[i] = F8E4M3FromF16(h)
-	}
-}

@@ -53,31 +53,3 @@ func init() {
 		f8e5m2ToF32Table[i] = F32FromF16(uint16(i) << 8)
 	}
 }
-
-// f8e5m2ToF16Generic converts len(dst) elements; src must be at least as long.
-func f8e5m2ToF16Generic(dst []uint16, src []uint8) {
-	src = src[:len(dst)]
-	for i, c := range src {
-		dst[i] = uint16(c) << 8
-	}
-}
-
-// f8e5m2ToF32Generic converts len(dst) elements; src must be at least as long.
-func f8e5m2ToF32Generic(dst []float32, src []uint8) {
-	src = src[:len(dst)]
-	for i, c := range src {
-		dst[i] = f8e5m2ToF32Table[c]
-	}
-}
-
-// f32ToF8e5m2Generic converts len(dst) elements; src must be at least as long: the two-step
-// rule, f32 → f16 then f16 → f8e5m2 (see f32ViaF16).
-func f32ToF8e5m2Generic(dst []uint8, src []float32) { f32ViaF16(dst, src, true) }
-
-// f16ToF8e5m2Generic converts len(dst) elements; src must be at least as long.
-func f16ToF8e5m2Generic(dst []uint8, src []uint16) {
-	src = src[:len(dst)]
-	for i, h := range src {
-		dst[i] = F8E5M2FromF16(h)
-	}
-}

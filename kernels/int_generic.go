@@ -85,6 +85,7 @@ func floatToBits(dst []uint64, src []float64, to element.Type) {
 	}
 }
 
+// b2u returns 1 for true and 0 for false.
 func b2u(b bool) uint64 {
 	if b {
 		return 1
@@ -92,226 +93,18 @@ func b2u(b bool) uint64 {
 	return 0
 }
 
-// clampF32ToInt applies the float → integer rule to float32 in float32 arithmetic (the bounds are
-// powers of two, exact in float32) for destinations of 8 to 32 bits.
-func clampF32ToInt(x float32, lo int32) int32 {
+// sat truncates x toward zero and saturates it to [lo, hi], the range of an integer type of 8 to
+// 32 bits (the float → integer rule); NaN gives 0. float32(hi) is exact or, for 2^31 - 1, 2^31,
+// which x reaches only when it is beyond the range too.
+func sat(x float32, lo, hi int) int {
 	switch {
-	case x != x:
-		return 0
-	case x <= float32(lo):
-		return lo
-	case x >= -float32(lo):
-		return -lo - 1
-	}
-	return int32(x)
-}
-
-// The direct loops below convert len(dst) elements; src must be at least as long.
-
-func i8ToF32Generic(dst []float32, src []int8) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = float32(v)
-	}
-}
-
-func u8ToF32Generic(dst []float32, src []uint8) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = float32(v)
-	}
-}
-
-func i16ToF32Generic(dst []float32, src []int16) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = float32(v)
-	}
-}
-
-func u16ToF32Generic(dst []float32, src []uint16) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = float32(v)
-	}
-}
-
-func i32ToF32Generic(dst []float32, src []int32) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = float32(v)
-	}
-}
-
-func i8ToF16Generic(dst []uint16, src []int8) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = F16FromF32(float32(v))
-	}
-}
-
-func u8ToF16Generic(dst []uint16, src []uint8) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = F16FromF32(float32(v))
-	}
-}
-
-func i16ToF16Generic(dst []uint16, src []int16) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = F16FromF32(float32(v))
-	}
-}
-
-// u16ToF16Generic: values of 65520 and more overflow to +Inf (only i32 saturates).
-func u16ToF16Generic(dst []uint16, src []uint16) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = F16FromF32(float32(v))
-	}
-}
-
-// i32ToF16Generic saturates to ±65504 (OpenVINO's pinned exception), then rounds through f32.
-func i32ToF16Generic(dst []uint16, src []int32) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		v = max(min(v, i32F16Limit), -i32F16Limit)
-		dst[i] = F16FromF32(float32(v))
-	}
-}
-
-func i8ToI32Generic(dst []int32, src []int8) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = int32(v)
-	}
-}
-
-func u8ToI32Generic(dst []int32, src []uint8) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = int32(v)
-	}
-}
-
-func i16ToI32Generic(dst []int32, src []int16) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = int32(v)
-	}
-}
-
-func i32ToI64Generic(dst []int64, src []int32) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = int64(v)
-	}
-}
-
-// i64ToI32Generic wraps (keeps the low 32 bits).
-func i64ToI32Generic(dst []int32, src []int64) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = int32(v)
-	}
-}
-
-// i32ToI16Generic wraps (keeps the low 16 bits).
-func i32ToI16Generic(dst []int16, src []int32) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = int16(v)
-	}
-}
-
-// i32ToI8Generic wraps (keeps the low 8 bits).
-func i32ToI8Generic(dst []int8, src []int32) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = int8(v)
-	}
-}
-
-// f32ToI32Generic truncates toward zero, saturates, and turns NaN into 0.
-func f32ToI32Generic(dst []int32, src []float32) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = clampF32ToInt(v, math.MinInt32)
-	}
-}
-
-// f32ToI16Generic truncates toward zero, saturates, and turns NaN into 0.
-func f32ToI16Generic(dst []int16, src []float32) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = int16(clampF32ToInt(v, math.MinInt16))
-	}
-}
-
-// f32ToI8Generic truncates toward zero, saturates, and turns NaN into 0.
-func f32ToI8Generic(dst []int8, src []float32) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = int8(clampF32ToInt(v, math.MinInt8))
-	}
-}
-
-// f32ToU8Generic truncates toward zero, saturates to [0, 255], and turns NaN into 0.
-func f32ToU8Generic(dst []uint8, src []float32) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		switch {
-		case !(v >= 0):
-			dst[i] = 0
-		case v >= 256:
-			dst[i] = 255
-		default:
-			dst[i] = uint8(v)
+	case !(x > float32(lo)): // x ≤ lo, or NaN
+		if x != x {
+			return 0
 		}
+		return lo
+	case x >= float32(hi):
+		return hi
 	}
-}
-
-// f64ToF32Generic is Go's float64 → float32 conversion (round to nearest even; NaN keeps its
-// sign and top payload bits, quiet bit set).
-func f64ToF32Generic(dst []float32, src []float64) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = float32(v)
-	}
-}
-
-// f32ToF64Generic is Go's float32 → float64 conversion (exact; NaN quieted).
-func f32ToF64Generic(dst []float64, src []float32) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = float64(v)
-	}
-}
-
-// boolToU8Generic maps a zero byte to 0 and any other byte to 1.
-func boolToU8Generic(dst []uint8, src []uint8) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = uint8(b2u(v != 0))
-	}
-}
-
-// u8ToBoolGeneric maps 0 to 0 and any other value to 1.
-func u8ToBoolGeneric(dst []uint8, src []uint8) { boolToU8Generic(dst, src) }
-
-// boolToF32Generic maps a zero byte to 0 and any other byte to 1.
-func boolToF32Generic(dst []float32, src []uint8) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = float32(b2u(v != 0))
-	}
-}
-
-// f32ToBoolGeneric maps ±0 to 0 and anything else (NaN and ±Inf included) to 1.
-func f32ToBoolGeneric(dst []uint8, src []float32) {
-	src = src[:len(dst)]
-	for i, v := range src {
-		dst[i] = uint8(b2u(v != 0))
-	}
+	return int(x)
 }

@@ -1,6 +1,4 @@
-//go:build !purego
-
-//go:generate go -C _asm run . -out ../kernels_amd64.s -go ../stubs_amd64.go -registry ../registry.go -tables ../tables.go
+//go:build gc && !purego
 
 package kernels
 

@@ -1,9 +1,10 @@
-//go:build !purego
+//go:build gc && !purego
 
 // The NEON kernels: conversions between the binary floats (f32, f16, bf16, f64), the 8-bit
 // floats (f8e4m3, f8e5m2, docs/SEMANTICS.md §3.5 for the encoders), the packed 4-bit types
-// (table lookups), the integers and boolean. kernels_arm64.go declares the kernels, each with
-// the scalar loop it computes.
+// (table lookups), the integers and boolean. stubs_arm64.go, which the generator (kernels/_asm)
+// writes from the registry, declares the kernel of every row that names NEON, named after its
+// pair (f32ToF16NEON), documented by the scalar loop it computes.
 //
 // Every kernel has the Go signature func(dst, src []byte, n int) (a loopFunc): it converts the
 // first n elements of src into dst, whole blocks and the last partial one, and reads or writes
@@ -427,6 +428,15 @@ TEXT ·i32ToF16NEON(SB), NOSPLIT, $0-56
 	MOVD	n+48(FP), R2
 	MOVD	$i32ToF16Blocks<>(SB), R9
 	MOVD	$(16<<16 | 32<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func i8ToBF16NEON(dst, src []byte, n int)
+TEXT ·i8ToBF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$i8ToBF16Blocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 16), R10
 	JMP	neonRun<>(SB)
 
 // func i8ToI32NEON(dst, src []byte, n int)
@@ -1163,6 +1173,29 @@ i32f16loop:
 	VST1.P	[V7.H8, V8.H8], 32(R0)
 	SUBS	$16, R2, R2
 	BNE	i32f16loop
+	RET
+
+// i8ToBF16Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0. Exact: SXTL
+// twice to int32, SCVTF (an int8 has at most 8 significant bits, so its float32 is a bfloat16
+// value, the low half of its bits zero), and UZP2 keeps the top halves.
+TEXT i8ToBF16Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+i8bf16loop:
+	VLD1.P	16(R1), [V0.B16]
+	WORD	$0x0f08a401 // SXTL V1.8H, V0.8B
+	WORD	$0x4f08a402 // SXTL2 V2.8H, V0.16B
+	WORD	$0x0f10a423 // SXTL V3.4S, V1.4H
+	WORD	$0x4f10a424 // SXTL2 V4.4S, V1.8H
+	WORD	$0x0f10a445 // SXTL V5.4S, V2.4H
+	WORD	$0x4f10a446 // SXTL2 V6.4S, V2.8H
+	WORD	$0x4e21d863 // SCVTF V3.4S, V3.4S
+	WORD	$0x4e21d884 // SCVTF V4.4S, V4.4S
+	WORD	$0x4e21d8a5 // SCVTF V5.4S, V5.4S
+	WORD	$0x4e21d8c6 // SCVTF V6.4S, V6.4S
+	VUZP2	V4.H8, V3.H8, V7.H8
+	VUZP2	V6.H8, V5.H8, V8.H8
+	VST1.P	[V7.H8, V8.H8], 32(R0)
+	SUBS	$16, R2, R2
+	BNE	i8bf16loop
 	RET
 
 // i32ToI64Blocks<> converts R2 elements, a positive multiple of 8, from R1 to R0.

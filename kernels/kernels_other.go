@@ -1,4 +1,4 @@
-//go:build purego || !(amd64 || arm64)
+//go:build (!amd64 && !arm64) || !gc || purego
 
 package kernels
 

@@ -36,14 +36,3 @@ func nf4FromF64(x float64) uint8 {
 // F32FromNF4 decodes the low 4 bits of c as an nf4 code: element.NF4Codes[c&0xF], exact. The high
 // bits are ignored.
 func F32FromNF4(c uint8) float32 { return element.NF4Codes[c&0xF] }
-
-// nf4ToF32Generic decodes n packed codes (low nibble first) from src into dst[:n].
-func nf4ToF32Generic(dst []float32, src []byte, n int) {
-	nibblesTo(dst, src, n, &nibbleValuesF32[nibNF4])
-}
-
-// nf4ToF16Generic decodes n packed codes (low nibble first) from src into dst[:n]; the values
-// are rounded to nearest even f16.
-func nf4ToF16Generic(dst []uint16, src []byte, n int) {
-	nibblesTo(dst, src, n, &nibbleValuesF16[nibNF4])
-}

@@ -123,19 +123,3 @@ func nibblesTo[T any](dst []T, src []byte, n int, tab *[16]T) {
 		dst[n-1] = tab[src[n>>1]&0xF]
 	}
 }
-
-// u4ToF32Generic decodes n packed u4 values (low nibble first) from src into dst[:n].
-func u4ToF32Generic(dst []float32, src []byte, n int) {
-	nibblesTo(dst, src, n, &nibbleValuesF32[nibU4])
-}
-
-// u4ToF16Generic decodes n packed u4 values (low nibble first) from src into dst[:n].
-func u4ToF16Generic(dst []uint16, src []byte, n int) { nibblesTo(dst, src, n, &nibbleValuesF16[nibU4]) }
-
-// i4ToF32Generic decodes n packed i4 values (low nibble first, sign-extended) into dst[:n].
-func i4ToF32Generic(dst []float32, src []byte, n int) {
-	nibblesTo(dst, src, n, &nibbleValuesF32[nibI4])
-}
-
-// i4ToF16Generic decodes n packed i4 values (low nibble first, sign-extended) into dst[:n].
-func i4ToF16Generic(dst []uint16, src []byte, n int) { nibblesTo(dst, src, n, &nibbleValuesF16[nibI4]) }

@@ -7,13 +7,16 @@ import (
 	"github.com/convertpromote/convertpromote/element"
 )
 
+//go:generate go -C _asm run .
+
 // The kernel registry: one row for every pair that has a SIMD kernel on some path. Dispatch,
-// the tests' pair lists, the typed helpers' coverage and the pair table of docs/kernels.md are
-// derived from it or tested against it, and the amd64 generator (kernels/_asm) reads it to
-// document the stubs it writes. Adding a pair is a row here plus its kernel bodies: the
-// generator's for amd64, kernels_arm64.s for arm64.
+// the tests' pair lists and the pair table of docs/kernels.md are derived from it or tested
+// against it, and the generator (kernels/_asm, run by go generate) reads it to write what follows
+// from the rows: the pure-Go loops (direct_generic.go), the typed helpers (typed.go) and their
+// test list, and the amd64 kernels' stubs. Adding a pair is a row here plus its kernel bodies:
+// the generator's for amd64, kernels_arm64.s for arm64.
 //
-// The pure-Go loop of a row is the pair's entry in the generic table (convert_generic.go); every
+// The pure-Go loop of a row is its loop as code, the pair's entry in the generic table; every
 // SIMD kernel of the row computes the same bits.
 
 // pathSet is a set of SIMD paths.
@@ -30,7 +33,7 @@ const (
 // has reports whether p is in the set.
 func (s pathSet) has(p Path) bool { return p < numPaths && s&(1<<p) != 0 }
 
-// pairRow describes one pair's SIMD kernels.
+// pairRow describes one pair: its SIMD kernels, its pure-Go loop and its typed helper.
 type pairRow struct {
 	from, to element.Type
 	// paths are the SIMD paths with a kernel for the pair.
@@ -41,70 +44,172 @@ type pairRow struct {
 	// that start on a 64-byte aligned destination.
 	nt int
 	// loop is the body of the scalar loop, for i := range n { loop }, that every kernel of the
-	// pair computes. src and dst are the buffers viewed as slices of the pair's Go types
-	// (uint16 for f16 and bf16, uint8 for the 8-bit floats and boolean); nibble(src, i) is the
-	// i-th 4-bit code, the low nibble of a byte first.
+	// pair computes: one assignment dst[i] = …, which the generator writes as the pair's pure-Go
+	// loop. src and dst are the buffers viewed as slices of the pair's Go types (uint16 for f16
+	// and bf16, uint8 for the 8-bit floats and boolean); nibble(src, i) is the i-th 4-bit code,
+	// the low nibble of a byte first, a uint8.
 	loop string
+	// doc documents the pair's typed helper (typed.go, generated): the text after the helper's
+	// name, which says how the conversion rounds and, after "Special cases are:", what becomes
+	// of the values it does not convert exactly (NaN, ±Inf, the values out of range).
+	doc string
 }
 
 // registry lists the pairs with SIMD kernels, in the order of docs/kernels.md.
 var registry = []pairRow{
-	{from: element.F32, to: element.F16, paths: onAll, nt: 32, loop: "dst[i] = F16FromF32(src[i])"},
-	{from: element.F16, to: element.F32, paths: onAll, nt: 16, loop: "dst[i] = F32FromF16(src[i])"},
-	{from: element.F32, to: element.BF16, paths: onAll, nt: 32, loop: "dst[i] = BF16FromF32(src[i])"},
-	{from: element.BF16, to: element.F32, paths: onAll, nt: 16, loop: "dst[i] = F32FromBF16(src[i])"},
-	{from: element.F16, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(F32FromF16(src[i]))"},
-	{from: element.BF16, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(F32FromBF16(src[i]))"},
+	{from: element.F32, to: element.F16, paths: onAll, nt: 32, loop: "dst[i] = F16FromF32(src[i])",
+		doc: "converts float32 to binary16 bits, rounding to nearest even as F16FromF32 does. Special " +
+			"cases are: a magnitude of 65520 or more → ±Inf; NaN → quiet NaN with its sign and top " +
+			"payload bits kept; subnormal results are kept."},
+	{from: element.F16, to: element.F32, paths: onAll, nt: 16, loop: "dst[i] = F32FromF16(src[i])",
+		doc: "converts binary16 bits to float32, exactly, as F32FromF16 does. Special cases are: NaN → " +
+			"quiet NaN with its sign and payload kept."},
+	{from: element.F32, to: element.BF16, paths: onAll, nt: 32, loop: "dst[i] = BF16FromF32(src[i])",
+		doc: "converts float32 to bfloat16 bits, rounding to nearest even as BF16FromF32 does. Special " +
+			"cases are: NaN → quiet NaN with its sign and top payload bits kept; subnormals are kept, " +
+			"not flushed."},
+	{from: element.BF16, to: element.F32, paths: onAll, nt: 16, loop: "dst[i] = F32FromBF16(src[i])",
+		doc: "converts bfloat16 bits to float32, exactly, by a 16-bit shift (F32FromBF16). Special " +
+			"cases are: NaN bits are kept unchanged."},
+	{from: element.F16, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(F32FromF16(src[i]))",
+		doc: "converts binary16 bits to bfloat16 bits, exactly to float32, then rounding to nearest " +
+			"even as BF16FromF32 does. Special cases are: ±Inf → ±Inf; NaN → quiet NaN with its sign " +
+			"and top payload bits kept."},
+	{from: element.BF16, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(F32FromBF16(src[i]))",
+		doc: "converts bfloat16 bits to binary16 bits, exactly to float32, then rounding to nearest " +
+			"even as F16FromF32 does. Special cases are: a magnitude of 65520 or more → ±Inf; NaN → " +
+			"quiet NaN with its sign and payload kept; subnormal results are kept."},
 
-	{from: element.F8E4M3, to: element.F16, paths: onAll, nt: 64, loop: "dst[i] = F16FromF8E4M3(src[i])"},
-	{from: element.F8E4M3, to: element.F32, paths: onAll, loop: "dst[i] = F32FromF8E4M3(src[i])"},
-	{from: element.F8E4M3, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(F32FromF8E4M3(src[i]))"},
-	{from: element.F8E5M2, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF8E5M2(src[i])"},
-	{from: element.F8E5M2, to: element.F32, paths: onAll, loop: "dst[i] = F32FromF8E5M2(src[i])"},
-	{from: element.F32, to: element.F8E4M3, paths: onAll, loop: "dst[i] = F8E4M3FromF32(src[i])"},
-	{from: element.F16, to: element.F8E4M3, paths: onAll, loop: "dst[i] = F8E4M3FromF16(src[i])"},
-	{from: element.F32, to: element.F8E5M2, paths: onAll, loop: "dst[i] = F8E5M2FromF32(src[i])"},
-	{from: element.F16, to: element.F8E5M2, paths: onAll, loop: "dst[i] = F8E5M2FromF16(src[i])"},
+	{from: element.F8E4M3, to: element.F16, paths: onAll, nt: 64, loop: "dst[i] = F16FromF8E4M3(src[i])",
+		doc: "converts f8e4m3 codes to binary16 bits, exactly, as F16FromF8E4M3 does. Special cases " +
+			"are: codes 0x7F and 0xFF are NaN (f8e4m3 has no infinities)."},
+	{from: element.F8E4M3, to: element.F32, paths: onAll, loop: "dst[i] = F32FromF8E4M3(src[i])",
+		doc: "converts f8e4m3 codes to float32, exactly, as F32FromF8E4M3 does. Special cases are: " +
+			"codes 0x7F and 0xFF are NaN (f8e4m3 has no infinities)."},
+	{from: element.F8E4M3, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(F32FromF8E4M3(src[i]))",
+		doc: "converts f8e4m3 codes to bfloat16 bits, exactly: BF16FromF32(F32FromF8E4M3(c)), which is " +
+			"the high half of the float32 bits (every f8e4m3 value is a bfloat16). Special cases are: " +
+			"codes 0x7F and 0xFF are the quiet NaNs 0x7FC0 and 0xFFC0 (f8e4m3 has no infinities)."},
+	{from: element.F8E5M2, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF8E5M2(src[i])",
+		doc: "converts f8e5m2 codes to binary16 bits, exactly, as F16FromF8E5M2 does: the code is the " +
+			"top byte of the binary16 bits. Special cases are: NaN codes keep their bits (a " +
+			"signalling NaN stays signalling)."},
+	{from: element.F8E5M2, to: element.F32, paths: onAll, loop: "dst[i] = F32FromF8E5M2(src[i])",
+		doc: "converts f8e5m2 codes to float32, exactly, as F32FromF8E5M2 does. Special cases are: the " +
+			"±Inf codes decode to ±Inf, the NaN codes to NaN."},
+	{from: element.F32, to: element.F8E4M3, paths: onAll, loop: "dst[i] = F8E4M3FromF16(F16FromF32(src[i]))",
+		doc: "converts float32 to f8e4m3 codes as F8E4M3FromF32 does: rounding to nearest even to f16, " +
+			"then to f8e4m3. Special cases are: a magnitude above 464 after the f16 step, and ±Inf, → " +
+			"NaN with the sign kept; NaN → NaN."},
+	{from: element.F16, to: element.F8E4M3, paths: onAll, loop: "dst[i] = F8E4M3FromF16(src[i])",
+		doc: "converts binary16 bits to f8e4m3 codes as F8E4M3FromF16 does, rounding to nearest even. " +
+			"Special cases are: a magnitude above 464, and ±Inf, → NaN with the sign kept; NaN → NaN."},
+	{from: element.F32, to: element.F8E5M2, paths: onAll, loop: "dst[i] = F8E5M2FromF16(F16FromF32(src[i]))",
+		doc: "converts float32 to f8e5m2 codes as F8E5M2FromF32 does: rounding to nearest even to f16, " +
+			"then to f8e5m2. Special cases are: a magnitude of 61440 or more after the f16 step → " +
+			"±Inf; NaN → quiet NaN with its sign kept."},
+	{from: element.F16, to: element.F8E5M2, paths: onAll, loop: "dst[i] = F8E5M2FromF16(src[i])",
+		doc: "converts binary16 bits to f8e5m2 codes as F8E5M2FromF16 does, rounding to nearest even. " +
+			"Special cases are: a magnitude of 61440 or more → ±Inf; NaN → quiet NaN with its sign " +
+			"kept."},
 
-	{from: element.U4, to: element.F32, paths: onAll, loop: "dst[i] = float32(nibble(src, i))"},
-	{from: element.I4, to: element.F32, paths: onAll, loop: "dst[i] = float32(int8(nibble(src, i)<<4) >> 4)"},
-	{from: element.NF4, to: element.F32, paths: onAll, loop: "dst[i] = F32FromNF4(nibble(src, i))"},
-	{from: element.F4E2M1, to: element.F32, paths: onAll, loop: "dst[i] = F32FromF4E2M1(nibble(src, i))"},
-	{from: element.U4, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(nibble(src, i)))"},
-	{from: element.I4, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(int8(nibble(src, i)<<4) >> 4))"},
-	{from: element.NF4, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(F32FromNF4(nibble(src, i)))"},
-	{from: element.F4E2M1, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(F32FromF4E2M1(nibble(src, i)))"},
+	{from: element.U4, to: element.F32, paths: onAll, loop: "dst[i] = float32(nibble(src, i))",
+		doc: "decodes packed u4 codes (two a byte, low nibble first) to float32, exactly (values 0 to " +
+			"15)."},
+	{from: element.I4, to: element.F32, paths: onAll, loop: "dst[i] = float32(int8(nibble(src, i)<<4) >> 4)",
+		doc: "decodes packed i4 codes (two a byte, low nibble first) to float32, exactly (values -8 to " +
+			"7)."},
+	{from: element.NF4, to: element.F32, paths: onAll, loop: "dst[i] = F32FromNF4(nibble(src, i))",
+		doc: "decodes packed nf4 codes (two a byte, low nibble first) to float32, exactly, to the 16 " +
+			"values of element.NF4Codes (code 0 is -1.0, code 7 is 0)."},
+	{from: element.F4E2M1, to: element.F32, paths: onAll, loop: "dst[i] = F32FromF4E2M1(nibble(src, i))",
+		doc: "decodes packed f4e2m1 codes (two a byte, low nibble first) to float32, exactly (±0, " +
+			"±0.5, ±1, ±1.5, ±2, ±3, ±4, ±6), as F32FromF4E2M1 does."},
+	{from: element.U4, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(nibble(src, i)))",
+		doc: "decodes packed u4 codes (two a byte, low nibble first) to binary16 bits, exactly (values " +
+			"0 to 15)."},
+	{from: element.I4, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(int8(nibble(src, i)<<4) >> 4))",
+		doc: "decodes packed i4 codes (two a byte, low nibble first) to binary16 bits, exactly (values " +
+			"-8 to 7)."},
+	{from: element.NF4, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(F32FromNF4(nibble(src, i)))",
+		doc: "decodes packed nf4 codes (two a byte, low nibble first) to binary16 bits, to the 16 " +
+			"values of element.NF4Codes rounded to nearest even f16 (code 0 is -1.0, code 7 is 0)."},
+	{from: element.F4E2M1, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(F32FromF4E2M1(nibble(src, i)))",
+		doc: "decodes packed f4e2m1 codes (two a byte, low nibble first) to binary16 bits, exactly " +
+			"(±0, ±0.5, ±1, ±1.5, ±2, ±3, ±4, ±6)."},
 
-	{from: element.I8, to: element.F32, paths: onAll, nt: 16, loop: "dst[i] = float32(src[i])"},
-	{from: element.U8, to: element.F32, paths: onAll, loop: "dst[i] = float32(src[i])"},
-	{from: element.I16, to: element.F32, paths: onAll, loop: "dst[i] = float32(src[i])"},
-	{from: element.U16, to: element.F32, paths: onAll, loop: "dst[i] = float32(src[i])"},
-	{from: element.I32, to: element.F32, paths: onAll, nt: 16, loop: "dst[i] = float32(src[i]) // to nearest even"},
-	{from: element.I8, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(src[i]))"},
-	{from: element.U8, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(src[i]))"},
-	{from: element.I16, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(src[i]))"},
-	{from: element.U16, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(src[i]))"},
-	{from: element.I32, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(max(min(src[i], 65504), -65504)))"},
+	{from: element.I8, to: element.F32, paths: onAll, nt: 16, loop: "dst[i] = float32(src[i])",
+		doc: "converts int8 to float32, exactly."},
+	{from: element.U8, to: element.F32, paths: onAll, loop: "dst[i] = float32(src[i])",
+		doc: "converts uint8 to float32, exactly."},
+	{from: element.I16, to: element.F32, paths: onAll, loop: "dst[i] = float32(src[i])",
+		doc: "converts int16 to float32, exactly."},
+	{from: element.U16, to: element.F32, paths: onAll, loop: "dst[i] = float32(src[i])",
+		doc: "converts uint16 to float32, exactly."},
+	{from: element.I32, to: element.F32, paths: onAll, nt: 16, loop: "dst[i] = float32(src[i]) // to nearest even",
+		doc: "converts int32 to float32, rounding to nearest even."},
+	{from: element.I8, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(src[i]))",
+		doc: "converts int8 to binary16 bits, exactly."},
+	{from: element.U8, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(src[i]))",
+		doc: "converts uint8 to binary16 bits, exactly."},
+	{from: element.I16, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(src[i]))",
+		doc: "converts int16 to binary16 bits, rounding to nearest even."},
+	{from: element.U16, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(src[i]))",
+		doc: "converts uint16 to binary16 bits, rounding to nearest even. Special cases are: values of " +
+			"65520 and more → +Inf."},
+	{from: element.I32, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(max(min(src[i], 65504), -65504)))",
+		doc: "converts int32 to binary16 bits, through float32, rounding to nearest even. Special " +
+			"cases are: values beyond ±65504 saturate to ±65504 (the largest finite f16), not ±Inf."},
+	{from: element.I8, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(float32(src[i]))",
+		doc: "converts int8 to bfloat16 bits, exactly: an int8 has at most 8 significant bits, so " +
+			"its float32 is a bfloat16."},
 
-	{from: element.I8, to: element.I32, paths: onAll, loop: "dst[i] = int32(src[i])"},
-	{from: element.U8, to: element.I32, paths: onAll, loop: "dst[i] = int32(src[i])"},
-	{from: element.I16, to: element.I32, paths: onAll, loop: "dst[i] = int32(src[i])"},
-	{from: element.I32, to: element.I64, paths: onAll, loop: "dst[i] = int64(src[i])"},
-	{from: element.I64, to: element.I32, paths: onAll, loop: "dst[i] = int32(src[i]) // the low 32 bits"},
-	{from: element.I32, to: element.I16, paths: onAll, loop: "dst[i] = int16(src[i]) // the low 16 bits"},
-	{from: element.I32, to: element.I8, paths: onAll, loop: "dst[i] = int8(src[i]) // the low 8 bits"},
+	{from: element.I8, to: element.I32, paths: onAll, loop: "dst[i] = int32(src[i])",
+		doc: "converts int8 to int32, by sign extension, exactly."},
+	{from: element.U8, to: element.I32, paths: onAll, loop: "dst[i] = int32(src[i])",
+		doc: "converts uint8 to int32, by zero extension, exactly."},
+	{from: element.I16, to: element.I32, paths: onAll, loop: "dst[i] = int32(src[i])",
+		doc: "converts int16 to int32, by sign extension, exactly."},
+	{from: element.I32, to: element.I64, paths: onAll, loop: "dst[i] = int64(src[i])",
+		doc: "converts int32 to int64, by sign extension, exactly."},
+	{from: element.I64, to: element.I32, paths: onAll, loop: "dst[i] = int32(src[i]) // the low 32 bits",
+		doc: "converts int64 to int32, by wrapping: the low 32 bits are kept."},
+	{from: element.I32, to: element.I16, paths: onAll, loop: "dst[i] = int16(src[i]) // the low 16 bits",
+		doc: "converts int32 to int16, by wrapping: the low 16 bits are kept."},
+	{from: element.I32, to: element.I8, paths: onAll, loop: "dst[i] = int8(src[i]) // the low 8 bits",
+		doc: "converts int32 to int8, by wrapping: the low 8 bits are kept."},
 
-	{from: element.F32, to: element.I32, paths: onAll, nt: 16, loop: "dst[i] = int32(sat(src[i], math.MinInt32, math.MaxInt32)) // sat: truncate, clamp, NaN → 0"},
-	{from: element.F32, to: element.I16, paths: onAll, loop: "dst[i] = int16(sat(src[i], math.MinInt16, math.MaxInt16)) // sat: truncate, clamp, NaN → 0"},
-	{from: element.F32, to: element.I8, paths: onAll, loop: "dst[i] = int8(sat(src[i], math.MinInt8, math.MaxInt8)) // sat: truncate, clamp, NaN → 0"},
-	{from: element.F32, to: element.U8, paths: onAll, loop: "dst[i] = uint8(sat(src[i], 0, math.MaxUint8)) // sat: truncate, clamp, NaN → 0"},
-	{from: element.F64, to: element.F32, paths: onAll, nt: 16, loop: "dst[i] = float32(src[i]) // to nearest even"},
-	{from: element.F32, to: element.F64, paths: onAll, nt: 8, loop: "dst[i] = float64(src[i])"},
+	{from: element.F32, to: element.I32, paths: onAll, nt: 16, loop: "dst[i] = int32(sat(src[i], math.MinInt32, math.MaxInt32)) // sat: truncate, clamp, NaN → 0",
+		doc: "converts float32 to int32, truncating toward zero. Special cases are: values beyond the " +
+			"int32 range saturate to it; NaN → 0."},
+	{from: element.F32, to: element.I16, paths: onAll, loop: "dst[i] = int16(sat(src[i], math.MinInt16, math.MaxInt16)) // sat: truncate, clamp, NaN → 0",
+		doc: "converts float32 to int16, truncating toward zero. Special cases are: values beyond " +
+			"[-32768, 32767] saturate to it; NaN → 0."},
+	{from: element.F32, to: element.I8, paths: onAll, loop: "dst[i] = int8(sat(src[i], math.MinInt8, math.MaxInt8)) // sat: truncate, clamp, NaN → 0",
+		doc: "converts float32 to int8, truncating toward zero. Special cases are: values beyond " +
+			"[-128, 127] saturate to it; NaN → 0."},
+	{from: element.F32, to: element.U8, paths: onAll, loop: "dst[i] = uint8(sat(src[i], 0, math.MaxUint8)) // sat: truncate, clamp, NaN → 0",
+		doc: "converts float32 to uint8, truncating toward zero. Special cases are: values beyond [0, " +
+			"255] saturate to it; NaN → 0."},
+	{from: element.F64, to: element.F32, paths: onAll, nt: 16, loop: "dst[i] = float32(src[i]) // to nearest even",
+		doc: "converts float64 to float32, as Go's float32(x) does: rounding to nearest even. Special " +
+			"cases are: overflow → ±Inf; NaN → quiet NaN with its sign and top payload bits kept."},
+	{from: element.F32, to: element.F64, paths: onAll, nt: 8, loop: "dst[i] = float64(src[i])",
+		doc: "converts float32 to float64, exactly, as Go's float64(x) does. Special cases are: NaN → " +
+			"quiet NaN."},
 
-	{from: element.Boolean, to: element.U8, paths: onAll, loop: "dst[i] = b2u(src[i] != 0)"},
-	{from: element.U8, to: element.Boolean, paths: onAll, loop: "dst[i] = b2u(src[i] != 0)"},
-	{from: element.Boolean, to: element.F32, paths: onAll, loop: "dst[i] = float32(b2u(src[i] != 0))"},
-	{from: element.F32, to: element.Boolean, paths: onAll, loop: "dst[i] = b2u(src[i] != 0) // NaN → 1"},
+	{from: element.Boolean, to: element.U8, paths: onAll, loop: "dst[i] = uint8(b2u(src[i] != 0))",
+		doc: "converts booleans to uint8, as 0 for false and 1 for true; a source byte other than 0 " +
+			"counts as true."},
+	{from: element.U8, to: element.Boolean, paths: onAll, loop: "dst[i] = uint8(b2u(src[i] != 0))",
+		doc: "converts uint8 to booleans, as false for 0 and true for any other value (written as the " +
+			"byte 1)."},
+	{from: element.Boolean, to: element.F32, paths: onAll, loop: "dst[i] = float32(b2u(src[i] != 0))",
+		doc: "converts booleans to float32, as 0 for false and 1 for true; a source byte other than 0 " +
+			"counts as true."},
+	{from: element.F32, to: element.Boolean, paths: onAll, loop: "dst[i] = uint8(b2u(src[i] != 0)) // NaN → 1",
+		doc: "converts float32 to booleans, as false for ±0 and true for anything else. Special cases " +
+			"are: NaN and ±Inf → true."},
 }
 
 // kernelSpec binds an architecture's kernel to its registry row: the ordinary kernel of path

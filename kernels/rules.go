@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/convertpromote/convertpromote/element"
@@ -128,32 +129,45 @@ func (r Rules) check() error {
 	return nil
 }
 
-// variant numbers the rule variants that have loops of their own: 0 is ml_dtypes, 1 + 3·s + m
-// is ONNX with saturate off (s = 1) or on (s = 0) and round mode m.
-func (r Rules) variant() int {
-	if r.Set == MLDtypes {
-		return 0
+// ignoring returns r without the fields its rule set ignores: NoSaturate and E8M0Round are
+// ONNX's only.
+func (r Rules) ignoring() Rules {
+	if r.Set != ONNX {
+		return Rules{Set: r.Set}
 	}
-	return 1 + 3*int(b2u(r.NoSaturate)) + int(r.E8M0Round)
+	return r
 }
 
-const numVariants = 1 + 2*int(numE8M0Roundings)
-
-// variantRules is the inverse of variant.
-func variantRules(v int) Rules {
-	if v == 0 {
-		return Rules{Set: MLDtypes}
+// ruleVariants lists the rule variants that have pure-Go loops of their own: every valid Rules
+// other than OpenVINO's, without the fields its rule set ignores, each once. variantIndex gives
+// the position in it of every valid Rules (OpenVINO's entries are unused), and rulesTable is
+// indexed by that position. Both are built once.
+var ruleVariants, variantIndex = func() (vs []Rules, idx [numRuleSets][2][numE8M0Roundings]uint8) {
+	for s := OpenVINO + 1; s < numRuleSets; s++ {
+		for _, noSat := range []bool{false, true} {
+			for m := range numE8M0Roundings {
+				r := Rules{Set: s, NoSaturate: noSat, E8M0Round: m}.ignoring()
+				i := slices.Index(vs, r)
+				if i < 0 {
+					i = len(vs)
+					vs = append(vs, r)
+				}
+				idx[s][b2u(noSat)][m] = uint8(i)
+			}
+		}
 	}
-	v--
-	return Rules{Set: ONNX, NoSaturate: v/3 == 1, E8M0Round: E8M0Rounding(v % 3)}
-}
+	return vs, idx
+}()
+
+// variant returns the position of r, valid and not OpenVINO's, in ruleVariants.
+func (r Rules) variant() int { return int(variantIndex[r.Set][b2u(r.NoSaturate)][r.E8M0Round]) }
 
 // rulesTable holds the pure-Go loop of every pair whose rules differ from OpenVINO's, per
 // variant; nil entries take OpenVINO's kernels. Built once so that a Converter with rules does
 // not allocate.
-var rulesTable = func() (t [numVariants][numTypes][numTypes]loopFunc) {
-	for v := range numVariants {
-		r := variantRules(v)
+var rulesTable = func() [][numTypes][numTypes]loopFunc {
+	t := make([][numTypes][numTypes]loopFunc, len(ruleVariants))
+	for v, r := range ruleVariants {
 		for _, from := range element.All() {
 			for _, to := range element.All() {
 				if genericKernel(from, to) != nil && rulesDiffer(r.Set, from, to) {

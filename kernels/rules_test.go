@@ -58,11 +58,30 @@ func TestRulesExamples(t *testing.T) {
 
 // allRules returns OpenVINO's rules and every variant of the other rule sets.
 func allRules() []Rules {
-	rs := []Rules{{}}
-	for v := range numVariants {
-		rs = append(rs, variantRules(v))
+	return append([]Rules{{}}, ruleVariants...)
+}
+
+// TestRuleVariants: every valid Rules other than OpenVINO's has a variant, the Rules itself
+// without the fields its rule set ignores: ml_dtypes has one, ONNX one for each saturate setting
+// and f8e8m0 round mode.
+func TestRuleVariants(t *testing.T) {
+	if len(ruleVariants) != 1+2*int(numE8M0Roundings) {
+		t.Errorf("%d rule variants: %+v", len(ruleVariants), ruleVariants)
 	}
-	return rs
+	for s := ONNX; s < numRuleSets; s++ {
+		for _, noSat := range []bool{false, true} {
+			for m := range numE8M0Roundings {
+				r := Rules{Set: s, NoSaturate: noSat, E8M0Round: m}
+				want := r
+				if s != ONNX {
+					want = Rules{Set: s}
+				}
+				if got := ruleVariants[r.variant()]; got != want {
+					t.Errorf("%+v: variant %d is %+v, want %+v", r, r.variant(), got, want)
+				}
+			}
+		}
+	}
 }
 
 // TestRulesDifferMatchesDocs: the pairs that leave OpenVINO's kernels are exactly those the rule

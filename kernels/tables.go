@@ -10,35 +10,13 @@ import "github.com/convertpromote/convertpromote/element"
 // nibbleValuesF16.
 var nibbleTypes = [4]element.Type{element.U4, element.I4, element.NF4, element.F4E2M1}
 
-// The indices of nibbleTypes, for the pure-Go loops.
-const (
-	nibU4 = iota
-	nibI4
-	nibNF4
-	nibF4E2M1
-)
-
 // nibbleValuesF32 holds the float32 value of each code of the 4-bit types (exact), and
-// nibbleValuesF16 its binary16 bits (F16FromF32: only nf4 codes round). They are package-level
-// initialisers, so every init function and the pure-Go loops see them filled.
+// nibbleValuesF16 its binary16 bits (only nf4 codes round): the values of the registry's loops
+// from the 4-bit types to f32 and f16 (direct_generic.go), in the order of nibbleTypes. They are
+// package-level initialisers, so every init function sees them filled.
 var (
-	nibbleValuesF32 = func() (t [len(nibbleTypes)][16]float32) {
-		for c := range uint8(16) {
-			t[nibU4][c] = float32(c)
-			t[nibI4][c] = float32(int8(c<<4) >> 4)
-			t[nibNF4][c] = F32FromNF4(c)
-			t[nibF4E2M1][c] = F32FromF4E2M1(c)
-		}
-		return t
-	}()
-	nibbleValuesF16 = func() (t [len(nibbleTypes)][16]uint16) {
-		for i := range t {
-			for c, v := range nibbleValuesF32[i] {
-				t[i][c] = F16FromF32(v)
-			}
-		}
-		return t
-	}()
+	nibbleValuesF32 = [len(nibbleTypes)][16]float32{u4ToF32Values, i4ToF32Values, nf4ToF32Values, f4e2m1ToF32Values}
+	nibbleValuesF16 = [len(nibbleTypes)][16]uint16{u4ToF16Values, i4ToF16Values, nf4ToF16Values, f4e2m1ToF16Values}
 )
 
 // nibbleIndex returns the index of a 4-bit type in nibbleTypes, or -1.

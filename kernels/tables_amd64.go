@@ -1,4 +1,4 @@
-//go:build !purego
+//go:build gc && !purego
 
 package kernels
 
@@ -8,7 +8,7 @@ import (
 	"github.com/convertpromote/convertpromote/element"
 )
 
-// The lookup tables and permutation indices of the amd64 kernels (kernels_amd64.s). They are
+// The lookup tables and permutation indices of the amd64 kernels (the *_amd64.s files). They are
 // built from the scalar codecs and from tables.go, never by running a kernel, so that a table
 // cannot inherit a kernel's error.
 

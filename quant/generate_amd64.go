@@ -1,6 +1,6 @@
 //go:build gc && !purego
 
-//go:generate go -C ../kernels/_asm run . -quant -out ../../quant/quant_amd64.s -go ../../quant/stubs_amd64.go
+//go:generate go -C ../kernels/_asm run . -quant ../../quant
 
 package quant
 

@@ -8,7 +8,8 @@ import (
 
 // The 8-bit floats f8e4m3 and f8e5m2, from and to f16 and f32.
 
-func init() {
+// f8Kernels declares the kernels of the 8-bit floats (f8_amd64.s).
+func f8Kernels() {
 	f8DecodeAVX2()
 	f8EncodeAVX2()
 	f8DecodeAVX512()

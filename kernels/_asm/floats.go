@@ -11,7 +11,8 @@ import (
 
 // f32 ↔ f16, f32 ↔ bf16, f16 ↔ bf16.
 
-func init() {
+// floatKernels declares the kernels between f32, f16 and bf16 (floats_amd64.s).
+func floatKernels() {
 	// f16 → f32 and bf16 → f32 have one shape on both paths, with a non-temporal variant on
 	// AVX-512.
 	for _, a := range []*isa{avx2, avx512} {

@@ -8,7 +8,9 @@ import (
 
 // Integers to f32 and f16, f64 ↔ f32, f32 to integers, boolean.
 
-func init() {
+// intFloatKernels declares the kernels between integers and floats, f64 ↔ f32 and boolean
+// (intfloat_amd64.s).
+func intFloatKernels() {
 	// Widening to float32 has one shape on both paths: an extending load of one vector of
 	// int32, VCVTDQ2PS (exact), a store.
 	for _, w := range []struct {
@@ -125,6 +127,7 @@ func init() {
 	intsToF16()
 	f32ToInts()
 	booleans()
+	i8ToBF16()
 }
 
 // packOrder holds the VPERMD indices that put in element order the dwords of a VPACKSSDW pair
@@ -608,4 +611,39 @@ func booleans() {
 				VMOVDQU(Y0, dst(o))
 			}, block{32, 128, 32})
 		}})
+}
+
+// i8ToBF16 declares i8 → bf16. I8BF16 is exact: an int8 has at most 8 significant bits, so its
+// float32 is a bfloat16 value, the float32's top half. VPMOVSXBW puts element k in word k, so
+// dword j holds the even element 2j in its low word and the odd element 2j+1 in its high word;
+// VPMADDWD by the words (1, 0) sign-extends the even elements to int32 and VPSRAD by 16 the odd
+// ones, VCVTDQ2PS converts both, VPSRLD by 16 moves the even elements' top halves into the low
+// words, and a blend takes the odd elements' top halves from the high words (VPBLENDW on AVX2;
+// VPBLENDMW by the mask K1 of the odd words on AVX-512, which has no VPBLENDW).
+func i8ToBF16() {
+	for _, a := range []*isa{avx2, avx512} {
+		add(&kernel{name: kname("I8", "BF16", a), isa: a, from: "I8", to: "BF16",
+			doc: []string{"Exact: VCVTDQ2PS of the even and the odd elements sign-extended to int32, and the top halves of the float32 bits blended into words."},
+			body: func() {
+				ones := a.vec(15) // the words 1, 0: VPMADDWD's multipliers
+				bcastD(1, ones)
+				blend := func(odd, even VecPhysical) { VPBLENDW(U8(0x55), even, odd, even) }
+				if a == avx512 {
+					MOVL(U32(0xAAAAAAAA), EAX)
+					KMOVD(EAX, K1)
+					blend = func(odd, even VecPhysical) { VPBLENDMW(odd, even, K1, even) }
+				}
+				v0, v1, v2 := a.vec(0), a.vec(1), a.vec(2)
+				loop(a, func(i, o int) {
+					VPMOVSXBW(src(i), v0)
+					VPMADDWD(ones, v0, v1)
+					VPSRAD(U8(16), v0, v2)
+					VCVTDQ2PS(v1, v1)
+					VCVTDQ2PS(v2, v2)
+					VPSRLD(U8(16), v1, v1)
+					blend(v2, v1)
+					storeInt(a, 2)(v1, dst(o))
+				}, block{a.bytes / 2, a.bytes / 2, a.bytes})
+			}})
+	}
 }

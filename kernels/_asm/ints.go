@@ -8,7 +8,8 @@ import (
 
 // Integer widening and narrowing.
 
-func init() {
+// intKernels declares the integer kernels (ints_amd64.s).
+func intKernels() {
 	// The widening kernels have one shape on both paths: a sign- or zero-extending load of one
 	// vector of results and its store.
 	for _, w := range []struct {

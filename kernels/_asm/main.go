@@ -1,10 +1,20 @@
-// Command _asm generates the amd64 kernels of package kernels: the assembly (kernels_amd64.s),
-// and the Go file (stubs_amd64.go) with a documented stub for every kernel and the lists that
-// bind the kernels to the registry's pairs. Package kernels runs it with go generate:
+// Command _asm generates the files of package kernels that follow from its registry of pairs
+// (registry.go) and from the kernel bodies written here:
 //
-//	go -C _asm run . -out ../kernels_amd64.s -go ../stubs_amd64.go -registry ../registry.go -tables ../tables.go
+//   - the pure-Go loops of the registry's rows, their loops as code (direct_generic.go);
+//   - a typed helper for every row, documented by the row (typed.go), and the tests' list of
+//     them (typed_helpers_test.go);
+//   - the Go side of the NEON kernels of kernels_arm64.s, their stubs documented by their rows'
+//     loops and arm64Kernels, which binds them to their pairs (stubs_arm64.go);
+//   - the amd64 kernels: the assembly, one file a family of kernels (families below), and the Go
+//     file with a documented stub for every kernel and the lists that bind the kernels to the
+//     registry's pairs (stubs_amd64.go).
 //
-// With -quant it writes package quant's kernels instead (quant.go).
+// Package kernels runs it with go generate (the directive is in registry.go):
+//
+//	go -C _asm run .
+//
+// With -quant DIR it writes package quant's kernels to DIR instead (quant.go).
 //
 // See README.md for how the generator is organised and how to add kernels.
 package main
@@ -13,45 +23,80 @@ import (
 	"flag"
 	"fmt"
 	"os"
-
-	. "github.com/mmcloughlin/avo/build"
+	"path/filepath"
 )
 
-var (
-	goOut    = flag.String("go", "", "write the Go stubs and kernel lists to `file`")
-	registry = flag.String("registry", "../registry.go", "read the pair registry from `file`")
-	tables   = flag.String("tables", "../tables.go", "read the order of the 4-bit tables from `file`")
-)
+var dir = flag.String("dir", "..", "read registry.go and tables.go from, and write the generated files to, the kernels package's `directory`")
+
+// families lists the families of pair kernels in the order they are written. Each declares its
+// kernels with add, and its kernels go to its own assembly file in the kernels package, so that
+// a change to a family is a change to its file.
+var families = []struct {
+	file    string
+	declare func()
+}{
+	{"f8_amd64.s", f8Kernels},
+	{"floats_amd64.s", floatKernels},
+	{"intfloat_amd64.s", intFloatKernels},
+	{"ints_amd64.s", intKernels},
+	{"nibbles_amd64.s", nibbleKernels},
+}
+
+// asmConstraint is the build constraint of the pair kernels' assembly and Go stubs, amd64's and
+// arm64's.
+const asmConstraint = "gc && !purego"
 
 func main() {
 	flag.Parse()
-	if *quantMode {
-		mainQuant()
+	if *quantDir != "" {
+		mainQuant(*quantDir)
 		return
 	}
-	rows, err := readRegistry(*registry)
+	rows, err := readRegistry(filepath.Join(*dir, "registry.go"))
 	if err != nil {
 		fatal(err)
 	}
-	if err := checkKernels(rows); err != nil {
+	for _, f := range families {
+		family = f.file
+		f.declare()
+	}
+	if err := checkKernels(byPair(rows)); err != nil {
 		fatal(err)
 	}
-	nibbles, err := readNibbleTypes(*tables)
+	tables := filepath.Join(*dir, "tables.go")
+	nibbles, err := readNibbleTypes(tables)
 	if err != nil {
 		fatal(err)
 	}
 	if fmt.Sprint(nibbles) != fmt.Sprint(nibbleTypes) {
-		fatal(fmt.Errorf("%s orders the 4-bit tables %v, the generator %v", *tables, nibbles, nibbleTypes))
+		fatal(fmt.Errorf("%s orders the 4-bit tables %v, the generator %v", tables, nibbles, nibbleTypes))
 	}
-	ConstraintExpr("!purego")
+	var out asmFiles
+	for _, f := range families {
+		out.add(f.file, asmConstraint)
+	}
 	for _, k := range kernels {
 		emit(k)
+		out.text(k.name, k.file)
 	}
-	Generate()
-	if *goOut != "" {
-		if err := writeGo(*goOut, rows); err != nil {
-			fatal(err)
-		}
+
+	if err := out.write(*dir); err != nil {
+		fatal(err)
+	}
+	if err := writeGo(filepath.Join(*dir, "stubs_amd64.go"), byPair(rows)); err != nil {
+		fatal(err)
+	}
+	if err := writeDirect(filepath.Join(*dir, "direct_generic.go"), rows); err != nil {
+		fatal(err)
+	}
+	if err := writeArm64(*dir, filepath.Join(*dir, "stubs_arm64.go"), rows); err != nil {
+		fatal(err)
+	}
+	if err := writeTyped(filepath.Join(*dir, "typed.go"), rows); err != nil {
+		fatal(err)
+	}
+	if err := writeTypedTest(filepath.Join(*dir, "typed_helpers_test.go"), rows); err != nil {
+		fatal(err)
 	}
 }
 

@@ -25,7 +25,8 @@ func nibbleTable(table, typ string, size, off int) Mem {
 	panic("no 4-bit type " + typ)
 }
 
-func init() {
+// nibbleKernels declares the kernels of the 4-bit types (nibbles_amd64.s).
+func nibbleKernels() {
 	nibblesAVX2()
 	for _, t := range nibbleTypes {
 		// AVX-512 f32: 8 bytes (16 nibbles) a block; each byte b becomes the dword pair

@@ -5,32 +5,33 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
-
-	. "github.com/mmcloughlin/avo/build"
 )
 
-// With -quant the generator writes package quant's kernels (block.go) instead of package
-// kernels': the assembly to -out (quant_amd64.s) and, with -go, their stubs and the list that
-// binds them to quant's registry rows (stubs_amd64.go). Package quant runs it with go generate:
+// With -quant DIR the generator writes package quant's kernels (block.go) into DIR instead of
+// package kernels': the assembly (quant_amd64.s) and their stubs and the list that binds them to
+// quant's registry rows (stubs_amd64.go). Package quant runs it with go generate:
 //
-//	go -C ../kernels/_asm run . -quant -out ../../quant/quant_amd64.s -go ../../quant/stubs_amd64.go
-var quantMode = flag.Bool("quant", false, "write package quant's kernels (-out, -go) instead of package kernels'")
+//	go -C ../kernels/_asm run . -quant ../../quant
+var quantDir = flag.String("quant", "", "write package quant's kernels to the package's `directory` instead of package kernels'")
 
-// mainQuant writes package quant's kernels.
-func mainQuant() {
+// mainQuant writes package quant's kernels into dir.
+func mainQuant(dir string) {
 	if err := checkBlockKernels(); err != nil {
 		fatal(err)
 	}
-	ConstraintExpr("gc,!purego")
+	var out asmFiles
+	out.add("quant_amd64.s", asmConstraint)
 	for _, k := range blockKernels {
 		emitBlock(k)
+		out.text(k.name, "quant_amd64.s")
 	}
-	Generate()
-	if *goOut != "" {
-		if err := writeQuantGo(*goOut); err != nil {
-			fatal(err)
-		}
+	if err := out.write(dir); err != nil {
+		fatal(err)
+	}
+	if err := writeQuantGo(filepath.Join(dir, "stubs_amd64.go")); err != nil {
+		fatal(err)
 	}
 }
 

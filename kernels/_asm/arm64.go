@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// The NEON kernels are written by hand in kernels_arm64.s; the generator writes their Go side
+// (stubs_arm64.go): every row that names NEON has the kernel kname(from, to, NEON)
+// (f32ToF16NEON), declared and documented by the row's loop, and arm64Kernels binds the kernels
+// to their pairs. neonKernels lists what the rows do not say.
+
+// neonKernel is a NEON kernel that needs more than its row gives.
+type neonKernel struct {
+	name     string // its TEXT symbol in kernels_arm64.s
+	from, to string // its pair
+	// doc is a paragraph after its loop.
+	doc string
+	// bind, when set, is the hand-written Go function (in kernels_arm64.go) that arm64Kernels
+	// binds to the pair instead of the kernel: a choice between kernels made at run time.
+	bind string
+}
+
+// neonKernels lists the NEON kernels beyond one a pair, and the documentation and binding of the
+// ordinary ones that have more than their rows say.
+var neonKernels = []neonKernel{
+	{name: "f32ToBF16NEON", from: "F32", to: "BF16", bind: "f32ToBF16Dynamic",
+		doc: "It rounds with integer arithmetic and runs on every arm64 CPU; f32ToBF16Dynamic chooses between it and f32ToBF16BFCVTN."},
+	{name: "f32ToBF16BFCVTN", from: "F32", to: "BF16",
+		doc: "It runs BFCVTN, which only a CPU with FEAT_BF16 has."},
+}
+
+// textSymbol matches the TEXT line of a Go-visible function in an arm64 assembly file.
+var textSymbol = regexp.MustCompile(`(?m)^TEXT ·(\w+)\(SB\)`)
+
+// writeArm64 writes the NEON kernels' stubs and arm64Kernels to path, after checking them
+// against the assembly in dir: every stub it writes has a TEXT in kernels_arm64.s, and every TEXT
+// there has a stub, its own or another arm64 Go file's of dir.
+func writeArm64(dir, path string, rows []row) error {
+	byPair := byPair(rows)
+	var stubs []neonKernel
+	binds := map[[2]string]string{}
+	for _, r := range rows {
+		if !r.has("NEON") {
+			continue
+		}
+		k := neonKernel{name: pairName(r.from, r.to, "NEON"), from: r.from, to: r.to}
+		if i := slices.IndexFunc(neonKernels, func(n neonKernel) bool { return n.name == k.name }); i >= 0 {
+			k = neonKernels[i]
+		}
+		stubs = append(stubs, k)
+		binds[[2]string{r.from, r.to}] = k.name
+		if k.bind != "" {
+			binds[[2]string{r.from, r.to}] = k.bind
+		}
+	}
+	for _, k := range neonKernels {
+		r, ok := byPair[[2]string{k.from, k.to}]
+		switch {
+		case !ok || !r.has("NEON"):
+			return fmt.Errorf("NEON kernel %s: pair %s → %s has no row that names NEON", k.name, k.from, k.to)
+		case !slices.ContainsFunc(stubs, func(s neonKernel) bool { return s.name == k.name }):
+			if k.bind != "" {
+				return fmt.Errorf("NEON kernel %s binds %s, but is not its pair's kernel", k.name, k.bind)
+			}
+			stubs = append(stubs, k)
+		}
+	}
+	if err := checkArm64(dir, path, stubs); err != nil {
+		return err
+	}
+
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s\n\n//go:build %s\n\npackage kernels\n\nimport \"github.com/convertpromote/convertpromote/element\"\n\n", generated(), asmConstraint)
+	b.WriteString("// The NEON kernels of kernels_arm64.s. Each is a loopFunc: it converts n elements, the last\n" +
+		"// partial block included, and reads or writes nothing outside src and dst, as the loop of its\n" +
+		"// pair's registry row, in which src and dst are the buffers viewed as slices of the pair's Go\n" +
+		"// types.\n")
+	for _, k := range stubs {
+		fmt.Fprintf(&b, "\n// %s converts n elements of the pair %s → %s on the NEON path, as the registry's loop:\n",
+			k.name, typeName(k.from), typeName(k.to))
+		fmt.Fprintf(&b, "//\n//\tfor i := range n {\n//\t\t%s\n//\t}\n", byPair[[2]string{k.from, k.to}].loop)
+		if k.doc != "" {
+			b.WriteString("//\n")
+			for _, l := range wrap(k.doc, 96) {
+				fmt.Fprintf(&b, "// %s\n", l)
+			}
+		}
+		fmt.Fprintf(&b, "//\n//go:noescape\nfunc %s(dst, src []byte, n int)\n", k.name)
+	}
+	b.WriteString("\n// arm64Kernels lists the NEON kernels with their pairs, for bindKernels.\nfunc arm64Kernels() []kernelSpec {\n\treturn []kernelSpec{\n")
+	for _, r := range rows {
+		if r.has("NEON") {
+			fmt.Fprintf(&b, "\t\t{NEON, element.%s, element.%s, %s, false},\n", r.from, r.to, binds[[2]string{r.from, r.to}])
+		}
+	}
+	b.WriteString("\t}\n}\n")
+	return writeFormatted(path, b.Bytes())
+}
+
+// checkArm64 checks the stubs the generator writes to path against the arm64 files of dir: each
+// has a TEXT in kernels_arm64.s and no declaration elsewhere, every TEXT of kernels_arm64.s is
+// declared by a stub or by a function without a body in another arm64 Go file, and every
+// function that a kernel binds is declared with a body.
+func checkArm64(dir, path string, stubs []neonKernel) error {
+	asm, err := os.ReadFile(filepath.Join(dir, "kernels_arm64.s"))
+	if err != nil {
+		return err
+	}
+	texts := map[string]bool{}
+	for _, m := range textSymbol.FindAllStringSubmatch(string(asm), -1) {
+		texts[m[1]] = true
+	}
+	declared := map[string]bool{} // declared without a body in the other arm64 Go files
+	defined := map[string]bool{}  // declared with a body
+	files, err := filepath.Glob(filepath.Join(dir, "*_arm64.go"))
+	if err != nil {
+		return err
+	}
+	for _, file := range files {
+		if strings.HasSuffix(file, "_test.go") || filepath.Base(file) == filepath.Base(path) {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil {
+				if fd.Body == nil {
+					declared[fd.Name.Name] = true
+				} else {
+					defined[fd.Name.Name] = true
+				}
+			}
+		}
+	}
+	names := map[string]bool{}
+	for _, k := range stubs {
+		switch {
+		case !texts[k.name]:
+			return fmt.Errorf("NEON kernel %s (pair %s → %s) has no TEXT in kernels_arm64.s", k.name, k.from, k.to)
+		case declared[k.name] || defined[k.name]:
+			return fmt.Errorf("NEON kernel %s is declared in another arm64 Go file as well", k.name)
+		case k.bind != "" && !defined[k.bind]:
+			return fmt.Errorf("NEON kernel %s binds %s, which no arm64 Go file defines", k.name, k.bind)
+		}
+		names[k.name] = true
+	}
+	for _, t := range slices.Sorted(maps.Keys(texts)) {
+		if !names[t] && !declared[t] {
+			return fmt.Errorf("kernels_arm64.s has TEXT ·%s, which no registry row, neonKernels entry or arm64 Go file declares", t)
+		}
+	}
+	return nil
+}
