@@ -146,8 +146,8 @@ func f8e4m3ToF16AVX512(dst, src []byte, n int)
 //		dst[i] = F16FromF8E4M3(src[i])
 //	}
 //
-// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with
-// an SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
 //
 //go:noescape
 func f8e4m3ToF16AVX512NT(dst, src []byte, n int)
@@ -278,8 +278,8 @@ func bf16ToF32AVX512(dst, src []byte, n int)
 //		dst[i] = F32FromF16(src[i])
 //	}
 //
-// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with
-// an SFENCE; n must be a multiple of 16 and dst 64-byte aligned (ntKernel splits off the rest).
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 16 and dst 64-byte aligned (ntKernel splits off the rest).
 //
 //go:noescape
 func f16ToF32AVX512NT(dst, src []byte, n int)
@@ -290,8 +290,8 @@ func f16ToF32AVX512NT(dst, src []byte, n int)
 //		dst[i] = F32FromBF16(src[i])
 //	}
 //
-// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with
-// an SFENCE; n must be a multiple of 16 and dst 64-byte aligned (ntKernel splits off the rest).
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 16 and dst 64-byte aligned (ntKernel splits off the rest).
 //
 //go:noescape
 func bf16ToF32AVX512NT(dst, src []byte, n int)
@@ -325,8 +325,8 @@ func f32ToF16AVX512(dst, src []byte, n int)
 //		dst[i] = F16FromF32(src[i])
 //	}
 //
-// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with
-// an SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
 //
 //go:noescape
 func f32ToF16AVX512NT(dst, src []byte, n int)
@@ -386,8 +386,8 @@ func f32ToBF16AVX512(dst, src []byte, n int)
 //		dst[i] = BF16FromF32(src[i])
 //	}
 //
-// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with
-// an SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
 //
 //go:noescape
 func f32ToBF16AVX512NT(dst, src []byte, n int)
@@ -463,8 +463,8 @@ func i8ToF32AVX512(dst, src []byte, n int)
 //		dst[i] = float32(src[i])
 //	}
 //
-// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with
-// an SFENCE; n must be a multiple of 16 and dst 64-byte aligned (ntKernel splits off the rest).
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 16 and dst 64-byte aligned (ntKernel splits off the rest).
 //
 //go:noescape
 func i8ToF32AVX512NT(dst, src []byte, n int)
@@ -565,8 +565,8 @@ func i32ToF32AVX512(dst, src []byte, n int)
 //		dst[i] = float32(src[i]) // to nearest even
 //	}
 //
-// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with
-// an SFENCE; n must be a multiple of 16 and dst 64-byte aligned (ntKernel splits off the rest).
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 16 and dst 64-byte aligned (ntKernel splits off the rest).
 //
 //go:noescape
 func i32ToF32AVX512NT(dst, src []byte, n int)
@@ -586,8 +586,8 @@ func f32ToF64AVX512(dst, src []byte, n int)
 //		dst[i] = float64(src[i])
 //	}
 //
-// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with
-// an SFENCE; n must be a multiple of 8 and dst 64-byte aligned (ntKernel splits off the rest).
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 8 and dst 64-byte aligned (ntKernel splits off the rest).
 //
 //go:noescape
 func f32ToF64AVX512NT(dst, src []byte, n int)
@@ -611,8 +611,8 @@ func f64ToF32AVX512(dst, src []byte, n int)
 //		dst[i] = float32(src[i]) // to nearest even
 //	}
 //
-// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with
-// an SFENCE; n must be a multiple of 16 and dst 64-byte aligned (ntKernel splits off the rest).
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 16 and dst 64-byte aligned (ntKernel splits off the rest).
 //
 //go:noescape
 func f64ToF32AVX512NT(dst, src []byte, n int)
@@ -755,8 +755,8 @@ func f32ToI32AVX512(dst, src []byte, n int)
 //		dst[i] = int32(sat(src[i], math.MinInt32, math.MaxInt32)) // sat: truncate, clamp, NaN → 0
 //	}
 //
-// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with
-// an SFENCE; n must be a multiple of 16 and dst 64-byte aligned (ntKernel splits off the rest).
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 16 and dst 64-byte aligned (ntKernel splits off the rest).
 //
 // Every block takes the saturating route.
 //

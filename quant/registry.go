@@ -7,13 +7,17 @@ import (
 	"github.com/convertpromote/convertpromote/kernels"
 )
 
+//go:generate go -C ../kernels/_asm run . -quant ../../quant
+
 // The kernel registry: one row for every named scheme, value type (f32, f16, bf16) and
 // direction, with the SIMD paths that have a kernel for it; a row without paths runs the pure-Go
 // loop on every path. Dispatch (HasDequantizer, HasQuantizer, Dequantize, Quantize), the tests'
-// lists and the table of docs/kernels.md are derived from it or tested against it. Adding a
-// kernel is a path in its row plus the kernel: the generator's (kernels/_asm) for amd64,
-// quant_arm64.s and stubs_arm64.go for arm64. bindKernels panics at start-up when the kernels
-// and the rows disagree.
+// lists and the table of docs/kernels.md are derived from it or tested against it, and the
+// generator (kernels/_asm, run by go generate) reads it to write the kernels' stubs and lists.
+// Adding a kernel is a path in its row plus the kernel's bodies: the generator's (kernels/_asm)
+// for amd64, a TEXT in quant_arm64.s for arm64; go generate writes the amd64 assembly and both
+// architectures' stubs and lists (stubs_amd64.go, stubs_arm64.go). bindKernels panics at
+// start-up when the kernels and the rows disagree.
 //
 // A kernel converts steps of 32 elements (one group of 32, or two of 16) whole; the call runs
 // the elements after the last whole step on the pure-Go loop.

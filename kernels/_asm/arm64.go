@@ -17,12 +17,14 @@ import (
 // The NEON kernels are written by hand in kernels_arm64.s; the generator writes their Go side
 // (stubs_arm64.go): every row that names NEON has the kernel kname(from, to, NEON)
 // (f32ToF16NEON), declared and documented by the row's loop, and arm64Kernels binds the kernels
-// to their pairs. neonKernels lists what the rows do not say.
+// to their pairs. neonKernels lists what the rows do not say. Package quant's NEON kernels, in
+// quant_arm64.s, get their Go side the same way (writeQuantArm64 in quant.go).
 
-// neonKernel is a NEON kernel that needs more than its row gives.
+// neonKernel is a NEON kernel of package kernels or quant, as checkArm64 checks it against the
+// assembly; neonKernels lists those of package kernels that need more than their rows give.
 type neonKernel struct {
-	name     string // its TEXT symbol in kernels_arm64.s
-	from, to string // its pair
+	name     string // its TEXT symbol in kernels_arm64.s (quant_arm64.s)
+	from, to string // its pair (for quant, the scheme and the value type in the conversion's order)
 	// doc is a paragraph after its loop.
 	doc string
 	// bind, when set, is the hand-written Go function (in kernels_arm64.go) that arm64Kernels
@@ -75,27 +77,21 @@ func writeArm64(dir, path string, rows []row) error {
 			stubs = append(stubs, k)
 		}
 	}
-	if err := checkArm64(dir, path, stubs); err != nil {
+	if err := checkArm64(dir, "kernels_arm64.s", path, stubs); err != nil {
 		return err
 	}
 
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s\n\n//go:build %s\n\npackage kernels\n\nimport \"github.com/convertpromote/convertpromote/element\"\n\n", generated(), asmConstraint)
-	b.WriteString("// The NEON kernels of kernels_arm64.s. Each is a loopFunc: it converts n elements, the last\n" +
-		"// partial block included, and reads or writes nothing outside src and dst, as the loop of its\n" +
-		"// pair's registry row, in which src and dst are the buffers viewed as slices of the pair's Go\n" +
-		"// types.\n")
+	stubsHeader(&b, "kernels", elementPkg)
+	comment(&b, "The NEON kernels of kernels_arm64.s. Each is a loopFunc: it converts n elements, the last "+
+		"partial block included, and reads or writes nothing outside src and dst, as the loop of its "+
+		"pair's registry row, in which src and dst are the buffers viewed as slices of the pair's Go types.")
 	for _, k := range stubs {
-		fmt.Fprintf(&b, "\n// %s converts n elements of the pair %s → %s on the NEON path, as the registry's loop:\n",
-			k.name, typeName(k.from), typeName(k.to))
-		fmt.Fprintf(&b, "//\n//\tfor i := range n {\n//\t\t%s\n//\t}\n", byPair[[2]string{k.from, k.to}].loop)
+		var docs []string
 		if k.doc != "" {
-			b.WriteString("//\n")
-			for _, l := range wrap(k.doc, 96) {
-				fmt.Fprintf(&b, "// %s\n", l)
-			}
+			docs = append(docs, k.doc)
 		}
-		fmt.Fprintf(&b, "//\n//go:noescape\nfunc %s(dst, src []byte, n int)\n", k.name)
+		pairStub(k.name, "NEON", [][2]string{{k.from, k.to}}, byPair[[2]string{k.from, k.to}].loop, docs).write(&b)
 	}
 	b.WriteString("\n// arm64Kernels lists the NEON kernels with their pairs, for bindKernels.\nfunc arm64Kernels() []kernelSpec {\n\treturn []kernelSpec{\n")
 	for _, r := range rows {
@@ -107,17 +103,18 @@ func writeArm64(dir, path string, rows []row) error {
 	return writeFormatted(path, b.Bytes())
 }
 
-// checkArm64 checks the stubs the generator writes to path against the arm64 files of dir: each
-// has a TEXT in kernels_arm64.s and no declaration elsewhere, every TEXT of kernels_arm64.s is
-// declared by a stub or by a function without a body in another arm64 Go file, and every
-// function that a kernel binds is declared with a body.
-func checkArm64(dir, path string, stubs []neonKernel) error {
-	asm, err := os.ReadFile(filepath.Join(dir, "kernels_arm64.s"))
+// checkArm64 checks the NEON stubs the generator writes to path, package kernels' or quant's,
+// against the arm64 files of dir: each has a TEXT in the package's hand-written assembly file asm
+// and no declaration elsewhere, every TEXT of asm is declared by a stub or by a function without
+// a body in another arm64 Go file, and every function that a kernel binds is declared with a
+// body.
+func checkArm64(dir, asm, path string, stubs []neonKernel) error {
+	src, err := os.ReadFile(filepath.Join(dir, asm))
 	if err != nil {
 		return err
 	}
 	texts := map[string]bool{}
-	for _, m := range textSymbol.FindAllStringSubmatch(string(asm), -1) {
+	for _, m := range textSymbol.FindAllStringSubmatch(string(src), -1) {
 		texts[m[1]] = true
 	}
 	declared := map[string]bool{} // declared without a body in the other arm64 Go files
@@ -148,7 +145,7 @@ func checkArm64(dir, path string, stubs []neonKernel) error {
 	for _, k := range stubs {
 		switch {
 		case !texts[k.name]:
-			return fmt.Errorf("NEON kernel %s (pair %s → %s) has no TEXT in kernels_arm64.s", k.name, k.from, k.to)
+			return fmt.Errorf("NEON kernel %s (pair %s → %s) has no TEXT in %s", k.name, k.from, k.to, asm)
 		case declared[k.name] || defined[k.name]:
 			return fmt.Errorf("NEON kernel %s is declared in another arm64 Go file as well", k.name)
 		case k.bind != "" && !defined[k.bind]:
@@ -158,7 +155,7 @@ func checkArm64(dir, path string, stubs []neonKernel) error {
 	}
 	for _, t := range slices.Sorted(maps.Keys(texts)) {
 		if !names[t] && !declared[t] {
-			return fmt.Errorf("kernels_arm64.s has TEXT ·%s, which no registry row, neonKernels entry or arm64 Go file declares", t)
+			return fmt.Errorf("%s has TEXT ·%s, which neither a generated stub (a registry row's, or neonKernels') nor an arm64 Go file declares", asm, t)
 		}
 	}
 	return nil

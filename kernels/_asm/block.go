@@ -22,7 +22,6 @@ import (
 
 // blockKernel declares one block kernel.
 type blockKernel struct {
-	name   string
 	isa    *isa
 	format string // package quant's Scheme variable: MXFP4, NVFP4, MXFP8E4M3
 	typ    string // the values' element constant: F32, F16, BF16
@@ -39,15 +38,36 @@ var blockKernels []*blockKernel
 
 func addBlock(k *blockKernel) { blockKernels = append(blockKernels, k) }
 
+// name returns the kernel's name, its TEXT symbol.
+func (k *blockKernel) name() string { return blockName(k.format, k.typ, k.decode, k.isa.path) }
+
+// blockName returns the name of the kernel of a quant row on a path, amd64's and arm64's: the
+// name pairName gives the row's pair, the scheme and the value type in the conversion's order,
+// with the scheme spelled as its variable when it is the destination: mxfp4ToF32AVX2,
+// mxfp8e4m3ToBF16NEON, f32ToMXFP4AVX512.
+func blockName(scheme, typ string, decode bool, path string) string {
+	if decode {
+		return pairName(scheme, typ, path)
+	}
+	return fromName(typ) + scheme + path
+}
+
+// blockParams returns the parameters of a block kernel, a dequantizer's or a quantizer's.
+func blockParams(decode bool) string {
+	if decode {
+		return "dst, codes, scales []byte, steps int"
+	}
+	return "codes, scales, src []byte, steps int"
+}
+
 // emitBlock writes the TEXT of k.
 func emitBlock(k *blockKernel) {
 	labels = map[string]int{}
+	TEXT(k.name(), NOSPLIT, "func("+blockParams(k.decode)+")")
 	if k.decode {
-		TEXT(k.name, NOSPLIT, "func(dst, codes, scales []byte, steps int)")
 		Load(Param("dst").Base(), RDI)
 		Load(Param("codes").Base(), RSI)
 	} else {
-		TEXT(k.name, NOSPLIT, "func(codes, scales, src []byte, steps int)")
 		Load(Param("codes").Base(), RDI)
 		Load(Param("src").Base(), RSI)
 	}
@@ -116,7 +136,6 @@ func loadScale(off int, v VecPhysical) {
 // MXFP4.
 type blockPath struct {
 	isa   *isa
-	name  string
 	f4    func(format, typ string)
 	e4m3  func(typ string)
 	quant func()
@@ -137,14 +156,13 @@ func init() {
 	// (VBLENDVPS); → f16 and bf16 looks the codes up with VPSHUFB in the rows split into low and
 	// high bytes, whose 128-bit lanes hold the two halves' rows.
 	for _, p := range []blockPath{
-		{avx512, "AVX512", f4DecodeAVX512, e4m3DecodeAVX512, quantizeMXFP4AVX512},
-		{avx2, "AVX2", f4DecodeAVX2, e4m3DecodeAVX2, quantizeMXFP4AVX2},
+		{avx512, f4DecodeAVX512, e4m3DecodeAVX512, quantizeMXFP4AVX512},
+		{avx2, f4DecodeAVX2, e4m3DecodeAVX2, quantizeMXFP4AVX2},
 	} {
 		for _, format := range []string{"MXFP4", "NVFP4"} {
 			for _, typ := range []string{"F32", "F16", "BF16"} {
 				addBlock(&blockKernel{
-					name: strings.ToLower(format) + "To" + typ + p.name, isa: p.isa,
-					format: format, typ: typ, decode: true,
+					isa: p.isa, format: format, typ: typ, decode: true,
 					doc:  "It decodes 32 elements a step (one MXFP4 block, or two NVFP4 blocks).",
 					body: func() { p.f4(format, typ) },
 				})
@@ -152,14 +170,13 @@ func init() {
 		}
 		for _, typ := range []string{"F32", "BF16"} {
 			addBlock(&blockKernel{
-				name: "mxfp8e4m3To" + typ + p.name, isa: p.isa,
-				format: "MXFP8E4M3", typ: typ, decode: true,
+				isa: p.isa, format: "MXFP8E4M3", typ: typ, decode: true,
 				doc:  "It decodes one block of 32 elements a step.",
 				body: func() { p.e4m3(typ) },
 			})
 		}
 		k := &blockKernel{
-			name: "f32ToMXFP4" + p.name, isa: p.isa, format: "MXFP4", typ: "F32",
+			isa: p.isa, format: "MXFP4", typ: "F32",
 			doc:  "It encodes one block of 32 elements a step.",
 			body: p.quant,
 		}

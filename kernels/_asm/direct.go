@@ -29,12 +29,12 @@ var packed = map[string]bool{"U4": true, "I4": true, "NF4": true, "F4E2M1": true
 // pairName returns the name of a function of a pair: f32ToF16 followed by suffix.
 func pairName(from, to, suffix string) string {
 	t := spell(to)
-	f := spell(from)
-	if from == "BF16" {
-		f = "bf16"
-	}
-	return f + "To" + strings.ToUpper(t[:1]) + t[1:] + suffix
+	return fromName(from) + strings.ToUpper(t[:1]) + t[1:] + suffix
 }
+
+// fromName returns the start of the name of a function from an element type, or from one of
+// package quant's schemes: f32To, bf16To, mxfp4To.
+func fromName(from string) string { return strings.ToLower(spell(from)) + "To" }
 
 // loopExpr parses a row's loop, which must be one assignment dst[i] = e, and returns e.
 func loopExpr(r row) (ast.Expr, error) {

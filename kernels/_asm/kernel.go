@@ -121,30 +121,15 @@ func typeName(c string) string { return strings.ToLower(c) }
 // writeGo writes the stubs and the kernel lists to path.
 func writeGo(path string, rows map[[2]string]row) error {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s\n\n//go:build %s\n\npackage kernels\n\nimport \"github.com/convertpromote/convertpromote/element\"\n", generated(), asmConstraint)
+	stubsHeader(&b, "kernels", elementPkg)
 	for _, k := range kernels {
-		b.WriteString("\n")
-		var ps []string
-		for _, p := range k.pairs() {
-			ps = append(ps, typeName(p[0])+" → "+typeName(p[1]))
-		}
-		what := "the pair " + strings.Join(ps, " and the pair ")
-		fmt.Fprintf(&b, "// %s converts n elements of %s on the %s path, as the registry's loop:\n", k.name, what, k.isa.path)
-		b.WriteString("//\n//\tfor i := range n {\n")
-		fmt.Fprintf(&b, "//\t\t%s\n", rows[k.pairs()[0]].loop)
-		b.WriteString("//\t}\n")
+		r := rows[k.pairs()[0]]
+		var docs []string
 		if k.nt {
-			r := rows[k.pairs()[0]]
-			fmt.Fprintf(&b, "//\n// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with\n"+
-				"// an SFENCE; n must be a multiple of %d and dst 64-byte aligned (ntKernel splits off the rest).\n", r.nt)
+			docs = append(docs, fmt.Sprintf("It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends "+
+				"with an SFENCE; n must be a multiple of %d and dst 64-byte aligned (ntKernel splits off the rest).", r.nt))
 		}
-		for _, d := range k.doc {
-			b.WriteString("//\n")
-			for _, l := range wrap(d, 96) {
-				fmt.Fprintf(&b, "// %s\n", l)
-			}
-		}
-		fmt.Fprintf(&b, "//\n//go:noescape\nfunc %s(dst, src []byte, n int)\n", k.name)
+		pairStub(k.name, k.isa.path, k.pairs(), r.loop, append(docs, k.doc...)).write(&b)
 	}
 	lists := []struct{ fn, path, feature, doc string }{
 		{"avx2Kernels", "AVX2", "", "the AVX2 kernels"},
@@ -164,6 +149,69 @@ func writeGo(path string, rows map[[2]string]row) error {
 		b.WriteString("\t}\n}\n")
 	}
 	return writeFormatted(path, b.Bytes())
+}
+
+// The import paths of the packages that the generated files use.
+const (
+	elementPkg = "github.com/convertpromote/convertpromote/element"
+	kernelsPkg = "github.com/convertpromote/convertpromote/kernels"
+)
+
+// stubsHeader writes the start of a file of assembly kernels' stubs, amd64's or arm64's, of
+// package kernels or quant: the generated line, the build constraint, the package clause and
+// the imports.
+func stubsHeader(b *bytes.Buffer, pkg string, imports ...string) {
+	fmt.Fprintf(b, "%s\n\n//go:build %s\n\npackage %s\n\n", generated(), asmConstraint, pkg)
+	if len(imports) == 1 {
+		fmt.Fprintf(b, "import %q\n", imports[0])
+		return
+	}
+	b.WriteString("import (\n")
+	for _, p := range imports {
+		fmt.Fprintf(b, "\t%q\n", p)
+	}
+	b.WriteString(")\n")
+}
+
+// stub is the Go declaration of an assembly kernel, as every stubs file writes one: its name and
+// what it computes, a sentence that ends with a colon, then the Go code it computes as a code
+// block, a paragraph for each of docs, and go:noescape.
+type stub struct {
+	name, what string
+	code       []string
+	docs       []string
+	params     string // the function's parameters: "dst, src []byte, n int"
+}
+
+// pairStub returns the stub of a kernel of package kernels on path that converts the pairs by the
+// registry's loop.
+func pairStub(name, path string, pairs [][2]string, loop string, docs []string) stub {
+	var ps []string
+	for _, p := range pairs {
+		ps = append(ps, typeName(p[0])+" → "+typeName(p[1]))
+	}
+	return stub{
+		name:   name,
+		what:   fmt.Sprintf("converts n elements of the pair %s on the %s path, as the registry's loop:", strings.Join(ps, " and the pair "), path),
+		code:   []string{"for i := range n {", "\t" + loop, "}"},
+		docs:   docs,
+		params: "dst, src []byte, n int",
+	}
+}
+
+// write writes the stub to b, after an empty line.
+func (s stub) write(b *bytes.Buffer) {
+	fmt.Fprintf(b, "\n// %s %s\n//\n", s.name, s.what)
+	for _, l := range s.code {
+		fmt.Fprintf(b, "//\t%s\n", l)
+	}
+	for _, d := range s.docs {
+		b.WriteString("//\n")
+		for _, l := range wrap(d, 96) {
+			fmt.Fprintf(b, "// %s\n", l)
+		}
+	}
+	fmt.Fprintf(b, "//\n//go:noescape\nfunc %s(%s)\n", s.name, s.params)
 }
 
 // wrap breaks text into lines of at most width bytes at spaces.

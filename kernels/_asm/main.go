@@ -14,7 +14,8 @@
 //
 //	go -C _asm run .
 //
-// With -quant DIR it writes package quant's kernels to DIR instead (quant.go).
+// With -quant DIR it writes package quant's files to DIR instead, from quant's registry: its amd64
+// kernels, and the stubs and lists of its amd64 and NEON kernels (quant.go).
 //
 // See README.md for how the generator is organised and how to add kernels.
 package main

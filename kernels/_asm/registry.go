@@ -11,18 +11,24 @@ import (
 )
 
 // row is what the generator needs of a row of the registry (kernels/registry.go): the pair, by
-// the names of its element constants (F32, F8E4M3), its SIMD paths by the names of their Path
-// constants (AVX2, AVX512, NEON), its non-temporal block, its scalar loop and the documentation
-// of its typed helper.
+// the names of its element constants (F32, F8E4M3), its SIMD paths and scalar loop (kernelRow),
+// its non-temporal block and the documentation of its typed helper.
 type row struct {
 	from, to string
-	paths    []string
-	nt       int
-	loop     string
-	doc      string // the typed helper's documentation after its name
+	kernelRow
+	nt  int
+	doc string // the typed helper's documentation after its name
 }
 
-// pathSets are the names of the registry's pathSet constants and the paths they hold.
+// kernelRow is what a row of either registry, package kernels' or quant's, says of its kernels:
+// the SIMD paths with a kernel for the row, by the names of their Path constants (AVX2, AVX512,
+// NEON), and the loop that they compute, which documents their stubs.
+type kernelRow struct {
+	paths []string
+	loop  string
+}
+
+// pathSets are the names of the registries' pathSet constants and the paths they hold.
 var pathSets = map[string][]string{
 	"onAVX2":   {"AVX2"},
 	"onAVX512": {"AVX512"},
@@ -31,11 +37,54 @@ var pathSets = map[string][]string{
 }
 
 // has reports whether the row names the path.
-func (r row) has(path string) bool { return slices.Contains(r.paths, path) }
+func (r kernelRow) has(path string) bool { return slices.Contains(r.paths, path) }
+
+// field reads the field key of a row, if it is paths or loop, from its value v.
+func (r *kernelRow) field(key string, v ast.Expr) (err error) {
+	switch key {
+	case "paths":
+		r.paths, err = readPaths(v)
+	case "loop":
+		r.loop, err = readString(v)
+	}
+	return err
+}
 
 // readRegistry parses the registry variable of the kernels package's registry.go and returns its
 // rows in order, so that the pairs and their loops are written in one place.
 func readRegistry(path string) ([]row, error) {
+	return readRows(path, func(r *row, key string, v ast.Expr) (err error) {
+		switch key {
+		case "from":
+			r.from, err = readElement(v)
+		case "to":
+			r.to, err = readElement(v)
+		case "nt":
+			bl, ok := v.(*ast.BasicLit)
+			if !ok {
+				return fmt.Errorf("not a literal")
+			}
+			r.nt, err = strconv.Atoi(bl.Value)
+		case "doc":
+			r.doc, err = readString(v)
+		default:
+			err = r.field(key, v)
+		}
+		return err
+	}, func(r row) (string, error) {
+		if r.from == "" || r.to == "" || r.loop == "" || r.doc == "" || len(r.paths) == 0 {
+			return "", fmt.Errorf("registry row without from, to, paths, loop or doc")
+		}
+		return r.from + " → " + r.to, nil
+	})
+}
+
+// readRows parses the Go file at path and returns the rows of its registry variable, a composite
+// literal of rows with field names, in order: field sets the field key of a row from its value,
+// then check, once all the row's fields are set, returns its name, which no other row may have,
+// or an error that refuses it. It reads package kernels' registry (readRegistry) and package
+// quant's (readBlockRegistry).
+func readRows[R any](path string, field func(r *R, key string, v ast.Expr) error, check func(r R) (string, error)) ([]R, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, nil, 0)
 	if err != nil {
@@ -51,58 +100,45 @@ func readRegistry(path string) ([]row, error) {
 	if lit == nil {
 		return nil, fmt.Errorf("%s: no composite literal assigned to var registry", path)
 	}
-	var rows []row
-	seen := map[[2]string]bool{}
+	var rows []R
+	seen := map[string]bool{}
 	for _, e := range lit.Elts {
 		el, ok := e.(*ast.CompositeLit)
 		if !ok {
 			return nil, fmt.Errorf("%s: registry element is not a composite literal", fset.Position(e.Pos()))
 		}
-		var r row
+		var r R
 		for _, f := range el.Elts {
 			kv, ok := f.(*ast.KeyValueExpr)
 			if !ok {
 				return nil, fmt.Errorf("%s: registry row without field names", fset.Position(f.Pos()))
 			}
 			key := kv.Key.(*ast.Ident).Name
-			switch key {
-			case "from", "to":
-				sel, ok := kv.Value.(*ast.SelectorExpr)
-				if !ok {
-					return nil, fmt.Errorf("%s: %s is not element.Name", fset.Position(kv.Pos()), key)
-				}
-				if key == "from" {
-					r.from = sel.Sel.Name
-				} else {
-					r.to = sel.Sel.Name
-				}
-			case "paths":
-				r.paths, err = readPaths(kv.Value)
-			case "nt":
-				bl, ok := kv.Value.(*ast.BasicLit)
-				if !ok {
-					return nil, fmt.Errorf("%s: nt is not a literal", fset.Position(kv.Pos()))
-				}
-				r.nt, err = strconv.Atoi(bl.Value)
-			case "loop":
-				r.loop, err = readString(kv.Value)
-			case "doc":
-				r.doc, err = readString(kv.Value)
-			}
-			if err != nil {
+			if err := field(&r, key, kv.Value); err != nil {
 				return nil, fmt.Errorf("%s: %s: %v", fset.Position(kv.Pos()), key, err)
 			}
 		}
-		if r.from == "" || r.to == "" || r.loop == "" || r.doc == "" || len(r.paths) == 0 {
-			return nil, fmt.Errorf("%s: registry row without from, to, paths, loop or doc", fset.Position(el.Pos()))
+		name, err := check(r)
+		if err == nil && seen[name] {
+			err = fmt.Errorf("a second row for %s", name)
 		}
-		if seen[[2]string{r.from, r.to}] {
-			return nil, fmt.Errorf("%s: a second row for %s → %s", fset.Position(el.Pos()), r.from, r.to)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", fset.Position(el.Pos()), err)
 		}
-		seen[[2]string{r.from, r.to}] = true
+		seen[name] = true
 		rows = append(rows, r)
 	}
 	return rows, nil
+}
+
+// readElement reads an element constant, element.Name, and returns its name.
+func readElement(e ast.Expr) (string, error) {
+	if sel, ok := e.(*ast.SelectorExpr); ok {
+		if x, ok := sel.X.(*ast.Ident); ok && x.Name == "element" {
+			return sel.Sel.Name, nil
+		}
+	}
+	return "", fmt.Errorf("not element.Name")
 }
 
 // readPaths reads a union of the registry's path sets: onAll, onAVX2 | onAVX512.
