@@ -2,6 +2,7 @@ package ir
 
 import (
 	"errors"
+	"github.com/convertpromote/convertpromote/internal/testkit"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -42,7 +43,7 @@ func TestRunBudget(t *testing.T) {
 	} {
 		m := hugeConstModel(t)
 		var err error
-		if n := allocated(func() { err = c.do(m) }); n > 16<<20 {
+		if n := testkit.Allocated(func() { err = c.do(m) }); n > 16<<20 {
 			t.Errorf("%s: allocated %d bytes before failing", c.name, n)
 		}
 		var be *BudgetError
@@ -140,7 +141,7 @@ func TestBudgetHolds(t *testing.T) {
 		if !errors.As(err, &be) {
 			t.Fatalf("fold %t: err = %v", fold, err)
 		}
-		n := allocated(func() {
+		n := testkit.Allocated(func() {
 			if fold {
 				_, err = m.FoldWith(RunOptions{MaxMemory: be.Need})
 			} else {

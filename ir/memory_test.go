@@ -5,8 +5,8 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"github.com/convertpromote/convertpromote/internal/testkit"
 	"io"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -45,16 +45,6 @@ func countNodes(t *testing.T, src []byte) int {
 			}
 		}
 	}
-}
-
-// allocated returns the bytes allocated while f runs.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
 }
 
 // repeat is a document of head, unit repeated n times, and tail.
@@ -104,7 +94,7 @@ func TestReadMemoryBound(t *testing.T) {
 	for name, src := range cases {
 		n := countNodes(t, src)
 		var err error
-		alloc := allocated(func() { _, err = Parse(bytes.NewReader(src), "m.xml") })
+		alloc := testkit.Allocated(func() { _, err = Parse(bytes.NewReader(src), "m.xml") })
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
@@ -168,7 +158,7 @@ func TestReadNodeLimit(t *testing.T) {
 			done <- written
 		}()
 		var err error
-		alloc := allocated(func() { _, err = lim.Parse(pr, "m.xml") })
+		alloc := testkit.Allocated(func() { _, err = lim.Parse(pr, "m.xml") })
 		pr.CloseWithError(errors.New("reader done"))
 		written := <-done
 		if err == nil || !strings.Contains(err.Error(), "more than 100000 nodes") {

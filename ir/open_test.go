@@ -4,29 +4,14 @@ package ir
 
 import (
 	"errors"
+	"github.com/convertpromote/convertpromote/internal/testkit"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
-
-// within runs f and fails the test if it has not returned after a few seconds, so that a call
-// that blocks on a special file fails instead of hanging the test binary.
-func within(t *testing.T, what string, f func() error) error {
-	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- f() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(5 * time.Second):
-		t.Fatalf("%s: still blocked after 5s", what)
-		return nil
-	}
-}
 
 // specialFiles makes a FIFO and a unix socket in dir under the given base name plus ext, and
 // returns their paths with /dev/null, a character device.
@@ -57,7 +42,7 @@ func wantNotRegular(t *testing.T, what string, err error) {
 
 func TestSpecialXML(t *testing.T) {
 	for kind, p := range specialFiles(t, t.TempDir(), ".xml") {
-		err := within(t, kind, func() error { _, err := Read(p); return err })
+		err := testkit.Within(t, kind, func() error { _, err := Read(p); return err })
 		wantNotRegular(t, kind+" .xml", err)
 	}
 }
@@ -77,7 +62,7 @@ func TestSpecialBin(t *testing.T) {
 		t.Skipf("mkfifo: %v", err)
 	}
 	// check and run both need the Const data, the first step that touches the .bin.
-	err = within(t, "check", func() error {
+	err = testkit.Within(t, "check", func() error {
 		m, err := Read(xml)
 		if err != nil {
 			return err
@@ -86,7 +71,7 @@ func TestSpecialBin(t *testing.T) {
 		return err
 	})
 	wantNotRegular(t, "check with a FIFO .bin", err)
-	err = within(t, "run", func() error {
+	err = testkit.Within(t, "run", func() error {
 		m, err := Read(xml)
 		if err != nil {
 			return err

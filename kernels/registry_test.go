@@ -3,9 +3,9 @@ package kernels
 import (
 	"flag"
 	"fmt"
+	"github.com/convertpromote/convertpromote/internal/testkit"
 	"go/parser"
 	"go/token"
-	"os"
 	"strings"
 	"testing"
 
@@ -124,25 +124,5 @@ func registryTable() string {
 // TestRegistryDocTable: docs/kernels.md lists exactly the registry's rows, between its two
 // registry markers. go test ./kernels -run TestRegistryDocTable -update-docs rewrites it.
 func TestRegistryDocTable(t *testing.T) {
-	const path = "../docs/kernels.md"
-	const begin, end = "<!-- registry: begin -->\n", "<!-- registry: end -->\n"
-	doc, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(doc)
-	i, j := strings.Index(s, begin), strings.Index(s, end)
-	if i < 0 || j < i {
-		t.Fatalf("%s: no %q … %q section", path, strings.TrimSpace(begin), strings.TrimSpace(end))
-	}
-	want := registryTable()
-	if got := s[i+len(begin) : j]; got != want {
-		if *updateDocs {
-			if err := os.WriteFile(path, []byte(s[:i+len(begin)]+want+s[j:]), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return
-		}
-		t.Errorf("%s's pair table differs from the registry; run go test ./kernels -run TestRegistryDocTable -update-docs\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
+	testkit.DocSection(t, "../docs/kernels.md", "registry", registryTable(), *updateDocs, "go test ./kernels -run TestRegistryDocTable -update-docs")
 }

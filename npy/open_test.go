@@ -4,29 +4,14 @@ package npy
 
 import (
 	"errors"
+	"github.com/convertpromote/convertpromote/internal/testkit"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
-
-// within runs f and fails the test if it has not returned after a few seconds, so that a call
-// that blocks on a special file fails instead of hanging the test binary.
-func within(t *testing.T, what string, f func() error) error {
-	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- f() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(5 * time.Second):
-		t.Fatalf("%s: still blocked after 5s", what)
-		return nil
-	}
-}
 
 // specialFiles makes a FIFO and a unix socket in dir, and returns their paths with /dev/null,
 // a character device.
@@ -57,10 +42,10 @@ func wantNotRegular(t *testing.T, what string, err error) {
 
 func TestReadFileSpecial(t *testing.T) {
 	for kind, p := range specialFiles(t, t.TempDir()) {
-		err := within(t, kind, func() error { _, err := ReadFile(p); return err })
+		err := testkit.Within(t, kind, func() error { _, err := ReadFile(p); return err })
 		wantNotRegular(t, kind+" .npy", err)
 	}
 	dir := t.TempDir()
-	err := within(t, "directory", func() error { _, err := ReadFile(dir); return err })
+	err := testkit.Within(t, "directory", func() error { _, err := ReadFile(dir); return err })
 	wantNotRegular(t, "directory .npy", err)
 }

@@ -2,6 +2,7 @@ package npy
 
 import (
 	"bytes"
+	"github.com/convertpromote/convertpromote/internal/testkit"
 	"io"
 	"math/rand/v2"
 	"strings"
@@ -50,7 +51,7 @@ func TestWriteMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := allocated(func() { Write(io.Discard, x) }); n > 1<<20 {
+	if n := testkit.Allocated(func() { Write(io.Discard, x) }); n > 1<<20 {
 		t.Errorf("writing a 1 MiB u1 tensor (8 MiB as u8) allocated %d bytes", n)
 	}
 }
@@ -67,7 +68,7 @@ func TestReadShortDataMemory(t *testing.T) {
 	b.WriteString(header)
 	b.Write(make([]byte, 1000))
 	var err error
-	n := allocated(func() { _, err = Read(bytes.NewReader(b.Bytes())) })
+	n := testkit.Allocated(func() { _, err = Read(bytes.NewReader(b.Bytes())) })
 	if err == nil || !strings.Contains(err.Error(), "1073741824 bytes expected") {
 		t.Fatalf("err = %v, want a short-data error", err)
 	}

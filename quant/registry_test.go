@@ -3,10 +3,10 @@ package quant
 import (
 	"flag"
 	"fmt"
+	"github.com/convertpromote/convertpromote/internal/testkit"
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"strings"
 	"testing"
 
@@ -192,27 +192,7 @@ func registryTable() string {
 // TestRegistryDocTable: docs/kernels.md lists exactly the registry's rows, between its two
 // quant registry markers. go test ./quant -run TestRegistryDocTable -update-docs rewrites it.
 func TestRegistryDocTable(t *testing.T) {
-	const path = "../docs/kernels.md"
-	const begin, end = "<!-- quant registry: begin -->\n", "<!-- quant registry: end -->\n"
-	doc, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(doc)
-	i, j := strings.Index(s, begin), strings.Index(s, end)
-	if i < 0 || j < i {
-		t.Fatalf("%s: no %q … %q section", path, strings.TrimSpace(begin), strings.TrimSpace(end))
-	}
-	want := registryTable()
-	if got := s[i+len(begin) : j]; got != want {
-		if *updateDocs {
-			if err := os.WriteFile(path, []byte(s[:i+len(begin)]+want+s[j:]), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			return
-		}
-		t.Errorf("%s's quant table differs from the registry; run go test ./quant -run TestRegistryDocTable -update-docs\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
+	testkit.DocSection(t, "../docs/kernels.md", "quant registry", registryTable(), *updateDocs, "go test ./quant -run TestRegistryDocTable -update-docs")
 }
 
 // TestStubLoops reads the kernel lists and stubs of both architectures' files (whatever the
