@@ -38,7 +38,7 @@ const (
 	CommentNode                   // <!--text-->
 	ProcInstNode                  // <?target text?> (Name is the target)
 	DirectiveNode                 // <!text>
-	MarkupNode                    // a run of comments, processing instructions and directives (Text is their markup)
+	MarkupNode                    // a run of comments, instructions and directives (Text is its markup)
 )
 
 // Node is a generic XML element tree: the form in which the model keeps what it does not
@@ -46,11 +46,12 @@ const (
 //
 // A lone comment, processing instruction or directive is a CommentNode, ProcInstNode or
 // DirectiveNode. Two or more of them that follow one another with only whitespace between them
-// are one MarkupNode: a run of comments, processing instructions and directives, kept as the
-// source spelled them and written back verbatim. Its Text is their markup, each item spelled
-// as Write spells a node of its kind (<!--text-->, <?target text?> or <?target?>, <!text>),
-// with the whitespace between them as the source has it (a carriage return becomes a line
-// feed). A run thus costs about its bytes, however many items it has.
+// are one MarkupNode: a run of comments, processing instructions and directives, kept as one
+// piece of markup and written back verbatim. Its Text is their markup, each item spelled as
+// Write spells a node of its kind (<!--text-->, <?target text?> or <?target?>, <!text>), with
+// the whitespace between them as the source has it (a carriage return becomes a line feed);
+// its Line is that of its first item. A run thus costs about its bytes, however many items it
+// has.
 type Node struct {
 	Kind     NodeKind
 	Name     string // element name (with its prefix, "a:b"), or the target of a processing instruction

@@ -28,6 +28,12 @@ import (
 // node of <layers> and <edges>, which are interpreted as they are read, and at most 128 per
 // node kept as an element tree (rt_info, meta_data, Loop bodies, comments outside <layers> and
 // <edges>), plus the text of the names, values and comments it keeps (at most B).
+//
+// A run of comments, processing instructions and directives is one node however many items it
+// has (see MarkupNode): the model keeps about its bytes, and reading it holds at most about
+// twice its bytes at once (its text gathered in chunks, then copied into one string), besides
+// encoding/xml's garbage of under 80 bytes an item. A file that is mostly such a run thus
+// leaves a model of about B bytes, however small its items.
 type Limits struct {
 	// MaxXMLBytes is the largest .xml accepted.
 	MaxXMLBytes int64
