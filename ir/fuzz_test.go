@@ -24,6 +24,8 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	}
+	f.Add([]byte(markupRunsDoc))
+	f.Add([]byte(markupRunsSource))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := fuzzLimits.Parse(bytes.NewReader(data), "f.xml")
 		if err != nil {

@@ -38,16 +38,26 @@ const (
 	CommentNode                   // <!--text-->
 	ProcInstNode                  // <?target text?> (Name is the target)
 	DirectiveNode                 // <!text>
+	MarkupNode                    // a run of comments, instructions and directives (Text is its markup)
 )
 
 // Node is a generic XML element tree: the form in which the model keeps what it does not
 // interpret. Whitespace-only text between elements is dropped; other text is kept verbatim.
+//
+// A lone comment, processing instruction or directive is a CommentNode, ProcInstNode or
+// DirectiveNode. Two or more of them that follow one another with only whitespace between them
+// are one MarkupNode: a run of comments, processing instructions and directives, kept as one
+// piece of markup and written back verbatim. Its Text is their markup, each item spelled as
+// Write spells a node of its kind (<!--text-->, <?target text?> or <?target?>, <!text>), with
+// the whitespace between them as the source has it (a carriage return becomes a line feed);
+// its Line is that of its first item. A run thus costs about its bytes, however many items it
+// has.
 type Node struct {
 	Kind     NodeKind
 	Name     string // element name (with its prefix, "a:b"), or the target of a processing instruction
 	Attrs    []Attr
 	Children []*Node
-	Text     string // text, comment, instruction or directive content
+	Text     string // text, comment, instruction or directive content; the markup of a run
 	Line     int    // line of the start tag in the source (0 for nodes built in code)
 }
 
@@ -95,10 +105,13 @@ type Model struct {
 	// Edges in file order.
 	Edges []*Edge
 	// Extra are the other children of <net> (rt_info, meta_data, quantization_parameters, ...),
-	// in order; they are written after <edges>.
+	// in order; they are written after <edges>. Comments, processing instructions and
+	// directives on either side of <layers> and <edges> with no element of Extra between them
+	// are one MarkupNode, one item a line, as in the file Write gives.
 	Extra []*Node
 	// Prolog and Epilog are the comments, processing instructions (other than the XML
-	// declaration) and directives before and after the <net> element.
+	// declaration) and directives before and after the <net> element: one node each when read,
+	// a MarkupNode for a run of two or more.
 	Prolog, Epilog []*Node
 	// Line is the line of the <net> tag.
 	Line int

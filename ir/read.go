@@ -28,6 +28,12 @@ import (
 // node of <layers> and <edges>, which are interpreted as they are read, and at most 128 per
 // node kept as an element tree (rt_info, meta_data, Loop bodies, comments outside <layers> and
 // <edges>), plus the text of the names, values and comments it keeps (at most B).
+//
+// A run of comments, processing instructions and directives is one node however many items it
+// has (see MarkupNode): the model keeps about its bytes, and reading it holds at most about
+// twice its bytes at once (its text gathered in chunks, then copied into one string), besides
+// encoding/xml's garbage of under 80 bytes an item. A file that is mostly such a run thus
+// leaves a model of about B bytes, however small its items.
 type Limits struct {
 	// MaxXMLBytes is the largest .xml accepted.
 	MaxXMLBytes int64
@@ -169,10 +175,12 @@ func (b *builder) complete(n *Node, parents []*Node) (drop bool, err error) {
 }
 
 // interpretSectionChild interprets one child of <layers> or <edges> (named by sec): a <layer>
-// or <edge> is added to the model, a comment is left out, anything else is an error.
+// or <edge> is added to the model, a comment or run of comments is left out, anything else is
+// an error.
 func (m *Model) interpretSectionChild(sec string, n *Node) error {
+	bad := notComment(n)
 	switch {
-	case n.Kind == CommentNode:
+	case bad == nil:
 		return nil
 	case n.Kind == ElementNode && sec == "layers" && n.Name == "layer":
 		l, err := m.interpretLayer(n)
@@ -189,7 +197,41 @@ func (m *Model) interpretSectionChild(sec string, n *Node) error {
 		m.Edges = append(m.Edges, e)
 		return nil
 	}
-	return m.errorf(n.Line, nil, "unexpected %s in <%s>", describe(n), sec)
+	return m.errorf(bad.Line, nil, "unexpected %s in <%s>", describe(bad), sec)
+}
+
+// notComment returns nil when n is a comment or a run of comments only, and otherwise the node
+// an error about n names: n itself, or for a run, its first item that is not a comment (a node
+// of its kind with its line, without its text).
+func notComment(n *Node) *Node {
+	switch n.Kind {
+	case CommentNode:
+		return nil
+	case MarkupNode:
+	default:
+		return n
+	}
+	s := n.Text
+	for i := 0; ; {
+		// Only whitespace comes between the items, and each item starts with '<'.
+		k := strings.IndexByte(s[i:], '<')
+		if k < 0 {
+			return nil
+		}
+		i += k
+		if !strings.HasPrefix(s[i:], "<!--") {
+			kind := DirectiveNode
+			if strings.HasPrefix(s[i:], "<?") {
+				kind = ProcInstNode
+			}
+			return &Node{Kind: kind, Line: n.Line + strings.Count(s[:i], "\n")}
+		}
+		end := strings.Index(s[i+4:], "-->")
+		if end < 0 {
+			return &Node{Kind: MarkupNode, Line: n.Line} // not a run Read made
+		}
+		i += 4 + end + 3
+	}
 }
 
 // guard is the byte source of the XML decoder: it counts bytes and refuses to deliver more than
@@ -329,9 +371,16 @@ func (g *guard) Read(p []byte) (int, error) {
 // parseTree tokenizes the document into the nodes before the root, the root element and the
 // nodes after it, enforcing the limits and well-formedness (matching end tags, one root).
 //
+// Comments, processing instructions and directives that follow one another with only
+// whitespace between them are one node (see MarkupNode).
+//
 // complete, when not nil, is called for each node inside the root once it is read whole (for an
 // element, at its end tag), with the open elements above it, the root first; when it returns
 // drop, the node is left out of the tree, and when it returns an error, parsing stops with it.
+// For a run of comments, processing instructions and directives, it is called with the run's
+// first item alone, before the run is read further: when it drops that item, the next item
+// begins a new run, so that a place where complete drops them holds no run; when it keeps the
+// item, the whole run is kept, as one node.
 func parseTree(r io.Reader, lim Limits, file string, complete func(n *Node, parents []*Node) (drop bool, err error)) (prolog []*Node, root *Node, epilog []*Node, err error) {
 	g := &guard{r: bufio.NewReaderSize(r, 64<<10), lim: lim}
 	// A UTF-8 byte-order mark may start the document; encoding/xml would take it for text.
@@ -346,6 +395,34 @@ func parseTree(r io.Reader, lim Limits, file string, complete func(n *Node, pare
 	fail := func(line int, format string, a ...any) error {
 		return &Error{File: file, Line: line, Msg: fmt.Sprintf(format, a...)}
 	}
+	// Comments, processing instructions and directives gather in run, each added by item, until
+	// something else comes; endRun places the run as one node.
+	var run markupRun
+	item := func(kind NodeKind, target string, text []byte, line int) error {
+		if run.open() || len(stack) == 0 || complete == nil {
+			run.add(kind, target, text, line)
+			return nil
+		}
+		n := &Node{Kind: kind, Name: target, Text: string(text), Line: line}
+		drop, err := complete(n, stack)
+		if err == nil && !drop {
+			run.first = n
+		}
+		return err
+	}
+	endRun := func() {
+		n := run.end()
+		switch {
+		case n == nil:
+		case len(stack) > 0: // complete has seen the run's first item
+			p := stack[len(stack)-1]
+			p.Children = append(p.Children, n)
+		case root == nil:
+			prolog = append(prolog, n)
+		default:
+			epilog = append(epilog, n)
+		}
+	}
 	for {
 		line, _ := d.InputPos()
 		g.mark, g.nodes, g.attrs = g.n, nodes, 0
@@ -357,6 +434,7 @@ func parseTree(r io.Reader, lim Limits, file string, complete func(n *Node, pare
 			if root == nil {
 				return nil, nil, nil, fail(0, "malformed XML: no root element")
 			}
+			endRun()
 			return prolog, root, epilog, nil
 		}
 		if terr != nil {
@@ -374,7 +452,16 @@ func parseTree(r io.Reader, lim Limits, file string, complete func(n *Node, pare
 			}
 			return nil, nil, nil, fail(line, "malformed XML: %v", terr)
 		}
-		var n *Node
+		switch t := tok.(type) {
+		case xml.StartElement, xml.EndElement:
+			endRun()
+		case xml.CharData:
+			if run.open() && len(bytes.TrimSpace(t)) == 0 {
+				run.space(t)
+				continue
+			}
+			endRun()
+		}
 		switch t := tok.(type) {
 		case xml.StartElement:
 			nodes += 1 + len(t.Attr)
@@ -387,7 +474,7 @@ func parseTree(r io.Reader, lim Limits, file string, complete func(n *Node, pare
 			if len(stack) == 0 && root != nil {
 				return nil, nil, nil, fail(line, "malformed XML: a second root element <%s>", qname(t.Name))
 			}
-			n = &Node{Kind: ElementNode, Name: qname(t.Name), Line: line}
+			n := &Node{Kind: ElementNode, Name: qname(t.Name), Line: line}
 			if a, ok := duplicateAttr(t.Attr); ok {
 				return nil, nil, nil, fail(line, "malformed XML: attribute %s appears twice in <%s>", qname(a), n.Name)
 			}
@@ -433,27 +520,10 @@ func parseTree(r io.Reader, lim Limits, file string, complete func(n *Node, pare
 			if len(stack) == 0 {
 				return nil, nil, nil, fail(line, "malformed XML: text outside the root element")
 			}
-			n = &Node{Kind: TextNode, Text: string(t), Line: line}
-		case xml.Comment:
-			n = &Node{Kind: CommentNode, Text: string(t), Line: line}
-		case xml.ProcInst:
-			if t.Target == "xml" {
-				if len(stack) > 0 || root != nil || len(prolog) > 0 {
-					return nil, nil, nil, fail(line, "malformed XML: the XML declaration is not at the start")
-				}
-				continue
+			if nodes++; nodes > lim.MaxNodes {
+				return nil, nil, nil, fail(line, tooManyNodes, lim.MaxNodes)
 			}
-			n = &Node{Kind: ProcInstNode, Name: t.Target, Text: string(t.Inst), Line: line}
-		case xml.Directive:
-			n = &Node{Kind: DirectiveNode, Text: string(t), Line: line}
-		default:
-			continue
-		}
-		if nodes++; nodes > lim.MaxNodes {
-			return nil, nil, nil, fail(line, tooManyNodes, lim.MaxNodes)
-		}
-		switch {
-		case len(stack) > 0:
+			n := &Node{Kind: TextNode, Text: string(t), Line: line}
 			if complete != nil {
 				drop, err := complete(n, stack)
 				if err != nil {
@@ -465,12 +535,130 @@ func parseTree(r io.Reader, lim Limits, file string, complete func(n *Node, pare
 			}
 			p := stack[len(stack)-1]
 			p.Children = append(p.Children, n)
-		case root == nil:
-			prolog = append(prolog, n)
-		default:
-			epilog = append(epilog, n)
+		case xml.Comment:
+			if nodes++; nodes > lim.MaxNodes {
+				return nil, nil, nil, fail(line, tooManyNodes, lim.MaxNodes)
+			}
+			if err := item(CommentNode, "", t, line); err != nil {
+				return nil, nil, nil, err
+			}
+		case xml.ProcInst:
+			if t.Target == "xml" {
+				if len(stack) > 0 || root != nil || len(prolog) > 0 || run.open() {
+					return nil, nil, nil, fail(line, "malformed XML: the XML declaration is not at the start")
+				}
+				continue
+			}
+			if nodes++; nodes > lim.MaxNodes {
+				return nil, nil, nil, fail(line, tooManyNodes, lim.MaxNodes)
+			}
+			if err := item(ProcInstNode, t.Target, t.Inst, line); err != nil {
+				return nil, nil, nil, err
+			}
+		case xml.Directive:
+			if nodes++; nodes > lim.MaxNodes {
+				return nil, nil, nil, fail(line, tooManyNodes, lim.MaxNodes)
+			}
+			if err := item(DirectiveNode, "", t, line); err != nil {
+				return nil, nil, nil, err
+			}
 		}
 	}
+}
+
+// markupRun gathers a run of comments, processing instructions and directives that follow one
+// another with only whitespace between them. A run of one item becomes a node of its kind; a
+// longer run becomes one MarkupNode, whose text is written into chunks as it is read and copied
+// once into its string at the end, so that reading a run allocates about twice its bytes,
+// however many items it has.
+type markupRun struct {
+	first  *Node    // the run's first item; nil when no run is open
+	ws     []byte   // whitespace read since the last item
+	chunks [][]byte // the markup of a run of two or more items, runChunk bytes each but the last
+	size   int      // bytes in chunks
+}
+
+// runChunk is the size of the chunks of a markupRun.
+const runChunk = 64 << 10
+
+// open reports whether a run has begun.
+func (r *markupRun) open() bool { return r.first != nil }
+
+// space records whitespace read after an item: it is part of the run if another item follows.
+func (r *markupRun) space(t []byte) { r.ws = append(r.ws, t...) }
+
+// add appends an item to the run: a comment or directive with its text, or a processing
+// instruction with its target and text; line is where it starts.
+func (r *markupRun) add(kind NodeKind, target string, text []byte, line int) {
+	if r.first == nil {
+		r.first = &Node{Kind: kind, Name: target, Text: string(text), Line: line}
+		return
+	}
+	if r.size == 0 {
+		runWrite(r, markupText(r.first))
+	}
+	for i, c := range r.ws {
+		if c == '\r' {
+			r.ws[i] = '\n' // a carriage return written back would be read as a line feed
+		}
+	}
+	runWrite(r, r.ws)
+	r.ws = r.ws[:0]
+	switch kind {
+	case CommentNode:
+		runWrite(r, "<!--")
+		runWrite(r, text)
+		runWrite(r, "-->")
+	case ProcInstNode:
+		runWrite(r, "<?")
+		runWrite(r, target)
+		if len(text) > 0 {
+			runWrite(r, " ")
+			runWrite(r, text)
+		}
+		runWrite(r, "?>")
+	default:
+		runWrite(r, "<!")
+		runWrite(r, text)
+		runWrite(r, ">")
+	}
+}
+
+// runWrite appends s to the run's chunks.
+func runWrite[S string | []byte](r *markupRun, s S) {
+	for len(s) > 0 {
+		k := r.size / runChunk
+		if k == len(r.chunks) {
+			r.chunks = append(r.chunks, make([]byte, runChunk))
+		}
+		n := copy(r.chunks[k][r.size%runChunk:], s)
+		r.size += n
+		s = s[n:]
+	}
+}
+
+// end closes the run and returns it as one node, or nil when no run is open. The first chunk
+// is kept for the next run; the others are let go.
+func (r *markupRun) end() *Node {
+	n := r.first
+	if n == nil {
+		return nil
+	}
+	r.first, r.ws = nil, r.ws[:0]
+	if r.size == 0 {
+		return n
+	}
+	var b strings.Builder
+	b.Grow(r.size)
+	for i := 0; r.size > 0; i++ {
+		c := r.chunks[i][:min(r.size, runChunk)]
+		b.Write(c)
+		r.size -= len(c)
+	}
+	clear(r.chunks[1:])
+	r.chunks = r.chunks[:1]
+	n.Kind, n.Name, n.Text = MarkupNode, "", b.String()
+	return n
 }
 
 const tooManyNodes = "more than %d nodes (elements, attributes, comments, processing instructions, directives and text runs)"
@@ -576,6 +764,13 @@ func (m *Model) interpretChildren(root *Node) error {
 			if c.Kind == TextNode {
 				return m.errorf(c.Line, nil, "unexpected text in <net>")
 			}
+			if k := len(m.Extra); k > 0 && m.Extra[k-1].Kind != ElementNode {
+				// Markup on either side of <layers> or <edges>: Write puts it together, one
+				// item a line, and it reads back as one run, so it is one run here too.
+				prev := m.Extra[k-1]
+				m.Extra[k-1] = &Node{Kind: MarkupNode, Text: markupText(prev) + "\n\t" + markupText(c), Line: prev.Line}
+				continue
+			}
 			m.Extra = append(m.Extra, c)
 			continue
 		}
@@ -614,6 +809,8 @@ func describe(n *Node) string {
 		return "comment"
 	case ProcInstNode:
 		return "processing instruction"
+	case MarkupNode:
+		return "markup"
 	}
 	return "directive"
 }
@@ -644,11 +841,12 @@ func (m *Model) interpretLayer(n *Node) (*Layer, error) {
 	}
 	afterOutput := false
 	for _, c := range n.Children {
-		if c.Kind == CommentNode {
+		bad := notComment(c)
+		if bad == nil {
 			continue
 		}
 		if c.Kind != ElementNode {
-			return nil, m.errorf(c.Line, l, "unexpected %s in <layer>", describe(c))
+			return nil, m.errorf(bad.Line, l, "unexpected %s in <layer>", describe(bad))
 		}
 		switch c.Name {
 		case "data":
@@ -687,11 +885,12 @@ func (m *Model) interpretLayer(n *Node) (*Layer, error) {
 func (m *Model) interpretPorts(n *Node, l *Layer) ([]*Port, error) {
 	var ports []*Port
 	for _, c := range n.Children {
-		if c.Kind == CommentNode {
+		bad := notComment(c)
+		if bad == nil {
 			continue
 		}
 		if c.Kind != ElementNode || c.Name != "port" {
-			return nil, m.errorf(c.Line, l, "unexpected %s in <%s>", describe(c), n.Name)
+			return nil, m.errorf(bad.Line, l, "unexpected %s in <%s>", describe(bad), n.Name)
 		}
 		p := &Port{Line: c.Line}
 		id, err := m.parseID(c, "id")
@@ -715,7 +914,8 @@ func (m *Model) interpretPorts(n *Node, l *Layer) ([]*Port, error) {
 			}
 		}
 		for _, d := range c.Children {
-			if d.Kind == CommentNode {
+			bad := notComment(d)
+			if bad == nil {
 				continue
 			}
 			if d.Kind == ElementNode && d.Name == "dim" {
@@ -730,7 +930,7 @@ func (m *Model) interpretPorts(n *Node, l *Layer) ([]*Port, error) {
 				continue
 			}
 			if d.Kind != ElementNode {
-				return nil, m.errorf(d.Line, l, "port %d: unexpected %s", id, describe(d))
+				return nil, m.errorf(bad.Line, l, "port %d: unexpected %s", id, describe(bad))
 			}
 			p.Extra = append(p.Extra, d)
 		}
@@ -742,12 +942,10 @@ func (m *Model) interpretPorts(n *Node, l *Layer) ([]*Port, error) {
 func dimValue(d *Node) (int64, error) {
 	var text string
 	for _, c := range d.Children {
-		switch c.Kind {
-		case TextNode:
+		if c.Kind == TextNode {
 			text += c.Text
-		case CommentNode:
-		default:
-			return 0, fmt.Errorf("<dim> contains %s", describe(c))
+		} else if bad := notComment(c); bad != nil {
+			return 0, fmt.Errorf("<dim> contains %s", describe(bad))
 		}
 	}
 	v, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64)
@@ -791,8 +989,8 @@ func (m *Model) interpretEdge(n *Node) (*Edge, error) {
 		}
 	}
 	for _, c := range n.Children {
-		if c.Kind != CommentNode {
-			return nil, m.errorf(c.Line, nil, "unexpected %s in <edge>", describe(c))
+		if bad := notComment(c); bad != nil {
+			return nil, m.errorf(bad.Line, nil, "unexpected %s in <edge>", describe(bad))
 		}
 	}
 	return e, nil

@@ -13,8 +13,10 @@ import (
 // Write writes the model's XML to w in OpenVINO's layout: an XML declaration, tab indentation,
 // <layers> then <edges> then the other children of <net>. Attributes keep their order and
 // spelling (an unchanged port keeps its precision spelling, "FP32" or "f32"); text and
-// attribute values are escaped so that reading the output gives the same model. Comments inside
-// <layers> and <edges> are not kept; the others are.
+// attribute values are escaped so that reading the output gives the same model. Comments directly
+// inside <layers>, <edges> and the layers, ports and edges in them are not kept; the other
+// comments, processing instructions and directives are, and a run of them (MarkupNode) is
+// written verbatim.
 func (m *Model) Write(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	x := &xmlWriter{w: bw}
@@ -175,16 +177,12 @@ func (x *xmlWriter) inline(n *Node, depth int, flat bool) {
 	switch n.Kind {
 	case TextNode:
 		x.raw(escapeText(n.Text))
-	case CommentNode:
-		x.raw("<!--" + n.Text + "-->" + nl)
-	case ProcInstNode:
-		if n.Text == "" {
-			x.raw("<?" + n.Name + "?>" + nl)
-		} else {
-			x.raw("<?" + n.Name + " " + n.Text + "?>" + nl)
-		}
-	case DirectiveNode:
-		x.raw("<!" + n.Text + ">" + nl)
+	case CommentNode, ProcInstNode, DirectiveNode:
+		x.raw(markupText(n))
+		x.raw(nl)
+	case MarkupNode:
+		x.raw(n.Text) // verbatim: a run's text is its markup
+		x.raw(nl)
 	case ElementNode:
 		x.tag(n.Name, n.Attrs)
 		if len(n.Children) == 0 {
@@ -212,6 +210,23 @@ func (x *xmlWriter) inline(n *Node, depth int, flat bool) {
 		x.indent(depth)
 		x.raw("</" + n.Name + ">\n")
 	}
+}
+
+// markupText returns the markup of a comment, processing instruction, directive or run of
+// them, as Write spells it.
+func markupText(n *Node) string {
+	switch n.Kind {
+	case CommentNode:
+		return "<!--" + n.Text + "-->"
+	case ProcInstNode:
+		if n.Text == "" {
+			return "<?" + n.Name + "?>"
+		}
+		return "<?" + n.Name + " " + n.Text + "?>"
+	case DirectiveNode:
+		return "<!" + n.Text + ">"
+	}
+	return n.Text
 }
 
 // escapeAttr escapes an attribute value for a double-quoted attribute, including the

@@ -23,7 +23,25 @@ import (
 // files the testing package writes too.
 const fsizeChild = "CONVERTPROMOTE_TEST_FILE_SIZE_LIMIT"
 
+// peakChild names the environment variable that makes the test binary run one command line,
+// its arguments, write the process's peak resident set size (VmHWM, in bytes) to the file the
+// variable names, and exit with the command's code. The peak is the process's own: the
+// ru_maxrss that wait4 reports for a child also counts the parent's pages at the fork.
+const peakChild = "CONVERTPROMOTE_TEST_PEAK_RSS"
+
 func TestMain(m *testing.M) {
+	if path := os.Getenv(peakChild); path != "" {
+		code := runMain(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+		peak, err := vmHWM()
+		if err == nil {
+			err = os.WriteFile(path, []byte(strconv.FormatInt(peak, 10)), 0o644)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(3)
+		}
+		os.Exit(code)
+	}
 	if v := os.Getenv(fsizeChild); v != "" {
 		limit, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {

@@ -1,0 +1,6 @@
+//go:build race
+
+package main
+
+// raceEnabled reports a -race build, whose instrumentation inflates memory use.
+const raceEnabled = true
