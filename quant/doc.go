@@ -1,6 +1,8 @@
 // Package quant dequantizes and quantizes 1-D tensors stored as codes with one scale per group
 // of consecutive elements (docs/SEMANTICS.md §9): the block-scaled formats MXFP4, MXFP8 and
-// NVFP4, and, as a Scheme, any code type, scale type and group size.
+// NVFP4, the compressed weights of OpenVINO IR (integer, nf4, f4 and f8 codes, f16 or other
+// scales, zero points, computed in f16 as OpenVINO evaluates them; NNCF's modes), and, as a
+// Scheme, any code type, scale type, zero point and group size.
 //
 // A Scheme says how a tensor is quantized; a Data holds its buffers. Dequantize decodes codes
 // into f32, f16 or bf16 values; Quantize encodes such values into codes and scales. Each has a

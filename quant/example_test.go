@@ -72,12 +72,14 @@ func ExampleQuantize() {
 }
 
 func ExampleParse() {
-	for _, name := range []string{"nvfp4", "f4e2m1/f8e8m0/64", "u4/f16/128/zero=u4"} {
+	for _, name := range []string{"nvfp4", "f4e2m1/f8e8m0/64", "int4_asym/128", "u4/f16/64/scalarzero=u4", "u4/f16/64/zero=i16"} {
 		s, err := quant.Parse(name)
-		fmt.Println(s.Code, s.Scale, s.Group, errors.Is(err, kernels.ErrUnsupported))
+		fmt.Println(s.Code, s.Scale, s.Zero, s.Group, s.Compute, errors.Is(err, kernels.ErrUnsupported))
 	}
 	// Output:
-	// f4e2m1 f8e4m3 16 false
-	// f4e2m1 f8e8m0 64 false
-	// dynamic dynamic 0 true
+	// f4e2m1 f8e4m3 dynamic 16 dynamic false
+	// f4e2m1 f8e8m0 dynamic 64 dynamic false
+	// u4 f16 u4 128 f16 false
+	// u4 f16 u4 64 dynamic false
+	// dynamic dynamic dynamic 0 dynamic true
 }

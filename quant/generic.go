@@ -9,57 +9,246 @@ import (
 	"github.com/convertpromote/convertpromote/kernels"
 )
 
-// groupNaN is the value of every element of a group whose scale is NaN.
+// groupNaN is the value of every element of a group whose scale or zero point is NaN, and of
+// an element whose arithmetic makes a NaN of numbers (∞ × 0, ∞ − ∞).
 var groupNaN = math.Float32frombits(0x7FC00000)
 
-// decodeGeneric decodes n elements of scheme s (the last group possibly partial) from
-// codes and scales into dst as type to. It is the specification of Dequantize in code.
+// decodeGeneric decodes n elements of scheme s (the last group possibly partial) from codes and
+// scales, for a scheme without zero points or a second-level scale: the call the kernels of the
+// registry compute.
 func decodeGeneric(dst []byte, to element.Type, codes, scales []byte, s Scheme, n int) {
-	var prod [16]float32 // an f4e2m1 group's products, by code
-	for b, i := 0, 0; i < n; b++ {
+	decodeGroups(dst, to, Data{Codes: codes, Scales: scales}, s, n)
+}
+
+// decodeGroups decodes n elements of scheme s (the last group possibly partial) from q into dst
+// as type to. It is the specification of Dequantize in code: each group's scale and zero point
+// are decoded once, and where a group has at least as many elements as its code type has codes,
+// the group's value of every code is computed once and looked up.
+func decodeGroups(dst []byte, to element.Type, q Data, s Scheme, n int) {
+	f16 := s.Compute == element.F16
+	scale2 := float32(1)
+	if s.Scale2 != element.Dynamic {
+		scale2 = math.Float32frombits(binary.LittleEndian.Uint32(q.Scale2))
+	}
+	vals := codeValues(s.Code, f16)
+	nibbles := s.Code.Bits() == 4
+	codes := 1 << s.Code.Bits()
+	var ys [256]float32   // the group's value of each code, when looked up
+	var tbits [256]uint32 // the same as dst's bits
+	for g, i := 0, 0; i < n; g++ {
 		m := min(s.Group, n-i)
-		var sv float32 // the group's scale
-		if s.Scale == element.F8E8M0 {
-			sv = kernels.F32FromF8E8M0(scales[b])
-		} else {
-			sv = kernels.F32FromF8E4M3(scales[b])
+		sv := scaleValue(q.Scales, s.Scale, g)
+		if s.Scale2 != element.Dynamic {
+			sv *= scale2
+		}
+		var zv float32
+		if s.Zero != element.Dynamic {
+			k := g
+			if s.ScalarZero {
+				k = 0
+			}
+			zv = zeroValue(q.Zeros, s.Zero, k)
+		}
+		if f16 {
+			sv, zv = round16(sv), round16(zv)
 		}
 		switch {
-		case sv != sv:
-			for j := range m {
-				putValue(dst, to, i+j, groupNaN)
-			}
-		case s.Code == element.F4E2M1:
-			for c := range prod {
-				prod[c] = kernels.F32FromF4E2M1(uint8(c)) * sv
-			}
-			decodeF4Group(dst, to, codes[i/2:(i+m+1)/2], i, m, &prod)
+		case m < codes:
+			putGroup(dst, to, q.Codes, nibbles, i, m, vals, zv, sv, f16)
 		default:
+			if f16 {
+				for c := range codes {
+					ys[c] = groupValue(vals[c], zv, sv, true)
+				}
+			} else {
+				for c, cv := range vals[:codes] { // groupValue in float32, written out
+					y := (cv - zv) * sv
+					if y != y {
+						y = nanValue(cv, zv, sv)
+					}
+					ys[c] = y
+				}
+			}
+			tableBits(&tbits, ys[:codes], to)
+			if nibbles && i%2 == 0 {
+				putNibbleGroup(dst, to, q.Codes[i/2:(i+m+1)/2], i, m, &tbits)
+				break
+			}
 			for j := range m {
-				var e float32
-				if s.Code == element.F8E4M3 {
-					e = kernels.F32FromF8E4M3(codes[i+j])
-				} else {
-					e = kernels.F32FromF8E5M2(codes[i+j])
-				}
-				if e == e { // a NaN element keeps its own NaN, not the hardware's choice of two
-					e *= sv
-				}
-				putValue(dst, to, i+j, e)
+				putBits(dst, to, i+j, tbits[codeAt(q.Codes, nibbles, i+j)])
 			}
 		}
 		i += m
 	}
 }
 
-// decodeF4Group writes elements i..i+m-1 (i even) of dst, of type to, from their packed codes
-// cb and the group's 16 products.
-func decodeF4Group(dst []byte, to element.Type, cb []byte, i, m int, prod *[16]float32) {
-	if to == element.F32 {
-		var t [16]uint32
-		for c, p := range prod {
-			t[c] = math.Float32bits(p)
+// putGroup writes elements i..i+m-1 of dst, of type to, computing each from its code's value in
+// vals, the zero point zv and the scale sv: the route of groups smaller than their code type's
+// number of codes.
+func putGroup(dst []byte, to element.Type, codes []byte, nibbles bool, i, m int, vals *[256]float32, zv, sv float32, f16 bool) {
+	var buf [64]float32
+	for j0 := 0; j0 < m; j0 += len(buf) {
+		ys := buf[:min(len(buf), m-j0)]
+		k := i + j0
+		if f16 {
+			for j := range ys {
+				ys[j] = groupValue(vals[codeAt(codes, nibbles, k+j)], zv, sv, true)
+			}
+		} else {
+			for j := range ys { // groupValue in float32, written out
+				cv := vals[codeAt(codes, nibbles, k+j)]
+				y := (cv - zv) * sv
+				if y != y {
+					y = nanValue(cv, zv, sv)
+				}
+				ys[j] = y
+			}
 		}
+		putValues(dst, to, k, ys)
+	}
+}
+
+// putValues stores ys as elements i, i+1, … of dst, of type to (f32, f16 or bf16), rounding to
+// nearest even for f16 and bf16.
+func putValues(dst []byte, to element.Type, i int, ys []float32) {
+	switch to {
+	case element.F32:
+		d := dst[4*i : 4*(i+len(ys))]
+		for j, y := range ys {
+			binary.LittleEndian.PutUint32(d[4*j:], math.Float32bits(y))
+		}
+	case element.F16:
+		d := dst[2*i : 2*(i+len(ys))]
+		for j, y := range ys {
+			binary.LittleEndian.PutUint16(d[2*j:], kernels.F16FromF32(y))
+		}
+	default:
+		d := dst[2*i : 2*(i+len(ys))]
+		for j, y := range ys {
+			binary.LittleEndian.PutUint16(d[2*j:], kernels.BF16FromF32(y))
+		}
+	}
+}
+
+// codeTables holds every code's value of each code type, in f32 (index 0) and rounded to f16
+// (index 1), built at start-up from codeValue.
+var codeTables = func() (t [32][2]*[256]float32) {
+	for _, c := range []element.Type{element.U8, element.I8, element.U4, element.I4, element.NF4, element.F4E2M1, element.F8E4M3, element.F8E5M2} {
+		for k, f16 := range []bool{false, true} {
+			t[c][k] = new([256]float32)
+			for v := range 1 << c.Bits() {
+				t[c][k][v] = codeValue(c, uint8(v), f16)
+			}
+		}
+	}
+	return t
+}()
+
+// codeValues returns the table of code type t's values in the compute type.
+func codeValues(t element.Type, f16 bool) *[256]float32 {
+	if f16 {
+		return codeTables[t][1]
+	}
+	return codeTables[t][0]
+}
+
+// groupValue is an element's value from its code's value cv, its group's zero point zv and
+// scale sv, each already in the compute type: round(round(cv − zv) × sv), rounding to f16 when
+// f16 is set (float32 arithmetic rounds to float32 itself). A NaN result is nanValue's.
+func groupValue(cv, zv, sv float32, f16 bool) float32 {
+	var y float32
+	if f16 {
+		y = round16(round16(cv-zv) * sv)
+	} else {
+		y = (cv - zv) * sv
+	}
+	if y != y {
+		return nanValue(cv, zv, sv)
+	}
+	return y
+}
+
+// nanValue is the NaN an element whose arithmetic gives a NaN takes: groupNaN for a NaN scale
+// or zero point, a NaN code's own NaN, and groupNaN for ∞ × 0 and ∞ − ∞, whose NaN the hardware
+// chooses differently on different architectures.
+func nanValue(cv, zv, sv float32) float32 {
+	if cv != cv && sv == sv && zv == zv {
+		return cv
+	}
+	return groupNaN
+}
+
+// round16 rounds f to binary16, to nearest even, and returns its value as float32.
+func round16(f float32) float32 { return kernels.F32FromF16(kernels.F16FromF32(f)) }
+
+// codeAt returns element i's code: a nibble (low nibble first) or a byte.
+func codeAt(codes []byte, nibbles bool, i int) uint8 {
+	if nibbles {
+		return codes[i/2] >> (4 * (i % 2)) & 0xF
+	}
+	return codes[i]
+}
+
+// codeValue returns the value of code c of type t, in the compute type (rounded to binary16
+// when f16 is set: only nf4's values change).
+func codeValue(t element.Type, c uint8, f16 bool) float32 {
+	var v float32
+	switch t {
+	case element.U8, element.U4:
+		v = float32(c)
+	case element.I8:
+		v = float32(int8(c))
+	case element.I4:
+		v = float32(int8(c<<4) >> 4)
+	case element.NF4:
+		v = kernels.F32FromNF4(c)
+	case element.F4E2M1:
+		v = kernels.F32FromF4E2M1(c)
+	case element.F8E4M3:
+		v = kernels.F32FromF8E4M3(c)
+	default: // element.F8E5M2
+		v = kernels.F32FromF8E5M2(c)
+	}
+	if f16 {
+		return round16(v)
+	}
+	return v
+}
+
+// scaleValue returns scale g of type t in scales, as float32 (exactly).
+func scaleValue(scales []byte, t element.Type, g int) float32 {
+	switch t {
+	case element.F16:
+		return kernels.F32FromF16(binary.LittleEndian.Uint16(scales[2*g:]))
+	case element.BF16:
+		return kernels.F32FromBF16(binary.LittleEndian.Uint16(scales[2*g:]))
+	case element.F32:
+		return math.Float32frombits(binary.LittleEndian.Uint32(scales[4*g:]))
+	case element.F8E8M0:
+		return kernels.F32FromF8E8M0(scales[g])
+	}
+	return kernels.F32FromF8E4M3(scales[g])
+}
+
+// zeroValue returns zero point k of type t in zeros, as float32 (exactly).
+func zeroValue(zeros []byte, t element.Type, k int) float32 {
+	switch t {
+	case element.U8:
+		return float32(zeros[k])
+	case element.I8:
+		return float32(int8(zeros[k]))
+	case element.U4:
+		return float32(codeAt(zeros, true, k))
+	case element.F16:
+		return kernels.F32FromF16(binary.LittleEndian.Uint16(zeros[2*k:]))
+	}
+	return math.Float32frombits(binary.LittleEndian.Uint32(zeros[4*k:]))
+}
+
+// putNibbleGroup writes elements i..i+m-1 (i even) of dst, of type to, from their packed codes
+// cb and the bits of the group's value of each code.
+func putNibbleGroup(dst []byte, to element.Type, cb []byte, i, m int, t *[256]uint32) {
+	if to == element.F32 {
 		d := dst[4*i : 4*(i+m)]
 		for k := 0; k+1 < m; k += 2 {
 			b := cb[k/2]
@@ -71,37 +260,60 @@ func decodeF4Group(dst []byte, to element.Type, cb []byte, i, m int, prod *[16]f
 		}
 		return
 	}
-	var t [16]uint16
-	for c, p := range prod {
-		if to == element.F16 {
-			t[c] = kernels.F16FromF32(p)
-		} else {
-			t[c] = kernels.BF16FromF32(p)
-		}
-	}
 	d := dst[2*i : 2*(i+m)]
 	for k := 0; k+1 < m; k += 2 {
 		b := cb[k/2]
-		binary.LittleEndian.PutUint16(d[2*k:], t[b&0xF])
-		binary.LittleEndian.PutUint16(d[2*k+2:], t[b>>4])
+		binary.LittleEndian.PutUint16(d[2*k:], uint16(t[b&0xF]))
+		binary.LittleEndian.PutUint16(d[2*k+2:], uint16(t[b>>4]))
 	}
 	if m%2 == 1 {
-		binary.LittleEndian.PutUint16(d[2*(m-1):], t[cb[m/2]&0xF])
+		binary.LittleEndian.PutUint16(d[2*(m-1):], uint16(t[cb[m/2]&0xF]))
 	}
+}
+
+// valueBits returns v as the bits of type to (f32, f16 or bf16), rounding to nearest even for
+// f16 and bf16.
+func valueBits(to element.Type, v float32) uint32 {
+	switch to {
+	case element.F32:
+		return math.Float32bits(v)
+	case element.F16:
+		return uint32(kernels.F16FromF32(v))
+	}
+	return uint32(kernels.BF16FromF32(v))
+}
+
+// tableBits stores ys as the bits of type to (f32, f16 or bf16) in t, rounding to nearest even
+// for f16 and bf16.
+func tableBits(t *[256]uint32, ys []float32, to element.Type) {
+	switch to {
+	case element.F32:
+		for c, y := range ys {
+			t[c] = math.Float32bits(y)
+		}
+	case element.F16:
+		for c, y := range ys {
+			t[c] = uint32(kernels.F16FromF32(y))
+		}
+	default:
+		for c, y := range ys {
+			t[c] = uint32(kernels.BF16FromF32(y))
+		}
+	}
+}
+
+// putBits stores element i of dst, of type to, from its bits.
+func putBits(dst []byte, to element.Type, i int, b uint32) {
+	if to == element.F32 {
+		binary.LittleEndian.PutUint32(dst[4*i:], b)
+		return
+	}
+	binary.LittleEndian.PutUint16(dst[2*i:], uint16(b))
 }
 
 // putValue stores v as element i of dst, of type to (f32, f16 or bf16), rounding to nearest
 // even for f16 and bf16.
-func putValue(dst []byte, to element.Type, i int, v float32) {
-	switch to {
-	case element.F32:
-		binary.LittleEndian.PutUint32(dst[4*i:], math.Float32bits(v))
-	case element.F16:
-		binary.LittleEndian.PutUint16(dst[2*i:], kernels.F16FromF32(v))
-	default:
-		binary.LittleEndian.PutUint16(dst[2*i:], kernels.BF16FromF32(v))
-	}
-}
+func putValue(dst []byte, to element.Type, i int, v float32) { putBits(dst, to, i, valueBits(to, v)) }
 
 // getValue loads element i of src, of type from (f32, f16 or bf16), as float32 (exactly).
 func getValue(src []byte, from element.Type, i int) float32 {

@@ -13,10 +13,11 @@ type Data struct {
 	Codes []byte
 	// Scales holds one scale per group, group by group: Scheme.ScaleBytes(n) bytes.
 	Scales []byte
-	// Zeros holds one zero point per group, for a scheme with a zero point type; nil otherwise.
+	// Zeros holds the zero points, for a scheme with a zero point type (Scheme.ZeroBytes(n)
+	// bytes: one per group, or one for the tensor with ScalarZero); nil otherwise.
 	Zeros []byte
-	// Scale2 holds the second-level scale, for a scheme with a second-level scale type; nil
-	// otherwise.
+	// Scale2 holds the second-level scale, for a scheme with a second-level scale type (its
+	// little-endian bytes, Scheme.Scale2Bytes); nil otherwise.
 	Scale2 []byte
 }
 
@@ -41,31 +42,35 @@ func Quantize(q Data, s Scheme, src []byte, from element.Type, n int) error {
 
 // Dequantize decodes n elements of scheme s into dst as type to: f32, f16 or bf16
 // (docs/SEMANTICS.md §9.2). q.Codes must hold at least s.CodeBytes(n) bytes, q.Scales at least
-// s.ScaleBytes(n); dst must hold at least to's bytes for n elements, and its bytes beyond them
-// are not touched.
+// s.ScaleBytes(n), q.Zeros at least s.ZeroBytes(n) and q.Scale2 at least s.Scale2Bytes(); dst
+// must hold at least to's bytes for n elements, and its bytes beyond them are not touched.
 //
-// Each element decodes to its exact value times its group's scale. That product is exact in
-// float32 whenever its magnitude is within float32's range (subnormals included), so a float32
+// Each element is round(round(code − zero) × scale) in the scheme's compute type, converted to
+// to (see Scheme). In f32, without a zero point (the block-scaled schemes), the product is
+// exact whenever its magnitude is within float32's range (subnormals included), so a float32
 // destination receives it exactly and an f16 or bf16 destination receives it rounded once, to
-// nearest, ties to even, subnormal results included.
+// nearest, ties to even. In f16 the difference and the product are each rounded to binary16,
+// as OpenVINO's f16 Subtract and Multiply round them; an f32 destination receives that value
+// exactly.
 //
 // Special cases are:
 //
-//	a NaN scale (f8e8m0 0xFF; f8e4m3 0x7F, 0xFF): every element of the group is the quiet NaN
-//	0x7FC00000 (f16 0x7E00, bf16 0x7FC0), whatever its code
+//	a NaN scale (f8e8m0 0xFF; f8e4m3 0x7F, 0xFF; f16, bf16, f32 NaNs) or a NaN zero point: every
+//	element of the group is the quiet NaN 0x7FC00000 (f16 0x7E00, bf16 0x7FC0), whatever its code
 //	a NaN code (f8e4m3 0x7F, 0xFF; the f8e5m2 NaNs) in a group with a finite scale: the NaN as
 //	kernels.Convert decodes the code alone (sign kept)
-//	an infinite code (f8e5m2 0x7C, 0xFC): ±Inf
-//	a product that rounds beyond the destination's largest finite value: ±Inf
-//	an f8e4m3 scale that is zero or negative (NVFP4): the products are ±0 or negated, by the
-//	rules of multiplication
+//	an infinite code (f8e5m2 0x7C, 0xFC) or scale: ±Inf, but ∞ × 0 and ∞ − ∞ are the quiet NaN
+//	0x7FC00000
+//	a difference or product beyond the compute type's or the destination's largest finite
+//	value: ±Inf (f16 has no saturation: an f8e8m0 scale above 2^15 makes ±Inf in f16)
+//	a zero or negative scale: the products are ±0 or negated, by the rules of multiplication
 //
-// A scheme the package does not implement (see Scheme; the error names the field), a
-// destination type other than f32, f16 or bf16, or a path the CPU lacks is an error wrapping
+// A scheme the package does not take (see Scheme; the error names the field), a destination
+// type other than f32, f16 or bf16, or a path the CPU lacks is an error wrapping
 // kernels.ErrUnsupported; a negative n, or zero points or a second-level scale in q for a
 // scheme without them, kernels.ErrInvalid; a short buffer kernels.ErrShortBuffer; a destination
-// that shares memory with the codes or scales kernels.ErrOverlap. On an error nothing is
-// written. Dequantize runs on the calling goroutine and does not allocate.
+// that shares memory with another buffer kernels.ErrOverlap. On an error nothing is written.
+// Dequantize runs on the calling goroutine and does not allocate.
 func (c Codec) Dequantize(dst []byte, to element.Type, q Data, s Scheme, n int) error {
 	p, err := c.path()
 	if err != nil {
@@ -73,13 +78,22 @@ func (c Codec) Dequantize(dst []byte, to element.Type, q Data, s Scheme, n int) 
 	}
 	e := lookup(s, to, true)
 	if e == nil || n < 0 || int64(n) >= maxCount || len(q.Zeros) != 0 || len(q.Scale2) != 0 {
-		if err := checkCall(s, to, q, n, "dequantize"); err != nil {
+		if err := checkCall(s, to, q, n, false); err != nil {
 			return err
 		}
 	}
 	cb, sb, db := s.CodeBytes(n), s.ScaleBytes(n), n*to.Bits()/8
+	zb, s2b := s.ZeroBytes(n), s.Scale2Bytes()
 	codes, scales := q.Codes, q.Scales
 	switch {
+	case len(q.Zeros) < zb:
+		return errorf(kernels.ErrShortBuffer, "quant: dequantize %s: zero points hold %d bytes, %d elements need %d", s, len(q.Zeros), n, zb)
+	case len(q.Scale2) < s2b:
+		return errorf(kernels.ErrShortBuffer, "quant: dequantize %s: the second-level scale holds %d bytes, not %d", s, len(q.Scale2), s2b)
+	case overlap(dst, db, q.Zeros, zb):
+		return errorf(kernels.ErrOverlap, "quant: dequantize %s: the %s destination and the zero points overlap", s, to)
+	case overlap(dst, db, q.Scale2, s2b):
+		return errorf(kernels.ErrOverlap, "quant: dequantize %s: the %s destination and the second-level scale overlap", s, to)
 	case len(codes) < cb:
 		return errorf(kernels.ErrShortBuffer, "quant: dequantize %s: codes hold %d bytes, %d elements need %d", s, len(codes), n, cb)
 	case len(scales) < sb:
@@ -101,7 +115,10 @@ func (c Codec) Dequantize(dst []byte, to element.Type, q Data, s Scheme, n int) 
 		}
 	}
 	if done < n {
-		decodeGeneric(dst[done*to.Bits()/8:], to, codes[done*s.Code.Bits()/8:], scales[done/s.Group:], s, n-done)
+		// Only schemes without zero points have kernels, and a kernel converts whole groups.
+		g := done / s.Group
+		rest := Data{Codes: codes[done*s.Code.Bits()/8:], Scales: scales[g*s.Scale.Bits()/8:], Zeros: q.Zeros[:zb], Scale2: q.Scale2[:s2b]}
+		decodeGroups(dst[done*to.Bits()/8:], to, rest, s, n-done)
 	}
 	return nil
 }
@@ -139,7 +156,7 @@ func (c Codec) Quantize(q Data, s Scheme, src []byte, from element.Type, n int) 
 	}
 	e := lookup(s, from, false)
 	if e == nil || n < 0 || int64(n) >= maxCount || len(q.Zeros) != 0 || len(q.Scale2) != 0 {
-		if err := checkCall(s, from, q, n, "quantize"); err != nil {
+		if err := checkCall(s, from, q, n, true); err != nil {
 			return err
 		}
 	}
@@ -192,7 +209,7 @@ func HasQuantizer(p kernels.Path, s Scheme, from element.Type) bool {
 // element.F32). q's codes and scales must hold exactly the bytes len(dst) elements need;
 // otherwise the error wraps kernels.ErrLengthMismatch.
 func DequantizeF32s[D ~float32](dst []D, q Data, s Scheme) error {
-	if err := exactLengths(s, len(dst), q); err != nil {
+	if err := exactLengths(s, len(dst), q, false); err != nil {
 		return err
 	}
 	return Dequantize(bytesOf(dst), element.F32, q, s, len(dst))
@@ -202,20 +219,21 @@ func DequantizeF32s[D ~float32](dst []D, q Data, s Scheme) error {
 // q's codes and scales must hold exactly the bytes len(src) elements need; otherwise the error
 // wraps kernels.ErrLengthMismatch.
 func QuantizeF32s[S ~float32](q Data, s Scheme, src []S) error {
-	if err := exactLengths(s, len(src), q); err != nil {
+	if err := exactLengths(s, len(src), q, true); err != nil {
 		return err
 	}
 	return Quantize(q, s, bytesOf(src), element.F32, len(src))
 }
 
-// exactLengths checks a typed helper's codes and scales against its element count.
-func exactLengths(s Scheme, n int, q Data) error {
-	if err := s.check(); err != nil {
+// exactLengths checks a typed helper's buffers against its element count.
+func exactLengths(s Scheme, n int, q Data, encode bool) error {
+	if err := s.check(encode); err != nil {
 		return err
 	}
-	cb, sb := s.CodeBytes(n), s.ScaleBytes(n)
-	if len(q.Codes) != cb || len(q.Scales) != sb {
-		return errorf(kernels.ErrLengthMismatch, "quant: %s: %d elements need %d code bytes and %d scale bytes, have %d and %d", s, n, cb, sb, len(q.Codes), len(q.Scales))
+	cb, sb, zb, s2b := s.CodeBytes(n), s.ScaleBytes(n), s.ZeroBytes(n), s.Scale2Bytes()
+	if len(q.Codes) != cb || len(q.Scales) != sb || len(q.Zeros) != zb || len(q.Scale2) != s2b {
+		return errorf(kernels.ErrLengthMismatch, "quant: %s: %d elements need %d code bytes, %d scale bytes, %d zero-point bytes and %d second-level scale bytes, have %d, %d, %d and %d",
+			s, n, cb, sb, zb, s2b, len(q.Codes), len(q.Scales), len(q.Zeros), len(q.Scale2))
 	}
 	return nil
 }
@@ -223,21 +241,26 @@ func exactLengths(s Scheme, n int, q Data) error {
 // maxCount bounds the element count of a call.
 const maxCount = 1 << 40
 
-// checkCall checks a call's scheme, value type, extra buffers and count. The calls run it only
-// when the scheme and type have no registry row (a row's are valid: TestRegistryRows) or
-// another argument is wrong, so that a call with a row's scheme does not pay for it.
-func checkCall(s Scheme, vt element.Type, q Data, n int, what string) error {
-	if err := s.check(); err != nil {
+// checkCall checks a call's scheme, value type, extra buffers and count, for Quantize with
+// encode set. The calls run it only when the scheme and type have no registry row (a row's are
+// valid: TestRegistryRows) or another argument is wrong, so that a call with a row's scheme
+// does not pay for it.
+func checkCall(s Scheme, vt element.Type, q Data, n int, encode bool) error {
+	if err := s.check(encode); err != nil {
 		return err
+	}
+	what := "dequantize"
+	if encode {
+		what = "quantize"
 	}
 	switch {
 	case vt != element.F32 && vt != element.F16 && vt != element.BF16:
 		return errorf(kernels.ErrUnsupported, "quant: %s %s: values must be f32, f16 or bf16, not %s", what, s, vt)
 	case n < 0 || int64(n) >= maxCount:
 		return errorf(kernels.ErrInvalid, "quant: %s %s: element count %d is out of range", what, s, n)
-	case len(q.Zeros) != 0:
+	case len(q.Zeros) != 0 && s.Zero == element.Dynamic:
 		return errorf(kernels.ErrInvalid, "quant: %s %s: zero points given for a scheme without them", what, s)
-	case len(q.Scale2) != 0:
+	case len(q.Scale2) != 0 && s.Scale2 == element.Dynamic:
 		return errorf(kernels.ErrInvalid, "quant: %s %s: a second-level scale given for a scheme without one", what, s)
 	}
 	return nil

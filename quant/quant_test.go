@@ -569,15 +569,28 @@ func TestErrors(t *testing.T) {
 		{"short scales (quantize)", kernels.ErrShortBuffer, "", func() error { return quant.Quantize(data(codes, scales[:1]), f, src, element.F32, 64) }},
 		{"f64 destination", kernels.ErrUnsupported, "", deq(dst, element.F64, q, f, 64)},
 		{"i8 source", kernels.ErrUnsupported, "", func() error { return quant.Quantize(q, f, src, element.I8, 64) }},
-		{"odd f4 group", kernels.ErrUnsupported, "Group 3", deq(dst, element.F32, q, quant.Scheme{Code: element.F4E2M1, Scale: element.F8E8M0, Group: 3}, 6)},
+		{"odd f4 group (quantize)", kernels.ErrUnsupported, "Group 3", func() error {
+			return quant.Quantize(q, quant.Scheme{Code: element.F4E2M1, Scale: element.F8E8M0, Group: 3}, src, element.F32, 6)
+		}},
 		{"zero group", kernels.ErrUnsupported, "Group 0", deq(dst, element.F32, q, quant.Scheme{Code: element.F4E2M1, Scale: element.F8E8M0}, 6)},
-		{"u8 codes", kernels.ErrUnsupported, "Code u8", deq(dst, element.F32, q, quant.Scheme{Code: element.U8, Scale: element.F8E8M0, Group: 32}, 6)},
-		{"f16 scales", kernels.ErrUnsupported, "Scale f16", deq(dst, element.F32, q, quant.Scheme{Code: element.F4E2M1, Scale: element.F16, Group: 32}, 6)},
+		{"i16 codes", kernels.ErrUnsupported, "Code i16", deq(dst, element.F32, q, quant.Scheme{Code: element.I16, Scale: element.F8E8M0, Group: 32}, 6)},
+		{"f64 scales", kernels.ErrUnsupported, "Scale f64", deq(dst, element.F32, q, quant.Scheme{Code: element.U4, Scale: element.F64, Group: 32}, 6)},
+		{"i4 zero points", kernels.ErrUnsupported, "Zero i4", deq(dst, element.F32, q, quant.Scheme{Code: element.U4, Scale: element.F16, Zero: element.I4, Group: 32}, 6)},
+		{"f16 second-level scale", kernels.ErrUnsupported, "Scale2 f16", deq(dst, element.F32, q, quant.Scheme{Code: element.U4, Scale: element.F16, Scale2: element.F16, Group: 32}, 6)},
+		{"bf16 compute", kernels.ErrUnsupported, "Compute bf16", deq(dst, element.F32, q, quant.Scheme{Code: element.U4, Scale: element.F16, Compute: element.BF16, Group: 32}, 6)},
+		{"scalar zero without a type", kernels.ErrUnsupported, "ScalarZero", deq(dst, element.F32, q, quant.Scheme{Code: element.U4, Scale: element.F16, ScalarZero: true, Group: 32}, 6)},
+		{"f16 scales (quantize)", kernels.ErrUnsupported, "Scale f16", func() error {
+			return quant.Quantize(q, quant.Scheme{Code: element.F4E2M1, Scale: element.F16, Group: 32}, src, element.F32, 64)
+		}},
+		{"f16 compute (quantize)", kernels.ErrUnsupported, "Compute f16", func() error {
+			return quant.Quantize(q, quant.Scheme{Code: element.F4E2M1, Scale: element.F8E8M0, Compute: element.F16, Group: 32}, src, element.F32, 64)
+		}},
 		{"f32 scales (quantize)", kernels.ErrUnsupported, "Scale f32", func() error {
 			return quant.Quantize(q, quant.Scheme{Code: element.F4E2M1, Scale: element.F32, Group: 32}, src, element.F32, 64)
 		}},
-		{"zero points", kernels.ErrUnsupported, "Zero u4", deq(dst, element.F32, q, quant.Scheme{Code: element.F4E2M1, Scale: element.F8E8M0, Zero: element.U4, Group: 32}, 64)},
-		{"second-level scale", kernels.ErrUnsupported, "Scale2 f32", deq(dst, element.F32, q, quant.Scheme{Code: element.F4E2M1, Scale: element.F8E4M3, Scale2: element.F32, Group: 16}, 64)},
+		{"short zero points", kernels.ErrShortBuffer, "zero points hold 0 bytes, 64 elements need 1", deq(dst, element.F32, q, quant.Scheme{Code: element.F4E2M1, Scale: element.F8E8M0, Zero: element.U4, Group: 32}, 64)},
+		{"short second-level scale", kernels.ErrShortBuffer, "second-level scale holds 0 bytes, not 4", deq(dst, element.F32, q, quant.Scheme{Code: element.F4E2M1, Scale: element.F8E4M3, Scale2: element.F32, Group: 16}, 64)},
+		{"destination over zero points", kernels.ErrOverlap, "zero points", deq(dst, element.F32, quant.Data{Codes: codes, Scales: scales, Zeros: dst[:1]}, quant.Scheme{Code: element.F4E2M1, Scale: element.F8E8M0, Zero: element.U4, Group: 32}, 64)},
 		{"zero points (quantize)", kernels.ErrUnsupported, "Zero u8", func() error {
 			return quant.Quantize(q, quant.Scheme{Code: element.F8E4M3, Scale: element.F8E8M0, Zero: element.U8, Group: 32}, src, element.F32, 64)
 		}},
@@ -647,14 +660,15 @@ func TestParse(t *testing.T) {
 	if f, err := quant.Parse("MXFP4"); err != nil || f != quant.MXFP4 {
 		t.Errorf("Parse(MXFP4) = %v, %v", f, err)
 	}
-	for _, s := range []string{"", "mxfp6", "f4e2m1/f8e8m0/x", "f4e2m1/f8e8m0/7", "u8/f8e8m0/32", "f4e2m1/f16/32",
-		"f4e2m1/f8e8m0/32/zero=u4", "f4e2m1/f8e4m3/16/scale2=f32", "f4e2m1/f8e8m0/32/zero=", "f4e2m1/f8e8m0/32/bias=u4",
-		"f4e2m1/f8e8m0/32/zero=u4/zero=u4", "f4e2m1/f8e8m0"} {
+	for _, s := range []string{"", "mxfp6", "f4e2m1/f8e8m0/x", "i16/f8e8m0/32", "u4/f64/32", "int4_asym", "int4_asym/x",
+		"int4_asym/0", "int5_asym/128", "u4/f16/32/zero=i4", "f4e2m1/f8e8m0/32/zero=", "f4e2m1/f8e8m0/32/bias=u4",
+		"f4e2m1/f8e8m0/32/zero=u4/zero=u4", "u4/f16/32/zero=u4/scalarzero=u4", "f4e2m1/f8e8m0"} {
 		if _, err := quant.Parse(s); err == nil {
 			t.Errorf("Parse(%q): no error", s)
 		}
 	}
-	for s, want := range map[string]string{"f4e2m1/f8e8m0/32/zero=u4": "Zero", "f4e2m1/f8e4m3/16/scale2=f32": "Scale2", "f4e2m1/f16/32": "Scale"} {
+	for s, want := range map[string]string{"i16/f16/32": "Code", "u4/f64/32": "Scale", "u4/f16/32/zero=i16": "Zero",
+		"f4e2m1/f8e4m3/16/scale2=f16": "Scale2", "u4/f16/32/compute=bf16": "Compute", "int4_asym/0": "Group"} {
 		if _, err := quant.Parse(s); !errors.Is(err, kernels.ErrUnsupported) || !strings.Contains(err.Error(), want) {
 			t.Errorf("Parse(%q): %v, want an unsupported %s", s, err, want)
 		}

@@ -134,13 +134,21 @@ const dispatchSlots = 64
 // (kernelList, ownPaths) for the paths the CPU runs.
 var table = bindKernels(registry, kernelList(), ownPaths, pathAvailable)
 
-// schemeKey packs a scheme whose group is in 1..maxGroup into one non-zero word. A Scheme (five
-// fields) lives in memory, whose bytes were just stored one by one: schemeKey reads them one by
-// one through a pointer, because a copy of the struct (a by-value argument) or a merged wide
-// load of them (shifts that are multiples of 8) would wait for store forwarding to fail
-// (about 10 ns a call).
+// schemeKey packs a scheme whose group is in 1..maxGroup into one non-zero word (an f32
+// compute type counts as the zero value, as Scheme.norm spells it). A Scheme lives in memory,
+// whose bytes were just stored one by one: schemeKey reads them one by one through a pointer,
+// because a copy of the struct (a by-value argument) or a merged wide load of them (shifts that
+// are multiples of 8) would wait for store forwarding to fail (about 10 ns a call).
 func schemeKey(s *Scheme) uint64 {
-	return uint64(s.Group) | uint64(s.Code)<<21 | uint64(s.Scale)<<30 | uint64(s.Scale2)<<39 | uint64(s.Zero)<<48
+	c := s.Compute
+	if c == element.F32 {
+		c = element.Dynamic
+	}
+	k := uint64(s.Group) | uint64(s.Code)<<21 | uint64(s.Scale)<<26 | uint64(s.Scale2)<<31 | uint64(s.Zero)<<36 | uint64(c)<<41
+	if s.ScalarZero {
+		k |= 1 << 46
+	}
+	return k
 }
 
 // slot returns the first slot to probe for key.

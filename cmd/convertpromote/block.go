@@ -66,6 +66,10 @@ func runBlock(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		failf(stderr, "block", "--format: %v", err)
 		return exitUsage
 	}
+	if f.Scale.Bits() != 8 || f.Zero != element.Dynamic || f.Scale2 != element.Dynamic {
+		failf(stderr, "block", "--format %s: block shows a block-scaled scheme (a one-byte scale, no zero point, no second-level scale)", f)
+		return exitUsage
+	}
 	to, err := element.Parse(*toFlag)
 	if err != nil || to != element.F32 && to != element.F16 && to != element.BF16 {
 		failf(stderr, "block", "--to %q: the decoded type is f32, f16 or bf16", *toFlag)

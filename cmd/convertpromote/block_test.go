@@ -19,8 +19,7 @@ func TestBlockCommand(t *testing.T) {
 			"# mxfp4: f4e2m1 elements, f8e8m0 scale, block of 32; scale 0x7f = 1\n# value\tcode\telement\t× scale\tf32\tbits\n" +
 				"0.3\t0x1\t0.5\t0.5\t0.5\t0x3f000000\n-1\t0xa\t-1\t-1\t-1\t0xbf800000\n2.5\t0x4\t2\t2\t2\t0x40000000\n7\t0x7\t6\t6\t6\t0x40c00000\n", ""},
 		// A product beyond f16 is +Inf; a NaN scale makes the block NaN. The element 448 and the
-		// scale 2^17 = 131072 print as the shortest decimals that read back to them in f8e4m3 and
-		// f8e8m0; the product is exact.
+		// scale 2^17 = 131072 print exactly, as every value does; the product is exact.
 		{"", []string{"block", "--format", "mxfp8e4m3", "--to", "f16", "--scale", "0x90", "0x7e"}, 0,
 			"# mxfp8e4m3: f8e4m3 elements, f8e8m0 scale, block of 32; scale 0x90 = 131072\n# code\telement\t× scale\tf16\tbits\n" +
 				"0x7e\t448\t5.8720256e+07\t+Inf\t0x7c00\n", ""},
@@ -28,6 +27,16 @@ func TestBlockCommand(t *testing.T) {
 			"# mxfp4: f4e2m1 elements, f8e8m0 scale, block of 32; scale 0xff = NaN\n# code\telement\t× scale\tf32\tbits\n" +
 				"0x2\t1\tNaN\tNaN\t0x7fc00000\n", ""},
 		{"", []string{"block", "--format", "mxfp6", "--scale", "0x7f", "0x1"}, 2, "", "mxfp6"},
+		// NNCF's mxfp4 subgraph computes in f16, where the scale 2^17 is +Inf; the block format
+		// mxfp4 computes in f32.
+		{"", []string{"block", "--format", "mxfp4/32", "--scale", "0x90", "0x1", "0x9"}, 0,
+			"# mxfp4/32: f4e2m1 elements, f8e8m0 scale, block of 32; scale 0x90 = 131072\n# code\telement\t× scale\tf32\tbits\n" +
+				"0x1\t0.5\t65536\t+Inf\t0x7f800000\n0x9\t-0.5\t-65536\t-Inf\t0xff800000\n", ""},
+		{"", []string{"block", "--format", "mxfp4", "--scale", "0x90", "0x1"}, 0,
+			"# mxfp4: f4e2m1 elements, f8e8m0 scale, block of 32; scale 0x90 = 131072\n# code\telement\t× scale\tf32\tbits\n" +
+				"0x1\t0.5\t65536\t65536\t0x47800000\n", ""},
+		{"", []string{"block", "--format", "int4_asym/128", "--scale", "0x3c", "0x1"}, 2, "", "no zero point"},
+		{"", []string{"block", "--format", "u4/f16/32", "--scale", "0x3c", "0x1"}, 2, "", "one-byte scale"},
 		{"", []string{"block", "--to", "f64", "--scale", "0x7f", "0x1"}, 2, "", "f32, f16 or bf16"},
 		{"", []string{"block", "--scale", "0x7f", "0x10"}, 2, "", "4 bits"},
 		{"", []string{"block", "--scale", "0x100", "0x1"}, 2, "", "8 bits"},
