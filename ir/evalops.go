@@ -90,11 +90,12 @@ func int64s(b []byte) []int64 {
 // input i as integers, and reports false when input i is not fed by a Const (the layer is then
 // not computed). The returned bytes are what the output adds to the tensor data held: 0 for
 // Reshape and Unsqueeze, whose output shares its input's data.
-func (m *Model) evalDataOp(l *Layer, in []value, ints func(i int) ([]int64, bool, error), dry bool) (v value, held int64, ok bool, err error) {
+func (m *Model) evalDataOp(l *Layer, in []value, ints func(i int) ([]int64, bool, error), dry bool) (value, int64, bool, error) {
 	fail := func(format string, a ...any) (value, int64, bool, error) {
 		return value{}, 0, false, m.errorf(l.Line, l, format, a...)
 	}
-	var shape []int64
+	var shape, order []int64 // the output's shape; Transpose's order
+	gatherAxis := 0
 	typ := in[0].typ
 	switch l.Type {
 	case "Subtract", "Multiply":
@@ -156,11 +157,7 @@ func (m *Model) evalDataOp(l *Layer, in []value, ints func(i int) ([]int64, bool
 		for i, p := range perm {
 			shape[i] = in[0].shape[p]
 		}
-		defer func() {
-			if err == nil && !dry {
-				err = transpose(v.t, in[0].t, perm)
-			}
-		}()
+		order = perm
 	case "Gather":
 		axes, okA, err := ints(2)
 		if err != nil || !okA {
@@ -189,11 +186,7 @@ func (m *Model) evalDataOp(l *Layer, in []value, ints func(i int) ([]int64, bool
 		}
 		d := in[0].shape
 		shape = append(append(slices.Clone(d[:axis]), in[1].shape...), d[axis+1:]...)
-		defer func() {
-			if err == nil && !dry {
-				err = m.gather(l, v.t, in[0].t, in[1].t, int(axis), version >= 8)
-			}
-		}()
+		gatherAxis = int(axis)
 	}
 	n, err := promote.NumElements(shape)
 	if err != nil {
@@ -203,7 +196,7 @@ func (m *Model) evalDataOp(l *Layer, in []value, ints func(i int) ([]int64, bool
 	if err != nil {
 		return fail("output shape %s: %v", dimsString(shape), err)
 	}
-	v = value{typ: typ, shape: shape}
+	v := value{typ: typ, shape: shape}
 	if err := m.checkDeclared(l, v); err != nil {
 		return value{}, 0, false, err
 	}
@@ -221,8 +214,15 @@ func (m *Model) evalDataOp(l *Layer, in []value, ints func(i int) ([]int64, bool
 		if v.t, err = op.NewTensor(typ, shape); err != nil {
 			return fail("%v", err)
 		}
-		if l.Type == "Subtract" || l.Type == "Multiply" {
+		switch l.Type {
+		case "Subtract", "Multiply":
 			arith(v.t, in[0].t, in[1].t, l.Type == "Multiply")
+		case "Transpose":
+			transpose(v.t, in[0].t, order)
+		case "Gather":
+			if err := m.gather(l, v.t, in[0].t, in[1].t, gatherAxis, opsetVersion(l) >= 8); err != nil {
+				return value{}, 0, false, err
+			}
 		}
 	}
 	return v, size, true, nil
@@ -440,12 +440,12 @@ func (e elemMover) copy(dst []byte, di int64, src []byte, si int64, n int64) {
 }
 
 // transpose writes src with its axes permuted (out's axis i is src's axis perm[i]) into out.
-func transpose(out, src op.Tensor, perm []int64) error {
+func transpose(out, src op.Tensor, perm []int64) {
 	in := src.Shape()
 	r := len(in)
 	n := int64(out.Len())
 	if n == 0 {
-		return nil
+		return
 	}
 	strides := make([]int64, r)
 	s := int64(1)
@@ -473,7 +473,6 @@ func transpose(out, src op.Tensor, perm []int64) error {
 			idx[d] = 0
 		}
 	}
-	return nil
 }
 
 // gather writes Gather's output: for each index along axis, the slice of data it selects. A
