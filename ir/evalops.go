@@ -480,10 +480,6 @@ func transpose(out, src op.Tensor, perm []int64) {
 // range gives a slice of zeros when zeros is set (Gather-8, as OpenVINO's reference fills its
 // output) and is an error otherwise (Gather-1 and -7 leave it undefined).
 func (m *Model) gather(l *Layer, out, data, indices op.Tensor, axis int, zeros bool) error {
-	idx, err := indices.Convert(element.I64)
-	if err != nil {
-		return m.errorf(l.Line, l, "indices: %v", err)
-	}
 	d := data.Shape()
 	outer, inner := int64(1), int64(1)
 	for _, x := range d[:axis] {
@@ -493,12 +489,21 @@ func (m *Model) gather(l *Layer, out, data, indices op.Tensor, axis int, zeros b
 		inner *= x
 	}
 	dim := d[axis]
-	ix := idx.Bytes()
-	k := int64(len(ix) / 8)
+	k := int64(indices.Len())
 	mv := moverOf(data.Type())
-	for o := range outer {
-		for j := range k {
-			i := int64(binary.LittleEndian.Uint64(ix[8*j:]))
+	it := indices.Type()
+	var ix [chunk * 8]byte // a block of indices as i64
+	for j0 := int64(0); j0 < k; j0 += chunk {
+		// Blocks of chunk (a multiple of 8) indices start on whole bytes for every packing.
+		n := min(chunk, k-j0)
+		from, _ := it.ByteSize(j0)
+		to, _ := it.ByteSize(j0 + n)
+		if err := kernels.Convert(ix[:8*n], element.I64, indices.Bytes()[from:to], it, int(n)); err != nil {
+			return m.errorf(l.Line, l, "indices: %v", err)
+		}
+		for jj := range n {
+			i := int64(binary.LittleEndian.Uint64(ix[8*jj:]))
+			given := i
 			if i < 0 {
 				i += dim
 			}
@@ -506,9 +511,12 @@ func (m *Model) gather(l *Layer, out, data, indices op.Tensor, axis int, zeros b
 				if zeros {
 					continue // NewTensor's zeros
 				}
-				return m.errorf(l.Line, l, "index %d is out of range for axis %d of size %d (Gather-%d; Gather-8 gives zeros)", int64(binary.LittleEndian.Uint64(ix[8*j:])), axis, dim, min(opsetVersion(l), 7))
+				return m.errorf(l.Line, l, "index %d is out of range for axis %d of size %d (Gather-%d; Gather-8 gives zeros)", given, axis, dim, min(opsetVersion(l), 7))
 			}
-			mv.copy(out.Bytes(), (o*k+j)*inner, data.Bytes(), (o*dim+i)*inner, inner)
+			j := j0 + jj
+			for o := range outer {
+				mv.copy(out.Bytes(), (o*k+j)*inner, data.Bytes(), (o*dim+i)*inner, inner)
+			}
 		}
 	}
 	return nil

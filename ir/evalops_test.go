@@ -532,6 +532,26 @@ func TestEvalGather(t *testing.T) {
 	if _, err := m.Run(nil); err == nil || !strings.Contains(err.Error(), `batch_dims="1" is not evaluated`) {
 		t.Errorf("batch_dims 1: %v", err)
 	}
+	// u4 indices, more than one block of them, on axis 1 of a [2,16,3] table.
+	r := rand.New(rand.NewPCG(7, 8))
+	idx := randBytes(r, 1500) // 3000 codes
+	big := make([]float32, 2*16*3)
+	for i := range big {
+		big[i] = float32(i)
+	}
+	m = buildModel(t, []gl{cst("x", element.F32, []int64{2, 16, 3}, le(big...)), cst("i", element.U4, []int64{3000}, idx), cst("a", element.I64, nil, i64s(1)),
+		lay("Gather", "y", element.F32, []int64{2, 3000, 3}, "x", "i", "a").ver("opset8")}, "y")
+	got := runOutput(t, m, "y").Bytes()
+	for o := range 2 {
+		for j := range 3000 {
+			c := int(idx[j/2] >> (4 * (j % 2)) & 0xF)
+			for k := range 3 {
+				if g := math.Float32frombits(binary32(got, int64((o*3000+j)*3+k))); g != big[(o*16+c)*3+k] {
+					t.Fatalf("u4 indices: [%d,%d,%d] = %v, want %v", o, j, k, g, big[(o*16+c)*3+k])
+				}
+			}
+		}
+	}
 	// A u4 table moves nibbles.
 	m = buildModel(t, []gl{cst("x", element.U4, []int64{3, 2}, []byte{0x21, 0x43, 0x65}), cst("i", element.I64, []int64{2}, i64s(2, 0)), cst("a", element.I64, nil, i64s(0)),
 		lay("Gather", "y", element.U4, []int64{2, 2}, "x", "i", "a").ver("opset8")}, "y")

@@ -465,7 +465,12 @@ func irRun(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 		}
 	}
 	for _, l := range res.Skipped {
-		fmt.Fprintf(stdout, "not evaluated: %s (an input is not constant)\n", l.Label())
+		why := "an input is not constant"
+		switch l.Type {
+		case "Reshape", "Unsqueeze", "Transpose", "Gather":
+			why += ", or its shape, axes, order or axis input is not a Const"
+		}
+		fmt.Fprintf(stdout, "not evaluated: %s (%s)\n", l.Label(), why)
 	}
 	if len(res.Missing) > 0 {
 		fmt.Fprintln(stdout, "to evaluate more, feed these Parameters:")
