@@ -563,7 +563,7 @@ func arith(out, a, b op.Tensor, mul bool) {
 			for j := range m {
 				x := math.Float64frombits(binary.LittleEndian.Uint64(ab[8*ia[j]:]))
 				y := math.Float64frombits(binary.LittleEndian.Uint64(bb[8*ib[j]:]))
-				binary.LittleEndian.PutUint64(ob[8*(k0+int64(j)):], math.Float64bits(f64Op(x, y, mul)))
+				binary.LittleEndian.PutUint64(ob[8*(k0+int64(j)):], math.Float64bits(floatOp(x, y, mul, quiet64, math.Float64frombits(nanF64))))
 			}
 		case element.F16, element.BF16:
 			for j := range m {
@@ -600,39 +600,29 @@ func arith(out, a, b op.Tensor, mul bool) {
 func binary32(b []byte, i int64) uint32       { return binary.LittleEndian.Uint32(b[4*i:]) }
 func binaryPut32(b []byte, i int64, v uint32) { binary.LittleEndian.PutUint32(b[4*i:], v) }
 
-// f32Op is x − y or x × y in float32 (the conversion forbids fusing with other operations).
-// A NaN result is x's NaN, quieted, when only x is NaN, and nanF32 otherwise.
-func f32Op(x, y float32, mul bool) float32 {
-	var r float32
+// floatOp is x − y or x × y in F (the conversion forbids fusing with other operations). A NaN
+// result is x's NaN with quiet's bit set when only x is NaN, and nan otherwise.
+func floatOp[F float32 | float64](x, y F, mul bool, quiet func(F) F, nan F) F {
+	var r F
 	if mul {
-		r = float32(x * y)
+		r = F(x * y)
 	} else {
-		r = float32(x - y)
+		r = F(x - y)
 	}
 	if r == r {
 		return r
 	}
 	if x != x && y == y {
-		return math.Float32frombits(math.Float32bits(x) | 0x00400000)
+		return quiet(x)
 	}
-	return math.Float32frombits(nanF32)
+	return nan
 }
 
-// f64Op is f32Op in float64.
-func f64Op(x, y float64, mul bool) float64 {
-	var r float64
-	if mul {
-		r = float64(x * y)
-	} else {
-		r = float64(x - y)
-	}
-	if r == r {
-		return r
-	}
-	if x != x && y == y {
-		return math.Float64frombits(math.Float64bits(x) | 1<<51)
-	}
-	return math.Float64frombits(nanF64)
+func quiet32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) | 1<<22) }
+func quiet64(x float64) float64 { return math.Float64frombits(math.Float64bits(x) | 1<<51) }
+
+func f32Op(x, y float32, mul bool) float32 {
+	return floatOp(x, y, mul, quiet32, math.Float32frombits(nanF32))
 }
 
 // broadcast walks an output of numpy-broadcast shape in row-major order and gives, for each
