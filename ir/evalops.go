@@ -566,13 +566,9 @@ func arith(out, a, b op.Tensor, mul bool) {
 				binary.LittleEndian.PutUint64(ob[8*(k0+int64(j)):], math.Float64bits(floatOp(x, y, mul, quiet64, math.Float64frombits(nanF64))))
 			}
 		case element.F16, element.BF16:
-			for j := range m {
-				copy(ha[2*j:2*j+2], ab[2*ia[j]:])
-				copy(hb[2*j:2*j+2], bb[2*ib[j]:])
-			}
 			// Neither can fail: both types are supported and the buffers are long enough.
-			_ = kernels.Convert(fa[:4*m], element.F32, ha[:2*m], t, m)
-			_ = kernels.Convert(fb[:4*m], element.F32, hb[:2*m], t, m)
+			_ = kernels.Convert(fa[:4*m], element.F32, gather16(ha[:], ab, ia[:m]), t, m)
+			_ = kernels.Convert(fb[:4*m], element.F32, gather16(hb[:], bb, ib[:m]), t, m)
 			for j := range m {
 				x := math.Float32frombits(binary32(fa[:], int64(j)))
 				y := math.Float32frombits(binary32(fb[:], int64(j)))
@@ -595,6 +591,25 @@ func arith(out, a, b op.Tensor, mul bool) {
 			}
 		}
 	}
+}
+
+// gather16 returns the 2-byte elements of src at the indexes idx: src itself where they are
+// consecutive, else a copy in buf.
+func gather16(buf, src []byte, idx []int64) []byte {
+	consecutive := true
+	for j, i := range idx {
+		if i != idx[0]+int64(j) {
+			consecutive = false
+			break
+		}
+	}
+	if consecutive && len(idx) > 0 {
+		return src[2*idx[0] : 2*(idx[0]+int64(len(idx)))]
+	}
+	for j, i := range idx {
+		buf[2*j], buf[2*j+1] = src[2*i], src[2*i+1]
+	}
+	return buf[:2*len(idx)]
 }
 
 func binary32(b []byte, i int64) uint32       { return binary.LittleEndian.Uint32(b[4*i:]) }

@@ -119,7 +119,7 @@ func buildXML(layers []gl, results ...string) (string, []byte) {
 	return b.String(), bin
 }
 
-func buildModel(t *testing.T, layers []gl, results ...string) *Model {
+func buildModel(t testing.TB, layers []gl, results ...string) *Model {
 	t.Helper()
 	xml, bin := buildXML(layers, results...)
 	m, err := ParseBytes([]byte(xml), bin, "t.xml")
@@ -681,7 +681,7 @@ type chainCase struct {
 
 // chainModel builds codes → Convert → [Subtract zero point] → Multiply scale → Reshape [OC, IC]
 // → Convert f32 with random data, and returns the model and the quant.Data of the same values.
-func chainModel(t *testing.T, r *rand.Rand, c chainCase) (*Model, quant.Data, int) {
+func chainModel(t testing.TB, r *rand.Rand, c chainCase) (*Model, quant.Data, int) {
 	s := c.scheme
 	gs := int64(s.Group)
 	n := int(c.oc * c.g * gs)
@@ -847,5 +847,21 @@ func TestFoldChain(t *testing.T) {
 	}
 	if e := m.Producer(m.LayerByName("mm").ID, 1); e == nil || m.Layer(e.FromLayer).Name != "w/convert" || m.Layer(e.FromLayer).Type != "Const" {
 		t.Errorf("MatMul input 1 from %+v", e)
+	}
+}
+
+// BenchmarkRunChain runs an int4_asym decompression subgraph of a [1024, 1024] weight in groups
+// of 128 (codes → f16 → − zero point → × scale → Reshape → f32); bytes are the f32 weight's.
+func BenchmarkRunChain(b *testing.B) {
+	s, err := quant.NNCF("int4_asym", 128)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, _, n := chainModel(b, rand.New(rand.NewPCG(1, 1)), chainCase{scheme: s, oc: 1024, g: 8})
+	b.SetBytes(int64(4 * n))
+	for b.Loop() {
+		if _, err := m.Run(nil); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
