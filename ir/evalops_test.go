@@ -764,6 +764,8 @@ func chainCases(t *testing.T) []chainCase {
 		// Older layouts: a constant zero point of 128 (symmetric stored unsigned), and f32 arithmetic.
 		{name: "u8 scalar zero", scheme: quant.Scheme{Code: element.U8, Zero: element.U8, ScalarZero: true, Scale: element.F16, Group: 8, Compute: element.F16}, oc: 3, g: 2},
 		{name: "f32 zero and scale", scheme: quant.Scheme{Code: element.U8, Zero: element.F32, Scale: element.F32, Group: 8}, oc: 3, g: 2, f32: true},
+		{name: "f16 scale converted to f32", scheme: quant.Scheme{Code: element.U4, Zero: element.U4, Scale: element.F16, Group: 8}, oc: 3, g: 2, f32: true},
+		{name: "nf4 in f32", scheme: quant.Scheme{Code: element.NF4, Scale: element.F16, Group: 8}, oc: 2, g: 2, f32: true},
 	}
 }
 
