@@ -1,0 +1,399 @@
+package ir
+
+import (
+	"encoding/binary"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/kernels"
+	"github.com/convertpromote/convertpromote/quant"
+)
+
+// nncfModelPath is the model CompressWeights' tests compress.
+const nncfModelPath = "testdata/ir/nncf_weights.xml"
+
+// nncfWeightValues are deterministic values in (−1, 1) with a different range in every row, so
+// that scales, zero points and the sign of symmetric scales vary: row r holds
+// sin(0.37·i + r)·(0.25 + (r mod 5)/4) + 0.1·(r mod 3 − 1).
+func nncfWeightValues(rows, cols int) []float32 {
+	v := make([]float32, rows*cols)
+	for r := 0; r < rows; r++ {
+		amp := 0.25 + float64(r%5)/4
+		off := 0.1 * float64(r%3-1)
+		for c := 0; c < cols; c++ {
+			v[r*cols+c] = float32(math.Sin(0.37*float64(r*cols+c)+float64(r))*amp + off)
+		}
+	}
+	return v
+}
+
+func init() {
+	f16 := nncfWeightValues(16, 32)
+	testdataBins[nncfModelPath] = map[string][]byte{
+		"embed.weight":          le(nncfWeightValues(8, 128)...),
+		"embed.axis":            le[int64](0),
+		"fc1.weight":            le(nncfWeightValues(32, 128)...),
+		"fc2.weight_compressed": f16s(f16...),
+	}
+}
+
+// nncfSite is one weight of the test model, as the tests expect it compressed.
+type nncfSite struct {
+	name     string // the weight Const
+	consumer string
+	port     int
+	orig     element.Type
+	mode     string
+	group    int // −1: per row
+}
+
+// expectedSites gives each weight of the test model its mode and group under o, as NNCF chooses
+// them: embed.weight is the embedding and fc2 the last MatMul.
+func expectedSites(o WeightCompression) []nncfSite {
+	mode := strings.ToLower(o.Mode)
+	g := o.GroupSize
+	if g == 0 {
+		g = nncfDefaultGroup(mode)
+	}
+	s := []nncfSite{
+		{"embed.weight", "embed", 0, element.F32, mode, g},
+		{"fc1.weight", "fc1", 1, element.F32, mode, g},
+		{"fc2.weight_compressed", "fc2", 1, element.F16, mode, g},
+	}
+	if !o.AllLayers && mode != "int8_asym" && mode != "int8_sym" {
+		bm, bg := nncfBackup(mode)
+		if bg == 0 {
+			bg = g
+		}
+		for _, i := range []int{0, 2} {
+			s[i].mode, s[i].group = bm, bg
+		}
+	}
+	return s
+}
+
+// readOriginal returns a weight of the test model as float32 values and its shape.
+func readOriginal(t *testing.T, m *Model, name string) ([]float32, []int64) {
+	t.Helper()
+	ci, data, err := m.ConstData(m.LayerByName(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := make([]float32, ci.Elements)
+	if err := kernels.Convert(f32View(w), element.F32, data, ci.Type, len(w)); err != nil {
+		t.Fatal(err)
+	}
+	return w, ci.Shape
+}
+
+// producerOf returns the layer feeding input port idx (by position) of l.
+func producerOf(t *testing.T, m *Model, l *Layer, idx int) *Layer {
+	t.Helper()
+	if l == nil || idx >= len(l.Inputs) {
+		t.Fatalf("no input %d", idx)
+	}
+	e := m.Producer(l.ID, l.Inputs[idx].ID)
+	if e == nil {
+		t.Fatalf("%s input %d is not connected", l.Label(), idx)
+	}
+	return m.Layer(e.FromLayer)
+}
+
+// wantLayer checks a layer's type and a <data> attribute, and returns it.
+func wantLayer(t *testing.T, l *Layer, typ string, attr, val string) *Layer {
+	t.Helper()
+	if l == nil || l.Type != typ {
+		t.Fatalf("layer %v: want type %s", l, typ)
+	}
+	if attr != "" {
+		if v, _ := l.DataAttr(attr); v != val {
+			t.Fatalf("%s: %s=%q, want %q", l.Label(), attr, v, val)
+		}
+	}
+	return l
+}
+
+func constBytes(t *testing.T, m *Model, l *Layer, typ element.Type, shape []int64) []byte {
+	t.Helper()
+	ci, data, err := m.ConstData(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ci.Type != typ || shapeAttr(ci.Shape) != shapeAttr(shape) {
+		t.Fatalf("%s: %s [%s], want %s [%s]", l.Label(), ci.Type, shapeAttr(ci.Shape), typ, shapeAttr(shape))
+	}
+	return data
+}
+
+func TestCompressWeights(t *testing.T) {
+	root := repoRoot(t)
+	for _, o := range []WeightCompression{
+		{Mode: "int8_asym"}, {Mode: "int8_sym"}, {Mode: "int4_asym"}, {Mode: "INT4_SYM"}, {Mode: "nf4"},
+		{Mode: "fp4", GroupSize: 32}, {Mode: "fp8_e4m3", GroupSize: 32}, {Mode: "mxfp4"}, {Mode: "mxfp8_e4m3"},
+		{Mode: "nvfp4"}, {Mode: "int4_asym", GroupSize: 32, AllLayers: true}, {Mode: "nvfp4", AllLayers: true},
+		{Mode: "int4_sym", GroupSize: -1}, {Mode: "fp4", GroupSize: 16, AllLayers: true},
+	} {
+		t.Run(o.Mode+"/"+itoa(o.GroupSize)+"/"+pyBool(o.AllLayers), func(t *testing.T) {
+			orig, err := Read(filepath.Join(root, nncfModelPath))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := Read(filepath.Join(root, nncfModelPath))
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, err := CompressWeights(m, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n != 3 {
+				t.Fatalf("compressed %d weights, want 3", n)
+			}
+			out := filepath.Join(t.TempDir(), "out.xml")
+			if err := m.Save(out); err != nil {
+				t.Fatal(err)
+			}
+			back, err := Read(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := back.Check(); err != nil {
+				t.Fatalf("the written model fails Check: %v", err)
+			}
+			for _, s := range expectedSites(o) {
+				checkSite(t, orig, back, s)
+			}
+			checkRTInfo(t, back, o)
+			// Layers that fed only the old weights are gone: the f32 Consts and the bypassed
+			// nothing else (fc2.weight, the decompression Convert, stays: it is f16 → f32).
+			if back.LayerByName("fc2.weight") == nil {
+				t.Errorf("the decompression Convert fc2.weight was removed")
+			}
+		})
+	}
+}
+
+func itoa(i int) string {
+	if i < 0 {
+		return "m" + itoa(-i)
+	}
+	return string(rune('0'+i/100%10)) + string(rune('0'+i/10%10)) + string(rune('0'+i%10))
+}
+
+// checkSite checks one compressed weight of the written model: the layers, names, types,
+// shapes and edges of NNCF's subgraph, the stored values against quant.CompressNNCF, and the
+// decompressed values against the original weight.
+func checkSite(t *testing.T, orig, m *Model, s nncfSite) {
+	t.Helper()
+	w, shape := readOriginal(t, orig, s.name)
+	rows, cols := int(shape[0]), int(shape[1])
+	ref, err := quant.CompressNNCF(w, rows, cols, s.mode, s.group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := itoaPlain(s.port)
+	consumer := m.LayerByName(s.consumer)
+	if consumer == nil {
+		t.Fatalf("consumer %s missing", s.consumer)
+	}
+	top := producerOf(t, m, consumer, s.port)
+	// f32 weights end in NNCF's final Convert; the f16 weight keeps its decompression Convert,
+	// now fed by the f16 subgraph.
+	switch s.orig {
+	case element.F32:
+		if top.Name != s.name+"/fq_weights_"+port+"/convert" {
+			t.Fatalf("%s input %d comes from %s", s.consumer, s.port, top.Label())
+		}
+		wantLayer(t, top, "Convert", "destination_type", "f32")
+	case element.F16:
+		if top.Name != "fc2.weight" {
+			t.Fatalf("%s input %d comes from %s", s.consumer, s.port, top.Label())
+		}
+		if rt := top.Head; len(rt) == 0 {
+			t.Errorf("fc2.weight lost its rt_info")
+		}
+	}
+	x := producerOf(t, m, top, 0)
+	grouped := ref.Group != cols
+	if grouped {
+		wantLayer(t, x, "Reshape", "special_zero", "false")
+		sh := producerOf(t, m, x, 1)
+		want := make([]byte, 16)
+		binary.LittleEndian.PutUint64(want, uint64(rows))
+		binary.LittleEndian.PutUint64(want[8:], uint64(cols))
+		if got := constBytes(t, m, sh, element.I64, []int64{2}); string(got) != string(want) {
+			t.Errorf("%s: Reshape target % x", s.name, got)
+		}
+		if d := x.Outputs[0].Dims; shapeAttr(d) != shapeAttr(shape) {
+			t.Errorf("%s: Reshape output %v", s.name, d)
+		}
+		x = producerOf(t, m, x, 0)
+	}
+	mul := x
+	if mul.Name != s.name+"/fq_weights_"+port {
+		t.Fatalf("multiply named %q", mul.Name)
+	}
+	wantLayer(t, mul, "Multiply", "auto_broadcast", "numpy")
+	if p, _ := mul.Outputs[0].Type(); p != element.F16 {
+		t.Errorf("%s is %s, want f16", mul.Label(), p)
+	}
+	codeShape, scaleShape := []int64{int64(rows), int64(cols)}, []int64{int64(rows), 1}
+	if grouped {
+		g := int64(ref.Group)
+		codeShape = []int64{int64(rows), int64(cols) / g, g}
+		scaleShape = []int64{int64(rows), int64(cols) / g, 1}
+	}
+	// The codes branch: Const NAME → Convert f16 [→ Subtract with the zero point].
+	cb := producerOf(t, m, mul, 0)
+	var got quant.Data
+	if ref.Scheme.Zero != element.Dynamic {
+		if cb.Name != s.name+"/zero_point/subtract" {
+			t.Fatalf("subtract named %q", cb.Name)
+		}
+		wantLayer(t, cb, "Subtract", "auto_broadcast", "numpy")
+		zc := wantLayer(t, producerOf(t, m, cb, 1), "Convert", "destination_type", "f16")
+		zk := producerOf(t, m, zc, 0)
+		if zk.Name != s.name+"/zero_point" {
+			t.Fatalf("zero point named %q", zk.Name)
+		}
+		got.Zeros = constBytes(t, m, zk, ref.Scheme.Zero, scaleShape)
+		cb = producerOf(t, m, cb, 0)
+	} else if m.LayerByName(s.name+"/zero_point") != nil {
+		t.Errorf("%s: a zero point in mode %s", s.name, s.mode)
+	}
+	wantLayer(t, cb, "Convert", "destination_type", "f16")
+	ck := producerOf(t, m, cb, 0)
+	if ck.Name != s.name {
+		t.Fatalf("codes named %q", ck.Name)
+	}
+	got.Codes = constBytes(t, m, ck, ref.Scheme.Code, codeShape)
+	// The scale branch.
+	sb := producerOf(t, m, mul, 1)
+	if ref.Scheme.Scale != element.F16 {
+		sb = producerOf(t, m, wantLayer(t, sb, "Convert", "destination_type", "f16"), 0)
+	}
+	if ref.Scheme.Scale2 != element.Dynamic {
+		if sb.Name != s.name+"/dequantized_scale_"+port {
+			t.Fatalf("second-level multiply named %q", sb.Name)
+		}
+		wantLayer(t, sb, "Multiply", "auto_broadcast", "numpy")
+		s2 := producerOf(t, m, sb, 1)
+		if s2.Name != s.name+"/second_order_scale" {
+			t.Fatalf("second-order scale named %q", s2.Name)
+		}
+		got.Scale2 = constBytes(t, m, s2, element.F32, []int64{1, 1, 1})
+		sb = producerOf(t, m, wantLayer(t, producerOf(t, m, sb, 0), "Convert", "destination_type", "f32"), 0)
+	}
+	if sb.Name != s.name+"/scale" {
+		t.Fatalf("scale named %q", sb.Name)
+	}
+	got.Scales = constBytes(t, m, sb, ref.Scheme.Scale, scaleShape)
+	for _, f := range []struct {
+		what      string
+		got, want []byte
+	}{{"codes", got.Codes, ref.Data.Codes}, {"scales", got.Scales, ref.Data.Scales}, {"zero points", got.Zeros, ref.Data.Zeros}, {"second-level scale", got.Scale2, ref.Data.Scale2}} {
+		if string(f.got) != string(f.want) {
+			t.Errorf("%s (%s/%d): %s differ from quant.CompressNNCF", s.name, s.mode, s.group, f.what)
+		}
+	}
+	// Decompress from the written Consts and compare with the original weight.
+	n := rows * cols
+	dec := make([]float32, n)
+	if err := quant.Dequantize(f32View(dec), element.F32, got, ref.Scheme, n); err != nil {
+		t.Fatal(err)
+	}
+	tol := map[string]float64{"int8_asym": 1.0 / 255, "int8_sym": 1.0 / 127, "int4_asym": 1.0 / 15, "int4_sym": 1.0 / 7,
+		"nf4": 0.2, "fp4": 0.25, "fp8_e4m3": 1.0 / 16, "mxfp4": 0.5, "mxfp8_e4m3": 1.0 / 8, "nvfp4": 0.25}[s.mode]
+	g := ref.Group
+	for gi := 0; gi < n/g; gi++ {
+		amax := 0.0
+		for _, v := range w[gi*g : (gi+1)*g] {
+			amax = math.Max(amax, math.Abs(float64(v)))
+		}
+		for i := gi * g; i < (gi+1)*g; i++ {
+			if d := math.Abs(float64(dec[i] - w[i])); d > (tol+1e-3)*amax {
+				t.Fatalf("%s (%s): element %d = %v decompresses to %v", s.name, s.mode, i, w[i], dec[i])
+			}
+		}
+	}
+}
+
+func itoaPlain(i int) string { return strings.TrimLeft(itoa(i), "0") + map[bool]string{true: "0"}[i == 0] }
+
+// checkRTInfo checks the model-level rt_info entries NNCF writes.
+func checkRTInfo(t *testing.T, m *Model, o WeightCompression) {
+	t.Helper()
+	var wc *Node
+	for _, x := range m.Extra {
+		if x.Kind == ElementNode && x.Name == "rt_info" {
+			if n := x.Child("nncf"); n != nil {
+				wc = n.Child("weight_compression")
+			}
+		}
+	}
+	if wc == nil {
+		t.Fatal("no rt_info nncf/weight_compression")
+	}
+	mode := strings.ToLower(o.Mode)
+	g := o.GroupSize
+	if g == 0 {
+		g = nncfDefaultGroup(mode)
+	}
+	backup, _ := nncfBackup(mode)
+	want := map[string]string{"mode": mode, "group_size": itoaPlain(g), "all_layers": pyBool(o.AllLayers), "ratio": "1",
+		"backup_mode": backup, "awq": "False", "gptq": "False", "scale_estimation": "False", "lora_correction": "False",
+		"ignored_scope": "[]", "sensitivity_metric": "weight_quantization_error", "compression_format": "dequantize",
+		"advanced_parameters": nncfAdvancedDefaults}
+	if g < 0 {
+		want["group_size"] = "-1"
+	}
+	prev := ""
+	for _, c := range wc.Children {
+		v, _ := c.Attr("value")
+		if want[c.Name] != v {
+			t.Errorf("rt_info %s = %q, want %q", c.Name, v, want[c.Name])
+		}
+		if c.Name < prev {
+			t.Errorf("rt_info %s after %s", c.Name, prev)
+		}
+		prev = c.Name
+		delete(want, c.Name)
+	}
+	if len(want) > 0 {
+		t.Errorf("rt_info lacks %v", want)
+	}
+}
+
+// TestCompressWeightsErrors: a group size that does not divide a row names the layer and leaves
+// the model unchanged, as do the group sizes a mode does not take.
+func TestCompressWeightsErrors(t *testing.T) {
+	root := repoRoot(t)
+	for _, c := range []struct {
+		o    WeightCompression
+		want string
+	}{
+		{WeightCompression{Mode: "fp4"}, "fc2.weight_compressed"}, // backup fp8_e4m3 with group 128 on rows of 32
+		{WeightCompression{Mode: "int4_asym", GroupSize: 48}, "layer 4 (fc1.weight)"},
+		{WeightCompression{Mode: "int8_asym", GroupSize: 32}, "per-row"},
+		{WeightCompression{Mode: "mxfp4", GroupSize: 64}, "only group size 32"},
+		{WeightCompression{Mode: "nvfp4", GroupSize: -1}, "only group size 16"},
+		{WeightCompression{Mode: "codebook"}, "unknown NNCF mode"},
+		{WeightCompression{Mode: "int4_asym", GroupSize: -5}, "group size -5"},
+	} {
+		m, err := Read(filepath.Join(root, nncfModelPath))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := m.String()
+		n, err := CompressWeights(m, c.o)
+		if err == nil || n != 0 || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %d, %v; want an error naming %q", c.o, n, err, c.want)
+		}
+		if m.String() != before {
+			t.Errorf("%+v: the model changed on an error", c.o)
+		}
+	}
+}
