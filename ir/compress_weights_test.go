@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -136,7 +137,7 @@ func TestCompressWeights(t *testing.T) {
 		{Mode: "nvfp4"}, {Mode: "int4_asym", GroupSize: 32, AllLayers: true}, {Mode: "nvfp4", AllLayers: true},
 		{Mode: "int4_sym", GroupSize: -1}, {Mode: "fp4", GroupSize: 16, AllLayers: true},
 	} {
-		t.Run(o.Mode+"/"+itoa(o.GroupSize)+"/"+pyBool(o.AllLayers), func(t *testing.T) {
+		t.Run(o.Mode+"/"+strconv.Itoa(o.GroupSize)+"/"+pyBool(o.AllLayers), func(t *testing.T) {
 			orig, err := Read(filepath.Join(root, nncfModelPath))
 			if err != nil {
 				t.Fatal(err)
@@ -176,13 +177,6 @@ func TestCompressWeights(t *testing.T) {
 	}
 }
 
-func itoa(i int) string {
-	if i < 0 {
-		return "m" + itoa(-i)
-	}
-	return string(rune('0'+i/100%10)) + string(rune('0'+i/10%10)) + string(rune('0'+i%10))
-}
-
 // checkSite checks one compressed weight of the written model: the layers, names, types,
 // shapes and edges of NNCF's subgraph, the stored values against quant.CompressNNCF, and the
 // decompressed values against the original weight.
@@ -194,7 +188,7 @@ func checkSite(t *testing.T, orig, m *Model, s nncfSite) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := itoaPlain(s.port)
+	port := strconv.Itoa(s.port)
 	consumer := m.LayerByName(s.consumer)
 	if consumer == nil {
 		t.Fatalf("consumer %s missing", s.consumer)
@@ -321,8 +315,6 @@ func checkSite(t *testing.T, orig, m *Model, s nncfSite) {
 	}
 }
 
-func itoaPlain(i int) string { return strings.TrimLeft(itoa(i), "0") + map[bool]string{true: "0"}[i == 0] }
-
 // checkRTInfo checks the model-level rt_info entries NNCF writes.
 func checkRTInfo(t *testing.T, m *Model, o WeightCompression) {
 	t.Helper()
@@ -343,13 +335,10 @@ func checkRTInfo(t *testing.T, m *Model, o WeightCompression) {
 		g = nncfDefaultGroup(mode)
 	}
 	backup, _ := nncfBackup(mode)
-	want := map[string]string{"mode": mode, "group_size": itoaPlain(g), "all_layers": pyBool(o.AllLayers), "ratio": "1",
+	want := map[string]string{"mode": mode, "group_size": strconv.Itoa(g), "all_layers": pyBool(o.AllLayers), "ratio": "1",
 		"backup_mode": backup, "awq": "False", "gptq": "False", "scale_estimation": "False", "lora_correction": "False",
 		"ignored_scope": "[]", "sensitivity_metric": "weight_quantization_error", "compression_format": "dequantize",
 		"advanced_parameters": nncfAdvancedDefaults}
-	if g < 0 {
-		want["group_size"] = "-1"
-	}
 	prev := ""
 	for _, c := range wc.Children {
 		v, _ := c.Attr("value")
