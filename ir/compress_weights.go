@@ -92,9 +92,14 @@ type weightSite struct {
 // scale_estimation, sensitivity_metric} with NNCF's default values for the options NNCF has and
 // this function does not.
 //
-// The new Consts' data is added to the model's constant data (Save writes it). An unknown mode,
-// a group size the mode does not take, or a group size that does not divide a weight's rows is
-// an error naming the layer; so is Const data that cannot be read. On an error m is unchanged.
+// The model's constant data is then rebuilt in memory from the Consts it still has, so that
+// Save writes a .bin without the replaced weights (a model with a Loop or TensorIterator body
+// keeps its .bin and gains the new data after it). Memory: one weight as float32 and its
+// compressed form at a time, plus all compressed weights until Save.
+//
+// An unknown mode, a group size the mode does not take, or a group size that does not divide a
+// weight's rows is an error naming the layer, and so is Const data that cannot be read; m is
+// then unchanged, except on a read error of the .bin while its data is rebuilt.
 func CompressWeights(m *Model, o WeightCompression) (int, error) {
 	mode := strings.ToLower(o.Mode)
 	if _, err := quant.NNCF(mode, 1); err != nil {
@@ -130,10 +135,12 @@ func CompressWeights(m *Model, o WeightCompression) (int, error) {
 		site  weightSite
 		mode  string
 		group int
-		w     []float32
 		t     element.Type
 		shape []int64
+		r     quant.NNCFWeight
 	}
+	// Compress everything before changing the model, so that an error leaves it unchanged; each
+	// weight's float32 copy is dropped once compressed.
 	var plans []plan
 	for i, s := range sites {
 		p := plan{site: s, mode: mode, group: group}
@@ -148,42 +155,39 @@ func CompressWeights(m *Model, o WeightCompression) (int, error) {
 		if p.group != -1 && cols%int64(p.group) != 0 {
 			return 0, m.errorf(s.konst.Line, s.konst, "weight of %s %s: group size %d (mode %s) does not divide its rows of %d elements", s.consumer.Type, s.consumer.Label(), p.group, p.mode, cols)
 		}
-		p.w = make([]float32, ci.Elements)
-		if err := kernels.Convert(f32View(p.w), element.F32, data, ci.Type, int(ci.Elements)); err != nil {
+		w := make([]float32, ci.Elements)
+		if err := kernels.Convert(f32View(w), element.F32, data, ci.Type, int(ci.Elements)); err != nil {
 			return 0, m.errorf(s.konst.Line, s.konst, "reading the weight: %v", err)
 		}
 		p.t, p.shape = ci.Type, ci.Shape
+		if p.r, err = quant.CompressNNCF(w, int(ci.Shape[0]), int(cols), p.mode, p.group); err != nil {
+			return 0, m.errorf(s.konst.Line, s.konst, "compressing the weight of %s as %s: %v", s.consumer.Label(), p.mode, err)
+		}
 		plans = append(plans, p)
 	}
-	// Compress everything before changing the model, so that an error leaves it unchanged.
-	results := make([]quant.NNCFWeight, len(plans))
-	for i, p := range plans {
-		r, err := quant.CompressNNCF(p.w, int(p.shape[0]), int(p.shape[1]), p.mode, p.group)
-		if err != nil {
-			return 0, m.errorf(p.site.konst.Line, p.site.konst, "compressing the weight of %s as %s: %v", p.site.consumer.Label(), p.mode, err)
-		}
-		results[i] = r
+	if len(plans) == 0 {
+		return 0, nil
 	}
 	hadConsumers := map[int64]bool{}
 	for _, e := range m.Edges {
 		hadConsumers[e.FromLayer] = true
 	}
 	b := &subgraphBuilder{m: m, next: m.nextLayerID()}
-	for i, p := range plans {
-		if err := b.replace(p.site, results[i], p.t, p.shape); err != nil {
+	for _, p := range plans {
+		if err := b.replace(p.site, p.r, p.t, p.shape); err != nil {
 			return 0, err
 		}
 	}
 	m.pruneDangling(hadConsumers)
-	if len(plans) > 0 {
-		gs := group
-		m.setNNCFRTInfo(map[string]string{
-			"mode": mode, "group_size": strconv.Itoa(gs), "ratio": "1",
-			"all_layers": pyBool(o.AllLayers), "ignored_scope": "[]",
-			"sensitivity_metric": "weight_quantization_error", "awq": "False", "scale_estimation": "False",
-			"gptq": "False", "lora_correction": "False", "backup_mode": backup,
-			"compression_format": "dequantize", "advanced_parameters": nncfAdvancedDefaults,
-		})
+	m.setNNCFRTInfo(map[string]string{
+		"mode": mode, "group_size": strconv.Itoa(group), "ratio": "1",
+		"all_layers": pyBool(o.AllLayers), "ignored_scope": "[]",
+		"sensitivity_metric": "weight_quantization_error", "awq": "False", "scale_estimation": "False",
+		"gptq": "False", "lora_correction": "False", "backup_mode": backup,
+		"compression_format": "dequantize", "advanced_parameters": nncfAdvancedDefaults,
+	})
+	if err := m.compactWeights(); err != nil {
+		return 0, err
 	}
 	return len(plans), nil
 }
@@ -456,6 +460,46 @@ func (b *subgraphBuilder) rewire(src, out *Layer, outType element.Type, byID map
 	for _, c := range bypass {
 		b.rewire(c, out, outType, byID)
 	}
+}
+
+// compactWeights rewrites the model's constant data so that it holds only the bytes of the
+// Consts the model still has (each range once, in layer order) and points the Consts at them:
+// the replaced weights' bytes would otherwise stay in the .bin. The data is then held in memory
+// until Save writes it. A model with a Loop or TensorIterator body, whose Consts live in the
+// body's XML, keeps its data as it is.
+func (m *Model) compactWeights() error {
+	type span struct{ off, size int64 }
+	var consts []*Layer
+	for _, l := range m.Layers {
+		if len(l.Tail) > 0 {
+			return nil
+		}
+		if l.Type == "Const" {
+			consts = append(consts, l)
+		}
+	}
+	placed := map[span]int64{}
+	var data []byte
+	for _, l := range consts {
+		ci, err := m.constRange(l)
+		if err != nil {
+			return err
+		}
+		sp := span{ci.Offset, ci.Size}
+		off, ok := placed[sp]
+		if !ok {
+			off = int64(len(data))
+			buf := make([]byte, ci.Size)
+			if err := m.readConst(l, ci, buf); err != nil {
+				return err
+			}
+			data = append(data, buf...)
+			placed[sp] = off
+		}
+		l.SetDataAttr("offset", strconv.FormatInt(off, 10))
+	}
+	m.weights, m.appended = nil, data
+	return nil
 }
 
 // setNNCFRTInfo sets the model's rt_info entries nncf/weight_compression/KEY to value="VALUE",

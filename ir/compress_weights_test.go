@@ -164,6 +164,20 @@ func TestCompressWeights(t *testing.T) {
 			if _, err := back.Check(); err != nil {
 				t.Fatalf("the written model fails Check: %v", err)
 			}
+			// The .bin holds exactly the remaining Consts' bytes, none of the replaced weights.
+			var sum int64
+			for _, l := range back.Layers {
+				if l.Type == "Const" {
+					ci, err := back.ConstInfo(l)
+					if err != nil {
+						t.Fatal(err)
+					}
+					sum += ci.Size
+				}
+			}
+			if size, _, _ := back.weightsSize(); size != sum {
+				t.Errorf("the .bin holds %d bytes, its Consts %d", size, sum)
+			}
 			for _, s := range expectedSites(o) {
 				checkSite(t, orig, back, s)
 			}
