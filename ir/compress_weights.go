@@ -56,18 +56,20 @@ func nncfDefaultGroup(mode string) int {
 type weightSite struct {
 	konst    *Layer // the Const holding the weight
 	consumer *Layer // the MatMul or Gather
-	port     int    // the consumer's input index of the weight: 1 for MatMul, 0 for Gather
-	embed    bool   // a Gather embedding
+	port       int  // the consumer's input index of the weight: 1 for MatMul, 0 for Gather
+	embed      bool // a Gather embedding
+	transposed bool // a MatMul weight [in, out] (transpose_b false), compressed along axis 0
 }
 
 // CompressWeights compresses the constant weights of m as NNCF's data-free weight compression
 // (nncf.compress_weights with an OpenVINO model, nncf 3.1) does, and returns how many it
 // compressed (docs/SEMANTICS.md §9.6; docs/ir.md, "ir compress --mode"). The weights are the
-// 2-D floating-point Consts (f32, f16, bf16, f64) feeding input 1 of a MatMul with
-// transpose_b="true" (the [out, in] layout; groups run along the input dimension), directly or
+// 2-D floating-point Consts (f32, f16, bf16, f64) feeding input 1 of a MatMul, directly or
 // through Convert layers, and input 0 of a Gather with a constant axis 0 (an embedding table
-// [rows, hidden]). A MatMul with transpose_b="false", a weight of another rank and a Const
-// already of an integer or 8/4-bit type are left as they are.
+// [rows, hidden]). Groups run along the input dimension: the rows of a MatMul weight [out, in]
+// with transpose_b="true" and of an embedding, the columns of a MatMul weight [in, out] with
+// transpose_b="false" (its codes are then stored [in/G, G, out], its scales [in/G, 1, out]). A
+// weight of another rank and a Const already of an integer or 8/4-bit type are left as they are.
 //
 // Every weight gets o.Mode, except, for the 4-bit and float modes without o.AllLayers, the
 // embeddings and the last MatMul in topological order, which get NNCF's backup mode: int8_asym
@@ -75,7 +77,7 @@ type weightSite struct {
 // 32 for the MX modes. Values are quant.CompressNNCF's. Each weight Const NAME becomes NNCF's
 // decompression subgraph:
 //
-//	NAME (codes, [R, C] or [R, C/G, G]) → Convert f16
+//	NAME (codes, [R, C] or [R, C/G, G]; transposed as said above) → Convert f16
 //	  [→ Subtract NAME/zero_point/subtract (NAME/zero_point → Convert f16)]   asymmetric modes
 //	  → Multiply NAME/fq_weights_P (NAME/scale, f16; f8e8m0 → Convert f16 for MX;
 //	     nvfp4: f8e4m3 → Convert f32 → Multiply NAME/dequantized_scale_P by
@@ -151,16 +153,24 @@ func CompressWeights(m *Model, o WeightCompression) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		cols := ci.Shape[1]
+		// NNCF's reduction axis is the input dimension: axis 1 of [out, in] (transpose_b true, and
+		// embeddings), axis 0 of [in, out] (transpose_b false), compressed here as its transpose.
+		rows, cols := ci.Shape[0], ci.Shape[1]
+		if s.transposed {
+			rows, cols = cols, rows
+		}
 		if p.group != -1 && cols%int64(p.group) != 0 {
-			return 0, m.errorf(s.konst.Line, s.konst, "weight of %s %s: group size %d (mode %s) does not divide its rows of %d elements", s.consumer.Type, s.consumer.Label(), p.group, p.mode, cols)
+			return 0, m.errorf(s.konst.Line, s.konst, "weight of %s %s: group size %d (mode %s) does not divide its %d input channels", s.consumer.Type, s.consumer.Label(), p.group, p.mode, cols)
 		}
 		w := make([]float32, ci.Elements)
 		if err := kernels.Convert(f32View(w), element.F32, data, ci.Type, int(ci.Elements)); err != nil {
 			return 0, m.errorf(s.konst.Line, s.konst, "reading the weight: %v", err)
 		}
+		if s.transposed {
+			w = transposeF32(w, int(cols), int(rows))
+		}
 		p.t, p.shape = ci.Type, ci.Shape
-		if p.r, err = quant.CompressNNCF(w, int(ci.Shape[0]), int(cols), p.mode, p.group); err != nil {
+		if p.r, err = quant.CompressNNCF(w, int(rows), int(cols), p.mode, p.group); err != nil {
 			return 0, m.errorf(s.konst.Line, s.konst, "compressing the weight of %s as %s: %v", s.consumer.Label(), p.mode, err)
 		}
 		plans = append(plans, p)
@@ -227,10 +237,11 @@ func (m *Model) weightSites() ([]weightSite, error) {
 		var s weightSite
 		switch l.Type {
 		case "MatMul":
-			if v, _ := l.DataAttr("transpose_b"); strings.TrimSpace(strings.ToLower(v)) != "true" || len(l.Inputs) != 2 {
+			if len(l.Inputs) != 2 {
 				continue
 			}
-			s = weightSite{consumer: l, port: 1}
+			v, _ := l.DataAttr("transpose_b")
+			s = weightSite{consumer: l, port: 1, transposed: strings.TrimSpace(strings.ToLower(v)) != "true"}
 		case "Gather":
 			if len(l.Inputs) != 3 || !m.constZero(l, 2, byID) {
 				continue
@@ -370,11 +381,25 @@ func (b *subgraphBuilder) binary(name, typ string, t element.Type, x, y *Layer) 
 func (b *subgraphBuilder) replace(s weightSite, r quant.NNCFWeight, t element.Type, shape []int64) error {
 	name := s.konst.Name
 	port := strconv.Itoa(s.port)
-	rows, cols, g := shape[0], shape[1], int64(r.Group)
+	// r is [rows, cols] with groups along cols; a transposed weight is stored [cols, rows].
+	rows, cols, g := int64(r.Rows), int64(r.Cols), int64(r.Group)
 	perRow := g == cols
 	codeShape, scaleShape := []int64{rows, cols}, []int64{rows, 1}
 	if !perRow {
 		codeShape, scaleShape = []int64{rows, cols / g, g}, []int64{rows, cols / g, 1}
+	}
+	if s.transposed {
+		codeShape, scaleShape = []int64{cols, rows}, []int64{1, rows}
+		if !perRow {
+			codeShape, scaleShape = []int64{cols / g, g, rows}, []int64{cols / g, 1, rows}
+		}
+		ng := int(cols / g)
+		r.Data = quant.Data{
+			Codes:  transposePacked(r.Data.Codes, r.Scheme.Code.Bits(), int(rows), int(cols)),
+			Scales: transposePacked(r.Data.Scales, r.Scheme.Scale.Bits(), int(rows), ng),
+			Zeros:  transposePacked(r.Data.Zeros, r.Scheme.Zero.Bits(), int(rows), ng),
+			Scale2: r.Data.Scale2,
+		}
 	}
 	codes, err := b.konst(name, r.Scheme.Code, codeShape, r.Data.Codes)
 	if err != nil {
@@ -405,8 +430,8 @@ func (b *subgraphBuilder) replace(s weightSite, r quant.NNCFWeight, t element.Ty
 	out := b.binary(name+"/fq_weights_"+port, "Multiply", element.F16, x, sc)
 	if !perRow {
 		shp := make([]byte, 16)
-		binary.LittleEndian.PutUint64(shp, uint64(rows))
-		binary.LittleEndian.PutUint64(shp[8:], uint64(cols))
+		binary.LittleEndian.PutUint64(shp, uint64(shape[0]))
+		binary.LittleEndian.PutUint64(shp[8:], uint64(shape[1]))
 		sh, err := b.konst("", element.I64, []int64{2}, shp)
 		if err != nil {
 			return err
@@ -530,6 +555,42 @@ func (m *Model) setNNCFRTInfo(kv map[string]string) {
 		child(wc, k).Attrs = []Attr{{"value", v}}
 	}
 	sort.SliceStable(wc.Children, func(i, j int) bool { return wc.Children[i].Name < wc.Children[j].Name })
+}
+
+// transposeF32 returns the transpose of the rows×cols matrix v.
+func transposeF32(v []float32, rows, cols int) []float32 {
+	t := make([]float32, len(v))
+	for r := 0; r < rows; r++ {
+		for c := 0; c < cols; c++ {
+			t[c*rows+r] = v[r*cols+c]
+		}
+	}
+	return t
+}
+
+// transposePacked returns the transpose of a rows×cols matrix of packed elements of the given
+// bits (4: two a byte, low nibble first; 8, 16 or 32: whole bytes); nil stays nil.
+func transposePacked(src []byte, bits, rows, cols int) []byte {
+	if src == nil {
+		return nil
+	}
+	dst := make([]byte, len(src))
+	if bits == 4 {
+		for r := 0; r < rows; r++ {
+			for c := 0; c < cols; c++ {
+				i, j := r*cols+c, c*rows+r
+				dst[j/2] |= (src[i/2] >> (4 * (i % 2)) & 0xF) << (4 * (j % 2))
+			}
+		}
+		return dst
+	}
+	k := bits / 8
+	for r := 0; r < rows; r++ {
+		for c := 0; c < cols; c++ {
+			copy(dst[(c*rows+r)*k:(c*rows+r+1)*k], src[(r*cols+c)*k:])
+		}
+	}
+	return dst
 }
 
 // f32View views float32 values as their bytes.

@@ -400,3 +400,93 @@ func TestCompressWeightsErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCompressWeightsTransposeBFalse: a MatMul weight stored [in, out] (transpose_b false) is
+// compressed along its input axis, as NNCF does: codes [in/G, G, out] (or [in, out] per row) and
+// scales [in/G, 1, out] (or [1, out]), holding the transpose of what the [out, in] weight gives.
+func TestCompressWeightsTransposeBFalse(t *testing.T) {
+	root := repoRoot(t)
+	for _, o := range []WeightCompression{{Mode: "int4_asym", GroupSize: 32}, {Mode: "int8_sym"}, {Mode: "nvfp4", AllLayers: true}, {Mode: "nf4", GroupSize: 64}} {
+		m, err := Read(filepath.Join(root, nncfModelPath))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// fc1 takes its weight [128, 32] untransposed.
+		w, _ := readOriginal(t, m, "fc1.weight")
+		wt := transposeF32(w, 32, 128)
+		k := m.LayerByName("fc1.weight")
+		off, err := m.appendWeights(append([]byte(nil), f32View(wt)...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k.SetDataAttr("shape", "128, 32")
+		k.SetDataAttr("offset", strconv.FormatInt(off, 10))
+		k.Outputs[0].Dims = []int64{128, 32}
+		fc1 := m.LayerByName("fc1")
+		fc1.SetDataAttr("transpose_b", "false")
+		fc1.Inputs[1].Dims = []int64{128, 32}
+		if _, err := m.Check(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := CompressWeights(m, o); err != nil {
+			t.Fatalf("%+v: %v", o, err)
+		}
+		out := filepath.Join(t.TempDir(), "out.xml")
+		if err := m.Save(out); err != nil {
+			t.Fatal(err)
+		}
+		back, err := Read(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := back.Check(); err != nil {
+			t.Fatalf("%+v: the written model fails Check: %v", o, err)
+		}
+		g := o.GroupSize
+		if g == 0 {
+			g = nncfDefaultGroup(strings.ToLower(o.Mode))
+		}
+		ref, err := quant.CompressNNCF(w, 32, 128, o.Mode, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		codeShape, scaleShape := []int64{128 / int64(ref.Group), int64(ref.Group), 32}, []int64{128 / int64(ref.Group), 1, 32}
+		if ref.Group == 128 {
+			codeShape, scaleShape = []int64{128, 32}, []int64{1, 32}
+		}
+		ng := 128 / ref.Group
+		got := quant.Data{
+			Codes:  transposePacked(constBytes(t, back, back.LayerByName("fc1.weight"), ref.Scheme.Code, codeShape), ref.Scheme.Code.Bits(), 128, 32),
+			Scales: transposePacked(constBytes(t, back, back.LayerByName("fc1.weight/scale"), ref.Scheme.Scale, scaleShape), ref.Scheme.Scale.Bits(), ng, 32),
+		}
+		if ref.Scheme.Zero != element.Dynamic {
+			got.Zeros = transposePacked(constBytes(t, back, back.LayerByName("fc1.weight/zero_point"), ref.Scheme.Zero, scaleShape), ref.Scheme.Zero.Bits(), ng, 32)
+		}
+		if ref.Scheme.Scale2 != element.Dynamic {
+			got.Scale2 = constBytes(t, back, back.LayerByName("fc1.weight/second_order_scale"), element.F32, []int64{1, 1, 1})
+		}
+		if string(got.Codes) != string(ref.Data.Codes) || string(got.Scales) != string(ref.Data.Scales) ||
+			string(got.Zeros) != string(ref.Data.Zeros) || string(got.Scale2) != string(ref.Data.Scale2) {
+			t.Errorf("%+v: the stored Consts are not the transpose of quant.CompressNNCF's", o)
+		}
+		if ref.Group != 128 {
+			rs := back.LayerByName("fc1.weight/fq_weights_1/convert")
+			if rs == nil || producerOf(t, back, rs, 0).Type != "Reshape" || shapeAttr(producerOf(t, back, rs, 0).Outputs[0].Dims) != "128, 32" {
+				t.Errorf("%+v: no Reshape to [128, 32]", o)
+			}
+		}
+	}
+}
+
+func TestTransposePacked(t *testing.T) {
+	// 2×3 u4 matrix [[1 2 3] [4 5 6]] → [[1 4] [2 5] [3 6]].
+	if got := transposePacked([]byte{0x21, 0x43, 0x65}, 4, 2, 3); string(got) != string([]byte{0x41, 0x52, 0x63}) {
+		t.Errorf("u4: % x", got)
+	}
+	if got := transposePacked([]byte{1, 0, 2, 0, 3, 0, 4, 0}, 16, 2, 2); string(got) != string([]byte{1, 0, 3, 0, 2, 0, 4, 0}) {
+		t.Errorf("16-bit: % x", got)
+	}
+	if got := transposePacked([]byte{1, 2, 3, 4, 5, 6}, 8, 3, 2); string(got) != string([]byte{1, 3, 5, 2, 4, 6}) {
+		t.Errorf("8-bit: % x", got)
+	}
+}
