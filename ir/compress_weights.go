@@ -54,11 +54,11 @@ func nncfDefaultGroup(mode string) int {
 
 // weightSite is one constant weight CompressWeights compresses.
 type weightSite struct {
-	konst    *Layer // the Const holding the weight
-	consumer *Layer // the MatMul or Gather
-	port       int  // the consumer's input index of the weight: 1 for MatMul, 0 for Gather
-	embed      bool // a Gather embedding
-	transposed bool // a MatMul weight [in, out] (transpose_b false), compressed along axis 0
+	konst      *Layer // the Const holding the weight
+	consumer   *Layer // the MatMul or Gather
+	port       int    // the consumer's input index of the weight: 1 for MatMul, 0 for Gather
+	embed      bool   // a Gather embedding
+	transposed bool   // a MatMul weight [in, out] (transpose_b false), compressed along axis 0
 }
 
 // CompressWeights compresses the constant weights of m as NNCF's data-free weight compression
