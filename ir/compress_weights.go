@@ -64,12 +64,13 @@ type weightSite struct {
 // CompressWeights compresses the constant weights of m as NNCF's data-free weight compression
 // (nncf.compress_weights with an OpenVINO model, nncf 3.1) does, and returns how many it
 // compressed (docs/SEMANTICS.md §9.6; docs/ir.md, "ir compress --mode"). The weights are the
-// 2-D floating-point Consts (f32, f16, bf16, f64) feeding input 1 of a MatMul, directly or
-// through Convert layers, and input 0 of a Gather with a constant axis 0 (an embedding table
-// [rows, hidden]). Groups run along the input dimension: the rows of a MatMul weight [out, in]
-// with transpose_b="true" and of an embedding, the columns of a MatMul weight [in, out] with
-// transpose_b="false" (its codes are then stored [in/G, G, out], its scales [in/G, 1, out]). A
-// weight of another rank and a Const already of an integer or 8/4-bit type are left as they are.
+// 2-D floating-point Consts (f32, f16, bf16, f64, f8e4m3, f8e5m2) feeding input 1 of a MatMul,
+// directly or through Convert layers, and input 0 of a Gather with a constant axis 0 (an
+// embedding table [rows, hidden]). Groups run along the input dimension: the rows of a MatMul
+// weight [out, in] with transpose_b="true" and of an embedding, the columns of a MatMul weight
+// [in, out] with transpose_b="false" (its codes are then stored [in/G, G, out], its scales
+// [in/G, 1, out]). A weight of another rank, an integer or 4-bit Const, and the codes of an
+// already compressed weight (which reach the consumer through Multiply) are left as they are.
 //
 // Every weight gets o.Mode, except, for the 4-bit and float modes without o.AllLayers, the
 // embeddings and the last MatMul in topological order, which get NNCF's backup mode: int8_asym
@@ -261,7 +262,7 @@ func (m *Model) weightSites() ([]weightSite, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(ci.Shape) != 2 || ci.Shape[0] < 1 || ci.Shape[1] < 1 || !oneOfType(ci.Type, element.F32, element.F16, element.BF16, element.F64) {
+		if len(ci.Shape) != 2 || ci.Shape[0] < 1 || ci.Shape[1] < 1 || !oneOfType(ci.Type, element.F32, element.F16, element.BF16, element.F64, element.F8E4M3, element.F8E5M2) {
 			continue
 		}
 		seen[k.ID] = true
