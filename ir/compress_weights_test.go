@@ -490,3 +490,22 @@ func TestTransposePacked(t *testing.T) {
 		t.Errorf("8-bit: % x", got)
 	}
 }
+
+// TestCompressWeightsTwice: the weights of a compressed model reach their consumers through
+// Multiply, so a second compression finds none and changes nothing.
+func TestCompressWeightsTwice(t *testing.T) {
+	m, err := Read(filepath.Join(repoRoot(t), nncfModelPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := CompressWeights(m, WeightCompression{Mode: "int4_sym"}); err != nil || n != 3 {
+		t.Fatalf("%d, %v", n, err)
+	}
+	before := m.String()
+	if n, err := CompressWeights(m, WeightCompression{Mode: "fp8_e4m3", GroupSize: 32}); err != nil || n != 0 {
+		t.Fatalf("second compression: %d, %v", n, err)
+	}
+	if m.String() != before {
+		t.Error("the second compression changed the model")
+	}
+}
