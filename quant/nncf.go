@@ -290,11 +290,21 @@ var nf4ThresholdsF32 = func() (t [15]float32) {
 //	NF4FromF32OV(-Inf) = 0, NF4FromF32OV(+Inf) = 15
 //	NF4FromF32OV(NaN) = 0 (a NaN compares false with every threshold)
 func NF4FromF32OV(f float32) uint8 {
+	// A binary search of the sorted thresholds gives the count in four comparisons; a NaN
+	// compares false with each, giving 0.
+	m := &nf4ThresholdsF32
 	var c uint8
-	for _, t := range nf4ThresholdsF32 {
-		if f > t {
-			c++
-		}
+	if f > m[7] {
+		c = 8
+	}
+	if f > m[c+3] {
+		c += 4
+	}
+	if f > m[c+1] {
+		c += 2
+	}
+	if f > m[c] {
+		c++
 	}
 	return c
 }

@@ -420,6 +420,35 @@ func TestNF4FromF32OV(t *testing.T) {
 			t.Errorf("threshold %d: kernels.NF4FromF32 expected to differ", i)
 		}
 	}
+	// Against the definition, counting the float32 thresholds below x, for every 256th float32
+	// of [−2, 2], and against kernels.NF4FromF32 away from the thresholds.
+	count := func(x float32) (c uint8) {
+		for _, m := range element.NF4Midpoints {
+			if x > float32(m) {
+				c++
+			}
+		}
+		return c
+	}
+	onThreshold := func(x float32) bool {
+		for _, m := range element.NF4Midpoints {
+			if x == float32(m) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, sign := range []uint32{0, 0x80000000} {
+		for b := uint32(0); b <= math.Float32bits(2); b += 256 {
+			x := math.Float32frombits(b | sign)
+			if got, want := quant.NF4FromF32OV(x), count(x); got != want {
+				t.Fatalf("NF4FromF32OV(%v) = %d, counting gives %d", x, got, want)
+			}
+			if !onThreshold(x) && quant.NF4FromF32OV(x) != kernels.NF4FromF32(x) {
+				t.Fatalf("NF4FromF32OV(%v) = %d, kernels.NF4FromF32 %d", x, quant.NF4FromF32OV(x), kernels.NF4FromF32(x))
+			}
+		}
+	}
 	for _, c := range []struct {
 		x    float32
 		want uint8
@@ -427,5 +456,23 @@ func TestNF4FromF32OV(t *testing.T) {
 		if got := quant.NF4FromF32OV(c.x); got != c.want {
 			t.Errorf("NF4FromF32OV(%v) = %d, want %d", c.x, got, c.want)
 		}
+	}
+}
+
+// BenchmarkCompressNNCF compresses a 1024×1024 weight; SetBytes counts the float32 input.
+func BenchmarkCompressNNCF(b *testing.B) {
+	w := integerModelWeights(1024, 1024)["matmul_2_data"].v
+	for _, c := range []struct {
+		mode  string
+		group int
+	}{{"int8_asym", -1}, {"int4_asym", 128}, {"int4_sym", 128}, {"nf4", 128}, {"fp4", 128}, {"fp8_e4m3", 128}, {"mxfp4", 32}, {"nvfp4", 16}} {
+		b.Run(c.mode, func(b *testing.B) {
+			b.SetBytes(int64(4 * len(w)))
+			for i := 0; i < b.N; i++ {
+				if _, err := quant.CompressNNCF(w, 1024, 1024, c.mode, c.group); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
