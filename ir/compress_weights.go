@@ -65,8 +65,8 @@ type weightSite struct {
 // (nncf.compress_weights with an OpenVINO model, nncf 3.1) does, and returns how many it
 // compressed (docs/SEMANTICS.md §9.6; docs/ir.md, "ir compress --mode"). The weights are the
 // 2-D floating-point Consts (f32, f16, bf16, f64, f8e4m3, f8e5m2) feeding input 1 of a MatMul,
-// directly or through Convert layers, and input 0 of a Gather with a constant axis 0 (an
-// embedding table [rows, hidden]). Groups run along the input dimension: the rows of a MatMul
+// directly or through Convert layers, and input 0 of a Gather whose data input is f16, f32 or
+// f64 (an embedding table [rows, hidden], as NNCF recognises one, whatever its axis). Groups run along the input dimension: the rows of a MatMul
 // weight [out, in] with transpose_b="true" and of an embedding, the columns of a MatMul weight
 // [in, out] with transpose_b="false" (its codes are then stored [in/G, G, out], its scales
 // [in/G, 1, out]). A weight of another rank, an integer or 4-bit Const, and the codes of an
@@ -244,10 +244,12 @@ func (m *Model) weightSites() ([]weightSite, error) {
 			v, _ := l.DataAttr("transpose_b")
 			s = weightSite{consumer: l, port: 1, transposed: strings.TrimSpace(strings.ToLower(v)) != "true"}
 		case "Gather":
-			if len(l.Inputs) != 3 || !m.constZero(l, 2, byID) {
+			// NNCF's embedding: a Gather whose data input is an f16, f32 or f64 tensor coming
+			// from a Const (its axis is not looked at).
+			if len(l.Inputs) == 0 {
 				continue
 			}
-			if v, ok := l.DataAttr("batch_dims"); ok && strings.TrimSpace(v) != "0" {
+			if dt, ok := l.Inputs[0].Type(); !ok || !oneOfType(dt, element.F16, element.F32, element.F64) {
 				continue
 			}
 			s = weightSite{consumer: l, port: 0, embed: true}
@@ -302,24 +304,6 @@ func (m *Model) constThroughConverts(l *Layer, idx int, byID map[int64]*Layer) *
 		}
 	}
 	return nil
-}
-
-// constZero reports whether input idx of l is a one-element integer Const holding 0.
-func (m *Model) constZero(l *Layer, idx int, byID map[int64]*Layer) bool {
-	e := m.Producer(l.ID, l.Inputs[idx].ID)
-	if e == nil || byID[e.FromLayer] == nil || byID[e.FromLayer].Type != "Const" {
-		return false
-	}
-	ci, data, err := m.ConstData(byID[e.FromLayer])
-	if err != nil || ci.Elements != 1 || !ci.Type.IsInteger() {
-		return false
-	}
-	for _, b := range data {
-		if b != 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // subgraphBuilder adds the layers of NNCF's decompression subgraphs to a model.

@@ -509,3 +509,27 @@ func TestCompressWeightsTwice(t *testing.T) {
 		t.Error("the second compression changed the model")
 	}
 }
+
+// TestCompressWeightsNaN: a NaN weight is an error naming its Const, and the model is unchanged.
+func TestCompressWeightsNaN(t *testing.T) {
+	m, err := Read(filepath.Join(repoRoot(t), nncfModelPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := readOriginal(t, m, "fc1.weight")
+	w[77] = float32(math.NaN())
+	k := m.LayerByName("fc1.weight")
+	off, err := m.appendWeights(append([]byte(nil), f32View(w)...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.SetDataAttr("offset", strconv.FormatInt(off, 10))
+	before := m.String()
+	n, err := CompressWeights(m, WeightCompression{Mode: "int4_sym"})
+	if err == nil || n != 0 || !strings.Contains(err.Error(), "layer 4 (fc1.weight)") || !strings.Contains(err.Error(), "[0, 77] is NaN") {
+		t.Errorf("%d, %v", n, err)
+	}
+	if m.String() != before {
+		t.Error("the model changed")
+	}
+}
