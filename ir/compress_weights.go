@@ -78,12 +78,12 @@ type weightSite struct {
 // 32 for the MX modes. Values are quant.CompressNNCF's. Each weight Const NAME becomes NNCF's
 // decompression subgraph:
 //
-//	NAME (codes, [R, C] or [R, C/G, G]; transposed as said above) → Convert f16
+//	NAME (codes, [R, C] per row, else [R, C/G, G]; transposed as said above) → Convert f16
 //	  [→ Subtract NAME/zero_point/subtract (NAME/zero_point → Convert f16)]   asymmetric modes
 //	  → Multiply NAME/fq_weights_P (NAME/scale, f16; f8e8m0 → Convert f16 for MX;
 //	     nvfp4: f8e4m3 → Convert f32 → Multiply NAME/dequantized_scale_P by
 //	     NAME/second_order_scale (f32 [1, 1, 1]) → Convert f16)
-//	  [→ Reshape to [R, C], special_zero false]                               grouped
+//	  [→ Reshape to [R, C], special_zero false]                    unless per row
 //	  [→ Convert NAME/fq_weights_P/convert to the weight's type]
 //
 // P is the consumer's weight port (1 for MatMul, 0 for Gather). The final Convert is added when
@@ -185,7 +185,7 @@ func CompressWeights(m *Model, o WeightCompression) (int, error) {
 	}
 	b := &subgraphBuilder{m: m, next: m.nextLayerID()}
 	for _, p := range plans {
-		if err := b.replace(p.site, p.r, p.t, p.shape); err != nil {
+		if err := b.replace(p.site, p.r, p.group == -1, p.t, p.shape); err != nil {
 			return 0, err
 		}
 	}
@@ -363,12 +363,14 @@ func (b *subgraphBuilder) binary(name, typ string, t element.Type, x, y *Layer) 
 
 // replace builds the subgraph of one compressed weight (see CompressWeights) and rewires the
 // consumers of its Const as NNCF's _replace_node does.
-func (b *subgraphBuilder) replace(s weightSite, r quant.NNCFWeight, t element.Type, shape []int64) error {
+//
+// perRow is NNCF's group size −1: a group as long as the row still gets NNCF's grouped layout
+// ([rows, 1, cols] and a Reshape), as NNCF writes it for any group size other than −1.
+func (b *subgraphBuilder) replace(s weightSite, r quant.NNCFWeight, perRow bool, t element.Type, shape []int64) error {
 	name := s.konst.Name
 	port := strconv.Itoa(s.port)
 	// r is [rows, cols] with groups along cols; a transposed weight is stored [cols, rows].
 	rows, cols, g := int64(r.Rows), int64(r.Cols), int64(r.Group)
-	perRow := g == cols
 	codeShape, scaleShape := []int64{rows, cols}, []int64{rows, 1}
 	if !perRow {
 		codeShape, scaleShape = []int64{rows, cols / g, g}, []int64{rows, cols / g, 1}

@@ -136,6 +136,8 @@ func TestCompressWeights(t *testing.T) {
 		{Mode: "fp4", GroupSize: 32}, {Mode: "fp8_e4m3", GroupSize: 32}, {Mode: "mxfp4"}, {Mode: "mxfp8_e4m3"},
 		{Mode: "nvfp4"}, {Mode: "int4_asym", GroupSize: 32, AllLayers: true}, {Mode: "nvfp4", AllLayers: true},
 		{Mode: "int4_sym", GroupSize: -1}, {Mode: "fp4", GroupSize: 16, AllLayers: true},
+		// A group as long as fc1's rows: still NNCF's grouped layout, [32, 1, 128] and a Reshape.
+		{Mode: "int4_asym", GroupSize: 128}, {Mode: "nf4", GroupSize: 32, AllLayers: true},
 	} {
 		t.Run(o.Mode+"/"+strconv.Itoa(o.GroupSize)+"/"+pyBool(o.AllLayers), func(t *testing.T) {
 			orig, err := Read(filepath.Join(root, nncfModelPath))
@@ -225,7 +227,7 @@ func checkSite(t *testing.T, orig, m *Model, s nncfSite) {
 		}
 	}
 	x := producerOf(t, m, top, 0)
-	grouped := ref.Group != cols
+	grouped := s.group != -1
 	if grouped {
 		wantLayer(t, x, "Reshape", "special_zero", "false")
 		sh := producerOf(t, m, x, 1)
@@ -406,7 +408,7 @@ func TestCompressWeightsErrors(t *testing.T) {
 // scales [in/G, 1, out] (or [1, out]), holding the transpose of what the [out, in] weight gives.
 func TestCompressWeightsTransposeBFalse(t *testing.T) {
 	root := repoRoot(t)
-	for _, o := range []WeightCompression{{Mode: "int4_asym", GroupSize: 32}, {Mode: "int8_sym"}, {Mode: "nvfp4", AllLayers: true}, {Mode: "nf4", GroupSize: 64}} {
+	for _, o := range []WeightCompression{{Mode: "int4_asym", GroupSize: 32}, {Mode: "int8_sym"}, {Mode: "nvfp4", AllLayers: true}, {Mode: "nf4", GroupSize: 64}, {Mode: "int4_sym", GroupSize: 128}} {
 		m, err := Read(filepath.Join(root, nncfModelPath))
 		if err != nil {
 			t.Fatal(err)
@@ -451,7 +453,7 @@ func TestCompressWeightsTransposeBFalse(t *testing.T) {
 			t.Fatal(err)
 		}
 		codeShape, scaleShape := []int64{128 / int64(ref.Group), int64(ref.Group), 32}, []int64{128 / int64(ref.Group), 1, 32}
-		if ref.Group == 128 {
+		if g == -1 {
 			codeShape, scaleShape = []int64{128, 32}, []int64{1, 32}
 		}
 		ng := 128 / ref.Group
@@ -469,7 +471,7 @@ func TestCompressWeightsTransposeBFalse(t *testing.T) {
 			string(got.Zeros) != string(ref.Data.Zeros) || string(got.Scale2) != string(ref.Data.Scale2) {
 			t.Errorf("%+v: the stored Consts are not the transpose of quant.CompressNNCF's", o)
 		}
-		if ref.Group != 128 {
+		if g != -1 {
 			rs := back.LayerByName("fc1.weight/fq_weights_1/convert")
 			if rs == nil || producerOf(t, back, rs, 0).Type != "Reshape" || shapeAttr(producerOf(t, back, rs, 0).Outputs[0].Dims) != "128, 32" {
 				t.Errorf("%+v: no Reshape to [128, 32]", o)
