@@ -2,165 +2,16 @@ package quant_test
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"math"
-	"math/bits"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/internal/nncfref"
 	"github.com/convertpromote/convertpromote/kernels"
 	"github.com/convertpromote/convertpromote/quant"
 )
-
-// seedSequence0 returns the first n 32-bit words that numpy's SeedSequence(0).generate_state
-// gives: the entropy [0] is mixed into a pool of four words, which is then hashed out (numpy's
-// bit_generator.pyx, the "Improving seed_seq" algorithm by M. E. O'Neill).
-func seedSequence0(n int) []uint32 {
-	const (
-		initA, multA = 0x43b0d7e5, 0x931e8875
-		initB, multB = 0x8b51f9dd, 0x58f38ded
-		mixL, mixR   = 0xca01f9dd, 0x4973f715
-		xshift       = 16
-	)
-	hashConst := uint32(initA)
-	hashmix := func(v uint32) uint32 {
-		v ^= hashConst
-		hashConst *= multA
-		v *= hashConst
-		return v ^ v>>xshift
-	}
-	mix := func(x, y uint32) uint32 {
-		r := mixL*x - mixR*y
-		return r ^ r>>xshift
-	}
-	entropy := []uint32{0}
-	var pool [4]uint32
-	for i := range pool {
-		if i < len(entropy) {
-			pool[i] = hashmix(entropy[i])
-		} else {
-			pool[i] = hashmix(0)
-		}
-	}
-	for src := range pool {
-		for dst := range pool {
-			if src != dst {
-				pool[dst] = mix(pool[dst], hashmix(pool[src]))
-			}
-		}
-	}
-	out := make([]uint32, n)
-	hashConst = initB
-	for i := range out {
-		v := pool[i%len(pool)]
-		v ^= hashConst
-		hashConst *= multB
-		v *= hashConst
-		out[i] = v ^ v>>xshift
-	}
-	return out
-}
-
-// pcg64 is numpy's PCG64: a 128-bit LCG with the XSL-RR output function.
-type pcg64 struct{ hi, lo, incHi, incLo uint64 }
-
-// pcg multiplier 0x2360ED051FC65DA44385DF649FCCF645 (PCG_DEFAULT_MULTIPLIER_128).
-const pcgMulHi, pcgMulLo = 0x2360ED051FC65DA4, 0x4385DF649FCCF645
-
-func (p *pcg64) step() {
-	h, l := bits.Mul64(p.lo, pcgMulLo)
-	h += p.hi*pcgMulLo + p.lo*pcgMulHi
-	var c uint64
-	p.lo, c = bits.Add64(l, p.incLo, 0)
-	p.hi, _ = bits.Add64(h, p.incHi, c)
-}
-
-func (p *pcg64) next() uint64 {
-	p.step()
-	return bits.RotateLeft64(p.hi^p.lo, -int(p.hi>>58))
-}
-
-// newDefaultRNG0 is numpy's default_rng(seed=0): PCG64 seeded by four 64-bit words of
-// SeedSequence(0) (initstate = words 0,1; initseq = words 2,3, high word first), through
-// pcg_setseq_128_srandom_r.
-func newDefaultRNG0() *pcg64 {
-	w := seedSequence0(8)
-	u := func(i int) uint64 { return uint64(w[2*i]) | uint64(w[2*i+1])<<32 }
-	initHi, initLo, seqHi, seqLo := u(0), u(1), u(2), u(3)
-	p := &pcg64{incHi: seqHi<<1 | seqLo>>63, incLo: seqLo<<1 | 1}
-	p.step()
-	var c uint64
-	p.lo, c = bits.Add64(p.lo, initLo, 0)
-	p.hi, _ = bits.Add64(p.hi, initHi, c)
-	p.step()
-	return p
-}
-
-// random is numpy's Generator.random(): 53 random bits as a float64 in [0, 1).
-func (p *pcg64) random() float64 { return float64(p.next()>>11) * 0x1p-53 }
-
-// integerModelWeights regenerates NNCF's IntegerModel weights: rng.random(shape)*2 − 1 rounded to
-// float32, drawn in the order gather_2_data [3, dim3], matmul_1_data [dim3, dim3],
-// matmul_2_data [dim3, dim2].
-func integerModelWeights(dim2, dim3 int) map[string]nncfTensor {
-	rng := newDefaultRNG0()
-	draw := func(r, c int) nncfTensor {
-		v := make([]float32, r*c)
-		for i := range v {
-			v[i] = float32(rng.random()*2 - 1)
-		}
-		return nncfTensor{v, r, c}
-	}
-	g := draw(3, dim3)
-	m1 := draw(dim3, dim3)
-	m2 := draw(dim3, dim2)
-	return map[string]nncfTensor{"gather_2_data": g, "matmul_1_data": m1, "matmul_2_data": m2}
-}
-
-type nncfTensor struct {
-	v          []float32
-	rows, cols int
-}
-
-// TestPCG64 checks the numpy port against the state and outputs that numpy 1.24 printed for
-// default_rng(seed=0) (kept beside the test data's source notes).
-func TestPCG64(t *testing.T) {
-	p := newDefaultRNG0()
-	if p.hi != 0x1aa1b5345996452d || p.lo != 0x09585eb7a69561e3 || p.incHi != 0x418ddadb3af71a82 || p.incLo != 0x588133bc447873a9 {
-		t.Fatalf("state after seeding %#x%016x inc %#x%016x", p.hi, p.lo, p.incHi, p.incLo)
-	}
-	for i, want := range []uint64{0xa30febcfd9c2825f, 0x4510bdf882d9d721, 0xa7d3da94ecde8b8, 0x43b27b61342f01d} {
-		if got := p.next(); got != want {
-			t.Errorf("output %d = %#x, want %#x", i, got, want)
-		}
-	}
-	// numpy: default_rng(0).random() = 0.6369616873214543; the first gather_2_data weight is
-	// f32 0x3e8c3faf.
-	if got := newDefaultRNG0().random(); got != 0.6369616873214543 {
-		t.Errorf("random() = %v", got)
-	}
-	if got := math.Float32bits(integerModelWeights(3, 6)["gather_2_data"].v[0]); got != 0x3e8c3faf {
-		t.Errorf("first weight bits %#x", got)
-	}
-}
-
-// flatten reads a nested JSON array of numbers.
-func flatten(x any) []float64 {
-	switch v := x.(type) {
-	case float64:
-		return []float64{v}
-	case []any:
-		var out []float64
-		for _, e := range v {
-			out = append(out, flatten(e)...)
-		}
-		return out
-	}
-	return nil
-}
 
 // codeValues decodes the packed codes of n elements of type t to float32 through f16, as the
 // reference files hold them.
@@ -185,58 +36,35 @@ func codeValues(t *testing.T, codes []byte, ct element.Type, n int) []float32 {
 // test_compare_compressed_weights does and compares codes, scales, zero points and the
 // second-level scale exactly with NNCF's reference files (testdata/nncf/SOURCE.md).
 func TestCompressNNCFReference(t *testing.T) {
-	type layer struct {
-		mode  string
-		group int
-	}
-	cases := []struct {
-		mode, backup string
-		dim2, dim3   int
-		group, bg    int
-	}{
-		{"int8_asym", "int8_asym", 3, 6, -1, -1},
-		{"int8_sym", "int8_sym", 3, 6, -1, -1},
-		{"int4_asym", "int8_asym", 3, 6, 3, -1},
-		{"int4_sym", "int8_asym", 3, 6, 3, -1},
-		{"nf4", "int8_asym", 3, 6, 3, -1},
-		{"fp4", "fp8_e4m3", 3, 6, 3, 3},
-		{"fp8_e4m3", "fp8_e4m3", 3, 6, 3, 3},
-		{"mxfp4", "mxfp8_e4m3", 32, 32, 32, 32},
-		{"mxfp8_e4m3", "mxfp8_e4m3", 32, 32, 32, 32},
-		{"nvfp4", "int8_asym", 16, 16, 16, -1},
-	}
-	for _, c := range cases {
-		t.Run(c.mode, func(t *testing.T) {
-			raw, err := os.ReadFile(filepath.Join("testdata", "nncf", "IntegerModel_compressed_weights_"+c.mode+".json"))
+	for _, c := range nncfref.Cases {
+		t.Run(c.Mode, func(t *testing.T) {
+			ref, err := nncfref.Reference(filepath.Join("testdata", "nncf"), c.Mode)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var ref map[string]map[string]any
-			if err := json.Unmarshal(raw, &ref); err != nil {
-				t.Fatal(err)
-			}
-			ws := integerModelWeights(c.dim2, c.dim3)
-			layers := map[string]layer{"matmul_2_data": {c.mode, c.group}, "matmul_1_data": {c.backup, c.bg}, "gather_2_data": {c.backup, c.bg}}
+			ws := nncfref.IntegerModelWeights(c.Dim2, c.Dim3)
+			layers := map[string][2]any{"matmul_2_data": {c.Mode, c.Group}, "matmul_1_data": {c.Backup, c.BGroup}, "gather_2_data": {c.Backup, c.BGroup}}
 			if len(ref) != len(layers) {
 				t.Fatalf("reference has %d weights", len(ref))
 			}
 			for name, l := range layers {
 				w := ws[name]
-				r, err := quant.CompressNNCF(w.v, w.rows, w.cols, l.mode, l.group)
+				mode, group := l[0].(string), l[1].(int)
+				r, err := quant.CompressNNCF(w.V, w.Rows, w.Cols, mode, group)
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
 				want := ref[name]
-				n := len(w.v)
+				n := len(w.V)
 				eq := func(field string, got []float32) {
 					t.Helper()
-					exp := flatten(want[field])
+					exp := want[field].Values
 					if len(exp) != len(got) {
 						t.Errorf("%s %s: %d values, reference %d", name, field, len(got), len(exp))
 						return
 					}
 					for i := range exp {
-						if float64(got[i]) != exp[i] && !(math.IsNaN(exp[i]) && got[i] != got[i]) {
+						if float64(got[i]) != exp[i] {
 							t.Errorf("%s %s[%d] = %v, reference %v", name, field, i, got[i], exp[i])
 						}
 					}
@@ -255,9 +83,9 @@ func TestCompressNNCFReference(t *testing.T) {
 				if r.Scheme.Zero != element.Dynamic {
 					eq("zero_point", codeValues(t, r.Data.Zeros, r.Scheme.Zero, groups))
 				} else if _, ok := want["zero_point"]; ok {
-					t.Errorf("%s: reference has zero points, %s none", name, l.mode)
+					t.Errorf("%s: reference has zero points, %s none", name, mode)
 				}
-				if l.mode == "nvfp4" {
+				if mode == "nvfp4" {
 					eq("sec_order_scale", []float32{r.Scale2})
 				}
 			}
@@ -271,8 +99,7 @@ func TestCompressNNCFReference(t *testing.T) {
 // converted to f16 and combined in float32 with f16 rounding, as OpenVINO evaluates NNCF's
 // subgraph) gives the same bits.
 func TestCompressNNCFDequantize(t *testing.T) {
-	ws := integerModelWeights(64, 64)
-	w := ws["matmul_2_data"]
+	w := nncfref.IntegerModelWeights(64, 64)["matmul_2_data"]
 	for _, c := range []struct {
 		mode  string
 		group int
@@ -282,11 +109,11 @@ func TestCompressNNCFDequantize(t *testing.T) {
 		{"nf4", 16, 0.2}, {"fp4", 16, 0.25}, {"fp8_e4m3", 16, 1.0 / 16}, {"mxfp4", 32, 0.5},
 		{"mxfp8_e4m3", 32, 1.0 / 8}, {"nvfp4", 16, 0.25},
 	} {
-		r, err := quant.CompressNNCF(w.v, w.rows, w.cols, c.mode, c.group)
+		r, err := quant.CompressNNCF(w.V, w.Rows, w.Cols, c.mode, c.group)
 		if err != nil {
 			t.Fatalf("%s: %v", c.mode, err)
 		}
-		n := len(w.v)
+		n := len(w.V)
 		out := make([]byte, 4*n)
 		if err := quant.Dequantize(out, element.F32, r.Data, r.Scheme, n); err != nil {
 			t.Fatalf("%s: %v", c.mode, err)
@@ -312,7 +139,7 @@ func TestCompressNNCFDequantize(t *testing.T) {
 			}
 			amax := 0.0
 			for i := gi * g; i < (gi+1)*g; i++ {
-				amax = math.Max(amax, math.Abs(float64(w.v[i])))
+				amax = math.Max(amax, math.Abs(float64(w.V[i])))
 			}
 			for i := gi * g; i < (gi+1)*g; i++ {
 				want := f16Round(f16Round(codes[i]-zp) * scale)
@@ -320,8 +147,8 @@ func TestCompressNNCFDequantize(t *testing.T) {
 				if math.Float32bits(got) != math.Float32bits(want) {
 					t.Errorf("%s [%d] = %v, independent decoding %v", c.mode, i, got, want)
 				}
-				if d := math.Abs(float64(got) - float64(w.v[i])); d > c.tol*amax+1e-3*amax {
-					t.Errorf("%s [%d]: %v decompresses to %v, error %v > %v", c.mode, i, w.v[i], got, d, c.tol*amax)
+				if d := math.Abs(float64(got) - float64(w.V[i])); d > c.tol*amax+1e-3*amax {
+					t.Errorf("%s [%d]: %v decompresses to %v, error %v > %v", c.mode, i, w.V[i], got, d, c.tol*amax)
 				}
 			}
 		}
@@ -461,7 +288,7 @@ func TestNF4FromF32OV(t *testing.T) {
 
 // BenchmarkCompressNNCF compresses a 1024×1024 weight; SetBytes counts the float32 input.
 func BenchmarkCompressNNCF(b *testing.B) {
-	w := integerModelWeights(1024, 1024)["matmul_2_data"].v
+	w := nncfref.IntegerModelWeights(1024, 1024)["matmul_2_data"].V
 	for _, c := range []struct {
 		mode  string
 		group int
