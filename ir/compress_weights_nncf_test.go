@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/convertpromote/convertpromote/element"
@@ -74,7 +75,7 @@ func integerModel(t *testing.T, dim2, dim3 int) *Model {
 	return m
 }
 
-func itoa64(v int64) string { return shapeAttr([]int64{v}) }
+func itoa64(v int64) string { return strconv.FormatInt(v, 10) }
 
 // TestCompressWeightsNNCFReference compresses NNCF's IntegerModel as NNCF's
 // test_compare_compressed_weights does and compares the written Consts, shapes and values, with
