@@ -95,14 +95,7 @@ func TestCompressWeightsNNCFReference(t *testing.T) {
 			if err != nil || n != 3 {
 				t.Fatalf("%d, %v", n, err)
 			}
-			out := filepath.Join(t.TempDir(), "IntegerModel.xml")
-			if err := m.Save(out); err != nil {
-				t.Fatal(err)
-			}
-			back, err := Read(out)
-			if err != nil {
-				t.Fatal(err)
-			}
+			back := saveAndRead(t, m)
 			for name, fields := range ref {
 				for field, want := range fields {
 					lname := map[string]string{"compressed_weight": name, "scale": name + "/scale",

@@ -155,17 +155,7 @@ func TestCompressWeights(t *testing.T) {
 			if n != 3 {
 				t.Fatalf("compressed %d weights, want 3", n)
 			}
-			out := filepath.Join(t.TempDir(), "out.xml")
-			if err := m.Save(out); err != nil {
-				t.Fatal(err)
-			}
-			back, err := Read(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := back.Check(); err != nil {
-				t.Fatalf("the written model fails Check: %v", err)
-			}
+			back := saveAndRead(t, m)
 			// The .bin holds exactly the remaining Consts' bytes, none of the replaced weights.
 			var sum int64
 			for _, l := range back.Layers {
@@ -191,6 +181,23 @@ func TestCompressWeights(t *testing.T) {
 			}
 		})
 	}
+}
+
+// saveAndRead saves m into a temporary directory, reads it back and checks it.
+func saveAndRead(t *testing.T, m *Model) *Model {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "out.xml")
+	if err := m.Save(out); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := back.Check(); err != nil {
+		t.Fatalf("the written model fails Check: %v", err)
+	}
+	return back
 }
 
 // checkSite checks one compressed weight of the written model: the layers, names, types,
@@ -433,17 +440,7 @@ func TestCompressWeightsTransposeBFalse(t *testing.T) {
 		if _, err := CompressWeights(m, o); err != nil {
 			t.Fatalf("%+v: %v", o, err)
 		}
-		out := filepath.Join(t.TempDir(), "out.xml")
-		if err := m.Save(out); err != nil {
-			t.Fatal(err)
-		}
-		back, err := Read(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := back.Check(); err != nil {
-			t.Fatalf("%+v: the written model fails Check: %v", o, err)
-		}
+		back := saveAndRead(t, m)
 		g := o.GroupSize
 		if g == 0 {
 			g = nncfDefaultGroup(strings.ToLower(o.Mode))

@@ -290,21 +290,12 @@ var nf4ThresholdsF32 = func() (t [15]float32) {
 //	NF4FromF32OV(-Inf) = 0, NF4FromF32OV(+Inf) = 15
 //	NF4FromF32OV(NaN) = 0 (a NaN compares false with every threshold)
 func NF4FromF32OV(f float32) uint8 {
-	// A binary search of the sorted thresholds gives the count in four comparisons; a NaN
-	// compares false with each, giving 0.
-	m := &nf4ThresholdsF32
-	var c uint8
-	if f > m[7] {
-		c = 8
-	}
-	if f > m[c+3] {
-		c += 4
-	}
-	if f > m[c+1] {
-		c += 2
-	}
-	if f > m[c] {
-		c++
+	// kernels.NF4FromF32 counts the float64 thresholds below f. A float32 threshold rounded
+	// down from its float64 value has no float32 between the two, so the counts differ only
+	// when f is a float32 threshold rounded up: kernels counts it, OpenVINO does not.
+	c := kernels.NF4FromF32(f)
+	if c > 0 && f == nf4ThresholdsF32[c-1] {
+		c--
 	}
 	return c
 }
