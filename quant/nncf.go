@@ -47,7 +47,9 @@ var nncfFloatMax = map[string]float32{"nf4": 1, "fp4": 6, "fp8_e4m3": 448, "mxfp
 //
 //   - int8_asym, int4_asym (b = 8, 4): per group scale = (max − min) / (2^b − 1), raised to
 //     2^-23 when its magnitude is below; zero point = clip(−round(min / scale), 0, 2^b − 1);
-//     code = clip(round(w / scale + zero point), 0, 2^b − 1).
+//     code = clip(round(w / scale + zero point), 0, 2^b − 1). The range is the group's own, 0
+//     not included: a group without negative values gets zero point 0 and its largest values
+//     clipped, as NNCF computes it.
 //   - int8_sym, int4_sym: scale = |min| / 2^(b−1) when |min| ≥ max, else −max / 2^(b−1) (a
 //     negative scale), with the same lower bound; code = clip(round(w / scale), −2^(b−1),
 //     2^(b−1) − 1).
@@ -97,21 +99,33 @@ func CompressNNCF(w []float32, rows, cols int, mode string, group int) (NNCFWeig
 	r := NNCFWeight{Mode: mode, Scheme: s, Rows: rows, Cols: cols, Group: group, Data: s.Alloc(n)}
 	groups := s.Groups(n)
 	scales := make([]float32, groups)
-	var codes []byte // one code a byte before packing 4-bit codes
+	var codes []byte // integer codes, one a byte, before packing
 	switch mode {
 	case "int8_asym", "int4_asym":
 		codes, r.Data.Zeros, err = nncfAsym(w, scales, group, s.Code.Bits(), s.Zero)
 	case "int8_sym", "int4_sym":
 		codes = nncfSym(w, scales, group, s.Code.Bits())
 	default:
-		codes, err = nncfFloat(w, scales, group, mode, s)
+		// Float codes: w / scale converted to the code type as OpenVINO converts float32.
+		norm := nncfFloat(w, scales, group, mode, s)
+		if s.Code == element.NF4 {
+			codes = make([]byte, n)
+			for i, v := range norm {
+				codes[i] = NF4FromF32OV(v)
+			}
+			packNibbles(r.Data.Codes, codes)
+			codes = nil
+		} else {
+			err = kernels.Convert(r.Data.Codes, s.Code, f32Bytes(norm), element.F32, n)
+		}
 	}
 	if err != nil {
 		return NNCFWeight{}, err
 	}
-	// Pack 4-bit codes from their byte form; 8-bit codes are already stored.
-	switch s.Code {
-	case element.U4, element.I4:
+	// Store the integer codes: 4-bit ones packed by converting their byte form.
+	switch {
+	case codes == nil:
+	case s.Code == element.U4 || s.Code == element.I4:
 		from := element.U8
 		if s.Code == element.I4 {
 			from = element.I8
@@ -119,8 +133,6 @@ func CompressNNCF(w []float32, rows, cols int, mode string, group int) (NNCFWeig
 		if err := kernels.Convert(r.Data.Codes, s.Code, codes, from, n); err != nil {
 			return NNCFWeight{}, err
 		}
-	case element.NF4, element.F4E2M1:
-		packNibbles(r.Data.Codes, codes)
 	default:
 		copy(r.Data.Codes, codes)
 	}
@@ -229,8 +241,9 @@ func nncfSym(w, scales []float32, group, bits int) []byte {
 	return codes
 }
 
-// nncfFloat computes the float modes' scales (into scales, as float32) and codes (one a byte).
-func nncfFloat(w, scales []float32, group int, mode string, s Scheme) ([]byte, error) {
+// nncfFloat computes the float modes' scales (into scales, as float32) and returns the
+// normalised values w / scale that the codes are converted from.
+func nncfFloat(w, scales []float32, group int, mode string, s Scheme) []float32 {
 	div := nncfFloatMax[mode]
 	norm := make([]float32, len(w))
 	for gi := range scales {
@@ -252,21 +265,7 @@ func nncfFloat(w, scales []float32, group int, mode string, s Scheme) ([]byte, e
 		}
 		scales[gi] = scale
 	}
-	codes := make([]byte, len(w))
-	if s.Code == element.NF4 {
-		for i, v := range norm {
-			codes[i] = NF4FromF32OV(v)
-		}
-		return codes, nil
-	}
-	// f4e2m1 and f8e4m3: one code a byte, converted as OpenVINO converts float32.
-	if s.Code == element.F8E4M3 {
-		return codes, kernels.Convert(codes, element.F8E4M3, f32Bytes(norm), element.F32, len(norm))
-	}
-	for i, v := range norm {
-		codes[i] = kernels.F4E2M1FromF32(v)
-	}
-	return codes, nil
+	return norm
 }
 
 // nf4ThresholdsF32 are element.NF4Midpoints rounded to float32: OpenVINO's ConvertNF4::quantize
