@@ -32,6 +32,12 @@ type NNCFWeight struct {
 	Scale2 float32
 }
 
+// nncfOptimizedMin is the element count from which NNCF computes a weight with functions
+// compiled by OpenVINO rather than with numpy (MIN_INPUT_SIZE_FOR_OPTIMIZED_COMPRESSION); for the
+// float modes they apply the lower bound of the scale before dividing by the code type's largest
+// value, and they clamp an asymmetric zero point in float32 (see nncfAsym).
+const nncfOptimizedMin = 10000
+
 // f32Eps is float32's machine epsilon, 2^-23: NNCF's lower bound on a scale's magnitude.
 const f32Eps = 0x1p-23
 
@@ -60,13 +66,20 @@ var nncfFloatMax = map[string]float32{"nf4": 1, "fp4": 6, "fp8_e4m3": 448, "mxfp
 //   - nvfp4: as fp4 with groups of 16; the scales are then compressed as fp8_e4m3 with one
 //     second-level scale for the whole tensor: max|scale| / 448, with the same lower bound.
 //
+// For a weight of 10 000 elements or more (and nvfp4's second level over 10 000 scales or more)
+// NNCF computes with functions compiled by OpenVINO, which for the float modes raise max|w| to
+// 2^-23 before dividing by {6, 448}: the scale of a group whose largest magnitude is below
+// 2^-23·{6, 448} is then smaller, and which clamp the asymmetric zero point in float32, so that a
+// quotient −round(min / scale) beyond int32's range gives 2^b − 1 rather than 0 when positive.
+// CompressNNCF does the same.
+//
 // round is to nearest, ties to even. Codes are computed from the float32 scale; the scale is
 // then stored in its type: f16 rounded to nearest, ties to even (kernels.Convert); f8e8m0,
 // exact for a power of two; nvfp4's f8e4m3 as kernels.Convert converts float32 to f8e4m3. Code
 // values are converted as OpenVINO converts float32 (NNCF has OpenVINO convert them): f4e2m1
 // and f8e4m3 by kernels.Convert, nf4 by NF4FromF32OV. log2 is float64's, rounded to float32. A
-// zero point whose −round(min / scale) lies outside int32 is 0, as numpy's conversion gives on
-// x86.
+// zero point whose −round(min / scale) lies outside int32 is 0 below 10 000 elements, as numpy's
+// conversion gives on x86.
 //
 // Errors wrap kernels.ErrUnsupported for an unknown mode and kernels.ErrInvalid for a weight
 // that is not rows×cols values, a NaN or infinite weight, a group that does not divide cols,
@@ -102,12 +115,12 @@ func CompressNNCF(w []float32, rows, cols int, mode string, group int) (NNCFWeig
 	var codes []byte // integer codes, one a byte, before packing
 	switch mode {
 	case "int8_asym", "int4_asym":
-		codes, r.Data.Zeros, err = nncfAsym(w, scales, group, s.Code.Bits(), s.Zero)
+		codes, r.Data.Zeros, err = nncfAsym(w, scales, group, s.Code.Bits(), s.Zero, n >= nncfOptimizedMin)
 	case "int8_sym", "int4_sym":
 		codes = nncfSym(w, scales, group, s.Code.Bits())
 	default:
 		// Float codes: w / scale converted to the code type as OpenVINO converts float32.
-		norm := nncfFloat(w, scales, group, mode, s)
+		norm := nncfFloat(w, scales, group, mode, s, n >= nncfOptimizedMin)
 		if s.Code == element.NF4 {
 			codes = make([]byte, n)
 			for i, v := range norm {
@@ -142,7 +155,11 @@ func CompressNNCF(w []float32, rows, cols int, mode string, group int) (NNCFWeig
 		for _, v := range scales {
 			g = max(g, float32(math.Abs(float64(v))))
 		}
-		g = epsFloor(g / 448)
+		if groups >= nncfOptimizedMin {
+			g = epsFloor(g) / 448
+		} else {
+			g = epsFloor(g / 448)
+		}
 		norm := make([]float32, groups)
 		for i, v := range scales {
 			norm[i] = v / g
@@ -184,8 +201,9 @@ func roundClip(x float32, lo, hi float64) float64 {
 }
 
 // nncfAsym computes the asymmetric modes' scales (into scales), codes (one a byte) and zero
-// points (stored as zt: u8, or u4 two a byte).
-func nncfAsym(w, scales []float32, group, bits int, zt element.Type) ([]byte, []byte, error) {
+// points (stored as zt: u8, or u4 two a byte). optimized clamps the zero point as NNCF's
+// OpenVINO-compiled path does, in float32, rather than through numpy's int32 conversion.
+func nncfAsym(w, scales []float32, group, bits int, zt element.Type, optimized bool) ([]byte, []byte, error) {
 	hi := float64(int(1)<<bits - 1)
 	codes := make([]byte, len(w))
 	zps := make([]byte, len(scales))
@@ -198,7 +216,7 @@ func nncfAsym(w, scales []float32, group, bits int, zt element.Type) ([]byte, []
 		// gives INT32_MIN (x86's CVTTSS2SI) outside int32's range, which the clip makes 0.
 		z := -math.RoundToEven(float64(mn / scale))
 		zp := 0.0
-		if z >= math.MinInt32 && z <= math.MaxInt32 {
+		if optimized || z >= math.MinInt32 && z <= math.MaxInt32 {
 			zp = min(max(z, 0), hi)
 		}
 		zf := float32(zp)
@@ -242,8 +260,10 @@ func nncfSym(w, scales []float32, group, bits int) []byte {
 }
 
 // nncfFloat computes the float modes' scales (into scales, as float32) and returns the
-// normalised values w / scale that the codes are converted from.
-func nncfFloat(w, scales []float32, group int, mode string, s Scheme) []float32 {
+// normalised values w / scale that the codes are converted from. floorFirst applies the lower
+// bound before the division by the code type's largest value, as NNCF's OpenVINO-compiled path
+// does.
+func nncfFloat(w, scales []float32, group int, mode string, s Scheme, floorFirst bool) []float32 {
 	div := nncfFloatMax[mode]
 	norm := make([]float32, len(w))
 	for gi := range scales {
@@ -252,10 +272,15 @@ func nncfFloat(w, scales []float32, group int, mode string, s Scheme) []float32 
 		for _, v := range g {
 			a = max(a, float32(math.Abs(float64(v))))
 		}
-		if mode != "nf4" {
-			a /= div
+		var scale float32
+		switch {
+		case mode == "nf4":
+			scale = epsFloor(a)
+		case floorFirst:
+			scale = epsFloor(a) / div
+		default:
+			scale = epsFloor(a / div)
 		}
-		scale := epsFloor(a)
 		if s.Scale == element.F8E8M0 {
 			e := math.Ceil(float64(float32(math.Log2(float64(scale)))))
 			scale = float32(math.Ldexp(1, int(min(max(e, -127), 127))))

@@ -303,3 +303,54 @@ func BenchmarkCompressNNCF(b *testing.B) {
 		})
 	}
 }
+
+// TestCompressNNCFOptimizedPath: from 10 000 elements NNCF's compiled functions apply the lower
+// bound of a float mode's scale before the division by the code type's largest value, so an
+// all-zero fp4 group gets the scale 2^-23 / 6 (f16 0) rather than 2^-23 (f16 0x0002).
+func TestCompressNNCFOptimizedPath(t *testing.T) {
+	for _, c := range []struct {
+		rows int
+		want uint16
+	}{{4, 0x0002}, {10000 / 16, 0x0000}} {
+		w := make([]float32, c.rows*16)
+		for i := 16; i < len(w); i++ {
+			w[i] = float32(i%7) - 3
+		}
+		r, err := quant.CompressNNCF(w, c.rows, 16, "fp4", 16)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := binary.LittleEndian.Uint16(r.Data.Scales); got != c.want {
+			t.Errorf("%d rows: the zero group's scale %#04x, want %#04x", c.rows, got, c.want)
+		}
+		// The other groups are alike on both paths: max 3 / 6 = 0.5.
+		if got := binary.LittleEndian.Uint16(r.Data.Scales[2:]); got != 0x3800 {
+			t.Errorf("%d rows: scale %#04x, want 0x3800", c.rows, got)
+		}
+	}
+}
+
+// TestCompressNNCFZeroPointRange: a constant group of −300 has the scale 2^-23 and
+// −round(min / scale) = 300·2^23, beyond int32: numpy's conversion (NNCF below 10 000 elements)
+// makes it 0, the compiled path (from 10 000) clamps it to 255.
+func TestCompressNNCFZeroPointRange(t *testing.T) {
+	for _, c := range []struct {
+		rows int
+		want byte
+	}{{4, 0}, {10000 / 4, 255}} {
+		w := make([]float32, c.rows*4)
+		for i := range w {
+			w[i] = float32(i%4) - 1.5
+		}
+		for i := 0; i < 4; i++ {
+			w[i] = -300
+		}
+		r, err := quant.CompressNNCF(w, c.rows, 4, "int8_asym", -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Data.Zeros[0] != c.want || r.Data.Zeros[1] != 128 {
+			t.Errorf("%d rows: zero points %d, %d, want %d, 128", c.rows, r.Data.Zeros[0], r.Data.Zeros[1], c.want)
+		}
+	}
+}
