@@ -532,3 +532,50 @@ func TestCompressWeightsNaN(t *testing.T) {
 		t.Error("the model changed")
 	}
 }
+
+// TestCompressWeightsBF16: a bf16 weight feeding its MatMul directly gets NNCF's final Convert
+// to bf16, and the values are those of the bf16 weight widened to float32.
+func TestCompressWeightsBF16(t *testing.T) {
+	m, err := Read(filepath.Join(repoRoot(t), nncfModelPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := readOriginal(t, m, "fc1.weight")
+	bf := make([]byte, 2*len(w))
+	if err := kernels.Convert(bf, element.BF16, f32View(w), element.F32, len(w)); err != nil {
+		t.Fatal(err)
+	}
+	k := m.LayerByName("fc1.weight")
+	off, err := m.appendWeights(bf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.SetDataAttr("element_type", "bf16")
+	k.SetDataAttr("offset", strconv.FormatInt(off, 10))
+	k.SetDataAttr("size", strconv.Itoa(len(bf)))
+	k.Outputs[0].Precision = "BF16"
+	m.LayerByName("fc1").Inputs[1].Precision = "BF16"
+	if n, err := CompressWeights(m, WeightCompression{Mode: "int4_asym"}); err != nil || n != 3 {
+		t.Fatalf("%d, %v", n, err)
+	}
+	back := saveAndRead(t, m)
+	cv := back.LayerByName("fc1.weight/fq_weights_1/convert")
+	if cv == nil || producerOf(t, back, back.LayerByName("fc1"), 1) != cv {
+		t.Fatal("fc1 is not fed by fc1.weight/fq_weights_1/convert")
+	}
+	wantLayer(t, cv, "Convert", "destination_type", "bf16")
+	if p, _ := cv.Outputs[0].Type(); p != element.BF16 {
+		t.Errorf("the final Convert's output is %s", p)
+	}
+	wb := make([]float32, len(w))
+	if err := kernels.Convert(f32View(wb), element.F32, bf, element.BF16, len(w)); err != nil {
+		t.Fatal(err)
+	}
+	ref, err := quant.CompressNNCF(wb, 32, 128, "int4_asym", 128)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := constBytes(t, back, back.LayerByName("fc1.weight"), element.U4, []int64{32, 1, 128}); string(got) != string(ref.Data.Codes) {
+		t.Error("codes differ from quant.CompressNNCF of the bf16 values")
+	}
+}
