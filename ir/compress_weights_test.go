@@ -579,3 +579,30 @@ func TestCompressWeightsBF16(t *testing.T) {
 		t.Error("codes differ from quant.CompressNNCF of the bf16 values")
 	}
 }
+
+// TestCompressWeightsCorpus runs CompressWeights on every model of testdata/ir, hostile ones
+// included: an error or a count, never a panic, and a model that still checks when it did.
+func TestCompressWeightsCorpus(t *testing.T) {
+	root := repoRoot(t)
+	paths, _ := filepath.Glob(filepath.Join(root, "testdata", "ir", "*.xml"))
+	more, _ := filepath.Glob(filepath.Join(root, "testdata", "ir", "*", "*.xml"))
+	paths = append(paths, more...)
+	if len(paths) < 10 {
+		t.Fatalf("only %d models", len(paths))
+	}
+	for _, p := range paths {
+		for _, mode := range []string{"int4_asym", "nvfp4"} {
+			m, err := Read(p)
+			if err != nil {
+				continue
+			}
+			_, checkErr := m.Check()
+			n, err := CompressWeights(m, WeightCompression{Mode: mode})
+			if err == nil && n > 0 && checkErr == nil {
+				if _, err := m.Check(); err != nil {
+					t.Errorf("%s (%s): compressed model fails Check: %v", p, mode, err)
+				}
+			}
+		}
+	}
+}
