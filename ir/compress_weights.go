@@ -1,6 +1,7 @@
 package ir
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"sort"
@@ -95,10 +96,11 @@ type weightSite struct {
 // scale_estimation, sensitivity_metric} with NNCF's default values for the options NNCF has and
 // this function does not.
 //
-// The model's constant data is then rebuilt in memory from the Consts it still has, so that
-// Save writes a .bin without the replaced weights (a model with a Loop or TensorIterator body
-// keeps its .bin and gains the new data after it). Memory: one weight as float32 and its
-// compressed form at a time, plus all compressed weights until Save.
+// The model's constant data is then rebuilt from the Consts it still has, so that Save writes a
+// .bin without the replaced weights (a model with a Loop or TensorIterator body keeps its .bin
+// and gains the new data after it). Memory: one weight as float32 and its compressed form at a
+// time, then every compressed weight and the data of the other Consts left in the .bin, held
+// until Save.
 //
 // An unknown mode, a group size the mode does not take, or a group size that does not divide a
 // weight's rows is an error naming the layer, and so is Const data that cannot be read; m is
@@ -474,11 +476,12 @@ func (b *subgraphBuilder) rewire(src, out *Layer, outType element.Type, byID map
 	}
 }
 
-// compactWeights rewrites the model's constant data so that it holds only the bytes of the
-// Consts the model still has (each range once, in layer order) and points the Consts at them:
-// the replaced weights' bytes would otherwise stay in the .bin. The data is then held in memory
-// until Save writes it. A model with a Loop or TensorIterator body, whose Consts live in the
-// body's XML, keeps its data as it is.
+// compactWeights drops the bytes of Consts the model no longer has from its .bin: the data of the
+// remaining Consts that lie in the .bin is copied into memory (each range once, in layer order)
+// and becomes the model's base data, followed by the data added since it was read, kept where it
+// is; the Consts are pointed at the new offsets, and Save writes both. The replaced weights'
+// bytes would otherwise stay in the written .bin. A model with a Loop or TensorIterator body,
+// whose Consts live in the body's XML, keeps its data as it is.
 func (m *Model) compactWeights() error {
 	type span struct{ off, size int64 }
 	var consts []*Layer
@@ -490,27 +493,43 @@ func (m *Model) compactWeights() error {
 			consts = append(consts, l)
 		}
 	}
+	base, _, err := m.baseSize()
+	if err != nil {
+		return err
+	}
+	newOff := make([]int64, len(consts))
+	added := make([]bool, len(consts))
 	placed := map[span]int64{}
-	var data []byte
-	for _, l := range consts {
+	var kept []byte
+	for i, l := range consts {
 		ci, err := m.constRange(l)
 		if err != nil {
 			return err
 		}
+		if ci.Offset >= base { // added data: it moves by the size the .bin shrinks
+			newOff[i], added[i] = ci.Offset-base, true
+			continue
+		}
 		sp := span{ci.Offset, ci.Size}
 		off, ok := placed[sp]
 		if !ok {
-			off = int64(len(data))
+			off = int64(len(kept))
 			buf := make([]byte, ci.Size)
 			if err := m.readConst(l, ci, buf); err != nil {
 				return err
 			}
-			data = append(data, buf...)
+			kept = append(kept, buf...)
 			placed[sp] = off
 		}
-		l.SetDataAttr("offset", strconv.FormatInt(off, 10))
+		newOff[i] = off
 	}
-	m.weights, m.appended = nil, data
+	for i, l := range consts {
+		if added[i] {
+			newOff[i] += int64(len(kept))
+		}
+		l.SetDataAttr("offset", strconv.FormatInt(newOff[i], 10))
+	}
+	m.SetWeights(bytes.NewReader(kept), int64(len(kept)), "(constant data in memory)")
 	return nil
 }
 
