@@ -183,6 +183,31 @@ func TestCompressWeights(t *testing.T) {
 	}
 }
 
+// testModel reads the test model.
+func testModel(t *testing.T) *Model {
+	t.Helper()
+	m, err := Read(filepath.Join(repoRoot(t), nncfModelPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// setConst gives the Const name new data of type typ and shape, appended to the model's data.
+func setConst(t *testing.T, m *Model, name string, typ element.Type, shape []int64, data []byte) {
+	t.Helper()
+	k := m.LayerByName(name)
+	off, err := m.appendWeights(append([]byte(nil), data...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k.SetDataAttr("element_type", typ.String())
+	k.SetDataAttr("shape", shapeAttr(shape))
+	k.SetDataAttr("offset", strconv.FormatInt(off, 10))
+	k.SetDataAttr("size", strconv.Itoa(len(data)))
+	k.Outputs[0].Precision, k.Outputs[0].Dims = typ.IRPrecision(), shape
+}
+
 // saveAndRead saves m into a temporary directory, reads it back and checks it.
 func saveAndRead(t *testing.T, m *Model) *Model {
 	t.Helper()
@@ -423,14 +448,7 @@ func TestCompressWeightsTransposeBFalse(t *testing.T) {
 		// fc1 takes its weight [128, 32] untransposed.
 		w, _ := readOriginal(t, m, "fc1.weight")
 		wt := transposeF32(w, 32, 128)
-		k := m.LayerByName("fc1.weight")
-		off, err := m.appendWeights(append([]byte(nil), f32View(wt)...))
-		if err != nil {
-			t.Fatal(err)
-		}
-		k.SetDataAttr("shape", "128, 32")
-		k.SetDataAttr("offset", strconv.FormatInt(off, 10))
-		k.Outputs[0].Dims = []int64{128, 32}
+		setConst(t, m, "fc1.weight", element.F32, []int64{128, 32}, f32View(wt))
 		fc1 := m.LayerByName("fc1")
 		fc1.SetDataAttr("transpose_b", "false")
 		fc1.Inputs[1].Dims = []int64{128, 32}
@@ -493,10 +511,7 @@ func TestTransposePacked(t *testing.T) {
 // TestCompressWeightsTwice: the weights of a compressed model reach their consumers through
 // Multiply, so a second compression finds none and changes nothing.
 func TestCompressWeightsTwice(t *testing.T) {
-	m, err := Read(filepath.Join(repoRoot(t), nncfModelPath))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := testModel(t)
 	if n, err := CompressWeights(m, WeightCompression{Mode: "int4_sym"}); err != nil || n != 3 {
 		t.Fatalf("%d, %v", n, err)
 	}
@@ -511,18 +526,10 @@ func TestCompressWeightsTwice(t *testing.T) {
 
 // TestCompressWeightsNaN: a NaN weight is an error naming its Const, and the model is unchanged.
 func TestCompressWeightsNaN(t *testing.T) {
-	m, err := Read(filepath.Join(repoRoot(t), nncfModelPath))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := testModel(t)
 	w, _ := readOriginal(t, m, "fc1.weight")
 	w[77] = float32(math.NaN())
-	k := m.LayerByName("fc1.weight")
-	off, err := m.appendWeights(append([]byte(nil), f32View(w)...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	k.SetDataAttr("offset", strconv.FormatInt(off, 10))
+	setConst(t, m, "fc1.weight", element.F32, []int64{32, 128}, f32View(w))
 	before := m.String()
 	n, err := CompressWeights(m, WeightCompression{Mode: "int4_sym"})
 	if err == nil || n != 0 || !strings.Contains(err.Error(), "layer 4 (fc1.weight)") || !strings.Contains(err.Error(), "[0, 77] is NaN") {
@@ -536,24 +543,13 @@ func TestCompressWeightsNaN(t *testing.T) {
 // TestCompressWeightsBF16: a bf16 weight feeding its MatMul directly gets NNCF's final Convert
 // to bf16, and the values are those of the bf16 weight widened to float32.
 func TestCompressWeightsBF16(t *testing.T) {
-	m, err := Read(filepath.Join(repoRoot(t), nncfModelPath))
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := testModel(t)
 	w, _ := readOriginal(t, m, "fc1.weight")
 	bf := make([]byte, 2*len(w))
 	if err := kernels.Convert(bf, element.BF16, f32View(w), element.F32, len(w)); err != nil {
 		t.Fatal(err)
 	}
-	k := m.LayerByName("fc1.weight")
-	off, err := m.appendWeights(bf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k.SetDataAttr("element_type", "bf16")
-	k.SetDataAttr("offset", strconv.FormatInt(off, 10))
-	k.SetDataAttr("size", strconv.Itoa(len(bf)))
-	k.Outputs[0].Precision = "BF16"
+	setConst(t, m, "fc1.weight", element.BF16, []int64{32, 128}, bf)
 	m.LayerByName("fc1").Inputs[1].Precision = "BF16"
 	if n, err := CompressWeights(m, WeightCompression{Mode: "int4_asym"}); err != nil || n != 3 {
 		t.Fatalf("%d, %v", n, err)
