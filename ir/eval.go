@@ -17,32 +17,46 @@ type Output struct {
 	// Name is the output port's first tensor name, or "LAYER:PORT" when it has none; for a
 	// Result fed by a Const or a Parameter, the Result's name.
 	Name   string
-	Layer  *Layer // the layer that produced it (a ConvertPromoteTypes, Convert or Result)
+	Layer  *Layer // the layer that produced it (a layer Run computes, or a Result)
 	Port   int64
 	Tensor op.Tensor
 }
 
 // RunResult is what Run computed.
 type RunResult struct {
-	// Outputs lists, in topological order, every output port of an evaluated
-	// ConvertPromoteTypes or Convert layer, then every Result fed directly by a Const or a
-	// Parameter.
+	// Outputs lists, in topological order, every output port of an evaluated layer (Convert,
+	// ConvertPromoteTypes, Subtract, Multiply, Reshape, Unsqueeze, Transpose, Gather), then
+	// every Result fed directly by a Const or a Parameter. A Reshape's or Unsqueeze's tensor
+	// shares its input's data.
 	Outputs []Output
-	// Skipped lists the ConvertPromoteTypes and Convert layers that were not evaluated because an
-	// input is not constant (a Parameter without a tensor, or a layer type Run does not compute).
+	// Skipped lists the layers of those types that were not evaluated because an input is not
+	// constant (a Parameter without a tensor, or a layer type Run does not compute), or because
+	// the target shape, axes, permutation or axis of a Reshape, Unsqueeze, Transpose or Gather
+	// does not come straight from a Const.
 	Skipped []*Layer
 	// Missing lists the Parameters that a skipped layer depends on and that no input fed, in
 	// topological order: feeding them (by the layer's name) would let Run go further.
 	Missing []*Layer
 }
 
-// evaluable are the layer types Run computes.
-func evaluable(typ string) bool {
-	switch typ {
-	case "Const", "Parameter", "Convert", OpType, "Result":
+// evaluable reports whether Run reads (Const, Parameter), computes or passes through (Result)
+// layer l.
+func evaluable(l *Layer) bool {
+	switch l.Type {
+	case "Const", "Parameter", "Result":
 		return true
 	}
-	return false
+	return computes(l)
+}
+
+// computes reports whether Run computes layer l from its inputs: Convert, ConvertPromoteTypes,
+// and Subtract, Multiply, Reshape, Unsqueeze, Transpose and Gather of an opset.
+func computes(l *Layer) bool {
+	switch l.Type {
+	case "Convert", OpType:
+		return true
+	}
+	return dataOps[l.Type] > 0 && opsetVersion(l) > 0
 }
 
 type portKey struct{ layer, port int64 }
@@ -110,15 +124,18 @@ func formatBytes(n int64) string {
 }
 
 // Plan is what Run would do, worked out from the model's types and shapes and the given
-// Parameter tensors, without reading Const data or allocating tensors.
+// Parameter tensors, without allocating tensors or reading Const data other than the small
+// integer Consts that give Reshape's target shape, Unsqueeze's axes, Transpose's order and
+// Gather's axis (at most 4096 elements each).
 type Plan struct {
 	// Outputs are the tensors Run would return, in the same order.
 	Outputs []PlannedOutput
 	// Skipped and Missing are as in RunResult.
 	Skipped, Missing []*Layer
 	// ConstBytes, InputBytes and OutputBytes are the bytes of Const data loaded, of Parameter
-	// tensors used and of tensors computed. (Fold checks its budget the same way, counting each
-	// folded output twice: it copies it into the model's constant data.)
+	// tensors used and of tensors computed (nothing for Reshape and Unsqueeze, whose outputs
+	// share their input's data). Fold checks its budget the same way, counting each output it
+	// replaces by a Const once more: it copies it into the model's constant data.
 	ConstBytes, InputBytes, OutputBytes int64
 }
 
@@ -152,9 +169,23 @@ func (m *Model) Run(inputs map[string]op.Tensor) (*RunResult, error) {
 // RunWith evaluates the model as far as its constant data and the given Parameter tensors
 // allow: Const layers (loaded from the .bin), Parameters (inputs, looked up by the layer's name
 // or one of its output tensor names), Convert layers (destination_type, converted with package
-// kernels), ConvertPromoteTypes layers (op.ConvertPromoteTypes.Evaluate) and Results
-// (pass-through). Other layer types are not computed, and neither is anything that depends on
-// them.
+// kernels), ConvertPromoteTypes layers (op.ConvertPromoteTypes.Evaluate), Results
+// (pass-through), and the layers of compressed weights' decompression subgraphs as OpenVINO's
+// reference implementation evaluates them (docs/ir.md, "Evaluation"):
+//   - Subtract and Multiply (opset1), numpy broadcasting (auto_broadcast "numpy", the default,
+//     or "none": equal shapes), both inputs of one type: f16 and bf16 converted to f32 with
+//     package kernels, computed in f32 and rounded back to nearest even (no saturation); f32
+//     and f64 in their own type; i32, i64, u32, u64 (and i8, u8 for Subtract) wrapping modulo
+//     2^bits. A NaN result is the first input's NaN (quieted) when only that input is NaN, and
+//     the positive quiet NaN otherwise (docs/SEMANTICS.md §9.5, as package quant gives it);
+//   - Reshape (opset1; special_zero; one -1), Unsqueeze (negative axes count from the output's
+//     end), Transpose (an empty order reverses the axes) and Gather (opset1, 7, 8; batch_dims
+//     0; a negative index counts from the end; an index out of range is an error, except for
+//     Gather-8, whose output has zeros there), each with its shape, axes, order or axis from a
+//     Const of integers.
+//
+// Each computed output is checked against the precision and the static dims its output port
+// declares. Other layer types are not computed, and neither is anything that depends on them.
 //
 // The model must pass Check. Before loading or computing anything, RunWith adds up the tensor
 // data it will hold (as Plan does) and returns a *BudgetError when the sum exceeds
@@ -223,6 +254,7 @@ type walkOutput struct {
 // walk is the result of one pass over the model.
 type walk struct {
 	outputs                  []walkOutput
+	frontier                 map[portKey]bool // for Fold: the outputs it replaces by Consts
 	skipped, missing         []*Layer
 	consts, inputs, outBytes int64
 }
@@ -266,9 +298,9 @@ func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error)
 	for i := len(order) - 1; i >= 0; i-- {
 		l := order[i]
 		switch {
-		case l.Type == OpType || !fold && (l.Type == "Convert" || l.Type == "Result"):
+		case computes(l) || !fold && l.Type == "Result":
 			needed[l] = true
-		case evaluable(l.Type):
+		case evaluable(l):
 			for _, e := range consumers[l.ID] {
 				if needed[byID[e.ToLayer]] {
 					needed[l] = true
@@ -368,15 +400,11 @@ func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error)
 			if err != nil {
 				return nil, m.errorf(l.Line, l, "%v", err)
 			}
-			copies := int64(1)
-			if fold {
-				copies = 2
-			}
-			va, err := m.outputValue(l, common, a.shape, &w.outBytes, copies, a.typ, b.typ)
+			va, err := m.outputValue(l, common, a.shape, &w.outBytes, 1, a.typ, b.typ)
 			if err != nil {
 				return nil, err
 			}
-			vb, err := m.outputValue(l, common, b.shape, &w.outBytes, copies, a.typ, b.typ)
+			vb, err := m.outputValue(l, common, b.shape, &w.outBytes, 1, a.typ, b.typ)
 			if err != nil {
 				return nil, err
 			}
@@ -387,6 +415,41 @@ func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error)
 			}
 			output(l, l.Outputs[0], va)
 			output(l, l.Outputs[1], vb)
+		case "Subtract", "Multiply", "Reshape", "Unsqueeze", "Transpose", "Gather":
+			if len(l.Inputs) != dataOps[l.Type] || len(l.Outputs) != 1 {
+				return nil, m.errorf(l.Line, l, "%s has %d inputs and one output (found %d and %d)", l.Type, dataOps[l.Type], len(l.Inputs), len(l.Outputs))
+			}
+			ins := sortedInputs(l)
+			in := make([]value, len(ins))
+			fed := true
+			for i, p := range ins {
+				in[i], fed = input(l, p)
+				if !fed {
+					break
+				}
+			}
+			if !fed {
+				skip(l)
+				continue
+			}
+			ints := func(i int) ([]int64, bool, error) {
+				src := byID[into[portKey{l.ID, ins[i].ID}].FromLayer]
+				if src.Type != "Const" {
+					return nil, false, nil
+				}
+				v, err := m.constInts(l, i, src)
+				return v, err == nil, err
+			}
+			v, held, ok, err := m.evalDataOp(l, in, ints, dry)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				skip(l)
+				continue
+			}
+			addBytes(&w.outBytes, held)
+			output(l, l.Outputs[0], v)
 		case "Result":
 			if len(l.Inputs) == 0 {
 				continue
@@ -410,7 +473,56 @@ func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error)
 		}
 	}
 	w.missing = unfedUpstream(order, w.skipped, byID, into, unfed)
+	if fold {
+		w.frontier = frontier(w.outputs, consumers)
+		for _, o := range w.outputs {
+			if w.frontier[portKey{o.layer.ID, o.port}] {
+				size, _ := o.typ.ByteSize(mustElements(o.shape))
+				addBytes(&w.outBytes, size)
+			}
+		}
+	}
 	return w, nil
+}
+
+// frontier returns the computed output ports that Fold replaces by Consts: the connected
+// outputs of each computed layer with an edge to a layer that is not computed (a Result, a
+// MatMul, a layer with a Parameter input). The other computed layers feed only computed ones
+// and are removed with them.
+func frontier(outputs []walkOutput, consumers map[int64][]*Edge) map[portKey]bool {
+	done := map[int64]bool{}
+	for _, o := range outputs {
+		if computes(o.layer) {
+			done[o.layer.ID] = true
+		}
+	}
+	edge := map[portKey]bool{} // output ports with an edge
+	front := map[int64]bool{}  // layers with an edge to a layer that is not computed
+	for _, o := range outputs {
+		for _, e := range consumers[o.layer.ID] {
+			if e.FromPort == o.port && done[o.layer.ID] {
+				edge[portKey{o.layer.ID, o.port}] = true
+				if !done[e.ToLayer] {
+					front[o.layer.ID] = true
+				}
+			}
+		}
+	}
+	// Every connected output of such a layer becomes a Const, so that no edge is left without
+	// its source; Fold prunes the ones that end up unused.
+	f := map[portKey]bool{}
+	for k := range edge {
+		if front[k.layer] {
+			f[k] = true
+		}
+	}
+	return f
+}
+
+// mustElements is the element count of a shape that outputValue or evalDataOp has checked.
+func mustElements(shape []int64) int64 {
+	n, _ := promote.NumElements(shape)
+	return n
 }
 
 // outputValue is the type and shape of a tensor of type t and shape shape converted from the

@@ -6,10 +6,38 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/convertpromote/convertpromote/element"
 )
 
 // fuzzLimits keep each fuzz input cheap.
 var fuzzLimits = Limits{MaxXMLBytes: 1 << 20, MaxTokenBytes: 64 << 10, MaxDepth: 64, MaxNodes: 20000}
+
+// fuzzRun is the memory budget of Run and Fold under the fuzzer.
+var fuzzRun = RunOptions{MaxMemory: 64 << 20}
+
+// evalSeeds are small models with the layers of decompression subgraphs, as seeds.
+func evalSeeds() []string {
+	x, _ := buildXML([]gl{
+		cst("codes", element.U4, []int64{2, 2, 2}, []byte{0x21, 0x43}),
+		lay("Convert", "c", element.F16, []int64{2, 2, 2}, "codes").with("destination_type", "f16"),
+		cst("zp", element.U8, nil, []byte{8}),
+		lay("Convert", "z", element.F16, nil, "zp").with("destination_type", "f16"),
+		lay("Subtract", "s", element.F16, []int64{2, 2, 2}, "c", "z"),
+		cst("scale", element.F16, []int64{2, 2}, f16s(1, 2, 3, 4)),
+		cst("axes", element.I64, []int64{1}, le[int64](-1)),
+		lay("Unsqueeze", "u", element.F16, []int64{2, 2, 1}, "scale", "axes"),
+		lay("Multiply", "m", element.F16, []int64{2, 2, 2}, "s", "u"),
+		cst("shape", element.I64, []int64{2}, le[int64](2, 4)),
+		lay("Reshape", "r", element.F16, []int64{2, 4}, "m", "shape").with("special_zero", "false"),
+		cst("perm", element.I64, []int64{0}, nil),
+		lay("Transpose", "t", element.F16, []int64{4, 2}, "r", "perm"),
+		cst("idx", element.I32, []int64{2}, le[int32](-1, 5)),
+		cst("axis", element.I32, nil, le[int32](0)),
+		lay("Gather", "g", element.F16, []int64{2, 2}, "t", "idx", "axis").ver("opset8"),
+	}, "g")
+	return []string{x}
+}
 
 // FuzzRead feeds arbitrary bytes to the reader. Whatever parses must also check, load its Const
 // data (from the input itself, standing in for a .bin), survive read → write → read unchanged,
@@ -26,6 +54,9 @@ func FuzzRead(f *testing.F) {
 	}
 	f.Add([]byte(markupRunsDoc))
 	f.Add([]byte(markupRunsSource))
+	for _, seed := range evalSeeds() {
+		f.Add([]byte(seed))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := fuzzLimits.Parse(bytes.NewReader(data), "f.xml")
 		if err != nil {
@@ -55,14 +86,15 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("second write differs:\n%s\n----\n%s", w1, w2)
 		}
 		m2.SetWeights(bytes.NewReader(data), int64(len(data)), "f.bin")
-		if res, err := m2.Run(nil); err == nil {
+		// A small budget: broadcasting makes outputs far larger than the input.
+		if res, err := m2.RunWith(nil, fuzzRun); err == nil {
 			for _, o := range res.Outputs {
 				_ = o.Tensor.String()
 			}
 		}
 		m4, _ := Parse(bytes.NewReader([]byte(w1)), "w.xml")
 		m4.SetWeights(bytes.NewReader(data), int64(len(data)), "f.bin")
-		if n, err := m4.Fold(); err == nil && n > 0 {
+		if n, err := m4.FoldWith(fuzzRun); err == nil && n > 0 {
 			if _, err := m4.Check(); err != nil {
 				t.Fatalf("folded model does not check: %v\n%s", err, m4.String())
 			}

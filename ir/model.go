@@ -11,8 +11,10 @@
 // Check validates the graph (edges, port directions, cycles, Const data ranges) and every
 // ConvertPromoteTypes layer against package op's inference. Decompose replaces each
 // ConvertPromoteTypes by two Convert layers, as OpenVINO's ConvertConvertPromoteTypes pass does.
-// Run evaluates ConvertPromoteTypes and Convert layers on constant data, and Fold replaces
-// ConvertPromoteTypes layers whose inputs are constant by Const layers.
+// Run evaluates ConvertPromoteTypes and Convert layers on constant data, and the Subtract,
+// Multiply, Reshape, Unsqueeze, Transpose and Gather layers of compressed weights'
+// decompression subgraphs as OpenVINO's reference implementation does; Fold replaces the
+// layers that Run computes from constant data alone by Const layers.
 package ir
 
 import (

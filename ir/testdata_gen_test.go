@@ -124,6 +124,31 @@ var testdataBins = map[string]map[string][]byte{
 	"testdata/ir/parameter_input.xml": {
 		"y_f32": le[float32](0.5, -1, 2),
 	},
+	"testdata/ir/eval_ops.xml": evalOpsConsts,
+}
+
+// evalOpsConsts are the values of testdata/ir/eval_ops.xml: an int4_asym weight (group 4) and
+// an embedding table.
+var evalOpsConsts = map[string][]byte{
+	"codes":        evalOpsCodes(),
+	"w/zero_point": {0x78, 0x89, 0xA6, 0x88}, // 8, 7, 9, 8, 6, 10, 8, 8
+	// 0.1 and 0.003 are not f16 values: their f16 roundings are what the scale holds.
+	"w/scale":      f16s(0.1, -0.05, 0.2, 1.5, 0.003, 7, 0.01, 100),
+	"w/scale/axes": le[int64](-1),
+	"w/shape":      le[int64](4, 8),
+	"emb":          f16s(-3, -2.5, -2, -1.5, -1, -0.5, 0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4),
+	"ids":          le[int32](-1, 1, 7),
+	"emb/axis":     le[int32](0),
+	"emb/perm":     le[int64](1, 0),
+}
+
+// evalOpsCodes are 32 u4 codes (3k+1) mod 16, low nibble first.
+func evalOpsCodes() []byte {
+	b := make([]byte, 16)
+	for k := range 32 {
+		b[k/2] |= byte((3*k+1)%16) << (4 * (k % 2))
+	}
+	return b
 }
 
 // repoRoot is the module root (the parent of this package's directory).

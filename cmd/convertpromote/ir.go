@@ -31,12 +31,13 @@ Read OpenVINO IR (v10, v11) models that use ConvertPromoteTypes-14.
 Subcommands:
   check MODEL.xml               check the graph and every ConvertPromoteTypes layer; print a summary
   run MODEL.xml [--out DIR] [--input NAME=FILE.npy]... [--values N]
-                                evaluate ConvertPromoteTypes and Convert layers on Const data
+                                evaluate ConvertPromoteTypes, Convert, Subtract, Multiply,
+                                Reshape, Unsqueeze, Transpose and Gather layers on Const data
                                 (and Parameters given with --input); print each output's name,
                                 type, shape and first N values (8); with --out, write
                                 DIR/NAME.npy files (bf16, f8, f4, nf4 as f32; u1..u6 as u8; i4 as i8)
   decompose MODEL.xml -o OUT.xml  replace each ConvertPromoteTypes by two Convert layers (opset1)
-  fold MODEL.xml -o OUT.xml     replace ConvertPromoteTypes layers with constant inputs by Consts
+  fold MODEL.xml -o OUT.xml     replace the layers run computes from Const data alone by Consts
 
 --max-memory SIZE (run, fold) bounds the tensor data held (Const data, inputs, outputs), added up
 before anything is loaded; default 2GiB; K, M, G, T, KiB, ... are powers of 1024, KB, MB, ... of 1000.
@@ -54,8 +55,10 @@ Examples:
   convertpromote ir run --embedded
   convertpromote ir run testdata/ir/subbyte_consts.xml --out /tmp/npy
   convertpromote ir run testdata/ir/parameter_input.xml --input x=x.npy
+  convertpromote ir run testdata/ir/eval_ops.xml
   convertpromote ir decompose testdata/ir/pytorch_scalar.xml -o /tmp/decomposed.xml
   convertpromote ir fold testdata/ir/example2_integers_unsafe.xml -o /tmp/folded.xml
+  convertpromote ir fold testdata/ir/eval_ops.xml -o /tmp/folded.xml
 `
 
 // irSubUsage is the help of each ir subcommand; its flags follow.
@@ -79,9 +82,12 @@ Flags:
 `,
 	"run": `Usage: convertpromote ir run [flags] MODEL.xml
 
-Evaluates the ConvertPromoteTypes and Convert layers whose inputs are Const data (or Parameters
-given with --input) and prints each output's name, type, shape and first values (each value as
-convert prints it: docs/SEMANTICS.md §3.11, so an f16 65504 prints as 65504). With --out DIR
+Evaluates the layers whose inputs are Const data (or Parameters given with --input):
+ConvertPromoteTypes, Convert, and Subtract, Multiply (numpy broadcasting; f16 and bf16 computed
+in f32 and rounded back, as OpenVINO does), Reshape, Unsqueeze, Transpose and Gather, the layers
+of compressed weights' decompression subgraphs (docs/ir.md, "Evaluation"). Prints each output's
+name, type, shape and first values (each value as convert prints it: docs/SEMANTICS.md §3.11,
+so an f16 65504 prints as 65504). With --out DIR
 each output is also written to DIR/NAME.npy; NumPy has no bf16, f8, f4 or nf4, so those are
 written as f32, u1..u6 as u8 and i4 as i8.
 
@@ -91,6 +97,7 @@ Examples:
   convertpromote ir run --embedded
   convertpromote ir run testdata/ir/subbyte_consts.xml --out /tmp/npy
   convertpromote ir run testdata/ir/parameter_input.xml --input x=x.npy
+  convertpromote ir run testdata/ir/eval_ops.xml
 
 Flags:
 `,
@@ -109,13 +116,17 @@ Flags:
 `,
 	"fold": `Usage: convertpromote ir fold [flags] MODEL.xml -o OUT.xml
 
-Replaces each ConvertPromoteTypes layer whose inputs are Const data by Consts holding its two
-outputs. Writes OUT.xml and, when the model has Const data, OUT.bin beside it.
+Replaces by Consts the layers that run computes from Const data alone, as OpenVINO's constant
+folding does, each holding what run computes: a computed layer that feeds one that is not
+computed (a Result, a MatMul, a layer with a Parameter input) becomes a Const of the same name
+("NAME.0", "NAME.1" for the two outputs of a ConvertPromoteTypes); the layers that fed only
+replaced ones are removed. Writes OUT.xml and, when the model has Const data, OUT.bin beside it.
 
 Exit status: 0 ok; 1 when the model does not check or cannot be written; 2 for bad usage.
 
-Example:
+Examples:
   convertpromote ir fold testdata/ir/example2_integers_unsafe.xml -o /tmp/folded.xml
+  convertpromote ir fold testdata/ir/eval_ops.xml -o /tmp/folded.xml
 
 Flags:
 `,
@@ -429,7 +440,7 @@ func irRun(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 		}
 	}
 	if len(res.Outputs) == 0 {
-		fmt.Fprintln(stdout, "nothing to evaluate: no ConvertPromoteTypes or Convert layer with constant inputs")
+		fmt.Fprintln(stdout, "nothing to evaluate: no layer that run computes has constant inputs")
 	}
 	for i, o := range res.Outputs {
 		dims := o.Tensor.Shape()
@@ -454,7 +465,12 @@ func irRun(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 		}
 	}
 	for _, l := range res.Skipped {
-		fmt.Fprintf(stdout, "not evaluated: %s (an input is not constant)\n", l.Label())
+		why := "an input is not constant"
+		switch l.Type {
+		case "Reshape", "Unsqueeze", "Transpose", "Gather":
+			why += ", or its shape, axes, order or axis input is not a Const"
+		}
+		fmt.Fprintf(stdout, "not evaluated: %s (%s)\n", l.Label(), why)
 	}
 	if len(res.Missing) > 0 {
 		fmt.Fprintln(stdout, "to evaluate more, feed these Parameters:")
@@ -589,7 +605,7 @@ func irFold(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 	if err := saveModel(m, opts.out); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: folded %d ConvertPromoteTypes layers into Consts\n", opts.out, n)
+	fmt.Fprintf(stdout, "%s: folded %d layers into Consts\n", opts.out, n)
 	return nil
 }
 
