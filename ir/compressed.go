@@ -995,7 +995,7 @@ func (g *cwGraph) extend(w *CompressedWeight) error {
 			if err != nil {
 				return err
 			}
-			if perm, err = checkPerm(perm, len(w.Shape)); err != nil {
+			if perm, err = checkPerm(w.Shape, perm); err != nil {
 				return g.errorf(next, "Transpose of %s: %v", dimsString(w.Shape), err)
 			}
 			if err := g.checkRow(next, w); err != nil {
@@ -1038,27 +1038,6 @@ func (g *cwGraph) checkRow(at *Layer, w *CompressedWeight) error {
 		return g.errorf(at, "the group size %d does not divide the row of %d elements (shape %s)", gr, row, dimsString(w.Shape))
 	}
 	return nil
-}
-
-// checkPerm checks a Transpose permutation of rank r; an empty one reverses the axes.
-func checkPerm(perm []int64, r int) ([]int64, error) {
-	if len(perm) == 0 {
-		perm = make([]int64, r)
-		for i := range perm {
-			perm[i] = int64(r - 1 - i)
-		}
-	}
-	if len(perm) != r {
-		return nil, fmt.Errorf("the permutation %v has %d axes, not %d", perm, len(perm), r)
-	}
-	seen := make([]bool, r)
-	for _, p := range perm {
-		if p < 0 || p >= int64(r) || seen[p] {
-			return nil, fmt.Errorf("%v is not a permutation of the axes", perm)
-		}
-		seen[p] = true
-	}
-	return perm, nil
 }
 
 // checkOutput compares the Output's declared port with the computed type and shape.
