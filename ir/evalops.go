@@ -480,6 +480,9 @@ func transpose(out, src op.Tensor, perm []int64) {
 // range gives a slice of zeros when zeros is set (Gather-8, as OpenVINO's reference fills its
 // output) and is an error otherwise (Gather-1 and -7 leave it undefined).
 func (m *Model) gather(l *Layer, out, data, indices op.Tensor, axis int, zeros bool) error {
+	if out.Len() == 0 {
+		return nil // nothing to select: shapes such as [2^40, 5, 0] must not cost 2^40 steps
+	}
 	d := data.Shape()
 	outer, inner := int64(1), int64(1)
 	for _, x := range d[:axis] {

@@ -552,6 +552,12 @@ func TestEvalGather(t *testing.T) {
 			}
 		}
 	}
+	// An empty output costs nothing, however many rows the data has.
+	m = buildModel(t, []gl{cst("x", element.F32, []int64{1 << 40, 5, 0}, nil), cst("i", element.I64, []int64{1}, i64s(1)), cst("a", element.I64, nil, i64s(1)),
+		lay("Gather", "y", element.F32, []int64{1 << 40, 1, 0}, "x", "i", "a").ver("opset8")}, "y")
+	if got := runOutput(t, m, "y"); got.Len() != 0 {
+		t.Errorf("empty gather: %v", got.Shape())
+	}
 	// A u4 table moves nibbles.
 	m = buildModel(t, []gl{cst("x", element.U4, []int64{3, 2}, []byte{0x21, 0x43, 0x65}), cst("i", element.I64, []int64{2}, i64s(2, 0)), cst("a", element.I64, nil, i64s(0)),
 		lay("Gather", "y", element.U4, []int64{2, 2}, "x", "i", "a").ver("opset8")}, "y")
@@ -758,6 +764,8 @@ func chainCases(t *testing.T) []chainCase {
 		// Older layouts: a constant zero point of 128 (symmetric stored unsigned), and f32 arithmetic.
 		{name: "u8 scalar zero", scheme: quant.Scheme{Code: element.U8, Zero: element.U8, ScalarZero: true, Scale: element.F16, Group: 8, Compute: element.F16}, oc: 3, g: 2},
 		{name: "f32 zero and scale", scheme: quant.Scheme{Code: element.U8, Zero: element.F32, Scale: element.F32, Group: 8}, oc: 3, g: 2, f32: true},
+		{name: "f16 scale converted to f32", scheme: quant.Scheme{Code: element.U4, Zero: element.U4, Scale: element.F16, Group: 8}, oc: 3, g: 2, f32: true},
+		{name: "nf4 in f32", scheme: quant.Scheme{Code: element.NF4, Scale: element.F16, Group: 8}, oc: 2, g: 2, f32: true},
 	}
 }
 
