@@ -20,6 +20,10 @@ type Output struct {
 	Layer  *Layer // the layer that produced it (a layer Run computes, or a Result)
 	Port   int64
 	Tensor op.Tensor
+	// Weight is set when the output is a compressed weight (see CompressedWeights) that Run
+	// computed as one unit with DecompressedData: Layer is the subgraph's Output, and the
+	// subgraph's other layers have no Output of their own.
+	Weight *CompressedWeight
 }
 
 // RunResult is what Run computed.
@@ -77,6 +81,10 @@ type RunOptions struct {
 	// *BudgetError when the sum is larger. 0 means DefaultMaxMemory; a negative value means no
 	// limit.
 	MaxMemory int64
+
+	// layerByLayer turns off the computation of recognised compressed weights as one unit
+	// (tests compare the two).
+	layerByLayer bool
 }
 
 func (o RunOptions) budget() int64 {
@@ -159,6 +167,8 @@ type PlannedOutput struct {
 	Port  int64
 	Type  element.Type
 	Shape []int64
+	// Weight is set for a compressed weight computed as one unit, as in Output.
+	Weight *CompressedWeight
 }
 
 // Run is RunWith with the default options (a memory budget of DefaultMaxMemory).
@@ -199,7 +209,7 @@ func (m *Model) RunWith(inputs map[string]op.Tensor, o RunOptions) (*RunResult, 
 	}
 	res := &RunResult{Skipped: w.skipped, Missing: w.missing}
 	for _, v := range w.outputs {
-		res.Outputs = append(res.Outputs, Output{Name: v.name, Layer: v.layer, Port: v.port, Tensor: v.t})
+		res.Outputs = append(res.Outputs, Output{Name: v.name, Layer: v.layer, Port: v.port, Tensor: v.t, Weight: v.weight})
 	}
 	return res, nil
 }
@@ -209,14 +219,31 @@ func (m *Model) RunWith(inputs map[string]op.Tensor, o RunOptions) (*RunResult, 
 // data (a Const range outside the .bin, a Parameter tensor of the wrong type or shape, an
 // operator whose common type cannot hold values) are Plan's errors too.
 func (m *Model) Plan(inputs map[string]op.Tensor) (*Plan, error) {
+	return m.plan(inputs, RunOptions{})
+}
+
+// plan is Plan under the options o (only o.layerByLayer matters).
+func (m *Model) plan(inputs map[string]op.Tensor, o RunOptions) (*Plan, error) {
 	if _, err := m.Check(); err != nil {
 		return nil, err
 	}
-	w, err := m.walk(inputs, true, false)
+	fs, err := m.fastOption(o)
+	if err != nil {
+		return nil, err
+	}
+	w, err := m.fastWalks(inputs, false, true, fs, nil)
 	if err != nil {
 		return nil, err
 	}
 	return w.plan(), nil
+}
+
+// fastOption returns the weights computed as one unit under o: none when o.layerByLayer.
+func (m *Model) fastOption(o RunOptions) (*fastSet, error) {
+	if o.layerByLayer {
+		return nil, nil
+	}
+	return m.fastWeights()
 }
 
 // evaluate checks the model, walks it without data to check the budget, then computes.
@@ -224,17 +251,19 @@ func (m *Model) evaluate(inputs map[string]op.Tensor, o RunOptions, fold bool) (
 	if _, err := m.Check(); err != nil {
 		return nil, err
 	}
-	dry, err := m.walk(inputs, true, fold)
+	fs, err := m.fastOption(o)
 	if err != nil {
 		return nil, err
 	}
-	if b, need := o.budget(), dry.plan().Bytes(); b >= 0 && (need < 0 || need > b) {
-		if need < 0 {
-			need = math.MaxInt64
+	return m.fastWalks(inputs, fold, false, fs, func(dry *walk) error {
+		if b, need := o.budget(), dry.plan().Bytes(); b >= 0 && (need < 0 || need > b) {
+			if need < 0 {
+				need = math.MaxInt64
+			}
+			return &BudgetError{File: m.File, Budget: b, Need: need, Consts: dry.consts, Inputs: dry.inputs, Outputs: dry.outBytes}
 		}
-		return nil, &BudgetError{File: m.File, Budget: b, Need: need, Consts: dry.consts, Inputs: dry.inputs, Outputs: dry.outBytes}
-	}
-	return m.walk(inputs, false, fold)
+		return nil
+	})
 }
 
 // value is a computed tensor, or in a dry walk only its type and shape.
@@ -246,9 +275,10 @@ type value struct {
 
 type walkOutput struct {
 	value
-	name  string
-	layer *Layer
-	port  int64
+	name   string
+	layer  *Layer
+	port   int64
+	weight *CompressedWeight // a compressed weight computed as one unit
 }
 
 // walk is the result of one pass over the model.
@@ -262,7 +292,7 @@ type walk struct {
 func (w *walk) plan() *Plan {
 	p := &Plan{Skipped: w.skipped, Missing: w.missing, ConstBytes: w.consts, InputBytes: w.inputs, OutputBytes: w.outBytes}
 	for _, v := range w.outputs {
-		p.Outputs = append(p.Outputs, PlannedOutput{Name: v.name, Layer: v.layer, Port: v.port, Type: v.typ, Shape: v.shape})
+		p.Outputs = append(p.Outputs, PlannedOutput{Name: v.name, Layer: v.layer, Port: v.port, Type: v.typ, Shape: v.shape, Weight: v.weight})
 	}
 	return p
 }
@@ -280,7 +310,7 @@ func addBytes(sum *int64, b int64) {
 // shapes and byte counts and checks what can be checked without data; the other loads and
 // computes. For Fold only the ConvertPromoteTypes layers and what feeds them are computed, and
 // their outputs count twice (Fold copies them into the model's constant data).
-func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error) {
+func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool, fs *fastSet) (*walk, error) {
 	byID := map[int64]*Layer{}
 	for _, l := range m.Layers {
 		byID[l.ID] = l
@@ -308,6 +338,9 @@ func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error)
 			}
 		}
 	}
+	if fs != nil {
+		fs.prepare(needed, consumers, byID)
+	}
 	used := map[string]bool{}
 	vals := map[portKey]value{}
 	w := &walk{}
@@ -325,28 +358,25 @@ func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error)
 		vals[portKey{l.ID, p.ID}] = v
 		w.outputs = append(w.outputs, walkOutput{value: v, name: outputName(l, p), layer: l, port: p.ID})
 	}
-	for _, l := range order {
-		if !needed[l] {
-			continue
-		}
+	step := func(l *Layer) error {
 		switch l.Type {
 		case "Const":
 			ci, err := m.constRange(l)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if ci.Type == element.String {
-				continue // strings are not computed on
+				return nil // strings are not computed on
 			}
 			v := value{typ: ci.Type, shape: ci.Shape}
 			addBytes(&w.consts, ci.Need)
 			if !dry {
 				// Read straight into the tensor's buffer: no second copy of the data.
 				if v.t, err = op.NewTensor(ci.Type, ci.Shape); err != nil {
-					return nil, m.errorf(l.Line, l, "%v", err)
+					return m.errorf(l.Line, l, "%v", err)
 				}
 				if err := m.readConst(l, ci, v.t.Bytes()); err != nil {
-					return nil, err
+					return err
 				}
 			}
 			vals[portKey{l.ID, l.Outputs[0].ID}] = v
@@ -354,11 +384,11 @@ func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error)
 			t, name, ok := m.parameterInput(l, inputs)
 			if !ok {
 				unfed[l.ID] = true
-				continue
+				return nil
 			}
 			used[name] = true
 			if err := m.checkParameter(l, t); err != nil {
-				return nil, err
+				return err
 			}
 			addBytes(&w.inputs, int64(len(t.Bytes())))
 			for _, p := range l.Outputs {
@@ -368,20 +398,20 @@ func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error)
 			in, ok := input(l, l.Inputs[0])
 			if !ok {
 				skip(l)
-				continue
+				return nil
 			}
 			dst, _ := l.DataAttr("destination_type")
 			to, err := parseType(dst)
 			if err != nil {
-				return nil, m.errorf(l.Line, l, "destination_type: %v", err)
+				return m.errorf(l.Line, l, "destination_type: %v", err)
 			}
 			v, err := m.outputValue(l, to, in.shape, &w.outBytes, 1, in.typ)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if !dry {
 				if v.t, err = in.t.Convert(to); err != nil {
-					return nil, m.errorf(l.Line, l, "%v", err)
+					return m.errorf(l.Line, l, "%v", err)
 				}
 			}
 			output(l, l.Outputs[0], v)
@@ -390,34 +420,34 @@ func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error)
 			b, okB := input(l, l.Inputs[1])
 			if !okA || !okB {
 				skip(l)
-				continue
+				return nil
 			}
 			o, err := parsePromoteAttrs(l)
 			if err != nil {
-				return nil, m.errorf(l.Line, l, "%v", err)
+				return m.errorf(l.Line, l, "%v", err)
 			}
 			common, err := o.CommonType(op.Port{Type: a.typ, Shape: promote.StaticShape(a.shape...)}, op.Port{Type: b.typ, Shape: promote.StaticShape(b.shape...)})
 			if err != nil {
-				return nil, m.errorf(l.Line, l, "%v", err)
+				return m.errorf(l.Line, l, "%v", err)
 			}
 			va, err := m.outputValue(l, common, a.shape, &w.outBytes, 1, a.typ, b.typ)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			vb, err := m.outputValue(l, common, b.shape, &w.outBytes, 1, a.typ, b.typ)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if !dry {
 				if va.t, vb.t, err = o.Evaluate(a.t, b.t); err != nil {
-					return nil, m.errorf(l.Line, l, "%v", err)
+					return m.errorf(l.Line, l, "%v", err)
 				}
 			}
 			output(l, l.Outputs[0], va)
 			output(l, l.Outputs[1], vb)
 		case "Subtract", "Multiply", "Reshape", "Unsqueeze", "Transpose", "Gather":
 			if len(l.Inputs) != dataOps[l.Type] || len(l.Outputs) != 1 {
-				return nil, m.errorf(l.Line, l, "%s has %d inputs and one output (found %d and %d)", l.Type, dataOps[l.Type], len(l.Inputs), len(l.Outputs))
+				return m.errorf(l.Line, l, "%s has %d inputs and one output (found %d and %d)", l.Type, dataOps[l.Type], len(l.Inputs), len(l.Outputs))
 			}
 			ins := sortedInputs(l)
 			in := make([]value, len(ins))
@@ -430,7 +460,7 @@ func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error)
 			}
 			if !fed {
 				skip(l)
-				continue
+				return nil
 			}
 			ints := func(i int) ([]int64, bool, error) {
 				src := byID[into[portKey{l.ID, ins[i].ID}].FromLayer]
@@ -442,29 +472,44 @@ func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error)
 			}
 			v, held, ok, err := m.evalDataOp(l, in, ints, dry)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if !ok {
 				skip(l)
-				continue
+				return nil
 			}
 			addBytes(&w.outBytes, held)
 			output(l, l.Outputs[0], v)
 		case "Result":
 			if len(l.Inputs) == 0 {
-				continue
+				return nil
 			}
 			e := into[portKey{l.ID, l.Inputs[0].ID}]
 			if e == nil {
-				continue
+				return nil
 			}
 			v, ok := vals[portKey{e.FromLayer, e.FromPort}]
 			if !ok {
-				continue
+				return nil
 			}
 			if src := byID[e.FromLayer]; src.Type == "Const" || src.Type == "Parameter" {
 				w.outputs = append(w.outputs, walkOutput{value: v, name: l.Name, layer: l, port: l.Inputs[0].ID})
 			}
+		}
+		return nil
+	}
+	for _, l := range order {
+		if !needed[l] {
+			continue
+		}
+		if fs == nil {
+			if err := step(l); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err := fs.step(w, l, dry, step, func(v value) { output(l, l.Outputs[0], v) }); err != nil {
+			return nil, err
 		}
 	}
 	for name := range inputs {
