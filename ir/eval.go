@@ -31,7 +31,9 @@ type RunResult struct {
 	// Outputs lists, in topological order, every output port of an evaluated layer (Convert,
 	// ConvertPromoteTypes, Subtract, Multiply, Reshape, Unsqueeze, Transpose, Gather), then
 	// every Result fed directly by a Const or a Parameter. A Reshape's or Unsqueeze's tensor
-	// shares its input's data.
+	// shares its input's data. A compressed weight computed as one unit (see RunWith) is one
+	// output, of its subgraph's last layer, with Weight set; the subgraph's other layers have
+	// none.
 	Outputs []Output
 	// Skipped lists the layers of those types that were not evaluated because an input is not
 	// constant (a Parameter without a tensor, or a layer type Run does not compute), or because
@@ -76,7 +78,9 @@ const DefaultMaxMemory = 2 << 30
 type RunOptions struct {
 	// MaxMemory bounds the tensor data that Run and Fold hold: the Const data they load, the
 	// Parameter tensors that computed layers use, the tensors they compute and, for Fold, the
-	// copy of each folded output added to the model's constant data. They add these up from the
+	// copy of each folded output added to the model's constant data. A compressed weight
+	// computed as one unit counts as its codes, scales and zero points (loaded Const data) and
+	// the weight (computed), not as the tensors of its subgraph's layers (see Plan). They add these up from the
 	// model's types and shapes before allocating any of them (see Plan) and return a
 	// *BudgetError when the sum is larger. 0 means DefaultMaxMemory; a negative value means no
 	// limit.
@@ -134,7 +138,17 @@ func formatBytes(n int64) string {
 // Plan is what Run would do, worked out from the model's types and shapes and the given
 // Parameter tensors, without allocating tensors or reading Const data other than the small
 // integer Consts that give Reshape's target shape, Unsqueeze's axes, Transpose's order and
-// Gather's axis (at most 4096 elements each).
+// Gather's axis (at most 4096 elements each), and those CompressedWeights reads to recognise
+// compressed weights (their shapes, axes, zero points, codebooks, second-level scales).
+//
+// For a compressed weight computed as one unit, ConstBytes counts the Consts DecompressedData
+// reads (CompressedWeight.Stored: codes, scales, zero points, second-level scale, codebook)
+// and OutputBytes the weight (CompressedWeight.Decompressed) and the buffers DecompressedData
+// allocates besides for some layouts (a Transpose's copy, u4 zero points widened to u8, one
+// scale or zero point per group when they broadcast along more than the group, a codebook's
+// indexes); the subgraph's other layers count nothing, and Outputs lists the weight alone
+// (PlannedOutput.Weight set). A Const of the subgraph that a layer outside it also needs is
+// counted once more, as loaded for that layer.
 type Plan struct {
 	// Outputs are the tensors Run would return, in the same order.
 	Outputs []PlannedOutput
@@ -196,6 +210,15 @@ func (m *Model) Run(inputs map[string]op.Tensor) (*RunResult, error) {
 //
 // Each computed output is checked against the precision and the static dims its output port
 // declares. Other layer types are not computed, and neither is anything that depends on them.
+//
+// A compressed weight that CompressedWeights recognises is computed as one unit: its Output
+// layer's tensor is DecompressedData's, which is bit for bit what these layers compute one by
+// one (docs/SEMANTICS.md §9.5), and its other layers are neither computed nor listed nor
+// counted in the budget (see Plan); their declared precisions and dims are still checked. A
+// subgraph whose intermediate tensor feeds a layer outside it, or whose codebook is read by
+// Gather-1 or Gather-7, is computed layer by layer. A subgraph that CompressedWeights finds
+// malformed is an error: RunWith returns the Errors of CompressedWeights, each located at its
+// layer, rather than computing it layer by layer.
 //
 // The model must pass Check. Before loading or computing anything, RunWith adds up the tensor
 // data it will hold (as Plan does) and returns a *BudgetError when the sum exceeds

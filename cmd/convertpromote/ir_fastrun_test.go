@@ -117,6 +117,10 @@ func TestIRRunCompressedBudget(t *testing.T) {
 	if limit := budget + 48<<20; rss > limit {
 		t.Errorf("peak RSS %d MiB, more than the budget + 48 MiB (%d MiB)", rss>>20, limit>>20)
 	}
+	// docs/ir.md's example.
+	if code, _, errs := cli(t, "", "ir", "run", "--max-memory", "74MiB", model); code != 0 {
+		t.Errorf("--max-memory 74MiB: exit %d: %s", code, errs)
+	}
 	// Below the Consts and the weight it is refused, before anything is loaded.
 	code, _, errs = cli(t, "", "ir", "run", "--max-memory", fmt.Sprintf("%dB", stored+weight-1), model)
 	if code != 1 || !strings.Contains(errs, "more than the memory budget") {
