@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/internal/testkit"
 	"github.com/convertpromote/convertpromote/quant"
 )
 
@@ -240,10 +241,15 @@ func TestRunFastMemory(t *testing.T) {
 	if p.ConstBytes != stored || p.OutputBytes < weight || p.Bytes() > budget {
 		t.Errorf("Plan: Consts %d (want %d), outputs %d (weight %d), total %d > budget %d", p.ConstBytes, stored, p.OutputBytes, weight, p.Bytes(), budget)
 	}
-	res, err := m.RunWith(nil, RunOptions{MaxMemory: budget})
+	var res *RunResult
+	allocated := testkit.Allocated(func() { res, err = m.RunWith(nil, RunOptions{MaxMemory: budget}) })
 	if err != nil {
 		t.Fatal(err)
 	}
+	if allocated > uint64(budget) {
+		t.Errorf("Run allocated %d bytes, more than the budget %d", allocated, budget)
+	}
+	t.Logf("budget %d: Run allocated %d bytes, the Plan counts %d", budget, allocated, p.Bytes())
 	if len(res.Outputs) != 1 || res.Outputs[0].Weight == nil || res.Outputs[0].Tensor.Type() != element.F32 {
 		t.Fatalf("outputs %+v", res.Outputs)
 	}
@@ -272,5 +278,129 @@ func TestRunFastMemory(t *testing.T) {
 	}
 	if c := m.CountByType(); c["Const"] != 1 || len(m.Layers) != 2 {
 		t.Errorf("folded: %v", c)
+	}
+}
+
+// codebookModel is a codebook weight: f16 codebook [8] → Gather (version, axis 0) by u8
+// indexes [4, 8] → × f16 scale [4, 1] → Convert f32.
+func codebookModel(t *testing.T, version string, idx []byte) *Model {
+	return buildModel(t, []gl{
+		cst("cb", element.F16, []int64{8}, f16s(-3, -1.5, -0.5, -0, 0.25, 1, 2, 4)),
+		cst("idx", element.U8, []int64{4, 8}, idx),
+		cst("axis", element.I64, nil, i64s(0)),
+		lay("Gather", "cb/gather", element.F16, []int64{4, 8}, "cb", "idx", "axis").ver(version),
+		cst("scale", element.F16, []int64{4, 1}, f16s(0.5, -2, 65504, 3e-8)),
+		lay("Multiply", "w", element.F16, []int64{4, 8}, "cb/gather", "scale"),
+		lay("Convert", "w/convert", element.F32, []int64{4, 8}, "w").with("destination_type", "f32"),
+	}, "w/convert")
+}
+
+// TestRunFastCodebook: a codebook read by Gather-8 is computed as one unit, an index past the
+// codebook giving 0 as in the layer-by-layer evaluation; with Gather-1 and Gather-7 the subgraph
+// is evaluated layer by layer, which reports such an index as an error.
+func TestRunFastCodebook(t *testing.T) {
+	inRange, past := make([]byte, 32), make([]byte, 32)
+	for i := range inRange {
+		inRange[i] = byte(i % 8)
+		past[i] = byte(i % 11) // 8, 9, 10 are past the codebook
+	}
+	for _, c := range []struct {
+		version string
+		idx     []byte
+		fast    int
+		err     string
+	}{
+		{"opset8", inRange, 1, ""}, {"opset8", past, 1, ""},
+		{"opset1", inRange, 0, ""}, {"opset7", inRange, 0, ""},
+		{"opset1", past, 0, "out of range"}, {"opset7", past, 0, "out of range"},
+	} {
+		m := codebookModel(t, c.version, c.idx)
+		if ws, err := m.CompressedWeights(); err != nil || len(ws) != 1 || ws[0].Mode != "codebook" {
+			t.Fatalf("%s: CompressedWeights = %+v, %v", c.version, ws, err)
+		}
+		if c.err != "" {
+			_, err := m.Run(nil)
+			if err == nil || !strings.Contains(err.Error(), "layer 3 (cb/gather)") || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: Run = %v, want the Gather's error %q", c.version, err, c.err)
+			}
+			continue
+		}
+		if n := compareFast(t, c.version, m); n != c.fast {
+			t.Errorf("%s: %d weights computed as one unit, want %d", c.version, n, c.fast)
+		}
+	}
+}
+
+// TestRunFastTransposeAllocs: a weight ending in a Transpose (u4 codes [256, 8, 128], u4 zero
+// points, f16 scales, Reshape to [256, 1024], Transpose, Convert f32) is computed as one unit;
+// Run allocates no more than the Plan counts (beyond a fixed amount for the model's maps), and
+// the Plan counts less than the layer-by-layer one.
+func TestRunFastTransposeAllocs(t *testing.T) {
+	const oc, g, gs = 256, 8, 128
+	r := rand.New(rand.NewPCG(13, 14))
+	codes, zeros, scales := randBytes(r, oc*g*gs/2), randBytes(r, oc*g/2), make([]byte, 0, 2*oc*g)
+	for range oc * g {
+		scales = append(scales, f16s(float32(r.Float64()*0.01))...)
+	}
+	m := buildModel(t, []gl{
+		cst("codes", element.U4, []int64{oc, g, gs}, codes),
+		lay("Convert", "codes/convert", element.F16, []int64{oc, g, gs}, "codes").with("destination_type", "f16"),
+		cst("zp", element.U4, []int64{oc, g, 1}, zeros),
+		lay("Convert", "zp/convert", element.F16, []int64{oc, g, 1}, "zp").with("destination_type", "f16"),
+		lay("Subtract", "sub", element.F16, []int64{oc, g, gs}, "codes/convert", "zp/convert"),
+		cst("scale", element.F16, []int64{oc, g, 1}, scales),
+		lay("Multiply", "mul", element.F16, []int64{oc, g, gs}, "sub", "scale"),
+		cst("shape", element.I64, []int64{2}, i64s(oc, g*gs)),
+		lay("Reshape", "reshape", element.F16, []int64{oc, g * gs}, "mul", "shape").with("special_zero", "false"),
+		cst("perm", element.I64, []int64{2}, i64s(1, 0)),
+		lay("Transpose", "transpose", element.F16, []int64{g * gs, oc}, "reshape", "perm"),
+		lay("Convert", "w", element.F32, []int64{g * gs, oc}, "transpose").with("destination_type", "f32"),
+	}, "w")
+	if n := compareFast(t, "transpose", m); n != 1 {
+		t.Fatalf("%d weights computed as one unit", n)
+	}
+	p, err := m.Plan(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, err := m.plan(nil, layerByLayer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := int64(len(codes) + len(zeros) + len(scales))
+	if p.ConstBytes != stored || p.Bytes() >= slow.Bytes() {
+		t.Errorf("Plan: Consts %d (stored %d), total %d; layer by layer %d", p.ConstBytes, stored, p.Bytes(), slow.Bytes())
+	}
+	var runErr error
+	got := testkit.Allocated(func() { _, runErr = m.Run(nil) })
+	if runErr != nil {
+		t.Fatal(runErr)
+	}
+	if got > uint64(p.Bytes())+256<<10 {
+		t.Errorf("Run allocated %d bytes, the Plan counts %d", got, p.Bytes())
+	}
+	t.Logf("Run allocated %d bytes, the Plan counts %d, layer by layer %d", got, p.Bytes(), slow.Bytes())
+}
+
+// TestRunFastSharedConst: a Const of the subgraph that a layer outside it also needs (the codes
+// converted elsewhere) is loaded for that layer as usual; the weight is still one unit.
+func TestRunFastSharedConst(t *testing.T) {
+	m := buildModel(t, []gl{
+		cst("codes", element.I8, []int64{2, 4}, []byte{1, 0xFF, 3, 4, 0x80, 6, 7, 8}),
+		lay("Convert", "codes/convert", element.F16, []int64{2, 4}, "codes").with("destination_type", "f16"),
+		cst("scale", element.F16, []int64{2, 1}, f16s(0.5, 2)),
+		lay("Multiply", "w", element.F16, []int64{2, 4}, "codes/convert", "scale"),
+		lay("Convert", "other", element.I32, []int64{2, 4}, "codes").with("destination_type", "i32"),
+	}, "w", "other")
+	if n := compareFast(t, "shared const", m); n != 1 {
+		t.Fatalf("%d weights computed as one unit", n)
+	}
+	p, err := m.Plan(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// codes and scale for the weight, codes once more for "other"; the f16 weight and the i32.
+	if p.ConstBytes != 8+4+8 || p.OutputBytes != 16+32 {
+		t.Errorf("Plan: Consts %d, outputs %d", p.ConstBytes, p.OutputBytes)
 	}
 }
