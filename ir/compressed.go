@@ -837,26 +837,44 @@ func (g *cwGraph) checkZero(cs *codesSide) (one bool, v float32, err error) {
 		// Without constant data the values cannot be read: a zero point per group.
 		return false, 0, nil
 	}
-	_, b, err := g.m.ConstData(z.c)
+	// Read block by block: Run recognises weights before it checks its memory budget, so the
+	// zero points must not be held whole (a few KiB, whatever the Const's size).
+	ci, err := g.m.constRange(z.c)
 	if err != nil {
 		return false, 0, err
 	}
-	n := int(z.ci.Elements)
-	vals := make([]float32, n)
-	if err := kernels.Convert(kernels.AsBytes(vals), element.F32, b, z.ci.Type, n); err != nil {
-		return false, 0, g.errorf(z.c, "zero point: %v", err)
-	}
+	const block = 1 << 12 // elements: whole bytes of any element type
+	n := ci.Elements
+	bs, _ := ci.Type.ByteSize(min(block, n))
+	buf := make([]byte, bs)
+	vals := make([]float32, block)
 	lo, hi, isInt := cs.ci.Type.IntRange()
 	one = true
-	for i, v := range vals {
-		if isInt && (v != v || float64(v) < float64(lo) || float64(v) > float64(hi)) {
-			return false, 0, g.errorf(z.c, "zero point %s (element %d) is outside the range %d..%d of the %s codes", strconv.FormatFloat(float64(v), 'g', -1, 32), i, lo, hi, cs.ci.Type)
+	for off := int64(0); off < n; off += block {
+		k := min(block, n-off)
+		part := ci
+		skip, _ := ci.Type.ByteSize(off)
+		nb, _ := ci.Type.ByteSize(k)
+		part.Offset += skip
+		if err := g.m.readConst(z.c, part, buf[:nb]); err != nil {
+			return false, 0, err
 		}
-		if math.Float32bits(v) != math.Float32bits(vals[0]) {
-			one = false
+		if err := kernels.Convert(kernels.AsBytes(vals[:k]), element.F32, buf[:nb], ci.Type, int(k)); err != nil {
+			return false, 0, g.errorf(z.c, "zero point: %v", err)
+		}
+		if off == 0 {
+			v = vals[0]
+		}
+		for i, x := range vals[:k] {
+			if isInt && (x != x || float64(x) < float64(lo) || float64(x) > float64(hi)) {
+				return false, 0, g.errorf(z.c, "zero point %s (element %d) is outside the range %d..%d of the %s codes", strconv.FormatFloat(float64(x), 'g', -1, 32), off+int64(i), lo, hi, cs.ci.Type)
+			}
+			if math.Float32bits(x) != math.Float32bits(v) {
+				one = false
+			}
 		}
 	}
-	return one, vals[0], nil
+	return one, v, nil
 }
 
 // codebookScheme chooses how the codebook's values are dequantized: re-coded into an 8-bit

@@ -148,8 +148,8 @@ func formatBytes(n int64) string {
 // scale or zero point per group when they broadcast along more than the group, a codebook's
 // indexes); the subgraph's other layers count nothing, and Outputs lists the weight alone
 // (PlannedOutput.Weight set). A Const of the subgraph that a layer outside it also needs is
-// counted once more, as loaded for that layer. The zero points CompressedWeights reads to check
-// their range are released before anything is loaded and are not counted.
+// counted once more, as loaded for that layer. CompressedWeights reads the zero points to check
+// their range a few KiB at a time; that is not counted.
 type Plan struct {
 	// Outputs are the tensors Run would return, in the same order.
 	Outputs []PlannedOutput

@@ -246,8 +246,8 @@ func TestRunFastMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if allocated > uint64(budget) {
-		t.Errorf("Run allocated %d bytes, more than the budget %d", allocated, budget)
+	if allocated > uint64(p.Bytes())+256<<10 {
+		t.Errorf("Run allocated %d bytes, more than the Plan's %d + 256 KiB", allocated, p.Bytes())
 	}
 	t.Logf("budget %d: Run allocated %d bytes, the Plan counts %d", budget, allocated, p.Bytes())
 	if len(res.Outputs) != 1 || res.Outputs[0].Weight == nil || res.Outputs[0].Tensor.Type() != element.F32 {
