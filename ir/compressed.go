@@ -472,6 +472,11 @@ func (g *cwGraph) codebookInput(l *Layer) (*codesSide, error) {
 	if len(cb.dims) != 1 || ct != element.F16 && ct != element.F32 || !cb.ci.Type.IsReal() {
 		return nil, nil
 	}
+	// u8 and u16 indexes reach at most 2^16 entries; a larger Const is left to the
+	// layer-by-layer evaluation, which counts it in its budget before reading it.
+	if cb.ci.Elements > 1<<16 {
+		return nil, nil
+	}
 	idx := g.in(l, 1)
 	var layers []*Layer
 	if idx != nil && idx.Type == "Convert" {

@@ -404,3 +404,46 @@ func TestRunFastSharedConst(t *testing.T) {
 		t.Errorf("Plan: Consts %d, outputs %d", p.ConstBytes, p.OutputBytes)
 	}
 }
+
+// TestRunFastBigCodebook: a codebook larger than u16 indexes reach is not read by the recognizer
+// (Run recognises before it checks its budget): the subgraph is evaluated layer by layer.
+func TestRunFastBigCodebook(t *testing.T) {
+	const k = 1<<16 + 1
+	m := buildModel(t, []gl{
+		cst("cb", element.F16, []int64{k}, make([]byte, 2*k)),
+		cst("idx", element.U8, []int64{2, 4}, []byte{0, 1, 2, 3, 4, 5, 6, 255}),
+		cst("axis", element.I64, nil, i64s(0)),
+		lay("Gather", "cb/gather", element.F16, []int64{2, 4}, "cb", "idx", "axis").ver("opset8"),
+		cst("scale", element.F16, []int64{2, 1}, f16s(0.5, 2)),
+		lay("Multiply", "w", element.F16, []int64{2, 4}, "cb/gather", "scale"),
+	}, "w")
+	if ws, err := m.CompressedWeights(); err != nil || len(ws) != 0 {
+		t.Fatalf("CompressedWeights = %d, %v", len(ws), err)
+	}
+	if n := compareFast(t, "big codebook", m); n != 0 {
+		t.Errorf("%d weights computed as one unit", n)
+	}
+}
+
+// TestRunFastFallback: a weight whose subgraph the dry walk cannot evaluate (here a Convert of
+// an unfed Parameter, put in the set by hand: CompressedWeights finds no such weight) is left to
+// the layer-by-layer evaluation, which lists the layer as skipped.
+func TestRunFastFallback(t *testing.T) {
+	m := buildModel(t, []gl{
+		{name: "x", typ: "Parameter", out: element.F16, shape: []int64{2}},
+		lay("Convert", "x/convert", element.F32, []int64{2}, "x").with("destination_type", "f32"),
+		cst("c", element.F16, []int64{2}, f16s(1, 2)),
+		lay("Convert", "c/convert", element.F32, []int64{2}, "c").with("destination_type", "f32"),
+	}, "x/convert", "c/convert")
+	conv := m.LayerByName("x/convert")
+	fs := &fastSet{m: m, ws: []*CompressedWeight{{Output: conv, Layers: []*Layer{conv}, Type: element.F32, Shape: []int64{2}}}}
+	fs.out = map[*Layer]*CompressedWeight{conv: fs.ws[0]}
+	fs.inner = map[*Layer]*CompressedWeight{}
+	w, err := m.fastWalks(nil, false, false, fs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.skipped) != 1 || w.skipped[0] != conv || len(w.outputs) != 1 || w.outputs[0].layer.Name != "c/convert" || w.outputs[0].weight != nil {
+		t.Errorf("skipped %v, outputs %+v", w.skipped, w.outputs)
+	}
+}
