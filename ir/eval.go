@@ -80,8 +80,8 @@ type RunOptions struct {
 	// Parameter tensors that computed layers use, the tensors they compute and, for Fold, the
 	// copy of each folded output added to the model's constant data. A compressed weight
 	// computed as one unit counts as its codes, scales and zero points (loaded Const data) and
-	// the weight (computed), not as the tensors of its subgraph's layers (see Plan). They add these up from the
-	// model's types and shapes before allocating any of them (see Plan) and return a
+	// the weight (computed), not as the tensors of its subgraph's layers. They add these up
+	// from the model's types and shapes before allocating any of them (see Plan) and return a
 	// *BudgetError when the sum is larger. 0 means DefaultMaxMemory; a negative value means no
 	// limit.
 	MaxMemory int64
@@ -241,7 +241,8 @@ func (m *Model) RunWith(inputs map[string]op.Tensor, o RunOptions) (*RunResult, 
 // Plan returns what Run would compute and the tensor data it would hold, without reading Const
 // data or allocating tensors. The model must pass Check. The errors Run finds before reading
 // data (a Const range outside the .bin, a Parameter tensor of the wrong type or shape, an
-// operator whose common type cannot hold values) are Plan's errors too.
+// operator whose common type cannot hold values, a malformed compressed weight) are Plan's
+// errors too.
 func (m *Model) Plan(inputs map[string]op.Tensor) (*Plan, error) {
 	return m.plan(inputs, RunOptions{})
 }
@@ -333,7 +334,8 @@ func addBytes(sum *int64, b int64) {
 // walk passes over the layers Run computes in topological order. A dry walk works out types,
 // shapes and byte counts and checks what can be checked without data; the other loads and
 // computes. For Fold only the ConvertPromoteTypes layers and what feeds them are computed, and
-// their outputs count twice (Fold copies them into the model's constant data).
+// their outputs count twice (Fold copies them into the model's constant data). The compressed
+// weights of fs (nil for none) are computed as one unit each (see fastSet.step).
 func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool, fs *fastSet) (*walk, error) {
 	byID := map[int64]*Layer{}
 	for _, l := range m.Layers {
@@ -526,13 +528,13 @@ func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool, fs *fastSet) (
 		if !needed[l] {
 			continue
 		}
+		var err error
 		if fs == nil {
-			if err := step(l); err != nil {
-				return nil, err
-			}
-			continue
+			err = step(l)
+		} else {
+			err = fs.step(w, l, dry, step, func(v value) { output(l, l.Outputs[0], v) })
 		}
-		if err := fs.step(w, l, dry, step, func(v value) { output(l, l.Outputs[0], v) }); err != nil {
+		if err != nil {
 			return nil, err
 		}
 	}
