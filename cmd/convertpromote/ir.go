@@ -123,7 +123,8 @@ Replaces by Consts the layers that run computes from Const data alone, as OpenVI
 folding does, each holding what run computes: a computed layer that feeds one that is not
 computed (a Result, a MatMul, a layer with a Parameter input) becomes a Const of the same name
 ("NAME.0", "NAME.1" for the two outputs of a ConvertPromoteTypes); the layers that fed only
-replaced ones are removed. Writes OUT.xml and, when the model has Const data, OUT.bin beside it.
+replaced ones are removed. A compressed weight that ir check recognises becomes one Const
+holding the weight, decompressed as one unit as run does. Writes OUT.xml and, when the model has Const data, OUT.bin beside it.
 
 Exit status: 0 ok; 1 when the model does not check or cannot be written; 2 for bad usage.
 
