@@ -749,7 +749,7 @@ func chainModel(t testing.TB, r *rand.Rand, c chainCase) (*Model, quant.Data, in
 	return buildModel(t, ls, "w/fq_weights_1/convert"), q, n
 }
 
-func chainCases(t *testing.T) []chainCase {
+func chainCases(t testing.TB) []chainCase {
 	nncf := func(mode string, group int, oc, g int64) chainCase {
 		s, err := quant.NNCF(mode, group)
 		if err != nil {
