@@ -20,6 +20,10 @@ type Output struct {
 	Layer  *Layer // the layer that produced it (a layer Run computes, or a Result)
 	Port   int64
 	Tensor op.Tensor
+	// Weight is set when the output is a compressed weight (see CompressedWeights) that Run
+	// computed as one unit with DecompressedData: Layer is the subgraph's Output, and the
+	// subgraph's other layers have no Output of their own.
+	Weight *CompressedWeight
 }
 
 // RunResult is what Run computed.
@@ -27,7 +31,9 @@ type RunResult struct {
 	// Outputs lists, in topological order, every output port of an evaluated layer (Convert,
 	// ConvertPromoteTypes, Subtract, Multiply, Reshape, Unsqueeze, Transpose, Gather), then
 	// every Result fed directly by a Const or a Parameter. A Reshape's or Unsqueeze's tensor
-	// shares its input's data.
+	// shares its input's data. A compressed weight computed as one unit (see RunWith) is one
+	// output, of its subgraph's last layer, with Weight set; the subgraph's other layers have
+	// none.
 	Outputs []Output
 	// Skipped lists the layers of those types that were not evaluated because an input is not
 	// constant (a Parameter without a tensor, or a layer type Run does not compute), or because
@@ -72,11 +78,17 @@ const DefaultMaxMemory = 2 << 30
 type RunOptions struct {
 	// MaxMemory bounds the tensor data that Run and Fold hold: the Const data they load, the
 	// Parameter tensors that computed layers use, the tensors they compute and, for Fold, the
-	// copy of each folded output added to the model's constant data. They add these up from the
-	// model's types and shapes before allocating any of them (see Plan) and return a
+	// copy of each folded output added to the model's constant data. A compressed weight
+	// computed as one unit counts as its codes, scales and zero points (loaded Const data) and
+	// the weight (computed), not as the tensors of its subgraph's layers. They add these up
+	// from the model's types and shapes before allocating any of them (see Plan) and return a
 	// *BudgetError when the sum is larger. 0 means DefaultMaxMemory; a negative value means no
 	// limit.
 	MaxMemory int64
+
+	// layerByLayer turns off the computation of recognised compressed weights as one unit
+	// (tests compare the two).
+	layerByLayer bool
 }
 
 func (o RunOptions) budget() int64 {
@@ -126,7 +138,18 @@ func formatBytes(n int64) string {
 // Plan is what Run would do, worked out from the model's types and shapes and the given
 // Parameter tensors, without allocating tensors or reading Const data other than the small
 // integer Consts that give Reshape's target shape, Unsqueeze's axes, Transpose's order and
-// Gather's axis (at most 4096 elements each).
+// Gather's axis (at most 4096 elements each), and those CompressedWeights reads to recognise
+// compressed weights (their shapes, axes, zero points, codebooks, second-level scales).
+//
+// For a compressed weight computed as one unit, ConstBytes counts the Consts DecompressedData
+// reads (CompressedWeight.Stored: codes, scales, zero points, second-level scale, codebook)
+// and OutputBytes the weight (CompressedWeight.Decompressed) and the buffers DecompressedData
+// allocates besides for some layouts (a Transpose's copy, u4 zero points widened to u8, one
+// scale or zero point per group when they broadcast along more than the group, a codebook's
+// indexes); the subgraph's other layers count nothing, and Outputs lists the weight alone
+// (PlannedOutput.Weight set). A Const of the subgraph that a layer outside it also needs is
+// counted once more, as loaded for that layer. CompressedWeights reads the zero points to check
+// their range a few KiB at a time; that is not counted.
 type Plan struct {
 	// Outputs are the tensors Run would return, in the same order.
 	Outputs []PlannedOutput
@@ -159,6 +182,8 @@ type PlannedOutput struct {
 	Port  int64
 	Type  element.Type
 	Shape []int64
+	// Weight is set for a compressed weight computed as one unit, as in Output.
+	Weight *CompressedWeight
 }
 
 // Run is RunWith with the default options (a memory budget of DefaultMaxMemory).
@@ -187,6 +212,15 @@ func (m *Model) Run(inputs map[string]op.Tensor) (*RunResult, error) {
 // Each computed output is checked against the precision and the static dims its output port
 // declares. Other layer types are not computed, and neither is anything that depends on them.
 //
+// A compressed weight that CompressedWeights recognises is computed as one unit: its Output
+// layer's tensor is DecompressedData's, which is bit for bit what these layers compute one by
+// one (docs/SEMANTICS.md §9.5), and its other layers are neither computed nor listed nor
+// counted in the budget (see Plan); their declared precisions and dims are still checked. A
+// subgraph whose intermediate tensor feeds a layer outside it, or whose codebook is read by
+// Gather-1 or Gather-7, is computed layer by layer. A subgraph that CompressedWeights finds
+// malformed is an error: RunWith returns the Errors of CompressedWeights, each located at its
+// layer, rather than computing it layer by layer.
+//
 // The model must pass Check. Before loading or computing anything, RunWith adds up the tensor
 // data it will hold (as Plan does) and returns a *BudgetError when the sum exceeds
 // o.MaxMemory. A Const that a computed layer needs and whose data is missing, short or out of
@@ -199,7 +233,7 @@ func (m *Model) RunWith(inputs map[string]op.Tensor, o RunOptions) (*RunResult, 
 	}
 	res := &RunResult{Skipped: w.skipped, Missing: w.missing}
 	for _, v := range w.outputs {
-		res.Outputs = append(res.Outputs, Output{Name: v.name, Layer: v.layer, Port: v.port, Tensor: v.t})
+		res.Outputs = append(res.Outputs, Output{Name: v.name, Layer: v.layer, Port: v.port, Tensor: v.t, Weight: v.weight})
 	}
 	return res, nil
 }
@@ -207,16 +241,34 @@ func (m *Model) RunWith(inputs map[string]op.Tensor, o RunOptions) (*RunResult, 
 // Plan returns what Run would compute and the tensor data it would hold, without reading Const
 // data or allocating tensors. The model must pass Check. The errors Run finds before reading
 // data (a Const range outside the .bin, a Parameter tensor of the wrong type or shape, an
-// operator whose common type cannot hold values) are Plan's errors too.
+// operator whose common type cannot hold values, a malformed compressed weight) are Plan's
+// errors too.
 func (m *Model) Plan(inputs map[string]op.Tensor) (*Plan, error) {
+	return m.plan(inputs, RunOptions{})
+}
+
+// plan is Plan under the options o (only o.layerByLayer matters).
+func (m *Model) plan(inputs map[string]op.Tensor, o RunOptions) (*Plan, error) {
 	if _, err := m.Check(); err != nil {
 		return nil, err
 	}
-	w, err := m.walk(inputs, true, false)
+	fs, err := m.fastOption(o)
+	if err != nil {
+		return nil, err
+	}
+	w, err := m.fastWalks(inputs, false, true, fs, nil)
 	if err != nil {
 		return nil, err
 	}
 	return w.plan(), nil
+}
+
+// fastOption returns the weights computed as one unit under o: none when o.layerByLayer.
+func (m *Model) fastOption(o RunOptions) (*fastSet, error) {
+	if o.layerByLayer {
+		return nil, nil
+	}
+	return m.fastWeights()
 }
 
 // evaluate checks the model, walks it without data to check the budget, then computes.
@@ -224,17 +276,19 @@ func (m *Model) evaluate(inputs map[string]op.Tensor, o RunOptions, fold bool) (
 	if _, err := m.Check(); err != nil {
 		return nil, err
 	}
-	dry, err := m.walk(inputs, true, fold)
+	fs, err := m.fastOption(o)
 	if err != nil {
 		return nil, err
 	}
-	if b, need := o.budget(), dry.plan().Bytes(); b >= 0 && (need < 0 || need > b) {
-		if need < 0 {
-			need = math.MaxInt64
+	return m.fastWalks(inputs, fold, false, fs, func(dry *walk) error {
+		if b, need := o.budget(), dry.plan().Bytes(); b >= 0 && (need < 0 || need > b) {
+			if need < 0 {
+				need = math.MaxInt64
+			}
+			return &BudgetError{File: m.File, Budget: b, Need: need, Consts: dry.consts, Inputs: dry.inputs, Outputs: dry.outBytes}
 		}
-		return nil, &BudgetError{File: m.File, Budget: b, Need: need, Consts: dry.consts, Inputs: dry.inputs, Outputs: dry.outBytes}
-	}
-	return m.walk(inputs, false, fold)
+		return nil
+	})
 }
 
 // value is a computed tensor, or in a dry walk only its type and shape.
@@ -246,9 +300,10 @@ type value struct {
 
 type walkOutput struct {
 	value
-	name  string
-	layer *Layer
-	port  int64
+	name   string
+	layer  *Layer
+	port   int64
+	weight *CompressedWeight // a compressed weight computed as one unit
 }
 
 // walk is the result of one pass over the model.
@@ -262,7 +317,7 @@ type walk struct {
 func (w *walk) plan() *Plan {
 	p := &Plan{Skipped: w.skipped, Missing: w.missing, ConstBytes: w.consts, InputBytes: w.inputs, OutputBytes: w.outBytes}
 	for _, v := range w.outputs {
-		p.Outputs = append(p.Outputs, PlannedOutput{Name: v.name, Layer: v.layer, Port: v.port, Type: v.typ, Shape: v.shape})
+		p.Outputs = append(p.Outputs, PlannedOutput{Name: v.name, Layer: v.layer, Port: v.port, Type: v.typ, Shape: v.shape, Weight: v.weight})
 	}
 	return p
 }
@@ -279,8 +334,9 @@ func addBytes(sum *int64, b int64) {
 // walk passes over the layers Run computes in topological order. A dry walk works out types,
 // shapes and byte counts and checks what can be checked without data; the other loads and
 // computes. For Fold only the ConvertPromoteTypes layers and what feeds them are computed, and
-// their outputs count twice (Fold copies them into the model's constant data).
-func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error) {
+// their outputs count twice (Fold copies them into the model's constant data). The compressed
+// weights of fs (nil for none) are computed as one unit each (see fastSet.step).
+func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool, fs *fastSet) (*walk, error) {
 	byID := map[int64]*Layer{}
 	for _, l := range m.Layers {
 		byID[l.ID] = l
@@ -308,6 +364,9 @@ func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error)
 			}
 		}
 	}
+	if fs != nil {
+		fs.prepare(needed, consumers, byID)
+	}
 	used := map[string]bool{}
 	vals := map[portKey]value{}
 	w := &walk{}
@@ -325,28 +384,25 @@ func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error)
 		vals[portKey{l.ID, p.ID}] = v
 		w.outputs = append(w.outputs, walkOutput{value: v, name: outputName(l, p), layer: l, port: p.ID})
 	}
-	for _, l := range order {
-		if !needed[l] {
-			continue
-		}
+	step := func(l *Layer) error {
 		switch l.Type {
 		case "Const":
 			ci, err := m.constRange(l)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if ci.Type == element.String {
-				continue // strings are not computed on
+				return nil // strings are not computed on
 			}
 			v := value{typ: ci.Type, shape: ci.Shape}
 			addBytes(&w.consts, ci.Need)
 			if !dry {
 				// Read straight into the tensor's buffer: no second copy of the data.
 				if v.t, err = op.NewTensor(ci.Type, ci.Shape); err != nil {
-					return nil, m.errorf(l.Line, l, "%v", err)
+					return m.errorf(l.Line, l, "%v", err)
 				}
 				if err := m.readConst(l, ci, v.t.Bytes()); err != nil {
-					return nil, err
+					return err
 				}
 			}
 			vals[portKey{l.ID, l.Outputs[0].ID}] = v
@@ -354,11 +410,11 @@ func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error)
 			t, name, ok := m.parameterInput(l, inputs)
 			if !ok {
 				unfed[l.ID] = true
-				continue
+				return nil
 			}
 			used[name] = true
 			if err := m.checkParameter(l, t); err != nil {
-				return nil, err
+				return err
 			}
 			addBytes(&w.inputs, int64(len(t.Bytes())))
 			for _, p := range l.Outputs {
@@ -368,20 +424,20 @@ func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error)
 			in, ok := input(l, l.Inputs[0])
 			if !ok {
 				skip(l)
-				continue
+				return nil
 			}
 			dst, _ := l.DataAttr("destination_type")
 			to, err := parseType(dst)
 			if err != nil {
-				return nil, m.errorf(l.Line, l, "destination_type: %v", err)
+				return m.errorf(l.Line, l, "destination_type: %v", err)
 			}
 			v, err := m.outputValue(l, to, in.shape, &w.outBytes, 1, in.typ)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if !dry {
 				if v.t, err = in.t.Convert(to); err != nil {
-					return nil, m.errorf(l.Line, l, "%v", err)
+					return m.errorf(l.Line, l, "%v", err)
 				}
 			}
 			output(l, l.Outputs[0], v)
@@ -390,34 +446,34 @@ func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error)
 			b, okB := input(l, l.Inputs[1])
 			if !okA || !okB {
 				skip(l)
-				continue
+				return nil
 			}
 			o, err := parsePromoteAttrs(l)
 			if err != nil {
-				return nil, m.errorf(l.Line, l, "%v", err)
+				return m.errorf(l.Line, l, "%v", err)
 			}
 			common, err := o.CommonType(op.Port{Type: a.typ, Shape: promote.StaticShape(a.shape...)}, op.Port{Type: b.typ, Shape: promote.StaticShape(b.shape...)})
 			if err != nil {
-				return nil, m.errorf(l.Line, l, "%v", err)
+				return m.errorf(l.Line, l, "%v", err)
 			}
 			va, err := m.outputValue(l, common, a.shape, &w.outBytes, 1, a.typ, b.typ)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			vb, err := m.outputValue(l, common, b.shape, &w.outBytes, 1, a.typ, b.typ)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if !dry {
 				if va.t, vb.t, err = o.Evaluate(a.t, b.t); err != nil {
-					return nil, m.errorf(l.Line, l, "%v", err)
+					return m.errorf(l.Line, l, "%v", err)
 				}
 			}
 			output(l, l.Outputs[0], va)
 			output(l, l.Outputs[1], vb)
 		case "Subtract", "Multiply", "Reshape", "Unsqueeze", "Transpose", "Gather":
 			if len(l.Inputs) != dataOps[l.Type] || len(l.Outputs) != 1 {
-				return nil, m.errorf(l.Line, l, "%s has %d inputs and one output (found %d and %d)", l.Type, dataOps[l.Type], len(l.Inputs), len(l.Outputs))
+				return m.errorf(l.Line, l, "%s has %d inputs and one output (found %d and %d)", l.Type, dataOps[l.Type], len(l.Inputs), len(l.Outputs))
 			}
 			ins := sortedInputs(l)
 			in := make([]value, len(ins))
@@ -430,7 +486,7 @@ func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error)
 			}
 			if !fed {
 				skip(l)
-				continue
+				return nil
 			}
 			ints := func(i int) ([]int64, bool, error) {
 				src := byID[into[portKey{l.ID, ins[i].ID}].FromLayer]
@@ -442,29 +498,44 @@ func (m *Model) walk(inputs map[string]op.Tensor, dry, fold bool) (*walk, error)
 			}
 			v, held, ok, err := m.evalDataOp(l, in, ints, dry)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if !ok {
 				skip(l)
-				continue
+				return nil
 			}
 			addBytes(&w.outBytes, held)
 			output(l, l.Outputs[0], v)
 		case "Result":
 			if len(l.Inputs) == 0 {
-				continue
+				return nil
 			}
 			e := into[portKey{l.ID, l.Inputs[0].ID}]
 			if e == nil {
-				continue
+				return nil
 			}
 			v, ok := vals[portKey{e.FromLayer, e.FromPort}]
 			if !ok {
-				continue
+				return nil
 			}
 			if src := byID[e.FromLayer]; src.Type == "Const" || src.Type == "Parameter" {
 				w.outputs = append(w.outputs, walkOutput{value: v, name: l.Name, layer: l, port: l.Inputs[0].ID})
 			}
+		}
+		return nil
+	}
+	for _, l := range order {
+		if !needed[l] {
+			continue
+		}
+		var err error
+		if fs == nil {
+			err = step(l)
+		} else {
+			err = fs.step(w, l, dry, step, func(v value) { output(l, l.Outputs[0], v) })
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	for name := range inputs {

@@ -749,7 +749,7 @@ func chainModel(t testing.TB, r *rand.Rand, c chainCase) (*Model, quant.Data, in
 	return buildModel(t, ls, "w/fq_weights_1/convert"), q, n
 }
 
-func chainCases(t *testing.T) []chainCase {
+func chainCases(t testing.TB) []chainCase {
 	nncf := func(mode string, group int, oc, g int64) chainCase {
 		s, err := quant.NNCF(mode, group)
 		if err != nil {
@@ -769,7 +769,7 @@ func chainCases(t *testing.T) []chainCase {
 	}
 }
 
-// TestEvalChainsMatchQuant: Run on a decompression subgraph gives, bit for bit, what
+// TestEvalChainsMatchQuant: Run layer by layer on a decompression subgraph gives, bit for bit, what
 // quant.Dequantize gives for the corresponding scheme (random codes, scales and zero points:
 // NaN, infinite and subnormal scales included).
 func TestEvalChainsMatchQuant(t *testing.T) {
@@ -777,7 +777,7 @@ func TestEvalChainsMatchQuant(t *testing.T) {
 	for _, c := range chainCases(t) {
 		for rep := range 4 {
 			m, q, n := chainModel(t, r, c)
-			res, err := m.Run(nil)
+			res, err := m.RunWith(nil, RunOptions{layerByLayer: true})
 			if err != nil {
 				t.Fatalf("%s: %v", c.name, err)
 			}
@@ -817,8 +817,12 @@ func TestFoldChain(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, c := range chainCases(t) {
 		m, _, _ := chainModel(t, r, c)
-		want := runOutput(t, m, "w/fq_weights_1/convert")
-		n, err := m.Fold()
+		res, err := m.RunWith(nil, RunOptions{layerByLayer: true})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		want := res.Outputs[len(res.Outputs)-1].Tensor
+		n, err := m.FoldWith(RunOptions{layerByLayer: true})
 		if err != nil || n != 1 {
 			t.Fatalf("%s: Fold = %d, %v", c.name, n, err)
 		}
@@ -860,16 +864,25 @@ func TestFoldChain(t *testing.T) {
 
 // BenchmarkRunChain runs an int4_asym decompression subgraph of a [1024, 1024] weight in groups
 // of 128 (codes → f16 → − zero point → × scale → Reshape → f32); bytes are the f32 weight's.
+// "fast" computes the recognised weight as one unit (DecompressedData), "layer-by-layer" each
+// layer of the subgraph with its intermediate tensor.
 func BenchmarkRunChain(b *testing.B) {
 	s, err := quant.NNCF("int4_asym", 128)
 	if err != nil {
 		b.Fatal(err)
 	}
 	m, _, n := chainModel(b, rand.New(rand.NewPCG(1, 1)), chainCase{scheme: s, oc: 1024, g: 8})
-	b.SetBytes(int64(4 * n))
-	for b.Loop() {
-		if _, err := m.Run(nil); err != nil {
-			b.Fatal(err)
-		}
+	for _, c := range []struct {
+		name string
+		o    RunOptions
+	}{{"fast", RunOptions{}}, {"layer-by-layer", RunOptions{layerByLayer: true}}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(4 * n))
+			for b.Loop() {
+				if _, err := m.RunWith(nil, c.o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -154,9 +154,9 @@ func ExampleModel_RunWith() {
 	// 2 outputs
 }
 
-// Run evaluates a compressed weight's decompression subgraph layer by layer (here int4_asym
-// codes, zero points and f16 scales, computed in f16 as OpenVINO does) and a Gather-8, whose
-// out-of-range index 7 gives zeros.
+// Run evaluates a compressed weight's decompression subgraph (here int4_asym codes, zero points
+// and f16 scales, computed in f16 as OpenVINO does) as one unit, and a Gather-8, whose
+// out-of-range index 7 gives zeros. The weight's output says what was recognised.
 func ExampleModel_Run_decompression() {
 	m, err := ir.Read("../testdata/ir/eval_ops.xml")
 	if err != nil {
@@ -173,11 +173,15 @@ func ExampleModel_Run_decompression() {
 		case "w/fq_weights_1/convert", "emb/gather":
 			fmt.Println(o.Name, o.Tensor)
 		}
+		if w := o.Weight; w != nil {
+			fmt.Println(w.Mode, "group", w.Group, "from", w.Codes.Name, w.CodeType, w.Stored, "bytes stored")
+		}
 	}
 	n, err := m.Fold()
 	fmt.Println("folded", n, err, m.CountByType())
 	// Output:
 	// emb/gather f16[3,3] [3 3.5 4 -1.5 -1 -0.5 0 0 0]
 	// w/fq_weights_1/convert f32[4,8] [-0.69970703 -0.39990234 -0.099975586 0.19995117 -0.2998047 0.34985352 0.19995117 0.049987793 0 0.5996094 1.1992188 -1.3994141 -4.5 0 4.5 9 …]
+	// int4_asym group 4 from codes u4 36 bytes stored
 	// folded 2 <nil> map[Const:2 MatMul:1 Parameter:1 Result:2]
 }

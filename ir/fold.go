@@ -19,10 +19,14 @@ import (
 //     to the .bin);
 //   - edges from the replaced outputs now leave the Consts' port 0;
 //   - the replaced layers are removed, and so are the layers Run computes or reads (Const,
-//     Convert, Subtract, …) that fed only removed layers.
+//     Convert, Subtract, …) that fed only removed layers;
+//   - a compressed weight that Run computes as one unit becomes one Const, the weight, named
+//     after the subgraph's last layer, and the rest of the subgraph is removed (the same model
+//     as folding it layer by layer gives).
 //
 // It returns the number of layers replaced by Consts. Const data that a fold needs and that is
-// missing, short or out of range is an error, as in Run. Fold is FoldWith with the default
+// missing, short or out of range is an error, as in Run, and so is a malformed compressed
+// weight (the Errors of CompressedWeights). Fold is FoldWith with the default
 // options (a memory budget of DefaultMaxMemory).
 func (m *Model) Fold() (int, error) {
 	return m.FoldWith(RunOptions{})

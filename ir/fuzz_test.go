@@ -2,12 +2,14 @@ package ir
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/op"
 )
 
 // fuzzLimits keep each fuzz input cheap.
@@ -57,6 +59,12 @@ func FuzzRead(f *testing.F) {
 	for _, seed := range evalSeeds() {
 		f.Add([]byte(seed))
 	}
+	// Decompression subgraphs, whose codes and scales the fuzzer reads from the XML's bytes.
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, c := range chainCases(f) {
+		m, _, _ := chainModel(f, r, c)
+		f.Add([]byte(m.String()))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := fuzzLimits.Parse(bytes.NewReader(data), "f.xml")
 		if err != nil {
@@ -90,6 +98,19 @@ func FuzzRead(f *testing.F) {
 		if res, err := m2.RunWith(nil, fuzzRun); err == nil {
 			for _, o := range res.Outputs {
 				_ = o.Tensor.String()
+			}
+			// Compressed weights computed as one unit equal the layer-by-layer evaluation.
+			slow, err := m2.RunWith(nil, RunOptions{MaxMemory: fuzzRun.MaxMemory, layerByLayer: true})
+			if err == nil {
+				byPort := map[portKey]op.Tensor{}
+				for _, o := range slow.Outputs {
+					byPort[portKey{o.Layer.ID, o.Port}] = o.Tensor
+				}
+				for _, o := range res.Outputs {
+					if s, ok := byPort[portKey{o.Layer.ID, o.Port}]; !ok || !bytes.Equal(s.Bytes(), o.Tensor.Bytes()) {
+						t.Fatalf("output %s (weight %v) differs from the layer-by-layer evaluation: %v, %v", o.Name, o.Weight != nil, o.Tensor, s)
+					}
+				}
 			}
 		}
 		m4, _ := Parse(bytes.NewReader([]byte(w1)), "w.xml")

@@ -85,8 +85,11 @@ Flags:
 Evaluates the layers whose inputs are Const data (or Parameters given with --input):
 ConvertPromoteTypes, Convert, and Subtract, Multiply (numpy broadcasting; f16 and bf16 computed
 in f32 and rounded back, as OpenVINO does), Reshape, Unsqueeze, Transpose and Gather, the layers
-of compressed weights' decompression subgraphs (docs/ir.md, "Evaluation"). Prints each output's
-name, type, shape and first values (each value as convert prints it: docs/SEMANTICS.md §3.11,
+of compressed weights' decompression subgraphs (docs/ir.md, "Evaluation"). A compressed weight
+that ir check recognises is decompressed as one unit, with the values its subgraph computes,
+and printed as its last layer's output followed by a line naming its mode; the subgraph's other
+layers are not listed, and --max-memory counts only its codes, scales, zero points and the
+weight. Prints each output's name, type, shape and first values (each value as convert prints it: docs/SEMANTICS.md §3.11,
 so an f16 65504 prints as 65504). With --out DIR
 each output is also written to DIR/NAME.npy; NumPy has no bf16, f8, f4 or nf4, so those are
 written as f32, u1..u6 as u8 and i4 as i8.
@@ -120,7 +123,8 @@ Replaces by Consts the layers that run computes from Const data alone, as OpenVI
 folding does, each holding what run computes: a computed layer that feeds one that is not
 computed (a Result, a MatMul, a layer with a Parameter input) becomes a Const of the same name
 ("NAME.0", "NAME.1" for the two outputs of a ConvertPromoteTypes); the layers that fed only
-replaced ones are removed. Writes OUT.xml and, when the model has Const data, OUT.bin beside it.
+replaced ones are removed. A compressed weight that ir check recognises becomes one Const
+holding the weight, decompressed as one unit as run does. Writes OUT.xml and, when the model has Const data, OUT.bin beside it.
 
 Exit status: 0 ok; 1 when the model does not check or cannot be written; 2 for bad usage.
 
@@ -458,6 +462,16 @@ func irRun(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 			more = fmt.Sprintf(", ... (%d values)", count)
 		}
 		fmt.Fprintf(stdout, "%s  %s[%s]  %s%s\n", o.Name, o.Tensor.Type(), strings.Join(shape, ","), strings.Join(vals, ", "), more)
+		if w := o.Weight; w != nil {
+			inner := 0 // the subgraph's layers that run would otherwise list
+			for _, l := range w.Layers {
+				if l.Type != "Const" && l != w.Output {
+					inner++
+				}
+			}
+			fmt.Fprintf(stdout, "  compressed weight (%s), decompressed as one unit from %s; the subgraph's other %d layers are not listed\n",
+				ir.SummarizeCompressed([]ir.CompressedWeight{*w})[0], w.Codes.Label(), inner)
+		}
 		if opts.outDir != "" {
 			if err := writeNPYFile(npyFiles[i], o); err != nil {
 				return err
