@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -23,6 +24,11 @@ type DecompressOptions struct {
 // the input .bin and converts a weight to DecompressOptions.To: the fixed part of its memory
 // bound.
 const decompressChunk = 1 << 20
+
+// collectAfter is the size of a weight after which Decompress runs the garbage collector: one
+// collection costs about as much as writing a few MiB, and below that size the collector's
+// slack is small anyway.
+const collectAfter = 8 << 20
 
 // Decompress replaces every compressed weight that CompressedWeights finds by one Const holding
 // the weight, and writes the model to xmlPath with a new .bin beside it (BinPath). It returns
@@ -48,7 +54,9 @@ const decompressChunk = 1 << 20
 // each is written out before the next is computed, so besides the model's XML structure
 // Decompress holds one weight at a time (what DecompressedData holds for it: its codes,
 // scales and zero points and the decompressed bytes, twice those with a Transpose) and a
-// fixed buffer of 1 MiB; the data of the other Consts is copied through that buffer.
+// fixed buffer of 1 MiB, through which the data of the other Consts is copied and a weight is
+// converted to o.To. After each weight of 8 MiB or more it runs the garbage collector, so that
+// the next weight reuses that memory whatever GOGC is.
 //
 // Both files are written atomically (as Save writes them); on success m is the rewritten model,
 // reading its data from the new .bin. On error nothing is written and m is unchanged. A
@@ -367,6 +375,12 @@ func (m *Model) writeDecompressed(xmlPath string, p *decompressPlan) error {
 		}
 		if err := m.writeWeight(bin, part.weight, buf); err != nil {
 			return err
+		}
+		if part.size >= collectAfter {
+			// The weight just written is garbage now: collect it before the next one is
+			// computed, so that the next reuses its memory instead of the heap growing to
+			// the collector's target (twice the live heap under GOGC=100).
+			runtime.GC()
 		}
 	}
 	xml, err := atomicfile.Create(xmlPath)

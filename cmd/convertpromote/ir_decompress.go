@@ -27,11 +27,11 @@ weight's type, so that every consumer still receives the type it declares (f16 o
 carries the rt_info "decompression", as OpenVINO's compress-to-f16 writes it). When --to is the
 weight's type, the weight is one Const NAME.
 
-Memory: one weight is decompressed at a time and written to OUT.bin at once; besides the
-model's XML structure the command holds the weight being written (its decompressed bytes, and
-its codes, scales and zero points; twice the decompressed bytes when a Transpose ends its
-subgraph) and a 1 MiB buffer through which the other Consts' data is copied, whatever the
-model's size.
+Memory: one weight is decompressed at a time and written to OUT.bin at once. Besides what
+reading the model takes (ir check on it shows that), the command holds the weight being
+written (its decompressed bytes, and its codes, scales and zero points; twice the decompressed
+bytes when a Transpose ends its subgraph) and a 1 MiB buffer through which the other Consts'
+data is copied, whatever the number of weights (docs/ir.md, "Decompressing weights").
 
 A model without compressed weights is written to OUT.xml unchanged (with its .bin), as ir fold
 writes a model with nothing to fold, and the command says so. OUT.xml and OUT.bin are written
