@@ -39,8 +39,8 @@ const collectAfter = 8 << 20
 // name of the subgraph's last layer and its output port's tensor names, port attributes and
 // port rt_info, so that the consumers and Results see the same tensor; the layer's own rt_info
 // is not copied. With o.To set to a type other than the weight's, the weight is converted once
-// more with kernels.Convert (round to nearest even; f16 overflows to ±inf; NaN stays NaN,
-// docs/SEMANTICS.md §3) into a Const named NAME_compressed of type o.To, followed by a Convert
+// more with kernels.Convert (round to nearest, ties to even; f16 overflows to ±inf; NaN stays
+// NaN: docs/SEMANTICS.md §3.4, §3.8) into a Const named NAME_compressed of type o.To, followed by a Convert
 // named NAME back to the weight's type, so that every consumer still receives the type it
 // declares: an f32 weight with To f16 becomes the FP16-compression form (Const f16 → Convert f32
 // carrying the rt_info "decompression", as OpenVINO's compress-to-f16 writes it; the rt_info
