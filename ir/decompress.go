@@ -104,10 +104,11 @@ type decompressPlan struct {
 	size   int64 // the new .bin's size
 }
 
-// binPart is a run of the new .bin: a copy of [from, from+size) of the model's data, or a
-// decompressed weight.
+// binPart is a run of the new .bin: a copy of [from, from+size) of the model's data (the data
+// of Const layer), or a decompressed weight.
 type binPart struct {
 	from, size int64
+	layer      *Layer
 	weight     *decompressed
 }
 
@@ -234,7 +235,7 @@ func (m *Model) planDecompress(ws []CompressedWeight, o DecompressOptions) (*dec
 		if !ok {
 			off = p.size
 			copied[key] = off
-			p.parts = append(p.parts, binPart{from: ci.Offset, size: ci.Size})
+			p.parts = append(p.parts, binPart{from: ci.Offset, size: ci.Size, layer: l})
 			p.size += ci.Size
 		}
 		setAttr(&data.Attrs, "offset", strconv.FormatInt(off, 10))
@@ -368,7 +369,7 @@ func (m *Model) writeDecompressed(xmlPath string, p *decompressPlan) error {
 	buf := make([]byte, decompressChunk)
 	for _, part := range p.parts {
 		if part.weight == nil {
-			if err := m.copyData(bin, part.from, part.size, buf); err != nil {
+			if err := m.copyData(bin, part.layer, part.from, part.size, buf); err != nil {
 				return fmt.Errorf("writing %s: %w", binPath, err)
 			}
 			continue
@@ -402,24 +403,14 @@ func (m *Model) writeDecompressed(xmlPath string, p *decompressPlan) error {
 	return nil
 }
 
-// copyData writes size bytes of the model's constant data from offset from to w, through buf.
-func (m *Model) copyData(w *atomicfile.File, from, size int64, buf []byte) error {
-	base, _, _ := m.baseSize()
+// copyData writes the data of Const l, size bytes at offset from, to w through buf.
+func (m *Model) copyData(w *atomicfile.File, l *Layer, from, size int64, buf []byte) error {
 	for size > 0 {
 		k := min(size, int64(len(buf)))
-		b := buf[:k]
-		// The bytes before base come from the .bin, the rest from the data Fold added.
-		fromBase := min(k, max(base-from, 0))
-		if fromBase > 0 {
-			r, _, _ := m.weights.load()
-			if n, err := r.ReadAt(b[:fromBase], from); int64(n) < fromBase {
-				return fmt.Errorf("reading %s at %d: %v", m.weights.Name, from, err)
-			}
+		if err := m.readConst(l, ConstInfo{Offset: from}, buf[:k]); err != nil {
+			return err
 		}
-		if fromBase < k {
-			copy(b[fromBase:], m.appended[from+fromBase-base:])
-		}
-		if _, err := w.Write(b); err != nil {
+		if _, err := w.Write(buf[:k]); err != nil {
 			return err
 		}
 		from += k

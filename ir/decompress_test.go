@@ -23,35 +23,29 @@ func compressedFixtures(t *testing.T) []string {
 	return append(files, filepath.Join("..", "testdata", "ir", "eval_ops.xml"))
 }
 
-// runByLayer evaluates m and returns the bytes of output port 0 of every layer Run computes,
-// by layer name.
-func runByLayer(t *testing.T, m *Model) map[string][]byte {
+// runOutputs evaluates m and returns the bytes of every output Run computes by output name,
+// and those of output port 0 of every computed layer by layer name.
+func runOutputs(t *testing.T, m *Model) (byName, byLayer map[string][]byte) {
 	t.Helper()
 	res, err := m.Run(nil)
 	if err != nil {
 		t.Fatalf("%s: run: %v", m.File, err)
 	}
-	out := map[string][]byte{}
+	byName, byLayer = map[string][]byte{}, map[string][]byte{}
 	for _, o := range res.Outputs {
-		if _, seen := out[o.Layer.Name]; !seen {
-			out[o.Layer.Name] = o.Tensor.Bytes()
+		byName[o.Name] = o.Tensor.Bytes()
+		if _, seen := byLayer[o.Layer.Name]; !seen {
+			byLayer[o.Layer.Name] = o.Tensor.Bytes()
 		}
 	}
-	return out
+	return byName, byLayer
 }
 
-// runByName evaluates m and returns every output's bytes by output name.
-func runByName(t *testing.T, m *Model) map[string][]byte {
+// runByLayer is the second result of runOutputs.
+func runByLayer(t *testing.T, m *Model) map[string][]byte {
 	t.Helper()
-	res, err := m.Run(nil)
-	if err != nil {
-		t.Fatalf("%s: run: %v", m.File, err)
-	}
-	out := map[string][]byte{}
-	for _, o := range res.Outputs {
-		out[o.Name] = o.Tensor.Bytes()
-	}
-	return out
+	_, l := runOutputs(t, m)
+	return l
 }
 
 // constBytes returns the data of the Const named name in m, and its type.
@@ -76,19 +70,8 @@ func TestDecompressEqualsRun(t *testing.T) {
 	compared := 0 // outputs computed by both models: the consumers run computes (Gather, ...)
 	for _, file := range compressedFixtures(t) {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			m, err := Read(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ws, err := m.CompressedWeights()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(ws) == 0 {
-				t.Fatal("no compressed weights found")
-			}
-			ran := runByLayer(t, m)
-			before := runByName(t, m)
+			m, ws := readWeights(t, file)
+			before, ran := runOutputs(t, m)
 			want := map[string][]byte{}
 			for i := range ws {
 				w := &ws[i]
@@ -105,21 +88,7 @@ func TestDecompressEqualsRun(t *testing.T) {
 				}
 				want[w.Output.Name] = r
 			}
-			out := filepath.Join(t.TempDir(), "out.xml")
-			n, err := m.Decompress(out, DecompressOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if n != len(ws) {
-				t.Errorf("Decompress replaced %d weights, CompressedWeights found %d", n, len(ws))
-			}
-			d, err := Read(out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := d.Check(); err != nil {
-				t.Fatalf("the decompressed model does not check: %v", err)
-			}
+			d, out := decompressChecked(t, m, DecompressOptions{}, len(ws))
 			if left, err := d.CompressedWeights(); err != nil || len(left) != 0 {
 				t.Errorf("the decompressed model still has %d compressed weights (%v)", len(left), err)
 			}
@@ -129,7 +98,7 @@ func TestDecompressEqualsRun(t *testing.T) {
 					t.Errorf("Const %s differs from run of the original", name)
 				}
 			}
-			after := runByName(t, d)
+			after, _ := runOutputs(t, d)
 			for name, b := range after {
 				if a, ok := before[name]; ok {
 					compared++
@@ -180,14 +149,7 @@ func TestDecompressTo(t *testing.T) {
 	for _, file := range compressedFixtures(t) {
 		for _, to := range []element.Type{element.F32, element.F16, element.BF16} {
 			t.Run(filepath.Base(file)+"/"+to.String(), func(t *testing.T) {
-				m, err := Read(file)
-				if err != nil {
-					t.Fatal(err)
-				}
-				ws, err := m.CompressedWeights()
-				if err != nil {
-					t.Fatal(err)
-				}
+				m, ws := readWeights(t, file)
 				want := map[string][]byte{}
 				for i := range ws {
 					w := &ws[i]
@@ -201,17 +163,7 @@ func TestDecompressTo(t *testing.T) {
 					}
 					want[w.Output.Name] = conv
 				}
-				out := filepath.Join(t.TempDir(), "out.xml")
-				if _, err := m.Decompress(out, DecompressOptions{To: to}); err != nil {
-					t.Fatal(err)
-				}
-				d, err := Read(out)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if _, err := d.Check(); err != nil {
-					t.Fatalf("the decompressed model does not check: %v", err)
-				}
+				d, _ := decompressChecked(t, m, DecompressOptions{To: to}, len(ws))
 				ran := runByLayer(t, d)
 				for i := range ws {
 					w := &ws[i]
@@ -290,30 +242,13 @@ func TestDecompressNone(t *testing.T) {
 // TestDecompressErrors: a malformed subgraph gives the located Errors of CompressedWeights, an
 // unsupported To a plain error; neither writes anything nor changes the model.
 func TestDecompressErrors(t *testing.T) {
-	file := filepath.Join("..", "testdata", "ir", "compressed", "int_modes.xml")
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin, err := os.ReadFile(BinPath(file))
-	if err != nil {
-		t.Fatal(err)
-	}
 	// a's scale [4,1] becomes [3,1]: it does not broadcast onto the codes [4,8].
-	bad := strings.Replace(string(src), `<data element_type="f16" shape="4, 1" offset="36" size="8" />
+	in, _ := editedIntModes(t, "bad.xml", func(s string) string {
+		return strings.Replace(s, `<data element_type="f16" shape="4, 1" offset="36" size="8" />
 			<output><port id="0" precision="FP16"><dim>4</dim><dim>1</dim></port></output>`, `<data element_type="f16" shape="3, 1" offset="36" size="8" />
 			<output><port id="0" precision="FP16"><dim>3</dim><dim>1</dim></port></output>`, 1)
-	if bad == string(src) {
-		t.Fatal("int_modes.xml has changed; update this test")
-	}
-	dir := t.TempDir()
-	in := filepath.Join(dir, "bad.xml")
-	if err := os.WriteFile(in, []byte(bad), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(BinPath(in), bin, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	})
+	dir := filepath.Dir(in)
 	m, err := Read(in)
 	if err != nil {
 		t.Fatal(err)
@@ -347,15 +282,6 @@ func TestDecompressErrors(t *testing.T) {
 // data of a removed Const keeps its values at its new offset; each consumer reads the new
 // Const from the port the subgraph's last layer fed.
 func TestDecompressKeepsShared(t *testing.T) {
-	file := filepath.Join("..", "testdata", "ir", "compressed", "int_modes.xml")
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin, err := os.ReadFile(BinPath(file))
-	if err != nil {
-		t.Fatal(err)
-	}
 	const extraLayers = `<layer id="100" name="keep" type="Result" version="opset1"><input><port id="0" precision="FP16"><dim>4</dim><dim>8</dim></port></input></layer>
 <layer id="101" name="loop" type="Loop" version="opset5"><data/><output><port id="0" precision="FP16"><dim>4</dim><dim>1</dim></port></output>
 <port_map><output external_port_id="0" internal_layer_id="1"/></port_map><back_edges/>
@@ -368,17 +294,11 @@ func TestDecompressKeepsShared(t *testing.T) {
 	const extraEdges = `<edge from-layer="2" from-port="1" to-layer="100" to-port="0"/>
 <edge from-layer="101" from-port="0" to-layer="102" to-port="0"/>
 `
-	s := strings.Replace(string(src), "</layers>", extraLayers+"</layers>", 1)
-	k := strings.LastIndex(s, "</edges>")
-	s = s[:k] + extraEdges + s[k:]
-	dir := t.TempDir()
-	in := filepath.Join(dir, "shared.xml")
-	if err := os.WriteFile(in, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(BinPath(in), bin, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	in, bin := editedIntModes(t, "shared.xml", func(s string) string {
+		s = strings.Replace(s, "</layers>", extraLayers+"</layers>", 1)
+		k := strings.LastIndex(s, "</edges>")
+		return s[:k] + extraEdges + s[k:]
+	})
 	m, err := Read(in)
 	if err != nil {
 		t.Fatal(err)
@@ -404,17 +324,7 @@ func TestDecompressKeepsShared(t *testing.T) {
 		}
 	}
 	before := runByLayer(t, m)
-	out := filepath.Join(dir, "out.xml")
-	if _, err := m.Decompress(out, DecompressOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	d, err := Read(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := d.Check(); err != nil {
-		t.Fatalf("the decompressed model does not check: %v", err)
-	}
+	d, _ := decompressChecked(t, m, DecompressOptions{}, len(ws))
 	for _, name := range []string{"a", "a/convert", "keep", "loop", "loop_out"} {
 		if d.LayerByName(name) == nil {
 			t.Errorf("layer %s was removed", name)
@@ -457,4 +367,70 @@ func TestDecompressKeepsShared(t *testing.T) {
 	if !bytes.Equal(got, bin[76:84]) {
 		t.Errorf("the body's Const reads % x, want % x", got, bin[76:84])
 	}
+}
+
+// editedIntModes writes testdata/ir/compressed/int_modes.xml changed by edit, with its .bin, to
+// a temporary directory and returns the model's path and the .bin's bytes.
+func editedIntModes(t *testing.T, name string, edit func(string) string) (string, []byte) {
+	t.Helper()
+	file := filepath.Join("..", "testdata", "ir", "compressed", "int_modes.xml")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := os.ReadFile(BinPath(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := edit(string(src))
+	if s == string(src) {
+		t.Fatal("int_modes.xml has changed; update this test")
+	}
+	in := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(in, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(BinPath(in), bin, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return in, bin
+}
+
+// decompressChecked decompresses m into a temporary directory, checks that it replaced want
+// weights, and returns the model read back, which must pass Check, and its path.
+func decompressChecked(t *testing.T, m *Model, o DecompressOptions, want int) (*Model, string) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "out.xml")
+	n, err := m.Decompress(out, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != want {
+		t.Errorf("Decompress replaced %d weights, CompressedWeights found %d", n, want)
+	}
+	d, err := Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Check(); err != nil {
+		t.Fatalf("the decompressed model does not check: %v", err)
+	}
+	return d, out
+}
+
+// readWeights reads a model and the compressed weights it must have.
+func readWeights(t *testing.T, file string) (*Model, []CompressedWeight) {
+	t.Helper()
+	m, err := Read(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := m.CompressedWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ws) == 0 {
+		t.Fatalf("%s: no compressed weights found", file)
+	}
+	return m, ws
 }
