@@ -14,7 +14,7 @@ import (
 
 // compressedFixtures are the repository's models with compressed weights: every fixture in
 // testdata/ir/compressed and eval_ops.xml.
-func compressedFixtures(t *testing.T) []string {
+func compressedFixtures(t testing.TB) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("..", "testdata", "ir", "compressed", "*.xml"))
 	if err != nil || len(files) == 0 {
@@ -433,4 +433,50 @@ func readWeights(t *testing.T, file string) (*Model, []CompressedWeight) {
 		t.Fatalf("%s: no compressed weights found", file)
 	}
 	return m, ws
+}
+
+// FuzzDecompress: on any model with the data of a compressed-weight fixture, Decompress
+// returns an error and writes nothing, or writes a model that reads back and that checks when
+// the input checked.
+func FuzzDecompress(f *testing.F) {
+	var bins [][]byte
+	for _, file := range compressedFixtures(f) {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		bin, err := os.ReadFile(BinPath(file))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(src, uint8(len(bins)))
+		bins = append(bins, bin)
+	}
+	f.Fuzz(func(t *testing.T, src []byte, which uint8) {
+		m, err := fuzzLimits.Parse(bytes.NewReader(src), "f.xml")
+		if err != nil {
+			return
+		}
+		bin := bins[int(which)%len(bins)]
+		m.SetWeights(bytes.NewReader(bin), int64(len(bin)), "f.bin")
+		_, checkErr := m.Check()
+		before := m.String()
+		out := filepath.Join(t.TempDir(), "out.xml")
+		if _, err := m.Decompress(out, DecompressOptions{To: element.F16}); err != nil {
+			if m.String() != before {
+				t.Fatalf("Decompress failed (%v) and changed the model", err)
+			}
+			if _, serr := os.Stat(out); !os.IsNotExist(serr) {
+				t.Fatalf("Decompress failed (%v) and wrote %s", err, out)
+			}
+			return
+		}
+		d, err := Read(out)
+		if err != nil {
+			t.Fatalf("the written model does not read: %v", err)
+		}
+		if _, err := d.Check(); err != nil && checkErr == nil {
+			t.Fatalf("the model checked, the decompressed one does not: %v\n%s", err, before)
+		}
+	})
 }
