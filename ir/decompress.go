@@ -153,11 +153,14 @@ func (m *Model) planDecompress(ws []CompressedWeight, o DecompressOptions) (*dec
 			rewire[portKey{w.Output.ID, out.ID}] = d.konst
 		} else {
 			d.konst.Outputs = []*Port{{ID: 0, Precision: to.IRPrecision(), Dims: append([]int64(nil), w.Shape...)}}
+			// The Convert's output keeps the port id of the layer it replaces (1 if that was
+			// 0, the Convert's input), so that an output without tensor names keeps its
+			// "LAYER:PORT" name in ir run.
 			cv := &Layer{ID: next, Name: w.Output.Name, Type: "Convert", Version: "opset1",
 				Data:     &Node{Kind: ElementNode, Name: "data", Attrs: []Attr{{"destination_type", w.Type.String()}}},
 				HasInput: true, HasOutput: true,
 				Inputs:  []*Port{{ID: 0, Precision: to.IRPrecision(), Dims: append([]int64(nil), w.Shape...)}},
-				Outputs: []*Port{portLike(out, 1, w.Type, w.Shape)},
+				Outputs: []*Port{portLike(out, max(out.ID, 1), w.Type, w.Shape)},
 			}
 			next++
 			if (to == element.F16 || to == element.BF16) && w.Type == element.F32 {

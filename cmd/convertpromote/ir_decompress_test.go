@@ -12,6 +12,7 @@ import (
 	"github.com/convertpromote/convertpromote/ir"
 	"github.com/convertpromote/convertpromote/kernels"
 	"github.com/convertpromote/convertpromote/npy"
+	"github.com/convertpromote/convertpromote/op"
 )
 
 // TestIRDecompressExamples: every example of ir decompress -h runs (outputs in a temporary
@@ -129,8 +130,9 @@ func TestIRDecompressNone(t *testing.T) {
 	}
 }
 
-// TestIRDecompressMalformed: a subgraph whose scale does not broadcast onto its codes is an
-// error located at its file and line, exit 1, nothing written.
+// TestIRDecompressMalformed: a malformed subgraph (the models in testdata/ir/compressed/bad,
+// and int_modes.xml with a scale that does not broadcast onto its codes) is an error located at
+// its file and line, exit 1, nothing written.
 func TestIRDecompressMalformed(t *testing.T) {
 	src, err := os.ReadFile(irTestdata("compressed/int_modes.xml"))
 	if err != nil {
@@ -149,30 +151,39 @@ func TestIRDecompressMalformed(t *testing.T) {
 		t.Fatal("int_modes.xml has changed; update this test")
 	}
 	dir := t.TempDir()
-	model := filepath.Join(dir, "bad.xml")
-	if err := os.WriteFile(model, []byte(bad), 0o644); err != nil {
+	edited := filepath.Join(dir, "bad.xml")
+	if err := os.WriteFile(edited, []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(ir.BinPath(model), bin, 0o644); err != nil {
+	if err := os.WriteFile(ir.BinPath(edited), bin, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(dir, "out.xml")
-	code, stdout, errs := cli(t, "", "ir", "decompress", model, "-o", out)
-	if code != 1 || stdout != "" || !strings.HasPrefix(errs, model+":") || !strings.Contains(errs, "layer") {
-		t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and %s:LINE: ... layer ...", code, stdout, errs, model)
-	}
-	if _, err := os.Stat(out); !os.IsNotExist(err) {
-		t.Errorf("an output was written: %v", err)
+	models, _ := filepath.Glob(irTestdata("compressed/bad/*.xml"))
+	for _, model := range append(models, edited) {
+		out := filepath.Join(dir, "out", "out.xml")
+		code, stdout, errs := cli(t, "", "ir", "decompress", model, "-o", out)
+		if code != 1 || stdout != "" || !strings.HasPrefix(errs, model+":") || !strings.Contains(errs, ": layer ") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 1 and %s:LINE: layer ...", model, code, stdout, errs, model)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%s: an output was written: %v", model, err)
+		}
 	}
 }
 
-// TestIRDecompressRoundTrip: for each --to (and none), the written model reads back, ir check
-// accepts it, and what ir run computes from it equals ir run of the original: the Consts hold
-// the .npy values ir run writes for each subgraph's last layer (converted with kernels.Convert
-// for --to); with --to f16 the Convert back to f32 runs to the original values, since the
-// NNCF subgraphs compute in f16.
+// TestIRDecompressRoundTrip: for every model with compressed weights in testdata and each
+// --to (and none), the written model reads back, ir check accepts it, and ir run of it agrees
+// with ir run of the original: each weight's Const holds the values ir run writes for the
+// subgraph's last layer (converted with kernels.Convert for --to), the Convert after it runs to
+// those values converted back (for NNCF's f16 subgraphs, --to f16 thus gives the original
+// values), and without --to or with --to f32 every other output is unchanged.
 func TestIRDecompressRoundTrip(t *testing.T) {
-	for _, model := range []string{irTestdata("compressed/int_modes.xml"), irTestdata("eval_ops.xml")} {
+	models, err := filepath.Glob(irTestdata("compressed/*.xml"))
+	if err != nil || len(models) == 0 {
+		t.Fatalf("no models in testdata/ir/compressed: %v", err)
+	}
+	lossless := 0 // weights that --to f16 stores without a change
+	for _, model := range append(models, irTestdata("eval_ops.xml")) {
 		m, err := ir.Read(model)
 		if err != nil {
 			t.Fatal(err)
@@ -209,28 +220,18 @@ func TestIRDecompressRoundTrip(t *testing.T) {
 				t.Fatalf("%v: ir run: %s", args, errs)
 			}
 			after := readNPYDir(t, runDir)
-			for name, b := range after {
-				if o, ok := orig[name]; ok && !bytes.Equal(o, b) && (to == "" || to == "f32" || to == "f16") {
-					t.Errorf("%v: ir run's %s differs from the original's", args, name)
-				}
-			}
+			weights := map[string]bool{}
 			for i := range ws {
 				w := &ws[i]
-				name := w.Output.Name
-				want, ok := orig[npyFileName(outputName(w.Output), map[string]int{})]
-				if !ok {
-					t.Fatalf("ir run of %s wrote no .npy for %s", model, name)
-				}
-				tt := w.Type
+				file := npyFileName(outputName(w.Output), map[string]int{})
+				weights[file] = true
+				want := npyAs(t, orig, file, w.Type, int(w.Elements))
+				name, tt := w.Output.Name, w.Type
 				if to != "" {
 					tt, _ = element.Parse(to)
 				}
 				if tt != w.Type {
-					conv := make([]byte, int(w.Elements)*tt.Bits()/8)
-					if err := kernels.Convert(conv, tt, want, w.Type, int(w.Elements)); err != nil {
-						t.Fatal(err)
-					}
-					want = conv
+					want = convertBytes(t, want, w.Type, tt, int(w.Elements))
 					name += "_compressed"
 				}
 				l := d.LayerByName(name)
@@ -244,14 +245,61 @@ func TestIRDecompressRoundTrip(t *testing.T) {
 				if ci.Type != tt || !bytes.Equal(got, want) {
 					t.Errorf("%v: Const %s (%s) differs from ir run of the original", args, name, ci.Type)
 				}
-				if to == "f16" && w.Type == element.F32 {
-					if _, ok := after[npyFileName(outputName(w.Output), map[string]int{})]; !ok {
-						t.Errorf("%v: ir run did not compute the Convert %s", args, w.Output.Name)
-					}
+				if tt == w.Type {
+					continue
+				}
+				back := convertBytes(t, got, tt, w.Type, int(w.Elements))
+				cv := d.LayerByName(w.Output.Name)
+				if cv == nil || cv.Type != "Convert" {
+					t.Fatalf("%v: no Convert %s", args, w.Output.Name)
+				}
+				if outputName(cv) != outputName(w.Output) {
+					t.Errorf("%v: ir run names the Convert's output %s, the original %s", args, outputName(cv), outputName(w.Output))
+				}
+				if ran := npyAs(t, after, file, w.Type, int(w.Elements)); !bytes.Equal(ran, back) {
+					t.Errorf("%v: ir run of the Convert %s differs from its Const converted back", args, w.Output.Name)
+				}
+				if to == "f16" && bytes.Equal(back, npyAs(t, orig, file, w.Type, int(w.Elements))) {
+					lossless++
+				}
+			}
+			if to != "" && to != "f32" {
+				continue
+			}
+			for file, b := range after {
+				if o, ok := orig[file]; ok && !weights[file] && !bytes.Equal(o.Bytes(), b.Bytes()) {
+					t.Errorf("%v: ir run's %s differs from the original's", args, file)
 				}
 			}
 		}
 	}
+	if lossless == 0 {
+		t.Error("no weight went through --to f16 unchanged")
+	}
+}
+
+// npyAs returns the values of the tensor ir run wrote to file as n values of type t (ir run
+// writes bf16 and the narrow floats as f32, which holds them exactly).
+func npyAs(t *testing.T, ts map[string]op.Tensor, file string, to element.Type, n int) []byte {
+	t.Helper()
+	tn, ok := ts[file]
+	if !ok {
+		t.Fatalf("ir run wrote no %s", file)
+	}
+	if tn.Type() == to {
+		return tn.Bytes()
+	}
+	return convertBytes(t, tn.Bytes(), tn.Type(), to, n)
+}
+
+// convertBytes is kernels.Convert of n values into a new buffer.
+func convertBytes(t *testing.T, src []byte, from, to element.Type, n int) []byte {
+	t.Helper()
+	dst := make([]byte, n*to.Bits()/8)
+	if err := kernels.Convert(dst, to, src, from, n); err != nil {
+		t.Fatal(err)
+	}
+	return dst
 }
 
 // outputName is the name ir run gives output port 0 of l: its first tensor name, else
@@ -263,21 +311,20 @@ func outputName(l *ir.Layer) string {
 	return l.Name + ":" + strconv.FormatInt(l.Outputs[0].ID, 10)
 }
 
-// readNPYDir reads every .npy in dir: the tensors' bytes by file name (f32 as written; ir run
-// writes f16 as f16).
-func readNPYDir(t *testing.T, dir string) map[string][]byte {
+// readNPYDir reads every .npy in dir, by file name.
+func readNPYDir(t *testing.T, dir string) map[string]op.Tensor {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "*.npy"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string][]byte{}
+	out := map[string]op.Tensor{}
 	for _, f := range files {
 		tn, err := npy.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out[filepath.Base(f)] = tn.Bytes()
+		out[filepath.Base(f)] = tn
 	}
 	return out
 }
