@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -25,9 +25,9 @@ type DecompressOptions struct {
 // bound.
 const decompressChunk = 1 << 20
 
-// collectAfter is the size of a weight after which Decompress runs the garbage collector: one
-// collection costs about as much as writing a few MiB, and below that size the collector's
-// slack is small anyway.
+// collectAfter is the size of a weight after which Decompress runs the garbage collector and
+// returns the freed memory: that costs about as much as writing a few MiB, and below that size
+// the collector's slack is small anyway.
 const collectAfter = 8 << 20
 
 // Decompress replaces every compressed weight that CompressedWeights finds by one Const holding
@@ -55,8 +55,9 @@ const collectAfter = 8 << 20
 // Decompress holds one weight at a time (what DecompressedData holds for it: its codes,
 // scales and zero points and the decompressed bytes, twice those with a Transpose) and a
 // fixed buffer of 1 MiB, through which the data of the other Consts is copied and a weight is
-// converted to o.To. After each weight of 8 MiB or more it runs the garbage collector, so that
-// the next weight reuses that memory whatever GOGC is.
+// converted to o.To. After each weight of 8 MiB or more it runs the garbage collector and
+// returns the freed memory to the operating system (debug.FreeOSMemory), so that the bound
+// holds whatever GOGC is.
 //
 // Both files are written atomically (as Save writes them); on success m is the rewritten model,
 // reading its data from the new .bin. On error nothing is written and m is unchanged. A
@@ -381,10 +382,11 @@ func (m *Model) writeDecompressed(xmlPath string, p *decompressPlan) error {
 			return err
 		}
 		if part.size >= collectAfter {
-			// The weight just written is garbage now: collect it before the next one is
-			// computed, so that the next reuses its memory instead of the heap growing to
-			// the collector's target (twice the live heap under GOGC=100).
-			runtime.GC()
+			// The weight just written is garbage now: collect it and return its pages to
+			// the operating system before the next one is computed. Otherwise the heap
+			// grows to the collector's target (twice the live heap under GOGC=100), and
+			// the next weight may land on other pages while the freed ones stay resident.
+			debug.FreeOSMemory()
 		}
 	}
 	xml, err := atomicfile.Create(xmlPath)
