@@ -40,12 +40,12 @@ const collectAfter = 8 << 20
 // port rt_info, so that the consumers and Results see the same tensor; the layer's own rt_info
 // is not copied. With o.To set to a type other than the weight's, the weight is converted once
 // more with kernels.Convert (round to nearest, ties to even; f16 overflows to ±inf; NaN stays
-// NaN: docs/SEMANTICS.md §3.4, §3.8) into a Const named NAME_compressed of type o.To, followed by a Convert
-// named NAME back to the weight's type, so that every consumer still receives the type it
-// declares: an f32 weight with To f16 becomes the FP16-compression form (Const f16 → Convert f32
-// carrying the rt_info "decompression", as OpenVINO's compress-to-f16 writes it; the rt_info
-// marks only a Convert from f16 or bf16 to f32). The layers of the subgraph that feed nothing
-// any more are removed; layers that also feed other layers stay.
+// NaN: docs/SEMANTICS.md §3.4, §3.8) into a Const named NAME_compressed of type o.To,
+// followed by a Convert named NAME back to the weight's type, so that every consumer still
+// receives the type it declares: an f32 weight with To f16 becomes the FP16-compression form
+// (Const f16 → Convert f32 carrying the rt_info "decompression", as OpenVINO's compress-to-f16
+// writes it; the rt_info marks only a Convert from f16 or bf16 to f32). The layers of the
+// subgraph that feed nothing any more are removed; layers that also feed other layers stay.
 //
 // The new .bin holds the Consts' data in the order of the layers (Consts inside Loop and
 // TensorIterator bodies included, their offsets rewritten): the data of the Consts that stay
