@@ -250,7 +250,7 @@ func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "convertpromote ir %s: --to is a flag of ir decompress\n", sub)
 		return exitUsage
 	}
-	if _, err := decompressTo(opts.to); err != nil {
+	if _, err := decompressTo(opts.to); sub == "decompress" && err != nil {
 		fmt.Fprintf(stderr, "convertpromote ir %s: %v\n", sub, err)
 		return exitUsage
 	}
