@@ -20,7 +20,7 @@ import (
 )
 
 func init() {
-	register("ir", "check, run, decompose or fold an OpenVINO IR model (.xml + .bin)",
+	register("ir", "check, run, decompose, fold or decompress an OpenVINO IR model (.xml + .bin)",
 		"convertpromote ir check testdata/ir/example1_promote_floats.xml", runIR)
 }
 
@@ -38,6 +38,8 @@ Subcommands:
                                 DIR/NAME.npy files (bf16, f8, f4, nf4 as f32; u1..u6 as u8; i4 as i8)
   decompose MODEL.xml -o OUT.xml  replace each ConvertPromoteTypes by two Convert layers (opset1)
   fold MODEL.xml -o OUT.xml     replace the layers run computes from Const data alone by Consts
+  decompress MODEL.xml -o OUT.xml [--to f32|f16|bf16]
+                                replace each compressed weight by one Const of what it computes
 
 --max-memory SIZE (run, fold) bounds the tensor data held (Const data, inputs, outputs), added up
 before anything is loaded; default 2GiB; K, M, G, T, KiB, ... are powers of 1024, KB, MB, ... of 1000.
@@ -59,6 +61,7 @@ Examples:
   convertpromote ir decompose testdata/ir/pytorch_scalar.xml -o /tmp/decomposed.xml
   convertpromote ir fold testdata/ir/example2_integers_unsafe.xml -o /tmp/folded.xml
   convertpromote ir fold testdata/ir/eval_ops.xml -o /tmp/folded.xml
+  convertpromote ir decompress testdata/ir/compressed/int_modes.xml -o /tmp/decompressed.xml
 `
 
 // irSubUsage is the help of each ir subcommand; its flags follow.
@@ -134,12 +137,13 @@ Examples:
 
 Flags:
 `,
+	"decompress": irDecompressUsage,
 }
 
 // irFlagOwners names the subcommands a flag belongs to, so that each subcommand's help lists
 // only its own flags; a flag not named here belongs to all of them.
 var irFlagOwners = map[string][]string{
-	"o": {"decompose", "fold"}, "output": {"decompose", "fold"},
+	"o": {"decompose", "fold", "decompress"}, "output": {"decompose", "fold", "decompress"}, "to": {"decompress"},
 	"out": {"run"}, "values": {"run"}, "input": {"run"}, "max-memory": {"run", "fold"},
 }
 
@@ -161,10 +165,11 @@ func irHelp(fs *flag.FlagSet, sub string) func() {
 
 // irSubcommands maps each ir subcommand to its implementation.
 var irSubcommands = map[string]func(m *ir.Model, opts irOptions, stdout, stderr io.Writer) error{
-	"check":     irCheck,
-	"decompose": irDecompose,
-	"run":       irRun,
-	"fold":      irFold,
+	"check":      irCheck,
+	"decompose":  irDecompose,
+	"run":        irRun,
+	"fold":       irFold,
+	"decompress": irDecompress,
 }
 
 type irOptions struct {
@@ -175,6 +180,7 @@ type irOptions struct {
 	inputs   inputFlags // --input NAME=FILE.npy (run)
 	// maxMemory is --max-memory (run, fold): the budget of ir.RunOptions.
 	maxMemory int64
+	to        string // --to (decompress)
 }
 
 // inputFlags collects repeated --input NAME=FILE.npy flags.
@@ -206,20 +212,21 @@ func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if !ok {
-		failf(stderr, "ir", "unknown subcommand %q (check, run, decompose or fold); run 'convertpromote ir -h'", sub)
+		failf(stderr, "ir", "unknown subcommand %q (check, run, decompose, fold or decompress); run 'convertpromote ir -h'", sub)
 		return exitUsage
 	}
 	fs := newFlags("ir "+sub, irSubUsage[sub])
 	fs.Usage = irHelp(fs, sub)
 	opts := irOptions{maxMemory: ir.DefaultMaxMemory}
-	fs.StringVar(&opts.out, "o", "", "output .xml (decompose, fold); its .bin is written beside it")
+	fs.StringVar(&opts.out, "o", "", "output .xml (decompose, fold, decompress); its .bin is written beside it")
 	fs.StringVar(&opts.out, "output", "", "same as -o")
 	fs.StringVar(&opts.outDir, "out", "", "directory for .npy files (run)")
 	fs.BoolVar(&opts.embedded, "embedded", false, "use the model compiled into the program")
 	fs.IntVar(&opts.values, "values", 8, "values printed per output (run)")
 	fs.Var(&opts.inputs, "input", "NAME=FILE.npy: a tensor for the Parameter NAME (run; repeatable)")
 	fs.Var(sizeFlag{&opts.maxMemory}, "max-memory", "budget for tensor data, e.g. 4GiB (run, fold)")
-	flags, pos := interleaved(args[1:], map[string]bool{"o": true, "output": true, "out": true, "values": true, "input": true, "max-memory": true})
+	fs.StringVar(&opts.to, "to", "", "f32, f16 or bf16: the type the weights are written in (decompress; default: each weight's own)")
+	flags, pos := interleaved(args[1:], map[string]bool{"o": true, "output": true, "out": true, "values": true, "input": true, "max-memory": true, "to": true})
 	if code, ok := parseFlags(fs, flags, stdout, stderr); !ok {
 		return code
 	}
@@ -227,7 +234,7 @@ func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		failf(stderr, "ir "+sub, "give one MODEL.xml or --embedded; run 'convertpromote ir %s -h'", sub)
 		return exitUsage
 	}
-	if (sub == "decompose" || sub == "fold") && opts.out == "" {
+	if (sub == "decompose" || sub == "fold" || sub == "decompress") && opts.out == "" {
 		fmt.Fprintf(stderr, "convertpromote ir %s: -o OUT.xml is required\n", sub)
 		return exitUsage
 	}
@@ -243,7 +250,15 @@ func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "convertpromote ir %s: --max-memory is a flag of ir run and ir fold\n", sub)
 		return exitUsage
 	}
-	if sub == "decompose" || sub == "fold" {
+	if sub != "decompress" && flagGiven(fs, "to") {
+		fmt.Fprintf(stderr, "convertpromote ir %s: --to is a flag of ir decompress\n", sub)
+		return exitUsage
+	}
+	if _, err := decompressTo(opts.to); sub == "decompress" && err != nil {
+		fmt.Fprintf(stderr, "convertpromote ir %s: %v\n", sub, err)
+		return exitUsage
+	}
+	if sub == "decompose" || sub == "fold" || sub == "decompress" {
 		// Refuse before reading anything: -o must name neither the model nor its .bin.
 		if err := checkOutputs(modelFiles(pos, opts), []namedPath{{opts.out, "the output"}, {ir.BinPath(opts.out), "the output's .bin"}}); err != nil {
 			fmt.Fprintf(stderr, "convertpromote ir %s: %v\n", sub, err)
