@@ -1,0 +1,388 @@
+package ir
+
+import (
+	"encoding/binary"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/quant"
+	"github.com/x448/float16"
+)
+
+// operand is a Const of a fixture as the reference reads it: its name, element type and shape.
+type operand struct {
+	name string
+	t    element.Type
+	dims []int64
+}
+
+// cwCase is one compressed weight of the fixtures in testdata/ir/compressed, described
+// independently of the recognizer.
+type cwCase struct {
+	file     string
+	codes    operand
+	zero     operand // name "" when absent
+	scale    operand
+	scale2   string
+	codebook operand
+	compute  element.Type
+	mode     string
+	scheme   string // quant.Scheme's String
+	group    int
+	out      element.Type
+	shape    []int64
+	perm     []int64
+	output   string
+	consumer string
+	layers   int
+}
+
+func cst(name string, t element.Type, dims ...int64) operand { return operand{name, t, dims} }
+
+var (
+	f16, f32, u8, u4 = element.F16, element.F32, element.U8, element.U4
+	w48              = []int64{4, 8}
+	w264             = []int64{2, 64}
+)
+
+var cwCases = []cwCase{
+	{file: "int_modes.xml", codes: cst("a", u8, 4, 8), zero: cst("a/zero_point", u8, 4, 1), scale: cst("a/scale", f16, 4, 1), compute: f16,
+		mode: "int8_asym", scheme: "int8_asym/8", group: 8, out: f32, shape: w48, output: "a/fq_weights_1/convert", consumer: "mm_a", layers: 8},
+	{file: "int_modes.xml", codes: cst("b", element.I8, 4, 8), scale: cst("b/scale", f16, 4, 1), compute: f16,
+		mode: "int8_sym", scheme: "int8_sym/8", group: 8, out: f32, shape: w48, output: "b/fq_weights_1/convert", consumer: "mm_b", layers: 5},
+	{file: "int_modes.xml", codes: cst("c", u4, 4, 2, 4), zero: cst("c/zero_point", u4, 4, 2, 1), scale: cst("c/scale", f16, 4, 2, 1), compute: f16,
+		mode: "int4_asym", scheme: "int4_asym/4", group: 4, out: f32, shape: w48, output: "c/fq_weights_1/convert", consumer: "mm_c", layers: 10},
+	{file: "int_modes.xml", codes: cst("d", element.I4, 4, 2, 4), scale: cst("d/scale", f16, 4, 2, 1), compute: f16,
+		mode: "int4_sym", scheme: "int4_sym/4", group: 4, out: f32, shape: w48, output: "d/fq_weights_1/convert", consumer: "mm_d", layers: 7},
+	{file: "float_modes.xml", codes: cst("e", element.NF4, 4, 2, 4), scale: cst("e/scale", f16, 4, 2, 1), compute: f16,
+		mode: "nf4", scheme: "nf4/4", group: 4, out: f32, shape: w48, output: "e/fq_weights_1/convert", consumer: "mm_e", layers: 7},
+	{file: "float_modes.xml", codes: cst("f", element.F4E2M1, 4, 2, 4), scale: cst("f/scale", f16, 4, 2, 1), compute: f16,
+		mode: "fp4", scheme: "fp4/4", group: 4, out: f32, shape: w48, output: "f/fq_weights_1/convert", consumer: "mm_f", layers: 7},
+	{file: "float_modes.xml", codes: cst("h", element.F8E4M3, 4, 2, 4), scale: cst("h/scale", f16, 4, 2, 1), compute: f16,
+		mode: "fp8_e4m3", scheme: "fp8_e4m3/4", group: 4, out: f16, shape: w48, output: "h/reshape", consumer: "w_h", layers: 6},
+	{file: "block_modes.xml", codes: cst("m", element.F4E2M1, 2, 2, 32), scale: cst("m/scale", element.F8E8M0, 2, 2, 1), compute: f16,
+		mode: "mxfp4", scheme: "mxfp4/32", group: 32, out: f32, shape: w264, output: "m/fq_weights_1/convert", consumer: "mm_m", layers: 8},
+	{file: "block_modes.xml", codes: cst("p", element.F8E4M3, 2, 2, 32), scale: cst("p/scale", element.F8E8M0, 2, 2, 1), compute: f16,
+		mode: "mxfp8_e4m3", scheme: "mxfp8_e4m3/32", group: 32, out: f32, shape: w264, output: "p/fq_weights_1/convert", consumer: "mm_p", layers: 8},
+	{file: "block_modes.xml", codes: cst("q", element.F4E2M1, 2, 4, 16), scale: cst("q/scale", element.F8E4M3, 2, 4, 1), scale2: "q/second_order_scale", compute: f16,
+		mode: "nvfp4", scheme: "nvfp4/16", group: 16, out: f32, shape: w264, output: "q/fq_weights_1/convert", consumer: "mm_q", layers: 11},
+	{file: "codebook.xml", codes: cst("k_nncf_codebook_idxs", u4, 4, 2, 4), codebook: cst("k", element.F8E4M3, 16), scale: cst("k/scale", f16, 4, 2, 1), compute: f16,
+		mode: "codebook", scheme: "fp8_e4m3/4", group: 4, out: f32, shape: w48, output: "k/fq_weights_1/convert", consumer: "mm_k", layers: 11},
+	{file: "codebook.xml", codes: cst("j_nncf_codebook_idxs", u8, 4, 8), codebook: cst("j", f16, 8), scale: cst("j/scale", f16, 4, 1), compute: f16,
+		mode: "codebook", scheme: "f8e4m3/f16/1/zero=f16/compute=f16", group: 8, out: f32, shape: w48, output: "j/fq_weights_1/convert", consumer: "mm_j", layers: 7},
+	{file: "fp16.xml", codes: cst("w_compressed", f16, 4, 8), mode: "fp16", out: f32, shape: w48, output: "w", consumer: "mm_w", layers: 2},
+	{file: "fp16.xml", codes: cst("v_compressed", f16, 8), mode: "fp16", out: f32, shape: []int64{8}, output: "v", consumer: "add_v", layers: 2},
+	{file: "older.xml", codes: cst("o1", u8, 4, 8), zero: cst("o1/zero_point", f32, 4, 1), scale: cst("o1/scale", f32, 4, 1), compute: f32,
+		mode: "int8_asym", scheme: "u8/f32/8/zero=f32", group: 8, out: f32, shape: w48, output: "mm_o1/fq_weights_1", consumer: "mm_o1", layers: 6},
+	{file: "older.xml", codes: cst("o2", u4, 4, 2, 4), zero: cst("o2/zero_point", u4, 4, 2, 1), scale: cst("o2/scale", f32, 4, 2, 1), compute: f32,
+		mode: "int4_asym", scheme: "u4/f32/4/zero=u4", group: 4, out: f32, shape: w48, output: "o2/reshape", consumer: "mm_o2", layers: 9},
+	{file: "older.xml", codes: cst("o3", u8, 4, 8), zero: cst("o3/zero_point", u8, 4, 1), scale: cst("o3/scale", f16, 4, 1), compute: f32,
+		mode: "int8_asym", scheme: "u8/f16/8/zero=u8", group: 8, out: f32, shape: w48, output: "o3/fq_weights_1", consumer: "mm_o3", layers: 8},
+	{file: "older.xml", codes: cst("o4", u8, 4, 8), zero: cst("o4/zero_point", u8, 4, 1), scale: cst("o4/scale", f32, 4, 1), compute: f32,
+		mode: "int8_sym", scheme: "u8/f32/8/scalarzero=u8", group: 8, out: f32, shape: w48, output: "o4/fq_weights_1", consumer: "mm_o4", layers: 7},
+	{file: "older.xml", codes: cst("o5", u4, 4, 2, 4), zero: cst("o5/zero_point", u4), scale: cst("o5/scale", f16, 4, 2, 1), compute: f16,
+		mode: "int4_sym", scheme: "u4/f16/4/scalarzero=u4/compute=f16", group: 4, out: f32, shape: w48, output: "o5/fq_weights_1/convert", consumer: "mm_o5", layers: 10},
+	{file: "layouts.xml", codes: cst("l1", u4, 4, 2, 4), zero: cst("l1/zero_point", u4, 4, 2, 1), scale: cst("l1/scale", f16, 4, 2, 1), compute: f16,
+		mode: "int4_asym", scheme: "int4_asym/4", group: 4, out: f32, shape: w48, output: "l1/fq_weights_1/convert", consumer: "mm_l1", layers: 14},
+	{file: "layouts.xml", codes: cst("l2", element.I8, 8, 4), scale: cst("l2/scale", f16, 8, 1), compute: f16, perm: []int64{1, 0},
+		mode: "int8_sym", scheme: "int8_sym/4", group: 4, out: f32, shape: w48, output: "l2/transpose", consumer: "mm_l2", layers: 7},
+	{file: "layouts.xml", codes: cst("l3", u8, 4, 8), zero: cst("l3/zero_point", u8, 4, 1), scale: cst("l3/scale", f16, 1, 1), compute: f16,
+		mode: "int8_asym", scheme: "int8_asym/8", group: 8, out: f32, shape: w48, output: "l3/fq_weights_1/convert", consumer: "mm_l3", layers: 8},
+}
+
+// The reference decoders, from the formats' definitions (docs/SEMANTICS.md §1.3, §1.4, §3.7).
+var (
+	nf4Table = [16]float32{-1, -0.6961928009986877, -0.5250730514526367, -0.39491748809814453, -0.28444138169288635,
+		-0.18477343022823334, -0.09105003625154495, 0, 0.07958029955625534, 0.16093020141124725, 0.24611230194568634,
+		0.33791524171829224, 0.44070982933044434, 0.5626170039176941, 0.7229568362236023, 1}
+	e2m1Table = [8]float32{0, 0.5, 1, 1.5, 2, 3, 4, 6}
+)
+
+// refValue decodes element i of a tensor of type t held in b.
+func refValue(t element.Type, b []byte, i int) float32 {
+	nib := func() byte { return b[i/2] >> (4 * (i % 2)) & 0xF }
+	switch t {
+	case element.U8:
+		return float32(b[i])
+	case element.I8:
+		return float32(int8(b[i]))
+	case element.U4:
+		return float32(nib())
+	case element.I4:
+		return float32(int8(nib()<<4) >> 4)
+	case element.NF4:
+		return nf4Table[nib()]
+	case element.F4E2M1:
+		v := e2m1Table[nib()&7]
+		if nib()&8 != 0 {
+			return -v
+		}
+		return v
+	case element.F8E4M3:
+		c := b[i]
+		e, m := int(c>>3&0xF), float64(c&7)
+		var v float64
+		switch {
+		case c&0x7F == 0x7F:
+			return float32(math.NaN())
+		case e == 0:
+			v = m / 8 * math.Pow(2, -6)
+		default:
+			v = (1 + m/8) * math.Pow(2, float64(e-7))
+		}
+		if c&0x80 != 0 {
+			v = -v
+		}
+		return float32(v)
+	case element.F8E8M0:
+		if b[i] == 0xFF {
+			return float32(math.NaN())
+		}
+		return float32(math.Pow(2, float64(int(b[i])-127)))
+	case element.F16:
+		return float16.Frombits(binary.LittleEndian.Uint16(b[2*i:])).Float32()
+	case element.F32:
+		return math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	panic("refValue: " + t.String())
+}
+
+// toC rounds v to the compute type: f16 to nearest, ties to even (float16.Fromfloat32), f32 as
+// it is.
+func toC(c element.Type, v float32) float32 {
+	if c == element.F16 {
+		return float16.Fromfloat32(v).Float32()
+	}
+	return v
+}
+
+// bcast returns the row-major offset, in a tensor of shape d right-aligned to shape s with
+// numpy broadcasting, of the element at row-major offset i of s.
+func bcast(i int, s, d []int64) int {
+	off, stride := 0, 1
+	for a := len(s) - 1; a >= 0; a-- {
+		k := i % int(s[a])
+		i /= int(s[a])
+		if b := len(d) - len(s) + a; b >= 0 {
+			if d[b] != 1 {
+				off += k * stride
+			}
+			stride *= int(d[b])
+		}
+	}
+	return off
+}
+
+// reference computes a case node by node from its Consts' bytes: the codes (or the codebook
+// entry they index) converted to C, minus the zero point converted to C, rounded to C, times
+// the scale converted to C (nvfp4: f32(scale) × scale2 in f32, then to C), rounded to C; then
+// the final type and the Transpose.
+func (c cwCase) reference(consts map[string][]byte) []float32 {
+	codes := consts[c.codes.name]
+	n := 1
+	for _, d := range c.codes.dims {
+		n *= int(d)
+	}
+	out := make([]float32, n)
+	for i := range out {
+		var y float32
+		switch {
+		case c.mode == "fp16":
+			y = refValue(f16, codes, i)
+		default:
+			var v float32
+			if c.codebook.name != "" {
+				j := int(refValue(c.codes.t, codes, i))
+				v = toC(c.compute, refValue(c.codebook.t, consts[c.codebook.name], j))
+			} else {
+				v = toC(c.compute, refValue(c.codes.t, codes, i))
+			}
+			if c.zero.name != "" {
+				z := toC(c.compute, refValue(c.zero.t, consts[c.zero.name], bcast(i, c.codes.dims, c.zero.dims)))
+				v = toC(c.compute, v-z)
+			}
+			s := refValue(c.scale.t, consts[c.scale.name], bcast(i, c.codes.dims, c.scale.dims))
+			if c.scale2 != "" {
+				s *= refValue(f32, consts[c.scale2], 0)
+			}
+			s = toC(c.compute, s)
+			y = toC(c.compute, v*s)
+		}
+		out[i] = toC(c.out, y)
+	}
+	if c.perm != nil {
+		// A 2-D transpose.
+		r, k := int(c.codes.dims[0]), int(c.codes.dims[1])
+		t := make([]float32, n)
+		for a := 0; a < r; a++ {
+			for b := 0; b < k; b++ {
+				t[b*r+a] = out[a*k+b]
+			}
+		}
+		out = t
+	}
+	return out
+}
+
+// valuesOf decodes n values of type t (f32 or f16).
+func valuesOf(t element.Type, b []byte, n int) []float32 {
+	out := make([]float32, n)
+	for i := range out {
+		out[i] = refValue(t, b, i)
+	}
+	return out
+}
+
+func readCompressed(t *testing.T, file string) (*Model, []CompressedWeight) {
+	t.Helper()
+	m, err := Read(filepath.Join(repoRoot(t), "testdata", "ir", "compressed", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Check(); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := m.CompressedWeights()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, ws
+}
+
+func TestCompressedWeightsFixtures(t *testing.T) {
+	byFile := map[string][]cwCase{}
+	for _, c := range cwCases {
+		byFile[c.file] = append(byFile[c.file], c)
+	}
+	modes := map[string]bool{}
+	for file, cases := range byFile {
+		m, ws := readCompressed(t, file)
+		if len(ws) != len(cases) {
+			t.Errorf("%s: %d weights found, want %d", file, len(ws), len(cases))
+		}
+		consts := compressedBins["testdata/ir/compressed/"+file]
+		for _, c := range cases {
+			i := slices.IndexFunc(ws, func(w CompressedWeight) bool { return w.Codes.Name == c.codes.name })
+			if i < 0 {
+				t.Errorf("%s: no weight with codes %s", file, c.codes.name)
+				continue
+			}
+			w := &ws[i]
+			modes[w.Mode] = true
+			name := func(l *Layer) string {
+				if l == nil {
+					return ""
+				}
+				return l.Name
+			}
+			consumer := name(w.Consumer)
+			if w.Mode != c.mode || w.CodeType != c.codes.t || w.Group != c.group || w.Type != c.out || !slices.Equal(w.Shape, c.shape) ||
+				name(w.Output) != c.output || consumer != c.consumer || name(w.Zero) != c.zero.name || name(w.Scale) != c.scale.name ||
+				name(w.Scale2) != c.scale2 || name(w.Codebook) != c.codebook.name || !slices.Equal(w.Transpose, c.perm) || len(w.Layers) != c.layers {
+				t.Errorf("%s %s: got mode %s codes %s group %d type %s shape %v output %s consumer %s zero %q scale %q scale2 %q codebook %q transpose %v, %d layers; want %+v",
+					file, c.codes.name, w.Mode, w.CodeType, w.Group, w.Type, w.Shape, name(w.Output), consumer, name(w.Zero), name(w.Scale), name(w.Scale2), name(w.Codebook), w.Transpose, len(w.Layers), c)
+			}
+			if c.mode != "fp16" && w.Scheme.String() != c.scheme {
+				t.Errorf("%s %s: scheme %s, want %s", file, c.codes.name, w.Scheme, c.scheme)
+			}
+			if w.Layers[0] != w.Codes || w.Layers[len(w.Layers)-1] != w.Output && c.perm == nil {
+				t.Errorf("%s %s: Layers start with %s and end with %s", file, c.codes.name, w.Layers[0].Name, w.Layers[len(w.Layers)-1].Name)
+			}
+			// Today's chain is NNCF's scheme as quant names it.
+			if c.compute == f16 && c.codebook.name == "" && c.zero.t != f16 && !strings.Contains(c.scheme, "scalarzero") {
+				want, err := quant.NNCF(c.mode, c.group)
+				if err != nil || w.Scheme != want {
+					t.Errorf("%s %s: scheme %v, quant.NNCF gives %v (%v)", file, c.codes.name, w.Scheme, want, err)
+				}
+			}
+			got, err := m.DecompressedData(w)
+			if err != nil {
+				t.Errorf("%s %s: %v", file, c.codes.name, err)
+				continue
+			}
+			want := c.reference(consts)
+			if len(got) != len(want)*c.out.Bits()/8 {
+				t.Errorf("%s %s: %d bytes, want %d values of %s", file, c.codes.name, len(got), len(want), c.out)
+				continue
+			}
+			for k, v := range valuesOf(c.out, got, len(want)) {
+				if math.Float32bits(v) != math.Float32bits(want[k]) && !(v != v && want[k] != want[k]) {
+					t.Errorf("%s %s: element %d = %g, want %g", file, c.codes.name, k, v, want[k])
+					break
+				}
+			}
+		}
+	}
+	for _, mode := range []string{"int8_asym", "int8_sym", "int4_asym", "int4_sym", "nf4", "fp4", "fp8_e4m3", "mxfp4", "mxfp8_e4m3", "nvfp4", "codebook", "fp16"} {
+		if !modes[mode] {
+			t.Errorf("no fixture of mode %s", mode)
+		}
+	}
+}
+
+// The fixtures reach the special cases of §9.5 they were written for.
+func TestCompressedFixtureEdges(t *testing.T) {
+	m, ws := readCompressed(t, "block_modes.xml")
+	got, err := m.DecompressedData(&ws[0]) // mxfp4: scales 2^17 (+Inf in f16) and 2^-31 (0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs := valuesOf(f32, got, 128)
+	inf, zero := 0, 0
+	for _, v := range vs[64:96] {
+		if math.IsInf(float64(v), 0) || v != v {
+			inf++
+		}
+	}
+	for _, v := range vs[96:] {
+		if v == 0 {
+			zero++
+		}
+	}
+	if inf != 32 || zero != 32 {
+		t.Errorf("mxfp4 groups 2 and 3: %d of 32 infinite or NaN, %d of 32 zero", inf, zero)
+	}
+	// The f16 codebook holds −0: its products keep the sign.
+	m, ws = readCompressed(t, "codebook.xml")
+	j := ws[slices.IndexFunc(ws, func(w CompressedWeight) bool { return w.Codebook.Name == "j" })]
+	got, err = m.DecompressedData(&j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	negZero := 0
+	for _, v := range valuesOf(f32, got, 32) {
+		if v == 0 && math.Signbit(float64(v)) {
+			negZero++
+		}
+	}
+	if negZero == 0 {
+		t.Error("codebook j: no −0 among the products of its −0 entry")
+	}
+}
+
+// Summaries total the fixtures by mode.
+func TestSummarizeCompressed(t *testing.T) {
+	_, ws := readCompressed(t, "older.xml")
+	var lines []string
+	for _, s := range SummarizeCompressed(ws) {
+		lines = append(lines, s.String())
+	}
+	want := []string{
+		"int8_asym: 2 weights, group 8, 108 B stored, 256 B decompressed",
+		"int8_sym: 1 weight, group 8, 52 B stored, 128 B decompressed",
+		"int4_asym: 1 weight, group 4, 52 B stored, 128 B decompressed",
+		"int4_sym: 1 weight, group 4, 33 B stored, 128 B decompressed",
+	}
+	if !slices.Equal(lines, want) {
+		t.Errorf("summary\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	_, ws = readCompressed(t, "fp16.xml")
+	if s := SummarizeCompressed(ws); len(s) != 1 || s[0].String() != "fp16: 2 weights, 80 B stored, 160 B decompressed" {
+		t.Errorf("fp16 summary %v", s)
+	}
+}
+
