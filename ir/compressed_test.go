@@ -385,4 +385,3 @@ func TestSummarizeCompressed(t *testing.T) {
 		t.Errorf("fp16 summary %v", s)
 	}
 }
-
