@@ -266,9 +266,14 @@ func (g *cwGraph) shapeOp(op, sc *Layer, in []int64) ([]int64, error) {
 	sz, _ := op.DataAttr("special_zero")
 	out, err := reshapeDims(in, v, sz == "true" || sz == "1")
 	if err != nil {
-		return nil, g.errorf(op, "Reshape of %s to %v: %v", dimsString(in), v, err)
+		return nil, g.errorf(op, "Reshape of %s to %s: %v", dimsString(in), intsString(v), err)
 	}
 	return out, nil
+}
+
+// intsString formats the values of a shape Const as "[4,-1]".
+func intsString(v []int64) string {
+	return "[" + strings.ReplaceAll(strings.Trim(fmt.Sprint(v), "[]"), " ", ",") + "]"
 }
 
 // count is the element count of dims (dims are checked against overflow by ConstInfo and the

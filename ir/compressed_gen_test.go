@@ -155,6 +155,35 @@ var compressedBins = map[string]map[string][]byte{
 		"l3/zero_point":       bytesBy(4, u8Zeros),
 		"l3/scale":            f16s(0.0213),
 	},
+	"testdata/ir/compressed/bad/scale_shape.xml": {
+		"w":            nibbles(32, u4Codes),
+		"w/zero_point": nibbles(8, u4Zeros),
+		"w/scale":      f16By(12, f16Scale),
+	},
+	"testdata/ir/compressed/bad/group_row.xml": {
+		"w":       bytesBy(24, i8Codes),
+		"w/scale": f16By(6, f16Scale),
+		"w/shape": le[int64](4, 6),
+	},
+	"testdata/ir/compressed/bad/reshape_count.xml": {
+		"w":       bytesBy(24, i8Codes),
+		"w/scale": f16By(6, f16Scale),
+		"w/shape": le[int64](4, 9),
+	},
+	"testdata/ir/compressed/bad/zero_range.xml": {
+		"w":            bytesBy(32, u8Codes),
+		"w/zero_point": le[float32](128, 12, 300, 7),
+		"w/scale":      f32By(4, f16Scale),
+	},
+	"testdata/ir/compressed/bad/zero_negative.xml": {
+		"w":            nibbles(32, u4Codes),
+		"w/zero_point": f16s(8, -2, 3, 15),
+		"w/scale":      f16By(4, f16Scale),
+	},
+	"testdata/ir/compressed/bad/codes_type.xml": {
+		"w":       bytesBy(8, u8Codes),
+		"w/scale": f16By(4, f16Scale),
+	},
 }
 
 func init() {

@@ -1,8 +1,11 @@
 package ir
 
 import (
+	"bytes"
 	"encoding/binary"
+	"errors"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -384,4 +387,108 @@ func TestSummarizeCompressed(t *testing.T) {
 	if s := SummarizeCompressed(ws); len(s) != 1 || s[0].String() != "fp16: 2 weights, 80 B stored, 160 B decompressed" {
 		t.Errorf("fp16 summary %v", s)
 	}
+}
+
+// Each hostile subgraph of testdata/ir/compressed/bad is a located error, and the model still
+// checks: the graph is well formed, only the weight cannot be one.
+func TestCompressedWeightsHostile(t *testing.T) {
+	dir := filepath.Join(repoRoot(t), "testdata", "ir", "compressed", "bad")
+	for _, h := range []struct{ file, want string }{
+		{"scale_shape.xml", "scale_shape.xml:32: layer 6 (w/fq_weights_1): the scale's shape [4,3,1] does not broadcast onto the codes' shape [4,2,4]"},
+		{"group_row.xml", "group_row.xml:27: layer 5 (w/reshape): the group size 4 does not divide the row of 6 elements (shape [4,6])"},
+		{"reshape_count.xml", "reshape_count.xml:27: layer 5 (w/reshape): Reshape of [3,2,4] to [4,9]: the new shape holds 36 elements, the input 24"},
+		{"zero_range.xml", "zero_range.xml:14: layer 2 (w/zero_point): zero point 300 (element 2) is outside the range 0..255 of the u8 codes"},
+		{"zero_negative.xml", "zero_negative.xml:14: layer 2 (w/zero_point): zero point -2 (element 1) is outside the range 0..15 of the u4 codes"},
+		{"codes_type.xml", "codes_type.xml:5: layer 0 (w): codes of type u2 are not supported (u8, i8, u4, i4, nf4, f4e2m1, f8e4m3 or f8e5m2)"},
+	} {
+		path := filepath.Join(dir, h.file)
+		m, err := Read(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.Check(); err != nil {
+			t.Errorf("%s: Check: %v", h.file, err)
+		}
+		ws, err := m.CompressedWeights()
+		var es Errors
+		if !errors.As(err, &es) || len(es) != 1 || len(ws) != 0 {
+			t.Errorf("%s: %d weights, error %v; want one located error", h.file, len(ws), err)
+			continue
+		}
+		if e := es[0]; e.File != path || e.Line <= 0 || e.Layer == nil || !strings.HasSuffix(e.Error(), h.want) {
+			t.Errorf("%s: error\n%v\nwant it to end with\n%s", h.file, e, h.want)
+		}
+	}
+}
+
+// A model without its .bin cannot show its small Consts: the recognizer says which.
+func TestCompressedWeightsNoBin(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), "testdata", "ir", "compressed", "int_modes.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Parse(bytes.NewReader(data), "int_modes.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = m.CompressedWeights()
+	if err == nil || !strings.Contains(err.Error(), "int_modes.xml:") || !strings.Contains(err.Error(), "the model has no .bin") {
+		t.Errorf("error %v", err)
+	}
+}
+
+// FuzzCompressedWeights feeds arbitrary models and constant data to the recognizer. Whatever
+// it finds must be consistent (codes Const first, Output among the layers, the element count of
+// Shape) and decompress to Decompressed() bytes or fail with an error; its errors must be
+// located. Nothing may panic or hang.
+func FuzzCompressedWeights(f *testing.F) {
+	for _, dir := range []string{"../testdata/ir/compressed", "../testdata/ir/compressed/bad"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.xml"))
+		for _, p := range files {
+			x, err1 := os.ReadFile(p)
+			b, err2 := os.ReadFile(BinPath(p))
+			if err1 == nil && err2 == nil {
+				f.Add(x, b)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, x, bin []byte) {
+		if len(bin) > 1<<16 {
+			return
+		}
+		m, err := fuzzLimits.Parse(bytes.NewReader(x), "f.xml")
+		if err != nil {
+			return
+		}
+		m.SetWeights(bytes.NewReader(bin), int64(len(bin)), "f.bin")
+		ws, err := m.CompressedWeights()
+		if err != nil {
+			var es Errors
+			if !errors.As(err, &es) {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			for _, e := range es {
+				if e.File != "f.xml" {
+					t.Fatalf("error without the file: %v", e)
+				}
+			}
+		}
+		for i := range ws {
+			w := &ws[i]
+			if w.Layers[0] != w.Codes || !slices.Contains(w.Layers, w.Output) {
+				t.Fatalf("%s: Layers start with %s, Output %s", w.Mode, w.Layers[0].Name, w.Output.Name)
+			}
+			n := int64(1)
+			for _, d := range w.Shape {
+				n *= d
+			}
+			if n != w.Elements {
+				t.Fatalf("%s: shape %v holds %d elements, Elements %d", w.Mode, w.Shape, n, w.Elements)
+			}
+			if d, err := m.DecompressedData(w); err == nil && int64(len(d)) != w.Decompressed() {
+				t.Fatalf("%s: %d bytes decompressed, want %d", w.Mode, len(d), w.Decompressed())
+			}
+		}
+		SummarizeCompressed(ws)
+	})
 }
