@@ -1095,7 +1095,7 @@ func (g *cwGraph) checkOutput(w *CompressedWeight) error {
 // result exactly, and widened); an fp16 weight is kernels.Convert's f16 → f32. Reshape moves no
 // data; a Transpose permutes the result. A codebook's values are gathered by index (an index
 // past the codebook gives 0, as OpenVINO's reference Gather does) and then scaled like codes;
-// a NaN codebook value gives the positive quiet NaN. It holds the codes, the result and, for
+// a NaN codebook value gives a NaN. It holds the codes, the result and, for
 // scales or zero points that broadcast along more than the group, one scale or zero point per
 // group in memory.
 func (m *Model) DecompressedData(w *CompressedWeight) ([]byte, error) {
