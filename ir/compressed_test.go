@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -491,4 +493,163 @@ func FuzzCompressedWeights(f *testing.F) {
 		}
 		SummarizeCompressed(ws)
 	})
+}
+
+// chain builds a model Const codes → Convert C → [Subtract (Const zero → Convert C)] →
+// Multiply (Const scale, converted to C when of another type; or a Parameter with scale.name
+// "param") → Result, with its .bin from consts.
+func chain(t *testing.T, codes, zero, scale operand, c element.Type, consts map[string][]byte) *Model {
+	t.Helper()
+	var b strings.Builder
+	var bin []byte
+	dims := func(d []int64) string {
+		var s strings.Builder
+		for _, x := range d {
+			s.WriteString("<dim>" + strconv.FormatInt(x, 10) + "</dim>")
+		}
+		return s.String()
+	}
+	port := func(id int, t element.Type, d []int64) string {
+		return `<port id="` + strconv.Itoa(id) + `" precision="` + t.IRPrecision() + `">` + dims(d) + `</port>`
+	}
+	shape := func(d []int64) string {
+		s := make([]string, len(d))
+		for i, x := range d {
+			s[i] = strconv.FormatInt(x, 10)
+		}
+		return strings.Join(s, ",")
+	}
+	id := 0
+	layer := func(name, typ, data, in, out string) int {
+		b.WriteString(`<layer id="` + strconv.Itoa(id) + `" name="` + name + `" type="` + typ + `" version="opset1">` + data)
+		if in != "" {
+			b.WriteString("<input>" + in + "</input>")
+		}
+		b.WriteString("<output>" + out + "</output></layer>\n")
+		id++
+		return id - 1
+	}
+	var edges strings.Builder
+	edge := func(from, fromPort, to, toPort int) {
+		fmt.Fprintf(&edges, `<edge from-layer="%d" from-port="%d" to-layer="%d" to-port="%d"/>`+"\n", from, fromPort, to, toPort)
+	}
+	konst := func(o operand) int {
+		v := consts[o.name]
+		data := fmt.Sprintf(`<data element_type="%s" shape="%s" offset="%d" size="%d"/>`, o.t, shape(o.dims), len(bin), len(v))
+		bin = append(bin, v...)
+		return layer(o.name, "Const", data, "", port(0, o.t, o.dims))
+	}
+	convert := func(from int, o operand) int {
+		l := layer(o.name+"/convert", "Convert", `<data destination_type="`+c.String()+`"/>`, port(0, o.t, o.dims), port(1, c, o.dims))
+		edge(from, 0, l, 0)
+		return l
+	}
+	b.WriteString(`<?xml version="1.0"?><net name="chain" version="11"><layers>` + "\n")
+	x := convert(konst(codes), codes)
+	if zero.name != "" {
+		z := konst(zero)
+		zp := 0
+		if zero.t != c {
+			z, zp = convert(z, zero), 1
+		}
+		s := layer("sub", "Subtract", "", port(0, c, codes.dims)+port(1, c, zero.dims), port(2, c, codes.dims))
+		edge(x, 1, s, 0)
+		edge(z, zp, s, 1)
+		x = s + 1000 // output port 2
+	}
+	var sc, sp int
+	if scale.name == "param" {
+		sc = layer("param", "Parameter", `<data shape="`+shape(scale.dims)+`" element_type="`+c.String()+`"/>`, "", port(0, c, scale.dims))
+	} else if sc = konst(scale); scale.t != c {
+		sc, sp = convert(sc, scale), 1
+	}
+	mul := layer("mul", "Multiply", "", port(0, c, codes.dims)+port(1, c, scale.dims), port(2, c, codes.dims))
+	if x >= 1000 {
+		edge(x-1000, 2, mul, 0)
+	} else {
+		edge(x, 1, mul, 0)
+	}
+	edge(sc, sp, mul, 1)
+	b.WriteString(`<layer id="` + strconv.Itoa(id) + `" name="out" type="Result" version="opset1"><input>` + port(0, c, codes.dims) + "</input></layer>\n")
+	edge(mul, 2, id, 0)
+	b.WriteString("</layers><edges>\n" + edges.String() + "</edges></net>\n")
+	m, err := ParseBytes([]byte(b.String()), bin, "chain.xml")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	if _, err := m.Check(); err != nil {
+		t.Fatalf("%v\n%s", err, b.String())
+	}
+	return m
+}
+
+// Scales and zero points that broadcast along other axes than the group's, and a group
+// larger than quant's limit, decompress as the subgraph computes them.
+func TestCompressedWeightsBroadcast(t *testing.T) {
+	for _, c := range []struct {
+		cwCase
+		qgroup int
+	}{
+		// The zero point per row, the scale per group of 4 but shared by every row.
+		{cwCase{codes: cst("w", u8, 3, 2, 4), zero: cst("z", u8, 3, 1, 1), scale: cst("s", f16, 1, 2, 1), compute: f16, mode: "int8_asym", group: 4, out: f16}, 4},
+		// One f32 scale for 2^21 codes in f32 arithmetic: a group of 2^21 split in two.
+		{cwCase{codes: cst("w", element.I8, 2048, 1024), scale: cst("s", f32), compute: f32, mode: "int8_sym", group: 1 << 21, out: f32}, 1 << 20},
+		// A scale per column (a group of 1), a scalar f32 zero point, u4 codes in f32.
+		{cwCase{codes: cst("w", u4, 2, 6), zero: cst("z", f32), scale: cst("s", f16, 6), compute: f32, mode: "int4_asym", group: 1, out: f32}, 1},
+	} {
+		n := 1
+		for _, d := range c.codes.dims {
+			n *= int(d)
+		}
+		consts := map[string][]byte{"s": nil}
+		switch c.codes.t {
+		case u4:
+			consts["w"] = nibbles(n, u4Codes)
+		default:
+			consts["w"] = bytesBy(n, u8Codes)
+		}
+		ns := 1
+		for _, d := range c.scale.dims {
+			ns *= int(d)
+		}
+		if c.scale.t == f16 {
+			consts["s"] = f16By(ns, f16Scale)
+		} else {
+			consts["s"] = f32By(ns, func(int) float32 { return 1.0 / 3 })
+		}
+		switch c.zero.t {
+		case u8:
+			consts["z"] = bytesBy(3, u8Zeros)
+		case f32:
+			consts["z"] = f32By(1, func(int) float32 { return 9 })
+		}
+		m := chain(t, c.codes, c.zero, c.scale, c.compute, consts)
+		ws, err := m.CompressedWeights()
+		if err != nil || len(ws) != 1 {
+			t.Fatalf("%v: %d weights, %v", c.codes, len(ws), err)
+		}
+		w := &ws[0]
+		if w.Mode != c.mode || w.Group != c.group || w.Scheme.Group != c.qgroup || w.Type != c.out {
+			t.Errorf("%v: mode %s group %d scheme %s type %s", c.codes, w.Mode, w.Group, w.Scheme, w.Type)
+		}
+		got, err := m.DecompressedData(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := c.reference(consts)
+		for k, v := range valuesOf(c.out, got, n) {
+			if math.Float32bits(v) != math.Float32bits(want[k]) {
+				t.Errorf("%v: element %d = %g, want %g", c.codes, k, v, want[k])
+				break
+			}
+		}
+	}
+}
+
+// A Multiply by an activation is not a weight, and no error.
+func TestCompressedWeightsActivation(t *testing.T) {
+	m := chain(t, cst("mask", u8, 2, 3), operand{}, cst("param", f32, 2, 3), f32, map[string][]byte{"mask": {0, 1, 1, 0, 1, 0}})
+	if ws, err := m.CompressedWeights(); len(ws) != 0 || err != nil {
+		t.Errorf("%d weights, %v", len(ws), err)
+	}
 }
