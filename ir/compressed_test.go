@@ -498,10 +498,10 @@ func FuzzCompressedWeights(f *testing.F) {
 // chain builds a model Const codes → Convert C → [Subtract (Const zero → Convert C)] →
 // Multiply (Const scale, converted to C when of another type; or a Parameter with scale.name
 // "param") → Result, with its .bin from consts.
-func chain(t *testing.T, codes, zero, scale operand, c element.Type, consts map[string][]byte) *Model {
+func chain(t testing.TB, codes, zero, scale operand, c element.Type, consts map[string][]byte) *Model {
 	t.Helper()
 	var b strings.Builder
-	var bin []byte
+	bin := []byte{}
 	dims := func(d []int64) string {
 		var s strings.Builder
 		for _, x := range d {
@@ -652,4 +652,102 @@ func TestCompressedWeightsActivation(t *testing.T) {
 	if ws, err := m.CompressedWeights(); len(ws) != 0 || err != nil {
 		t.Errorf("%d weights, %v", len(ws), err)
 	}
+}
+
+// FuzzCompressedChain builds a Const → Convert → [Subtract] → Multiply chain from the fuzzer's
+// bytes (code, zero-point, scale and compute types, shapes that may or may not broadcast, and
+// the Consts' bytes) and compares what DecompressedData gives with the reference computed node
+// by node from the formulas; a chain that is not recognised must give a located error or none.
+func FuzzCompressedChain(f *testing.F) {
+	f.Add([]byte{0, 2, 4, 8, 0, 1, 0, 3, 0, 1, 0, 1, 1, 2, 3, 4, 5, 6, 7, 8, 9})
+	f.Add([]byte{2, 3, 2, 2, 4, 2, 3, 0, 0, 3, 0, 0, 200, 100, 50, 25})
+	f.Add([]byte{6, 2, 3, 5, 0, 0, 1, 0, 2, 1, 0, 1, 0x7F, 0x80, 0x38})
+	f.Fuzz(func(t *testing.T, spec []byte) {
+		if len(spec) < 12 {
+			return
+		}
+		codeTypes := []element.Type{u8, element.I8, u4, element.I4, element.NF4, element.F4E2M1, element.F8E4M3, element.U2}
+		zeroTypes := []element.Type{u8, u4, f16, f32}
+		scaleTypes := []element.Type{f16, f32, element.F8E8M0, element.F8E4M3}
+		rank := 1 + int(spec[1]%3)
+		codes := cst("w", codeTypes[int(spec[0])%len(codeTypes)])
+		for i := 0; i < rank; i++ {
+			codes.dims = append(codes.dims, int64(spec[2+i]%6))
+		}
+		// A broadcast shape: per axis 1 or the codes' dim (bit set), or a wrong dim (bit 3 of
+		// the mode byte), with the leading axes dropped.
+		shaped := func(name string, t element.Type, mask, drop byte) operand {
+			o := cst(name, t)
+			for i, d := range codes.dims {
+				switch {
+				case i < int(drop)%(rank+1):
+				case mask>>i&1 == 1:
+					o.dims = append(o.dims, d)
+				case mask>>(i+4)&1 == 1:
+					o.dims = append(o.dims, d+1)
+				default:
+					o.dims = append(o.dims, 1)
+				}
+			}
+			return o
+		}
+		var zero operand
+		if spec[5]%5 != 0 {
+			zero = shaped("z", zeroTypes[int(spec[5]%5)-1], spec[6], spec[7])
+		}
+		scale := shaped("s", scaleTypes[int(spec[8])%len(scaleTypes)], spec[9], spec[10])
+		c := f16
+		if spec[11]&1 == 1 {
+			c = f32
+		}
+		data := spec[12:]
+		if len(data) == 0 {
+			data = []byte{0}
+		}
+		k := 0
+		fill := func(o operand) []byte {
+			n := int64(1)
+			for _, d := range o.dims {
+				n *= d
+			}
+			size, _ := o.t.ByteSize(n)
+			b := make([]byte, size)
+			for i := range b {
+				b[i] = data[k%len(data)]
+				k++
+			}
+			return b
+		}
+		consts := map[string][]byte{"w": fill(codes), "s": fill(scale)}
+		if zero.name != "" {
+			consts["z"] = fill(zero)
+		}
+		m := chain(t, codes, zero, scale, c, consts)
+		ws, err := m.CompressedWeights()
+		if err != nil {
+			var es Errors
+			if !errors.As(err, &es) || es[0].File != "chain.xml" || es[0].Layer == nil || es[0].Line <= 0 {
+				t.Fatalf("error not located: %v", err)
+			}
+		}
+		for i := range ws {
+			w := &ws[i]
+			got, err := m.DecompressedData(w)
+			if err != nil {
+				t.Fatalf("%s %s: %v", w.Mode, w.Scheme, err)
+			}
+			cc := cwCase{codes: codes, zero: zero, scale: scale, compute: c, out: c, mode: w.Mode}
+			if w.Mode == "fp16" {
+				// An f16 zero point or scale converted to f32 in a chain that is not a weight.
+				o := map[string]operand{"z": zero, "s": scale}[w.Codes.Name]
+				cc = cwCase{codes: o, mode: "fp16", out: f32}
+			}
+			want := cc.reference(consts)
+			for j, v := range valuesOf(cc.out, got, len(want)) {
+				if math.Float32bits(v) != math.Float32bits(want[j]) && !(v != v && want[j] != want[j]) {
+					t.Fatalf("%s %s codes %v zero %v scale %v: element %d = %g, want %g", w.Mode, w.Scheme, codes, zero, scale, j, v, want[j])
+				}
+			}
+		}
+	})
 }
