@@ -963,6 +963,7 @@ func (w *CompressedWeight) symZero(v float32) bool { return w.zeroValue == v }
 func (g *cwGraph) extend(w *CompressedWeight) error {
 	cur := w.Output
 	seen := map[string]bool{}
+chain:
 	for {
 		es := g.consumers(cur)
 		if len(es) != 1 {
@@ -976,14 +977,14 @@ func (g *cwGraph) extend(w *CompressedWeight) error {
 		case "Convert":
 			t, ok := destType(next)
 			if !ok || !(t == element.F32 || t == element.F16 || t == element.BF16 || t == element.F64) {
-				goto done
+				break chain
 			}
 			w.Type = t
 			w.Layers = append(w.Layers, next)
 		case "Reshape":
 			sc := g.constInput(next, 1)
 			if sc == nil {
-				goto done
+				break chain
 			}
 			dims, err := g.shapeOp(next, sc, w.Shape)
 			if err != nil {
@@ -994,7 +995,7 @@ func (g *cwGraph) extend(w *CompressedWeight) error {
 		case "Transpose":
 			pc := g.constInput(next, 1)
 			if pc == nil {
-				goto done
+				break chain
 			}
 			perm, err := g.intConst(pc)
 			if err != nil {
@@ -1014,12 +1015,11 @@ func (g *cwGraph) extend(w *CompressedWeight) error {
 			w.Shape = out
 			w.Layers = append(w.Layers, pc, next)
 		default:
-			goto done
+			break chain
 		}
 		seen[next.Type] = true
 		cur = next
 	}
-done:
 	w.Output = cur
 	w.Layers = dedupe(w.Layers)
 	if w.Transpose == nil {
