@@ -929,16 +929,13 @@ func modeOf(w *CompressedWeight, cs *codesSide) string {
 			return "mxfp8_e4m3"
 		}
 	case s.Scale == element.F8E4M3:
-	case s.Code == element.U8 && zero:
-		if s.ScalarZero && w.symZero(128) {
-			return "int8_sym"
+	case (s.Code == element.U8 || s.Code == element.U4) && zero:
+		// Older NNCF stored int8_sym and int4_sym unsigned, with the zero point 2^(bits−1).
+		name := "int" + strconv.Itoa(s.Code.Bits())
+		if s.ScalarZero && w.zeroValue == float32(int(1)<<(s.Code.Bits()-1)) {
+			return name + "_sym"
 		}
-		return "int8_asym"
-	case s.Code == element.U4 && zero:
-		if s.ScalarZero && w.symZero(8) {
-			return "int4_sym"
-		}
-		return "int4_asym"
+		return name + "_asym"
 	case zero:
 	case s.Code == element.I8:
 		return "int8_sym"
@@ -953,9 +950,6 @@ func modeOf(w *CompressedWeight, cs *codesSide) string {
 	}
 	return "other"
 }
-
-// symZero reports whether the one zero point recorded by checkZero is v.
-func (w *CompressedWeight) symZero(v float32) bool { return w.zeroValue == v }
 
 // extend follows the Multiply's result through Reshape, Convert (to a float type) and
 // Transpose layers, each the sole consumer of the layer before, and sets Output, Type, Shape,
