@@ -117,6 +117,10 @@ var compressedBins = map[string]map[string][]byte{
 		"j_nncf_codebook_idxs": bytesBy(32, func(i int) byte { return byte((5*i + 1) % 8) }),
 		"j/axis":               le[int64](0),
 		"j/scale":              f16By(4, f16Scale),
+		"u":                    f16s(-2, 0, 1, 3),
+		"u_nncf_codebook_idxs": le[uint16](0, 1, 2, 3, 3, 2, 1, 0, 1, 3, 0, 2, 2, 0, 3, 1, 3, 3, 0, 0, 1, 1, 2, 2, 0, 2, 1, 3, 3, 1, 2, 0),
+		"u/axis":               le[int64](0),
+		"u/scale":              f16By(4, f16Scale),
 	},
 	"testdata/ir/compressed/fp16.xml": {
 		"w_compressed": f16By(32, func(i int) float32 { return float32(i)*0.37 - 5 }),

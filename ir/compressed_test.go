@@ -79,6 +79,8 @@ var cwCases = []cwCase{
 		mode: "codebook", scheme: "fp8_e4m3/4", group: 4, out: f32, shape: w48, output: "k/fq_weights_1/convert", consumer: "mm_k", layers: 11},
 	{file: "codebook.xml", codes: cst("j_nncf_codebook_idxs", u8, 4, 8), codebook: cst("j", f16, 8), scale: cst("j/scale", f16, 4, 1), compute: f16,
 		mode: "codebook", scheme: "f8e4m3/f16/1/zero=f16/compute=f16", group: 8, out: f32, shape: w48, output: "j/fq_weights_1/convert", consumer: "mm_j", layers: 7},
+	{file: "codebook.xml", codes: cst("u_nncf_codebook_idxs", element.U16, 4, 8), codebook: cst("u", f16, 4), scale: cst("u/scale", f16, 4, 1), compute: f16,
+		mode: "codebook", scheme: "fp8_e4m3/8", group: 8, out: f32, shape: w48, output: "u/fq_weights_1/convert", consumer: "mm_u", layers: 7},
 	{file: "fp16.xml", codes: cst("w_compressed", f16, 4, 8), mode: "fp16", out: f32, shape: w48, output: "w", consumer: "mm_w", layers: 2},
 	{file: "fp16.xml", codes: cst("v_compressed", f16, 8), mode: "fp16", out: f32, shape: []int64{8}, output: "v", consumer: "add_v", layers: 2},
 	{file: "older.xml", codes: cst("o1", u8, 4, 8), zero: cst("o1/zero_point", f32, 4, 1), scale: cst("o1/scale", f32, 4, 1), compute: f32,
@@ -113,6 +115,8 @@ func refValue(t element.Type, b []byte, i int) float32 {
 	switch t {
 	case element.U8:
 		return float32(b[i])
+	case element.U16:
+		return float32(binary.LittleEndian.Uint16(b[2*i:]))
 	case element.I8:
 		return float32(int8(b[i]))
 	case element.U4:

@@ -25,7 +25,7 @@ ok
 		"int_modes.xml":   "  int4_asym: 1 weight, group 4, 36 B stored, 128 B decompressed\n",
 		"float_modes.xml": "  nf4: 1 weight, group 4, 32 B stored, 128 B decompressed\n",
 		"block_modes.xml": "  nvfp4: 1 weight, group 16, 76 B stored, 512 B decompressed\n",
-		"codebook.xml":    "  codebook: 2 weights, group 4, 8, 104 B stored, 256 B decompressed\n",
+		"codebook.xml":    "  codebook: 3 weights, group 4, 8, 184 B stored, 384 B decompressed\n",
 		"fp16.xml":        "  fp16: 2 weights, 80 B stored, 160 B decompressed\n",
 		"layouts.xml":     "  int8_sym: 1 weight, group 4, 48 B stored, 128 B decompressed\n",
 	} {
