@@ -36,7 +36,10 @@ type CompressedWeight struct {
 	// as stored, ScalarZero for a zero point that is one value (a scalar, or a Const holding
 	// the same value everywhere, as older NNCF wrote for symmetric modes), the compute type and
 	// Scheme.Group elements a scale. Scheme.Group equals Group, except that a group larger than
-	// quant's limit (2^20) is split into equal parts that share a scale.
+	// quant's limit (2^20) is split into equal parts that share a scale, and that a codebook
+	// whose values no 8-bit code type holds exactly is computed one element a group, its
+	// values as f8e4m3 −0 minus a zero point of type C holding −value. The zero Scheme for
+	// fp16.
 	Scheme quant.Scheme
 	// Group is the number of consecutive elements (row-major, before any Transpose) that share
 	// a scale: the last axis' length of a grouped [OC, G, GS] layout, the row's length for a
@@ -64,7 +67,7 @@ type CompressedWeight struct {
 	transposeIn                   []int64 // the shape the Transpose permutes
 	zeroValue                     float32 // the zero point's value when it is one value
 	recode                        []byte  // codebook: entry → code of Scheme.Code; nil when the values are rebuilt per element (see DecompressedData)
-	cbType                        element.Type
+	cbType                        element.Type // the codebook values' type after their Convert (the compute type)
 }
 
 // Decompressed returns the bytes of the decompressed weight: Elements values of Type.
