@@ -63,10 +63,10 @@ type CompressedWeight struct {
 	// codes, scales, zero points and codebook (as their shapes need them).
 	Elements, Stored int64
 
-	codeDims, scaleDims, zeroDims []int64 // shapes, the scale's and zero point's right-aligned to codeDims (1 where they broadcast)
-	transposeIn                   []int64 // the shape the Transpose permutes
-	zeroValue                     float32 // the zero point's value when it is one value
-	recode                        []byte  // codebook: entry → code of Scheme.Code; nil when the values are rebuilt per element (see DecompressedData)
+	codeDims, scaleDims, zeroDims []int64      // shapes, the scale's and zero point's right-aligned to codeDims (1 where they broadcast)
+	transposeIn                   []int64      // the shape the Transpose permutes
+	zeroValue                     float32      // the zero point's value when it is one value
+	recode                        []byte       // codebook: entry → code of Scheme.Code; nil when the values are rebuilt per element (see DecompressedData)
 	cbType                        element.Type // the codebook values' type after their Convert (the compute type)
 }
 
