@@ -36,7 +36,10 @@ type CompressedWeight struct {
 	// as stored, ScalarZero for a zero point that is one value (a scalar, or a Const holding
 	// the same value everywhere, as older NNCF wrote for symmetric modes), the compute type and
 	// Scheme.Group elements a scale. Scheme.Group equals Group, except that a group larger than
-	// quant's limit (2^20) is split into equal parts that share a scale.
+	// quant's limit (2^20) is split into equal parts that share a scale, and that a codebook
+	// whose values no 8-bit code type holds exactly is computed one element a group, its
+	// values as f8e4m3 −0 minus a zero point of type C holding −value. The zero Scheme for
+	// fp16.
 	Scheme quant.Scheme
 	// Group is the number of consecutive elements (row-major, before any Transpose) that share
 	// a scale: the last axis' length of a grouped [OC, G, GS] layout, the row's length for a
@@ -60,11 +63,11 @@ type CompressedWeight struct {
 	// codes, scales, zero points and codebook (as their shapes need them).
 	Elements, Stored int64
 
-	codeDims, scaleDims, zeroDims []int64 // shapes, the scale's and zero point's right-aligned to codeDims (1 where they broadcast)
-	transposeIn                   []int64 // the shape the Transpose permutes
-	zeroValue                     float32 // the zero point's value when it is one value
-	recode                        []byte  // codebook: entry → code of Scheme.Code; nil when the values are rebuilt per element (see DecompressedData)
-	cbType                        element.Type
+	codeDims, scaleDims, zeroDims []int64      // shapes, the scale's and zero point's right-aligned to codeDims (1 where they broadcast)
+	transposeIn                   []int64      // the shape the Transpose permutes
+	zeroValue                     float32      // the zero point's value when it is one value
+	recode                        []byte       // codebook: entry → code of Scheme.Code; nil when the values are rebuilt per element (see DecompressedData)
+	cbType                        element.Type // the codebook values' type after their Convert (the compute type)
 }
 
 // Decompressed returns the bytes of the decompressed weight: Elements values of Type.
@@ -266,9 +269,14 @@ func (g *cwGraph) shapeOp(op, sc *Layer, in []int64) ([]int64, error) {
 	sz, _ := op.DataAttr("special_zero")
 	out, err := reshapeDims(in, v, sz == "true" || sz == "1")
 	if err != nil {
-		return nil, g.errorf(op, "Reshape of %s to %v: %v", dimsString(in), v, err)
+		return nil, g.errorf(op, "Reshape of %s to %s: %v", dimsString(in), intsString(v), err)
 	}
 	return out, nil
+}
+
+// intsString formats the values of a shape Const as "[4,-1]".
+func intsString(v []int64) string {
+	return "[" + strings.ReplaceAll(strings.Trim(fmt.Sprint(v), "[]"), " ", ",") + "]"
 }
 
 // count is the element count of dims (dims are checked against overflow by ConstInfo and the
@@ -947,16 +955,13 @@ func modeOf(w *CompressedWeight, cs *codesSide) string {
 			return "mxfp8_e4m3"
 		}
 	case s.Scale == element.F8E4M3:
-	case s.Code == element.U8 && zero:
-		if s.ScalarZero && w.symZero(128) {
-			return "int8_sym"
+	case (s.Code == element.U8 || s.Code == element.U4) && zero:
+		// Older NNCF stored int8_sym and int4_sym unsigned, with the zero point 2^(bits−1).
+		name := "int" + strconv.Itoa(s.Code.Bits())
+		if s.ScalarZero && w.zeroValue == float32(int(1)<<(s.Code.Bits()-1)) {
+			return name + "_sym"
 		}
-		return "int8_asym"
-	case s.Code == element.U4 && zero:
-		if s.ScalarZero && w.symZero(8) {
-			return "int4_sym"
-		}
-		return "int4_asym"
+		return name + "_asym"
 	case zero:
 	case s.Code == element.I8:
 		return "int8_sym"
@@ -972,15 +977,13 @@ func modeOf(w *CompressedWeight, cs *codesSide) string {
 	return "other"
 }
 
-// symZero reports whether the one zero point recorded by checkZero is v.
-func (w *CompressedWeight) symZero(v float32) bool { return w.zeroValue == v }
-
 // extend follows the Multiply's result through Reshape, Convert (to a float type) and
 // Transpose layers, each the sole consumer of the layer before, and sets Output, Type, Shape,
 // Transpose and Consumer.
 func (g *cwGraph) extend(w *CompressedWeight) error {
 	cur := w.Output
 	seen := map[string]bool{}
+chain:
 	for {
 		es := g.consumers(cur)
 		if len(es) != 1 {
@@ -994,14 +997,14 @@ func (g *cwGraph) extend(w *CompressedWeight) error {
 		case "Convert":
 			t, ok := destType(next)
 			if !ok || !(t == element.F32 || t == element.F16 || t == element.BF16 || t == element.F64) {
-				goto done
+				break chain
 			}
 			w.Type = t
 			w.Layers = append(w.Layers, next)
 		case "Reshape":
 			sc := g.constInput(next, 1)
 			if sc == nil {
-				goto done
+				break chain
 			}
 			dims, err := g.shapeOp(next, sc, w.Shape)
 			if err != nil {
@@ -1012,7 +1015,7 @@ func (g *cwGraph) extend(w *CompressedWeight) error {
 		case "Transpose":
 			pc := g.constInput(next, 1)
 			if pc == nil {
-				goto done
+				break chain
 			}
 			perm, err := g.intConst(pc)
 			if err != nil {
@@ -1032,12 +1035,11 @@ func (g *cwGraph) extend(w *CompressedWeight) error {
 			w.Shape = out
 			w.Layers = append(w.Layers, pc, next)
 		default:
-			goto done
+			break chain
 		}
 		seen[next.Type] = true
 		cur = next
 	}
-done:
 	w.Output = cur
 	w.Layers = dedupe(w.Layers)
 	if w.Transpose == nil {
@@ -1083,304 +1085,4 @@ func (g *cwGraph) checkOutput(w *CompressedWeight) error {
 		}
 	}
 	return nil
-}
-
-// DecompressedData computes the weight w (found by CompressedWeights on m): Elements values of
-// w.Type, row-major in w.Shape, exactly as evaluating the subgraph node by node gives
-// (docs/SEMANTICS.md §9.5). The arithmetic is quant.Dequantize's with w.Scheme, straight into
-// w.Type (f32, f16 or bf16; an f64 weight is dequantized into f32, which holds every f16 or f32
-// result exactly, and widened); an fp16 weight is kernels.Convert's f16 → f32. Reshape moves no
-// data; a Transpose permutes the result. A codebook's values are gathered by index (an index
-// past the codebook gives 0, as OpenVINO's reference Gather does) and then scaled like codes;
-// a NaN codebook value gives the positive quiet NaN. It holds the codes, the result and, for
-// scales or zero points that broadcast along more than the group, one scale or zero point per
-// group in memory.
-func (m *Model) DecompressedData(w *CompressedWeight) ([]byte, error) {
-	if w == nil || w.Codes == nil || w.Output == nil {
-		return nil, fmt.Errorf("ir: DecompressedData: no weight")
-	}
-	out, err := m.decompress(w)
-	if err != nil {
-		return nil, err
-	}
-	if w.Transpose != nil {
-		out = transposeBytes(out, w.Type.Bits()/8, w.transposeIn, w.Transpose)
-	}
-	return out, nil
-}
-
-func (m *Model) decompress(w *CompressedWeight) ([]byte, error) {
-	ci, codes, err := m.ConstData(w.Codes)
-	if err != nil {
-		return nil, err
-	}
-	if ci.Elements != w.Elements || ci.Type != w.CodeType {
-		return nil, m.errorf(w.Codes.Line, w.Codes, "the Const is %s %s, the weight was found with %s %s", ci.Type, dimsString(ci.Shape), w.CodeType, dimsString(w.codeDims))
-	}
-	n := int(w.Elements)
-	size, err := w.Type.ByteSize(w.Elements)
-	if err != nil {
-		return nil, m.errorf(w.Output.Line, w.Output, "%v", err)
-	}
-	out := make([]byte, size)
-	if w.Mode == "fp16" {
-		if err := kernels.Convert(out, w.Type, codes, element.F16, n); err != nil {
-			return nil, m.errorf(w.Output.Line, w.Output, "%v", err)
-		}
-		return out, nil
-	}
-	s := w.Scheme
-	_, scales, err := m.ConstData(w.Scale)
-	if err != nil {
-		return nil, err
-	}
-	q := quant.Data{Codes: codes}
-	groups := s.Groups(n)
-	if q.Scales, err = spread(scales, s.Scale, w.scaleDims, w.codeDims, s.Group, groups); err != nil {
-		return nil, m.errorf(w.Scale.Line, w.Scale, "%v", err)
-	}
-	if w.Zero != nil {
-		_, zeros, err := m.ConstData(w.Zero)
-		if err != nil {
-			return nil, err
-		}
-		zt := s.Zero
-		if s.ScalarZero {
-			q.Zeros = zeros
-		} else {
-			if zt == element.U4 {
-				// Spread per group as u8: the same values, one a byte.
-				nz := int(count(w.zeroDims))
-				wide := make([]byte, nz)
-				if err := kernels.Convert(wide, element.U8, zeros, element.U4, nz); err != nil {
-					return nil, m.errorf(w.Zero.Line, w.Zero, "%v", err)
-				}
-				zeros, s.Zero = wide, element.U8
-			}
-			if q.Zeros, err = spread(zeros, s.Zero, w.zeroDims, w.codeDims, s.Group, groups); err != nil {
-				return nil, m.errorf(w.Zero.Line, w.Zero, "%v", err)
-			}
-		}
-	}
-	if w.Scale2 != nil {
-		if _, q.Scale2, err = m.ConstData(w.Scale2); err != nil {
-			return nil, err
-		}
-	}
-	if w.Codebook != nil {
-		if q, err = m.gatherCodebook(w, q, ci, n); err != nil {
-			return nil, err
-		}
-	}
-	to := w.Type
-	dst := out
-	if to == element.F64 {
-		to = element.F32
-		dst = make([]byte, 4*n)
-	}
-	if err := quant.Dequantize(dst, to, q, s, n); err != nil {
-		return nil, m.errorf(w.Output.Line, w.Output, "dequantizing %s: %v", s, err)
-	}
-	if w.Type == element.F64 {
-		if err := kernels.Convert(out, element.F64, dst, element.F32, n); err != nil {
-			return nil, m.errorf(w.Output.Line, w.Output, "%v", err)
-		}
-	}
-	return out, nil
-}
-
-// gatherCodebook replaces the indexes in q.Codes by codes of w.Scheme.Code: the re-coded
-// codebook entries, or, without a re-coding, the code −0 with the zero point −v for each
-// element (so that −0 − (−v) = v exactly, −0 included).
-func (m *Model) gatherCodebook(w *CompressedWeight, q quant.Data, ci ConstInfo, n int) (quant.Data, error) {
-	_, data, err := m.ConstData(w.Codebook)
-	if err != nil {
-		return q, err
-	}
-	cbci, _ := m.ConstInfo(w.Codebook)
-	k := int(cbci.Elements)
-	idx := make([]uint16, n)
-	switch ci.Type {
-	case element.U16:
-		for i := range idx {
-			idx[i] = binary.LittleEndian.Uint16(q.Codes[2*i:])
-		}
-	default:
-		wide := make([]byte, n)
-		if err := kernels.Convert(wide, element.U8, q.Codes, ci.Type, n); err != nil {
-			return q, m.errorf(w.Codes.Line, w.Codes, "%v", err)
-		}
-		for i, c := range wide {
-			idx[i] = uint16(c)
-		}
-	}
-	codes := make([]byte, n)
-	if w.recode != nil {
-		for i, j := range idx {
-			codes[i] = w.recode[min(int(j), k)]
-		}
-		q.Codes = codes
-		return q, nil
-	}
-	// One group per element: the value's negation as the zero point, the code −0.
-	C := w.cbType
-	es := C.Bits() / 8
-	vals := make([]byte, (k+1)*es)
-	if err := kernels.Convert(vals, C, data, cbci.Type, k); err != nil {
-		return q, m.errorf(w.Codebook.Line, w.Codebook, "%v", err)
-	}
-	zeros := make([]byte, n*es)
-	for i, j := range idx {
-		copy(zeros[i*es:], vals[min(int(j), k)*es:][:es])
-		zeros[i*es+es-1] ^= 0x80 // the sign bit: −v
-		codes[i] = 0x80          // f8e4m3 −0
-	}
-	// q.Scales were spread one per element, the scheme's group being 1.
-	return quant.Data{Codes: codes, Scales: q.Scales, Zeros: zeros}, nil
-}
-
-// spread returns one value (of type t) per group of group elements of a tensor of shape
-// codes, from src holding a tensor of shape dims that broadcasts onto codes (dims
-// right-aligned, 1 where it broadcasts) and is constant within each group. When src is
-// already in that order it is returned as it is.
-func spread(src []byte, t element.Type, dims, codes []int64, group, groups int) ([]byte, error) {
-	es := (t.Bits() + 7) / 8
-	if t.IsPacked() {
-		es = 0
-	}
-	n := count(codes)
-	// The axes before a0 index the groups (with the group's own split when it is smaller than
-	// the run of trailing axes where dims are 1).
-	dense := int64(groups) == count(dims)
-	if dense {
-		return src, nil
-	}
-	if es == 0 {
-		return nil, fmt.Errorf("a packed %s tensor of shape %s cannot be spread per group", t, dimsString(dims))
-	}
-	out := make([]byte, groups*es)
-	// Source strides, 0 along broadcast axes.
-	r := len(codes)
-	stride := make([]int64, r)
-	acc := int64(1)
-	for a := r - 1; a >= 0; a-- {
-		if dims[a] != 1 {
-			stride[a] = acc
-		}
-		acc *= dims[a]
-	}
-	idx := make([]int64, r)
-	for k := 0; k < groups; k++ {
-		// The multi-index of the group's first element.
-		e := int64(k) * int64(group)
-		if e >= n {
-			break
-		}
-		off := int64(0)
-		for a := r - 1; a >= 0; a-- {
-			idx[a] = e % codes[a]
-			e /= codes[a]
-			off += idx[a] * stride[a]
-		}
-		copy(out[k*es:(k+1)*es], src[off*int64(es):])
-	}
-	return out, nil
-}
-
-// transposeBytes permutes a row-major tensor of elements of es bytes and shape in: output axis
-// i is input axis perm[i].
-func transposeBytes(src []byte, es int, in, perm []int64) []byte {
-	r := len(in)
-	out := make([]byte, len(src))
-	inStride := make([]int64, r)
-	acc := int64(1)
-	for a := r - 1; a >= 0; a-- {
-		inStride[a] = acc
-		acc *= in[a]
-	}
-	outDims := make([]int64, r)
-	st := make([]int64, r) // input stride of each output axis
-	for i, p := range perm {
-		outDims[i], st[i] = in[p], inStride[p]
-	}
-	idx := make([]int64, r)
-	off := int64(0)
-	n := len(src) / es
-	for k := 0; k < n; k++ {
-		copy(out[k*es:(k+1)*es], src[off*int64(es):])
-		for a := r - 1; a >= 0; a-- {
-			idx[a]++
-			off += st[a]
-			if idx[a] < outDims[a] {
-				break
-			}
-			off -= st[a] * idx[a]
-			idx[a] = 0
-		}
-	}
-	return out
-}
-
-// CompressedSummary is what CompressedWeights found for one mode.
-type CompressedSummary struct {
-	Mode string
-	// Count is the number of weights; Groups their distinct group sizes, ascending (none for
-	// fp16).
-	Count  int
-	Groups []int
-	// Stored is the bytes of their codes, scales, zero points and codebooks; Decompressed the
-	// bytes of the weights they stand for.
-	Stored, Decompressed int64
-}
-
-// SummarizeCompressed totals weights by mode, in the order of NNCF's mode list (int8_asym,
-// int8_sym, int4_asym, int4_sym, nf4, fp4, fp8_e4m3, mxfp4, mxfp8_e4m3, nvfp4, codebook), then
-// other and fp16.
-func SummarizeCompressed(ws []CompressedWeight) []CompressedSummary {
-	order := []string{"int8_asym", "int8_sym", "int4_asym", "int4_sym", "nf4", "fp4", "fp8_e4m3", "mxfp4", "mxfp8_e4m3", "nvfp4", "codebook", "other", "fp16"}
-	var out []CompressedSummary
-	for _, mode := range order {
-		s := CompressedSummary{Mode: mode}
-		for i := range ws {
-			w := &ws[i]
-			if w.Mode != mode {
-				continue
-			}
-			s.Count++
-			s.Stored += w.Stored
-			s.Decompressed += w.Decompressed()
-			if w.Group > 0 && !slices.Contains(s.Groups, w.Group) {
-				s.Groups = append(s.Groups, w.Group)
-			}
-		}
-		if s.Count > 0 {
-			slices.Sort(s.Groups)
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// String formats the summary as one line: "int4_asym: 2 weights, group 128, 1.06 MiB stored,
-// 4 MiB decompressed" ("group 32, 128" for several group sizes, no group for fp16).
-func (s CompressedSummary) String() string {
-	var b strings.Builder
-	b.WriteString(s.Mode)
-	b.WriteString(": ")
-	b.WriteString(strconv.Itoa(s.Count))
-	if s.Count == 1 {
-		b.WriteString(" weight")
-	} else {
-		b.WriteString(" weights")
-	}
-	for i, g := range s.Groups {
-		if i == 0 {
-			b.WriteString(", group ")
-		} else {
-			b.WriteString(", ")
-		}
-		b.WriteString(strconv.Itoa(g))
-	}
-	fmt.Fprintf(&b, ", %s stored, %s decompressed", formatBytes(s.Stored), formatBytes(s.Decompressed))
-	return b.String()
 }

@@ -49,7 +49,7 @@ func runByLayer(t *testing.T, m *Model) map[string][]byte {
 }
 
 // constBytes returns the data of the Const named name in m, and its type.
-func constBytes(t *testing.T, m *Model, name string) ([]byte, element.Type) {
+func constDataByName(t *testing.T, m *Model, name string) ([]byte, element.Type) {
 	t.Helper()
 	l := m.LayerByName(name)
 	if l == nil || l.Type != "Const" {
@@ -93,7 +93,7 @@ func TestDecompressEqualsRun(t *testing.T) {
 				t.Errorf("the decompressed model still has %d compressed weights (%v)", len(left), err)
 			}
 			for name, w := range want {
-				got, _ := constBytes(t, d, name)
+				got, _ := constDataByName(t, d, name)
 				if !bytes.Equal(got, w) {
 					t.Errorf("Const %s differs from run of the original", name)
 				}
@@ -169,13 +169,13 @@ func TestDecompressTo(t *testing.T) {
 					w := &ws[i]
 					name := w.Output.Name
 					if to == w.Type {
-						got, ct := constBytes(t, d, name)
+						got, ct := constDataByName(t, d, name)
 						if ct != to || !bytes.Equal(got, want[name]) {
 							t.Errorf("%s: Const %s holds other values", name, ct)
 						}
 						continue
 					}
-					got, ct := constBytes(t, d, name+"_compressed")
+					got, ct := constDataByName(t, d, name+"_compressed")
 					if ct != to || !bytes.Equal(got, want[name]) {
 						t.Errorf("%s_compressed: Const %s holds other values than kernels.Convert to %s", name, ct, to)
 					}

@@ -29,7 +29,8 @@ const irUsage = `Usage: convertpromote ir SUBCOMMAND [flags] MODEL.xml
 Read OpenVINO IR (v10, v11) models that use ConvertPromoteTypes-14.
 
 Subcommands:
-  check MODEL.xml               check the graph and every ConvertPromoteTypes layer; print a summary
+  check MODEL.xml               check the graph, every ConvertPromoteTypes layer and every compressed
+                                weight; print a summary
   run MODEL.xml [--out DIR] [--input NAME=FILE.npy]... [--values N]
                                 evaluate ConvertPromoteTypes, Convert, Subtract, Multiply,
                                 Reshape, Unsqueeze, Transpose and Gather layers on Const data
@@ -69,8 +70,13 @@ var irSubUsage = map[string]string{
 	"check": `Usage: convertpromote ir check [flags] MODEL.xml
 
 Reads the model and checks the graph and every ConvertPromoteTypes layer, then prints a summary:
-the layers by type, whether the .bin beside the model covers every Const, and each
-ConvertPromoteTypes layer with its input types and common type. MODEL.xml may also be a <layer>
+the layers by type, whether the .bin beside the model covers every Const, each
+ConvertPromoteTypes layer with its input types and common type, and the compressed weights
+(NNCF's modes, codebooks, FP16 compression) by mode: how many, their group sizes, the bytes
+stored and the bytes they decompress to. A compressed weight whose subgraph cannot be one (a
+scale or zero point that does not broadcast, a group that does not divide the row, a zero point
+out of the codes' range, codes of an unsupported type, a Reshape that changes the element count)
+is a problem like any other. MODEL.xml may also be a <layer>
 pasted from the ConvertPromoteTypes-14 specification (read tolerantly: commas between attributes,
 "< !--"); each of its inputs gets a Parameter.
 
@@ -80,6 +86,7 @@ stderr as FILE:LINE: MESSAGE); 2 for bad usage.
 Examples:
   convertpromote ir check testdata/ir/example1_promote_floats.xml
   convertpromote ir check --embedded
+  convertpromote ir check testdata/ir/compressed/int_modes.xml
 
 Flags:
 `,
@@ -330,6 +337,9 @@ func irCheck(m *ir.Model, _ irOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := printCompressed(m, rep, stdout); err != nil {
+		return err
+	}
 	fmt.Fprintln(stdout, "ok")
 	return nil
 }
@@ -386,6 +396,32 @@ func printSummary(m *ir.Model, rep *ir.Report, w io.Writer) {
 		fmt.Fprintf(w, "  %s: %s + %s %s  [promote_unsafe=%t pytorch_scalar_promotion=%t u64_integer_promotion_target=%s]\n",
 			where, in(0), in(1), res, p.Op.PromoteUnsafe, p.Op.PyTorchScalarPromotion, p.Op.U64IntegerPromotionTarget)
 	}
+}
+
+// printCompressed lists the compressed weights by mode, once the graph checks and when the .bin
+// is there to read their small Consts.
+func printCompressed(m *ir.Model, rep *ir.Report, w io.Writer) error {
+	if !rep.BinChecked {
+		fmt.Fprintln(w, "compressed weights: not examined (they need the .bin)")
+		return nil
+	}
+	ws, err := m.CompressedWeights()
+	sums := ir.SummarizeCompressed(ws)
+	total := ir.CompressedSummary{Mode: "compressed weights"}
+	for _, s := range sums {
+		total.Count += s.Count
+		total.Stored += s.Stored
+		total.Decompressed += s.Decompressed
+	}
+	if total.Count == 0 {
+		fmt.Fprintln(w, "compressed weights: none")
+	} else {
+		fmt.Fprintln(w, total)
+	}
+	for _, s := range sums {
+		fmt.Fprintln(w, "  "+s.String())
+	}
+	return err
 }
 
 func irDecompose(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
