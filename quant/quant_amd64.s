@@ -2510,3 +2510,1564 @@ DATA blockPackOrder<>+8(SB)/8, $0x0000000500000001
 DATA blockPackOrder<>+16(SB)/8, $0x0000000600000002
 DATA blockPackOrder<>+24(SB)/8, $0x0000000700000003
 GLOBL blockPackOrder<>(SB), RODATA|NOPTR, $32
+
+// func int4asymToF16AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2
+TEXT ·int4asymToF16AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	VMOVUPS      groupint4AsymValues<>+0(SB), Z14
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
+
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVBLZX      (R10), AX
+	SHRXL        R9, AX, AX
+	ANDL         $0x0000000f, AX
+	VCVTSI2SSL   AX, X1, X1
+	VBROADCASTSS X1, Z1
+	VSUBPS       Z1, Z14, Z2
+	VMULPS       Z0, Z2, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+
+step:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	ADDQ      $0x00000040, DI
+	ADDQ      $0x00000010, SI
+	DECQ      R12
+	JNZ       step
+	ADDQ      $0x00000002, DX
+	MOVQ      R9, AX
+	SHRQ      $0x02, AX
+	ADDQ      AX, R10
+	XORL      $0x00000004, R9
+	DECQ      CX
+	JNZ       group
+
+done:
+	VZEROUPPER
+	RET
+
+DATA groupint4AsymValues<>+0(SB)/8, $0x3f80000000000000
+DATA groupint4AsymValues<>+8(SB)/8, $0x4040000040000000
+DATA groupint4AsymValues<>+16(SB)/8, $0x40a0000040800000
+DATA groupint4AsymValues<>+24(SB)/8, $0x40e0000040c00000
+DATA groupint4AsymValues<>+32(SB)/8, $0x4110000041000000
+DATA groupint4AsymValues<>+40(SB)/8, $0x4130000041200000
+DATA groupint4AsymValues<>+48(SB)/8, $0x4150000041400000
+DATA groupint4AsymValues<>+56(SB)/8, $0x4170000041600000
+GLOBL groupint4AsymValues<>(SB), RODATA|NOPTR, $64
+
+// func int4asymToF32AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512F, AVX512VBMI, BMI2
+TEXT ·int4asymToF32AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	VMOVUPS      groupint4AsymValues<>+0(SB), Z14
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
+	VMOVDQU64    blockNibbleDwords<>+0(SB), Z28
+
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVBLZX      (R10), AX
+	SHRXL        R9, AX, AX
+	ANDL         $0x0000000f, AX
+	VCVTSI2SSL   AX, X1, X1
+	VBROADCASTSS X1, Z1
+	VSUBPS       Z1, Z14, Z2
+	VMULPS       Z0, Z2, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+
+step:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVUPS             Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVUPS             Z7, 64(DI)
+	ADDQ                $0x00000080, DI
+	ADDQ                $0x00000010, SI
+	DECQ                R12
+	JNZ                 step
+	ADDQ                $0x00000002, DX
+	MOVQ                R9, AX
+	SHRQ                $0x02, AX
+	ADDQ                AX, R10
+	XORL                $0x00000004, R9
+	DECQ                CX
+	JNZ                 group
+
+done:
+	VZEROUPPER
+	RET
+
+// func int4symToF16AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F
+TEXT ·int4symToF16AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	VMOVUPS      groupint4SymValues<>+0(SB), Z14
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
+
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+
+step:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	ADDQ      $0x00000040, DI
+	ADDQ      $0x00000010, SI
+	DECQ      R12
+	JNZ       step
+	ADDQ      $0x00000002, DX
+	DECQ      CX
+	JNZ       group
+
+done:
+	VZEROUPPER
+	RET
+
+DATA groupint4SymValues<>+0(SB)/8, $0x3f80000000000000
+DATA groupint4SymValues<>+8(SB)/8, $0x4040000040000000
+DATA groupint4SymValues<>+16(SB)/8, $0x40a0000040800000
+DATA groupint4SymValues<>+24(SB)/8, $0x40e0000040c00000
+DATA groupint4SymValues<>+32(SB)/8, $0xc0e00000c1000000
+DATA groupint4SymValues<>+40(SB)/8, $0xc0a00000c0c00000
+DATA groupint4SymValues<>+48(SB)/8, $0xc0400000c0800000
+DATA groupint4SymValues<>+56(SB)/8, $0xbf800000c0000000
+GLOBL groupint4SymValues<>(SB), RODATA|NOPTR, $64
+
+// func int4symToF32AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512F, AVX512VBMI
+TEXT ·int4symToF32AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	VMOVUPS      groupint4SymValues<>+0(SB), Z14
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
+	VMOVDQU64    blockNibbleDwords<>+0(SB), Z28
+
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+
+step:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVUPS             Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVUPS             Z7, 64(DI)
+	ADDQ                $0x00000080, DI
+	ADDQ                $0x00000010, SI
+	DECQ                R12
+	JNZ                 step
+	ADDQ                $0x00000002, DX
+	DECQ                CX
+	JNZ                 group
+
+done:
+	VZEROUPPER
+	RET
+
+// func int8asymToF16AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512F
+TEXT ·int8asymToF16AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVBLZX      (R10), AX
+	VCVTSI2SSL   AX, X1, X1
+	VBROADCASTSS X1, Z1
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix
+
+step:
+	VPMOVZXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VSUBPS    Z1, Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VMOVDQU   Y2, (DI)
+	VPMOVZXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VSUBPS    Z1, Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VMOVDQU   Y3, 32(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       step
+	JMP       next
+
+fix:
+step2:
+	VPMOVZXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VSUBPS    Z1, Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCMPPS    $0x03, Z2, Z2, K1
+	VMOVAPS   Z15, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VMOVDQU   Y2, (DI)
+	VPMOVZXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VSUBPS    Z1, Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCMPPS    $0x03, Z3, Z3, K1
+	VMOVAPS   Z15, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VMOVDQU   Y3, 32(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       step2
+
+next:
+	ADDQ $0x00000002, DX
+	INCQ R10
+	DECQ CX
+	JNZ  group
+
+done:
+	VZEROUPPER
+	RET
+
+// func int8asymToF32AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512F
+TEXT ·int8asymToF32AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVBLZX      (R10), AX
+	VCVTSI2SSL   AX, X1, X1
+	VBROADCASTSS X1, Z1
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix
+
+step:
+	VPMOVZXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VSUBPS    Z1, Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VCVTPH2PS Y2, Z2
+	VMOVUPS   Z2, (DI)
+	VPMOVZXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VSUBPS    Z1, Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPH2PS Y3, Z3
+	VMOVUPS   Z3, 64(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       step
+	JMP       next
+
+fix:
+step2:
+	VPMOVZXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VSUBPS    Z1, Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCMPPS    $0x03, Z2, Z2, K1
+	VMOVAPS   Z15, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VCVTPH2PS Y2, Z2
+	VMOVUPS   Z2, (DI)
+	VPMOVZXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VSUBPS    Z1, Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCMPPS    $0x03, Z3, Z3, K1
+	VMOVAPS   Z15, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPH2PS Y3, Z3
+	VMOVUPS   Z3, 64(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       step2
+
+next:
+	ADDQ $0x00000002, DX
+	INCQ R10
+	DECQ CX
+	JNZ  group
+
+done:
+	VZEROUPPER
+	RET
+
+// func int8symToF16AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512F
+TEXT ·int8symToF16AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix
+
+step:
+	VPMOVSXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VMOVDQU   Y2, (DI)
+	VPMOVSXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VMOVDQU   Y3, 32(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       step
+	JMP       next
+
+fix:
+step2:
+	VPMOVSXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCMPPS    $0x03, Z2, Z2, K1
+	VMOVAPS   Z15, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VMOVDQU   Y2, (DI)
+	VPMOVSXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCMPPS    $0x03, Z3, Z3, K1
+	VMOVAPS   Z15, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VMOVDQU   Y3, 32(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       step2
+
+next:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group
+
+done:
+	VZEROUPPER
+	RET
+
+// func int8symToF32AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512F
+TEXT ·int8symToF32AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix
+
+step:
+	VPMOVSXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VCVTPH2PS Y2, Z2
+	VMOVUPS   Z2, (DI)
+	VPMOVSXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPH2PS Y3, Z3
+	VMOVUPS   Z3, 64(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       step
+	JMP       next
+
+fix:
+step2:
+	VPMOVSXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCMPPS    $0x03, Z2, Z2, K1
+	VMOVAPS   Z15, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VCVTPH2PS Y2, Z2
+	VMOVUPS   Z2, (DI)
+	VPMOVSXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCMPPS    $0x03, Z3, Z3, K1
+	VMOVAPS   Z15, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPH2PS Y3, Z3
+	VMOVUPS   Z3, 64(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       step2
+
+next:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group
+
+done:
+	VZEROUPPER
+	RET
+
+// func mxfp4f16ToF16AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV, F16C
+TEXT ·mxfp4f16ToF16AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	VMOVUPS      groupmxfp4F16Values<>+0(SB), Z14
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
+
+group:
+	MOVBLZX      (DX), AX
+	SHLL         $0x17, AX
+	MOVL         $0x7fc00000, BX
+	CMPL         AX, $0x7f800000
+	CMOVLEQ      BX, AX
+	VMOVD        AX, X0
+	VCVTPS2PH    $0x00, X0, X0
+	VPBROADCASTW X0, Y0
+	VCVTPH2PS    Y0, Z0
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+
+step:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	ADDQ      $0x00000040, DI
+	ADDQ      $0x00000010, SI
+	DECQ      R12
+	JNZ       step
+	INCQ      DX
+	DECQ      CX
+	JNZ       group
+
+done:
+	VZEROUPPER
+	RET
+
+DATA groupmxfp4F16Values<>+0(SB)/8, $0x3f00000000000000
+DATA groupmxfp4F16Values<>+8(SB)/8, $0x3fc000003f800000
+DATA groupmxfp4F16Values<>+16(SB)/8, $0x4040000040000000
+DATA groupmxfp4F16Values<>+24(SB)/8, $0x40c0000040800000
+DATA groupmxfp4F16Values<>+32(SB)/8, $0xbf00000080000000
+DATA groupmxfp4F16Values<>+40(SB)/8, $0xbfc00000bf800000
+DATA groupmxfp4F16Values<>+48(SB)/8, $0xc0400000c0000000
+DATA groupmxfp4F16Values<>+56(SB)/8, $0xc0c00000c0800000
+GLOBL groupmxfp4F16Values<>(SB), RODATA|NOPTR, $64
+
+// func mxfp4f16ToF32AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512F, AVX512VBMI, CMOV, F16C
+TEXT ·mxfp4f16ToF32AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	VMOVUPS      groupmxfp4F16Values<>+0(SB), Z14
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
+	VMOVDQU64    blockNibbleDwords<>+0(SB), Z28
+
+group:
+	MOVBLZX      (DX), AX
+	SHLL         $0x17, AX
+	MOVL         $0x7fc00000, BX
+	CMPL         AX, $0x7f800000
+	CMOVLEQ      BX, AX
+	VMOVD        AX, X0
+	VCVTPS2PH    $0x00, X0, X0
+	VPBROADCASTW X0, Y0
+	VCVTPH2PS    Y0, Z0
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+
+step:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVUPS             Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVUPS             Z7, 64(DI)
+	ADDQ                $0x00000080, DI
+	ADDQ                $0x00000010, SI
+	DECQ                R12
+	JNZ                 step
+	INCQ                DX
+	DECQ                CX
+	JNZ                 group
+
+done:
+	VZEROUPPER
+	RET
+
+// func int4asymToF16AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, BMI2, F16C
+TEXT ·int4asymToF16AVX2(SB), NOSPLIT, $0-112
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           codes_base+24(FP), SI
+	MOVQ           scales_base+48(FP), DX
+	MOVQ           zeros_base+72(FP), R10
+	MOVQ           groups+96(FP), CX
+	MOVQ           group+104(FP), R11
+	MOVL           $0x7fc00000, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	XORL           R9, R9
+	TESTQ          CX, CX
+	JZ             done
+	VMOVUPS        groupint4AsymValues<>+0(SB), Y14
+	VMOVUPS        groupint4AsymValues<>+32(SB), Y13
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	VBROADCASTI128 groupSplitBytes<>+0(SB), Y11
+
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVBLZX      (R10), AX
+	SHRXL        R9, AX, AX
+	ANDL         $0x0000000f, AX
+	VCVTSI2SSL   AX, X1, X1
+	VBROADCASTSS X1, Y1
+	VSUBPS       Y1, Y14, Y2
+	VMULPS       Y0, Y2, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VSUBPS       Y1, Y13, Y3
+	VMULPS       Y0, Y3, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+step:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	ADDQ        $0x00000040, DI
+	ADDQ        $0x00000010, SI
+	DECQ        R12
+	JNZ         step
+	ADDQ        $0x00000002, DX
+	MOVQ        R9, AX
+	SHRQ        $0x02, AX
+	ADDQ        AX, R10
+	XORL        $0x00000004, R9
+	DECQ        CX
+	JNZ         group
+
+done:
+	VZEROUPPER
+	RET
+
+DATA groupSplitBytes<>+0(SB)/8, $0x0e0c0a0806040200
+DATA groupSplitBytes<>+8(SB)/8, $0x0f0d0b0907050301
+GLOBL groupSplitBytes<>(SB), RODATA|NOPTR, $16
+
+// func int4asymToF32AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, BMI2, F16C
+TEXT ·int4asymToF32AVX2(SB), NOSPLIT, $0-112
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           codes_base+24(FP), SI
+	MOVQ           scales_base+48(FP), DX
+	MOVQ           zeros_base+72(FP), R10
+	MOVQ           groups+96(FP), CX
+	MOVQ           group+104(FP), R11
+	MOVL           $0x7fc00000, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	XORL           R9, R9
+	TESTQ          CX, CX
+	JZ             done
+	VMOVUPS        groupint4AsymValues<>+0(SB), Y14
+	VMOVUPS        groupint4AsymValues<>+32(SB), Y13
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	VBROADCASTI128 groupSplitBytes<>+0(SB), Y11
+
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVBLZX      (R10), AX
+	SHRXL        R9, AX, AX
+	ANDL         $0x0000000f, AX
+	VCVTSI2SSL   AX, X1, X1
+	VBROADCASTSS X1, Y1
+	VSUBPS       Y1, Y14, Y2
+	VMULPS       Y0, Y2, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VSUBPS       Y1, Y13, Y3
+	VMULPS       Y0, Y3, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+step:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVUPS      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVUPS      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVUPS      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVUPS      Y3, 96(DI)
+	ADDQ         $0x00000080, DI
+	ADDQ         $0x00000010, SI
+	DECQ         R12
+	JNZ          step
+	ADDQ         $0x00000002, DX
+	MOVQ         R9, AX
+	SHRQ         $0x02, AX
+	ADDQ         AX, R10
+	XORL         $0x00000004, R9
+	DECQ         CX
+	JNZ          group
+
+done:
+	VZEROUPPER
+	RET
+
+// func int4symToF16AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, F16C
+TEXT ·int4symToF16AVX2(SB), NOSPLIT, $0-112
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           codes_base+24(FP), SI
+	MOVQ           scales_base+48(FP), DX
+	MOVQ           zeros_base+72(FP), R10
+	MOVQ           groups+96(FP), CX
+	MOVQ           group+104(FP), R11
+	MOVL           $0x7fc00000, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	XORL           R9, R9
+	TESTQ          CX, CX
+	JZ             done
+	VMOVUPS        groupint4SymValues<>+0(SB), Y14
+	VMOVUPS        groupint4SymValues<>+32(SB), Y13
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	VBROADCASTI128 groupSplitBytes<>+0(SB), Y11
+
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+step:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	ADDQ        $0x00000040, DI
+	ADDQ        $0x00000010, SI
+	DECQ        R12
+	JNZ         step
+	ADDQ        $0x00000002, DX
+	DECQ        CX
+	JNZ         group
+
+done:
+	VZEROUPPER
+	RET
+
+// func int4symToF32AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, F16C
+TEXT ·int4symToF32AVX2(SB), NOSPLIT, $0-112
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           codes_base+24(FP), SI
+	MOVQ           scales_base+48(FP), DX
+	MOVQ           zeros_base+72(FP), R10
+	MOVQ           groups+96(FP), CX
+	MOVQ           group+104(FP), R11
+	MOVL           $0x7fc00000, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	XORL           R9, R9
+	TESTQ          CX, CX
+	JZ             done
+	VMOVUPS        groupint4SymValues<>+0(SB), Y14
+	VMOVUPS        groupint4SymValues<>+32(SB), Y13
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	VBROADCASTI128 groupSplitBytes<>+0(SB), Y11
+
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+step:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVUPS      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVUPS      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVUPS      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVUPS      Y3, 96(DI)
+	ADDQ         $0x00000080, DI
+	ADDQ         $0x00000010, SI
+	DECQ         R12
+	JNZ          step
+	ADDQ         $0x00000002, DX
+	DECQ         CX
+	JNZ          group
+
+done:
+	VZEROUPPER
+	RET
+
+// func int8asymToF16AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, F16C
+TEXT ·int8asymToF16AVX2(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVBLZX      (R10), AX
+	VCVTSI2SSL   AX, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix
+
+step:
+	VPMOVZXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VSUBPS    Y1, Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VMOVDQU   X2, (DI)
+	VPMOVZXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VSUBPS    Y1, Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VMOVDQU   X3, 16(DI)
+	VPMOVZXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VSUBPS    Y1, Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VMOVDQU   X4, 32(DI)
+	VPMOVZXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VSUBPS    Y1, Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VMOVDQU   X5, 48(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       step
+	JMP       next
+
+fix:
+step2:
+	VPMOVZXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VSUBPS    Y1, Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCMPPS    $0x03, Y2, Y2, Y8
+	VBLENDVPS Y8, Y15, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VMOVDQU   X2, (DI)
+	VPMOVZXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VSUBPS    Y1, Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCMPPS    $0x03, Y3, Y3, Y9
+	VBLENDVPS Y9, Y15, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VMOVDQU   X3, 16(DI)
+	VPMOVZXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VSUBPS    Y1, Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCMPPS    $0x03, Y4, Y4, Y10
+	VBLENDVPS Y10, Y15, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VMOVDQU   X4, 32(DI)
+	VPMOVZXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VSUBPS    Y1, Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCMPPS    $0x03, Y5, Y5, Y11
+	VBLENDVPS Y11, Y15, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VMOVDQU   X5, 48(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       step2
+
+next:
+	ADDQ $0x00000002, DX
+	INCQ R10
+	DECQ CX
+	JNZ  group
+
+done:
+	VZEROUPPER
+	RET
+
+// func int8asymToF32AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, F16C
+TEXT ·int8asymToF32AVX2(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVBLZX      (R10), AX
+	VCVTSI2SSL   AX, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix
+
+step:
+	VPMOVZXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VSUBPS    Y1, Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VCVTPH2PS X2, Y2
+	VMOVUPS   Y2, (DI)
+	VPMOVZXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VSUBPS    Y1, Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VCVTPH2PS X3, Y3
+	VMOVUPS   Y3, 32(DI)
+	VPMOVZXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VSUBPS    Y1, Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VCVTPH2PS X4, Y4
+	VMOVUPS   Y4, 64(DI)
+	VPMOVZXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VSUBPS    Y1, Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VCVTPH2PS X5, Y5
+	VMOVUPS   Y5, 96(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       step
+	JMP       next
+
+fix:
+step2:
+	VPMOVZXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VSUBPS    Y1, Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCMPPS    $0x03, Y2, Y2, Y8
+	VBLENDVPS Y8, Y15, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VCVTPH2PS X2, Y2
+	VMOVUPS   Y2, (DI)
+	VPMOVZXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VSUBPS    Y1, Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCMPPS    $0x03, Y3, Y3, Y9
+	VBLENDVPS Y9, Y15, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VCVTPH2PS X3, Y3
+	VMOVUPS   Y3, 32(DI)
+	VPMOVZXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VSUBPS    Y1, Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCMPPS    $0x03, Y4, Y4, Y10
+	VBLENDVPS Y10, Y15, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VCVTPH2PS X4, Y4
+	VMOVUPS   Y4, 64(DI)
+	VPMOVZXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VSUBPS    Y1, Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCMPPS    $0x03, Y5, Y5, Y11
+	VBLENDVPS Y11, Y15, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VCVTPH2PS X5, Y5
+	VMOVUPS   Y5, 96(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       step2
+
+next:
+	ADDQ $0x00000002, DX
+	INCQ R10
+	DECQ CX
+	JNZ  group
+
+done:
+	VZEROUPPER
+	RET
+
+// func int8symToF16AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, F16C
+TEXT ·int8symToF16AVX2(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix
+
+step:
+	VPMOVSXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VMOVDQU   X2, (DI)
+	VPMOVSXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VMOVDQU   X3, 16(DI)
+	VPMOVSXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VMOVDQU   X4, 32(DI)
+	VPMOVSXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VMOVDQU   X5, 48(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       step
+	JMP       next
+
+fix:
+step2:
+	VPMOVSXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCMPPS    $0x03, Y2, Y2, Y8
+	VBLENDVPS Y8, Y15, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VMOVDQU   X2, (DI)
+	VPMOVSXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCMPPS    $0x03, Y3, Y3, Y9
+	VBLENDVPS Y9, Y15, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VMOVDQU   X3, 16(DI)
+	VPMOVSXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCMPPS    $0x03, Y4, Y4, Y10
+	VBLENDVPS Y10, Y15, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VMOVDQU   X4, 32(DI)
+	VPMOVSXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCMPPS    $0x03, Y5, Y5, Y11
+	VBLENDVPS Y11, Y15, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VMOVDQU   X5, 48(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       step2
+
+next:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group
+
+done:
+	VZEROUPPER
+	RET
+
+// func int8symToF32AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, F16C
+TEXT ·int8symToF32AVX2(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix
+
+step:
+	VPMOVSXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VCVTPH2PS X2, Y2
+	VMOVUPS   Y2, (DI)
+	VPMOVSXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VCVTPH2PS X3, Y3
+	VMOVUPS   Y3, 32(DI)
+	VPMOVSXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VCVTPH2PS X4, Y4
+	VMOVUPS   Y4, 64(DI)
+	VPMOVSXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VCVTPH2PS X5, Y5
+	VMOVUPS   Y5, 96(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       step
+	JMP       next
+
+fix:
+step2:
+	VPMOVSXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCMPPS    $0x03, Y2, Y2, Y8
+	VBLENDVPS Y8, Y15, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VCVTPH2PS X2, Y2
+	VMOVUPS   Y2, (DI)
+	VPMOVSXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCMPPS    $0x03, Y3, Y3, Y9
+	VBLENDVPS Y9, Y15, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VCVTPH2PS X3, Y3
+	VMOVUPS   Y3, 32(DI)
+	VPMOVSXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCMPPS    $0x03, Y4, Y4, Y10
+	VBLENDVPS Y10, Y15, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VCVTPH2PS X4, Y4
+	VMOVUPS   Y4, 64(DI)
+	VPMOVSXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCMPPS    $0x03, Y5, Y5, Y11
+	VBLENDVPS Y11, Y15, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VCVTPH2PS X5, Y5
+	VMOVUPS   Y5, 96(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       step2
+
+next:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group
+
+done:
+	VZEROUPPER
+	RET
+
+// func mxfp4f16ToF16AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, CMOV, F16C
+TEXT ·mxfp4f16ToF16AVX2(SB), NOSPLIT, $0-112
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           codes_base+24(FP), SI
+	MOVQ           scales_base+48(FP), DX
+	MOVQ           zeros_base+72(FP), R10
+	MOVQ           groups+96(FP), CX
+	MOVQ           group+104(FP), R11
+	MOVL           $0x7fc00000, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	XORL           R9, R9
+	TESTQ          CX, CX
+	JZ             done
+	VMOVUPS        groupmxfp4F16Values<>+0(SB), Y14
+	VMOVUPS        groupmxfp4F16Values<>+32(SB), Y13
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	VBROADCASTI128 groupSplitBytes<>+0(SB), Y11
+
+group:
+	MOVBLZX      (DX), AX
+	SHLL         $0x17, AX
+	MOVL         $0x7fc00000, BX
+	CMPL         AX, $0x7f800000
+	CMOVLEQ      BX, AX
+	VMOVD        AX, X0
+	VCVTPS2PH    $0x00, X0, X0
+	VPBROADCASTW X0, X0
+	VCVTPH2PS    X0, Y0
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+step:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	ADDQ        $0x00000040, DI
+	ADDQ        $0x00000010, SI
+	DECQ        R12
+	JNZ         step
+	INCQ        DX
+	DECQ        CX
+	JNZ         group
+
+done:
+	VZEROUPPER
+	RET
+
+// func mxfp4f16ToF32AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, CMOV, F16C
+TEXT ·mxfp4f16ToF32AVX2(SB), NOSPLIT, $0-112
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           codes_base+24(FP), SI
+	MOVQ           scales_base+48(FP), DX
+	MOVQ           zeros_base+72(FP), R10
+	MOVQ           groups+96(FP), CX
+	MOVQ           group+104(FP), R11
+	MOVL           $0x7fc00000, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	XORL           R9, R9
+	TESTQ          CX, CX
+	JZ             done
+	VMOVUPS        groupmxfp4F16Values<>+0(SB), Y14
+	VMOVUPS        groupmxfp4F16Values<>+32(SB), Y13
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	VBROADCASTI128 groupSplitBytes<>+0(SB), Y11
+
+group:
+	MOVBLZX      (DX), AX
+	SHLL         $0x17, AX
+	MOVL         $0x7fc00000, BX
+	CMPL         AX, $0x7f800000
+	CMOVLEQ      BX, AX
+	VMOVD        AX, X0
+	VCVTPS2PH    $0x00, X0, X0
+	VPBROADCASTW X0, X0
+	VCVTPH2PS    X0, Y0
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+step:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVUPS      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVUPS      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVUPS      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVUPS      Y3, 96(DI)
+	ADDQ         $0x00000080, DI
+	ADDQ         $0x00000010, SI
+	DECQ         R12
+	JNZ          step
+	INCQ         DX
+	DECQ         CX
+	JNZ          group
+
+done:
+	VZEROUPPER
+	RET

@@ -1,0 +1,393 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The group kernels of package quant: the dequantizers of its group rows, which stand for a
+// family of schemes (NNCF's modes, computed in f16, docs/SEMANTICS.md §9.5) and take the group
+// size at run time, a multiple of groupStep. Each element is f16(f32(f16(code − zero)) × scale):
+// code − zero is an integer of at most 9 bits, exact in f16 and f32, and its product with an f16
+// scale (or an f8e8m0 scale rounded to f16) has at most 20 significant bits, exact in f32, so one
+// VCVTPS2PH to nearest even rounds it as the specification does; an f32 destination receives
+// that f16 value (VCVTPH2PS). A NaN product (a NaN scale, or an infinite scale times a zero
+// difference, whose NaN x86 makes negative) becomes the positive quiet NaN 0x7FC00000.
+//
+// 4-bit codes: a group has only 16 values, one a code. Each group's 16 products are computed
+// (VSUBPS, VMULPS), fixed up and rounded to f16 once, and looked up by the codes: on AVX-512 by
+// VPERMW (32 elements an instruction, the table in both 256-bit halves so that bit 4 of an index
+// does not matter), on AVX2 by VPSHUFB in the table split into its low and high bytes.
+//
+// 8-bit codes: each element is computed (VPMOVZXBD or VPMOVSXBD, VCVTDQ2PS, VSUBPS, VMULPS,
+// VCVTPS2PH); a group whose scale is infinite or NaN takes a loop that also fixes NaNs up.
+//
+// Registers: DI = values, SI = codes, DX = scales, R10 = zero points, CX = groups left, R11 =
+// group, R12 = steps of 32 left in the group, R9 = the shift of the current u4 zero point (0 or
+// 4); AX and BX are scratch.
+
+// groupStep is the granule of the group size, quant's groupStep.
+const groupStep = 32
+
+// groupParams are a group kernel's parameters.
+const groupParams = "dst, codes, scales, zeros []byte, groups, group int"
+
+// groupKernel declares one group kernel.
+type groupKernel struct {
+	isa    *isa
+	family string // package quant's family variable: int4Asym, int8Sym, mxfp4F16
+	typ    string // the values' element constant: F32, F16
+	doc    string
+}
+
+var groupKernels []*groupKernel
+
+// name returns the kernel's name, its TEXT symbol.
+func (k *groupKernel) name() string { return blockName(k.family, k.typ, true, k.isa.path) }
+
+// groupFamilies describe the families: the code type's bits, its 16 values (4-bit codes), a
+// signed 8-bit code, the zero point's type and the scale's.
+var groupFamilies = map[string]struct {
+	bits   int
+	values []float32
+	signed bool
+	zero   string // "", "U4", "U8"
+	e8m0   bool   // an f8e8m0 scale rather than an f16 one
+}{
+	"int4Asym": {bits: 4, values: iota16(0), zero: "U4"},
+	"int4Sym":  {bits: 4, values: iota16(-16)},
+	"int8Asym": {bits: 8, zero: "U8"},
+	"int8Sym":  {bits: 8, signed: true},
+	"mxfp4F16": {bits: 4, values: f4Values, e8m0: true},
+}
+
+// iota16 returns the values of the 16 4-bit codes: 0..15, or with wrap -16, 0..7 then -8..-1.
+func iota16(wrap int) []float32 {
+	v := make([]float32, 16)
+	for c := range v {
+		x := c
+		if wrap != 0 && c >= 8 {
+			x += wrap
+		}
+		v[c] = float32(x)
+	}
+	return v
+}
+
+func init() {
+	for _, a := range []*isa{avx512, avx2} {
+		for _, f := range []string{"int4Asym", "int4Sym", "int8Asym", "int8Sym", "mxfp4F16"} {
+			for _, typ := range []string{"F16", "F32"} {
+				doc := "It looks a group's 16 values up by code."
+				if groupFamilies[f].bits == 8 {
+					doc = "It computes every element."
+				}
+				groupKernels = append(groupKernels, &groupKernel{isa: a, family: f, typ: typ, doc: doc})
+			}
+		}
+	}
+}
+
+// emitGroup writes the TEXT of k.
+func emitGroup(k *groupKernel) {
+	labels = map[string]int{}
+	TEXT(k.name(), NOSPLIT, "func("+groupParams+")")
+	Load(Param("dst").Base(), RDI)
+	Load(Param("codes").Base(), RSI)
+	Load(Param("scales").Base(), RDX)
+	Load(Param("zeros").Base(), R10)
+	Load(Param("groups"), RCX)
+	Load(Param("group"), R11)
+	f := groupFamilies[k.family]
+	z512 := k.isa == avx512
+	v := k.isa.vec
+	nan := v(15)
+	bcastD(0x7FC00000, nan)
+	XORL(R9L, R9L)
+	top, done := label("group"), label("done")
+	TESTQ(RCX, RCX)
+	JZ(LabelRef(done))
+	if f.bits == 4 {
+		vals := []VecPhysical{v(14), v(13)} // the codes' values (AVX2: two registers of 8)
+		if z512 {
+			VMOVUPS(rodata("group"+k.family+"Values", f32Quads(f.values...)...), vals[0])
+		} else {
+			VMOVUPS(rodata("group"+k.family+"Values", f32Quads(f.values...)...), vals[0])
+			VMOVUPS(rodata("group"+k.family+"Values", f32Quads(f.values...)...).Offset(32), vals[1])
+		}
+		var spread, low, split VecPhysical
+		if z512 {
+			spread = Z29
+			bcastD(1<<12|1, spread)
+			if k.typ == "F32" {
+				nibbleCtl()
+			}
+		} else {
+			low, split = Y12, Y11
+			bcastD(0x0F0F0F0F, low)
+			// Within each 128-bit lane: the low bytes of the 8 words, then their high bytes.
+			VBROADCASTI128(rodata("groupSplitBytes", 0x0E0C0A0806040200, 0x0F0D0B0907050301), split)
+		}
+		Label(top)
+		scale, zero := v(0), v(1)
+		loadGroupScale(k, f.e8m0, scale)
+		n := 1
+		if !z512 {
+			n = 2
+		}
+		prods := []VecPhysical{v(2), v(3)}[:n]
+		for i, p := range prods {
+			if f.zero != "" {
+				if i == 0 {
+					loadGroupZero(f.zero, zero)
+				}
+				VSUBPS(zero, vals[i], p)
+				VMULPS(scale, p, p)
+			} else {
+				VMULPS(scale, vals[i], p)
+			}
+			fixNaN(p, nan, v(4))
+		}
+		MOVQ(R11, R12)
+		SHRQ(U8(5), R12)
+		if z512 {
+			t := Z5
+			VCVTPS2PH(U8(0), prods[0], t.AsY())
+			if k.typ == "F16" {
+				VINSERTI64X4(U8(1), t.AsY(), t, t)
+			} else {
+				VCVTPH2PS(t.AsY(), t)
+			}
+			inner := label("step")
+			Label(inner)
+			if k.typ == "F16" {
+				idx := Z6
+				VPMOVZXBD(Mem{Base: RSI}, idx)
+				VPMULLD(spread, idx, idx) // byte j | byte j << 12: codes 2j and 2j+1 in its words
+				VPERMW(t, idx, idx)
+				VMOVDQU64(idx, Mem{Base: RDI})
+				ADDQ(U32(64), RDI)
+			} else {
+				for h := range 2 {
+					idx := zs[6+h]
+					VPMULTISHIFTQB_BCST(Mem{Base: RSI, Disp: 8 * h}, Z28, idx)
+					VPERMPS(t, idx, idx)
+					VMOVUPS(idx, Mem{Base: RDI, Disp: 64 * h})
+				}
+				ADDQ(U32(128), RDI)
+			}
+			ADDQ(U32(16), RSI)
+			DECQ(R12)
+			JNZ(LabelRef(inner))
+		} else {
+			// The 16 f16 values in one register, split into a table of their low bytes and one of
+			// their high bytes, each in both 128-bit lanes.
+			t := Y5
+			VCVTPS2PH(U8(0), prods[0], t.AsX())
+			VCVTPS2PH(U8(0), prods[1], X6)
+			VINSERTI128(U8(1), X6, t, t)
+			VPSHUFB(split, t, t)
+			VPERMQ(U8(0xD8), t, t)
+			tlo, thi := Y6, Y7
+			VPERM2I128(U8(0x00), t, t, tlo)
+			VPERM2I128(U8(0x11), t, t, thi)
+			inner := label("step")
+			Label(inner)
+			c, hi := X8, X9
+			VMOVDQU(Mem{Base: RSI}, c)
+			VPSRLW(U8(4), c, hi)
+			VPAND(low.AsX(), c, c)
+			VPAND(low.AsX(), hi, hi)
+			idx := Y10
+			VPUNPCKHBW(hi, c, X4)
+			VPUNPCKLBW(hi, c, idx.AsX())
+			VINSERTI128(U8(1), X4, idx, idx) // the codes of elements 0..15, then 16..31
+			lb, hb := Y3, Y4
+			VPSHUFB(idx, tlo, lb)
+			VPSHUFB(idx, thi, hb)
+			w0, w1 := Y1, Y2
+			VPUNPCKLBW(hb, lb, w0) // elements 0..7 | 16..23
+			VPUNPCKHBW(hb, lb, w1) // elements 8..15 | 24..31
+			if k.typ == "F16" {
+				VPERM2I128(U8(0x20), w1, w0, Y3)
+				VPERM2I128(U8(0x31), w1, w0, Y4)
+				VMOVDQU(Y3, Mem{Base: RDI})
+				VMOVDQU(Y4, Mem{Base: RDI, Disp: 32})
+				ADDQ(U32(64), RDI)
+			} else {
+				VCVTPH2PS(w0.AsX(), Y3)
+				VMOVUPS(Y3, Mem{Base: RDI})
+				VCVTPH2PS(w1.AsX(), Y3)
+				VMOVUPS(Y3, Mem{Base: RDI, Disp: 32})
+				VEXTRACTI128(U8(1), w0, X3)
+				VCVTPH2PS(X3, Y3)
+				VMOVUPS(Y3, Mem{Base: RDI, Disp: 64})
+				VEXTRACTI128(U8(1), w1, X3)
+				VCVTPH2PS(X3, Y3)
+				VMOVUPS(Y3, Mem{Base: RDI, Disp: 96})
+				ADDQ(U32(128), RDI)
+			}
+			ADDQ(U32(16), RSI)
+			DECQ(R12)
+			JNZ(LabelRef(inner))
+		}
+	} else {
+		Label(top)
+		scale, zero := v(0), v(1)
+		loadGroupScale(k, false, scale)
+		if f.zero != "" {
+			loadGroupZero(f.zero, zero)
+		}
+		MOVQ(R11, R12)
+		SHRQ(U8(5), R12)
+		// An infinite or NaN scale takes the loop that fixes NaNs up.
+		fix, next := label("fix"), label("next")
+		MOVWLZX(Mem{Base: RDX}, EAX)
+		ANDL(U32(0x7C00), EAX)
+		CMPL(EAX, U32(0x7C00))
+		JE(LabelRef(fix))
+		bytes8(k, f.signed, f.zero != "", false)
+		JMP(LabelRef(next))
+		Label(fix)
+		bytes8(k, f.signed, f.zero != "", true)
+		Label(next)
+	}
+	// Next group: its scale and zero point.
+	if f.e8m0 {
+		INCQ(RDX)
+	} else {
+		ADDQ(U32(2), RDX)
+	}
+	switch f.zero {
+	case "U8":
+		INCQ(R10)
+	case "U4":
+		// The shift alternates 0, 4; the pointer moves on after the high nibble.
+		MOVQ(R9, RAX)
+		SHRQ(U8(2), RAX)
+		ADDQ(RAX, R10)
+		XORL(U32(4), R9L)
+	}
+	DECQ(RCX)
+	JNZ(LabelRef(top))
+	Label(done)
+	ret()
+}
+
+// bytes8 emits the loop over a group's steps of 32 8-bit codes (R12 of them, at least one),
+// fixing NaN products up when fix is set.
+func bytes8(k *groupKernel, signed, zp, fix bool) {
+	v := k.isa.vec
+	scale, zero, nan := v(0), v(1), v(15)
+	lanes := k.isa.bytes / 4
+	inner := label("step")
+	Label(inner)
+	for j := 0; j < 32; j += lanes {
+		x := v(2 + j/lanes)
+		if signed {
+			VPMOVSXBD(Mem{Base: RSI, Disp: j}, x)
+		} else {
+			VPMOVZXBD(Mem{Base: RSI, Disp: j}, x)
+		}
+		VCVTDQ2PS(x, x)
+		if zp {
+			VSUBPS(zero, x, x)
+		}
+		VMULPS(scale, x, x)
+		if fix {
+			fixNaN(x, nan, v(8+j/lanes))
+		}
+		h := x.AsY()
+		if lanes == 8 {
+			h = x.AsX()
+		}
+		VCVTPS2PH(U8(0), x, h)
+		if k.typ == "F16" {
+			VMOVDQU(h, Mem{Base: RDI, Disp: 2 * j})
+		} else {
+			VCVTPH2PS(h, x)
+			VMOVUPS(x, Mem{Base: RDI, Disp: 4 * j})
+		}
+	}
+	ADDQ(U32(32), RSI)
+	if k.typ == "F16" {
+		ADDQ(U32(64), RDI)
+	} else {
+		ADDQ(U32(128), RDI)
+	}
+	DECQ(R12)
+	JNZ(LabelRef(inner))
+}
+
+// loadGroupScale broadcasts the current group's scale (at DX), as float32, into v: an f16 scale
+// exactly, an f8e8m0 scale rounded to f16 (2^(e−127), 0xFF NaN; below 2^-24 it is 0, above
+// 2^15 +Inf, as its conversion to f16 gives).
+func loadGroupScale(k *groupKernel, e8m0 bool, v VecPhysical) {
+	if e8m0 {
+		// 2^(e−127) as float32 bits: e << 23 (e = 0, 2^-127, rounds to 0 in f16 as 0 does), and
+		// the quiet NaN for 0xFF, whose shift would be +Inf.
+		MOVBLZX(Mem{Base: RDX}, EAX)
+		SHLL(U8(23), EAX)
+		MOVL(U32(0x7FC00000), EBX)
+		CMPL(EAX, U32(0x7F800000))
+		CMOVLEQ(EBX, EAX)
+		VMOVD(EAX, X0.AsX())
+		if v != X0 && v != Y0 && v != Z0 {
+			panic("loadGroupScale: v must be register 0")
+		}
+		VCVTPS2PH(U8(0), X0, X0)
+		if v.Size() == 64 {
+			VPBROADCASTW(X0, Y0)
+			VCVTPH2PS(Y0, Z0)
+		} else {
+			VPBROADCASTW(X0, X0)
+			VCVTPH2PS(X0, Y0)
+		}
+		return
+	}
+	if v.Size() == 64 {
+		VPBROADCASTW(Mem{Base: RDX}, v.AsY())
+		VCVTPH2PS(v.AsY(), v)
+	} else {
+		VPBROADCASTW(Mem{Base: RDX}, v.AsX())
+		VCVTPH2PS(v.AsX(), v)
+	}
+}
+
+// loadGroupZero broadcasts the current group's zero point, as float32, into v: u8 at R10, u4
+// the nibble of R10's byte at shift R9.
+func loadGroupZero(t string, v VecPhysical) {
+	MOVBLZX(Mem{Base: R10}, EAX)
+	if t == "U4" {
+		SHRXL(R9L, EAX, EAX)
+		ANDL(U32(15), EAX)
+	}
+	VCVTSI2SSL(EAX, v.AsX(), v.AsX())
+	VBROADCASTSS(v.AsX(), v)
+}
+
+// fixNaN replaces the NaN lanes of x by nan, with tmp as scratch (AVX2; AVX-512 uses K1).
+func fixNaN(x, nan, tmp VecPhysical) {
+	const unordered = 3
+	if x.Size() == 64 {
+		VCMPPS(U8(unordered), x, x, K1)
+		VMOVAPS(nan, K1, x)
+		return
+	}
+	VCMPPS(U8(unordered), x, x, tmp)
+	VBLENDVPS(tmp, nan, x, x)
+}
+
+// nibbleCtl returns the VPMULTISHIFTQB control that puts element i's code (nibble i of the
+// broadcast quadword of 16 codes) at the bottom of dword i, in Z28.
+func nibbleCtl() VecPhysical {
+	var c []byte
+	for q := range 8 {
+		for j := range 8 {
+			c = append(c, byte(8*q+4*(j/4)))
+		}
+	}
+	VMOVDQU64(rodata("blockNibbleDwords", byteQuads(c)...), Z28)
+	return Z28
+}
