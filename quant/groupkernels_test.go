@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"github.com/convertpromote/convertpromote/element"
 	"github.com/convertpromote/convertpromote/kernels"
@@ -75,9 +76,12 @@ func checkGuards(t *testing.T, what string, all []byte, off, n int) {
 // with the pure-Go loop bit for bit: groups of every multiple of groupStep up to 5 and a few
 // larger ones (and groups that are no multiple, which every path runs in pure Go), lengths
 // around each group boundary of the first four groups, odd offsets of every buffer, and guard
-// bytes around the destination.
+// bytes around the destination; and each call again with the non-temporal stores, into a
+// destination aligned to 64 bytes.
 func TestGroupKernels(t *testing.T) {
 	r := rand.New(rand.NewPCG(27, 1))
+	streamBytes := groupStreamBytes
+	defer func() { groupStreamBytes = streamBytes }()
 	for _, row := range groupRows() {
 		for _, p := range groupPaths() {
 			if row.paths.has(p) && ownPaths.has(p) {
@@ -113,14 +117,26 @@ func TestGroupKernels(t *testing.T) {
 				want := make([]byte, db)
 				decodeGroups(want, row.typ, q, s, n)
 				for _, p := range groupPaths() {
-					what := fmt.Sprintf("%s → %s on %s, %d elements (offset %d)", s, row.typ, p, n, off)
-					dst, all := guarded(db, off)
-					if err := (Codec{Path: p}).Dequantize(dst, row.typ, q, s, n); err != nil {
-						t.Fatalf("%s: %v", what, err)
-					}
-					checkGuards(t, what, all, off, db)
-					if !bytes.Equal(dst, want) {
-						t.Fatalf("%s: %s", what, firstDiff(dst, want, row.typ))
+					for _, stream := range []bool{false, true} {
+						what := fmt.Sprintf("%s → %s on %s, %d elements (offset %d)", s, row.typ, p, n, off)
+						dst, all := guarded(db, off)
+						o := off
+						if stream {
+							// Non-temporal stores: from any size, into a destination aligned to 64.
+							what += ", streaming"
+							groupStreamBytes = 0
+							dst, all = guarded(db, 64)
+							o = 64 - int(uintptr(unsafe.Pointer(&all[0]))%64)
+							dst = all[o : o+db]
+						}
+						if err := (Codec{Path: p}).Dequantize(dst, row.typ, q, s, n); err != nil {
+							t.Fatalf("%s: %v", what, err)
+						}
+						groupStreamBytes = streamBytes
+						checkGuards(t, what, all, o, db)
+						if !bytes.Equal(dst, want) {
+							t.Fatalf("%s: %s", what, firstDiff(dst, want, row.typ))
+						}
 					}
 				}
 			}

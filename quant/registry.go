@@ -37,6 +37,13 @@ const step = 32
 // schemes of its family whose Group is a multiple of it.
 const groupStep = 32
 
+// groupStreamBytes is the destination size from which the amd64 group kernels store with
+// non-temporal stores, which bypass the caches, when the destination is aligned to a vector: a
+// dequantized weight that large does not stay in a last-level cache of 32 MiB anyway, and the
+// stores then save the destination's read for ownership (docs/perf/README.md, "Group
+// dequantization"). Tests lower it to run those stores on small buffers.
+var groupStreamBytes int64 = 32 << 20
+
 // The families of the group rows: NNCF's modes (nncfModes) with the group left out, named by
 // their variables in the rows, the kernels' names and the stubs (go generate reads them by name).
 var (

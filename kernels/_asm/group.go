@@ -25,7 +25,8 @@ import (
 //
 // Registers: DI = values, SI = codes, DX = scales, R10 = zero points, CX = groups left, R11 =
 // group, R12 = steps of 32 left in the group, R9 = the shift of the current u4 zero point (0 or
-// 4); AX and BX are scratch.
+// 4); AX and BX are scratch. Vectors: 0 the scale, 1 the zero point, 15 the quiet NaN; 4-bit
+// codes: 14 (and 13) the codes' values, 5 (AVX2: 6, 7) the group's table.
 
 // groupStep is the granule of the group size, quant's groupStep.
 const groupStep = 32
@@ -89,7 +90,11 @@ func init() {
 	}
 }
 
-// emitGroup writes the TEXT of k.
+// emitGroup writes the TEXT of k: the constants, then the group loop twice, with ordinary
+// stores and with non-temporal ones (VMOVNTDQ, then SFENCE), which a call takes when its
+// destination is aligned to a vector and holds at least groupStreamBytes bytes: a dequantized
+// weight of that size does not stay in the cache anyway, and non-temporal stores save the
+// destination's read for ownership.
 func emitGroup(k *groupKernel) {
 	labels = map[string]int{}
 	TEXT(k.name(), NOSPLIT, "func("+groupParams+")")
@@ -100,57 +105,195 @@ func emitGroup(k *groupKernel) {
 	Load(Param("groups"), RCX)
 	Load(Param("group"), R11)
 	f := groupFamilies[k.family]
-	z512 := k.isa == avx512
 	v := k.isa.vec
-	nan := v(15)
-	bcastD(0x7FC00000, nan)
+	bcastD(0x7FC00000, v(15))
 	XORL(R9L, R9L)
-	top, done := label("group"), label("done")
+	done, stream, cached := label("done"), label("stream"), label("cached")
 	TESTQ(RCX, RCX)
 	JZ(LabelRef(done))
 	if f.bits == 4 {
-		vals := []VecPhysical{v(14), v(13)} // the codes' values (AVX2: two registers of 8)
-		if z512 {
-			VMOVUPS(rodata("group"+k.family+"Values", f32Quads(f.values...)...), vals[0])
-		} else {
-			VMOVUPS(rodata("group"+k.family+"Values", f32Quads(f.values...)...), vals[0])
-			VMOVUPS(rodata("group"+k.family+"Values", f32Quads(f.values...)...).Offset(32), vals[1])
-		}
-		var spread, low, split VecPhysical
-		if z512 {
-			spread = Z29
-			bcastD(1<<12|1, spread)
-			if k.typ == "F32" {
-				nibbleCtl()
+		groupConsts4(k)
+	}
+	// Streaming: dst aligned to a vector and groups·group·size ≥ groupStreamBytes.
+	MOVQ(RCX, RAX)
+	IMULQ(R11, RAX)
+	size := 1
+	if k.typ == "F32" {
+		size = 2
+	}
+	SHLQ(U8(uint64(size)), RAX)
+	CMPQ(RAX, sym("groupStreamBytes", 0))
+	JB(LabelRef(cached))
+	TESTQ(U32(uint64(k.isa.bytes-1)), RDI)
+	JZ(LabelRef(stream))
+	Label(cached)
+	groupLoops(k, false)
+	Label(done)
+	ret()
+	Label(stream)
+	groupLoops(k, true)
+	SFENCE()
+	ret()
+}
+
+// groupLoops emits the group loop; for 4-bit codes twice, the first for a group that is a
+// multiple of 128 (NNCF's default), whose steps need no loop control for a rest.
+func groupLoops(k *groupKernel, nt bool) {
+	if groupFamilies[k.family].bits == 8 {
+		groupLoop(k, nt, false)
+		return
+	}
+	other, end := label("other"), label("end")
+	TESTQ(U32(127), R11)
+	JNZ(LabelRef(other))
+	groupLoop(k, nt, true)
+	JMP(LabelRef(end))
+	Label(other)
+	groupLoop(k, nt, false)
+	Label(end)
+}
+
+// groupConsts4 loads the constants of a 4-bit family's kernel: the codes' values (Z14, or Y14
+// and Y13), and the index helpers (AVX-512: Z29, and Z28 for f32; AVX2: Y12, Y11).
+func groupConsts4(k *groupKernel) {
+	f := groupFamilies[k.family]
+	vals := rodata("group"+k.family+"Values", f32Quads(f.values...)...)
+	if f.zero != "" {
+		// Row z: the 16 codes' values minus z.
+		var rows []float32
+		for z := range 16 {
+			for _, c := range f.values {
+				rows = append(rows, c-float32(z))
 			}
-		} else {
-			low, split = Y12, Y11
-			bcastD(0x0F0F0F0F, low)
-			// Within each 128-bit lane: the low bytes of the 8 words, then their high bytes.
-			VBROADCASTI128(rodata("groupSplitBytes", 0x0E0C0A0806040200, 0x0F0D0B0907050301), split)
 		}
-		Label(top)
-		scale, zero := v(0), v(1)
-		loadGroupScale(k, f.e8m0, scale)
+		LEAQ(rodata("group"+k.family+"Rows", f32Quads(rows...)...), R8)
+	}
+	if k.isa == avx512 {
+		VMOVUPS(vals, Z14)
+		bcastD(1<<12|1, Z29)
+		if k.typ == "F32" {
+			nibbleCtl()
+		}
+		return
+	}
+	VMOVUPS(vals, Y14)
+	VMOVUPS(vals.Offset(32), Y13)
+	bcastD(0x0F0F0F0F, Y12)
+	// Within each 128-bit lane: the low bytes of the 8 words, then their high bytes.
+	VBROADCASTI128(rodata("groupSplitBytes", 0x0E0C0A0806040200, 0x0F0D0B0907050301), Y11)
+}
+
+// vecOf returns the register of v's number with the given size in bytes.
+func vecOf(v VecPhysical, size uint) VecPhysical {
+	var r Register
+	switch size {
+	case 16:
+		r = v.AsX()
+	case 32:
+		r = v.AsY()
+	default:
+		r = v.AsZ()
+	}
+	return r.(VecPhysical)
+}
+
+// groupStore stores v at m, non-temporally when nt is set.
+func groupStore(v VecPhysical, m Mem, nt bool) {
+	switch {
+	case nt:
+		VMOVNTDQ(v, m)
+	case v.Size() == 64:
+		VMOVDQU64(v, m)
+	default:
+		VMOVDQU(v, m)
+	}
+}
+
+// groupSteps runs step over R12 steps of 32 elements, unroll a loop iteration while as many are
+// left, then one at a time; step(si, di) emits a step at the byte offsets si and di from SI and
+// DI, and the loop moves SI by 32·bits/8 and DI by 32·size a step. With exact, R12 is a
+// multiple of unroll, and the loop has no code for the rest.
+func groupSteps(unroll, sin, sout int, exact bool, step func(si, di int)) {
+	big, single, one, end := label("steps"), label("single"), label("one"), label("stepped")
+	if exact {
+		// R12 is a multiple of unroll.
+		Label(big)
+		for u := range unroll {
+			step(u*sin, u*sout)
+		}
+		ADDQ(U32(uint64(unroll*sin)), RSI)
+		ADDQ(U32(uint64(unroll*sout)), RDI)
+		SUBQ(U32(uint64(unroll)), R12)
+		JNZ(LabelRef(big))
+		return
+	}
+	if unroll > 1 {
+		CMPQ(R12, U32(uint64(unroll)))
+		JB(LabelRef(single))
+		Label(big)
+		for u := range unroll {
+			step(u*sin, u*sout)
+		}
+		ADDQ(U32(uint64(unroll*sin)), RSI)
+		ADDQ(U32(uint64(unroll*sout)), RDI)
+		SUBQ(U32(uint64(unroll)), R12)
+		CMPQ(R12, U32(uint64(unroll)))
+		JAE(LabelRef(big))
+		Label(single)
+		TESTQ(R12, R12)
+		JZ(LabelRef(end))
+	}
+	Label(one)
+	step(0, 0)
+	ADDQ(U32(uint64(sin)), RSI)
+	ADDQ(U32(uint64(sout)), RDI)
+	DECQ(R12)
+	JNZ(LabelRef(one))
+	Label(end)
+}
+
+// groupLoop emits the loop over the groups (CX of them, at least one), with non-temporal stores
+// when nt is set, for a group that is a multiple of 128 with by128.
+func groupLoop(k *groupKernel, nt, by128 bool) {
+	f := groupFamilies[k.family]
+	z512 := k.isa == avx512
+	v := k.isa.vec
+	nan := v(15)
+	top := label("group")
+	Label(top)
+	scale, zero := v(0), v(1)
+	loadGroupScale(k, f.e8m0, scale)
+	if f.zero != "" && f.bits == 8 {
+		loadGroupZero(f.zero, zero)
+	}
+	MOVQ(R11, R12)
+	SHRQ(U8(5), R12)
+	out := 64 // bytes of 32 values
+	if k.typ == "F32" {
+		out = 128
+	}
+	if f.bits == 4 {
+		vals := []VecPhysical{v(14), v(13)}
 		n := 1
 		if !z512 {
 			n = 2
 		}
 		prods := []VecPhysical{v(2), v(3)}[:n]
+		if f.zero != "" {
+			// The group's zero point selects its row of code − zero point (R8: the rows).
+			MOVBLZX(Mem{Base: R10}, EAX)
+			SHRXL(R9L, EAX, EAX)
+			ANDL(U32(15), EAX)
+			SHLL(U8(6), EAX)
+		}
 		for i, p := range prods {
 			if f.zero != "" {
-				if i == 0 {
-					loadGroupZero(f.zero, zero)
-				}
-				VSUBPS(zero, vals[i], p)
-				VMULPS(scale, p, p)
+				VMULPS(Mem{Base: R8, Index: RAX, Scale: 1, Disp: 32 * i}, scale, p)
 			} else {
 				VMULPS(scale, vals[i], p)
 			}
 			fixNaN(p, nan, v(4))
 		}
-		MOVQ(R11, R12)
-		SHRQ(U8(5), R12)
 		if z512 {
 			t := Z5
 			VCVTPS2PH(U8(0), prods[0], t.AsY())
@@ -159,27 +302,22 @@ func emitGroup(k *groupKernel) {
 			} else {
 				VCVTPH2PS(t.AsY(), t)
 			}
-			inner := label("step")
-			Label(inner)
-			if k.typ == "F16" {
-				idx := Z6
-				VPMOVZXBD(Mem{Base: RSI}, idx)
-				VPMULLD(spread, idx, idx) // byte j | byte j << 12: codes 2j and 2j+1 in its words
-				VPERMW(t, idx, idx)
-				VMOVDQU64(idx, Mem{Base: RDI})
-				ADDQ(U32(64), RDI)
-			} else {
-				for h := range 2 {
-					idx := zs[6+h]
-					VPMULTISHIFTQB_BCST(Mem{Base: RSI, Disp: 8 * h}, Z28, idx)
-					VPERMPS(t, idx, idx)
-					VMOVUPS(idx, Mem{Base: RDI, Disp: 64 * h})
+			groupSteps(4, 16, out, by128, func(si, di int) {
+				if k.typ == "F16" {
+					idx := zs[6+si/16]
+					VPMOVZXBD(Mem{Base: RSI, Disp: si}, idx)
+					VPMULLD(Z29, idx, idx) // byte j | byte j << 12: codes 2j and 2j+1 in its words
+					VPERMW(t, idx, idx)
+					groupStore(idx, Mem{Base: RDI, Disp: di}, nt)
+					return
 				}
-				ADDQ(U32(128), RDI)
-			}
-			ADDQ(U32(16), RSI)
-			DECQ(R12)
-			JNZ(LabelRef(inner))
+				for h := range 2 {
+					idx := zs[6+2*(si/16)+h]
+					VPMULTISHIFTQB_BCST(Mem{Base: RSI, Disp: si + 8*h}, Z28, idx)
+					VPERMPS(t, idx, idx)
+					groupStore(idx, Mem{Base: RDI, Disp: di + 64*h}, nt)
+				}
+			})
 		} else {
 			// The 16 f16 values in one register, split into a table of their low bytes and one of
 			// their high bytes, each in both 128-bit lanes.
@@ -187,70 +325,57 @@ func emitGroup(k *groupKernel) {
 			VCVTPS2PH(U8(0), prods[0], t.AsX())
 			VCVTPS2PH(U8(0), prods[1], X6)
 			VINSERTI128(U8(1), X6, t, t)
-			VPSHUFB(split, t, t)
+			VPSHUFB(Y11, t, t)
 			VPERMQ(U8(0xD8), t, t)
 			tlo, thi := Y6, Y7
 			VPERM2I128(U8(0x00), t, t, tlo)
 			VPERM2I128(U8(0x11), t, t, thi)
-			inner := label("step")
-			Label(inner)
-			c, hi := X8, X9
-			VMOVDQU(Mem{Base: RSI}, c)
-			VPSRLW(U8(4), c, hi)
-			VPAND(low.AsX(), c, c)
-			VPAND(low.AsX(), hi, hi)
-			idx := Y10
-			VPUNPCKHBW(hi, c, X4)
-			VPUNPCKLBW(hi, c, idx.AsX())
-			VINSERTI128(U8(1), X4, idx, idx) // the codes of elements 0..15, then 16..31
-			lb, hb := Y3, Y4
-			VPSHUFB(idx, tlo, lb)
-			VPSHUFB(idx, thi, hb)
-			w0, w1 := Y1, Y2
-			VPUNPCKLBW(hb, lb, w0) // elements 0..7 | 16..23
-			VPUNPCKHBW(hb, lb, w1) // elements 8..15 | 24..31
-			if k.typ == "F16" {
-				VPERM2I128(U8(0x20), w1, w0, Y3)
-				VPERM2I128(U8(0x31), w1, w0, Y4)
-				VMOVDQU(Y3, Mem{Base: RDI})
-				VMOVDQU(Y4, Mem{Base: RDI, Disp: 32})
-				ADDQ(U32(64), RDI)
-			} else {
+			groupSteps(4, 16, out, by128, func(si, di int) {
+				c, hi := X8, X9
+				VMOVDQU(Mem{Base: RSI, Disp: si}, c)
+				VPSRLW(U8(4), c, hi)
+				VPAND(X12, c, c)
+				VPAND(X12, hi, hi)
+				idx := Y10
+				VPUNPCKHBW(hi, c, X4)
+				VPUNPCKLBW(hi, c, idx.AsX())
+				VINSERTI128(U8(1), X4, idx, idx) // the codes of elements 0..15, then 16..31
+				lb, hb := Y3, Y4
+				VPSHUFB(idx, tlo, lb)
+				VPSHUFB(idx, thi, hb)
+				w0, w1 := Y1, Y2
+				VPUNPCKLBW(hb, lb, w0) // elements 0..7 | 16..23
+				VPUNPCKHBW(hb, lb, w1) // elements 8..15 | 24..31
+				if k.typ == "F16" {
+					VPERM2I128(U8(0x20), w1, w0, Y3)
+					VPERM2I128(U8(0x31), w1, w0, Y4)
+					groupStore(Y3, Mem{Base: RDI, Disp: di}, nt)
+					groupStore(Y4, Mem{Base: RDI, Disp: di + 32}, nt)
+					return
+				}
 				VCVTPH2PS(w0.AsX(), Y3)
-				VMOVUPS(Y3, Mem{Base: RDI})
+				groupStore(Y3, Mem{Base: RDI, Disp: di}, nt)
 				VCVTPH2PS(w1.AsX(), Y3)
-				VMOVUPS(Y3, Mem{Base: RDI, Disp: 32})
+				groupStore(Y3, Mem{Base: RDI, Disp: di + 32}, nt)
 				VEXTRACTI128(U8(1), w0, X3)
 				VCVTPH2PS(X3, Y3)
-				VMOVUPS(Y3, Mem{Base: RDI, Disp: 64})
+				groupStore(Y3, Mem{Base: RDI, Disp: di + 64}, nt)
 				VEXTRACTI128(U8(1), w1, X3)
 				VCVTPH2PS(X3, Y3)
-				VMOVUPS(Y3, Mem{Base: RDI, Disp: 96})
-				ADDQ(U32(128), RDI)
-			}
-			ADDQ(U32(16), RSI)
-			DECQ(R12)
-			JNZ(LabelRef(inner))
+				groupStore(Y3, Mem{Base: RDI, Disp: di + 96}, nt)
+			})
 		}
 	} else {
-		Label(top)
-		scale, zero := v(0), v(1)
-		loadGroupScale(k, false, scale)
-		if f.zero != "" {
-			loadGroupZero(f.zero, zero)
-		}
-		MOVQ(R11, R12)
-		SHRQ(U8(5), R12)
 		// An infinite or NaN scale takes the loop that fixes NaNs up.
 		fix, next := label("fix"), label("next")
 		MOVWLZX(Mem{Base: RDX}, EAX)
 		ANDL(U32(0x7C00), EAX)
 		CMPL(EAX, U32(0x7C00))
 		JE(LabelRef(fix))
-		bytes8(k, f.signed, f.zero != "", false)
+		bytes8(k, f.signed, f.zero != "", false, nt)
 		JMP(LabelRef(next))
 		Label(fix)
-		bytes8(k, f.signed, f.zero != "", true)
+		bytes8(k, f.signed, f.zero != "", true, nt)
 		Label(next)
 	}
 	// Next group: its scale and zero point.
@@ -271,53 +396,49 @@ func emitGroup(k *groupKernel) {
 	}
 	DECQ(RCX)
 	JNZ(LabelRef(top))
-	Label(done)
-	ret()
 }
 
 // bytes8 emits the loop over a group's steps of 32 8-bit codes (R12 of them, at least one),
-// fixing NaN products up when fix is set.
-func bytes8(k *groupKernel, signed, zp, fix bool) {
+// fixing NaN products up when fix is set, storing non-temporally when nt is.
+func bytes8(k *groupKernel, signed, zp, fix, nt bool) {
 	v := k.isa.vec
 	scale, zero, nan := v(0), v(1), v(15)
 	lanes := k.isa.bytes / 4
-	inner := label("step")
-	Label(inner)
-	for j := 0; j < 32; j += lanes {
-		x := v(2 + j/lanes)
-		if signed {
-			VPMOVSXBD(Mem{Base: RSI, Disp: j}, x)
-		} else {
-			VPMOVZXBD(Mem{Base: RSI, Disp: j}, x)
-		}
-		VCVTDQ2PS(x, x)
-		if zp {
-			VSUBPS(zero, x, x)
-		}
-		VMULPS(scale, x, x)
-		if fix {
-			fixNaN(x, nan, v(8+j/lanes))
-		}
-		h := x.AsY()
-		if lanes == 8 {
-			h = x.AsX()
-		}
-		VCVTPS2PH(U8(0), x, h)
-		if k.typ == "F16" {
-			VMOVDQU(h, Mem{Base: RDI, Disp: 2 * j})
-		} else {
-			VCVTPH2PS(h, x)
-			VMOVUPS(x, Mem{Base: RDI, Disp: 4 * j})
-		}
+	out := 64
+	if k.typ == "F32" {
+		out = 128
 	}
-	ADDQ(U32(32), RSI)
-	if k.typ == "F16" {
-		ADDQ(U32(64), RDI)
-	} else {
-		ADDQ(U32(128), RDI)
-	}
-	DECQ(R12)
-	JNZ(LabelRef(inner))
+	groupSteps(2, 32, out, false, func(si, di int) {
+		for j := 0; j < 32; j += lanes {
+			r := 2 + j/lanes + (si/32)*(32/lanes)
+			x := v(r)
+			if signed {
+				VPMOVSXBD(Mem{Base: RSI, Disp: si + j}, x)
+			} else {
+				VPMOVZXBD(Mem{Base: RSI, Disp: si + j}, x)
+			}
+			VCVTDQ2PS(x, x)
+			if zp {
+				VSUBPS(zero, x, x)
+			}
+			VMULPS(scale, x, x)
+			if fix {
+				fixNaN(x, nan, v(10+j/lanes))
+			}
+			h := VecPhysical(Y2)
+			if lanes == 8 {
+				h = X2
+			}
+			h = vecOf(x, h.Size())
+			VCVTPS2PH(U8(0), x, h)
+			if k.typ == "F16" {
+				groupStore(h, Mem{Base: RDI, Disp: di + 2*j}, nt)
+			} else {
+				VCVTPH2PS(h, x)
+				groupStore(x, Mem{Base: RDI, Disp: di + 4*j}, nt)
+			}
+		}
+	})
 }
 
 // loadGroupScale broadcasts the current group's scale (at DX), as float32, into v: an f16 scale
