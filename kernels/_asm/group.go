@@ -215,34 +215,27 @@ func groupStore(v VecPhysical, m Mem, nt bool) {
 // multiple of unroll, and the loop has no code for the rest.
 func groupSteps(unroll, sin, sout int, exact bool, step func(si, di int)) {
 	big, single, one, end := label("steps"), label("single"), label("one"), label("stepped")
+	if !exact {
+		CMPQ(R12, U32(uint64(unroll)))
+		JB(LabelRef(single))
+	}
+	Label(big)
+	for u := range unroll {
+		step(u*sin, u*sout)
+	}
+	ADDQ(U32(uint64(unroll*sin)), RSI)
+	ADDQ(U32(uint64(unroll*sout)), RDI)
+	SUBQ(U32(uint64(unroll)), R12)
 	if exact {
 		// R12 is a multiple of unroll.
-		Label(big)
-		for u := range unroll {
-			step(u*sin, u*sout)
-		}
-		ADDQ(U32(uint64(unroll*sin)), RSI)
-		ADDQ(U32(uint64(unroll*sout)), RDI)
-		SUBQ(U32(uint64(unroll)), R12)
 		JNZ(LabelRef(big))
 		return
 	}
-	if unroll > 1 {
-		CMPQ(R12, U32(uint64(unroll)))
-		JB(LabelRef(single))
-		Label(big)
-		for u := range unroll {
-			step(u*sin, u*sout)
-		}
-		ADDQ(U32(uint64(unroll*sin)), RSI)
-		ADDQ(U32(uint64(unroll*sout)), RDI)
-		SUBQ(U32(uint64(unroll)), R12)
-		CMPQ(R12, U32(uint64(unroll)))
-		JAE(LabelRef(big))
-		Label(single)
-		TESTQ(R12, R12)
-		JZ(LabelRef(end))
-	}
+	CMPQ(R12, U32(uint64(unroll)))
+	JAE(LabelRef(big))
+	Label(single)
+	TESTQ(R12, R12)
+	JZ(LabelRef(end))
 	Label(one)
 	step(0, 0)
 	ADDQ(U32(uint64(sin)), RSI)
