@@ -5002,7 +5002,7 @@ next2:
 	RET
 
 // func mxfp4f16ToF16AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV, F16C, MMX+
+// Requires: AVX, AVX512BW, AVX512F, MMX+
 TEXT ·mxfp4f16ToF16AVX512(SB), NOSPLIT, $0-112
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         codes_base+24(FP), SI
@@ -5015,7 +5015,7 @@ TEXT ·mxfp4f16ToF16AVX512(SB), NOSPLIT, $0-112
 	XORL         R9, R9
 	TESTQ        CX, CX
 	JZ           done
-	VMOVUPS      groupmxfp4F16Values<>+0(SB), Z14
+	LEAQ         ·mxfp4GroupRows+0(SB), R8
 	MOVL         $0x00001001, AX
 	VPBROADCASTD AX, Z29
 	MOVQ         CX, AX
@@ -5031,22 +5031,11 @@ cached:
 	JNZ   other
 
 group:
-	MOVBLZX      (DX), AX
-	SHLL         $0x17, AX
-	MOVL         $0x7fc00000, BX
-	CMPL         AX, $0x7f800000
-	CMOVLEQ      BX, AX
-	VMOVD        AX, X0
-	VCVTPS2PH    $0x00, X0, X0
-	VPBROADCASTW X0, Y0
-	VCVTPH2PS    Y0, Z0
-	MOVQ         R11, R12
-	SHRQ         $0x05, R12
-	VMULPS       Z0, Z14, Z2
-	VCMPPS       $0x03, Z2, Z2, K1
-	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VINSERTI64X4 $0x01, Y5, Z5, Z5
+	MOVBLZX         (DX), AX
+	SHLL            $0x05, AX
+	MOVQ            R11, R12
+	SHRQ            $0x05, R12
+	VBROADCASTI64X4 (R8)(AX*1), Z5
 
 steps:
 	VPMOVZXBD (SI), Z6
@@ -5076,24 +5065,13 @@ steps:
 
 other:
 group2:
-	MOVBLZX      (DX), AX
-	SHLL         $0x17, AX
-	MOVL         $0x7fc00000, BX
-	CMPL         AX, $0x7f800000
-	CMOVLEQ      BX, AX
-	VMOVD        AX, X0
-	VCVTPS2PH    $0x00, X0, X0
-	VPBROADCASTW X0, Y0
-	VCVTPH2PS    Y0, Z0
-	MOVQ         R11, R12
-	SHRQ         $0x05, R12
-	VMULPS       Z0, Z14, Z2
-	VCMPPS       $0x03, Z2, Z2, K1
-	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VINSERTI64X4 $0x01, Y5, Z5, Z5
-	CMPQ         R12, $0x00000004
-	JB           single2
+	MOVBLZX         (DX), AX
+	SHLL            $0x05, AX
+	MOVQ            R11, R12
+	SHRQ            $0x05, R12
+	VBROADCASTI64X4 (R8)(AX*1), Z5
+	CMPQ            R12, $0x00000004
+	JB              single2
 
 steps2:
 	VPMOVZXBD (SI), Z6
@@ -5147,22 +5125,11 @@ stream:
 	JNZ   other2
 
 group3:
-	MOVBLZX      (DX), AX
-	SHLL         $0x17, AX
-	MOVL         $0x7fc00000, BX
-	CMPL         AX, $0x7f800000
-	CMOVLEQ      BX, AX
-	VMOVD        AX, X0
-	VCVTPS2PH    $0x00, X0, X0
-	VPBROADCASTW X0, Y0
-	VCVTPH2PS    Y0, Z0
-	MOVQ         R11, R12
-	SHRQ         $0x05, R12
-	VMULPS       Z0, Z14, Z2
-	VCMPPS       $0x03, Z2, Z2, K1
-	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VINSERTI64X4 $0x01, Y5, Z5, Z5
+	MOVBLZX         (DX), AX
+	SHLL            $0x05, AX
+	MOVQ            R11, R12
+	SHRQ            $0x05, R12
+	VBROADCASTI64X4 (R8)(AX*1), Z5
 
 steps3:
 	VPMOVZXBD (SI), Z6
@@ -5192,24 +5159,13 @@ steps3:
 
 other2:
 group4:
-	MOVBLZX      (DX), AX
-	SHLL         $0x17, AX
-	MOVL         $0x7fc00000, BX
-	CMPL         AX, $0x7f800000
-	CMOVLEQ      BX, AX
-	VMOVD        AX, X0
-	VCVTPS2PH    $0x00, X0, X0
-	VPBROADCASTW X0, Y0
-	VCVTPH2PS    Y0, Z0
-	MOVQ         R11, R12
-	SHRQ         $0x05, R12
-	VMULPS       Z0, Z14, Z2
-	VCMPPS       $0x03, Z2, Z2, K1
-	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VINSERTI64X4 $0x01, Y5, Z5, Z5
-	CMPQ         R12, $0x00000004
-	JB           single4
+	MOVBLZX         (DX), AX
+	SHLL            $0x05, AX
+	MOVQ            R11, R12
+	SHRQ            $0x05, R12
+	VBROADCASTI64X4 (R8)(AX*1), Z5
+	CMPQ            R12, $0x00000004
+	JB              single4
 
 steps4:
 	VPMOVZXBD (SI), Z6
@@ -5258,18 +5214,8 @@ end2:
 	VZEROUPPER
 	RET
 
-DATA groupmxfp4F16Values<>+0(SB)/8, $0x3f00000000000000
-DATA groupmxfp4F16Values<>+8(SB)/8, $0x3fc000003f800000
-DATA groupmxfp4F16Values<>+16(SB)/8, $0x4040000040000000
-DATA groupmxfp4F16Values<>+24(SB)/8, $0x40c0000040800000
-DATA groupmxfp4F16Values<>+32(SB)/8, $0xbf00000080000000
-DATA groupmxfp4F16Values<>+40(SB)/8, $0xbfc00000bf800000
-DATA groupmxfp4F16Values<>+48(SB)/8, $0xc0400000c0000000
-DATA groupmxfp4F16Values<>+56(SB)/8, $0xc0c00000c0800000
-GLOBL groupmxfp4F16Values<>(SB), RODATA|NOPTR, $64
-
 // func mxfp4f16ToF32AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
-// Requires: AVX, AVX2, AVX512F, AVX512VBMI, CMOV, F16C, MMX+
+// Requires: AVX, AVX512F, AVX512VBMI, MMX+
 TEXT ·mxfp4f16ToF32AVX512(SB), NOSPLIT, $0-112
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         codes_base+24(FP), SI
@@ -5282,7 +5228,7 @@ TEXT ·mxfp4f16ToF32AVX512(SB), NOSPLIT, $0-112
 	XORL         R9, R9
 	TESTQ        CX, CX
 	JZ           done
-	VMOVUPS      groupmxfp4F16Values<>+0(SB), Z14
+	LEAQ         ·mxfp4GroupRows+0(SB), R8
 	MOVL         $0x00001001, AX
 	VPBROADCASTD AX, Z29
 	VMOVDQU64    blockNibbleDwords<>+0(SB), Z28
@@ -5299,22 +5245,11 @@ cached:
 	JNZ   other
 
 group:
-	MOVBLZX      (DX), AX
-	SHLL         $0x17, AX
-	MOVL         $0x7fc00000, BX
-	CMPL         AX, $0x7f800000
-	CMOVLEQ      BX, AX
-	VMOVD        AX, X0
-	VCVTPS2PH    $0x00, X0, X0
-	VPBROADCASTW X0, Y0
-	VCVTPH2PS    Y0, Z0
-	MOVQ         R11, R12
-	SHRQ         $0x05, R12
-	VMULPS       Z0, Z14, Z2
-	VCMPPS       $0x03, Z2, Z2, K1
-	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VCVTPH2PS    Y5, Z5
+	MOVBLZX   (DX), AX
+	SHLL      $0x05, AX
+	MOVQ      R11, R12
+	SHRQ      $0x05, R12
+	VCVTPH2PS (R8)(AX*1), Z5
 
 steps:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
@@ -5352,24 +5287,13 @@ steps:
 
 other:
 group2:
-	MOVBLZX      (DX), AX
-	SHLL         $0x17, AX
-	MOVL         $0x7fc00000, BX
-	CMPL         AX, $0x7f800000
-	CMOVLEQ      BX, AX
-	VMOVD        AX, X0
-	VCVTPS2PH    $0x00, X0, X0
-	VPBROADCASTW X0, Y0
-	VCVTPH2PS    Y0, Z0
-	MOVQ         R11, R12
-	SHRQ         $0x05, R12
-	VMULPS       Z0, Z14, Z2
-	VCMPPS       $0x03, Z2, Z2, K1
-	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VCVTPH2PS    Y5, Z5
-	CMPQ         R12, $0x00000004
-	JB           single2
+	MOVBLZX   (DX), AX
+	SHLL      $0x05, AX
+	MOVQ      R11, R12
+	SHRQ      $0x05, R12
+	VCVTPH2PS (R8)(AX*1), Z5
+	CMPQ      R12, $0x00000004
+	JB        single2
 
 steps2:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
@@ -5433,22 +5357,11 @@ stream:
 	JNZ   other2
 
 group3:
-	MOVBLZX      (DX), AX
-	SHLL         $0x17, AX
-	MOVL         $0x7fc00000, BX
-	CMPL         AX, $0x7f800000
-	CMOVLEQ      BX, AX
-	VMOVD        AX, X0
-	VCVTPS2PH    $0x00, X0, X0
-	VPBROADCASTW X0, Y0
-	VCVTPH2PS    Y0, Z0
-	MOVQ         R11, R12
-	SHRQ         $0x05, R12
-	VMULPS       Z0, Z14, Z2
-	VCMPPS       $0x03, Z2, Z2, K1
-	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VCVTPH2PS    Y5, Z5
+	MOVBLZX   (DX), AX
+	SHLL      $0x05, AX
+	MOVQ      R11, R12
+	SHRQ      $0x05, R12
+	VCVTPH2PS (R8)(AX*1), Z5
 
 steps3:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
@@ -5486,24 +5399,13 @@ steps3:
 
 other2:
 group4:
-	MOVBLZX      (DX), AX
-	SHLL         $0x17, AX
-	MOVL         $0x7fc00000, BX
-	CMPL         AX, $0x7f800000
-	CMOVLEQ      BX, AX
-	VMOVD        AX, X0
-	VCVTPS2PH    $0x00, X0, X0
-	VPBROADCASTW X0, Y0
-	VCVTPH2PS    Y0, Z0
-	MOVQ         R11, R12
-	SHRQ         $0x05, R12
-	VMULPS       Z0, Z14, Z2
-	VCMPPS       $0x03, Z2, Z2, K1
-	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VCVTPH2PS    Y5, Z5
-	CMPQ         R12, $0x00000004
-	JB           single4
+	MOVBLZX   (DX), AX
+	SHLL      $0x05, AX
+	MOVQ      R11, R12
+	SHRQ      $0x05, R12
+	VCVTPH2PS (R8)(AX*1), Z5
+	CMPQ      R12, $0x00000004
+	JB        single4
 
 steps4:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
@@ -9661,63 +9563,43 @@ next2:
 	RET
 
 // func mxfp4f16ToF16AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
-// Requires: AVX, AVX2, CMOV, F16C, MMX+
+// Requires: AVX, AVX2, MMX+
 TEXT ·mxfp4f16ToF16AVX2(SB), NOSPLIT, $0-112
-	MOVQ           dst_base+0(FP), DI
-	MOVQ           codes_base+24(FP), SI
-	MOVQ           scales_base+48(FP), DX
-	MOVQ           zeros_base+72(FP), R10
-	MOVQ           groups+96(FP), CX
-	MOVQ           group+104(FP), R11
-	MOVL           $0x7fc00000, AX
-	VMOVD          AX, X15
-	VPBROADCASTD   X15, Y15
-	XORL           R9, R9
-	TESTQ          CX, CX
-	JZ             done
-	VMOVUPS        groupmxfp4F16Values<>+0(SB), Y14
-	VMOVUPS        groupmxfp4F16Values<>+32(SB), Y13
-	MOVL           $0x0f0f0f0f, AX
-	VMOVD          AX, X12
-	VPBROADCASTD   X12, Y12
-	VBROADCASTI128 groupSplitBytes<>+0(SB), Y11
-	MOVQ           CX, AX
-	IMULQ          R11, AX
-	SHLQ           $0x01, AX
-	CMPQ           AX, ·groupStreamBytes+0(SB)
-	JB             cached
-	TESTQ          $0x0000001f, DI
-	JZ             stream
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	LEAQ         ·mxfp4GroupSplit+0(SB), R8
+	MOVL         $0x0f0f0f0f, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x01, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000001f, DI
+	JZ           stream
 
 cached:
 	TESTQ $0x0000007f, R11
 	JNZ   other
 
 group:
-	MOVBLZX      (DX), AX
-	SHLL         $0x17, AX
-	MOVL         $0x7fc00000, BX
-	CMPL         AX, $0x7f800000
-	CMOVLEQ      BX, AX
-	VMOVD        AX, X0
-	VCVTPS2PH    $0x00, X0, X0
-	VPBROADCASTW X0, X0
-	VCVTPH2PS    X0, Y0
-	MOVQ         R11, R12
-	SHRQ         $0x05, R12
-	VMULPS       Y0, Y14, Y2
-	VCMPPS       $0x03, Y2, Y2, Y4
-	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
+	MOVBLZX        (DX), AX
+	SHLL           $0x05, AX
+	MOVQ           R11, R12
+	SHRQ           $0x05, R12
+	VBROADCASTI128 (R8)(AX*1), Y6
+	VBROADCASTI128 16(R8)(AX*1), Y7
 
 steps:
 	VMOVDQU     (SI), X8
@@ -9791,32 +9673,14 @@ steps:
 
 other:
 group2:
-	MOVBLZX      (DX), AX
-	SHLL         $0x17, AX
-	MOVL         $0x7fc00000, BX
-	CMPL         AX, $0x7f800000
-	CMOVLEQ      BX, AX
-	VMOVD        AX, X0
-	VCVTPS2PH    $0x00, X0, X0
-	VPBROADCASTW X0, X0
-	VCVTPH2PS    X0, Y0
-	MOVQ         R11, R12
-	SHRQ         $0x05, R12
-	VMULPS       Y0, Y14, Y2
-	VCMPPS       $0x03, Y2, Y2, Y4
-	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
-	CMPQ         R12, $0x00000004
-	JB           single2
+	MOVBLZX        (DX), AX
+	SHLL           $0x05, AX
+	MOVQ           R11, R12
+	SHRQ           $0x05, R12
+	VBROADCASTI128 (R8)(AX*1), Y6
+	VBROADCASTI128 16(R8)(AX*1), Y7
+	CMPQ           R12, $0x00000004
+	JB             single2
 
 steps2:
 	VMOVDQU     (SI), X8
@@ -9925,30 +9789,12 @@ stream:
 	JNZ   other2
 
 group3:
-	MOVBLZX      (DX), AX
-	SHLL         $0x17, AX
-	MOVL         $0x7fc00000, BX
-	CMPL         AX, $0x7f800000
-	CMOVLEQ      BX, AX
-	VMOVD        AX, X0
-	VCVTPS2PH    $0x00, X0, X0
-	VPBROADCASTW X0, X0
-	VCVTPH2PS    X0, Y0
-	MOVQ         R11, R12
-	SHRQ         $0x05, R12
-	VMULPS       Y0, Y14, Y2
-	VCMPPS       $0x03, Y2, Y2, Y4
-	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
+	MOVBLZX        (DX), AX
+	SHLL           $0x05, AX
+	MOVQ           R11, R12
+	SHRQ           $0x05, R12
+	VBROADCASTI128 (R8)(AX*1), Y6
+	VBROADCASTI128 16(R8)(AX*1), Y7
 
 steps3:
 	VMOVDQU     (SI), X8
@@ -10022,32 +9868,14 @@ steps3:
 
 other2:
 group4:
-	MOVBLZX      (DX), AX
-	SHLL         $0x17, AX
-	MOVL         $0x7fc00000, BX
-	CMPL         AX, $0x7f800000
-	CMOVLEQ      BX, AX
-	VMOVD        AX, X0
-	VCVTPS2PH    $0x00, X0, X0
-	VPBROADCASTW X0, X0
-	VCVTPH2PS    X0, Y0
-	MOVQ         R11, R12
-	SHRQ         $0x05, R12
-	VMULPS       Y0, Y14, Y2
-	VCMPPS       $0x03, Y2, Y2, Y4
-	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
-	CMPQ         R12, $0x00000004
-	JB           single4
+	MOVBLZX        (DX), AX
+	SHLL           $0x05, AX
+	MOVQ           R11, R12
+	SHRQ           $0x05, R12
+	VBROADCASTI128 (R8)(AX*1), Y6
+	VBROADCASTI128 16(R8)(AX*1), Y7
+	CMPQ           R12, $0x00000004
+	JB             single4
 
 steps4:
 	VMOVDQU     (SI), X8
@@ -10152,63 +9980,43 @@ end2:
 	RET
 
 // func mxfp4f16ToF32AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
-// Requires: AVX, AVX2, CMOV, F16C, MMX+
+// Requires: AVX, AVX2, F16C, MMX+
 TEXT ·mxfp4f16ToF32AVX2(SB), NOSPLIT, $0-112
-	MOVQ           dst_base+0(FP), DI
-	MOVQ           codes_base+24(FP), SI
-	MOVQ           scales_base+48(FP), DX
-	MOVQ           zeros_base+72(FP), R10
-	MOVQ           groups+96(FP), CX
-	MOVQ           group+104(FP), R11
-	MOVL           $0x7fc00000, AX
-	VMOVD          AX, X15
-	VPBROADCASTD   X15, Y15
-	XORL           R9, R9
-	TESTQ          CX, CX
-	JZ             done
-	VMOVUPS        groupmxfp4F16Values<>+0(SB), Y14
-	VMOVUPS        groupmxfp4F16Values<>+32(SB), Y13
-	MOVL           $0x0f0f0f0f, AX
-	VMOVD          AX, X12
-	VPBROADCASTD   X12, Y12
-	VBROADCASTI128 groupSplitBytes<>+0(SB), Y11
-	MOVQ           CX, AX
-	IMULQ          R11, AX
-	SHLQ           $0x02, AX
-	CMPQ           AX, ·groupStreamBytes+0(SB)
-	JB             cached
-	TESTQ          $0x0000001f, DI
-	JZ             stream
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	LEAQ         ·mxfp4GroupSplit+0(SB), R8
+	MOVL         $0x0f0f0f0f, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x02, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000001f, DI
+	JZ           stream
 
 cached:
 	TESTQ $0x0000007f, R11
 	JNZ   other
 
 group:
-	MOVBLZX      (DX), AX
-	SHLL         $0x17, AX
-	MOVL         $0x7fc00000, BX
-	CMPL         AX, $0x7f800000
-	CMOVLEQ      BX, AX
-	VMOVD        AX, X0
-	VCVTPS2PH    $0x00, X0, X0
-	VPBROADCASTW X0, X0
-	VCVTPH2PS    X0, Y0
-	MOVQ         R11, R12
-	SHRQ         $0x05, R12
-	VMULPS       Y0, Y14, Y2
-	VCMPPS       $0x03, Y2, Y2, Y4
-	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
+	MOVBLZX        (DX), AX
+	SHLL           $0x05, AX
+	MOVQ           R11, R12
+	SHRQ           $0x05, R12
+	VBROADCASTI128 (R8)(AX*1), Y6
+	VBROADCASTI128 16(R8)(AX*1), Y7
 
 steps:
 	VMOVDQU      (SI), X8
@@ -10306,32 +10114,14 @@ steps:
 
 other:
 group2:
-	MOVBLZX      (DX), AX
-	SHLL         $0x17, AX
-	MOVL         $0x7fc00000, BX
-	CMPL         AX, $0x7f800000
-	CMOVLEQ      BX, AX
-	VMOVD        AX, X0
-	VCVTPS2PH    $0x00, X0, X0
-	VPBROADCASTW X0, X0
-	VCVTPH2PS    X0, Y0
-	MOVQ         R11, R12
-	SHRQ         $0x05, R12
-	VMULPS       Y0, Y14, Y2
-	VCMPPS       $0x03, Y2, Y2, Y4
-	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
-	CMPQ         R12, $0x00000004
-	JB           single2
+	MOVBLZX        (DX), AX
+	SHLL           $0x05, AX
+	MOVQ           R11, R12
+	SHRQ           $0x05, R12
+	VBROADCASTI128 (R8)(AX*1), Y6
+	VBROADCASTI128 16(R8)(AX*1), Y7
+	CMPQ           R12, $0x00000004
+	JB             single2
 
 steps2:
 	VMOVDQU      (SI), X8
@@ -10470,30 +10260,12 @@ stream:
 	JNZ   other2
 
 group3:
-	MOVBLZX      (DX), AX
-	SHLL         $0x17, AX
-	MOVL         $0x7fc00000, BX
-	CMPL         AX, $0x7f800000
-	CMOVLEQ      BX, AX
-	VMOVD        AX, X0
-	VCVTPS2PH    $0x00, X0, X0
-	VPBROADCASTW X0, X0
-	VCVTPH2PS    X0, Y0
-	MOVQ         R11, R12
-	SHRQ         $0x05, R12
-	VMULPS       Y0, Y14, Y2
-	VCMPPS       $0x03, Y2, Y2, Y4
-	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
+	MOVBLZX        (DX), AX
+	SHLL           $0x05, AX
+	MOVQ           R11, R12
+	SHRQ           $0x05, R12
+	VBROADCASTI128 (R8)(AX*1), Y6
+	VBROADCASTI128 16(R8)(AX*1), Y7
 
 steps3:
 	VMOVDQU      (SI), X8
@@ -10591,32 +10363,14 @@ steps3:
 
 other2:
 group4:
-	MOVBLZX      (DX), AX
-	SHLL         $0x17, AX
-	MOVL         $0x7fc00000, BX
-	CMPL         AX, $0x7f800000
-	CMOVLEQ      BX, AX
-	VMOVD        AX, X0
-	VCVTPS2PH    $0x00, X0, X0
-	VPBROADCASTW X0, X0
-	VCVTPH2PS    X0, Y0
-	MOVQ         R11, R12
-	SHRQ         $0x05, R12
-	VMULPS       Y0, Y14, Y2
-	VCMPPS       $0x03, Y2, Y2, Y4
-	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
-	CMPQ         R12, $0x00000004
-	JB           single4
+	MOVBLZX        (DX), AX
+	SHLL           $0x05, AX
+	MOVQ           R11, R12
+	SHRQ           $0x05, R12
+	VBROADCASTI128 (R8)(AX*1), Y6
+	VBROADCASTI128 16(R8)(AX*1), Y7
+	CMPQ           R12, $0x00000004
+	JB             single4
 
 steps4:
 	VMOVDQU      (SI), X8

@@ -20,6 +20,10 @@ import (
 // VPERMW (32 elements an instruction, the table in both 256-bit halves so that bit 4 of an index
 // does not matter), on AVX2 by VPSHUFB in the table split into its low and high bytes.
 //
+// mxfp4 (f4e2m1 codes, an f8e8m0 scale): a group's 16 values depend on its scale byte alone, so
+// they are not computed but loaded: quant/tables.go holds them for every scale byte, computed by
+// the pure-Go loop's own functions (mxfp4GroupRows, and mxfp4GroupSplit for AVX2's VPSHUFB).
+//
 // 8-bit codes: each element is computed (VPMOVZXBD or VPMOVSXBD, VCVTDQ2PS, VSUBPS, VMULPS,
 // VCVTPS2PH); a group whose scale is infinite or NaN takes a loop that also fixes NaNs up.
 //
@@ -54,13 +58,13 @@ var groupFamilies = map[string]struct {
 	values []float32
 	signed bool
 	zero   string // "", "U4", "U8"
-	e8m0   bool   // an f8e8m0 scale rather than an f16 one
+	e8m0   bool   // an f8e8m0 scale rather than an f16 one: the values come from quant's rows
 }{
 	"int4Asym": {bits: 4, values: iota16(0), zero: "U4"},
 	"int4Sym":  {bits: 4, values: iota16(-16)},
 	"int8Asym": {bits: 8, zero: "U8"},
 	"int8Sym":  {bits: 8, signed: true},
-	"mxfp4F16": {bits: 4, values: f4Values, e8m0: true},
+	"mxfp4F16": {bits: 4, e8m0: true},
 }
 
 // iota16 returns the values of the 16 4-bit codes: 0..15, or with wrap -16, 0..7 then -8..-1.
@@ -157,6 +161,20 @@ func groupLoops(k *groupKernel, nt bool) {
 // and Y13), and the index helpers (AVX-512: Z29, and Z28 for f32; AVX2: Y12, Y11).
 func groupConsts4(k *groupKernel) {
 	f := groupFamilies[k.family]
+	if f.e8m0 {
+		// The rows of quant/tables.go, whole (AVX-512) or split into low and high bytes (AVX2).
+		if k.isa == avx512 {
+			LEAQ(sym("mxfp4GroupRows", 0), R8)
+			bcastD(1<<12|1, Z29)
+			if k.typ == "F32" {
+				nibbleCtl()
+			}
+		} else {
+			LEAQ(sym("mxfp4GroupSplit", 0), R8)
+			bcastD(0x0F0F0F0F, Y12)
+		}
+		return
+	}
 	vals := rodata("group"+k.family+"Values", f32Quads(f.values...)...)
 	if f.zero != "" {
 		// Row z: the 16 codes' values minus z.
@@ -255,7 +273,13 @@ func groupLoop(k *groupKernel, nt, by128 bool) {
 	top := label("group")
 	Label(top)
 	scale, zero := v(0), v(1)
-	loadGroupScale(k, f.e8m0, scale)
+	if f.e8m0 {
+		// The table is the scale's row of precomputed values (R8: the rows).
+		MOVBLZX(Mem{Base: RDX}, EAX)
+		SHLL(U8(5), EAX)
+	} else {
+		loadGroupScale(scale)
+	}
 	if f.zero != "" && f.bits == 8 {
 		loadGroupZero(f.zero, zero)
 	}
@@ -280,6 +304,9 @@ func groupLoop(k *groupKernel, nt, by128 bool) {
 			SHLL(U8(6), EAX)
 		}
 		for i, p := range prods {
+			if f.e8m0 {
+				break
+			}
 			if f.zero != "" {
 				VMULPS(Mem{Base: R8, Index: RAX, Scale: 1, Disp: 32 * i}, scale, p)
 			} else {
@@ -289,10 +316,16 @@ func groupLoop(k *groupKernel, nt, by128 bool) {
 		}
 		if z512 {
 			t := Z5
-			VCVTPS2PH(U8(0), prods[0], t.AsY())
-			if k.typ == "F16" {
+			switch {
+			case f.e8m0 && k.typ == "F16":
+				VBROADCASTI64X4(Mem{Base: R8, Index: RAX, Scale: 1}, t)
+			case f.e8m0:
+				VCVTPH2PS(Mem{Base: R8, Index: RAX, Scale: 1}, t)
+			case k.typ == "F16":
+				VCVTPS2PH(U8(0), prods[0], t.AsY())
 				VINSERTI64X4(U8(1), t.AsY(), t, t)
-			} else {
+			default:
+				VCVTPS2PH(U8(0), prods[0], t.AsY())
 				VCVTPH2PS(t.AsY(), t)
 			}
 			groupSteps(4, 16, out, by128, func(si, di int) {
@@ -315,14 +348,19 @@ func groupLoop(k *groupKernel, nt, by128 bool) {
 			// The 16 f16 values in one register, split into a table of their low bytes and one of
 			// their high bytes, each in both 128-bit lanes.
 			t := Y5
-			VCVTPS2PH(U8(0), prods[0], t.AsX())
-			VCVTPS2PH(U8(0), prods[1], X6)
-			VINSERTI128(U8(1), X6, t, t)
-			VPSHUFB(Y11, t, t)
-			VPERMQ(U8(0xD8), t, t)
 			tlo, thi := Y6, Y7
-			VPERM2I128(U8(0x00), t, t, tlo)
-			VPERM2I128(U8(0x11), t, t, thi)
+			if f.e8m0 {
+				VBROADCASTI128(Mem{Base: R8, Index: RAX, Scale: 1}, tlo)
+				VBROADCASTI128(Mem{Base: R8, Index: RAX, Scale: 1, Disp: 16}, thi)
+			} else {
+				VCVTPS2PH(U8(0), prods[0], t.AsX())
+				VCVTPS2PH(U8(0), prods[1], X6)
+				VINSERTI128(U8(1), X6, t, t)
+				VPSHUFB(Y11, t, t)
+				VPERMQ(U8(0xD8), t, t)
+				VPERM2I128(U8(0x00), t, t, tlo)
+				VPERM2I128(U8(0x11), t, t, thi)
+			}
 			groupSteps(4, 16, out, by128, func(si, di int) {
 				c, hi := X8, X9
 				VMOVDQU(Mem{Base: RSI, Disp: si}, c)
@@ -434,32 +472,8 @@ func bytes8(k *groupKernel, signed, zp, fix, nt bool) {
 	})
 }
 
-// loadGroupScale broadcasts the current group's scale (at DX), as float32, into v: an f16 scale
-// exactly, an f8e8m0 scale rounded to f16 (2^(e−127), 0xFF NaN; below 2^-24 it is 0, above
-// 2^15 +Inf, as its conversion to f16 gives).
-func loadGroupScale(k *groupKernel, e8m0 bool, v VecPhysical) {
-	if e8m0 {
-		// 2^(e−127) as float32 bits: e << 23 (e = 0, 2^-127, rounds to 0 in f16 as 0 does), and
-		// the quiet NaN for 0xFF, whose shift would be +Inf.
-		MOVBLZX(Mem{Base: RDX}, EAX)
-		SHLL(U8(23), EAX)
-		MOVL(U32(0x7FC00000), EBX)
-		CMPL(EAX, U32(0x7F800000))
-		CMOVLEQ(EBX, EAX)
-		VMOVD(EAX, X0.AsX())
-		if v != X0 && v != Y0 && v != Z0 {
-			panic("loadGroupScale: v must be register 0")
-		}
-		VCVTPS2PH(U8(0), X0, X0)
-		if v.Size() == 64 {
-			VPBROADCASTW(X0, Y0)
-			VCVTPH2PS(Y0, Z0)
-		} else {
-			VPBROADCASTW(X0, X0)
-			VCVTPH2PS(X0, Y0)
-		}
-		return
-	}
+// loadGroupScale broadcasts the current group's f16 scale (at DX), as float32, into v.
+func loadGroupScale(v VecPhysical) {
 	if v.Size() == 64 {
 		VPBROADCASTW(Mem{Base: RDX}, v.AsY())
 		VCVTPH2PS(v.AsY(), v)
