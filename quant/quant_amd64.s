@@ -5464,6 +5464,996 @@ end2:
 	VZEROUPPER
 	RET
 
+// func nf4f16ToF16AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, MMX+
+TEXT ·nf4f16ToF16AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	VMOVUPS      ·nf4GroupValues+0(SB), Z14
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x01, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000003f, DI
+	JZ           stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+
+steps:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVDQU64 Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVDQU64 Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVDQU64 Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	JNZ       steps
+	ADDQ      $0x00000002, DX
+	DECQ      CX
+	JNZ       group
+	JMP       end
+
+other:
+group2:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVDQU64 Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVDQU64 Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVDQU64 Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	CMPQ      R12, $0x00000004
+	JAE       steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+
+steps3:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVNTDQ  Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVNTDQ  Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVNTDQ  Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVNTDQ  Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	JNZ       steps3
+	ADDQ      $0x00000002, DX
+	DECQ      CX
+	JNZ       group3
+	JMP       end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVNTDQ  Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVNTDQ  Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVNTDQ  Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVNTDQ  Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	CMPQ      R12, $0x00000004
+	JAE       steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVNTDQ  Z6, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func nf4f16ToF32AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512F, AVX512VBMI, MMX+
+TEXT ·nf4f16ToF32AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	VMOVUPS      ·nf4GroupValues+0(SB), Z14
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
+	VMOVDQU64    blockNibbleDwords<>+0(SB), Z28
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x02, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000003f, DI
+	JZ           stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+
+steps:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVDQU64           Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVDQU64           Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVDQU64           Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVDQU64           Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVDQU64           Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVDQU64           Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVDQU64           Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVDQU64           Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	JNZ                 steps
+	ADDQ                $0x00000002, DX
+	DECQ                CX
+	JNZ                 group
+	JMP                 end
+
+other:
+group2:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVDQU64           Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVDQU64           Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVDQU64           Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVDQU64           Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVDQU64           Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVDQU64           Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVDQU64           Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVDQU64           Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	CMPQ                R12, $0x00000004
+	JAE                 steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVDQU64           Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVDQU64           Z7, 64(DI)
+	ADDQ                $0x00000010, SI
+	ADDQ                $0x00000080, DI
+	DECQ                R12
+	JNZ                 one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+
+steps3:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVNTDQ            Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVNTDQ            Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVNTDQ            Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVNTDQ            Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVNTDQ            Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVNTDQ            Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVNTDQ            Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVNTDQ            Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	JNZ                 steps3
+	ADDQ                $0x00000002, DX
+	DECQ                CX
+	JNZ                 group3
+	JMP                 end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVNTDQ            Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVNTDQ            Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVNTDQ            Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVNTDQ            Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVNTDQ            Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVNTDQ            Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVNTDQ            Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVNTDQ            Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	CMPQ                R12, $0x00000004
+	JAE                 steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVNTDQ            Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVNTDQ            Z7, 64(DI)
+	ADDQ                $0x00000010, SI
+	ADDQ                $0x00000080, DI
+	DECQ                R12
+	JNZ                 one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func fp4f16ToF16AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, MMX+
+TEXT ·fp4f16ToF16AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	VMOVUPS      ·f4GroupValues+0(SB), Z14
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x01, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000003f, DI
+	JZ           stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+
+steps:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVDQU64 Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVDQU64 Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVDQU64 Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	JNZ       steps
+	ADDQ      $0x00000002, DX
+	DECQ      CX
+	JNZ       group
+	JMP       end
+
+other:
+group2:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVDQU64 Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVDQU64 Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVDQU64 Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	CMPQ      R12, $0x00000004
+	JAE       steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+
+steps3:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVNTDQ  Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVNTDQ  Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVNTDQ  Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVNTDQ  Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	JNZ       steps3
+	ADDQ      $0x00000002, DX
+	DECQ      CX
+	JNZ       group3
+	JMP       end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVNTDQ  Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVNTDQ  Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVNTDQ  Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVNTDQ  Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	CMPQ      R12, $0x00000004
+	JAE       steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVNTDQ  Z6, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func fp4f16ToF32AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512F, AVX512VBMI, MMX+
+TEXT ·fp4f16ToF32AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	VMOVUPS      ·f4GroupValues+0(SB), Z14
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
+	VMOVDQU64    blockNibbleDwords<>+0(SB), Z28
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x02, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000003f, DI
+	JZ           stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+
+steps:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVDQU64           Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVDQU64           Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVDQU64           Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVDQU64           Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVDQU64           Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVDQU64           Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVDQU64           Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVDQU64           Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	JNZ                 steps
+	ADDQ                $0x00000002, DX
+	DECQ                CX
+	JNZ                 group
+	JMP                 end
+
+other:
+group2:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVDQU64           Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVDQU64           Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVDQU64           Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVDQU64           Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVDQU64           Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVDQU64           Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVDQU64           Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVDQU64           Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	CMPQ                R12, $0x00000004
+	JAE                 steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVDQU64           Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVDQU64           Z7, 64(DI)
+	ADDQ                $0x00000010, SI
+	ADDQ                $0x00000080, DI
+	DECQ                R12
+	JNZ                 one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+
+steps3:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVNTDQ            Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVNTDQ            Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVNTDQ            Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVNTDQ            Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVNTDQ            Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVNTDQ            Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVNTDQ            Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVNTDQ            Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	JNZ                 steps3
+	ADDQ                $0x00000002, DX
+	DECQ                CX
+	JNZ                 group3
+	JMP                 end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVNTDQ            Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVNTDQ            Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVNTDQ            Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVNTDQ            Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVNTDQ            Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVNTDQ            Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVNTDQ            Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVNTDQ            Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	CMPQ                R12, $0x00000004
+	JAE                 steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVNTDQ            Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVNTDQ            Z7, 64(DI)
+	ADDQ                $0x00000010, SI
+	ADDQ                $0x00000080, DI
+	DECQ                R12
+	JNZ                 one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func int4asymToF16AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
 // Requires: AVX, AVX2, BMI2, F16C, MMX+
 TEXT ·int4asymToF16AVX2(SB), NOSPLIT, $0-112
@@ -10496,6 +11486,2074 @@ one4:
 
 stepped4:
 	INCQ DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func nf4f16ToF16AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·nf4f16ToF16AVX2(SB), NOSPLIT, $0-112
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           codes_base+24(FP), SI
+	MOVQ           scales_base+48(FP), DX
+	MOVQ           zeros_base+72(FP), R10
+	MOVQ           groups+96(FP), CX
+	MOVQ           group+104(FP), R11
+	MOVL           $0x7fc00000, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	XORL           R9, R9
+	TESTQ          CX, CX
+	JZ             done
+	VMOVUPS        ·nf4GroupValues+0(SB), Y14
+	VMOVUPS        ·nf4GroupValues+32(SB), Y13
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	VBROADCASTI128 groupSplitBytes<>+0(SB), Y11
+	MOVQ           CX, AX
+	IMULQ          R11, AX
+	SHLQ           $0x01, AX
+	CMPQ           AX, ·groupStreamBytes+0(SB)
+	JB             cached
+	TESTQ          $0x0000001f, DI
+	JZ             stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 64(DI)
+	VMOVDQU     Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 128(DI)
+	VMOVDQU     Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 192(DI)
+	VMOVDQU     Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	JNZ         steps
+	ADDQ        $0x00000002, DX
+	DECQ        CX
+	JNZ         group
+	JMP         end
+
+other:
+group2:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 64(DI)
+	VMOVDQU     Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 128(DI)
+	VMOVDQU     Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 192(DI)
+	VMOVDQU     Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	CMPQ        R12, $0x00000004
+	JAE         steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000040, DI
+	DECQ        R12
+	JNZ         one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps3:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, (DI)
+	VMOVNTDQ    Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 64(DI)
+	VMOVNTDQ    Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 128(DI)
+	VMOVNTDQ    Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 192(DI)
+	VMOVNTDQ    Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	JNZ         steps3
+	ADDQ        $0x00000002, DX
+	DECQ        CX
+	JNZ         group3
+	JMP         end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, (DI)
+	VMOVNTDQ    Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 64(DI)
+	VMOVNTDQ    Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 128(DI)
+	VMOVNTDQ    Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 192(DI)
+	VMOVNTDQ    Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	CMPQ        R12, $0x00000004
+	JAE         steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, (DI)
+	VMOVNTDQ    Y4, 32(DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000040, DI
+	DECQ        R12
+	JNZ         one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func nf4f16ToF32AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·nf4f16ToF32AVX2(SB), NOSPLIT, $0-112
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           codes_base+24(FP), SI
+	MOVQ           scales_base+48(FP), DX
+	MOVQ           zeros_base+72(FP), R10
+	MOVQ           groups+96(FP), CX
+	MOVQ           group+104(FP), R11
+	MOVL           $0x7fc00000, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	XORL           R9, R9
+	TESTQ          CX, CX
+	JZ             done
+	VMOVUPS        ·nf4GroupValues+0(SB), Y14
+	VMOVUPS        ·nf4GroupValues+32(SB), Y13
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	VBROADCASTI128 groupSplitBytes<>+0(SB), Y11
+	MOVQ           CX, AX
+	IMULQ          R11, AX
+	SHLQ           $0x02, AX
+	CMPQ           AX, ·groupStreamBytes+0(SB)
+	JB             cached
+	TESTQ          $0x0000001f, DI
+	JZ             stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	JNZ          steps
+	ADDQ         $0x00000002, DX
+	DECQ         CX
+	JNZ          group
+	JMP          end
+
+other:
+group2:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	CMPQ         R12, $0x00000004
+	JAE          steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 96(DI)
+	ADDQ         $0x00000010, SI
+	ADDQ         $0x00000080, DI
+	DECQ         R12
+	JNZ          one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps3:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	JNZ          steps3
+	ADDQ         $0x00000002, DX
+	DECQ         CX
+	JNZ          group3
+	JMP          end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	CMPQ         R12, $0x00000004
+	JAE          steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 96(DI)
+	ADDQ         $0x00000010, SI
+	ADDQ         $0x00000080, DI
+	DECQ         R12
+	JNZ          one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func fp4f16ToF16AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·fp4f16ToF16AVX2(SB), NOSPLIT, $0-112
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           codes_base+24(FP), SI
+	MOVQ           scales_base+48(FP), DX
+	MOVQ           zeros_base+72(FP), R10
+	MOVQ           groups+96(FP), CX
+	MOVQ           group+104(FP), R11
+	MOVL           $0x7fc00000, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	XORL           R9, R9
+	TESTQ          CX, CX
+	JZ             done
+	VMOVUPS        ·f4GroupValues+0(SB), Y14
+	VMOVUPS        ·f4GroupValues+32(SB), Y13
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	VBROADCASTI128 groupSplitBytes<>+0(SB), Y11
+	MOVQ           CX, AX
+	IMULQ          R11, AX
+	SHLQ           $0x01, AX
+	CMPQ           AX, ·groupStreamBytes+0(SB)
+	JB             cached
+	TESTQ          $0x0000001f, DI
+	JZ             stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 64(DI)
+	VMOVDQU     Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 128(DI)
+	VMOVDQU     Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 192(DI)
+	VMOVDQU     Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	JNZ         steps
+	ADDQ        $0x00000002, DX
+	DECQ        CX
+	JNZ         group
+	JMP         end
+
+other:
+group2:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 64(DI)
+	VMOVDQU     Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 128(DI)
+	VMOVDQU     Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 192(DI)
+	VMOVDQU     Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	CMPQ        R12, $0x00000004
+	JAE         steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000040, DI
+	DECQ        R12
+	JNZ         one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps3:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, (DI)
+	VMOVNTDQ    Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 64(DI)
+	VMOVNTDQ    Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 128(DI)
+	VMOVNTDQ    Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 192(DI)
+	VMOVNTDQ    Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	JNZ         steps3
+	ADDQ        $0x00000002, DX
+	DECQ        CX
+	JNZ         group3
+	JMP         end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, (DI)
+	VMOVNTDQ    Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 64(DI)
+	VMOVNTDQ    Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 128(DI)
+	VMOVNTDQ    Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 192(DI)
+	VMOVNTDQ    Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	CMPQ        R12, $0x00000004
+	JAE         steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, (DI)
+	VMOVNTDQ    Y4, 32(DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000040, DI
+	DECQ        R12
+	JNZ         one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func fp4f16ToF32AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·fp4f16ToF32AVX2(SB), NOSPLIT, $0-112
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           codes_base+24(FP), SI
+	MOVQ           scales_base+48(FP), DX
+	MOVQ           zeros_base+72(FP), R10
+	MOVQ           groups+96(FP), CX
+	MOVQ           group+104(FP), R11
+	MOVL           $0x7fc00000, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	XORL           R9, R9
+	TESTQ          CX, CX
+	JZ             done
+	VMOVUPS        ·f4GroupValues+0(SB), Y14
+	VMOVUPS        ·f4GroupValues+32(SB), Y13
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	VBROADCASTI128 groupSplitBytes<>+0(SB), Y11
+	MOVQ           CX, AX
+	IMULQ          R11, AX
+	SHLQ           $0x02, AX
+	CMPQ           AX, ·groupStreamBytes+0(SB)
+	JB             cached
+	TESTQ          $0x0000001f, DI
+	JZ             stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	JNZ          steps
+	ADDQ         $0x00000002, DX
+	DECQ         CX
+	JNZ          group
+	JMP          end
+
+other:
+group2:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	CMPQ         R12, $0x00000004
+	JAE          steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 96(DI)
+	ADDQ         $0x00000010, SI
+	ADDQ         $0x00000080, DI
+	DECQ         R12
+	JNZ          one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps3:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	JNZ          steps3
+	ADDQ         $0x00000002, DX
+	DECQ         CX
+	JNZ          group3
+	JMP          end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	CMPQ         R12, $0x00000004
+	JAE          steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 96(DI)
+	ADDQ         $0x00000010, SI
+	ADDQ         $0x00000080, DI
+	DECQ         R12
+	JNZ          one4
+
+stepped4:
+	ADDQ $0x00000002, DX
 	DECQ CX
 	JNZ  group4
 

@@ -52,10 +52,12 @@ var (
 	int4Asym = Scheme{Code: element.U4, Zero: element.U4, Scale: element.F16, Compute: element.F16}
 	int4Sym  = Scheme{Code: element.I4, Scale: element.F16, Compute: element.F16}
 	mxfp4F16 = Scheme{Code: element.F4E2M1, Scale: element.F8E8M0, Compute: element.F16}
+	nf4F16   = Scheme{Code: element.NF4, Scale: element.F16, Compute: element.F16}
+	fp4F16   = Scheme{Code: element.F4E2M1, Scale: element.F16, Compute: element.F16}
 )
 
 // families lists the families by their variables' names.
-var families = map[string]Scheme{"int8Asym": int8Asym, "int8Sym": int8Sym, "int4Asym": int4Asym, "int4Sym": int4Sym, "mxfp4F16": mxfp4F16}
+var families = map[string]Scheme{"int8Asym": int8Asym, "int8Sym": int8Sym, "int4Asym": int4Asym, "int4Sym": int4Sym, "mxfp4F16": mxfp4F16, "nf4F16": nf4F16, "fp4F16": fp4F16}
 
 // withGroup returns s with groups of group elements: a scheme of family s.
 func (s Scheme) withGroup(group int) Scheme {
@@ -121,6 +123,10 @@ var registry = []row{
 	{scheme: int8Sym, typ: element.F32, decode: true, grouped: true, paths: onAVX2 | onAVX512, loop: "decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, int8Sym.withGroup(group), groups*group)"},
 	{scheme: mxfp4F16, typ: element.F16, decode: true, grouped: true, paths: onAVX2 | onAVX512, loop: "decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales}, mxfp4F16.withGroup(group), groups*group)"},
 	{scheme: mxfp4F16, typ: element.F32, decode: true, grouped: true, paths: onAVX2 | onAVX512, loop: "decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, mxfp4F16.withGroup(group), groups*group)"},
+	{scheme: nf4F16, typ: element.F16, decode: true, grouped: true, paths: onAVX2 | onAVX512, loop: "decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales}, nf4F16.withGroup(group), groups*group)"},
+	{scheme: nf4F16, typ: element.F32, decode: true, grouped: true, paths: onAVX2 | onAVX512, loop: "decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, nf4F16.withGroup(group), groups*group)"},
+	{scheme: fp4F16, typ: element.F16, decode: true, grouped: true, paths: onAVX2 | onAVX512, loop: "decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales}, fp4F16.withGroup(group), groups*group)"},
+	{scheme: fp4F16, typ: element.F32, decode: true, grouped: true, paths: onAVX2 | onAVX512, loop: "decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, fp4F16.withGroup(group), groups*group)"},
 
 	{scheme: MXFP4, typ: element.F32, paths: onAll, loop: "encodeGeneric(codes, scales, MXFP4, src, element.F32, steps*32)"},
 	{scheme: MXFP4, typ: element.F16, loop: "encodeGeneric(codes, scales, MXFP4, src, element.F16, steps*32)"},

@@ -264,6 +264,42 @@ func mxfp4f16ToF16AVX512(dst, codes, scales, zeros []byte, groups, group int)
 //go:noescape
 func mxfp4f16ToF32AVX512(dst, codes, scales, zeros []byte, groups, group int)
 
+// nf4f16ToF16AVX512 dequantizes groups groups of group elements (a multiple of 32) of the nf4F16 family to f16 on the AVX512 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales}, nf4F16.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func nf4f16ToF16AVX512(dst, codes, scales, zeros []byte, groups, group int)
+
+// nf4f16ToF32AVX512 dequantizes groups groups of group elements (a multiple of 32) of the nf4F16 family to f32 on the AVX512 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, nf4F16.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func nf4f16ToF32AVX512(dst, codes, scales, zeros []byte, groups, group int)
+
+// fp4f16ToF16AVX512 dequantizes groups groups of group elements (a multiple of 32) of the fp4F16 family to f16 on the AVX512 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales}, fp4F16.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func fp4f16ToF16AVX512(dst, codes, scales, zeros []byte, groups, group int)
+
+// fp4f16ToF32AVX512 dequantizes groups groups of group elements (a multiple of 32) of the fp4F16 family to f32 on the AVX512 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, fp4F16.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func fp4f16ToF32AVX512(dst, codes, scales, zeros []byte, groups, group int)
+
 // int4asymToF16AVX2 dequantizes groups groups of group elements (a multiple of 32) of the int4Asym family to f16 on the AVX2 path, as the pure-Go loop does:
 //
 //	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales, Zeros: zeros}, int4Asym.withGroup(group), groups*group)
@@ -354,6 +390,42 @@ func mxfp4f16ToF16AVX2(dst, codes, scales, zeros []byte, groups, group int)
 //go:noescape
 func mxfp4f16ToF32AVX2(dst, codes, scales, zeros []byte, groups, group int)
 
+// nf4f16ToF16AVX2 dequantizes groups groups of group elements (a multiple of 32) of the nf4F16 family to f16 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales}, nf4F16.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func nf4f16ToF16AVX2(dst, codes, scales, zeros []byte, groups, group int)
+
+// nf4f16ToF32AVX2 dequantizes groups groups of group elements (a multiple of 32) of the nf4F16 family to f32 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, nf4F16.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func nf4f16ToF32AVX2(dst, codes, scales, zeros []byte, groups, group int)
+
+// fp4f16ToF16AVX2 dequantizes groups groups of group elements (a multiple of 32) of the fp4F16 family to f16 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales}, fp4F16.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func fp4f16ToF16AVX2(dst, codes, scales, zeros []byte, groups, group int)
+
+// fp4f16ToF32AVX2 dequantizes groups groups of group elements (a multiple of 32) of the fp4F16 family to f32 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, fp4F16.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func fp4f16ToF32AVX2(dst, codes, scales, zeros []byte, groups, group int)
+
 // kernelList lists the kernels with their paths, schemes, value types and directions.
 func kernelList() []kernelSpec {
 	return []kernelSpec{
@@ -385,6 +457,10 @@ func kernelList() []kernelSpec {
 		{path: kernels.AVX512, scheme: int8Sym, typ: element.F32, group: int8symToF32AVX512},
 		{path: kernels.AVX512, scheme: mxfp4F16, typ: element.F16, group: mxfp4f16ToF16AVX512},
 		{path: kernels.AVX512, scheme: mxfp4F16, typ: element.F32, group: mxfp4f16ToF32AVX512},
+		{path: kernels.AVX512, scheme: nf4F16, typ: element.F16, group: nf4f16ToF16AVX512},
+		{path: kernels.AVX512, scheme: nf4F16, typ: element.F32, group: nf4f16ToF32AVX512},
+		{path: kernels.AVX512, scheme: fp4F16, typ: element.F16, group: fp4f16ToF16AVX512},
+		{path: kernels.AVX512, scheme: fp4F16, typ: element.F32, group: fp4f16ToF32AVX512},
 		{path: kernels.AVX2, scheme: int4Asym, typ: element.F16, group: int4asymToF16AVX2},
 		{path: kernels.AVX2, scheme: int4Asym, typ: element.F32, group: int4asymToF32AVX2},
 		{path: kernels.AVX2, scheme: int4Sym, typ: element.F16, group: int4symToF16AVX2},
@@ -395,5 +471,9 @@ func kernelList() []kernelSpec {
 		{path: kernels.AVX2, scheme: int8Sym, typ: element.F32, group: int8symToF32AVX2},
 		{path: kernels.AVX2, scheme: mxfp4F16, typ: element.F16, group: mxfp4f16ToF16AVX2},
 		{path: kernels.AVX2, scheme: mxfp4F16, typ: element.F32, group: mxfp4f16ToF32AVX2},
+		{path: kernels.AVX2, scheme: nf4F16, typ: element.F16, group: nf4f16ToF16AVX2},
+		{path: kernels.AVX2, scheme: nf4F16, typ: element.F32, group: nf4f16ToF32AVX2},
+		{path: kernels.AVX2, scheme: fp4F16, typ: element.F16, group: fp4f16ToF16AVX2},
+		{path: kernels.AVX2, scheme: fp4F16, typ: element.F32, group: fp4f16ToF32AVX2},
 	}
 }

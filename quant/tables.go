@@ -68,6 +68,20 @@ var (
 	mxfp4GroupSplit = splitRows(&mxfp4GroupRows)
 )
 
+// The 16 values of the 4-bit codes of NNCF's nf4 and fp4 (f16 arithmetic), as decodeGroups
+// takes them: nf4's rounded to f16, f4e2m1's exact. The group kernels multiply them by a group's
+// scale.
+var (
+	nf4GroupValues = first16(codeValues(element.NF4, true))
+	f4GroupValues  = first16(codeValues(element.F4E2M1, true))
+)
+
+// first16 returns the first 16 values of t.
+func first16(t *[256]float32) (v [16]float32) {
+	copy(v[:], t[:16])
+	return v
+}
+
 // The same rows split for byte lookups (AVX2's VPSHUFB, NEON's TBL): the 16 low bytes of a row,
 // then its 16 high bytes.
 var (

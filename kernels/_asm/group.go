@@ -9,10 +9,10 @@ import (
 // The group kernels of package quant: the dequantizers of its group rows, which stand for a
 // family of schemes (NNCF's modes, computed in f16, docs/SEMANTICS.md §9.5) and take the group
 // size at run time, a multiple of groupStep. Each element is f16(f32(f16(code − zero)) × scale):
-// code − zero is an integer of at most 9 bits, exact in f16 and f32, and its product with an f16
-// scale (or an f8e8m0 scale rounded to f16) has at most 20 significant bits, exact in f32, so one
-// VCVTPS2PH to nearest even rounds it as the specification does; an f32 destination receives
-// that f16 value (VCVTPH2PS). A NaN product (a NaN scale, or an infinite scale times a zero
+// code − zero is exact in f16 and f32 (an integer of at most 9 bits, an f4e2m1 value, or an nf4
+// value rounded to f16), and its product with an f16 scale (or an f8e8m0 scale rounded to f16)
+// has at most 22 significant bits, exact in f32, so one VCVTPS2PH to nearest even rounds it as
+// the specification does; an f32 destination receives that f16 value (VCVTPH2PS). A NaN product (a NaN scale, or an infinite scale times a zero
 // difference, whose NaN x86 makes negative) becomes the positive quiet NaN 0x7FC00000.
 //
 // 4-bit codes: a group has only 16 values, one a code. Each group's 16 products are computed
@@ -56,6 +56,8 @@ func (k *groupKernel) name() string { return blockName(k.family, k.typ, true, k.
 var groupFamilies = map[string]struct {
 	bits   int
 	values []float32
+	// valuesSym names package quant's variable that holds the 16 values, when values does not.
+	valuesSym string
 	signed bool
 	zero   string // "", "U4", "U8"
 	e8m0   bool   // an f8e8m0 scale rather than an f16 one: the values come from quant's rows
@@ -65,6 +67,8 @@ var groupFamilies = map[string]struct {
 	"int8Asym": {bits: 8, zero: "U8"},
 	"int8Sym":  {bits: 8, signed: true},
 	"mxfp4F16": {bits: 4, e8m0: true},
+	"nf4F16":   {bits: 4, valuesSym: "nf4GroupValues"},
+	"fp4F16":   {bits: 4, valuesSym: "f4GroupValues"},
 }
 
 // iota16 returns the values of the 16 4-bit codes: 0..15, or with wrap -16, 0..7 then -8..-1.
@@ -82,7 +86,7 @@ func iota16(wrap int) []float32 {
 
 func init() {
 	for _, a := range []*isa{avx512, avx2} {
-		for _, f := range []string{"int4Asym", "int4Sym", "int8Asym", "int8Sym", "mxfp4F16"} {
+		for _, f := range []string{"int4Asym", "int4Sym", "int8Asym", "int8Sym", "mxfp4F16", "nf4F16", "fp4F16"} {
 			for _, typ := range []string{"F16", "F32"} {
 				doc := "It looks a group's 16 values up by code."
 				if groupFamilies[f].bits == 8 {
@@ -175,7 +179,12 @@ func groupConsts4(k *groupKernel) {
 		}
 		return
 	}
-	vals := rodata("group"+k.family+"Values", f32Quads(f.values...)...)
+	var vals Mem
+	if f.valuesSym != "" {
+		vals = sym(f.valuesSym, 0)
+	} else {
+		vals = rodata("group"+k.family+"Values", f32Quads(f.values...)...)
+	}
 	if f.zero != "" {
 		// Row z: the 16 codes' values minus z.
 		var rows []float32
