@@ -58,9 +58,9 @@ var groupFamilies = map[string]struct {
 	values []float32
 	// valuesSym names package quant's variable that holds the 16 values, when values does not.
 	valuesSym string
-	signed bool
-	zero   string // "", "U4", "U8"
-	e8m0   bool   // an f8e8m0 scale rather than an f16 one: the values come from quant's rows
+	signed    bool
+	zero      string // "", "U4", "U8"
+	e8m0      bool   // an f8e8m0 scale rather than an f16 one: the values come from quant's rows
 }{
 	"int4Asym": {bits: 4, values: iota16(0), zero: "U4"},
 	"int4Sym":  {bits: 4, values: iota16(-16)},
