@@ -470,6 +470,10 @@ func bytes8(k *groupKernel, signed, zp, fix, nt bool) {
 				h = X2
 			}
 			h = vecOf(x, h.Size())
+			if k.typ == "F16" && !nt {
+				VCVTPS2PH(U8(0), x, Mem{Base: RDI, Disp: di + 2*j})
+				continue
+			}
 			VCVTPS2PH(U8(0), x, h)
 			if k.typ == "F16" {
 				groupStore(h, Mem{Base: RDI, Disp: di + 2*j}, nt)
