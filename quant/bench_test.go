@@ -2,6 +2,7 @@ package quant_test
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -145,6 +146,95 @@ func BenchmarkQuantize(b *testing.B) {
 					})
 				}
 				b.Run("copy", func(b *testing.B) { benchCopy(b, traffic) })
+			})
+		}
+	}
+}
+
+// BenchmarkDequantizeGroups decodes NNCF's modes (int4_asym and int4_sym with groups of 128,
+// int8_asym and int8_sym per row of 4096, mxfp4 with groups of 32, all computed in f16) to f16,
+// and int4_asym to f32, at 16 Ki and 64 Mi elements on each path that has a kernel (and pure
+// Go), beside copy() of the same traffic: the codes, scales and zero points read plus the
+// values written. The scales are f16 weight scales 2^-10..2^-4 at random, the codes and zero
+// points random bytes; filter with e.g. -bench 'DequantizeGroups/int4_asym-128-f16/16Ki'. For
+// the 4-bit modes, group4096-<path> decodes the same codes with groups of 4096, which builds
+// the per-group table 32 times less often (the table's share of the time), and unscaled-<path>
+// converts the codes element by element (kernels.Convert u4 → f16, no scales) at the decoder's
+// traffic.
+func BenchmarkDequantizeGroups(b *testing.B) {
+	cases := []struct {
+		mode  string
+		group int
+		to    element.Type
+	}{
+		{"int4_asym", 128, element.F16}, {"int4_asym", 128, element.F32}, {"int4_sym", 128, element.F16},
+		{"int8_asym", 4096, element.F16}, {"int8_sym", 4096, element.F16}, {"mxfp4", 32, element.F16},
+	}
+	for _, c := range cases {
+		s, err := quant.NNCF(c.mode, c.group)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, size := range []struct {
+			name string
+			n    int
+		}{{"16Ki", 16 << 10}, {"64Mi", 64 << 20}} {
+			n := size.n
+			b.Run(fmt.Sprintf("%s-%d-%s/%s", c.mode, c.group, c.to, size.name), func(b *testing.B) {
+				data := func(s quant.Scheme) quant.Data {
+					r := rand.New(rand.NewPCG(5, uint64(n)))
+					q := quant.Data{Codes: randomBytes(s.CodeBytes(n)), Scales: make([]byte, s.ScaleBytes(n))}
+					if s.Zero != element.Dynamic {
+						q.Zeros = randomBytes(s.ZeroBytes(n))
+					}
+					for g := range s.Groups(n) {
+						if s.Scale == element.F8E8M0 {
+							q.Scales[g] = 0x6F + byte(r.IntN(32))
+							continue
+						}
+						v := float32(math.Ldexp(1+r.Float64(), -10+r.IntN(6)))
+						binary.LittleEndian.PutUint16(q.Scales[2*g:], kernels.F16FromF32(v))
+					}
+					return q
+				}
+				q := data(s)
+				dst := prefaulted(n * c.to.Bits() / 8)
+				traffic := int64(len(q.Codes) + len(q.Scales) + len(q.Zeros) + len(dst))
+				run := func(name string, p kernels.Path, s quant.Scheme, q quant.Data) {
+					b.Run(name, func(b *testing.B) {
+						codec := quant.Codec{Path: p}
+						b.SetBytes(traffic)
+						for b.Loop() {
+							if err := codec.Dequantize(dst, c.to, q, s, n); err != nil {
+								b.Fatal(err)
+							}
+						}
+					})
+				}
+				for _, p := range kernels.Paths() {
+					if p != kernels.Generic && !quant.HasDequantizer(p, s, c.to) {
+						continue
+					}
+					run(p.String(), p, s, q)
+				}
+				b.Run("copy", func(b *testing.B) { benchCopy(b, traffic) })
+				p := kernels.Paths()[0]
+				if s.Code.Bits() == 4 && quant.HasDequantizer(p, s, c.to) {
+					wide := s
+					wide.Group = 4096
+					run("group4096-"+p.String(), p, wide, data(wide))
+					if kernels.HasKernel(p, s.Code, c.to) {
+						b.Run("unscaled-"+p.String(), func(b *testing.B) {
+							conv := kernels.WithPath(p, 1)
+							b.SetBytes(traffic)
+							for b.Loop() {
+								if err := conv.Convert(dst, c.to, q.Codes, s.Code, n); err != nil {
+									b.Fatal(err)
+								}
+							}
+						})
+					}
+				}
 			})
 		}
 	}

@@ -2,13 +2,13 @@ package quant
 
 import "github.com/convertpromote/convertpromote/element"
 
-// RegistrySchemes returns the schemes of the registry's rows, each once, in the rows' order:
-// the external tests' list of schemes.
+// RegistrySchemes returns the schemes of the registry's block rows, each once, in the rows'
+// order: the external tests' list of schemes.
 func RegistrySchemes() []Scheme {
 	var ss []Scheme
 	seen := map[Scheme]bool{}
 	for _, r := range registry {
-		if !seen[r.scheme] {
+		if !r.grouped && !seen[r.scheme] {
 			seen[r.scheme] = true
 			ss = append(ss, r.scheme)
 		}

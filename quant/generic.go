@@ -25,6 +25,13 @@ func decodeGeneric(dst []byte, to element.Type, codes, scales []byte, s Scheme, 
 // are decoded once, and where a group has at least as many elements as its code type has codes,
 // the group's value of every code is computed once and looked up.
 func decodeGroups(dst []byte, to element.Type, q Data, s Scheme, n int) {
+	decodeGroupsAt(dst, to, q, s, n, 0)
+}
+
+// decodeGroupsAt is decodeGroups from group g0 on: the codes and dst start at the group's first
+// element, q's scales and zero points at the tensor's first group (g0 indexes them, so that u4
+// zero points need not start on a byte).
+func decodeGroupsAt(dst []byte, to element.Type, q Data, s Scheme, n, g0 int) {
 	f16 := s.Compute == element.F16
 	scale2 := float32(1)
 	if s.Scale2 != element.Dynamic {
@@ -35,7 +42,7 @@ func decodeGroups(dst []byte, to element.Type, q Data, s Scheme, n int) {
 	codes := 1 << s.Code.Bits()
 	var ys [256]float32   // the group's value of each code, when looked up
 	var tbits [256]uint32 // the same as dst's bits
-	for g, i := 0, 0; i < n; g++ {
+	for g, i := g0, 0; i < n; g++ {
 		m := min(s.Group, n-i)
 		sv := scaleValue(q.Scales, s.Scale, g)
 		if s.Scale2 != element.Dynamic {

@@ -108,17 +108,21 @@ func (c Codec) Dequantize(dst []byte, to element.Type, q Data, s Scheme, n int) 
 	dst, codes, scales = dst[:db], codes[:cb], scales[:sb]
 	done := 0
 	if e != nil {
-		if k := e.decode[p]; k != nil && n >= step {
+		if k := e.group[p]; k != nil && n >= s.Group {
+			groups := n / s.Group
+			done = groups * s.Group
+			k(dst[:done*to.Bits()/8], codes[:done*s.Code.Bits()/8], scales[:s.ScaleBytes(done)], q.Zeros[:s.ZeroBytes(done)], groups, s.Group)
+		} else if k := e.decode[p]; k != nil && n >= step {
 			steps := n / step
 			done = steps * step
 			k(dst[:done*to.Bits()/8], codes[:done*s.Code.Bits()/8], scales[:done/s.Group], steps)
 		}
 	}
 	if done < n {
-		// Only schemes without zero points have kernels, and a kernel converts whole groups.
-		g := done / s.Group
-		rest := Data{Codes: codes[done*s.Code.Bits()/8:], Scales: scales[g*s.Scale.Bits()/8:], Zeros: q.Zeros[:zb], Scale2: q.Scale2[:s2b]}
-		decodeGroups(dst[done*to.Bits()/8:], to, rest, s, n-done)
+		// A kernel converts whole groups, and the codes of a whole number of groups fill whole
+		// bytes (a group row's group is even; a block row's 4-bit groups are too).
+		rest := Data{Codes: codes[done*s.Code.Bits()/8:], Scales: scales, Zeros: q.Zeros[:zb], Scale2: q.Scale2[:s2b]}
+		decodeGroupsAt(dst[done*to.Bits()/8:], to, rest, s, n-done, done/s.Group)
 	}
 	return nil
 }
@@ -192,10 +196,12 @@ func (c Codec) Quantize(q Data, s Scheme, src []byte, from element.Type, n int) 
 }
 
 // HasDequantizer reports whether path p (kernels.Best: the best path of this CPU) runs a SIMD
-// kernel of its own to dequantize scheme s to type to, rather than the pure-Go loop.
+// kernel of its own to dequantize scheme s to type to, rather than the pure-Go loop (for all
+// whole groups, or all whole steps of 32 elements, of a call).
 func HasDequantizer(p kernels.Path, s Scheme, to element.Type) bool {
 	e := lookup(s, to, true)
-	return e != nil && resolve(p) < maxPaths && e.decode[resolve(p)] != nil
+	q := resolve(p)
+	return e != nil && q < maxPaths && (e.decode[q] != nil || e.group[q] != nil)
 }
 
 // HasQuantizer reports whether path p (kernels.Best: the best path of this CPU) runs a SIMD

@@ -2510,3 +2510,10982 @@ DATA blockPackOrder<>+8(SB)/8, $0x0000000500000001
 DATA blockPackOrder<>+16(SB)/8, $0x0000000600000002
 DATA blockPackOrder<>+24(SB)/8, $0x0000000700000003
 GLOBL blockPackOrder<>(SB), RODATA|NOPTR, $32
+
+// func int4asymToF16AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·int4asymToF16AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	LEAQ         groupint4AsymRows<>+0(SB), R8
+	VMOVUPS      groupint4AsymValues<>+0(SB), Z14
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x01, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000003f, DI
+	JZ           stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVBLZX      (R10), AX
+	SHRXL        R9, AX, AX
+	ANDL         $0x0000000f, AX
+	SHLL         $0x06, AX
+	VMULPS       (R8)(AX*1), Z0, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+
+steps:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVDQU64 Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVDQU64 Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVDQU64 Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	JNZ       steps
+	ADDQ      $0x00000002, DX
+	MOVQ      R9, AX
+	SHRQ      $0x02, AX
+	ADDQ      AX, R10
+	XORL      $0x00000004, R9
+	DECQ      CX
+	JNZ       group
+	JMP       end
+
+other:
+group2:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVBLZX      (R10), AX
+	SHRXL        R9, AX, AX
+	ANDL         $0x0000000f, AX
+	SHLL         $0x06, AX
+	VMULPS       (R8)(AX*1), Z0, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVDQU64 Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVDQU64 Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVDQU64 Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	CMPQ      R12, $0x00000004
+	JAE       steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	MOVQ R9, AX
+	SHRQ $0x02, AX
+	ADDQ AX, R10
+	XORL $0x00000004, R9
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVBLZX      (R10), AX
+	SHRXL        R9, AX, AX
+	ANDL         $0x0000000f, AX
+	SHLL         $0x06, AX
+	VMULPS       (R8)(AX*1), Z0, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+
+steps3:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVNTDQ  Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVNTDQ  Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVNTDQ  Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVNTDQ  Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	JNZ       steps3
+	ADDQ      $0x00000002, DX
+	MOVQ      R9, AX
+	SHRQ      $0x02, AX
+	ADDQ      AX, R10
+	XORL      $0x00000004, R9
+	DECQ      CX
+	JNZ       group3
+	JMP       end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVBLZX      (R10), AX
+	SHRXL        R9, AX, AX
+	ANDL         $0x0000000f, AX
+	SHLL         $0x06, AX
+	VMULPS       (R8)(AX*1), Z0, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVNTDQ  Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVNTDQ  Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVNTDQ  Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVNTDQ  Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	CMPQ      R12, $0x00000004
+	JAE       steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVNTDQ  Z6, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	MOVQ R9, AX
+	SHRQ $0x02, AX
+	ADDQ AX, R10
+	XORL $0x00000004, R9
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+DATA groupint4AsymRows<>+0(SB)/8, $0x3f80000000000000
+DATA groupint4AsymRows<>+8(SB)/8, $0x4040000040000000
+DATA groupint4AsymRows<>+16(SB)/8, $0x40a0000040800000
+DATA groupint4AsymRows<>+24(SB)/8, $0x40e0000040c00000
+DATA groupint4AsymRows<>+32(SB)/8, $0x4110000041000000
+DATA groupint4AsymRows<>+40(SB)/8, $0x4130000041200000
+DATA groupint4AsymRows<>+48(SB)/8, $0x4150000041400000
+DATA groupint4AsymRows<>+56(SB)/8, $0x4170000041600000
+DATA groupint4AsymRows<>+64(SB)/8, $0x00000000bf800000
+DATA groupint4AsymRows<>+72(SB)/8, $0x400000003f800000
+DATA groupint4AsymRows<>+80(SB)/8, $0x4080000040400000
+DATA groupint4AsymRows<>+88(SB)/8, $0x40c0000040a00000
+DATA groupint4AsymRows<>+96(SB)/8, $0x4100000040e00000
+DATA groupint4AsymRows<>+104(SB)/8, $0x4120000041100000
+DATA groupint4AsymRows<>+112(SB)/8, $0x4140000041300000
+DATA groupint4AsymRows<>+120(SB)/8, $0x4160000041500000
+DATA groupint4AsymRows<>+128(SB)/8, $0xbf800000c0000000
+DATA groupint4AsymRows<>+136(SB)/8, $0x3f80000000000000
+DATA groupint4AsymRows<>+144(SB)/8, $0x4040000040000000
+DATA groupint4AsymRows<>+152(SB)/8, $0x40a0000040800000
+DATA groupint4AsymRows<>+160(SB)/8, $0x40e0000040c00000
+DATA groupint4AsymRows<>+168(SB)/8, $0x4110000041000000
+DATA groupint4AsymRows<>+176(SB)/8, $0x4130000041200000
+DATA groupint4AsymRows<>+184(SB)/8, $0x4150000041400000
+DATA groupint4AsymRows<>+192(SB)/8, $0xc0000000c0400000
+DATA groupint4AsymRows<>+200(SB)/8, $0x00000000bf800000
+DATA groupint4AsymRows<>+208(SB)/8, $0x400000003f800000
+DATA groupint4AsymRows<>+216(SB)/8, $0x4080000040400000
+DATA groupint4AsymRows<>+224(SB)/8, $0x40c0000040a00000
+DATA groupint4AsymRows<>+232(SB)/8, $0x4100000040e00000
+DATA groupint4AsymRows<>+240(SB)/8, $0x4120000041100000
+DATA groupint4AsymRows<>+248(SB)/8, $0x4140000041300000
+DATA groupint4AsymRows<>+256(SB)/8, $0xc0400000c0800000
+DATA groupint4AsymRows<>+264(SB)/8, $0xbf800000c0000000
+DATA groupint4AsymRows<>+272(SB)/8, $0x3f80000000000000
+DATA groupint4AsymRows<>+280(SB)/8, $0x4040000040000000
+DATA groupint4AsymRows<>+288(SB)/8, $0x40a0000040800000
+DATA groupint4AsymRows<>+296(SB)/8, $0x40e0000040c00000
+DATA groupint4AsymRows<>+304(SB)/8, $0x4110000041000000
+DATA groupint4AsymRows<>+312(SB)/8, $0x4130000041200000
+DATA groupint4AsymRows<>+320(SB)/8, $0xc0800000c0a00000
+DATA groupint4AsymRows<>+328(SB)/8, $0xc0000000c0400000
+DATA groupint4AsymRows<>+336(SB)/8, $0x00000000bf800000
+DATA groupint4AsymRows<>+344(SB)/8, $0x400000003f800000
+DATA groupint4AsymRows<>+352(SB)/8, $0x4080000040400000
+DATA groupint4AsymRows<>+360(SB)/8, $0x40c0000040a00000
+DATA groupint4AsymRows<>+368(SB)/8, $0x4100000040e00000
+DATA groupint4AsymRows<>+376(SB)/8, $0x4120000041100000
+DATA groupint4AsymRows<>+384(SB)/8, $0xc0a00000c0c00000
+DATA groupint4AsymRows<>+392(SB)/8, $0xc0400000c0800000
+DATA groupint4AsymRows<>+400(SB)/8, $0xbf800000c0000000
+DATA groupint4AsymRows<>+408(SB)/8, $0x3f80000000000000
+DATA groupint4AsymRows<>+416(SB)/8, $0x4040000040000000
+DATA groupint4AsymRows<>+424(SB)/8, $0x40a0000040800000
+DATA groupint4AsymRows<>+432(SB)/8, $0x40e0000040c00000
+DATA groupint4AsymRows<>+440(SB)/8, $0x4110000041000000
+DATA groupint4AsymRows<>+448(SB)/8, $0xc0c00000c0e00000
+DATA groupint4AsymRows<>+456(SB)/8, $0xc0800000c0a00000
+DATA groupint4AsymRows<>+464(SB)/8, $0xc0000000c0400000
+DATA groupint4AsymRows<>+472(SB)/8, $0x00000000bf800000
+DATA groupint4AsymRows<>+480(SB)/8, $0x400000003f800000
+DATA groupint4AsymRows<>+488(SB)/8, $0x4080000040400000
+DATA groupint4AsymRows<>+496(SB)/8, $0x40c0000040a00000
+DATA groupint4AsymRows<>+504(SB)/8, $0x4100000040e00000
+DATA groupint4AsymRows<>+512(SB)/8, $0xc0e00000c1000000
+DATA groupint4AsymRows<>+520(SB)/8, $0xc0a00000c0c00000
+DATA groupint4AsymRows<>+528(SB)/8, $0xc0400000c0800000
+DATA groupint4AsymRows<>+536(SB)/8, $0xbf800000c0000000
+DATA groupint4AsymRows<>+544(SB)/8, $0x3f80000000000000
+DATA groupint4AsymRows<>+552(SB)/8, $0x4040000040000000
+DATA groupint4AsymRows<>+560(SB)/8, $0x40a0000040800000
+DATA groupint4AsymRows<>+568(SB)/8, $0x40e0000040c00000
+DATA groupint4AsymRows<>+576(SB)/8, $0xc1000000c1100000
+DATA groupint4AsymRows<>+584(SB)/8, $0xc0c00000c0e00000
+DATA groupint4AsymRows<>+592(SB)/8, $0xc0800000c0a00000
+DATA groupint4AsymRows<>+600(SB)/8, $0xc0000000c0400000
+DATA groupint4AsymRows<>+608(SB)/8, $0x00000000bf800000
+DATA groupint4AsymRows<>+616(SB)/8, $0x400000003f800000
+DATA groupint4AsymRows<>+624(SB)/8, $0x4080000040400000
+DATA groupint4AsymRows<>+632(SB)/8, $0x40c0000040a00000
+DATA groupint4AsymRows<>+640(SB)/8, $0xc1100000c1200000
+DATA groupint4AsymRows<>+648(SB)/8, $0xc0e00000c1000000
+DATA groupint4AsymRows<>+656(SB)/8, $0xc0a00000c0c00000
+DATA groupint4AsymRows<>+664(SB)/8, $0xc0400000c0800000
+DATA groupint4AsymRows<>+672(SB)/8, $0xbf800000c0000000
+DATA groupint4AsymRows<>+680(SB)/8, $0x3f80000000000000
+DATA groupint4AsymRows<>+688(SB)/8, $0x4040000040000000
+DATA groupint4AsymRows<>+696(SB)/8, $0x40a0000040800000
+DATA groupint4AsymRows<>+704(SB)/8, $0xc1200000c1300000
+DATA groupint4AsymRows<>+712(SB)/8, $0xc1000000c1100000
+DATA groupint4AsymRows<>+720(SB)/8, $0xc0c00000c0e00000
+DATA groupint4AsymRows<>+728(SB)/8, $0xc0800000c0a00000
+DATA groupint4AsymRows<>+736(SB)/8, $0xc0000000c0400000
+DATA groupint4AsymRows<>+744(SB)/8, $0x00000000bf800000
+DATA groupint4AsymRows<>+752(SB)/8, $0x400000003f800000
+DATA groupint4AsymRows<>+760(SB)/8, $0x4080000040400000
+DATA groupint4AsymRows<>+768(SB)/8, $0xc1300000c1400000
+DATA groupint4AsymRows<>+776(SB)/8, $0xc1100000c1200000
+DATA groupint4AsymRows<>+784(SB)/8, $0xc0e00000c1000000
+DATA groupint4AsymRows<>+792(SB)/8, $0xc0a00000c0c00000
+DATA groupint4AsymRows<>+800(SB)/8, $0xc0400000c0800000
+DATA groupint4AsymRows<>+808(SB)/8, $0xbf800000c0000000
+DATA groupint4AsymRows<>+816(SB)/8, $0x3f80000000000000
+DATA groupint4AsymRows<>+824(SB)/8, $0x4040000040000000
+DATA groupint4AsymRows<>+832(SB)/8, $0xc1400000c1500000
+DATA groupint4AsymRows<>+840(SB)/8, $0xc1200000c1300000
+DATA groupint4AsymRows<>+848(SB)/8, $0xc1000000c1100000
+DATA groupint4AsymRows<>+856(SB)/8, $0xc0c00000c0e00000
+DATA groupint4AsymRows<>+864(SB)/8, $0xc0800000c0a00000
+DATA groupint4AsymRows<>+872(SB)/8, $0xc0000000c0400000
+DATA groupint4AsymRows<>+880(SB)/8, $0x00000000bf800000
+DATA groupint4AsymRows<>+888(SB)/8, $0x400000003f800000
+DATA groupint4AsymRows<>+896(SB)/8, $0xc1500000c1600000
+DATA groupint4AsymRows<>+904(SB)/8, $0xc1300000c1400000
+DATA groupint4AsymRows<>+912(SB)/8, $0xc1100000c1200000
+DATA groupint4AsymRows<>+920(SB)/8, $0xc0e00000c1000000
+DATA groupint4AsymRows<>+928(SB)/8, $0xc0a00000c0c00000
+DATA groupint4AsymRows<>+936(SB)/8, $0xc0400000c0800000
+DATA groupint4AsymRows<>+944(SB)/8, $0xbf800000c0000000
+DATA groupint4AsymRows<>+952(SB)/8, $0x3f80000000000000
+DATA groupint4AsymRows<>+960(SB)/8, $0xc1600000c1700000
+DATA groupint4AsymRows<>+968(SB)/8, $0xc1400000c1500000
+DATA groupint4AsymRows<>+976(SB)/8, $0xc1200000c1300000
+DATA groupint4AsymRows<>+984(SB)/8, $0xc1000000c1100000
+DATA groupint4AsymRows<>+992(SB)/8, $0xc0c00000c0e00000
+DATA groupint4AsymRows<>+1000(SB)/8, $0xc0800000c0a00000
+DATA groupint4AsymRows<>+1008(SB)/8, $0xc0000000c0400000
+DATA groupint4AsymRows<>+1016(SB)/8, $0x00000000bf800000
+GLOBL groupint4AsymRows<>(SB), RODATA|NOPTR, $1024
+
+DATA groupint4AsymValues<>+0(SB)/8, $0x3f80000000000000
+DATA groupint4AsymValues<>+8(SB)/8, $0x4040000040000000
+DATA groupint4AsymValues<>+16(SB)/8, $0x40a0000040800000
+DATA groupint4AsymValues<>+24(SB)/8, $0x40e0000040c00000
+DATA groupint4AsymValues<>+32(SB)/8, $0x4110000041000000
+DATA groupint4AsymValues<>+40(SB)/8, $0x4130000041200000
+DATA groupint4AsymValues<>+48(SB)/8, $0x4150000041400000
+DATA groupint4AsymValues<>+56(SB)/8, $0x4170000041600000
+GLOBL groupint4AsymValues<>(SB), RODATA|NOPTR, $64
+
+// func int4asymToF32AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512F, AVX512VBMI, BMI2, MMX+
+TEXT ·int4asymToF32AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	LEAQ         groupint4AsymRows<>+0(SB), R8
+	VMOVUPS      groupint4AsymValues<>+0(SB), Z14
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
+	VMOVDQU64    blockNibbleDwords<>+0(SB), Z28
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x02, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000003f, DI
+	JZ           stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVBLZX      (R10), AX
+	SHRXL        R9, AX, AX
+	ANDL         $0x0000000f, AX
+	SHLL         $0x06, AX
+	VMULPS       (R8)(AX*1), Z0, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+
+steps:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVDQU64           Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVDQU64           Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVDQU64           Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVDQU64           Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVDQU64           Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVDQU64           Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVDQU64           Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVDQU64           Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	JNZ                 steps
+	ADDQ                $0x00000002, DX
+	MOVQ                R9, AX
+	SHRQ                $0x02, AX
+	ADDQ                AX, R10
+	XORL                $0x00000004, R9
+	DECQ                CX
+	JNZ                 group
+	JMP                 end
+
+other:
+group2:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVBLZX      (R10), AX
+	SHRXL        R9, AX, AX
+	ANDL         $0x0000000f, AX
+	SHLL         $0x06, AX
+	VMULPS       (R8)(AX*1), Z0, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVDQU64           Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVDQU64           Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVDQU64           Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVDQU64           Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVDQU64           Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVDQU64           Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVDQU64           Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVDQU64           Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	CMPQ                R12, $0x00000004
+	JAE                 steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVDQU64           Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVDQU64           Z7, 64(DI)
+	ADDQ                $0x00000010, SI
+	ADDQ                $0x00000080, DI
+	DECQ                R12
+	JNZ                 one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	MOVQ R9, AX
+	SHRQ $0x02, AX
+	ADDQ AX, R10
+	XORL $0x00000004, R9
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVBLZX      (R10), AX
+	SHRXL        R9, AX, AX
+	ANDL         $0x0000000f, AX
+	SHLL         $0x06, AX
+	VMULPS       (R8)(AX*1), Z0, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+
+steps3:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVNTDQ            Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVNTDQ            Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVNTDQ            Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVNTDQ            Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVNTDQ            Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVNTDQ            Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVNTDQ            Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVNTDQ            Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	JNZ                 steps3
+	ADDQ                $0x00000002, DX
+	MOVQ                R9, AX
+	SHRQ                $0x02, AX
+	ADDQ                AX, R10
+	XORL                $0x00000004, R9
+	DECQ                CX
+	JNZ                 group3
+	JMP                 end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVBLZX      (R10), AX
+	SHRXL        R9, AX, AX
+	ANDL         $0x0000000f, AX
+	SHLL         $0x06, AX
+	VMULPS       (R8)(AX*1), Z0, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVNTDQ            Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVNTDQ            Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVNTDQ            Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVNTDQ            Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVNTDQ            Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVNTDQ            Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVNTDQ            Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVNTDQ            Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	CMPQ                R12, $0x00000004
+	JAE                 steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVNTDQ            Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVNTDQ            Z7, 64(DI)
+	ADDQ                $0x00000010, SI
+	ADDQ                $0x00000080, DI
+	DECQ                R12
+	JNZ                 one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	MOVQ R9, AX
+	SHRQ $0x02, AX
+	ADDQ AX, R10
+	XORL $0x00000004, R9
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func int4symToF16AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, MMX+
+TEXT ·int4symToF16AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	VMOVUPS      groupint4SymValues<>+0(SB), Z14
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x01, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000003f, DI
+	JZ           stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+
+steps:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVDQU64 Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVDQU64 Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVDQU64 Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	JNZ       steps
+	ADDQ      $0x00000002, DX
+	DECQ      CX
+	JNZ       group
+	JMP       end
+
+other:
+group2:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVDQU64 Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVDQU64 Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVDQU64 Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	CMPQ      R12, $0x00000004
+	JAE       steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+
+steps3:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVNTDQ  Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVNTDQ  Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVNTDQ  Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVNTDQ  Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	JNZ       steps3
+	ADDQ      $0x00000002, DX
+	DECQ      CX
+	JNZ       group3
+	JMP       end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVNTDQ  Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVNTDQ  Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVNTDQ  Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVNTDQ  Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	CMPQ      R12, $0x00000004
+	JAE       steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVNTDQ  Z6, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+DATA groupint4SymValues<>+0(SB)/8, $0x3f80000000000000
+DATA groupint4SymValues<>+8(SB)/8, $0x4040000040000000
+DATA groupint4SymValues<>+16(SB)/8, $0x40a0000040800000
+DATA groupint4SymValues<>+24(SB)/8, $0x40e0000040c00000
+DATA groupint4SymValues<>+32(SB)/8, $0xc0e00000c1000000
+DATA groupint4SymValues<>+40(SB)/8, $0xc0a00000c0c00000
+DATA groupint4SymValues<>+48(SB)/8, $0xc0400000c0800000
+DATA groupint4SymValues<>+56(SB)/8, $0xbf800000c0000000
+GLOBL groupint4SymValues<>(SB), RODATA|NOPTR, $64
+
+// func int4symToF32AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512F, AVX512VBMI, MMX+
+TEXT ·int4symToF32AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	VMOVUPS      groupint4SymValues<>+0(SB), Z14
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
+	VMOVDQU64    blockNibbleDwords<>+0(SB), Z28
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x02, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000003f, DI
+	JZ           stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+
+steps:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVDQU64           Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVDQU64           Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVDQU64           Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVDQU64           Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVDQU64           Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVDQU64           Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVDQU64           Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVDQU64           Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	JNZ                 steps
+	ADDQ                $0x00000002, DX
+	DECQ                CX
+	JNZ                 group
+	JMP                 end
+
+other:
+group2:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVDQU64           Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVDQU64           Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVDQU64           Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVDQU64           Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVDQU64           Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVDQU64           Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVDQU64           Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVDQU64           Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	CMPQ                R12, $0x00000004
+	JAE                 steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVDQU64           Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVDQU64           Z7, 64(DI)
+	ADDQ                $0x00000010, SI
+	ADDQ                $0x00000080, DI
+	DECQ                R12
+	JNZ                 one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+
+steps3:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVNTDQ            Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVNTDQ            Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVNTDQ            Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVNTDQ            Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVNTDQ            Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVNTDQ            Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVNTDQ            Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVNTDQ            Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	JNZ                 steps3
+	ADDQ                $0x00000002, DX
+	DECQ                CX
+	JNZ                 group3
+	JMP                 end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVNTDQ            Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVNTDQ            Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVNTDQ            Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVNTDQ            Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVNTDQ            Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVNTDQ            Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVNTDQ            Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVNTDQ            Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	CMPQ                R12, $0x00000004
+	JAE                 steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVNTDQ            Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVNTDQ            Z7, 64(DI)
+	ADDQ                $0x00000010, SI
+	ADDQ                $0x00000080, DI
+	DECQ                R12
+	JNZ                 one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func int8asymToF16AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·int8asymToF16AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x01, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000003f, DI
+	JZ           stream
+
+cached:
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVBLZX      (R10), AX
+	VCVTSI2SSL   AX, X1, X1
+	VBROADCASTSS X1, Z1
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix
+	CMPQ         R12, $0x00000002
+	JB           single
+
+steps:
+	VPMOVZXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VSUBPS    Z1, Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z2, (DI)
+	VPMOVZXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VSUBPS    Z1, Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCVTPS2PH $0x00, Z3, 32(DI)
+	VPMOVZXBD 32(SI), Z4
+	VCVTDQ2PS Z4, Z4
+	VSUBPS    Z1, Z4, Z4
+	VMULPS    Z0, Z4, Z4
+	VCVTPS2PH $0x00, Z4, 64(DI)
+	VPMOVZXBD 48(SI), Z5
+	VCVTDQ2PS Z5, Z5
+	VSUBPS    Z1, Z5, Z5
+	VMULPS    Z0, Z5, Z5
+	VCVTPS2PH $0x00, Z5, 96(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps
+
+single:
+	TESTQ R12, R12
+	JZ    stepped
+
+one:
+	VPMOVZXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VSUBPS    Z1, Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z2, (DI)
+	VPMOVZXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VSUBPS    Z1, Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCVTPS2PH $0x00, Z3, 32(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one
+
+stepped:
+	JMP next
+
+fix:
+	CMPQ R12, $0x00000002
+	JB   single2
+
+steps2:
+	VPMOVZXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VSUBPS    Z1, Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCMPPS    $0x03, Z2, Z2, K1
+	VMOVAPS   Z15, K1, Z2
+	VCVTPS2PH $0x00, Z2, (DI)
+	VPMOVZXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VSUBPS    Z1, Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCMPPS    $0x03, Z3, Z3, K1
+	VMOVAPS   Z15, K1, Z3
+	VCVTPS2PH $0x00, Z3, 32(DI)
+	VPMOVZXBD 32(SI), Z4
+	VCVTDQ2PS Z4, Z4
+	VSUBPS    Z1, Z4, Z4
+	VMULPS    Z0, Z4, Z4
+	VCMPPS    $0x03, Z4, Z4, K1
+	VMOVAPS   Z15, K1, Z4
+	VCVTPS2PH $0x00, Z4, 64(DI)
+	VPMOVZXBD 48(SI), Z5
+	VCVTDQ2PS Z5, Z5
+	VSUBPS    Z1, Z5, Z5
+	VMULPS    Z0, Z5, Z5
+	VCMPPS    $0x03, Z5, Z5, K1
+	VMOVAPS   Z15, K1, Z5
+	VCVTPS2PH $0x00, Z5, 96(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VPMOVZXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VSUBPS    Z1, Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCMPPS    $0x03, Z2, Z2, K1
+	VMOVAPS   Z15, K1, Z2
+	VCVTPS2PH $0x00, Z2, (DI)
+	VPMOVZXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VSUBPS    Z1, Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCMPPS    $0x03, Z3, Z3, K1
+	VMOVAPS   Z15, K1, Z3
+	VCVTPS2PH $0x00, Z3, 32(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one2
+
+stepped2:
+next:
+	ADDQ $0x00000002, DX
+	INCQ R10
+	DECQ CX
+	JNZ  group
+
+done:
+	VZEROUPPER
+	RET
+
+stream:
+group2:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVBLZX      (R10), AX
+	VCVTSI2SSL   AX, X1, X1
+	VBROADCASTSS X1, Z1
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix2
+	CMPQ         R12, $0x00000002
+	JB           single3
+
+steps3:
+	VPMOVZXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VSUBPS    Z1, Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VMOVNTDQ  Y2, (DI)
+	VPMOVZXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VSUBPS    Z1, Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VMOVNTDQ  Y3, 32(DI)
+	VPMOVZXBD 32(SI), Z4
+	VCVTDQ2PS Z4, Z4
+	VSUBPS    Z1, Z4, Z4
+	VMULPS    Z0, Z4, Z4
+	VCVTPS2PH $0x00, Z4, Y4
+	VMOVNTDQ  Y4, 64(DI)
+	VPMOVZXBD 48(SI), Z5
+	VCVTDQ2PS Z5, Z5
+	VSUBPS    Z1, Z5, Z5
+	VMULPS    Z0, Z5, Z5
+	VCVTPS2PH $0x00, Z5, Y5
+	VMOVNTDQ  Y5, 96(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps3
+
+single3:
+	TESTQ R12, R12
+	JZ    stepped3
+
+one3:
+	VPMOVZXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VSUBPS    Z1, Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VMOVNTDQ  Y2, (DI)
+	VPMOVZXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VSUBPS    Z1, Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VMOVNTDQ  Y3, 32(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one3
+
+stepped3:
+	JMP next2
+
+fix2:
+	CMPQ R12, $0x00000002
+	JB   single4
+
+steps4:
+	VPMOVZXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VSUBPS    Z1, Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCMPPS    $0x03, Z2, Z2, K1
+	VMOVAPS   Z15, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VMOVNTDQ  Y2, (DI)
+	VPMOVZXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VSUBPS    Z1, Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCMPPS    $0x03, Z3, Z3, K1
+	VMOVAPS   Z15, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VMOVNTDQ  Y3, 32(DI)
+	VPMOVZXBD 32(SI), Z4
+	VCVTDQ2PS Z4, Z4
+	VSUBPS    Z1, Z4, Z4
+	VMULPS    Z0, Z4, Z4
+	VCMPPS    $0x03, Z4, Z4, K1
+	VMOVAPS   Z15, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y4
+	VMOVNTDQ  Y4, 64(DI)
+	VPMOVZXBD 48(SI), Z5
+	VCVTDQ2PS Z5, Z5
+	VSUBPS    Z1, Z5, Z5
+	VMULPS    Z0, Z5, Z5
+	VCMPPS    $0x03, Z5, Z5, K1
+	VMOVAPS   Z15, K1, Z5
+	VCVTPS2PH $0x00, Z5, Y5
+	VMOVNTDQ  Y5, 96(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VPMOVZXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VSUBPS    Z1, Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCMPPS    $0x03, Z2, Z2, K1
+	VMOVAPS   Z15, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VMOVNTDQ  Y2, (DI)
+	VPMOVZXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VSUBPS    Z1, Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCMPPS    $0x03, Z3, Z3, K1
+	VMOVAPS   Z15, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VMOVNTDQ  Y3, 32(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one4
+
+stepped4:
+next2:
+	ADDQ $0x00000002, DX
+	INCQ R10
+	DECQ CX
+	JNZ  group2
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func int8asymToF32AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·int8asymToF32AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x02, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000003f, DI
+	JZ           stream
+
+cached:
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVBLZX      (R10), AX
+	VCVTSI2SSL   AX, X1, X1
+	VBROADCASTSS X1, Z1
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix
+	CMPQ         R12, $0x00000002
+	JB           single
+
+steps:
+	VPMOVZXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VSUBPS    Z1, Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VCVTPH2PS Y2, Z2
+	VMOVDQU64 Z2, (DI)
+	VPMOVZXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VSUBPS    Z1, Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPH2PS Y3, Z3
+	VMOVDQU64 Z3, 64(DI)
+	VPMOVZXBD 32(SI), Z4
+	VCVTDQ2PS Z4, Z4
+	VSUBPS    Z1, Z4, Z4
+	VMULPS    Z0, Z4, Z4
+	VCVTPS2PH $0x00, Z4, Y4
+	VCVTPH2PS Y4, Z4
+	VMOVDQU64 Z4, 128(DI)
+	VPMOVZXBD 48(SI), Z5
+	VCVTDQ2PS Z5, Z5
+	VSUBPS    Z1, Z5, Z5
+	VMULPS    Z0, Z5, Z5
+	VCVTPS2PH $0x00, Z5, Y5
+	VCVTPH2PS Y5, Z5
+	VMOVDQU64 Z5, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps
+
+single:
+	TESTQ R12, R12
+	JZ    stepped
+
+one:
+	VPMOVZXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VSUBPS    Z1, Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VCVTPH2PS Y2, Z2
+	VMOVDQU64 Z2, (DI)
+	VPMOVZXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VSUBPS    Z1, Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPH2PS Y3, Z3
+	VMOVDQU64 Z3, 64(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       one
+
+stepped:
+	JMP next
+
+fix:
+	CMPQ R12, $0x00000002
+	JB   single2
+
+steps2:
+	VPMOVZXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VSUBPS    Z1, Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCMPPS    $0x03, Z2, Z2, K1
+	VMOVAPS   Z15, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VCVTPH2PS Y2, Z2
+	VMOVDQU64 Z2, (DI)
+	VPMOVZXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VSUBPS    Z1, Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCMPPS    $0x03, Z3, Z3, K1
+	VMOVAPS   Z15, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPH2PS Y3, Z3
+	VMOVDQU64 Z3, 64(DI)
+	VPMOVZXBD 32(SI), Z4
+	VCVTDQ2PS Z4, Z4
+	VSUBPS    Z1, Z4, Z4
+	VMULPS    Z0, Z4, Z4
+	VCMPPS    $0x03, Z4, Z4, K1
+	VMOVAPS   Z15, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y4
+	VCVTPH2PS Y4, Z4
+	VMOVDQU64 Z4, 128(DI)
+	VPMOVZXBD 48(SI), Z5
+	VCVTDQ2PS Z5, Z5
+	VSUBPS    Z1, Z5, Z5
+	VMULPS    Z0, Z5, Z5
+	VCMPPS    $0x03, Z5, Z5, K1
+	VMOVAPS   Z15, K1, Z5
+	VCVTPS2PH $0x00, Z5, Y5
+	VCVTPH2PS Y5, Z5
+	VMOVDQU64 Z5, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VPMOVZXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VSUBPS    Z1, Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCMPPS    $0x03, Z2, Z2, K1
+	VMOVAPS   Z15, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VCVTPH2PS Y2, Z2
+	VMOVDQU64 Z2, (DI)
+	VPMOVZXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VSUBPS    Z1, Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCMPPS    $0x03, Z3, Z3, K1
+	VMOVAPS   Z15, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPH2PS Y3, Z3
+	VMOVDQU64 Z3, 64(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       one2
+
+stepped2:
+next:
+	ADDQ $0x00000002, DX
+	INCQ R10
+	DECQ CX
+	JNZ  group
+
+done:
+	VZEROUPPER
+	RET
+
+stream:
+group2:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVBLZX      (R10), AX
+	VCVTSI2SSL   AX, X1, X1
+	VBROADCASTSS X1, Z1
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix2
+	CMPQ         R12, $0x00000002
+	JB           single3
+
+steps3:
+	VPMOVZXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VSUBPS    Z1, Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VCVTPH2PS Y2, Z2
+	VMOVNTDQ  Z2, (DI)
+	VPMOVZXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VSUBPS    Z1, Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPH2PS Y3, Z3
+	VMOVNTDQ  Z3, 64(DI)
+	VPMOVZXBD 32(SI), Z4
+	VCVTDQ2PS Z4, Z4
+	VSUBPS    Z1, Z4, Z4
+	VMULPS    Z0, Z4, Z4
+	VCVTPS2PH $0x00, Z4, Y4
+	VCVTPH2PS Y4, Z4
+	VMOVNTDQ  Z4, 128(DI)
+	VPMOVZXBD 48(SI), Z5
+	VCVTDQ2PS Z5, Z5
+	VSUBPS    Z1, Z5, Z5
+	VMULPS    Z0, Z5, Z5
+	VCVTPS2PH $0x00, Z5, Y5
+	VCVTPH2PS Y5, Z5
+	VMOVNTDQ  Z5, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps3
+
+single3:
+	TESTQ R12, R12
+	JZ    stepped3
+
+one3:
+	VPMOVZXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VSUBPS    Z1, Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VCVTPH2PS Y2, Z2
+	VMOVNTDQ  Z2, (DI)
+	VPMOVZXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VSUBPS    Z1, Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPH2PS Y3, Z3
+	VMOVNTDQ  Z3, 64(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       one3
+
+stepped3:
+	JMP next2
+
+fix2:
+	CMPQ R12, $0x00000002
+	JB   single4
+
+steps4:
+	VPMOVZXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VSUBPS    Z1, Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCMPPS    $0x03, Z2, Z2, K1
+	VMOVAPS   Z15, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VCVTPH2PS Y2, Z2
+	VMOVNTDQ  Z2, (DI)
+	VPMOVZXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VSUBPS    Z1, Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCMPPS    $0x03, Z3, Z3, K1
+	VMOVAPS   Z15, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPH2PS Y3, Z3
+	VMOVNTDQ  Z3, 64(DI)
+	VPMOVZXBD 32(SI), Z4
+	VCVTDQ2PS Z4, Z4
+	VSUBPS    Z1, Z4, Z4
+	VMULPS    Z0, Z4, Z4
+	VCMPPS    $0x03, Z4, Z4, K1
+	VMOVAPS   Z15, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y4
+	VCVTPH2PS Y4, Z4
+	VMOVNTDQ  Z4, 128(DI)
+	VPMOVZXBD 48(SI), Z5
+	VCVTDQ2PS Z5, Z5
+	VSUBPS    Z1, Z5, Z5
+	VMULPS    Z0, Z5, Z5
+	VCMPPS    $0x03, Z5, Z5, K1
+	VMOVAPS   Z15, K1, Z5
+	VCVTPS2PH $0x00, Z5, Y5
+	VCVTPH2PS Y5, Z5
+	VMOVNTDQ  Z5, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VPMOVZXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VSUBPS    Z1, Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCMPPS    $0x03, Z2, Z2, K1
+	VMOVAPS   Z15, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VCVTPH2PS Y2, Z2
+	VMOVNTDQ  Z2, (DI)
+	VPMOVZXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VSUBPS    Z1, Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCMPPS    $0x03, Z3, Z3, K1
+	VMOVAPS   Z15, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPH2PS Y3, Z3
+	VMOVNTDQ  Z3, 64(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       one4
+
+stepped4:
+next2:
+	ADDQ $0x00000002, DX
+	INCQ R10
+	DECQ CX
+	JNZ  group2
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func int8symToF16AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·int8symToF16AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x01, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000003f, DI
+	JZ           stream
+
+cached:
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix
+	CMPQ         R12, $0x00000002
+	JB           single
+
+steps:
+	VPMOVSXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z2, (DI)
+	VPMOVSXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCVTPS2PH $0x00, Z3, 32(DI)
+	VPMOVSXBD 32(SI), Z4
+	VCVTDQ2PS Z4, Z4
+	VMULPS    Z0, Z4, Z4
+	VCVTPS2PH $0x00, Z4, 64(DI)
+	VPMOVSXBD 48(SI), Z5
+	VCVTDQ2PS Z5, Z5
+	VMULPS    Z0, Z5, Z5
+	VCVTPS2PH $0x00, Z5, 96(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps
+
+single:
+	TESTQ R12, R12
+	JZ    stepped
+
+one:
+	VPMOVSXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z2, (DI)
+	VPMOVSXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCVTPS2PH $0x00, Z3, 32(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one
+
+stepped:
+	JMP next
+
+fix:
+	CMPQ R12, $0x00000002
+	JB   single2
+
+steps2:
+	VPMOVSXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCMPPS    $0x03, Z2, Z2, K1
+	VMOVAPS   Z15, K1, Z2
+	VCVTPS2PH $0x00, Z2, (DI)
+	VPMOVSXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCMPPS    $0x03, Z3, Z3, K1
+	VMOVAPS   Z15, K1, Z3
+	VCVTPS2PH $0x00, Z3, 32(DI)
+	VPMOVSXBD 32(SI), Z4
+	VCVTDQ2PS Z4, Z4
+	VMULPS    Z0, Z4, Z4
+	VCMPPS    $0x03, Z4, Z4, K1
+	VMOVAPS   Z15, K1, Z4
+	VCVTPS2PH $0x00, Z4, 64(DI)
+	VPMOVSXBD 48(SI), Z5
+	VCVTDQ2PS Z5, Z5
+	VMULPS    Z0, Z5, Z5
+	VCMPPS    $0x03, Z5, Z5, K1
+	VMOVAPS   Z15, K1, Z5
+	VCVTPS2PH $0x00, Z5, 96(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VPMOVSXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCMPPS    $0x03, Z2, Z2, K1
+	VMOVAPS   Z15, K1, Z2
+	VCVTPS2PH $0x00, Z2, (DI)
+	VPMOVSXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCMPPS    $0x03, Z3, Z3, K1
+	VMOVAPS   Z15, K1, Z3
+	VCVTPS2PH $0x00, Z3, 32(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one2
+
+stepped2:
+next:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group
+
+done:
+	VZEROUPPER
+	RET
+
+stream:
+group2:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix2
+	CMPQ         R12, $0x00000002
+	JB           single3
+
+steps3:
+	VPMOVSXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VMOVNTDQ  Y2, (DI)
+	VPMOVSXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VMOVNTDQ  Y3, 32(DI)
+	VPMOVSXBD 32(SI), Z4
+	VCVTDQ2PS Z4, Z4
+	VMULPS    Z0, Z4, Z4
+	VCVTPS2PH $0x00, Z4, Y4
+	VMOVNTDQ  Y4, 64(DI)
+	VPMOVSXBD 48(SI), Z5
+	VCVTDQ2PS Z5, Z5
+	VMULPS    Z0, Z5, Z5
+	VCVTPS2PH $0x00, Z5, Y5
+	VMOVNTDQ  Y5, 96(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps3
+
+single3:
+	TESTQ R12, R12
+	JZ    stepped3
+
+one3:
+	VPMOVSXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VMOVNTDQ  Y2, (DI)
+	VPMOVSXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VMOVNTDQ  Y3, 32(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one3
+
+stepped3:
+	JMP next2
+
+fix2:
+	CMPQ R12, $0x00000002
+	JB   single4
+
+steps4:
+	VPMOVSXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCMPPS    $0x03, Z2, Z2, K1
+	VMOVAPS   Z15, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VMOVNTDQ  Y2, (DI)
+	VPMOVSXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCMPPS    $0x03, Z3, Z3, K1
+	VMOVAPS   Z15, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VMOVNTDQ  Y3, 32(DI)
+	VPMOVSXBD 32(SI), Z4
+	VCVTDQ2PS Z4, Z4
+	VMULPS    Z0, Z4, Z4
+	VCMPPS    $0x03, Z4, Z4, K1
+	VMOVAPS   Z15, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y4
+	VMOVNTDQ  Y4, 64(DI)
+	VPMOVSXBD 48(SI), Z5
+	VCVTDQ2PS Z5, Z5
+	VMULPS    Z0, Z5, Z5
+	VCMPPS    $0x03, Z5, Z5, K1
+	VMOVAPS   Z15, K1, Z5
+	VCVTPS2PH $0x00, Z5, Y5
+	VMOVNTDQ  Y5, 96(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VPMOVSXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCMPPS    $0x03, Z2, Z2, K1
+	VMOVAPS   Z15, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VMOVNTDQ  Y2, (DI)
+	VPMOVSXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCMPPS    $0x03, Z3, Z3, K1
+	VMOVAPS   Z15, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VMOVNTDQ  Y3, 32(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one4
+
+stepped4:
+next2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func int8symToF32AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512F, MMX+
+TEXT ·int8symToF32AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x02, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000003f, DI
+	JZ           stream
+
+cached:
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix
+	CMPQ         R12, $0x00000002
+	JB           single
+
+steps:
+	VPMOVSXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VCVTPH2PS Y2, Z2
+	VMOVDQU64 Z2, (DI)
+	VPMOVSXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPH2PS Y3, Z3
+	VMOVDQU64 Z3, 64(DI)
+	VPMOVSXBD 32(SI), Z4
+	VCVTDQ2PS Z4, Z4
+	VMULPS    Z0, Z4, Z4
+	VCVTPS2PH $0x00, Z4, Y4
+	VCVTPH2PS Y4, Z4
+	VMOVDQU64 Z4, 128(DI)
+	VPMOVSXBD 48(SI), Z5
+	VCVTDQ2PS Z5, Z5
+	VMULPS    Z0, Z5, Z5
+	VCVTPS2PH $0x00, Z5, Y5
+	VCVTPH2PS Y5, Z5
+	VMOVDQU64 Z5, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps
+
+single:
+	TESTQ R12, R12
+	JZ    stepped
+
+one:
+	VPMOVSXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VCVTPH2PS Y2, Z2
+	VMOVDQU64 Z2, (DI)
+	VPMOVSXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPH2PS Y3, Z3
+	VMOVDQU64 Z3, 64(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       one
+
+stepped:
+	JMP next
+
+fix:
+	CMPQ R12, $0x00000002
+	JB   single2
+
+steps2:
+	VPMOVSXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCMPPS    $0x03, Z2, Z2, K1
+	VMOVAPS   Z15, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VCVTPH2PS Y2, Z2
+	VMOVDQU64 Z2, (DI)
+	VPMOVSXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCMPPS    $0x03, Z3, Z3, K1
+	VMOVAPS   Z15, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPH2PS Y3, Z3
+	VMOVDQU64 Z3, 64(DI)
+	VPMOVSXBD 32(SI), Z4
+	VCVTDQ2PS Z4, Z4
+	VMULPS    Z0, Z4, Z4
+	VCMPPS    $0x03, Z4, Z4, K1
+	VMOVAPS   Z15, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y4
+	VCVTPH2PS Y4, Z4
+	VMOVDQU64 Z4, 128(DI)
+	VPMOVSXBD 48(SI), Z5
+	VCVTDQ2PS Z5, Z5
+	VMULPS    Z0, Z5, Z5
+	VCMPPS    $0x03, Z5, Z5, K1
+	VMOVAPS   Z15, K1, Z5
+	VCVTPS2PH $0x00, Z5, Y5
+	VCVTPH2PS Y5, Z5
+	VMOVDQU64 Z5, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VPMOVSXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCMPPS    $0x03, Z2, Z2, K1
+	VMOVAPS   Z15, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VCVTPH2PS Y2, Z2
+	VMOVDQU64 Z2, (DI)
+	VPMOVSXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCMPPS    $0x03, Z3, Z3, K1
+	VMOVAPS   Z15, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPH2PS Y3, Z3
+	VMOVDQU64 Z3, 64(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       one2
+
+stepped2:
+next:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group
+
+done:
+	VZEROUPPER
+	RET
+
+stream:
+group2:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix2
+	CMPQ         R12, $0x00000002
+	JB           single3
+
+steps3:
+	VPMOVSXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VCVTPH2PS Y2, Z2
+	VMOVNTDQ  Z2, (DI)
+	VPMOVSXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPH2PS Y3, Z3
+	VMOVNTDQ  Z3, 64(DI)
+	VPMOVSXBD 32(SI), Z4
+	VCVTDQ2PS Z4, Z4
+	VMULPS    Z0, Z4, Z4
+	VCVTPS2PH $0x00, Z4, Y4
+	VCVTPH2PS Y4, Z4
+	VMOVNTDQ  Z4, 128(DI)
+	VPMOVSXBD 48(SI), Z5
+	VCVTDQ2PS Z5, Z5
+	VMULPS    Z0, Z5, Z5
+	VCVTPS2PH $0x00, Z5, Y5
+	VCVTPH2PS Y5, Z5
+	VMOVNTDQ  Z5, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps3
+
+single3:
+	TESTQ R12, R12
+	JZ    stepped3
+
+one3:
+	VPMOVSXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VCVTPH2PS Y2, Z2
+	VMOVNTDQ  Z2, (DI)
+	VPMOVSXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPH2PS Y3, Z3
+	VMOVNTDQ  Z3, 64(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       one3
+
+stepped3:
+	JMP next2
+
+fix2:
+	CMPQ R12, $0x00000002
+	JB   single4
+
+steps4:
+	VPMOVSXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCMPPS    $0x03, Z2, Z2, K1
+	VMOVAPS   Z15, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VCVTPH2PS Y2, Z2
+	VMOVNTDQ  Z2, (DI)
+	VPMOVSXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCMPPS    $0x03, Z3, Z3, K1
+	VMOVAPS   Z15, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPH2PS Y3, Z3
+	VMOVNTDQ  Z3, 64(DI)
+	VPMOVSXBD 32(SI), Z4
+	VCVTDQ2PS Z4, Z4
+	VMULPS    Z0, Z4, Z4
+	VCMPPS    $0x03, Z4, Z4, K1
+	VMOVAPS   Z15, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y4
+	VCVTPH2PS Y4, Z4
+	VMOVNTDQ  Z4, 128(DI)
+	VPMOVSXBD 48(SI), Z5
+	VCVTDQ2PS Z5, Z5
+	VMULPS    Z0, Z5, Z5
+	VCMPPS    $0x03, Z5, Z5, K1
+	VMOVAPS   Z15, K1, Z5
+	VCVTPS2PH $0x00, Z5, Y5
+	VCVTPH2PS Y5, Z5
+	VMOVNTDQ  Z5, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VPMOVSXBD (SI), Z2
+	VCVTDQ2PS Z2, Z2
+	VMULPS    Z0, Z2, Z2
+	VCMPPS    $0x03, Z2, Z2, K1
+	VMOVAPS   Z15, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y2
+	VCVTPH2PS Y2, Z2
+	VMOVNTDQ  Z2, (DI)
+	VPMOVSXBD 16(SI), Z3
+	VCVTDQ2PS Z3, Z3
+	VMULPS    Z0, Z3, Z3
+	VCMPPS    $0x03, Z3, Z3, K1
+	VMOVAPS   Z15, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y3
+	VCVTPH2PS Y3, Z3
+	VMOVNTDQ  Z3, 64(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       one4
+
+stepped4:
+next2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func mxfp4f16ToF16AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·mxfp4f16ToF16AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	LEAQ         ·mxfp4GroupRows+0(SB), R8
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x01, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000003f, DI
+	JZ           stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	MOVBLZX         (DX), AX
+	SHLL            $0x05, AX
+	MOVQ            R11, R12
+	SHRQ            $0x05, R12
+	VBROADCASTI64X4 (R8)(AX*1), Z5
+
+steps:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVDQU64 Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVDQU64 Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVDQU64 Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	JNZ       steps
+	INCQ      DX
+	DECQ      CX
+	JNZ       group
+	JMP       end
+
+other:
+group2:
+	MOVBLZX         (DX), AX
+	SHLL            $0x05, AX
+	MOVQ            R11, R12
+	SHRQ            $0x05, R12
+	VBROADCASTI64X4 (R8)(AX*1), Z5
+	CMPQ            R12, $0x00000004
+	JB              single2
+
+steps2:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVDQU64 Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVDQU64 Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVDQU64 Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	CMPQ      R12, $0x00000004
+	JAE       steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one2
+
+stepped2:
+	INCQ DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	MOVBLZX         (DX), AX
+	SHLL            $0x05, AX
+	MOVQ            R11, R12
+	SHRQ            $0x05, R12
+	VBROADCASTI64X4 (R8)(AX*1), Z5
+
+steps3:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVNTDQ  Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVNTDQ  Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVNTDQ  Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVNTDQ  Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	JNZ       steps3
+	INCQ      DX
+	DECQ      CX
+	JNZ       group3
+	JMP       end2
+
+other2:
+group4:
+	MOVBLZX         (DX), AX
+	SHLL            $0x05, AX
+	MOVQ            R11, R12
+	SHRQ            $0x05, R12
+	VBROADCASTI64X4 (R8)(AX*1), Z5
+	CMPQ            R12, $0x00000004
+	JB              single4
+
+steps4:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVNTDQ  Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVNTDQ  Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVNTDQ  Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVNTDQ  Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	CMPQ      R12, $0x00000004
+	JAE       steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVNTDQ  Z6, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one4
+
+stepped4:
+	INCQ DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func mxfp4f16ToF32AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX512F, AVX512VBMI, MMX+
+TEXT ·mxfp4f16ToF32AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	LEAQ         ·mxfp4GroupRows+0(SB), R8
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
+	VMOVDQU64    blockNibbleDwords<>+0(SB), Z28
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x02, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000003f, DI
+	JZ           stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	MOVBLZX   (DX), AX
+	SHLL      $0x05, AX
+	MOVQ      R11, R12
+	SHRQ      $0x05, R12
+	VCVTPH2PS (R8)(AX*1), Z5
+
+steps:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVDQU64           Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVDQU64           Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVDQU64           Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVDQU64           Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVDQU64           Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVDQU64           Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVDQU64           Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVDQU64           Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	JNZ                 steps
+	INCQ                DX
+	DECQ                CX
+	JNZ                 group
+	JMP                 end
+
+other:
+group2:
+	MOVBLZX   (DX), AX
+	SHLL      $0x05, AX
+	MOVQ      R11, R12
+	SHRQ      $0x05, R12
+	VCVTPH2PS (R8)(AX*1), Z5
+	CMPQ      R12, $0x00000004
+	JB        single2
+
+steps2:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVDQU64           Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVDQU64           Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVDQU64           Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVDQU64           Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVDQU64           Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVDQU64           Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVDQU64           Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVDQU64           Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	CMPQ                R12, $0x00000004
+	JAE                 steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVDQU64           Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVDQU64           Z7, 64(DI)
+	ADDQ                $0x00000010, SI
+	ADDQ                $0x00000080, DI
+	DECQ                R12
+	JNZ                 one2
+
+stepped2:
+	INCQ DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	MOVBLZX   (DX), AX
+	SHLL      $0x05, AX
+	MOVQ      R11, R12
+	SHRQ      $0x05, R12
+	VCVTPH2PS (R8)(AX*1), Z5
+
+steps3:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVNTDQ            Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVNTDQ            Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVNTDQ            Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVNTDQ            Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVNTDQ            Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVNTDQ            Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVNTDQ            Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVNTDQ            Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	JNZ                 steps3
+	INCQ                DX
+	DECQ                CX
+	JNZ                 group3
+	JMP                 end2
+
+other2:
+group4:
+	MOVBLZX   (DX), AX
+	SHLL      $0x05, AX
+	MOVQ      R11, R12
+	SHRQ      $0x05, R12
+	VCVTPH2PS (R8)(AX*1), Z5
+	CMPQ      R12, $0x00000004
+	JB        single4
+
+steps4:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVNTDQ            Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVNTDQ            Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVNTDQ            Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVNTDQ            Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVNTDQ            Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVNTDQ            Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVNTDQ            Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVNTDQ            Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	CMPQ                R12, $0x00000004
+	JAE                 steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVNTDQ            Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVNTDQ            Z7, 64(DI)
+	ADDQ                $0x00000010, SI
+	ADDQ                $0x00000080, DI
+	DECQ                R12
+	JNZ                 one4
+
+stepped4:
+	INCQ DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func nf4f16ToF16AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, MMX+
+TEXT ·nf4f16ToF16AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	VMOVUPS      ·nf4GroupValues+0(SB), Z14
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x01, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000003f, DI
+	JZ           stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+
+steps:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVDQU64 Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVDQU64 Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVDQU64 Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	JNZ       steps
+	ADDQ      $0x00000002, DX
+	DECQ      CX
+	JNZ       group
+	JMP       end
+
+other:
+group2:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVDQU64 Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVDQU64 Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVDQU64 Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	CMPQ      R12, $0x00000004
+	JAE       steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+
+steps3:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVNTDQ  Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVNTDQ  Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVNTDQ  Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVNTDQ  Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	JNZ       steps3
+	ADDQ      $0x00000002, DX
+	DECQ      CX
+	JNZ       group3
+	JMP       end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVNTDQ  Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVNTDQ  Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVNTDQ  Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVNTDQ  Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	CMPQ      R12, $0x00000004
+	JAE       steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVNTDQ  Z6, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func nf4f16ToF32AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512F, AVX512VBMI, MMX+
+TEXT ·nf4f16ToF32AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	VMOVUPS      ·nf4GroupValues+0(SB), Z14
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
+	VMOVDQU64    blockNibbleDwords<>+0(SB), Z28
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x02, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000003f, DI
+	JZ           stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+
+steps:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVDQU64           Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVDQU64           Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVDQU64           Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVDQU64           Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVDQU64           Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVDQU64           Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVDQU64           Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVDQU64           Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	JNZ                 steps
+	ADDQ                $0x00000002, DX
+	DECQ                CX
+	JNZ                 group
+	JMP                 end
+
+other:
+group2:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVDQU64           Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVDQU64           Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVDQU64           Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVDQU64           Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVDQU64           Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVDQU64           Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVDQU64           Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVDQU64           Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	CMPQ                R12, $0x00000004
+	JAE                 steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVDQU64           Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVDQU64           Z7, 64(DI)
+	ADDQ                $0x00000010, SI
+	ADDQ                $0x00000080, DI
+	DECQ                R12
+	JNZ                 one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+
+steps3:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVNTDQ            Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVNTDQ            Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVNTDQ            Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVNTDQ            Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVNTDQ            Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVNTDQ            Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVNTDQ            Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVNTDQ            Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	JNZ                 steps3
+	ADDQ                $0x00000002, DX
+	DECQ                CX
+	JNZ                 group3
+	JMP                 end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVNTDQ            Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVNTDQ            Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVNTDQ            Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVNTDQ            Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVNTDQ            Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVNTDQ            Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVNTDQ            Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVNTDQ            Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	CMPQ                R12, $0x00000004
+	JAE                 steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVNTDQ            Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVNTDQ            Z7, 64(DI)
+	ADDQ                $0x00000010, SI
+	ADDQ                $0x00000080, DI
+	DECQ                R12
+	JNZ                 one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func fp4f16ToF16AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, MMX+
+TEXT ·fp4f16ToF16AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	VMOVUPS      ·f4GroupValues+0(SB), Z14
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x01, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000003f, DI
+	JZ           stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+
+steps:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVDQU64 Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVDQU64 Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVDQU64 Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	JNZ       steps
+	ADDQ      $0x00000002, DX
+	DECQ      CX
+	JNZ       group
+	JMP       end
+
+other:
+group2:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVDQU64 Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVDQU64 Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVDQU64 Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	CMPQ      R12, $0x00000004
+	JAE       steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVDQU64 Z6, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+
+steps3:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVNTDQ  Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVNTDQ  Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVNTDQ  Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVNTDQ  Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	JNZ       steps3
+	ADDQ      $0x00000002, DX
+	DECQ      CX
+	JNZ       group3
+	JMP       end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VINSERTI64X4 $0x01, Y5, Z5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVNTDQ  Z6, (DI)
+	VPMOVZXBD 16(SI), Z7
+	VPMULLD   Z29, Z7, Z7
+	VPERMW    Z5, Z7, Z7
+	VMOVNTDQ  Z7, 64(DI)
+	VPMOVZXBD 32(SI), Z8
+	VPMULLD   Z29, Z8, Z8
+	VPERMW    Z5, Z8, Z8
+	VMOVNTDQ  Z8, 128(DI)
+	VPMOVZXBD 48(SI), Z9
+	VPMULLD   Z29, Z9, Z9
+	VPERMW    Z5, Z9, Z9
+	VMOVNTDQ  Z9, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000004, R12
+	CMPQ      R12, $0x00000004
+	JAE       steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VPMOVZXBD (SI), Z6
+	VPMULLD   Z29, Z6, Z6
+	VPERMW    Z5, Z6, Z6
+	VMOVNTDQ  Z6, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func fp4f16ToF32AVX512(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, AVX512F, AVX512VBMI, MMX+
+TEXT ·fp4f16ToF32AVX512(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VPBROADCASTD AX, Z15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	VMOVUPS      ·f4GroupValues+0(SB), Z14
+	MOVL         $0x00001001, AX
+	VPBROADCASTD AX, Z29
+	VMOVDQU64    blockNibbleDwords<>+0(SB), Z28
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x02, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000003f, DI
+	JZ           stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+
+steps:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVDQU64           Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVDQU64           Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVDQU64           Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVDQU64           Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVDQU64           Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVDQU64           Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVDQU64           Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVDQU64           Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	JNZ                 steps
+	ADDQ                $0x00000002, DX
+	DECQ                CX
+	JNZ                 group
+	JMP                 end
+
+other:
+group2:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVDQU64           Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVDQU64           Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVDQU64           Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVDQU64           Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVDQU64           Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVDQU64           Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVDQU64           Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVDQU64           Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	CMPQ                R12, $0x00000004
+	JAE                 steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVDQU64           Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVDQU64           Z7, 64(DI)
+	ADDQ                $0x00000010, SI
+	ADDQ                $0x00000080, DI
+	DECQ                R12
+	JNZ                 one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+
+steps3:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVNTDQ            Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVNTDQ            Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVNTDQ            Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVNTDQ            Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVNTDQ            Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVNTDQ            Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVNTDQ            Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVNTDQ            Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	JNZ                 steps3
+	ADDQ                $0x00000002, DX
+	DECQ                CX
+	JNZ                 group3
+	JMP                 end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), Y0
+	VCVTPH2PS    Y0, Z0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Z0, Z14, Z2
+	VCMPPS       $0x03, Z2, Z2, K1
+	VMOVAPS      Z15, K1, Z2
+	VCVTPS2PH    $0x00, Z2, Y5
+	VCVTPH2PS    Y5, Z5
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVNTDQ            Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVNTDQ            Z7, 64(DI)
+	VPMULTISHIFTQB.BCST 16(SI), Z28, Z8
+	VPERMPS             Z5, Z8, Z8
+	VMOVNTDQ            Z8, 128(DI)
+	VPMULTISHIFTQB.BCST 24(SI), Z28, Z9
+	VPERMPS             Z5, Z9, Z9
+	VMOVNTDQ            Z9, 192(DI)
+	VPMULTISHIFTQB.BCST 32(SI), Z28, Z10
+	VPERMPS             Z5, Z10, Z10
+	VMOVNTDQ            Z10, 256(DI)
+	VPMULTISHIFTQB.BCST 40(SI), Z28, Z11
+	VPERMPS             Z5, Z11, Z11
+	VMOVNTDQ            Z11, 320(DI)
+	VPMULTISHIFTQB.BCST 48(SI), Z28, Z12
+	VPERMPS             Z5, Z12, Z12
+	VMOVNTDQ            Z12, 384(DI)
+	VPMULTISHIFTQB.BCST 56(SI), Z28, Z13
+	VPERMPS             Z5, Z13, Z13
+	VMOVNTDQ            Z13, 448(DI)
+	ADDQ                $0x00000040, SI
+	ADDQ                $0x00000200, DI
+	SUBQ                $0x00000004, R12
+	CMPQ                R12, $0x00000004
+	JAE                 steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VPMULTISHIFTQB.BCST (SI), Z28, Z6
+	VPERMPS             Z5, Z6, Z6
+	VMOVNTDQ            Z6, (DI)
+	VPMULTISHIFTQB.BCST 8(SI), Z28, Z7
+	VPERMPS             Z5, Z7, Z7
+	VMOVNTDQ            Z7, 64(DI)
+	ADDQ                $0x00000010, SI
+	ADDQ                $0x00000080, DI
+	DECQ                R12
+	JNZ                 one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func int4asymToF16AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, BMI2, F16C, MMX+
+TEXT ·int4asymToF16AVX2(SB), NOSPLIT, $0-112
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           codes_base+24(FP), SI
+	MOVQ           scales_base+48(FP), DX
+	MOVQ           zeros_base+72(FP), R10
+	MOVQ           groups+96(FP), CX
+	MOVQ           group+104(FP), R11
+	MOVL           $0x7fc00000, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	XORL           R9, R9
+	TESTQ          CX, CX
+	JZ             done
+	LEAQ           groupint4AsymRows<>+0(SB), R8
+	VMOVUPS        groupint4AsymValues<>+0(SB), Y14
+	VMOVUPS        groupint4AsymValues<>+32(SB), Y13
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	VBROADCASTI128 groupSplitBytes<>+0(SB), Y11
+	MOVQ           CX, AX
+	IMULQ          R11, AX
+	SHLQ           $0x01, AX
+	CMPQ           AX, ·groupStreamBytes+0(SB)
+	JB             cached
+	TESTQ          $0x0000001f, DI
+	JZ             stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVBLZX      (R10), AX
+	SHRXL        R9, AX, AX
+	ANDL         $0x0000000f, AX
+	SHLL         $0x06, AX
+	VMULPS       (R8)(AX*1), Y0, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       32(R8)(AX*1), Y0, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 64(DI)
+	VMOVDQU     Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 128(DI)
+	VMOVDQU     Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 192(DI)
+	VMOVDQU     Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	JNZ         steps
+	ADDQ        $0x00000002, DX
+	MOVQ        R9, AX
+	SHRQ        $0x02, AX
+	ADDQ        AX, R10
+	XORL        $0x00000004, R9
+	DECQ        CX
+	JNZ         group
+	JMP         end
+
+other:
+group2:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVBLZX      (R10), AX
+	SHRXL        R9, AX, AX
+	ANDL         $0x0000000f, AX
+	SHLL         $0x06, AX
+	VMULPS       (R8)(AX*1), Y0, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       32(R8)(AX*1), Y0, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 64(DI)
+	VMOVDQU     Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 128(DI)
+	VMOVDQU     Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 192(DI)
+	VMOVDQU     Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	CMPQ        R12, $0x00000004
+	JAE         steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000040, DI
+	DECQ        R12
+	JNZ         one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	MOVQ R9, AX
+	SHRQ $0x02, AX
+	ADDQ AX, R10
+	XORL $0x00000004, R9
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVBLZX      (R10), AX
+	SHRXL        R9, AX, AX
+	ANDL         $0x0000000f, AX
+	SHLL         $0x06, AX
+	VMULPS       (R8)(AX*1), Y0, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       32(R8)(AX*1), Y0, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps3:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, (DI)
+	VMOVNTDQ    Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 64(DI)
+	VMOVNTDQ    Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 128(DI)
+	VMOVNTDQ    Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 192(DI)
+	VMOVNTDQ    Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	JNZ         steps3
+	ADDQ        $0x00000002, DX
+	MOVQ        R9, AX
+	SHRQ        $0x02, AX
+	ADDQ        AX, R10
+	XORL        $0x00000004, R9
+	DECQ        CX
+	JNZ         group3
+	JMP         end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVBLZX      (R10), AX
+	SHRXL        R9, AX, AX
+	ANDL         $0x0000000f, AX
+	SHLL         $0x06, AX
+	VMULPS       (R8)(AX*1), Y0, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       32(R8)(AX*1), Y0, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, (DI)
+	VMOVNTDQ    Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 64(DI)
+	VMOVNTDQ    Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 128(DI)
+	VMOVNTDQ    Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 192(DI)
+	VMOVNTDQ    Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	CMPQ        R12, $0x00000004
+	JAE         steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, (DI)
+	VMOVNTDQ    Y4, 32(DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000040, DI
+	DECQ        R12
+	JNZ         one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	MOVQ R9, AX
+	SHRQ $0x02, AX
+	ADDQ AX, R10
+	XORL $0x00000004, R9
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+DATA groupSplitBytes<>+0(SB)/8, $0x0e0c0a0806040200
+DATA groupSplitBytes<>+8(SB)/8, $0x0f0d0b0907050301
+GLOBL groupSplitBytes<>(SB), RODATA|NOPTR, $16
+
+// func int4asymToF32AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, BMI2, F16C, MMX+
+TEXT ·int4asymToF32AVX2(SB), NOSPLIT, $0-112
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           codes_base+24(FP), SI
+	MOVQ           scales_base+48(FP), DX
+	MOVQ           zeros_base+72(FP), R10
+	MOVQ           groups+96(FP), CX
+	MOVQ           group+104(FP), R11
+	MOVL           $0x7fc00000, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	XORL           R9, R9
+	TESTQ          CX, CX
+	JZ             done
+	LEAQ           groupint4AsymRows<>+0(SB), R8
+	VMOVUPS        groupint4AsymValues<>+0(SB), Y14
+	VMOVUPS        groupint4AsymValues<>+32(SB), Y13
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	VBROADCASTI128 groupSplitBytes<>+0(SB), Y11
+	MOVQ           CX, AX
+	IMULQ          R11, AX
+	SHLQ           $0x02, AX
+	CMPQ           AX, ·groupStreamBytes+0(SB)
+	JB             cached
+	TESTQ          $0x0000001f, DI
+	JZ             stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVBLZX      (R10), AX
+	SHRXL        R9, AX, AX
+	ANDL         $0x0000000f, AX
+	SHLL         $0x06, AX
+	VMULPS       (R8)(AX*1), Y0, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       32(R8)(AX*1), Y0, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	JNZ          steps
+	ADDQ         $0x00000002, DX
+	MOVQ         R9, AX
+	SHRQ         $0x02, AX
+	ADDQ         AX, R10
+	XORL         $0x00000004, R9
+	DECQ         CX
+	JNZ          group
+	JMP          end
+
+other:
+group2:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVBLZX      (R10), AX
+	SHRXL        R9, AX, AX
+	ANDL         $0x0000000f, AX
+	SHLL         $0x06, AX
+	VMULPS       (R8)(AX*1), Y0, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       32(R8)(AX*1), Y0, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	CMPQ         R12, $0x00000004
+	JAE          steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 96(DI)
+	ADDQ         $0x00000010, SI
+	ADDQ         $0x00000080, DI
+	DECQ         R12
+	JNZ          one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	MOVQ R9, AX
+	SHRQ $0x02, AX
+	ADDQ AX, R10
+	XORL $0x00000004, R9
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVBLZX      (R10), AX
+	SHRXL        R9, AX, AX
+	ANDL         $0x0000000f, AX
+	SHLL         $0x06, AX
+	VMULPS       (R8)(AX*1), Y0, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       32(R8)(AX*1), Y0, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps3:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	JNZ          steps3
+	ADDQ         $0x00000002, DX
+	MOVQ         R9, AX
+	SHRQ         $0x02, AX
+	ADDQ         AX, R10
+	XORL         $0x00000004, R9
+	DECQ         CX
+	JNZ          group3
+	JMP          end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVBLZX      (R10), AX
+	SHRXL        R9, AX, AX
+	ANDL         $0x0000000f, AX
+	SHLL         $0x06, AX
+	VMULPS       (R8)(AX*1), Y0, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       32(R8)(AX*1), Y0, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	CMPQ         R12, $0x00000004
+	JAE          steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 96(DI)
+	ADDQ         $0x00000010, SI
+	ADDQ         $0x00000080, DI
+	DECQ         R12
+	JNZ          one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	MOVQ R9, AX
+	SHRQ $0x02, AX
+	ADDQ AX, R10
+	XORL $0x00000004, R9
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func int4symToF16AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·int4symToF16AVX2(SB), NOSPLIT, $0-112
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           codes_base+24(FP), SI
+	MOVQ           scales_base+48(FP), DX
+	MOVQ           zeros_base+72(FP), R10
+	MOVQ           groups+96(FP), CX
+	MOVQ           group+104(FP), R11
+	MOVL           $0x7fc00000, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	XORL           R9, R9
+	TESTQ          CX, CX
+	JZ             done
+	VMOVUPS        groupint4SymValues<>+0(SB), Y14
+	VMOVUPS        groupint4SymValues<>+32(SB), Y13
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	VBROADCASTI128 groupSplitBytes<>+0(SB), Y11
+	MOVQ           CX, AX
+	IMULQ          R11, AX
+	SHLQ           $0x01, AX
+	CMPQ           AX, ·groupStreamBytes+0(SB)
+	JB             cached
+	TESTQ          $0x0000001f, DI
+	JZ             stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 64(DI)
+	VMOVDQU     Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 128(DI)
+	VMOVDQU     Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 192(DI)
+	VMOVDQU     Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	JNZ         steps
+	ADDQ        $0x00000002, DX
+	DECQ        CX
+	JNZ         group
+	JMP         end
+
+other:
+group2:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 64(DI)
+	VMOVDQU     Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 128(DI)
+	VMOVDQU     Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 192(DI)
+	VMOVDQU     Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	CMPQ        R12, $0x00000004
+	JAE         steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000040, DI
+	DECQ        R12
+	JNZ         one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps3:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, (DI)
+	VMOVNTDQ    Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 64(DI)
+	VMOVNTDQ    Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 128(DI)
+	VMOVNTDQ    Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 192(DI)
+	VMOVNTDQ    Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	JNZ         steps3
+	ADDQ        $0x00000002, DX
+	DECQ        CX
+	JNZ         group3
+	JMP         end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, (DI)
+	VMOVNTDQ    Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 64(DI)
+	VMOVNTDQ    Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 128(DI)
+	VMOVNTDQ    Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 192(DI)
+	VMOVNTDQ    Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	CMPQ        R12, $0x00000004
+	JAE         steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, (DI)
+	VMOVNTDQ    Y4, 32(DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000040, DI
+	DECQ        R12
+	JNZ         one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func int4symToF32AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·int4symToF32AVX2(SB), NOSPLIT, $0-112
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           codes_base+24(FP), SI
+	MOVQ           scales_base+48(FP), DX
+	MOVQ           zeros_base+72(FP), R10
+	MOVQ           groups+96(FP), CX
+	MOVQ           group+104(FP), R11
+	MOVL           $0x7fc00000, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	XORL           R9, R9
+	TESTQ          CX, CX
+	JZ             done
+	VMOVUPS        groupint4SymValues<>+0(SB), Y14
+	VMOVUPS        groupint4SymValues<>+32(SB), Y13
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	VBROADCASTI128 groupSplitBytes<>+0(SB), Y11
+	MOVQ           CX, AX
+	IMULQ          R11, AX
+	SHLQ           $0x02, AX
+	CMPQ           AX, ·groupStreamBytes+0(SB)
+	JB             cached
+	TESTQ          $0x0000001f, DI
+	JZ             stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	JNZ          steps
+	ADDQ         $0x00000002, DX
+	DECQ         CX
+	JNZ          group
+	JMP          end
+
+other:
+group2:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	CMPQ         R12, $0x00000004
+	JAE          steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 96(DI)
+	ADDQ         $0x00000010, SI
+	ADDQ         $0x00000080, DI
+	DECQ         R12
+	JNZ          one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps3:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	JNZ          steps3
+	ADDQ         $0x00000002, DX
+	DECQ         CX
+	JNZ          group3
+	JMP          end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	CMPQ         R12, $0x00000004
+	JAE          steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 96(DI)
+	ADDQ         $0x00000010, SI
+	ADDQ         $0x00000080, DI
+	DECQ         R12
+	JNZ          one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func int8asymToF16AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·int8asymToF16AVX2(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x01, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000001f, DI
+	JZ           stream
+
+cached:
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVBLZX      (R10), AX
+	VCVTSI2SSL   AX, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix
+	CMPQ         R12, $0x00000002
+	JB           single
+
+steps:
+	VPMOVZXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VSUBPS    Y1, Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCVTPS2PH $0x00, Y2, (DI)
+	VPMOVZXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VSUBPS    Y1, Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCVTPS2PH $0x00, Y3, 16(DI)
+	VPMOVZXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VSUBPS    Y1, Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCVTPS2PH $0x00, Y4, 32(DI)
+	VPMOVZXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VSUBPS    Y1, Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCVTPS2PH $0x00, Y5, 48(DI)
+	VPMOVZXBD 32(SI), Y6
+	VCVTDQ2PS Y6, Y6
+	VSUBPS    Y1, Y6, Y6
+	VMULPS    Y0, Y6, Y6
+	VCVTPS2PH $0x00, Y6, 64(DI)
+	VPMOVZXBD 40(SI), Y7
+	VCVTDQ2PS Y7, Y7
+	VSUBPS    Y1, Y7, Y7
+	VMULPS    Y0, Y7, Y7
+	VCVTPS2PH $0x00, Y7, 80(DI)
+	VPMOVZXBD 48(SI), Y8
+	VCVTDQ2PS Y8, Y8
+	VSUBPS    Y1, Y8, Y8
+	VMULPS    Y0, Y8, Y8
+	VCVTPS2PH $0x00, Y8, 96(DI)
+	VPMOVZXBD 56(SI), Y9
+	VCVTDQ2PS Y9, Y9
+	VSUBPS    Y1, Y9, Y9
+	VMULPS    Y0, Y9, Y9
+	VCVTPS2PH $0x00, Y9, 112(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps
+
+single:
+	TESTQ R12, R12
+	JZ    stepped
+
+one:
+	VPMOVZXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VSUBPS    Y1, Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCVTPS2PH $0x00, Y2, (DI)
+	VPMOVZXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VSUBPS    Y1, Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCVTPS2PH $0x00, Y3, 16(DI)
+	VPMOVZXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VSUBPS    Y1, Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCVTPS2PH $0x00, Y4, 32(DI)
+	VPMOVZXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VSUBPS    Y1, Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCVTPS2PH $0x00, Y5, 48(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one
+
+stepped:
+	JMP next
+
+fix:
+	CMPQ R12, $0x00000002
+	JB   single2
+
+steps2:
+	VPMOVZXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VSUBPS    Y1, Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCMPPS    $0x03, Y2, Y2, Y10
+	VBLENDVPS Y10, Y15, Y2, Y2
+	VCVTPS2PH $0x00, Y2, (DI)
+	VPMOVZXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VSUBPS    Y1, Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCMPPS    $0x03, Y3, Y3, Y11
+	VBLENDVPS Y11, Y15, Y3, Y3
+	VCVTPS2PH $0x00, Y3, 16(DI)
+	VPMOVZXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VSUBPS    Y1, Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCMPPS    $0x03, Y4, Y4, Y12
+	VBLENDVPS Y12, Y15, Y4, Y4
+	VCVTPS2PH $0x00, Y4, 32(DI)
+	VPMOVZXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VSUBPS    Y1, Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCMPPS    $0x03, Y5, Y5, Y13
+	VBLENDVPS Y13, Y15, Y5, Y5
+	VCVTPS2PH $0x00, Y5, 48(DI)
+	VPMOVZXBD 32(SI), Y6
+	VCVTDQ2PS Y6, Y6
+	VSUBPS    Y1, Y6, Y6
+	VMULPS    Y0, Y6, Y6
+	VCMPPS    $0x03, Y6, Y6, Y10
+	VBLENDVPS Y10, Y15, Y6, Y6
+	VCVTPS2PH $0x00, Y6, 64(DI)
+	VPMOVZXBD 40(SI), Y7
+	VCVTDQ2PS Y7, Y7
+	VSUBPS    Y1, Y7, Y7
+	VMULPS    Y0, Y7, Y7
+	VCMPPS    $0x03, Y7, Y7, Y11
+	VBLENDVPS Y11, Y15, Y7, Y7
+	VCVTPS2PH $0x00, Y7, 80(DI)
+	VPMOVZXBD 48(SI), Y8
+	VCVTDQ2PS Y8, Y8
+	VSUBPS    Y1, Y8, Y8
+	VMULPS    Y0, Y8, Y8
+	VCMPPS    $0x03, Y8, Y8, Y12
+	VBLENDVPS Y12, Y15, Y8, Y8
+	VCVTPS2PH $0x00, Y8, 96(DI)
+	VPMOVZXBD 56(SI), Y9
+	VCVTDQ2PS Y9, Y9
+	VSUBPS    Y1, Y9, Y9
+	VMULPS    Y0, Y9, Y9
+	VCMPPS    $0x03, Y9, Y9, Y13
+	VBLENDVPS Y13, Y15, Y9, Y9
+	VCVTPS2PH $0x00, Y9, 112(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VPMOVZXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VSUBPS    Y1, Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCMPPS    $0x03, Y2, Y2, Y10
+	VBLENDVPS Y10, Y15, Y2, Y2
+	VCVTPS2PH $0x00, Y2, (DI)
+	VPMOVZXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VSUBPS    Y1, Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCMPPS    $0x03, Y3, Y3, Y11
+	VBLENDVPS Y11, Y15, Y3, Y3
+	VCVTPS2PH $0x00, Y3, 16(DI)
+	VPMOVZXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VSUBPS    Y1, Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCMPPS    $0x03, Y4, Y4, Y12
+	VBLENDVPS Y12, Y15, Y4, Y4
+	VCVTPS2PH $0x00, Y4, 32(DI)
+	VPMOVZXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VSUBPS    Y1, Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCMPPS    $0x03, Y5, Y5, Y13
+	VBLENDVPS Y13, Y15, Y5, Y5
+	VCVTPS2PH $0x00, Y5, 48(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one2
+
+stepped2:
+next:
+	ADDQ $0x00000002, DX
+	INCQ R10
+	DECQ CX
+	JNZ  group
+
+done:
+	VZEROUPPER
+	RET
+
+stream:
+group2:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVBLZX      (R10), AX
+	VCVTSI2SSL   AX, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix2
+	CMPQ         R12, $0x00000002
+	JB           single3
+
+steps3:
+	VPMOVZXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VSUBPS    Y1, Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VMOVNTDQ  X2, (DI)
+	VPMOVZXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VSUBPS    Y1, Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VMOVNTDQ  X3, 16(DI)
+	VPMOVZXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VSUBPS    Y1, Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VMOVNTDQ  X4, 32(DI)
+	VPMOVZXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VSUBPS    Y1, Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VMOVNTDQ  X5, 48(DI)
+	VPMOVZXBD 32(SI), Y6
+	VCVTDQ2PS Y6, Y6
+	VSUBPS    Y1, Y6, Y6
+	VMULPS    Y0, Y6, Y6
+	VCVTPS2PH $0x00, Y6, X6
+	VMOVNTDQ  X6, 64(DI)
+	VPMOVZXBD 40(SI), Y7
+	VCVTDQ2PS Y7, Y7
+	VSUBPS    Y1, Y7, Y7
+	VMULPS    Y0, Y7, Y7
+	VCVTPS2PH $0x00, Y7, X7
+	VMOVNTDQ  X7, 80(DI)
+	VPMOVZXBD 48(SI), Y8
+	VCVTDQ2PS Y8, Y8
+	VSUBPS    Y1, Y8, Y8
+	VMULPS    Y0, Y8, Y8
+	VCVTPS2PH $0x00, Y8, X8
+	VMOVNTDQ  X8, 96(DI)
+	VPMOVZXBD 56(SI), Y9
+	VCVTDQ2PS Y9, Y9
+	VSUBPS    Y1, Y9, Y9
+	VMULPS    Y0, Y9, Y9
+	VCVTPS2PH $0x00, Y9, X9
+	VMOVNTDQ  X9, 112(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps3
+
+single3:
+	TESTQ R12, R12
+	JZ    stepped3
+
+one3:
+	VPMOVZXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VSUBPS    Y1, Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VMOVNTDQ  X2, (DI)
+	VPMOVZXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VSUBPS    Y1, Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VMOVNTDQ  X3, 16(DI)
+	VPMOVZXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VSUBPS    Y1, Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VMOVNTDQ  X4, 32(DI)
+	VPMOVZXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VSUBPS    Y1, Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VMOVNTDQ  X5, 48(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one3
+
+stepped3:
+	JMP next2
+
+fix2:
+	CMPQ R12, $0x00000002
+	JB   single4
+
+steps4:
+	VPMOVZXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VSUBPS    Y1, Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCMPPS    $0x03, Y2, Y2, Y10
+	VBLENDVPS Y10, Y15, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VMOVNTDQ  X2, (DI)
+	VPMOVZXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VSUBPS    Y1, Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCMPPS    $0x03, Y3, Y3, Y11
+	VBLENDVPS Y11, Y15, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VMOVNTDQ  X3, 16(DI)
+	VPMOVZXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VSUBPS    Y1, Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCMPPS    $0x03, Y4, Y4, Y12
+	VBLENDVPS Y12, Y15, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VMOVNTDQ  X4, 32(DI)
+	VPMOVZXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VSUBPS    Y1, Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCMPPS    $0x03, Y5, Y5, Y13
+	VBLENDVPS Y13, Y15, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VMOVNTDQ  X5, 48(DI)
+	VPMOVZXBD 32(SI), Y6
+	VCVTDQ2PS Y6, Y6
+	VSUBPS    Y1, Y6, Y6
+	VMULPS    Y0, Y6, Y6
+	VCMPPS    $0x03, Y6, Y6, Y10
+	VBLENDVPS Y10, Y15, Y6, Y6
+	VCVTPS2PH $0x00, Y6, X6
+	VMOVNTDQ  X6, 64(DI)
+	VPMOVZXBD 40(SI), Y7
+	VCVTDQ2PS Y7, Y7
+	VSUBPS    Y1, Y7, Y7
+	VMULPS    Y0, Y7, Y7
+	VCMPPS    $0x03, Y7, Y7, Y11
+	VBLENDVPS Y11, Y15, Y7, Y7
+	VCVTPS2PH $0x00, Y7, X7
+	VMOVNTDQ  X7, 80(DI)
+	VPMOVZXBD 48(SI), Y8
+	VCVTDQ2PS Y8, Y8
+	VSUBPS    Y1, Y8, Y8
+	VMULPS    Y0, Y8, Y8
+	VCMPPS    $0x03, Y8, Y8, Y12
+	VBLENDVPS Y12, Y15, Y8, Y8
+	VCVTPS2PH $0x00, Y8, X8
+	VMOVNTDQ  X8, 96(DI)
+	VPMOVZXBD 56(SI), Y9
+	VCVTDQ2PS Y9, Y9
+	VSUBPS    Y1, Y9, Y9
+	VMULPS    Y0, Y9, Y9
+	VCMPPS    $0x03, Y9, Y9, Y13
+	VBLENDVPS Y13, Y15, Y9, Y9
+	VCVTPS2PH $0x00, Y9, X9
+	VMOVNTDQ  X9, 112(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VPMOVZXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VSUBPS    Y1, Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCMPPS    $0x03, Y2, Y2, Y10
+	VBLENDVPS Y10, Y15, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VMOVNTDQ  X2, (DI)
+	VPMOVZXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VSUBPS    Y1, Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCMPPS    $0x03, Y3, Y3, Y11
+	VBLENDVPS Y11, Y15, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VMOVNTDQ  X3, 16(DI)
+	VPMOVZXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VSUBPS    Y1, Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCMPPS    $0x03, Y4, Y4, Y12
+	VBLENDVPS Y12, Y15, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VMOVNTDQ  X4, 32(DI)
+	VPMOVZXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VSUBPS    Y1, Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCMPPS    $0x03, Y5, Y5, Y13
+	VBLENDVPS Y13, Y15, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VMOVNTDQ  X5, 48(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one4
+
+stepped4:
+next2:
+	ADDQ $0x00000002, DX
+	INCQ R10
+	DECQ CX
+	JNZ  group2
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func int8asymToF32AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·int8asymToF32AVX2(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x02, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000001f, DI
+	JZ           stream
+
+cached:
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVBLZX      (R10), AX
+	VCVTSI2SSL   AX, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix
+	CMPQ         R12, $0x00000002
+	JB           single
+
+steps:
+	VPMOVZXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VSUBPS    Y1, Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VCVTPH2PS X2, Y2
+	VMOVDQU   Y2, (DI)
+	VPMOVZXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VSUBPS    Y1, Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VCVTPH2PS X3, Y3
+	VMOVDQU   Y3, 32(DI)
+	VPMOVZXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VSUBPS    Y1, Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VCVTPH2PS X4, Y4
+	VMOVDQU   Y4, 64(DI)
+	VPMOVZXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VSUBPS    Y1, Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VCVTPH2PS X5, Y5
+	VMOVDQU   Y5, 96(DI)
+	VPMOVZXBD 32(SI), Y6
+	VCVTDQ2PS Y6, Y6
+	VSUBPS    Y1, Y6, Y6
+	VMULPS    Y0, Y6, Y6
+	VCVTPS2PH $0x00, Y6, X6
+	VCVTPH2PS X6, Y6
+	VMOVDQU   Y6, 128(DI)
+	VPMOVZXBD 40(SI), Y7
+	VCVTDQ2PS Y7, Y7
+	VSUBPS    Y1, Y7, Y7
+	VMULPS    Y0, Y7, Y7
+	VCVTPS2PH $0x00, Y7, X7
+	VCVTPH2PS X7, Y7
+	VMOVDQU   Y7, 160(DI)
+	VPMOVZXBD 48(SI), Y8
+	VCVTDQ2PS Y8, Y8
+	VSUBPS    Y1, Y8, Y8
+	VMULPS    Y0, Y8, Y8
+	VCVTPS2PH $0x00, Y8, X8
+	VCVTPH2PS X8, Y8
+	VMOVDQU   Y8, 192(DI)
+	VPMOVZXBD 56(SI), Y9
+	VCVTDQ2PS Y9, Y9
+	VSUBPS    Y1, Y9, Y9
+	VMULPS    Y0, Y9, Y9
+	VCVTPS2PH $0x00, Y9, X9
+	VCVTPH2PS X9, Y9
+	VMOVDQU   Y9, 224(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps
+
+single:
+	TESTQ R12, R12
+	JZ    stepped
+
+one:
+	VPMOVZXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VSUBPS    Y1, Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VCVTPH2PS X2, Y2
+	VMOVDQU   Y2, (DI)
+	VPMOVZXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VSUBPS    Y1, Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VCVTPH2PS X3, Y3
+	VMOVDQU   Y3, 32(DI)
+	VPMOVZXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VSUBPS    Y1, Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VCVTPH2PS X4, Y4
+	VMOVDQU   Y4, 64(DI)
+	VPMOVZXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VSUBPS    Y1, Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VCVTPH2PS X5, Y5
+	VMOVDQU   Y5, 96(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       one
+
+stepped:
+	JMP next
+
+fix:
+	CMPQ R12, $0x00000002
+	JB   single2
+
+steps2:
+	VPMOVZXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VSUBPS    Y1, Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCMPPS    $0x03, Y2, Y2, Y10
+	VBLENDVPS Y10, Y15, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VCVTPH2PS X2, Y2
+	VMOVDQU   Y2, (DI)
+	VPMOVZXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VSUBPS    Y1, Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCMPPS    $0x03, Y3, Y3, Y11
+	VBLENDVPS Y11, Y15, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VCVTPH2PS X3, Y3
+	VMOVDQU   Y3, 32(DI)
+	VPMOVZXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VSUBPS    Y1, Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCMPPS    $0x03, Y4, Y4, Y12
+	VBLENDVPS Y12, Y15, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VCVTPH2PS X4, Y4
+	VMOVDQU   Y4, 64(DI)
+	VPMOVZXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VSUBPS    Y1, Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCMPPS    $0x03, Y5, Y5, Y13
+	VBLENDVPS Y13, Y15, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VCVTPH2PS X5, Y5
+	VMOVDQU   Y5, 96(DI)
+	VPMOVZXBD 32(SI), Y6
+	VCVTDQ2PS Y6, Y6
+	VSUBPS    Y1, Y6, Y6
+	VMULPS    Y0, Y6, Y6
+	VCMPPS    $0x03, Y6, Y6, Y10
+	VBLENDVPS Y10, Y15, Y6, Y6
+	VCVTPS2PH $0x00, Y6, X6
+	VCVTPH2PS X6, Y6
+	VMOVDQU   Y6, 128(DI)
+	VPMOVZXBD 40(SI), Y7
+	VCVTDQ2PS Y7, Y7
+	VSUBPS    Y1, Y7, Y7
+	VMULPS    Y0, Y7, Y7
+	VCMPPS    $0x03, Y7, Y7, Y11
+	VBLENDVPS Y11, Y15, Y7, Y7
+	VCVTPS2PH $0x00, Y7, X7
+	VCVTPH2PS X7, Y7
+	VMOVDQU   Y7, 160(DI)
+	VPMOVZXBD 48(SI), Y8
+	VCVTDQ2PS Y8, Y8
+	VSUBPS    Y1, Y8, Y8
+	VMULPS    Y0, Y8, Y8
+	VCMPPS    $0x03, Y8, Y8, Y12
+	VBLENDVPS Y12, Y15, Y8, Y8
+	VCVTPS2PH $0x00, Y8, X8
+	VCVTPH2PS X8, Y8
+	VMOVDQU   Y8, 192(DI)
+	VPMOVZXBD 56(SI), Y9
+	VCVTDQ2PS Y9, Y9
+	VSUBPS    Y1, Y9, Y9
+	VMULPS    Y0, Y9, Y9
+	VCMPPS    $0x03, Y9, Y9, Y13
+	VBLENDVPS Y13, Y15, Y9, Y9
+	VCVTPS2PH $0x00, Y9, X9
+	VCVTPH2PS X9, Y9
+	VMOVDQU   Y9, 224(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VPMOVZXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VSUBPS    Y1, Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCMPPS    $0x03, Y2, Y2, Y10
+	VBLENDVPS Y10, Y15, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VCVTPH2PS X2, Y2
+	VMOVDQU   Y2, (DI)
+	VPMOVZXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VSUBPS    Y1, Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCMPPS    $0x03, Y3, Y3, Y11
+	VBLENDVPS Y11, Y15, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VCVTPH2PS X3, Y3
+	VMOVDQU   Y3, 32(DI)
+	VPMOVZXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VSUBPS    Y1, Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCMPPS    $0x03, Y4, Y4, Y12
+	VBLENDVPS Y12, Y15, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VCVTPH2PS X4, Y4
+	VMOVDQU   Y4, 64(DI)
+	VPMOVZXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VSUBPS    Y1, Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCMPPS    $0x03, Y5, Y5, Y13
+	VBLENDVPS Y13, Y15, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VCVTPH2PS X5, Y5
+	VMOVDQU   Y5, 96(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       one2
+
+stepped2:
+next:
+	ADDQ $0x00000002, DX
+	INCQ R10
+	DECQ CX
+	JNZ  group
+
+done:
+	VZEROUPPER
+	RET
+
+stream:
+group2:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVBLZX      (R10), AX
+	VCVTSI2SSL   AX, X1, X1
+	VBROADCASTSS X1, Y1
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix2
+	CMPQ         R12, $0x00000002
+	JB           single3
+
+steps3:
+	VPMOVZXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VSUBPS    Y1, Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VCVTPH2PS X2, Y2
+	VMOVNTDQ  Y2, (DI)
+	VPMOVZXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VSUBPS    Y1, Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VCVTPH2PS X3, Y3
+	VMOVNTDQ  Y3, 32(DI)
+	VPMOVZXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VSUBPS    Y1, Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VCVTPH2PS X4, Y4
+	VMOVNTDQ  Y4, 64(DI)
+	VPMOVZXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VSUBPS    Y1, Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VCVTPH2PS X5, Y5
+	VMOVNTDQ  Y5, 96(DI)
+	VPMOVZXBD 32(SI), Y6
+	VCVTDQ2PS Y6, Y6
+	VSUBPS    Y1, Y6, Y6
+	VMULPS    Y0, Y6, Y6
+	VCVTPS2PH $0x00, Y6, X6
+	VCVTPH2PS X6, Y6
+	VMOVNTDQ  Y6, 128(DI)
+	VPMOVZXBD 40(SI), Y7
+	VCVTDQ2PS Y7, Y7
+	VSUBPS    Y1, Y7, Y7
+	VMULPS    Y0, Y7, Y7
+	VCVTPS2PH $0x00, Y7, X7
+	VCVTPH2PS X7, Y7
+	VMOVNTDQ  Y7, 160(DI)
+	VPMOVZXBD 48(SI), Y8
+	VCVTDQ2PS Y8, Y8
+	VSUBPS    Y1, Y8, Y8
+	VMULPS    Y0, Y8, Y8
+	VCVTPS2PH $0x00, Y8, X8
+	VCVTPH2PS X8, Y8
+	VMOVNTDQ  Y8, 192(DI)
+	VPMOVZXBD 56(SI), Y9
+	VCVTDQ2PS Y9, Y9
+	VSUBPS    Y1, Y9, Y9
+	VMULPS    Y0, Y9, Y9
+	VCVTPS2PH $0x00, Y9, X9
+	VCVTPH2PS X9, Y9
+	VMOVNTDQ  Y9, 224(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps3
+
+single3:
+	TESTQ R12, R12
+	JZ    stepped3
+
+one3:
+	VPMOVZXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VSUBPS    Y1, Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VCVTPH2PS X2, Y2
+	VMOVNTDQ  Y2, (DI)
+	VPMOVZXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VSUBPS    Y1, Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VCVTPH2PS X3, Y3
+	VMOVNTDQ  Y3, 32(DI)
+	VPMOVZXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VSUBPS    Y1, Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VCVTPH2PS X4, Y4
+	VMOVNTDQ  Y4, 64(DI)
+	VPMOVZXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VSUBPS    Y1, Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VCVTPH2PS X5, Y5
+	VMOVNTDQ  Y5, 96(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       one3
+
+stepped3:
+	JMP next2
+
+fix2:
+	CMPQ R12, $0x00000002
+	JB   single4
+
+steps4:
+	VPMOVZXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VSUBPS    Y1, Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCMPPS    $0x03, Y2, Y2, Y10
+	VBLENDVPS Y10, Y15, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VCVTPH2PS X2, Y2
+	VMOVNTDQ  Y2, (DI)
+	VPMOVZXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VSUBPS    Y1, Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCMPPS    $0x03, Y3, Y3, Y11
+	VBLENDVPS Y11, Y15, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VCVTPH2PS X3, Y3
+	VMOVNTDQ  Y3, 32(DI)
+	VPMOVZXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VSUBPS    Y1, Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCMPPS    $0x03, Y4, Y4, Y12
+	VBLENDVPS Y12, Y15, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VCVTPH2PS X4, Y4
+	VMOVNTDQ  Y4, 64(DI)
+	VPMOVZXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VSUBPS    Y1, Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCMPPS    $0x03, Y5, Y5, Y13
+	VBLENDVPS Y13, Y15, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VCVTPH2PS X5, Y5
+	VMOVNTDQ  Y5, 96(DI)
+	VPMOVZXBD 32(SI), Y6
+	VCVTDQ2PS Y6, Y6
+	VSUBPS    Y1, Y6, Y6
+	VMULPS    Y0, Y6, Y6
+	VCMPPS    $0x03, Y6, Y6, Y10
+	VBLENDVPS Y10, Y15, Y6, Y6
+	VCVTPS2PH $0x00, Y6, X6
+	VCVTPH2PS X6, Y6
+	VMOVNTDQ  Y6, 128(DI)
+	VPMOVZXBD 40(SI), Y7
+	VCVTDQ2PS Y7, Y7
+	VSUBPS    Y1, Y7, Y7
+	VMULPS    Y0, Y7, Y7
+	VCMPPS    $0x03, Y7, Y7, Y11
+	VBLENDVPS Y11, Y15, Y7, Y7
+	VCVTPS2PH $0x00, Y7, X7
+	VCVTPH2PS X7, Y7
+	VMOVNTDQ  Y7, 160(DI)
+	VPMOVZXBD 48(SI), Y8
+	VCVTDQ2PS Y8, Y8
+	VSUBPS    Y1, Y8, Y8
+	VMULPS    Y0, Y8, Y8
+	VCMPPS    $0x03, Y8, Y8, Y12
+	VBLENDVPS Y12, Y15, Y8, Y8
+	VCVTPS2PH $0x00, Y8, X8
+	VCVTPH2PS X8, Y8
+	VMOVNTDQ  Y8, 192(DI)
+	VPMOVZXBD 56(SI), Y9
+	VCVTDQ2PS Y9, Y9
+	VSUBPS    Y1, Y9, Y9
+	VMULPS    Y0, Y9, Y9
+	VCMPPS    $0x03, Y9, Y9, Y13
+	VBLENDVPS Y13, Y15, Y9, Y9
+	VCVTPS2PH $0x00, Y9, X9
+	VCVTPH2PS X9, Y9
+	VMOVNTDQ  Y9, 224(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VPMOVZXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VSUBPS    Y1, Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCMPPS    $0x03, Y2, Y2, Y10
+	VBLENDVPS Y10, Y15, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VCVTPH2PS X2, Y2
+	VMOVNTDQ  Y2, (DI)
+	VPMOVZXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VSUBPS    Y1, Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCMPPS    $0x03, Y3, Y3, Y11
+	VBLENDVPS Y11, Y15, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VCVTPH2PS X3, Y3
+	VMOVNTDQ  Y3, 32(DI)
+	VPMOVZXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VSUBPS    Y1, Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCMPPS    $0x03, Y4, Y4, Y12
+	VBLENDVPS Y12, Y15, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VCVTPH2PS X4, Y4
+	VMOVNTDQ  Y4, 64(DI)
+	VPMOVZXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VSUBPS    Y1, Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCMPPS    $0x03, Y5, Y5, Y13
+	VBLENDVPS Y13, Y15, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VCVTPH2PS X5, Y5
+	VMOVNTDQ  Y5, 96(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       one4
+
+stepped4:
+next2:
+	ADDQ $0x00000002, DX
+	INCQ R10
+	DECQ CX
+	JNZ  group2
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func int8symToF16AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·int8symToF16AVX2(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x01, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000001f, DI
+	JZ           stream
+
+cached:
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix
+	CMPQ         R12, $0x00000002
+	JB           single
+
+steps:
+	VPMOVSXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCVTPS2PH $0x00, Y2, (DI)
+	VPMOVSXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCVTPS2PH $0x00, Y3, 16(DI)
+	VPMOVSXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCVTPS2PH $0x00, Y4, 32(DI)
+	VPMOVSXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCVTPS2PH $0x00, Y5, 48(DI)
+	VPMOVSXBD 32(SI), Y6
+	VCVTDQ2PS Y6, Y6
+	VMULPS    Y0, Y6, Y6
+	VCVTPS2PH $0x00, Y6, 64(DI)
+	VPMOVSXBD 40(SI), Y7
+	VCVTDQ2PS Y7, Y7
+	VMULPS    Y0, Y7, Y7
+	VCVTPS2PH $0x00, Y7, 80(DI)
+	VPMOVSXBD 48(SI), Y8
+	VCVTDQ2PS Y8, Y8
+	VMULPS    Y0, Y8, Y8
+	VCVTPS2PH $0x00, Y8, 96(DI)
+	VPMOVSXBD 56(SI), Y9
+	VCVTDQ2PS Y9, Y9
+	VMULPS    Y0, Y9, Y9
+	VCVTPS2PH $0x00, Y9, 112(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps
+
+single:
+	TESTQ R12, R12
+	JZ    stepped
+
+one:
+	VPMOVSXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCVTPS2PH $0x00, Y2, (DI)
+	VPMOVSXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCVTPS2PH $0x00, Y3, 16(DI)
+	VPMOVSXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCVTPS2PH $0x00, Y4, 32(DI)
+	VPMOVSXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCVTPS2PH $0x00, Y5, 48(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one
+
+stepped:
+	JMP next
+
+fix:
+	CMPQ R12, $0x00000002
+	JB   single2
+
+steps2:
+	VPMOVSXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCMPPS    $0x03, Y2, Y2, Y10
+	VBLENDVPS Y10, Y15, Y2, Y2
+	VCVTPS2PH $0x00, Y2, (DI)
+	VPMOVSXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCMPPS    $0x03, Y3, Y3, Y11
+	VBLENDVPS Y11, Y15, Y3, Y3
+	VCVTPS2PH $0x00, Y3, 16(DI)
+	VPMOVSXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCMPPS    $0x03, Y4, Y4, Y12
+	VBLENDVPS Y12, Y15, Y4, Y4
+	VCVTPS2PH $0x00, Y4, 32(DI)
+	VPMOVSXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCMPPS    $0x03, Y5, Y5, Y13
+	VBLENDVPS Y13, Y15, Y5, Y5
+	VCVTPS2PH $0x00, Y5, 48(DI)
+	VPMOVSXBD 32(SI), Y6
+	VCVTDQ2PS Y6, Y6
+	VMULPS    Y0, Y6, Y6
+	VCMPPS    $0x03, Y6, Y6, Y10
+	VBLENDVPS Y10, Y15, Y6, Y6
+	VCVTPS2PH $0x00, Y6, 64(DI)
+	VPMOVSXBD 40(SI), Y7
+	VCVTDQ2PS Y7, Y7
+	VMULPS    Y0, Y7, Y7
+	VCMPPS    $0x03, Y7, Y7, Y11
+	VBLENDVPS Y11, Y15, Y7, Y7
+	VCVTPS2PH $0x00, Y7, 80(DI)
+	VPMOVSXBD 48(SI), Y8
+	VCVTDQ2PS Y8, Y8
+	VMULPS    Y0, Y8, Y8
+	VCMPPS    $0x03, Y8, Y8, Y12
+	VBLENDVPS Y12, Y15, Y8, Y8
+	VCVTPS2PH $0x00, Y8, 96(DI)
+	VPMOVSXBD 56(SI), Y9
+	VCVTDQ2PS Y9, Y9
+	VMULPS    Y0, Y9, Y9
+	VCMPPS    $0x03, Y9, Y9, Y13
+	VBLENDVPS Y13, Y15, Y9, Y9
+	VCVTPS2PH $0x00, Y9, 112(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VPMOVSXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCMPPS    $0x03, Y2, Y2, Y10
+	VBLENDVPS Y10, Y15, Y2, Y2
+	VCVTPS2PH $0x00, Y2, (DI)
+	VPMOVSXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCMPPS    $0x03, Y3, Y3, Y11
+	VBLENDVPS Y11, Y15, Y3, Y3
+	VCVTPS2PH $0x00, Y3, 16(DI)
+	VPMOVSXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCMPPS    $0x03, Y4, Y4, Y12
+	VBLENDVPS Y12, Y15, Y4, Y4
+	VCVTPS2PH $0x00, Y4, 32(DI)
+	VPMOVSXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCMPPS    $0x03, Y5, Y5, Y13
+	VBLENDVPS Y13, Y15, Y5, Y5
+	VCVTPS2PH $0x00, Y5, 48(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one2
+
+stepped2:
+next:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group
+
+done:
+	VZEROUPPER
+	RET
+
+stream:
+group2:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix2
+	CMPQ         R12, $0x00000002
+	JB           single3
+
+steps3:
+	VPMOVSXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VMOVNTDQ  X2, (DI)
+	VPMOVSXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VMOVNTDQ  X3, 16(DI)
+	VPMOVSXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VMOVNTDQ  X4, 32(DI)
+	VPMOVSXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VMOVNTDQ  X5, 48(DI)
+	VPMOVSXBD 32(SI), Y6
+	VCVTDQ2PS Y6, Y6
+	VMULPS    Y0, Y6, Y6
+	VCVTPS2PH $0x00, Y6, X6
+	VMOVNTDQ  X6, 64(DI)
+	VPMOVSXBD 40(SI), Y7
+	VCVTDQ2PS Y7, Y7
+	VMULPS    Y0, Y7, Y7
+	VCVTPS2PH $0x00, Y7, X7
+	VMOVNTDQ  X7, 80(DI)
+	VPMOVSXBD 48(SI), Y8
+	VCVTDQ2PS Y8, Y8
+	VMULPS    Y0, Y8, Y8
+	VCVTPS2PH $0x00, Y8, X8
+	VMOVNTDQ  X8, 96(DI)
+	VPMOVSXBD 56(SI), Y9
+	VCVTDQ2PS Y9, Y9
+	VMULPS    Y0, Y9, Y9
+	VCVTPS2PH $0x00, Y9, X9
+	VMOVNTDQ  X9, 112(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps3
+
+single3:
+	TESTQ R12, R12
+	JZ    stepped3
+
+one3:
+	VPMOVSXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VMOVNTDQ  X2, (DI)
+	VPMOVSXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VMOVNTDQ  X3, 16(DI)
+	VPMOVSXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VMOVNTDQ  X4, 32(DI)
+	VPMOVSXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VMOVNTDQ  X5, 48(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one3
+
+stepped3:
+	JMP next2
+
+fix2:
+	CMPQ R12, $0x00000002
+	JB   single4
+
+steps4:
+	VPMOVSXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCMPPS    $0x03, Y2, Y2, Y10
+	VBLENDVPS Y10, Y15, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VMOVNTDQ  X2, (DI)
+	VPMOVSXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCMPPS    $0x03, Y3, Y3, Y11
+	VBLENDVPS Y11, Y15, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VMOVNTDQ  X3, 16(DI)
+	VPMOVSXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCMPPS    $0x03, Y4, Y4, Y12
+	VBLENDVPS Y12, Y15, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VMOVNTDQ  X4, 32(DI)
+	VPMOVSXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCMPPS    $0x03, Y5, Y5, Y13
+	VBLENDVPS Y13, Y15, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VMOVNTDQ  X5, 48(DI)
+	VPMOVSXBD 32(SI), Y6
+	VCVTDQ2PS Y6, Y6
+	VMULPS    Y0, Y6, Y6
+	VCMPPS    $0x03, Y6, Y6, Y10
+	VBLENDVPS Y10, Y15, Y6, Y6
+	VCVTPS2PH $0x00, Y6, X6
+	VMOVNTDQ  X6, 64(DI)
+	VPMOVSXBD 40(SI), Y7
+	VCVTDQ2PS Y7, Y7
+	VMULPS    Y0, Y7, Y7
+	VCMPPS    $0x03, Y7, Y7, Y11
+	VBLENDVPS Y11, Y15, Y7, Y7
+	VCVTPS2PH $0x00, Y7, X7
+	VMOVNTDQ  X7, 80(DI)
+	VPMOVSXBD 48(SI), Y8
+	VCVTDQ2PS Y8, Y8
+	VMULPS    Y0, Y8, Y8
+	VCMPPS    $0x03, Y8, Y8, Y12
+	VBLENDVPS Y12, Y15, Y8, Y8
+	VCVTPS2PH $0x00, Y8, X8
+	VMOVNTDQ  X8, 96(DI)
+	VPMOVSXBD 56(SI), Y9
+	VCVTDQ2PS Y9, Y9
+	VMULPS    Y0, Y9, Y9
+	VCMPPS    $0x03, Y9, Y9, Y13
+	VBLENDVPS Y13, Y15, Y9, Y9
+	VCVTPS2PH $0x00, Y9, X9
+	VMOVNTDQ  X9, 112(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VPMOVSXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCMPPS    $0x03, Y2, Y2, Y10
+	VBLENDVPS Y10, Y15, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VMOVNTDQ  X2, (DI)
+	VPMOVSXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCMPPS    $0x03, Y3, Y3, Y11
+	VBLENDVPS Y11, Y15, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VMOVNTDQ  X3, 16(DI)
+	VPMOVSXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCMPPS    $0x03, Y4, Y4, Y12
+	VBLENDVPS Y12, Y15, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VMOVNTDQ  X4, 32(DI)
+	VPMOVSXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCMPPS    $0x03, Y5, Y5, Y13
+	VBLENDVPS Y13, Y15, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VMOVNTDQ  X5, 48(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000040, DI
+	DECQ      R12
+	JNZ       one4
+
+stepped4:
+next2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func int8symToF32AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·int8symToF32AVX2(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x02, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000001f, DI
+	JZ           stream
+
+cached:
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix
+	CMPQ         R12, $0x00000002
+	JB           single
+
+steps:
+	VPMOVSXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VCVTPH2PS X2, Y2
+	VMOVDQU   Y2, (DI)
+	VPMOVSXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VCVTPH2PS X3, Y3
+	VMOVDQU   Y3, 32(DI)
+	VPMOVSXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VCVTPH2PS X4, Y4
+	VMOVDQU   Y4, 64(DI)
+	VPMOVSXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VCVTPH2PS X5, Y5
+	VMOVDQU   Y5, 96(DI)
+	VPMOVSXBD 32(SI), Y6
+	VCVTDQ2PS Y6, Y6
+	VMULPS    Y0, Y6, Y6
+	VCVTPS2PH $0x00, Y6, X6
+	VCVTPH2PS X6, Y6
+	VMOVDQU   Y6, 128(DI)
+	VPMOVSXBD 40(SI), Y7
+	VCVTDQ2PS Y7, Y7
+	VMULPS    Y0, Y7, Y7
+	VCVTPS2PH $0x00, Y7, X7
+	VCVTPH2PS X7, Y7
+	VMOVDQU   Y7, 160(DI)
+	VPMOVSXBD 48(SI), Y8
+	VCVTDQ2PS Y8, Y8
+	VMULPS    Y0, Y8, Y8
+	VCVTPS2PH $0x00, Y8, X8
+	VCVTPH2PS X8, Y8
+	VMOVDQU   Y8, 192(DI)
+	VPMOVSXBD 56(SI), Y9
+	VCVTDQ2PS Y9, Y9
+	VMULPS    Y0, Y9, Y9
+	VCVTPS2PH $0x00, Y9, X9
+	VCVTPH2PS X9, Y9
+	VMOVDQU   Y9, 224(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps
+
+single:
+	TESTQ R12, R12
+	JZ    stepped
+
+one:
+	VPMOVSXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VCVTPH2PS X2, Y2
+	VMOVDQU   Y2, (DI)
+	VPMOVSXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VCVTPH2PS X3, Y3
+	VMOVDQU   Y3, 32(DI)
+	VPMOVSXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VCVTPH2PS X4, Y4
+	VMOVDQU   Y4, 64(DI)
+	VPMOVSXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VCVTPH2PS X5, Y5
+	VMOVDQU   Y5, 96(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       one
+
+stepped:
+	JMP next
+
+fix:
+	CMPQ R12, $0x00000002
+	JB   single2
+
+steps2:
+	VPMOVSXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCMPPS    $0x03, Y2, Y2, Y10
+	VBLENDVPS Y10, Y15, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VCVTPH2PS X2, Y2
+	VMOVDQU   Y2, (DI)
+	VPMOVSXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCMPPS    $0x03, Y3, Y3, Y11
+	VBLENDVPS Y11, Y15, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VCVTPH2PS X3, Y3
+	VMOVDQU   Y3, 32(DI)
+	VPMOVSXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCMPPS    $0x03, Y4, Y4, Y12
+	VBLENDVPS Y12, Y15, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VCVTPH2PS X4, Y4
+	VMOVDQU   Y4, 64(DI)
+	VPMOVSXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCMPPS    $0x03, Y5, Y5, Y13
+	VBLENDVPS Y13, Y15, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VCVTPH2PS X5, Y5
+	VMOVDQU   Y5, 96(DI)
+	VPMOVSXBD 32(SI), Y6
+	VCVTDQ2PS Y6, Y6
+	VMULPS    Y0, Y6, Y6
+	VCMPPS    $0x03, Y6, Y6, Y10
+	VBLENDVPS Y10, Y15, Y6, Y6
+	VCVTPS2PH $0x00, Y6, X6
+	VCVTPH2PS X6, Y6
+	VMOVDQU   Y6, 128(DI)
+	VPMOVSXBD 40(SI), Y7
+	VCVTDQ2PS Y7, Y7
+	VMULPS    Y0, Y7, Y7
+	VCMPPS    $0x03, Y7, Y7, Y11
+	VBLENDVPS Y11, Y15, Y7, Y7
+	VCVTPS2PH $0x00, Y7, X7
+	VCVTPH2PS X7, Y7
+	VMOVDQU   Y7, 160(DI)
+	VPMOVSXBD 48(SI), Y8
+	VCVTDQ2PS Y8, Y8
+	VMULPS    Y0, Y8, Y8
+	VCMPPS    $0x03, Y8, Y8, Y12
+	VBLENDVPS Y12, Y15, Y8, Y8
+	VCVTPS2PH $0x00, Y8, X8
+	VCVTPH2PS X8, Y8
+	VMOVDQU   Y8, 192(DI)
+	VPMOVSXBD 56(SI), Y9
+	VCVTDQ2PS Y9, Y9
+	VMULPS    Y0, Y9, Y9
+	VCMPPS    $0x03, Y9, Y9, Y13
+	VBLENDVPS Y13, Y15, Y9, Y9
+	VCVTPS2PH $0x00, Y9, X9
+	VCVTPH2PS X9, Y9
+	VMOVDQU   Y9, 224(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VPMOVSXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCMPPS    $0x03, Y2, Y2, Y10
+	VBLENDVPS Y10, Y15, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VCVTPH2PS X2, Y2
+	VMOVDQU   Y2, (DI)
+	VPMOVSXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCMPPS    $0x03, Y3, Y3, Y11
+	VBLENDVPS Y11, Y15, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VCVTPH2PS X3, Y3
+	VMOVDQU   Y3, 32(DI)
+	VPMOVSXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCMPPS    $0x03, Y4, Y4, Y12
+	VBLENDVPS Y12, Y15, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VCVTPH2PS X4, Y4
+	VMOVDQU   Y4, 64(DI)
+	VPMOVSXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCMPPS    $0x03, Y5, Y5, Y13
+	VBLENDVPS Y13, Y15, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VCVTPH2PS X5, Y5
+	VMOVDQU   Y5, 96(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       one2
+
+stepped2:
+next:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group
+
+done:
+	VZEROUPPER
+	RET
+
+stream:
+group2:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	MOVWLZX      (DX), AX
+	ANDL         $0x00007c00, AX
+	CMPL         AX, $0x00007c00
+	JE           fix2
+	CMPQ         R12, $0x00000002
+	JB           single3
+
+steps3:
+	VPMOVSXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VCVTPH2PS X2, Y2
+	VMOVNTDQ  Y2, (DI)
+	VPMOVSXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VCVTPH2PS X3, Y3
+	VMOVNTDQ  Y3, 32(DI)
+	VPMOVSXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VCVTPH2PS X4, Y4
+	VMOVNTDQ  Y4, 64(DI)
+	VPMOVSXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VCVTPH2PS X5, Y5
+	VMOVNTDQ  Y5, 96(DI)
+	VPMOVSXBD 32(SI), Y6
+	VCVTDQ2PS Y6, Y6
+	VMULPS    Y0, Y6, Y6
+	VCVTPS2PH $0x00, Y6, X6
+	VCVTPH2PS X6, Y6
+	VMOVNTDQ  Y6, 128(DI)
+	VPMOVSXBD 40(SI), Y7
+	VCVTDQ2PS Y7, Y7
+	VMULPS    Y0, Y7, Y7
+	VCVTPS2PH $0x00, Y7, X7
+	VCVTPH2PS X7, Y7
+	VMOVNTDQ  Y7, 160(DI)
+	VPMOVSXBD 48(SI), Y8
+	VCVTDQ2PS Y8, Y8
+	VMULPS    Y0, Y8, Y8
+	VCVTPS2PH $0x00, Y8, X8
+	VCVTPH2PS X8, Y8
+	VMOVNTDQ  Y8, 192(DI)
+	VPMOVSXBD 56(SI), Y9
+	VCVTDQ2PS Y9, Y9
+	VMULPS    Y0, Y9, Y9
+	VCVTPS2PH $0x00, Y9, X9
+	VCVTPH2PS X9, Y9
+	VMOVNTDQ  Y9, 224(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps3
+
+single3:
+	TESTQ R12, R12
+	JZ    stepped3
+
+one3:
+	VPMOVSXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VCVTPH2PS X2, Y2
+	VMOVNTDQ  Y2, (DI)
+	VPMOVSXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VCVTPH2PS X3, Y3
+	VMOVNTDQ  Y3, 32(DI)
+	VPMOVSXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VCVTPH2PS X4, Y4
+	VMOVNTDQ  Y4, 64(DI)
+	VPMOVSXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VCVTPH2PS X5, Y5
+	VMOVNTDQ  Y5, 96(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       one3
+
+stepped3:
+	JMP next2
+
+fix2:
+	CMPQ R12, $0x00000002
+	JB   single4
+
+steps4:
+	VPMOVSXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCMPPS    $0x03, Y2, Y2, Y10
+	VBLENDVPS Y10, Y15, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VCVTPH2PS X2, Y2
+	VMOVNTDQ  Y2, (DI)
+	VPMOVSXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCMPPS    $0x03, Y3, Y3, Y11
+	VBLENDVPS Y11, Y15, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VCVTPH2PS X3, Y3
+	VMOVNTDQ  Y3, 32(DI)
+	VPMOVSXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCMPPS    $0x03, Y4, Y4, Y12
+	VBLENDVPS Y12, Y15, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VCVTPH2PS X4, Y4
+	VMOVNTDQ  Y4, 64(DI)
+	VPMOVSXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCMPPS    $0x03, Y5, Y5, Y13
+	VBLENDVPS Y13, Y15, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VCVTPH2PS X5, Y5
+	VMOVNTDQ  Y5, 96(DI)
+	VPMOVSXBD 32(SI), Y6
+	VCVTDQ2PS Y6, Y6
+	VMULPS    Y0, Y6, Y6
+	VCMPPS    $0x03, Y6, Y6, Y10
+	VBLENDVPS Y10, Y15, Y6, Y6
+	VCVTPS2PH $0x00, Y6, X6
+	VCVTPH2PS X6, Y6
+	VMOVNTDQ  Y6, 128(DI)
+	VPMOVSXBD 40(SI), Y7
+	VCVTDQ2PS Y7, Y7
+	VMULPS    Y0, Y7, Y7
+	VCMPPS    $0x03, Y7, Y7, Y11
+	VBLENDVPS Y11, Y15, Y7, Y7
+	VCVTPS2PH $0x00, Y7, X7
+	VCVTPH2PS X7, Y7
+	VMOVNTDQ  Y7, 160(DI)
+	VPMOVSXBD 48(SI), Y8
+	VCVTDQ2PS Y8, Y8
+	VMULPS    Y0, Y8, Y8
+	VCMPPS    $0x03, Y8, Y8, Y12
+	VBLENDVPS Y12, Y15, Y8, Y8
+	VCVTPS2PH $0x00, Y8, X8
+	VCVTPH2PS X8, Y8
+	VMOVNTDQ  Y8, 192(DI)
+	VPMOVSXBD 56(SI), Y9
+	VCVTDQ2PS Y9, Y9
+	VMULPS    Y0, Y9, Y9
+	VCMPPS    $0x03, Y9, Y9, Y13
+	VBLENDVPS Y13, Y15, Y9, Y9
+	VCVTPS2PH $0x00, Y9, X9
+	VCVTPH2PS X9, Y9
+	VMOVNTDQ  Y9, 224(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000002, R12
+	CMPQ      R12, $0x00000002
+	JAE       steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VPMOVSXBD (SI), Y2
+	VCVTDQ2PS Y2, Y2
+	VMULPS    Y0, Y2, Y2
+	VCMPPS    $0x03, Y2, Y2, Y10
+	VBLENDVPS Y10, Y15, Y2, Y2
+	VCVTPS2PH $0x00, Y2, X2
+	VCVTPH2PS X2, Y2
+	VMOVNTDQ  Y2, (DI)
+	VPMOVSXBD 8(SI), Y3
+	VCVTDQ2PS Y3, Y3
+	VMULPS    Y0, Y3, Y3
+	VCMPPS    $0x03, Y3, Y3, Y11
+	VBLENDVPS Y11, Y15, Y3, Y3
+	VCVTPS2PH $0x00, Y3, X3
+	VCVTPH2PS X3, Y3
+	VMOVNTDQ  Y3, 32(DI)
+	VPMOVSXBD 16(SI), Y4
+	VCVTDQ2PS Y4, Y4
+	VMULPS    Y0, Y4, Y4
+	VCMPPS    $0x03, Y4, Y4, Y12
+	VBLENDVPS Y12, Y15, Y4, Y4
+	VCVTPS2PH $0x00, Y4, X4
+	VCVTPH2PS X4, Y4
+	VMOVNTDQ  Y4, 64(DI)
+	VPMOVSXBD 24(SI), Y5
+	VCVTDQ2PS Y5, Y5
+	VMULPS    Y0, Y5, Y5
+	VCMPPS    $0x03, Y5, Y5, Y13
+	VBLENDVPS Y13, Y15, Y5, Y5
+	VCVTPS2PH $0x00, Y5, X5
+	VCVTPH2PS X5, Y5
+	VMOVNTDQ  Y5, 96(DI)
+	ADDQ      $0x00000020, SI
+	ADDQ      $0x00000080, DI
+	DECQ      R12
+	JNZ       one4
+
+stepped4:
+next2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func mxfp4f16ToF16AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mxfp4f16ToF16AVX2(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	LEAQ         ·mxfp4GroupSplit+0(SB), R8
+	MOVL         $0x0f0f0f0f, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x01, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000001f, DI
+	JZ           stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	MOVBLZX        (DX), AX
+	SHLL           $0x05, AX
+	MOVQ           R11, R12
+	SHRQ           $0x05, R12
+	VBROADCASTI128 (R8)(AX*1), Y6
+	VBROADCASTI128 16(R8)(AX*1), Y7
+
+steps:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 64(DI)
+	VMOVDQU     Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 128(DI)
+	VMOVDQU     Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 192(DI)
+	VMOVDQU     Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	JNZ         steps
+	INCQ        DX
+	DECQ        CX
+	JNZ         group
+	JMP         end
+
+other:
+group2:
+	MOVBLZX        (DX), AX
+	SHLL           $0x05, AX
+	MOVQ           R11, R12
+	SHRQ           $0x05, R12
+	VBROADCASTI128 (R8)(AX*1), Y6
+	VBROADCASTI128 16(R8)(AX*1), Y7
+	CMPQ           R12, $0x00000004
+	JB             single2
+
+steps2:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 64(DI)
+	VMOVDQU     Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 128(DI)
+	VMOVDQU     Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 192(DI)
+	VMOVDQU     Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	CMPQ        R12, $0x00000004
+	JAE         steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000040, DI
+	DECQ        R12
+	JNZ         one2
+
+stepped2:
+	INCQ DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	MOVBLZX        (DX), AX
+	SHLL           $0x05, AX
+	MOVQ           R11, R12
+	SHRQ           $0x05, R12
+	VBROADCASTI128 (R8)(AX*1), Y6
+	VBROADCASTI128 16(R8)(AX*1), Y7
+
+steps3:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, (DI)
+	VMOVNTDQ    Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 64(DI)
+	VMOVNTDQ    Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 128(DI)
+	VMOVNTDQ    Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 192(DI)
+	VMOVNTDQ    Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	JNZ         steps3
+	INCQ        DX
+	DECQ        CX
+	JNZ         group3
+	JMP         end2
+
+other2:
+group4:
+	MOVBLZX        (DX), AX
+	SHLL           $0x05, AX
+	MOVQ           R11, R12
+	SHRQ           $0x05, R12
+	VBROADCASTI128 (R8)(AX*1), Y6
+	VBROADCASTI128 16(R8)(AX*1), Y7
+	CMPQ           R12, $0x00000004
+	JB             single4
+
+steps4:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, (DI)
+	VMOVNTDQ    Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 64(DI)
+	VMOVNTDQ    Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 128(DI)
+	VMOVNTDQ    Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 192(DI)
+	VMOVNTDQ    Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	CMPQ        R12, $0x00000004
+	JAE         steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, (DI)
+	VMOVNTDQ    Y4, 32(DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000040, DI
+	DECQ        R12
+	JNZ         one4
+
+stepped4:
+	INCQ DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func mxfp4f16ToF32AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·mxfp4f16ToF32AVX2(SB), NOSPLIT, $0-112
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         codes_base+24(FP), SI
+	MOVQ         scales_base+48(FP), DX
+	MOVQ         zeros_base+72(FP), R10
+	MOVQ         groups+96(FP), CX
+	MOVQ         group+104(FP), R11
+	MOVL         $0x7fc00000, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	XORL         R9, R9
+	TESTQ        CX, CX
+	JZ           done
+	LEAQ         ·mxfp4GroupSplit+0(SB), R8
+	MOVL         $0x0f0f0f0f, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVQ         CX, AX
+	IMULQ        R11, AX
+	SHLQ         $0x02, AX
+	CMPQ         AX, ·groupStreamBytes+0(SB)
+	JB           cached
+	TESTQ        $0x0000001f, DI
+	JZ           stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	MOVBLZX        (DX), AX
+	SHLL           $0x05, AX
+	MOVQ           R11, R12
+	SHRQ           $0x05, R12
+	VBROADCASTI128 (R8)(AX*1), Y6
+	VBROADCASTI128 16(R8)(AX*1), Y7
+
+steps:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	JNZ          steps
+	INCQ         DX
+	DECQ         CX
+	JNZ          group
+	JMP          end
+
+other:
+group2:
+	MOVBLZX        (DX), AX
+	SHLL           $0x05, AX
+	MOVQ           R11, R12
+	SHRQ           $0x05, R12
+	VBROADCASTI128 (R8)(AX*1), Y6
+	VBROADCASTI128 16(R8)(AX*1), Y7
+	CMPQ           R12, $0x00000004
+	JB             single2
+
+steps2:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	CMPQ         R12, $0x00000004
+	JAE          steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 96(DI)
+	ADDQ         $0x00000010, SI
+	ADDQ         $0x00000080, DI
+	DECQ         R12
+	JNZ          one2
+
+stepped2:
+	INCQ DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	MOVBLZX        (DX), AX
+	SHLL           $0x05, AX
+	MOVQ           R11, R12
+	SHRQ           $0x05, R12
+	VBROADCASTI128 (R8)(AX*1), Y6
+	VBROADCASTI128 16(R8)(AX*1), Y7
+
+steps3:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	JNZ          steps3
+	INCQ         DX
+	DECQ         CX
+	JNZ          group3
+	JMP          end2
+
+other2:
+group4:
+	MOVBLZX        (DX), AX
+	SHLL           $0x05, AX
+	MOVQ           R11, R12
+	SHRQ           $0x05, R12
+	VBROADCASTI128 (R8)(AX*1), Y6
+	VBROADCASTI128 16(R8)(AX*1), Y7
+	CMPQ           R12, $0x00000004
+	JB             single4
+
+steps4:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	CMPQ         R12, $0x00000004
+	JAE          steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 96(DI)
+	ADDQ         $0x00000010, SI
+	ADDQ         $0x00000080, DI
+	DECQ         R12
+	JNZ          one4
+
+stepped4:
+	INCQ DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func nf4f16ToF16AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·nf4f16ToF16AVX2(SB), NOSPLIT, $0-112
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           codes_base+24(FP), SI
+	MOVQ           scales_base+48(FP), DX
+	MOVQ           zeros_base+72(FP), R10
+	MOVQ           groups+96(FP), CX
+	MOVQ           group+104(FP), R11
+	MOVL           $0x7fc00000, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	XORL           R9, R9
+	TESTQ          CX, CX
+	JZ             done
+	VMOVUPS        ·nf4GroupValues+0(SB), Y14
+	VMOVUPS        ·nf4GroupValues+32(SB), Y13
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	VBROADCASTI128 groupSplitBytes<>+0(SB), Y11
+	MOVQ           CX, AX
+	IMULQ          R11, AX
+	SHLQ           $0x01, AX
+	CMPQ           AX, ·groupStreamBytes+0(SB)
+	JB             cached
+	TESTQ          $0x0000001f, DI
+	JZ             stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 64(DI)
+	VMOVDQU     Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 128(DI)
+	VMOVDQU     Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 192(DI)
+	VMOVDQU     Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	JNZ         steps
+	ADDQ        $0x00000002, DX
+	DECQ        CX
+	JNZ         group
+	JMP         end
+
+other:
+group2:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 64(DI)
+	VMOVDQU     Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 128(DI)
+	VMOVDQU     Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 192(DI)
+	VMOVDQU     Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	CMPQ        R12, $0x00000004
+	JAE         steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000040, DI
+	DECQ        R12
+	JNZ         one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps3:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, (DI)
+	VMOVNTDQ    Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 64(DI)
+	VMOVNTDQ    Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 128(DI)
+	VMOVNTDQ    Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 192(DI)
+	VMOVNTDQ    Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	JNZ         steps3
+	ADDQ        $0x00000002, DX
+	DECQ        CX
+	JNZ         group3
+	JMP         end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, (DI)
+	VMOVNTDQ    Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 64(DI)
+	VMOVNTDQ    Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 128(DI)
+	VMOVNTDQ    Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 192(DI)
+	VMOVNTDQ    Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	CMPQ        R12, $0x00000004
+	JAE         steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, (DI)
+	VMOVNTDQ    Y4, 32(DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000040, DI
+	DECQ        R12
+	JNZ         one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func nf4f16ToF32AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·nf4f16ToF32AVX2(SB), NOSPLIT, $0-112
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           codes_base+24(FP), SI
+	MOVQ           scales_base+48(FP), DX
+	MOVQ           zeros_base+72(FP), R10
+	MOVQ           groups+96(FP), CX
+	MOVQ           group+104(FP), R11
+	MOVL           $0x7fc00000, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	XORL           R9, R9
+	TESTQ          CX, CX
+	JZ             done
+	VMOVUPS        ·nf4GroupValues+0(SB), Y14
+	VMOVUPS        ·nf4GroupValues+32(SB), Y13
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	VBROADCASTI128 groupSplitBytes<>+0(SB), Y11
+	MOVQ           CX, AX
+	IMULQ          R11, AX
+	SHLQ           $0x02, AX
+	CMPQ           AX, ·groupStreamBytes+0(SB)
+	JB             cached
+	TESTQ          $0x0000001f, DI
+	JZ             stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	JNZ          steps
+	ADDQ         $0x00000002, DX
+	DECQ         CX
+	JNZ          group
+	JMP          end
+
+other:
+group2:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	CMPQ         R12, $0x00000004
+	JAE          steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 96(DI)
+	ADDQ         $0x00000010, SI
+	ADDQ         $0x00000080, DI
+	DECQ         R12
+	JNZ          one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps3:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	JNZ          steps3
+	ADDQ         $0x00000002, DX
+	DECQ         CX
+	JNZ          group3
+	JMP          end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	CMPQ         R12, $0x00000004
+	JAE          steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 96(DI)
+	ADDQ         $0x00000010, SI
+	ADDQ         $0x00000080, DI
+	DECQ         R12
+	JNZ          one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func fp4f16ToF16AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·fp4f16ToF16AVX2(SB), NOSPLIT, $0-112
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           codes_base+24(FP), SI
+	MOVQ           scales_base+48(FP), DX
+	MOVQ           zeros_base+72(FP), R10
+	MOVQ           groups+96(FP), CX
+	MOVQ           group+104(FP), R11
+	MOVL           $0x7fc00000, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	XORL           R9, R9
+	TESTQ          CX, CX
+	JZ             done
+	VMOVUPS        ·f4GroupValues+0(SB), Y14
+	VMOVUPS        ·f4GroupValues+32(SB), Y13
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	VBROADCASTI128 groupSplitBytes<>+0(SB), Y11
+	MOVQ           CX, AX
+	IMULQ          R11, AX
+	SHLQ           $0x01, AX
+	CMPQ           AX, ·groupStreamBytes+0(SB)
+	JB             cached
+	TESTQ          $0x0000001f, DI
+	JZ             stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 64(DI)
+	VMOVDQU     Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 128(DI)
+	VMOVDQU     Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 192(DI)
+	VMOVDQU     Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	JNZ         steps
+	ADDQ        $0x00000002, DX
+	DECQ        CX
+	JNZ         group
+	JMP         end
+
+other:
+group2:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 64(DI)
+	VMOVDQU     Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 128(DI)
+	VMOVDQU     Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, 192(DI)
+	VMOVDQU     Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	CMPQ        R12, $0x00000004
+	JAE         steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVDQU     Y3, (DI)
+	VMOVDQU     Y4, 32(DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000040, DI
+	DECQ        R12
+	JNZ         one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps3:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, (DI)
+	VMOVNTDQ    Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 64(DI)
+	VMOVNTDQ    Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 128(DI)
+	VMOVNTDQ    Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 192(DI)
+	VMOVNTDQ    Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	JNZ         steps3
+	ADDQ        $0x00000002, DX
+	DECQ        CX
+	JNZ         group3
+	JMP         end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, (DI)
+	VMOVNTDQ    Y4, 32(DI)
+	VMOVDQU     16(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 64(DI)
+	VMOVNTDQ    Y4, 96(DI)
+	VMOVDQU     32(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 128(DI)
+	VMOVNTDQ    Y4, 160(DI)
+	VMOVDQU     48(SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, 192(DI)
+	VMOVNTDQ    Y4, 224(DI)
+	ADDQ        $0x00000040, SI
+	ADDQ        $0x00000100, DI
+	SUBQ        $0x00000004, R12
+	CMPQ        R12, $0x00000004
+	JAE         steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VMOVDQU     (SI), X8
+	VPSRLW      $0x04, X8, X9
+	VPAND       X12, X8, X8
+	VPAND       X12, X9, X9
+	VPUNPCKHBW  X9, X8, X4
+	VPUNPCKLBW  X9, X8, X10
+	VINSERTI128 $0x01, X4, Y10, Y10
+	VPSHUFB     Y10, Y6, Y3
+	VPSHUFB     Y10, Y7, Y4
+	VPUNPCKLBW  Y4, Y3, Y1
+	VPUNPCKHBW  Y4, Y3, Y2
+	VPERM2I128  $0x20, Y2, Y1, Y3
+	VPERM2I128  $0x31, Y2, Y1, Y4
+	VMOVNTDQ    Y3, (DI)
+	VMOVNTDQ    Y4, 32(DI)
+	ADDQ        $0x00000010, SI
+	ADDQ        $0x00000040, DI
+	DECQ        R12
+	JNZ         one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func fp4f16ToF32AVX2(dst []byte, codes []byte, scales []byte, zeros []byte, groups int, group int)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·fp4f16ToF32AVX2(SB), NOSPLIT, $0-112
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           codes_base+24(FP), SI
+	MOVQ           scales_base+48(FP), DX
+	MOVQ           zeros_base+72(FP), R10
+	MOVQ           groups+96(FP), CX
+	MOVQ           group+104(FP), R11
+	MOVL           $0x7fc00000, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	XORL           R9, R9
+	TESTQ          CX, CX
+	JZ             done
+	VMOVUPS        ·f4GroupValues+0(SB), Y14
+	VMOVUPS        ·f4GroupValues+32(SB), Y13
+	MOVL           $0x0f0f0f0f, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	VBROADCASTI128 groupSplitBytes<>+0(SB), Y11
+	MOVQ           CX, AX
+	IMULQ          R11, AX
+	SHLQ           $0x02, AX
+	CMPQ           AX, ·groupStreamBytes+0(SB)
+	JB             cached
+	TESTQ          $0x0000001f, DI
+	JZ             stream
+
+cached:
+	TESTQ $0x0000007f, R11
+	JNZ   other
+
+group:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	JNZ          steps
+	ADDQ         $0x00000002, DX
+	DECQ         CX
+	JNZ          group
+	JMP          end
+
+other:
+group2:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single2
+
+steps2:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	CMPQ         R12, $0x00000004
+	JAE          steps2
+
+single2:
+	TESTQ R12, R12
+	JZ    stepped2
+
+one2:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVDQU      Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVDQU      Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVDQU      Y3, 96(DI)
+	ADDQ         $0x00000010, SI
+	ADDQ         $0x00000080, DI
+	DECQ         R12
+	JNZ          one2
+
+stepped2:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group2
+
+end:
+done:
+	VZEROUPPER
+	RET
+
+stream:
+	TESTQ $0x0000007f, R11
+	JNZ   other2
+
+group3:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+
+steps3:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	JNZ          steps3
+	ADDQ         $0x00000002, DX
+	DECQ         CX
+	JNZ          group3
+	JMP          end2
+
+other2:
+group4:
+	VPBROADCASTW (DX), X0
+	VCVTPH2PS    X0, Y0
+	MOVQ         R11, R12
+	SHRQ         $0x05, R12
+	VMULPS       Y0, Y14, Y2
+	VCMPPS       $0x03, Y2, Y2, Y4
+	VBLENDVPS    Y4, Y15, Y2, Y2
+	VMULPS       Y0, Y13, Y3
+	VCMPPS       $0x03, Y3, Y3, Y4
+	VBLENDVPS    Y4, Y15, Y3, Y3
+	VCVTPS2PH    $0x00, Y2, X5
+	VCVTPS2PH    $0x00, Y3, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSHUFB      Y11, Y5, Y5
+	VPERMQ       $0xd8, Y5, Y5
+	VPERM2I128   $0x00, Y5, Y5, Y6
+	VPERM2I128   $0x11, Y5, Y5, Y7
+	CMPQ         R12, $0x00000004
+	JB           single4
+
+steps4:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 96(DI)
+	VMOVDQU      16(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 128(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 160(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 192(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 224(DI)
+	VMOVDQU      32(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 256(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 288(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 320(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 352(DI)
+	VMOVDQU      48(SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, 384(DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 416(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 448(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 480(DI)
+	ADDQ         $0x00000040, SI
+	ADDQ         $0x00000200, DI
+	SUBQ         $0x00000004, R12
+	CMPQ         R12, $0x00000004
+	JAE          steps4
+
+single4:
+	TESTQ R12, R12
+	JZ    stepped4
+
+one4:
+	VMOVDQU      (SI), X8
+	VPSRLW       $0x04, X8, X9
+	VPAND        X12, X8, X8
+	VPAND        X12, X9, X9
+	VPUNPCKHBW   X9, X8, X4
+	VPUNPCKLBW   X9, X8, X10
+	VINSERTI128  $0x01, X4, Y10, Y10
+	VPSHUFB      Y10, Y6, Y3
+	VPSHUFB      Y10, Y7, Y4
+	VPUNPCKLBW   Y4, Y3, Y1
+	VPUNPCKHBW   Y4, Y3, Y2
+	VCVTPH2PS    X1, Y3
+	VMOVNTDQ     Y3, (DI)
+	VCVTPH2PS    X2, Y3
+	VMOVNTDQ     Y3, 32(DI)
+	VEXTRACTI128 $0x01, Y1, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 64(DI)
+	VEXTRACTI128 $0x01, Y2, X3
+	VCVTPH2PS    X3, Y3
+	VMOVNTDQ     Y3, 96(DI)
+	ADDQ         $0x00000010, SI
+	ADDQ         $0x00000080, DI
+	DECQ         R12
+	JNZ          one4
+
+stepped4:
+	ADDQ $0x00000002, DX
+	DECQ CX
+	JNZ  group4
+
+end2:
+	SFENCE
+	VZEROUPPER
+	RET

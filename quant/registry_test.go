@@ -19,23 +19,47 @@ var updateDocs = flag.Bool("update-docs", false, "rewrite the registry's table i
 // allPaths are the kernels.Path values a row may name or a test may ask about.
 var allPaths = []kernels.Path{kernels.Best, kernels.Generic, kernels.AVX2, kernels.AVX512, kernels.NEON}
 
-// TestRegistryRows checks the rows: exactly one for every named scheme, value type (f32, f16,
-// bf16) and direction, so that a scheme without a kernel is a row without paths; only SIMD
-// paths; a scheme whose group divides a step when it has a kernel; and a loop that is the
-// row's pure-Go call.
+// TestRegistryRows checks the rows: exactly one block row for every named scheme, value type
+// (f32, f16, bf16) and direction, so that a scheme without a kernel is a row without paths; only
+// SIMD paths; a scheme whose group divides a step when it has a kernel; group rows that are a
+// family's dequantizers; and a loop that is the row's pure-Go call.
 func TestRegistryRows(t *testing.T) {
 	seen := map[rowKey]bool{}
+	groupRows := 0
 	for _, r := range registry {
 		k := rowKey{r.scheme, r.typ, r.decode}
 		if seen[k] {
 			t.Errorf("%s: two rows", &r)
 		}
 		seen[k] = true
-		if err := r.scheme.check(!r.decode); err != nil {
-			t.Errorf("%s: %v", &r, err)
-		}
 		if r.paths&^onAll != 0 {
 			t.Errorf("%s: paths %b", &r, r.paths)
+		}
+		if r.grouped {
+			// A family: a scheme of it with a group of groupStep is valid, and the family is
+			// one of families, under the name its loop uses.
+			if err := r.scheme.withGroup(groupStep).check(false); err != nil || !r.decode || r.scheme.Group != 0 {
+				t.Errorf("%s: not a family's dequantizer (%v)", &r, err)
+			}
+			name := ""
+			for v, f := range families {
+				if f == r.scheme {
+					name = v
+				}
+			}
+			zeros := ""
+			if r.scheme.Zero != element.Dynamic {
+				zeros = ", Zeros: zeros"
+			}
+			want := fmt.Sprintf("decodeGroups(dst, element.%s, Data{Codes: codes, Scales: scales%s}, %s.withGroup(group), groups*group)", strings.ToUpper(r.typ.String()), zeros, name)
+			if name == "" || r.loop != want {
+				t.Errorf("%s: loop %q, want %q", &r, r.loop, want)
+			}
+			groupRows++
+			continue
+		}
+		if err := r.scheme.check(!r.decode); err != nil {
+			t.Errorf("%s: %v", &r, err)
 		}
 		if r.paths != 0 && step%r.scheme.Group != 0 {
 			t.Errorf("%s: kernels, but the group %d does not divide a step", &r, r.scheme.Group)
@@ -58,8 +82,8 @@ func TestRegistryRows(t *testing.T) {
 			}
 		}
 	}
-	if len(registry) != len(named)*3*2 {
-		t.Errorf("%d rows, want one for each of %d schemes, 3 types and 2 directions", len(registry), len(named))
+	if len(registry)-groupRows != len(named)*3*2 {
+		t.Errorf("%d block rows, want one for each of %d schemes, 3 types and 2 directions", len(registry)-groupRows, len(named))
 	}
 }
 
@@ -73,9 +97,20 @@ func TestRegistryDispatch(t *testing.T) {
 		for _, r := range registry {
 			want := r.paths.has(q) && pathAvailable(q) && ownPaths.has(q)
 			var got bool
-			if r.decode {
+			switch {
+			case r.grouped:
+				for _, g := range []int{groupStep, 4 * groupStep, 4096} {
+					if got = HasDequantizer(p, r.scheme.withGroup(g), r.typ); got != want {
+						break
+					}
+				}
+				// A group that is not a multiple of groupStep, and the family itself, have none.
+				if HasDequantizer(p, r.scheme.withGroup(groupStep+2), r.typ) || HasDequantizer(p, r.scheme, r.typ) {
+					t.Errorf("%s on %s: a kernel for group %d or 0", &r, p, groupStep+2)
+				}
+			case r.decode:
 				got = HasDequantizer(p, r.scheme, r.typ)
-			} else {
+			default:
 				got = HasQuantizer(p, r.scheme, r.typ)
 			}
 			if got != want {
@@ -98,12 +133,16 @@ func TestRegistryDispatch(t *testing.T) {
 func TestRegistryPathsHaveKernels(t *testing.T) {
 	for i := range registry {
 		r := &registry[i]
-		e := lookup(r.scheme, r.typ, r.decode)
+		s := r.scheme
+		if r.grouped {
+			s.Group = 2 * groupStep
+		}
+		e := lookup(s, r.typ, r.decode)
 		if e == nil || e.row != r {
 			t.Fatalf("%s: the table's entry is not the row", r)
 		}
 		for _, p := range kernels.Paths() {
-			if r.paths.has(p) && ownPaths.has(p) && e.decode[p] == nil && e.encode[p] == nil {
+			if r.paths.has(p) && ownPaths.has(p) && e.decode[p] == nil && e.encode[p] == nil && e.group[p] == nil {
 				t.Errorf("%s names %s, which has no kernel bound", r, p)
 			}
 		}
@@ -114,15 +153,19 @@ func TestRegistryPathsHaveKernels(t *testing.T) {
 func TestBindKernelsRejects(t *testing.T) {
 	dec := func(dst, codes, scales []byte, steps int) {}
 	enc := func(codes, scales, src []byte, steps int) {}
+	grp := func(dst, codes, scales, zeros []byte, groups, group int) {}
 	// full lists a kernel for every row that names p.
 	full := func(p kernels.Path) []kernelSpec {
 		var s []kernelSpec
 		for _, r := range registry {
 			if r.paths.has(p) {
 				k := kernelSpec{path: p, scheme: r.scheme, typ: r.typ}
-				if r.decode {
+				switch {
+				case r.grouped:
+					k.group = grp
+				case r.decode:
 					k.decode = dec
-				} else {
+				default:
 					k.encode = enc
 				}
 				s = append(s, k)
@@ -133,6 +176,7 @@ func TestBindKernelsRejects(t *testing.T) {
 	never := func(kernels.Path) bool { return false }
 	odd := Scheme{Code: element.F4E2M1, Scale: element.F8E8M0, Group: 64}
 	rowsWithOdd := append(append([]row(nil), registry...), row{scheme: odd, typ: element.F32, decode: true, paths: onNEON})
+	rowsWithFamily := append(append([]row(nil), registry...), row{scheme: int4Asym, typ: element.BF16, decode: true, grouped: true, paths: onNEON})
 	for _, c := range []struct {
 		name  string
 		rows  []row
@@ -150,6 +194,11 @@ func TestBindKernelsRejects(t *testing.T) {
 		{"no function", registry, append(full(kernels.NEON)[1:], kernelSpec{path: kernels.NEON, scheme: MXFP4, typ: element.F32}), onNEON},
 		{"group not dividing a step", rowsWithOdd, append(full(kernels.NEON), kernelSpec{path: kernels.NEON, scheme: odd, typ: element.F32, decode: dec}), onNEON},
 		{"two rows", append(append([]row(nil), registry...), registry[0]), nil, 0},
+		{"group kernel for a block row", registry, append(full(kernels.NEON)[1:], kernelSpec{path: kernels.NEON, scheme: MXFP4, typ: element.F32, group: grp}), onNEON},
+		{"block kernel for a group row", rowsWithFamily, append(full(kernels.NEON), kernelSpec{path: kernels.NEON, scheme: int4Asym, typ: element.BF16, decode: dec}), onNEON},
+		{"decode and group", rowsWithFamily, append(full(kernels.NEON), kernelSpec{path: kernels.NEON, scheme: int4Asym, typ: element.BF16, decode: dec, group: grp}), onNEON},
+		{"group row with a group", append(append([]row(nil), registry...), row{scheme: int4Asym.withGroup(32), typ: element.BF16, decode: true, grouped: true}), nil, 0},
+		{"quantizing group row", append(append([]row(nil), registry...), row{scheme: int4Asym, typ: element.BF16, grouped: true}), nil, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			defer func() {
@@ -172,7 +221,7 @@ func TestBindKernelsRejects(t *testing.T) {
 // registryTable renders the registry as the Markdown table of docs/kernels.md.
 func registryTable() string {
 	var b strings.Builder
-	b.WriteString("| kernel | pure-Go call for steps·32 elements | paths |\n| --- | --- | --- |\n")
+	b.WriteString("| kernel | pure-Go call (block rows: steps·32 elements; group rows: groups·group) | paths |\n| --- | --- | --- |\n")
 	for _, r := range registry {
 		var ps []string
 		for _, p := range allPaths {
@@ -202,6 +251,9 @@ func TestStubLoops(t *testing.T) {
 	schemeVars := map[string]Scheme{}
 	for _, e := range named {
 		schemeVars[strings.ToUpper(e.name)] = e.s
+	}
+	for v, f := range families {
+		schemeVars[v] = f.withGroup(groupStep)
 	}
 	for _, file := range []string{"stubs_amd64.go", "stubs_arm64.go"} {
 		f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.ParseComments)
@@ -238,8 +290,8 @@ func TestStubLoops(t *testing.T) {
 				}
 				fields[kv.Key.(*ast.Ident).Name] = v
 			}
-			decode := fields["decode"] != ""
-			name := fields["decode"] + fields["encode"]
+			decode := fields["encode"] == ""
+			name := fields["decode"] + fields["encode"] + fields["group"]
 			typ, err := element.Parse(strings.ToLower(fields["typ"]))
 			if err != nil {
 				t.Fatalf("%s: %s: %v", file, name, err)

@@ -174,6 +174,258 @@ func mxfp8e4m3ToBF16AVX2(dst, codes, scales []byte, steps int)
 //go:noescape
 func f32ToMXFP4AVX2(codes, scales, src []byte, steps int)
 
+// int4asymToF16AVX512 dequantizes groups groups of group elements (a multiple of 32) of the int4Asym family to f16 on the AVX512 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales, Zeros: zeros}, int4Asym.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func int4asymToF16AVX512(dst, codes, scales, zeros []byte, groups, group int)
+
+// int4asymToF32AVX512 dequantizes groups groups of group elements (a multiple of 32) of the int4Asym family to f32 on the AVX512 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales, Zeros: zeros}, int4Asym.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func int4asymToF32AVX512(dst, codes, scales, zeros []byte, groups, group int)
+
+// int4symToF16AVX512 dequantizes groups groups of group elements (a multiple of 32) of the int4Sym family to f16 on the AVX512 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales}, int4Sym.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func int4symToF16AVX512(dst, codes, scales, zeros []byte, groups, group int)
+
+// int4symToF32AVX512 dequantizes groups groups of group elements (a multiple of 32) of the int4Sym family to f32 on the AVX512 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, int4Sym.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func int4symToF32AVX512(dst, codes, scales, zeros []byte, groups, group int)
+
+// int8asymToF16AVX512 dequantizes groups groups of group elements (a multiple of 32) of the int8Asym family to f16 on the AVX512 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales, Zeros: zeros}, int8Asym.withGroup(group), groups*group)
+//
+// It computes every element.
+//
+//go:noescape
+func int8asymToF16AVX512(dst, codes, scales, zeros []byte, groups, group int)
+
+// int8asymToF32AVX512 dequantizes groups groups of group elements (a multiple of 32) of the int8Asym family to f32 on the AVX512 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales, Zeros: zeros}, int8Asym.withGroup(group), groups*group)
+//
+// It computes every element.
+//
+//go:noescape
+func int8asymToF32AVX512(dst, codes, scales, zeros []byte, groups, group int)
+
+// int8symToF16AVX512 dequantizes groups groups of group elements (a multiple of 32) of the int8Sym family to f16 on the AVX512 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales}, int8Sym.withGroup(group), groups*group)
+//
+// It computes every element.
+//
+//go:noescape
+func int8symToF16AVX512(dst, codes, scales, zeros []byte, groups, group int)
+
+// int8symToF32AVX512 dequantizes groups groups of group elements (a multiple of 32) of the int8Sym family to f32 on the AVX512 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, int8Sym.withGroup(group), groups*group)
+//
+// It computes every element.
+//
+//go:noescape
+func int8symToF32AVX512(dst, codes, scales, zeros []byte, groups, group int)
+
+// mxfp4f16ToF16AVX512 dequantizes groups groups of group elements (a multiple of 32) of the mxfp4F16 family to f16 on the AVX512 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales}, mxfp4F16.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func mxfp4f16ToF16AVX512(dst, codes, scales, zeros []byte, groups, group int)
+
+// mxfp4f16ToF32AVX512 dequantizes groups groups of group elements (a multiple of 32) of the mxfp4F16 family to f32 on the AVX512 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, mxfp4F16.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func mxfp4f16ToF32AVX512(dst, codes, scales, zeros []byte, groups, group int)
+
+// nf4f16ToF16AVX512 dequantizes groups groups of group elements (a multiple of 32) of the nf4F16 family to f16 on the AVX512 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales}, nf4F16.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func nf4f16ToF16AVX512(dst, codes, scales, zeros []byte, groups, group int)
+
+// nf4f16ToF32AVX512 dequantizes groups groups of group elements (a multiple of 32) of the nf4F16 family to f32 on the AVX512 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, nf4F16.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func nf4f16ToF32AVX512(dst, codes, scales, zeros []byte, groups, group int)
+
+// fp4f16ToF16AVX512 dequantizes groups groups of group elements (a multiple of 32) of the fp4F16 family to f16 on the AVX512 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales}, fp4F16.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func fp4f16ToF16AVX512(dst, codes, scales, zeros []byte, groups, group int)
+
+// fp4f16ToF32AVX512 dequantizes groups groups of group elements (a multiple of 32) of the fp4F16 family to f32 on the AVX512 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, fp4F16.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func fp4f16ToF32AVX512(dst, codes, scales, zeros []byte, groups, group int)
+
+// int4asymToF16AVX2 dequantizes groups groups of group elements (a multiple of 32) of the int4Asym family to f16 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales, Zeros: zeros}, int4Asym.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func int4asymToF16AVX2(dst, codes, scales, zeros []byte, groups, group int)
+
+// int4asymToF32AVX2 dequantizes groups groups of group elements (a multiple of 32) of the int4Asym family to f32 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales, Zeros: zeros}, int4Asym.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func int4asymToF32AVX2(dst, codes, scales, zeros []byte, groups, group int)
+
+// int4symToF16AVX2 dequantizes groups groups of group elements (a multiple of 32) of the int4Sym family to f16 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales}, int4Sym.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func int4symToF16AVX2(dst, codes, scales, zeros []byte, groups, group int)
+
+// int4symToF32AVX2 dequantizes groups groups of group elements (a multiple of 32) of the int4Sym family to f32 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, int4Sym.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func int4symToF32AVX2(dst, codes, scales, zeros []byte, groups, group int)
+
+// int8asymToF16AVX2 dequantizes groups groups of group elements (a multiple of 32) of the int8Asym family to f16 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales, Zeros: zeros}, int8Asym.withGroup(group), groups*group)
+//
+// It computes every element.
+//
+//go:noescape
+func int8asymToF16AVX2(dst, codes, scales, zeros []byte, groups, group int)
+
+// int8asymToF32AVX2 dequantizes groups groups of group elements (a multiple of 32) of the int8Asym family to f32 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales, Zeros: zeros}, int8Asym.withGroup(group), groups*group)
+//
+// It computes every element.
+//
+//go:noescape
+func int8asymToF32AVX2(dst, codes, scales, zeros []byte, groups, group int)
+
+// int8symToF16AVX2 dequantizes groups groups of group elements (a multiple of 32) of the int8Sym family to f16 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales}, int8Sym.withGroup(group), groups*group)
+//
+// It computes every element.
+//
+//go:noescape
+func int8symToF16AVX2(dst, codes, scales, zeros []byte, groups, group int)
+
+// int8symToF32AVX2 dequantizes groups groups of group elements (a multiple of 32) of the int8Sym family to f32 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, int8Sym.withGroup(group), groups*group)
+//
+// It computes every element.
+//
+//go:noescape
+func int8symToF32AVX2(dst, codes, scales, zeros []byte, groups, group int)
+
+// mxfp4f16ToF16AVX2 dequantizes groups groups of group elements (a multiple of 32) of the mxfp4F16 family to f16 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales}, mxfp4F16.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func mxfp4f16ToF16AVX2(dst, codes, scales, zeros []byte, groups, group int)
+
+// mxfp4f16ToF32AVX2 dequantizes groups groups of group elements (a multiple of 32) of the mxfp4F16 family to f32 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, mxfp4F16.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func mxfp4f16ToF32AVX2(dst, codes, scales, zeros []byte, groups, group int)
+
+// nf4f16ToF16AVX2 dequantizes groups groups of group elements (a multiple of 32) of the nf4F16 family to f16 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales}, nf4F16.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func nf4f16ToF16AVX2(dst, codes, scales, zeros []byte, groups, group int)
+
+// nf4f16ToF32AVX2 dequantizes groups groups of group elements (a multiple of 32) of the nf4F16 family to f32 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, nf4F16.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func nf4f16ToF32AVX2(dst, codes, scales, zeros []byte, groups, group int)
+
+// fp4f16ToF16AVX2 dequantizes groups groups of group elements (a multiple of 32) of the fp4F16 family to f16 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales}, fp4F16.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func fp4f16ToF16AVX2(dst, codes, scales, zeros []byte, groups, group int)
+
+// fp4f16ToF32AVX2 dequantizes groups groups of group elements (a multiple of 32) of the fp4F16 family to f32 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, fp4F16.withGroup(group), groups*group)
+//
+// It looks a group's 16 values up by code.
+//
+//go:noescape
+func fp4f16ToF32AVX2(dst, codes, scales, zeros []byte, groups, group int)
+
 // kernelList lists the kernels with their paths, schemes, value types and directions.
 func kernelList() []kernelSpec {
 	return []kernelSpec{
@@ -195,5 +447,33 @@ func kernelList() []kernelSpec {
 		{path: kernels.AVX2, scheme: MXFP8E4M3, typ: element.F32, decode: mxfp8e4m3ToF32AVX2},
 		{path: kernels.AVX2, scheme: MXFP8E4M3, typ: element.BF16, decode: mxfp8e4m3ToBF16AVX2},
 		{path: kernels.AVX2, scheme: MXFP4, typ: element.F32, encode: f32ToMXFP4AVX2},
+		{path: kernels.AVX512, scheme: int4Asym, typ: element.F16, group: int4asymToF16AVX512},
+		{path: kernels.AVX512, scheme: int4Asym, typ: element.F32, group: int4asymToF32AVX512},
+		{path: kernels.AVX512, scheme: int4Sym, typ: element.F16, group: int4symToF16AVX512},
+		{path: kernels.AVX512, scheme: int4Sym, typ: element.F32, group: int4symToF32AVX512},
+		{path: kernels.AVX512, scheme: int8Asym, typ: element.F16, group: int8asymToF16AVX512},
+		{path: kernels.AVX512, scheme: int8Asym, typ: element.F32, group: int8asymToF32AVX512},
+		{path: kernels.AVX512, scheme: int8Sym, typ: element.F16, group: int8symToF16AVX512},
+		{path: kernels.AVX512, scheme: int8Sym, typ: element.F32, group: int8symToF32AVX512},
+		{path: kernels.AVX512, scheme: mxfp4F16, typ: element.F16, group: mxfp4f16ToF16AVX512},
+		{path: kernels.AVX512, scheme: mxfp4F16, typ: element.F32, group: mxfp4f16ToF32AVX512},
+		{path: kernels.AVX512, scheme: nf4F16, typ: element.F16, group: nf4f16ToF16AVX512},
+		{path: kernels.AVX512, scheme: nf4F16, typ: element.F32, group: nf4f16ToF32AVX512},
+		{path: kernels.AVX512, scheme: fp4F16, typ: element.F16, group: fp4f16ToF16AVX512},
+		{path: kernels.AVX512, scheme: fp4F16, typ: element.F32, group: fp4f16ToF32AVX512},
+		{path: kernels.AVX2, scheme: int4Asym, typ: element.F16, group: int4asymToF16AVX2},
+		{path: kernels.AVX2, scheme: int4Asym, typ: element.F32, group: int4asymToF32AVX2},
+		{path: kernels.AVX2, scheme: int4Sym, typ: element.F16, group: int4symToF16AVX2},
+		{path: kernels.AVX2, scheme: int4Sym, typ: element.F32, group: int4symToF32AVX2},
+		{path: kernels.AVX2, scheme: int8Asym, typ: element.F16, group: int8asymToF16AVX2},
+		{path: kernels.AVX2, scheme: int8Asym, typ: element.F32, group: int8asymToF32AVX2},
+		{path: kernels.AVX2, scheme: int8Sym, typ: element.F16, group: int8symToF16AVX2},
+		{path: kernels.AVX2, scheme: int8Sym, typ: element.F32, group: int8symToF32AVX2},
+		{path: kernels.AVX2, scheme: mxfp4F16, typ: element.F16, group: mxfp4f16ToF16AVX2},
+		{path: kernels.AVX2, scheme: mxfp4F16, typ: element.F32, group: mxfp4f16ToF32AVX2},
+		{path: kernels.AVX2, scheme: nf4F16, typ: element.F16, group: nf4f16ToF16AVX2},
+		{path: kernels.AVX2, scheme: nf4F16, typ: element.F32, group: nf4f16ToF32AVX2},
+		{path: kernels.AVX2, scheme: fp4F16, typ: element.F16, group: fp4f16ToF16AVX2},
+		{path: kernels.AVX2, scheme: fp4F16, typ: element.F32, group: fp4f16ToF32AVX2},
 	}
 }

@@ -12,9 +12,10 @@ import (
 // ownPaths are the paths this architecture has kernels for, whether or not the CPU runs them.
 const ownPaths = onNEON
 
-// The NEON kernels of quant_arm64.s. Each converts steps·32 elements, as the pure-Go call in its
-// documentation does (its row's loop; TestStubLoops checks them); the call runs the elements after
-// the last whole step on the pure-Go loop.
+// The NEON kernels of quant_arm64.s. Each converts steps·32 elements (a group kernel:
+// groups·group elements), as the pure-Go call in its documentation does (its row's loop;
+// TestStubLoops checks them); the call runs the elements after the last whole step (group) on the
+// pure-Go loop.
 
 // mxfp4ToF32NEON dequantizes steps·32 elements of mxfp4 to f32 on the NEON path, as the pure-Go loop does:
 //

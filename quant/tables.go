@@ -2,7 +2,10 @@
 
 package quant
 
-import "github.com/convertpromote/convertpromote/kernels"
+import (
+	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/kernels"
+)
 
 // The tables the SIMD kernels (quant_amd64.s, quant_arm64.s) read, derived from the scalar
 // codecs of package kernels. Every NaN scale's value is groupNaN, the quiet NaN a NaN-scaled
@@ -45,6 +48,39 @@ var (
 	nvfp4F16Rows  = f4ProductRows(&e4m3Scales, kernels.F16FromF32)
 	nvfp4BF16Rows = f4ProductRows(&e4m3Scales, kernels.BF16FromF32)
 )
+
+// mxfp4GroupRows are the rows of the group kernels of NNCF's mxfp4 (f4e2m1 codes with an
+// f8e8m0 scale, computed in f16: quant.NNCF("mxfp4", group)): row s holds the f16 bits of the
+// 16 codes' values under scale byte s, as decodeGroups computes them (the scale rounded to f16
+// first, so that scales below 2^-24 give zeros and above 2^15 infinities). mxfp4GroupSplit are
+// the same rows split for AVX2's VPSHUFB.
+var (
+	mxfp4GroupRows = func() (t [256][16]uint16) {
+		vals := codeValues(element.F4E2M1, true)
+		for s := range t {
+			sv := round16(scaleValue([]byte{byte(s)}, element.F8E8M0, 0))
+			for c := range t[s] {
+				t[s][c] = kernels.F16FromF32(groupValue(vals[c], 0, sv, true))
+			}
+		}
+		return t
+	}()
+	mxfp4GroupSplit = splitRows(&mxfp4GroupRows)
+)
+
+// The 16 values of the 4-bit codes of NNCF's nf4 and fp4 (f16 arithmetic), as decodeGroups
+// takes them: nf4's rounded to f16, f4e2m1's exact. The group kernels multiply them by a group's
+// scale.
+var (
+	nf4GroupValues = first16(codeValues(element.NF4, true))
+	f4GroupValues  = first16(codeValues(element.F4E2M1, true))
+)
+
+// first16 returns the first 16 values of t.
+func first16(t *[256]float32) (v [16]float32) {
+	copy(v[:], t[:16])
+	return v
+}
 
 // The same rows split for byte lookups (AVX2's VPSHUFB, NEON's TBL): the 16 low bytes of a row,
 // then its 16 high bytes.

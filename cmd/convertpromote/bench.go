@@ -34,9 +34,12 @@ copy() median of the same traffic, measured in alternating batches; ×generic is
 the pure-Go path's median for the same pair, size and threads; spread is (max-min)/median of the
 samples (a large spread means the machine was busy: rerun when it is idle).
 
-Pairs name element types (f32:f16) or, on one side, a block-scaled format: mxfp4, mxfp8e4m3,
-mxfp8e5m2 or nvfp4 (mxfp4:f32 decodes, f32:mxfp4 quantizes; f32, f16 and bf16 values). Their
-traffic counts the codes and the scales; they run on one goroutine, whatever --threads says.
+Pairs name element types (f32:f16) or, on one side, a quantization scheme: a block-scaled
+format, mxfp4, mxfp8e4m3, mxfp8e5m2 or nvfp4 (mxfp4:f32 decodes, f32:mxfp4 quantizes; f32, f16
+and bf16 values), or an NNCF mode with its group size, which only decodes (int4_asym/128:f16,
+int8_sym/4096:f16; int8_asym, int8_sym, int4_asym, int4_sym, nf4, fp4, fp8_e4m3, mxfp4,
+mxfp8_e4m3, nvfp4). Their traffic counts the codes, the scales and the zero points; they run on
+one goroutine, whatever --threads says.
 
 Paths: avx512, avx2, neon (where the CPU has them and has a kernel for the pair), generic (pure
 Go) and x448 (github.com/x448/float16's per-element loop, for f32:f16 and f16:f32 only).
@@ -47,8 +50,9 @@ Flags:
 `
 
 const benchExample = `
-Example:
+Examples:
   convertpromote bench --pairs f32:f16 --sizes 16Ki --time 0.2s --json out.json --plot out.png
+  convertpromote bench --pairs int4_asym/128:f16,int8_asym/4096:f16 --sizes 16Ki --threads 1 --time 0.2s
 `
 
 func runBench(args []string, _ io.Reader, stdout, stderr io.Writer) int {

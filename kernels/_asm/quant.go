@@ -26,6 +26,8 @@ var quantDir = flag.String("quant", "", "write package quant's kernels to the pa
 type blockRow struct {
 	scheme, typ string
 	decode      bool
+	// grouped: a group row, whose scheme is a family and whose kernels take the group size.
+	grouped bool
 	kernelRow
 }
 
@@ -63,6 +65,12 @@ func readBlockRegistry(path string) ([]blockRow, error) {
 				return fmt.Errorf("not true or false")
 			}
 			r.decode = id.Name == "true"
+		case "grouped":
+			id, ok := v.(*ast.Ident)
+			if !ok || id.Name != "true" && id.Name != "false" {
+				return fmt.Errorf("not true or false")
+			}
+			r.grouped = id.Name == "true"
 		default:
 			err = r.field(key, v)
 		}
@@ -90,7 +98,10 @@ func (k blockStub) name() string { return blockName(k.row.scheme, k.row.typ, k.r
 func (k blockStub) stub() stub {
 	s := stub{name: k.name(), code: []string{k.row.loop}, params: blockParams(k.row.decode)}
 	scheme, typ := typeName(k.row.scheme), typeName(k.row.typ)
-	if k.row.decode {
+	if k.row.grouped {
+		s.params = groupParams
+		s.what = fmt.Sprintf("dequantizes groups groups of group elements (a multiple of %d) of the %s family to %s on the %s path, as the pure-Go loop does:", groupStep, k.row.scheme, typ, k.path)
+	} else if k.row.decode {
 		s.what = fmt.Sprintf("dequantizes steps·32 elements of %s to %s on the %s path, as the pure-Go loop does:", scheme, typ, k.path)
 	} else {
 		s.what = fmt.Sprintf("quantizes steps·32 %s values into %s on the %s path, as the pure-Go loop does:", typ, scheme, k.path)
@@ -117,6 +128,10 @@ func mainQuant(dir string) {
 		emitBlock(k)
 		out.text(k.name(), "quant_amd64.s")
 	}
+	for _, k := range groupKernels {
+		emitGroup(k)
+		out.text(k.name(), "quant_amd64.s")
+	}
 	if err := out.write(dir); err != nil {
 		fatal(err)
 	}
@@ -133,18 +148,32 @@ func mainQuant(dir string) {
 // and path.
 func blockStubs(rows []blockRow) ([]blockStub, error) {
 	var stubs []blockStub
+	type kern struct {
+		row        blockRow
+		name, path string
+		doc        string
+	}
+	var ks []kern
 	for _, k := range blockKernels {
-		want := blockRow{scheme: k.format, typ: k.typ, decode: k.decode}
+		ks = append(ks, kern{blockRow{scheme: k.format, typ: k.typ, decode: k.decode}, k.name(), k.isa.path, k.doc})
+	}
+	for _, k := range groupKernels {
+		ks = append(ks, kern{blockRow{scheme: k.family, typ: k.typ, decode: true, grouped: true}, k.name(), k.isa.path, k.doc})
+	}
+	for _, k := range ks {
+		want := k.row
 		i := slices.IndexFunc(rows, func(r blockRow) bool { return r.String() == want.String() })
-		s := blockStub{path: k.isa.path, doc: k.doc}
+		s := blockStub{path: k.path, doc: k.doc}
 		if i >= 0 {
 			s.row = rows[i]
 		}
 		switch {
 		case i < 0:
-			return nil, fmt.Errorf("block kernel %s: %s has no registry row", k.name(), want)
+			return nil, fmt.Errorf("quant kernel %s: %s has no registry row", k.name, want)
+		case s.row.grouped != want.grouped:
+			return nil, fmt.Errorf("quant kernel %s: registry row %s is not a group row", k.name, want)
 		case !s.row.has(s.path):
-			return nil, fmt.Errorf("block kernel %s: registry row %s does not name %s", k.name(), want, s.path)
+			return nil, fmt.Errorf("quant kernel %s: registry row %s does not name %s", k.name, want, s.path)
 		case slices.ContainsFunc(stubs, func(o blockStub) bool { return o.name() == s.name() }):
 			return nil, fmt.Errorf("two block kernels for %s on %s", want, s.path)
 		}
@@ -172,9 +201,9 @@ func writeQuantArm64(dir string, rows []blockRow) error {
 	if err := checkArm64(dir, "quant_arm64.s", path, neon); err != nil {
 		return err
 	}
-	return writeQuantGo(path, []string{"NEON"}, "The NEON kernels of quant_arm64.s. Each converts steps·32 elements, as "+
-		"the pure-Go call in its documentation does (its row's loop; TestStubLoops checks them); "+
-		"the call runs the elements after the last whole step on the pure-Go loop.", stubs)
+	return writeQuantGo(path, []string{"NEON"}, "The NEON kernels of quant_arm64.s. Each converts steps·32 elements (a group "+
+		"kernel: groups·group elements), as the pure-Go call in its documentation does (its row's loop; TestStubLoops "+
+		"checks them); the call runs the elements after the last whole step (group) on the pure-Go loop.", stubs)
 }
 
 // writeQuantGo writes a stubs file of package quant, amd64's or arm64's, to path: ownPaths, the
@@ -198,7 +227,10 @@ func writeQuantGo(path string, own []string, intro string, stubs []blockStub) er
 	b.WriteString("\n// kernelList lists the kernels with their paths, schemes, value types and directions.\nfunc kernelList() []kernelSpec {\n\treturn []kernelSpec{\n")
 	for _, k := range stubs {
 		fn := "encode"
-		if k.row.decode {
+		switch {
+		case k.row.grouped:
+			fn = "group"
+		case k.row.decode:
 			fn = "decode"
 		}
 		fmt.Fprintf(&b, "\t\t{path: kernels.%s, scheme: %s, typ: element.%s, %s: %s},\n", k.path, k.row.scheme, k.row.typ, fn, k.name())
