@@ -20,7 +20,7 @@ import (
 )
 
 func init() {
-	register("ir", "check, run, decompose or fold an OpenVINO IR model (.xml + .bin)",
+	register("ir", "check, run, decompose, fold or compress an OpenVINO IR model (.xml + .bin)",
 		"convertpromote ir check testdata/ir/example1_promote_floats.xml", runIR)
 }
 
@@ -37,6 +37,8 @@ Subcommands:
                                 DIR/NAME.npy files (bf16, f8, f4, nf4 as f32; u1..u6 as u8; i4 as i8)
   decompose MODEL.xml -o OUT.xml  replace each ConvertPromoteTypes by two Convert layers (opset1)
   fold MODEL.xml -o OUT.xml     replace ConvertPromoteTypes layers with constant inputs by Consts
+  compress MODEL.xml -o OUT.xml --to f16
+                                compress f32 and f64 Consts to f16 as OpenVINO's compress_to_fp16 does
 
 --max-memory SIZE (run, fold) bounds the tensor data held (Const data, inputs, outputs), added up
 before anything is loaded; default 2GiB; K, M, G, T, KiB, ... are powers of 1024, KB, MB, ... of 1000.
@@ -56,6 +58,7 @@ Examples:
   convertpromote ir run testdata/ir/parameter_input.xml --input x=x.npy
   convertpromote ir decompose testdata/ir/pytorch_scalar.xml -o /tmp/decomposed.xml
   convertpromote ir fold testdata/ir/example2_integers_unsafe.xml -o /tmp/folded.xml
+  convertpromote ir compress testdata/ir/f32_weights.xml -o /tmp/f16.xml --to f16
 `
 
 // irSubUsage is the help of each ir subcommand; its flags follow.
@@ -124,8 +127,9 @@ Flags:
 // irFlagOwners names the subcommands a flag belongs to, so that each subcommand's help lists
 // only its own flags; a flag not named here belongs to all of them.
 var irFlagOwners = map[string][]string{
-	"o": {"decompose", "fold"}, "output": {"decompose", "fold"},
+	"o": {"decompose", "fold", "compress"}, "output": {"decompose", "fold", "compress"},
 	"out": {"run"}, "values": {"run"}, "input": {"run"}, "max-memory": {"run", "fold"},
+	"to": {"compress"}, "mode": {"compress"}, "group-size": {"compress"}, "all-layers": {"compress"},
 }
 
 // irHelp writes the help of ir subcommand sub: its text, then the flags of fs it accepts.
@@ -150,6 +154,7 @@ var irSubcommands = map[string]func(m *ir.Model, opts irOptions, stdout, stderr 
 	"decompose": irDecompose,
 	"run":       irRun,
 	"fold":      irFold,
+	"compress":  irCompress,
 }
 
 type irOptions struct {
@@ -160,6 +165,7 @@ type irOptions struct {
 	inputs   inputFlags // --input NAME=FILE.npy (run)
 	// maxMemory is --max-memory (run, fold): the budget of ir.RunOptions.
 	maxMemory int64
+	compress  compressOptions // --to, --mode, --group-size, --all-layers (compress)
 }
 
 // inputFlags collects repeated --input NAME=FILE.npy flags.
@@ -191,20 +197,21 @@ func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if !ok {
-		failf(stderr, "ir", "unknown subcommand %q (check, run, decompose or fold); run 'convertpromote ir -h'", sub)
+		failf(stderr, "ir", "unknown subcommand %q (check, run, decompose, fold or compress); run 'convertpromote ir -h'", sub)
 		return exitUsage
 	}
 	fs := newFlags("ir "+sub, irSubUsage[sub])
 	fs.Usage = irHelp(fs, sub)
 	opts := irOptions{maxMemory: ir.DefaultMaxMemory}
-	fs.StringVar(&opts.out, "o", "", "output .xml (decompose, fold); its .bin is written beside it")
+	fs.StringVar(&opts.out, "o", "", "output .xml (decompose, fold, compress); its .bin is written beside it")
 	fs.StringVar(&opts.out, "output", "", "same as -o")
 	fs.StringVar(&opts.outDir, "out", "", "directory for .npy files (run)")
 	fs.BoolVar(&opts.embedded, "embedded", false, "use the model compiled into the program")
 	fs.IntVar(&opts.values, "values", 8, "values printed per output (run)")
 	fs.Var(&opts.inputs, "input", "NAME=FILE.npy: a tensor for the Parameter NAME (run; repeatable)")
 	fs.Var(sizeFlag{&opts.maxMemory}, "max-memory", "budget for tensor data, e.g. 4GiB (run, fold)")
-	flags, pos := interleaved(args[1:], map[string]bool{"o": true, "output": true, "out": true, "values": true, "input": true, "max-memory": true})
+	opts.compress.define(fs)
+	flags, pos := interleaved(args[1:], map[string]bool{"o": true, "output": true, "out": true, "values": true, "input": true, "max-memory": true, "to": true, "mode": true, "group-size": true})
 	if code, ok := parseFlags(fs, flags, stdout, stderr); !ok {
 		return code
 	}
@@ -212,7 +219,11 @@ func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		failf(stderr, "ir "+sub, "give one MODEL.xml or --embedded; run 'convertpromote ir %s -h'", sub)
 		return exitUsage
 	}
-	if (sub == "decompose" || sub == "fold") && opts.out == "" {
+	if err := opts.compress.check(sub, fs); err != nil {
+		fmt.Fprintf(stderr, "convertpromote ir %s: %v\n", sub, err)
+		return exitUsage
+	}
+	if (sub == "decompose" || sub == "fold" || sub == "compress") && opts.out == "" {
 		fmt.Fprintf(stderr, "convertpromote ir %s: -o OUT.xml is required\n", sub)
 		return exitUsage
 	}
@@ -228,7 +239,7 @@ func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "convertpromote ir %s: --max-memory is a flag of ir run and ir fold\n", sub)
 		return exitUsage
 	}
-	if sub == "decompose" || sub == "fold" {
+	if sub == "decompose" || sub == "fold" || sub == "compress" {
 		// Refuse before reading anything: -o must name neither the model nor its .bin.
 		if err := checkOutputs(modelFiles(pos, opts), []namedPath{{opts.out, "the output"}, {ir.BinPath(opts.out), "the output's .bin"}}); err != nil {
 			fmt.Fprintf(stderr, "convertpromote ir %s: %v\n", sub, err)

@@ -1,0 +1,493 @@
+package ir
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/kernels"
+)
+
+// F16Report says what CompressToF16Report did: the Consts it compressed, and the f32 and f64
+// Consts it left as they are, by reason. Each list holds layer names in file order.
+type F16Report struct {
+	// Optimized is non-empty when the model already holds compressed weights (OpenVINO's
+	// is_model_optimized): it names the layer that shows it, and nothing was changed.
+	Optimized string
+	// Compressed are the Consts replaced by NAME_compressed (f16) → Convert NAME.
+	Compressed []string
+	// Precise are the Consts marked precise in their rt_info by the model itself.
+	Precise []string
+	// ShapePath are the Consts on a shape path (see CompressToF16), marked precise here.
+	ShapePath []string
+	// OutOfRange are the Consts with at least 75% of their values outside f16's range.
+	OutOfRange []string
+	// Empty are the Consts with no elements.
+	Empty []string
+}
+
+// f16Max is the largest finite f16, 65504, and f16MinSub its smallest positive subnormal, 2^-24:
+// the bounds of the range OpenVINO's CompressFloatConstants counts values against.
+const (
+	f16Max    = 65504
+	f16MinSub = 0x1p-24
+)
+
+// f16KeepThreshold is the share of out-of-range values at which a Const stays as it is.
+const f16KeepThreshold float32 = 0.75
+
+// CompressToF16 is CompressToF16Report returning the number of Consts compressed.
+func CompressToF16(m *Model) (int, error) {
+	rep, err := CompressToF16Report(m)
+	return len(rep.Compressed), err
+}
+
+// CompressToF16Report compresses the model's f32 and f64 Consts to f16 as OpenVINO 2025.x and
+// 2026.0 do when they save a model with compress_to_fp16 (the default of ovc and save_model):
+// the function compress_model_to_f16 and its passes MarkPrecisionSensitiveConstants and
+// CompressFloatConstants (openvinotoolkit/openvino,
+// src/common/transformations/src/transformations/common_optimizations/compress_float_constants.cpp;
+// the rules below are those of its x86-64 build). Later versions veto more Consts: a
+// single-element Const whose f16 value is more than a relative 1e-4 off stays f32 (PR #34110),
+// and newer ones also keep tensors with an element more than 1.0 or a relative 1e-3 off (PRs
+// #35415, #36005); those vetoes are not applied here.
+//
+// When the model already holds compressed weights, nothing changes and rep.Optimized says why
+// (OpenVINO's is_model_optimized): a FakeQuantize or FakeConvert layer, or a Const of type i4,
+// u4, i8, u8, nf4, f8e4m3 or f8e5m2 → Convert → [Subtract(·, Const or Convert(Const))] →
+// Multiply(·, Const), in either order of the Multiply's inputs.
+//
+// Otherwise, first, every Const on a shape path gets the rt_info attribute precise, as
+// MarkPrecisionSensitiveConstants sets it: a Const from which a precision-sensitive input can be
+// reached without passing through a ShapeOf. The precision-sensitive inputs are those OpenVINO's
+// operators mark: input 1 of Reshape, Broadcast, Tile, TopK and OneHot; inputs 1 and 2 of Pad;
+// inputs 1, 2 and 3 of StridedSlice, BatchToSpace and SpaceToBatch; input 2 of
+// ConvolutionBackpropData and GroupConvolutionBackpropData; input 1 of Interpolate-1 and -11, and
+// inputs 1 and 2 of Interpolate-4. (Squeeze, Unsqueeze, Transpose, Gather, Slice and the Reduce
+// operators take integer axes, indices or orders and mark nothing.)
+//
+// Then each Const of the model's own graph (not of Loop or TensorIterator bodies) is replaced
+// when it is f32 or f64, has at least one element, carries no precise attribute, and fewer than
+// 75% of its values are out of f16's range: |v| > 65504 or 0 < |v| < 2^-24 (NaN is not counted;
+// the share is computed in float32, count/size ≥ 0.75, as OpenVINO computes it). The Const
+// becomes a Const named NAME_compressed holding the values in f16, followed by a Convert
+// (opset1, destination_type the original type) named NAME, which keeps the Const's layer id,
+// output tensor names, port rt_info and layer rt_info and gains the rt_info attribute
+// decompression; consumers and Results read the Convert, so they are unchanged.
+//
+// Values are converted by package kernels after a clamp to [-65504, 65504]:
+//   - f32: ±Inf and finite values beyond ±65504 become ±65504, and NaN (of either sign) becomes
+//     +65504, as the AVX2 code of OpenVINO's convert_from_f32_to_f16_with_clamp (vminps with
+//     65504, then vmaxps with -65504) gives; then f32 → f16 rounds to nearest even, so values
+//     below 2^-25 in magnitude become ±0 and those in (2^-25, 2^-24) become ±2^-24.
+//   - f64: ±Inf and values beyond ±65504 become ±65504 and NaN stays NaN, as OpenVINO's element
+//     loop for f64 does; values then go f64 → f32 → f16, each step to nearest even. (OpenVINO's
+//     loop leaves values with 0 < |v| < 2^-24 unwritten in a fresh buffer; here they round like
+//     the others.)
+//
+// The f16 data is added to the model's constant data; Save writes it after the .bin's bytes,
+// and CompactWeights drops the f32 and f64 data no Const uses any more. The model must pass
+// Check; a Const whose data cannot be read is an error naming it, and the model is then left
+// unchanged.
+func CompressToF16Report(m *Model) (F16Report, error) {
+	var rep F16Report
+	if _, err := m.Check(); err != nil {
+		return rep, err
+	}
+	g := newGraphIndex(m)
+	if why := g.optimized(); why != "" {
+		rep.Optimized = why
+		return rep, nil
+	}
+	shapePath := g.shapePathConsts()
+
+	// The f16 data goes straight into the model's constant data, so that it is held once; on an
+	// error it is dropped again and the model is left as it was.
+	base := len(m.appended)
+	fail := func(err error) (F16Report, error) {
+		m.appended = m.appended[:base]
+		return F16Report{}, err
+	}
+	type job struct {
+		l         *Layer
+		ci        ConstInfo
+		off, size int64
+	}
+	var jobs []job
+	for _, l := range m.Layers {
+		if l.Type != "Const" {
+			continue
+		}
+		ci, err := m.ConstInfo(l)
+		if err != nil {
+			return fail(err)
+		}
+		if ci.Type != element.F32 && ci.Type != element.F64 {
+			continue
+		}
+		switch {
+		case hasRTAttr(l, "precise") && !shapePath[l.ID]:
+			rep.Precise = append(rep.Precise, l.Name)
+			continue
+		case shapePath[l.ID]:
+			rep.ShapePath = append(rep.ShapePath, l.Name)
+			continue
+		case ci.Elements == 0:
+			rep.Empty = append(rep.Empty, l.Name)
+			continue
+		}
+		_, raw, err := m.ConstData(l)
+		if err != nil {
+			return fail(err)
+		}
+		f16, ok, err := compressF16(raw, ci.Type, ci.Elements)
+		if err != nil {
+			return fail(m.errorf(l.Line, l, "converting to f16: %v", err))
+		}
+		if !ok {
+			rep.OutOfRange = append(rep.OutOfRange, l.Name)
+			continue
+		}
+		off, err := m.appendWeights(f16)
+		if err != nil {
+			return fail(err)
+		}
+		jobs = append(jobs, job{l, ci, off, int64(len(f16))})
+		rep.Compressed = append(rep.Compressed, l.Name)
+	}
+	// Every Const on a shape path gets precise, whatever its type, as
+	// MarkPrecisionSensitiveConstants marks them; OpenVINO writes the attribute to the IR.
+	for _, l := range m.Layers {
+		if shapePath[l.ID] {
+			addRTAttr(l, "precise")
+		}
+	}
+	next := m.nextLayerID()
+	replaced := map[int64]*Layer{}
+	for _, j := range jobs {
+		c, conv := compressedPair(j.l, j.ci, next, j.off, j.size)
+		next++
+		replaced[j.l.ID] = c
+		*j.l = *conv
+	}
+	if len(replaced) == 0 {
+		return rep, nil
+	}
+	layers := make([]*Layer, 0, len(m.Layers)+len(replaced))
+	for _, l := range m.Layers {
+		if c, ok := replaced[l.ID]; ok {
+			layers = append(layers, c)
+		}
+		layers = append(layers, l)
+	}
+	m.Layers = layers
+	// Edges out of a replaced Const now leave its Convert's output port 1; each Convert reads
+	// its f16 Const.
+	for _, e := range m.Edges {
+		if _, ok := replaced[e.FromLayer]; ok {
+			e.FromPort = 1
+		}
+	}
+	for _, l := range m.Layers {
+		if c, ok := replaced[l.ID]; ok {
+			m.Edges = append(m.Edges, &Edge{FromLayer: c.ID, FromPort: 0, ToLayer: l.ID, ToPort: 0})
+		}
+	}
+	return rep, nil
+}
+
+// compressF16 returns the f16 bytes of n values of type t (f32 or f64) in raw, clamped and
+// converted as CompressToF16Report describes, and false when at least 75% of them are out of
+// f16's range. raw is clamped in place.
+func compressF16(raw []byte, t element.Type, n int64) ([]byte, bool, error) {
+	var out int64
+	if t == element.F64 {
+		for i := int64(0); i < n; i++ {
+			b := raw[8*i:]
+			v := math.Float64frombits(binary.LittleEndian.Uint64(b))
+			a := math.Abs(v)
+			switch {
+			case a > f16Max:
+				out++
+				binary.LittleEndian.PutUint64(b, math.Float64bits(math.Copysign(f16Max, v)))
+			case a < f16MinSub && v != 0:
+				out++
+			}
+		}
+	} else {
+		for i := int64(0); i < n; i++ {
+			b := raw[4*i:]
+			v := math.Float32frombits(binary.LittleEndian.Uint32(b))
+			a := float32(math.Abs(float64(v)))
+			switch {
+			case v != v:
+				binary.LittleEndian.PutUint32(b, math.Float32bits(f16Max))
+			case a > f16Max:
+				out++
+				binary.LittleEndian.PutUint32(b, math.Float32bits(float32(math.Copysign(f16Max, float64(v)))))
+			case a < f16MinSub && v != 0:
+				out++
+			}
+		}
+	}
+	if float32(out)/float32(n) >= f16KeepThreshold {
+		return nil, false, nil
+	}
+	src, from := raw, t
+	if t == element.F64 {
+		src = make([]byte, 4*n)
+		if err := kernels.Convert(src, element.F32, raw, element.F64, int(n)); err != nil {
+			return nil, false, err
+		}
+		from = element.F32
+	}
+	dst := make([]byte, 2*n)
+	if err := kernels.Convert(dst, element.F16, src, from, int(n)); err != nil {
+		return nil, false, err
+	}
+	return dst, true, nil
+}
+
+// compressedPair builds the two layers that replace the Const l: the f16 Const (id, data at
+// off, size bytes) and the Convert that takes l's id, name, rt_info and output port.
+func compressedPair(l *Layer, ci ConstInfo, id, off, size int64) (c, conv *Layer) {
+	shape, _ := l.DataAttr("shape")
+	out := l.Outputs[0]
+	c = &Layer{
+		ID: id, Name: l.Name + "_compressed", Type: "Const", Version: l.Version,
+		Data: &Node{Kind: ElementNode, Name: "data", Attrs: []Attr{
+			{"element_type", element.F16.String()},
+			{"shape", shape},
+			{"offset", strconv.FormatInt(off, 10)},
+			{"size", strconv.FormatInt(size, 10)},
+		}},
+		Outputs:   []*Port{{ID: 0, Precision: element.F16.IRPrecision(), Dims: append([]int64(nil), out.Dims...)}},
+		HasOutput: true,
+	}
+	prec := out.Precision
+	if prec == "" {
+		prec = ci.Type.IRPrecision()
+	}
+	conv = &Layer{
+		ID: l.ID, Name: l.Name, Type: "Convert", Version: "opset1",
+		Attrs: l.Attrs,
+		Data: &Node{Kind: ElementNode, Name: "data", Attrs: []Attr{
+			{"destination_type", ci.Type.String()},
+		}},
+		Head:      l.Head,
+		Tail:      l.Tail,
+		Inputs:    []*Port{{ID: 0, Precision: element.F16.IRPrecision(), Dims: append([]int64(nil), out.Dims...)}},
+		HasInput:  true,
+		Outputs:   []*Port{{ID: 1, Precision: prec, Names: out.Names, HasNames: out.HasNames, Attrs: out.Attrs, Dims: out.Dims, Extra: out.Extra}},
+		HasOutput: true,
+		Line:      l.Line,
+	}
+	addRTAttr(conv, "decompression")
+	return c, conv
+}
+
+// rtInfo returns the layer's <rt_info> element, or nil.
+func rtInfo(l *Layer) *Node {
+	for _, h := range l.Head {
+		if h.Kind == ElementNode && h.Name == "rt_info" {
+			return h
+		}
+	}
+	return nil
+}
+
+// hasRTAttr reports whether the layer's rt_info holds <attribute name="name" .../>.
+func hasRTAttr(l *Layer, name string) bool {
+	rt := rtInfo(l)
+	if rt == nil {
+		return false
+	}
+	for _, c := range rt.Children {
+		if c.Kind == ElementNode && c.Name == "attribute" {
+			if v, _ := c.Attr("name"); v == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// addRTAttr adds <attribute name="name" version="0"/> to the layer's rt_info (created when the
+// layer has none) unless it is there already: the form OpenVINO writes the marker attributes
+// decompression and precise in.
+func addRTAttr(l *Layer, name string) {
+	if hasRTAttr(l, name) {
+		return
+	}
+	rt := rtInfo(l)
+	if rt == nil {
+		rt = &Node{Kind: ElementNode, Name: "rt_info"}
+		l.Head = append([]*Node{rt}, l.Head...)
+	}
+	rt.Children = append(rt.Children, &Node{Kind: ElementNode, Name: "attribute",
+		Attrs: []Attr{{"name", name}, {"version", "0"}}})
+}
+
+// graphIndex gives each layer by id and the producer of each of its inputs, by input position.
+type graphIndex struct {
+	m    *Model
+	byID map[int64]*Layer
+	in   map[int64][]*Layer // layer id → producer of each input (nil when unconnected)
+}
+
+func newGraphIndex(m *Model) *graphIndex {
+	g := &graphIndex{m: m, byID: map[int64]*Layer{}, in: map[int64][]*Layer{}}
+	for _, l := range m.Layers {
+		g.byID[l.ID] = l
+	}
+	pos := map[[2]int64]int{}
+	for _, l := range m.Layers {
+		g.in[l.ID] = make([]*Layer, len(l.Inputs))
+		for i, p := range l.Inputs {
+			pos[[2]int64{l.ID, p.ID}] = i
+		}
+	}
+	for _, e := range m.Edges {
+		if i, ok := pos[[2]int64{e.ToLayer, e.ToPort}]; ok {
+			g.in[e.ToLayer][i] = g.byID[e.FromLayer]
+		}
+	}
+	return g
+}
+
+// input returns the producer of input i of l, or nil.
+func (g *graphIndex) input(l *Layer, i int) *Layer {
+	if ins := g.in[l.ID]; i < len(ins) {
+		return ins[i]
+	}
+	return nil
+}
+
+// optimized returns why OpenVINO's is_model_optimized holds for the model, or "".
+func (g *graphIndex) optimized() string {
+	for _, l := range g.m.Layers {
+		if l.Type == "FakeQuantize" || l.Type == "FakeConvert" {
+			return fmt.Sprintf("%s is a %s", l.Label(), l.Type)
+		}
+	}
+	for _, l := range g.m.Layers {
+		if l.Type != "Multiply" || len(l.Inputs) != 2 {
+			continue
+		}
+		for i := range 2 {
+			if s := g.input(l, 1-i); s == nil || s.Type != "Const" {
+				continue
+			}
+			if w := g.compressedWeight(g.input(l, i)); w != nil {
+				t, _ := g.constType(w)
+				return fmt.Sprintf("%s multiplies the %s weights of %s by a Const", l.Label(), t, w.Label())
+			}
+		}
+	}
+	return ""
+}
+
+// compressedWeight returns the low-precision Const when x is Convert(Const) or
+// Subtract(Convert(Const), Const or Convert(Const)) with the Const of a type
+// DetectCompressedWeights lists, else nil.
+func (g *graphIndex) compressedWeight(x *Layer) *Layer {
+	if x == nil {
+		return nil
+	}
+	if x.Type == "Subtract" && len(x.Inputs) == 2 {
+		zp := g.input(x, 1)
+		if zp != nil && zp.Type == "Convert" {
+			zp = g.input(zp, 0)
+		}
+		if zp == nil || zp.Type != "Const" {
+			return nil
+		}
+		x = g.input(x, 0)
+		if x == nil {
+			return nil
+		}
+	}
+	if x.Type != "Convert" {
+		return nil
+	}
+	c := g.input(x, 0)
+	if c == nil || c.Type != "Const" {
+		return nil
+	}
+	switch t, _ := g.constType(c); t {
+	case element.I4, element.U4, element.I8, element.U8, element.NF4, element.F8E4M3, element.F8E5M2:
+		return c
+	}
+	return nil
+}
+
+// constType is the element type of a Const layer.
+func (g *graphIndex) constType(l *Layer) (element.Type, bool) {
+	ci, err := g.m.ConstInfo(l)
+	return ci.Type, err == nil
+}
+
+// precisionSensitive lists the inputs (by position) OpenVINO's operators mark
+// precision-sensitive, by layer type; Interpolate depends on its version (see sensitiveInputs).
+var precisionSensitive = map[string][]int{
+	"Reshape":                      {1},
+	"Broadcast":                    {1},
+	"Tile":                         {1},
+	"TopK":                         {1},
+	"OneHot":                       {1},
+	"Pad":                          {1, 2},
+	"StridedSlice":                 {1, 2, 3},
+	"BatchToSpace":                 {1, 2, 3},
+	"SpaceToBatch":                 {1, 2, 3},
+	"ConvolutionBackpropData":      {2},
+	"GroupConvolutionBackpropData": {2},
+}
+
+// sensitiveInputs returns the precision-sensitive inputs of l: Interpolate-4 (opset4 to opset10)
+// marks inputs 1 and 2 (sizes and scales), Interpolate-1 and -11 input 1.
+func sensitiveInputs(l *Layer) []int {
+	if l.Type != "Interpolate" {
+		return precisionSensitive[l.Type]
+	}
+	if v, err := strconv.Atoi(strings.TrimPrefix(l.Version, "opset")); err == nil && v >= 4 && v <= 10 {
+		return []int{1, 2}
+	}
+	return []int{1}
+}
+
+// shapePathConsts returns the Consts from which a precision-sensitive input is reached without
+// passing through a ShapeOf: MarkPrecisionSensitiveConstants walks up from each such input,
+// stopping at ShapeOf layers, and marks the Consts it meets.
+func (g *graphIndex) shapePathConsts() map[int64]bool {
+	marked := map[int64]bool{}
+	seen := map[int64]bool{}
+	var stack []*Layer
+	for _, l := range g.m.Layers {
+		for _, i := range sensitiveInputs(l) {
+			if p := g.input(l, i); p != nil && !seen[p.ID] {
+				seen[p.ID] = true
+				stack = append(stack, p)
+			}
+		}
+	}
+	for len(stack) > 0 {
+		l := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if l.Type == "ShapeOf" {
+			continue
+		}
+		if l.Type == "Const" {
+			marked[l.ID] = true
+		}
+		for _, p := range g.in[l.ID] {
+			if p != nil && !seen[p.ID] {
+				seen[p.ID] = true
+				stack = append(stack, p)
+			}
+		}
+	}
+	return marked
+}
