@@ -2,6 +2,7 @@ package ir
 
 import (
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 )
@@ -17,7 +18,7 @@ import (
 // range runs past the end of the data is an error naming it, and the model is then unchanged.
 func (m *Model) CompactWeights() error {
 	for _, l := range m.Layers {
-		for _, n := range l.Tail {
+		for _, n := range append(slices.Clip(l.Head), l.Tail...) {
 			if n.Kind == ElementNode && n.Name == "body" {
 				return nil
 			}

@@ -233,7 +233,7 @@ func compressF16(raw []byte, t element.Type, n int64) ([]byte, bool, error) {
 			}
 		}
 	}
-	if float32(out)/float32(n) >= f16KeepThreshold {
+	if keepF32(out, n) {
 		return nil, false, nil
 	}
 	src, from := raw, t
@@ -249,6 +249,13 @@ func compressF16(raw []byte, t element.Type, n int64) ([]byte, bool, error) {
 		return nil, false, err
 	}
 	return dst, true, nil
+}
+
+// keepF32 reports whether a Const of n values, out of them out of f16's range, stays as it is:
+// out/n ≥ 0.75 computed in float32 (both counts rounded to float32 first), as OpenVINO computes
+// it, so that for n above 2^24 a share slightly below 0.75 can count as 0.75.
+func keepF32(out, n int64) bool {
+	return float32(out)/float32(n) >= f16KeepThreshold
 }
 
 // compressedPair builds the two layers that replace the Const l: the f16 Const (id, data at

@@ -43,7 +43,7 @@ be read, compressed or written; 2 for bad usage.
 
 Examples:
   convertpromote ir compress testdata/ir/f32_weights.xml -o /tmp/f16.xml --to f16
-  convertpromote ir compress testdata/ir/example1_promote_floats.xml -o /tmp/example1_f16.xml --to f16
+  convertpromote ir compress testdata/ir/example2_integers_unsafe.xml -o /tmp/unchanged.xml --to f16
 
 Flags:
 `
