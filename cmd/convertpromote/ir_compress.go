@@ -113,7 +113,7 @@ func irCompress(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 			if n == 0 {
 				return "no MatMul or Gather weight to compress; written unchanged"
 			}
-			return fmt.Sprintf("compressed %d weights (%s)", n, o.mode)
+			return fmt.Sprintf("compressed %s (%s)", count(n, "weight"), o.mode)
 		})
 	}
 	rep, err := ir.CompressToF16Report(m)
@@ -128,7 +128,7 @@ func irCompress(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 		if len(rep.Compressed) == 0 {
 			b.WriteString("no f32 or f64 Const to compress to f16; written unchanged")
 		} else {
-			fmt.Fprintf(&b, "compressed %d f32/f64 Consts to f16 (NAME_compressed -> Convert NAME)", len(rep.Compressed))
+			fmt.Fprintf(&b, "compressed %s to f16 (NAME_compressed -> Convert NAME)", count(len(rep.Compressed), "f32/f64 Const"))
 		}
 		for _, k := range []struct {
 			what  string
@@ -177,4 +177,12 @@ func listNames(names []string, max int) string {
 		s += fmt.Sprintf(" and %d more", len(names)-max)
 	}
 	return s
+}
+
+// count is "1 NOUN" or "N NOUNs".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
