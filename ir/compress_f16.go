@@ -81,8 +81,9 @@ func CompressToF16(m *Model) (int, error) {
 // Values are converted by package kernels after a clamp to [-65504, 65504]:
 //   - f32: ±Inf and finite values beyond ±65504 become ±65504, and NaN (of either sign) becomes
 //     +65504, as the AVX2 code of OpenVINO's convert_from_f32_to_f16_with_clamp (vminps with
-//     65504, then vmaxps with -65504) gives; then f32 → f16 rounds to nearest even, so values
-//     below 2^-25 in magnitude become ±0 and those in (2^-25, 2^-24) become ±2^-24.
+//     65504, then vmaxps with -65504) gives; then f32 → f16 rounds to nearest even
+//     (docs/SEMANTICS.md §3.4), so values below 2^-25 in magnitude become ±0 and those in
+//     (2^-25, 2^-24) become ±2^-24.
 //   - f64: ±Inf and values beyond ±65504 become ±65504 and NaN stays NaN, as OpenVINO's element
 //     loop for f64 does; values then go f64 → f32 → f16, each step to nearest even. (OpenVINO's
 //     loop leaves values with 0 < |v| < 2^-24 unwritten in a fresh buffer; here they round like
