@@ -95,12 +95,9 @@ func (c concatReader) ReadAt(p []byte, off int64) (int, error) {
 	n := 0
 	if off < c.base {
 		k := min(int64(len(p)), c.base-off)
-		got, err := c.bin.ReadAt(p[:k], off)
+		got, err := readAtFull(c.bin, p[:k], off)
 		n += got
-		if int64(got) < k {
-			if err == nil || err == io.EOF {
-				err = io.ErrUnexpectedEOF
-			}
+		if err != nil {
 			return n, err
 		}
 		off += k
@@ -139,12 +136,9 @@ func (s *segmentReader) ReadAt(p []byte, off int64) (int, error) {
 		sg := s.segs[i]
 		in := off - sg.at
 		k := min(int64(len(p)-n), sg.size-in)
-		got, err := s.src.ReadAt(p[n:n+int(k)], sg.from+in)
+		got, err := readAtFull(s.src, p[n:n+int(k)], sg.from+in)
 		n += got
-		if int64(got) < k {
-			if err == nil || err == io.EOF {
-				err = io.ErrUnexpectedEOF
-			}
+		if err != nil {
 			return n, err
 		}
 		off += k
@@ -152,6 +146,19 @@ func (s *segmentReader) ReadAt(p []byte, off int64) (int, error) {
 	}
 	if n < len(p) {
 		return n, io.EOF
+	}
+	return n, nil
+}
+
+// readAtFull reads len(p) bytes at off: a short read is an error, io.ErrUnexpectedEOF when r
+// reports none or only io.EOF, since the data was expected to be there.
+func readAtFull(r io.ReaderAt, p []byte, off int64) (int, error) {
+	n, err := r.ReadAt(p, off)
+	if n < len(p) {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return n, err
 	}
 	return n, nil
 }

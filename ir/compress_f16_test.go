@@ -370,14 +370,20 @@ func TestCompressF16Excluded(t *testing.T) {
 	}
 }
 
-// layerXML writes the model and returns the text of layer l.
-func layerXML(t *testing.T, m *Model, l *Layer) []byte {
+// written is the model as Write writes it.
+func written(t *testing.T, m *Model) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if err := m.Write(&b); err != nil {
 		t.Fatal(err)
 	}
-	s := b.String()
+	return b.Bytes()
+}
+
+// layerXML writes the model and returns the text of layer l.
+func layerXML(t *testing.T, m *Model, l *Layer) []byte {
+	t.Helper()
+	s := string(written(t, m))
 	i := strings.Index(s, fmt.Sprintf(`<layer id="%d" `, l.ID))
 	if i < 0 {
 		t.Fatalf("layer %d not written", l.ID)
@@ -652,6 +658,10 @@ func TestCompressF16Optimized(t *testing.T) {
 	mul := func(g *graph, a, b portRef) portRef {
 		return g.op("Multiply", "opset1", "mul", nil, element.F16, dims4, a, b)
 	}
+	// plain is Const codes → Convert to → Multiply by a Const scale of type to.
+	plain := func(codeType, to element.Type) func(g *graph) portRef {
+		return func(g *graph) portRef { return mul(g, cvt(g, codes(g, codeType), to), scale(g, to)) }
+	}
 	for _, c := range []struct {
 		name      string
 		weights   func(g *graph) portRef
@@ -667,21 +677,11 @@ func TestCompressF16Optimized(t *testing.T) {
 			zp := g.konst("zp", element.F16, []int64{1}, make([]byte, 2))
 			return mul(g, scale(g, element.F16), g.op("Subtract", "opset1", "sub", nil, element.F16, dims4, w, zp))
 		}, true},
-		{"i4 no zp", func(g *graph) portRef {
-			return mul(g, cvt(g, codes(g, element.I4), element.F16), scale(g, element.F16))
-		}, true},
-		{"i8 f32", func(g *graph) portRef {
-			return mul(g, cvt(g, codes(g, element.I8), element.F32), scale(g, element.F32))
-		}, true},
-		{"nf4", func(g *graph) portRef {
-			return mul(g, cvt(g, codes(g, element.NF4), element.F16), scale(g, element.F16))
-		}, true},
-		{"f8e4m3", func(g *graph) portRef {
-			return mul(g, cvt(g, codes(g, element.F8E4M3), element.F16), scale(g, element.F16))
-		}, true},
-		{"f8e5m2", func(g *graph) portRef {
-			return mul(g, cvt(g, codes(g, element.F8E5M2), element.F16), scale(g, element.F16))
-		}, true},
+		{"i4 no zp", plain(element.I4, element.F16), true},
+		{"i8 f32", plain(element.I8, element.F32), true},
+		{"nf4", plain(element.NF4, element.F16), true},
+		{"f8e4m3", plain(element.F8E4M3, element.F16), true},
+		{"f8e5m2", plain(element.F8E5M2, element.F16), true},
 		{"FakeQuantize", func(g *graph) portRef {
 			x := g.param("x", element.F32, dims4)
 			lo, hi := g.konst("lo", element.F32, nil, le[float32](0)), g.konst("hi", element.F32, nil, le[float32](1))
@@ -693,9 +693,7 @@ func TestCompressF16Optimized(t *testing.T) {
 		}, true},
 		// Not matched: f4e2m1 codes; an f8e8m0 scale behind a Convert (MX); a u8 weight
 		// multiplied by a Parameter; Subtract with the zero point first; f16 codes.
-		{"f4e2m1", func(g *graph) portRef {
-			return mul(g, cvt(g, codes(g, element.F4E2M1), element.F16), scale(g, element.F16))
-		}, false},
+		{"f4e2m1", plain(element.F4E2M1, element.F16), false},
 		{"MX scale", func(g *graph) portRef {
 			return mul(g, cvt(g, codes(g, element.U8), element.F16), cvt(g, scale(g, element.F8E8M0), element.F16))
 		}, false},
@@ -707,28 +705,19 @@ func TestCompressF16Optimized(t *testing.T) {
 			zp := g.konst("zp", element.F16, []int64{1}, make([]byte, 2))
 			return mul(g, g.op("Subtract", "opset1", "sub", nil, element.F16, dims4, zp, w), scale(g, element.F16))
 		}, false},
-		{"f16 codes", func(g *graph) portRef {
-			return mul(g, cvt(g, codes(g, element.F16), element.F16), scale(g, element.F16))
-		}, false},
+		{"f16 codes", plain(element.F16, element.F16), false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := optimizedGraph(t, c.weights)
-			var before bytes.Buffer
-			if err := m.Write(&before); err != nil {
-				t.Fatal(err)
-			}
+			before := written(t, m)
 			rep, err := CompressToF16Report(m)
 			if err != nil {
-				t.Fatal(err)
-			}
-			var after bytes.Buffer
-			if err := m.Write(&after); err != nil {
 				t.Fatal(err)
 			}
 			if got := rep.Optimized != ""; got != c.optimized {
 				t.Errorf("optimized %q, want %v", rep.Optimized, c.optimized)
 			}
-			if c.optimized && (len(rep.Compressed) != 0 || !bytes.Equal(before.Bytes(), after.Bytes())) {
+			if c.optimized && (len(rep.Compressed) != 0 || !bytes.Equal(before, written(t, m))) {
 				t.Errorf("an optimized model changed: %+v", rep)
 			}
 			if !c.optimized && !slices.Equal(rep.Compressed, []string{"f"}) {
@@ -748,15 +737,12 @@ func TestCompressF16Errors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var before bytes.Buffer
-	m.Write(&before)
+	before := written(t, m)
 	_, err = CompressToF16(m)
 	if err == nil || !strings.Contains(err.Error(), "(b)") {
 		t.Fatalf("err %v, want one naming b", err)
 	}
-	var after bytes.Buffer
-	m.Write(&after)
-	if !bytes.Equal(before.Bytes(), after.Bytes()) || len(m.appended) != 0 {
+	if !bytes.Equal(before, written(t, m)) || len(m.appended) != 0 {
 		t.Error("the model changed on error")
 	}
 }
