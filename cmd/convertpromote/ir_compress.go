@@ -35,8 +35,8 @@ weight compression does. MODE is one of ` + strings.Join(compressModes, ", ") + 
 mode when not given), and --all-layers compresses the embeddings and the last MatMul with MODE
 too instead of NNCF's backup mode.
 
-When there is nothing to compress, OUT.xml and OUT.bin are still written (an unchanged copy) and
-a line on stdout says why; the exit status is 0.
+When there is nothing to compress, OUT.xml and OUT.bin are still written (a copy of the model)
+and a line on stdout says why; the exit status is 0.
 
 Exit status: 0 ok (also when nothing was compressed); 1 when the model does not check or cannot
 be read, compressed or written; 2 for bad usage.
@@ -109,7 +109,7 @@ func irCompress(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return saveCompressed(m, opts.out, stdout, func() string {
+		return saveCompressed(m, opts.out, n, stdout, func() string {
 			if n == 0 {
 				return "no MatMul or Gather weight to compress; written unchanged"
 			}
@@ -120,7 +120,7 @@ func irCompress(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return saveCompressed(m, opts.out, stdout, func() string {
+	return saveCompressed(m, opts.out, len(rep.Compressed), stdout, func() string {
 		if rep.Optimized != "" {
 			return "the model already holds compressed weights (" + rep.Optimized + "); OpenVINO leaves such a model as it is: written unchanged"
 		}
@@ -153,11 +153,14 @@ func compressWeights(_ *ir.Model, mode string, _ int, _ bool) (int, error) {
 	return 0, fmt.Errorf("--mode %s is not available in this build of convertpromote (only --to f16 is)", mode)
 }
 
-// saveCompressed keeps only the data the model's Consts use, saves the model to out and prints
-// what was done (msg, built after saving).
-func saveCompressed(m *ir.Model, out string, stdout io.Writer, msg func() string) error {
-	if err := m.CompactWeights(); err != nil {
-		return err
+// saveCompressed saves the model to out and prints what was done (msg, built after saving).
+// When n Consts were compressed (n > 0), OUT.bin keeps only the data the model's Consts use;
+// otherwise it is a copy of the model's .bin, so that an unchanged model is written unchanged.
+func saveCompressed(m *ir.Model, out string, n int, stdout io.Writer, msg func() string) error {
+	if n > 0 {
+		if err := m.CompactWeights(); err != nil {
+			return err
+		}
 	}
 	if err := saveModel(m, out); err != nil {
 		return err
