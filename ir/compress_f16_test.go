@@ -746,3 +746,30 @@ func TestCompressF16Errors(t *testing.T) {
 		t.Error("the model changed on error")
 	}
 }
+
+// TestCompressF16F64Run: an f64 Const becomes f16 → Convert f64, which Run evaluates to
+// f64(f16(clamp(v))).
+func TestCompressF16F64Run(t *testing.T) {
+	vs := []float64{0.1, -1e300, 1 + 0x1p-11 + 0x1p-40, math.NaN(), 1e-30, 2, 3, 4}
+	g := &graph{}
+	g.result(g.konst("w", element.F64, []int64{8}, le(vs...)))
+	m := g.model(t)
+	if n, err := CompressToF16(m); n != 1 || err != nil {
+		t.Fatalf("compressed %d, %v", n, err)
+	}
+	res, err := m.Run(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Outputs) != 1 || res.Outputs[0].Name != "w" {
+		t.Fatalf("outputs %+v", res.Outputs)
+	}
+	got := res.Outputs[0].Tensor.Bytes()
+	for i, v := range vs {
+		g := math.Float64frombits(binary.LittleEndian.Uint64(got[8*i:]))
+		w := float64(float16.Frombits(refF16From64(v)).Float32())
+		if g != w && !(g != g && w != w) {
+			t.Errorf("w[%d] = %g evaluates to %g, want %g", i, v, g, w)
+		}
+	}
+}

@@ -14,8 +14,8 @@ import (
 func init() {
 	irSubUsage["compress"] = `Usage: convertpromote ir compress [flags] MODEL.xml -o OUT.xml (--to f16 | --mode MODE)
 
-Compresses the model's weights and writes OUT.xml and OUT.bin beside it. OUT.bin holds only the
-data the Consts of OUT.xml use. The model is never written onto: -o must name another file.
+Compresses the model's weights and writes OUT.xml and OUT.bin beside it; OUT.bin then holds only
+the data the Consts of OUT.xml use. The model is never written onto: -o must name another file.
 
 --to f16 does what OpenVINO (2025.x, 2026.0) does when it saves a model with compress_to_fp16, the
 default of ovc and ov.save_model: each f32 or f64 Const becomes an f16 Const NAME_compressed
@@ -30,7 +30,8 @@ u8/i8/u4/i4/nf4/f8 weights multiplied by a scale Const) is left unchanged, as Op
 docs/ir.md has the details.
 
 --mode MODE compresses the weights of MatMul and Gather (embedding) layers as NNCF's data-free
-weight compression does. MODE is one of ` + strings.Join(compressModes, ", ") + `.
+weight compression does. MODE is one of
+  ` + strings.Join(compressModes, ", ") + `.
 --group-size N sets the group size (N > 0, or -1 for one group per row; NNCF's default for the
 mode when not given), and --all-layers compresses the embeddings and the last MatMul with MODE
 too instead of NNCF's backup mode.
