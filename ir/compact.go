@@ -13,9 +13,11 @@ import (
 // Each Const's offset attribute is updated. Nothing is read or copied until Save (or ConstData)
 // asks for the bytes, so the cost is a table of ranges, whatever the size of the data.
 //
-// A model with Loop, TensorIterator or other layers with a <body> is left as it is: the Consts of
-// a body index the same data, and keeping every byte keeps their offsets valid. A Const whose
-// range runs past the end of the data is an error naming it, and the model is then unchanged.
+// The model is left as it is when it has Loop, TensorIterator or other layers with a <body> (the
+// Consts of a body index the same data, and keeping every byte keeps their offsets valid), and
+// when the Consts' ranges overlap so that the compacted data would be larger than the data as
+// it stands: the result is never larger. A Const whose range runs past the end of the data is an
+// error naming it, and the model is then unchanged.
 func (m *Model) CompactWeights() error {
 	for _, l := range m.Layers {
 		for _, n := range append(slices.Clip(l.Head), l.Tail...) {
@@ -59,6 +61,10 @@ func (m *Model) CompactWeights() error {
 			size += ci.Size
 		}
 		updates = append(updates, update{l, off})
+	}
+	if size > total {
+		// Overlapping ranges, each written on its own, would take more than the data does.
+		return nil
 	}
 	src := m.dataReader()
 	for _, u := range updates {

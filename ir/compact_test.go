@@ -139,3 +139,34 @@ func TestSegmentReader(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactWeightsOverlap: Consts whose ranges overlap, so that writing each would take more
+// than the data, leave the layout as it is.
+func TestCompactWeightsOverlap(t *testing.T) {
+	g := &graph{}
+	g.result(g.konst("a", element.U8, []int64{8}, []byte("01234567")))
+	xml := g.xml()
+	for _, r := range []struct{ name, size string }{{"b", "7"}, {"c", "6"}} {
+		i := bytes.Index(xml, []byte(`<layer id="0" name="a"`))
+		j := bytes.Index(xml[i:], []byte("</layer>")) + i + len("</layer>\n")
+		l := strings.NewReplacer(`id="0"`, `id="9`+r.size+`"`, `"a"`, `"`+r.name+`"`, `shape="8"`, `shape="`+r.size+`"`,
+			`size="8"`, `size="`+r.size+`"`, "<dim>8</dim>", "<dim>"+r.size+"</dim>").Replace(string(xml[i:j]))
+		xml = append(append(append([]byte(nil), xml[:j]...), l...), xml[j:]...)
+	}
+	m, err := ParseBytes(xml, g.bin, "test.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.CompactWeights(); err != nil {
+		t.Fatal(err)
+	}
+	if size, _, _ := m.weightsSize(); size != 8 {
+		t.Errorf("data holds %d bytes, want the 8 it had", size)
+	}
+	if off, _ := m.LayerByName("c").DataAttr("offset"); off != "0" {
+		t.Errorf("c moved to offset %s", off)
+	}
+}

@@ -3,9 +3,12 @@ package ir
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/convertpromote/convertpromote/element"
 	"github.com/convertpromote/convertpromote/kernels"
@@ -67,7 +70,8 @@ func CompressToF16(m *Model) (int, error) {
 // inputs 1, 2 and 3 of StridedSlice, BatchToSpace and SpaceToBatch; input 2 of
 // ConvolutionBackpropData and GroupConvolutionBackpropData; input 1 of Interpolate-1 and -11, and
 // inputs 1 and 2 of Interpolate-4. (Squeeze, Unsqueeze, Transpose, Gather, Slice and the Reduce
-// operators take integer axes, indices or orders and mark nothing.)
+// operators take integer axes, indices or orders and mark nothing.) OpenVINO walks only from
+// layers that reach a Result or a sink; every layer counts here.
 //
 // Then each Const of the model's own graph (not of Loop or TensorIterator bodies) is replaced
 // when it is f32 or f64, has at least one element, carries no precise attribute, and fewer than
@@ -89,10 +93,16 @@ func CompressToF16(m *Model) (int, error) {
 //     loop leaves values with 0 < |v| < 2^-24 unwritten in a fresh buffer; here they round like
 //     the others.)
 //
-// The f16 data is added to the model's constant data; Save writes it after the .bin's bytes,
-// and CompactWeights drops the f32 and f64 data no Const uses any more. The model must pass
-// Check; a Const whose data cannot be read is an error naming it, and the model is then left
-// unchanged.
+// The f16 data is not held in memory: the model's constant data becomes its data as it stood
+// followed by the f16 data, which is computed again from the f32 or f64 data, a chunk of 64 Ki
+// elements at a time, whenever it is read (ConstData, Run, Save). CompressToF16Report itself
+// reads each candidate Const once, a chunk at a time, to count its values out of range. Save
+// writes the f16 data after the .bin's bytes; CompactWeights drops the f32 and f64 data that no
+// Const uses any more. Consts that share a range share their f16 data.
+//
+// The model must pass Check. A Const whose data cannot be read is an error naming it, and so
+// is f16 data that would be larger than the model's constant data (which only Consts over
+// overlapping ranges can cause); the model is then left unchanged.
 func CompressToF16Report(m *Model) (F16Report, error) {
 	var rep F16Report
 	if _, err := m.Check(); err != nil {
@@ -105,26 +115,25 @@ func CompressToF16Report(m *Model) (F16Report, error) {
 	}
 	shapePath := g.shapePathConsts()
 
-	// The f16 data goes straight into the model's constant data, so that it is held once; on an
-	// error it is dropped again and the model is left as it was.
-	base := len(m.appended)
-	fail := func(err error) (F16Report, error) {
-		m.appended = m.appended[:base]
-		return F16Report{}, err
-	}
 	type job struct {
-		l         *Layer
-		ci        ConstInfo
-		off, size int64
+		l  *Layer
+		ci ConstInfo
+		at int64 // offset of its f16 data
 	}
 	var jobs []job
+	src, total := m.dataReader(), int64(0)
+	if size, _, err := m.weightsSize(); err == nil {
+		total = size
+	}
+	lazy := &f16Data{src: src, base: total}
+	at := map[[3]int64]int64{} // (offset, elements, type) → where its f16 data is
 	for _, l := range m.Layers {
 		if l.Type != "Const" {
 			continue
 		}
 		ci, err := m.ConstInfo(l)
 		if err != nil {
-			return fail(err)
+			return F16Report{}, err
 		}
 		if ci.Type != element.F32 && ci.Type != element.F64 {
 			continue
@@ -140,23 +149,31 @@ func CompressToF16Report(m *Model) (F16Report, error) {
 			rep.Empty = append(rep.Empty, l.Name)
 			continue
 		}
-		_, raw, err := m.ConstData(l)
-		if err != nil {
-			return fail(err)
+		if _, err := m.constRange(l); err != nil {
+			return F16Report{}, err
 		}
-		f16, ok, err := compressF16(raw, ci.Type, ci.Elements)
+		out, err := countOutOfF16(src, ci)
 		if err != nil {
-			return fail(m.errorf(l.Line, l, "converting to f16: %v", err))
+			return F16Report{}, m.errorf(l.Line, l, "reading Const data from %s: %v", m.weightsName(), err)
 		}
-		if !ok {
+		if keepF32(out, ci.Elements) {
 			rep.OutOfRange = append(rep.OutOfRange, l.Name)
 			continue
 		}
-		off, err := m.appendWeights(f16)
-		if err != nil {
-			return fail(err)
+		key := [3]int64{ci.Offset, ci.Elements, int64(ci.Type)}
+		off, ok := at[key]
+		if !ok {
+			// The f16 data of Consts over overlapping ranges is written once per range; beyond
+			// the size of the data it comes from, it could only come from ranges that overlap.
+			if lazy.size+2*ci.Elements > total {
+				return F16Report{}, m.errorf(l.Line, l, "the f16 data of the Consts would exceed the %d bytes of %s: their ranges overlap", total, m.weightsName())
+			}
+			off = total + lazy.size
+			at[key] = off
+			lazy.segs = append(lazy.segs, f16Segment{at: lazy.size, from: ci.Offset, n: ci.Elements, t: ci.Type})
+			lazy.size += 2 * ci.Elements
 		}
-		jobs = append(jobs, job{l, ci, off, int64(len(f16))})
+		jobs = append(jobs, job{l, ci, off})
 		rep.Compressed = append(rep.Compressed, l.Name)
 	}
 	// Every Const on a shape path gets precise, whatever its type, as
@@ -169,7 +186,7 @@ func CompressToF16Report(m *Model) (F16Report, error) {
 	next := m.nextLayerID()
 	replaced := map[int64]*Layer{}
 	for _, j := range jobs {
-		c, conv := compressedPair(j.l, j.ci, next, j.off, j.size)
+		c, conv := compressedPair(j.l, j.ci, next, j.at, 2*j.ci.Elements)
 		next++
 		replaced[j.l.ID] = c
 		*j.l = *conv
@@ -177,6 +194,10 @@ func CompressToF16Report(m *Model) (F16Report, error) {
 	if len(replaced) == 0 {
 		return rep, nil
 	}
+	// The model's data is now its data as it stood followed by the f16 data, computed when read.
+	w := &weightData{Name: m.weightsName(), r: lazy, size: total + lazy.size}
+	w.once.Do(func() {})
+	m.weights, m.appended = w, nil
 	layers := make([]*Layer, 0, len(m.Layers)+len(replaced))
 	for _, l := range m.Layers {
 		if c, ok := replaced[l.ID]; ok {
@@ -200,57 +221,147 @@ func CompressToF16Report(m *Model) (F16Report, error) {
 	return rep, nil
 }
 
-// compressF16 returns the f16 bytes of n values of type t (f32 or f64) in raw, clamped and
-// converted as CompressToF16Report describes, and false when at least 75% of them are out of
-// f16's range. raw is clamped in place.
-func compressF16(raw []byte, t element.Type, n int64) ([]byte, bool, error) {
+// f16Chunk is the number of elements converted at a time: the memory compression takes is a
+// few chunks, whatever the size of the Consts.
+const f16Chunk = 1 << 16
+
+// countOutOfF16 reads the Const's data from src a chunk at a time and returns how many of its
+// values are out of f16's range: |v| > 65504 or 0 < |v| < 2^-24, NaN not counted, an f64 value
+// judged as f64.
+func countOutOfF16(src io.ReaderAt, ci ConstInfo) (int64, error) {
+	w := int64(ci.Type.Bits() / 8)
+	sc := f16Scratch.Get().(*scratch)
+	defer f16Scratch.Put(sc)
+	var out int64
+	for e := int64(0); e < ci.Elements; e += f16Chunk {
+		raw := sc.raw[:min(ci.Elements-e, f16Chunk)*w]
+		if _, err := readAtFull(src, raw, ci.Offset+e*w); err != nil {
+			return 0, err
+		}
+		out += clampF16(raw, ci.Type, false)
+	}
+	return out, nil
+}
+
+// clampF16 returns how many of the f32 or f64 values in raw are out of f16's range, and when
+// clamp is set replaces them as CompressToF16Report describes: beyond ±65504 (±Inf too) by
+// ±65504, and an f32 NaN by 65504.
+func clampF16(raw []byte, t element.Type, clamp bool) int64 {
 	var out int64
 	if t == element.F64 {
-		for i := int64(0); i < n; i++ {
-			b := raw[8*i:]
+		for b := raw; len(b) >= 8; b = b[8:] {
 			v := math.Float64frombits(binary.LittleEndian.Uint64(b))
-			a := math.Abs(v)
-			switch {
+			switch a := math.Abs(v); {
 			case a > f16Max:
 				out++
-				binary.LittleEndian.PutUint64(b, math.Float64bits(math.Copysign(f16Max, v)))
+				if clamp {
+					binary.LittleEndian.PutUint64(b, math.Float64bits(math.Copysign(f16Max, v)))
+				}
 			case a < f16MinSub && v != 0:
 				out++
 			}
 		}
-	} else {
-		for i := int64(0); i < n; i++ {
-			b := raw[4*i:]
-			v := math.Float32frombits(binary.LittleEndian.Uint32(b))
-			a := float32(math.Abs(float64(v)))
-			switch {
-			case v != v:
+		return out
+	}
+	for b := raw; len(b) >= 4; b = b[4:] {
+		v := math.Float32frombits(binary.LittleEndian.Uint32(b))
+		switch a := float32(math.Abs(float64(v))); {
+		case v != v:
+			if clamp {
 				binary.LittleEndian.PutUint32(b, math.Float32bits(f16Max))
-			case a > f16Max:
-				out++
-				binary.LittleEndian.PutUint32(b, math.Float32bits(float32(math.Copysign(f16Max, float64(v)))))
-			case a < f16MinSub && v != 0:
-				out++
 			}
+		case a > f16Max:
+			out++
+			if clamp {
+				binary.LittleEndian.PutUint32(b, math.Float32bits(float32(math.Copysign(f16Max, float64(v)))))
+			}
+		case a < f16MinSub && v != 0:
+			out++
 		}
 	}
-	if keepF32(out, n) {
-		return nil, false, nil
-	}
-	src, from := raw, t
-	if t == element.F64 {
-		src = make([]byte, 4*n)
-		if err := kernels.Convert(src, element.F32, raw, element.F64, int(n)); err != nil {
-			return nil, false, err
-		}
-		from = element.F32
-	}
-	dst := make([]byte, 2*n)
-	if err := kernels.Convert(dst, element.F16, src, from, int(n)); err != nil {
-		return nil, false, err
-	}
-	return dst, true, nil
+	return out
 }
+
+// toF16 clamps the n f32 or f64 values in raw in place and converts them with package kernels
+// into dst (2n bytes): f32 → f16, or f64 → f32 → f16 (tmp holds the f32 values, 4n bytes).
+func toF16(dst, raw, tmp []byte, t element.Type, n int) error {
+	clampF16(raw, t, true)
+	if t == element.F64 {
+		if err := kernels.Convert(tmp, element.F32, raw, element.F64, n); err != nil {
+			return err
+		}
+		raw = tmp
+	}
+	return kernels.Convert(dst, element.F16, raw, element.F32, n)
+}
+
+// f16Segment is the f16 data of one compressed Const: 2n bytes at offset at of the f16 data,
+// computed from the n values of type t at offset from of the source data.
+type f16Segment struct {
+	at, from, n int64
+	t           element.Type
+}
+
+// f16Data is a model's constant data after CompressToF16: base bytes read from src, followed
+// by size bytes of f16 data computed from src when read, a chunk at a time, so that the f16
+// data of a model is never held whole.
+type f16Data struct {
+	src        io.ReaderAt
+	base, size int64
+	segs       []f16Segment // sorted by at, back to back from 0 to size
+}
+
+func (d *f16Data) ReadAt(p []byte, off int64) (int, error) {
+	n := 0
+	if off < d.base {
+		k := min(int64(len(p)), d.base-off)
+		got, err := readAtFull(d.src, p[:k], off)
+		n += got
+		if err != nil {
+			return n, err
+		}
+		off += k
+	}
+	off -= d.base
+	i := sort.Search(len(d.segs), func(i int) bool { return d.segs[i].at+2*d.segs[i].n > off })
+	sc := f16Scratch.Get().(*scratch)
+	defer f16Scratch.Put(sc)
+	for n < len(p) && i < len(d.segs) {
+		sg := d.segs[i]
+		w := int64(sg.t.Bits() / 8)
+		// Elements [e0, e1) of the segment cover the bytes asked for, a chunk at a time.
+		e0 := (off - sg.at) / 2
+		e1 := min(sg.n, e0+f16Chunk, (off-sg.at+int64(len(p)-n)+1)/2)
+		k := int(e1 - e0)
+		raw, tmp, f16 := sc.raw[:k*int(w)], sc.tmp[:4*k], sc.f16[:2*k]
+		if _, err := readAtFull(d.src, raw, sg.from+e0*w); err != nil {
+			return n, err
+		}
+		if err := toF16(f16, raw, tmp, sg.t, k); err != nil {
+			return n, err
+		}
+		c := copy(p[n:], f16[off-sg.at-2*e0:])
+		n += c
+		off += int64(c)
+		if off-sg.at == 2*sg.n {
+			i++
+		}
+	}
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// scratch holds the buffers for one chunk: its f32 or f64 values, their f32 values and their
+// f16 values.
+type scratch struct{ raw, tmp, f16 []byte }
+
+// f16Scratch keeps chunk buffers for reuse, so that counting and reading cost a few chunks of
+// memory in all rather than a chunk per call.
+var f16Scratch = sync.Pool{New: func() any {
+	return &scratch{raw: make([]byte, 8*f16Chunk), tmp: make([]byte, 4*f16Chunk), f16: make([]byte, 2*f16Chunk)}
+}}
 
 // keepF32 reports whether a Const of n values, out of them out of f16's range, stays as it is:
 // out/n ≥ 0.75 computed in float32 (both counts rounded to float32 first), as OpenVINO computes

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/convertpromote/convertpromote/element"
+	"github.com/convertpromote/convertpromote/internal/testkit"
 	"github.com/x448/float16"
 )
 
@@ -64,6 +66,17 @@ func f16Probes() []float32 {
 	vs = append(vs, 0x1p-25, 0x1p-26, math.Nextafter32(0x1p-25, 1), 1e-45, math.MaxFloat32, 65504.01, 70000,
 		float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), float32(math.Copysign(math.NaN(), -1)))
 	return vs
+}
+
+// compressF16 is what CompressToF16 does with the n values of type t (f32 or f64) in raw: nil
+// and false when they stay as they are, else their f16 bytes.
+func compressF16(raw []byte, t element.Type, n int64) ([]byte, bool, error) {
+	if keepF32(clampF16(raw, t, false), n) {
+		return nil, false, nil
+	}
+	dst := make([]byte, 2*n)
+	err := toF16(dst, raw, make([]byte, 4*n), t, int(n))
+	return dst, err == nil, err
 }
 
 // padded appends three zeros per value, so that at most 25% of the values are out of f16's
@@ -771,5 +784,173 @@ func TestCompressF16F64Run(t *testing.T) {
 		if g != w && !(g != g && w != w) {
 			t.Errorf("w[%d] = %g evaluates to %g, want %g", i, v, g, w)
 		}
+	}
+}
+
+// TestF16DataReadAt: every read of the lazily computed f16 data, at any offset and length
+// (odd ones, across segments and chunks, past the end), equals the f16 bytes computed at once.
+func TestF16DataReadAt(t *testing.T) {
+	head := []byte("head")
+	a := []float32{1, -2, 70000, float32(math.NaN()), 0.1}
+	b := []float64{1e300, 0.5, -0.25}
+	big := make([]float32, f16Chunk+5)
+	for i := range big {
+		big[i] = float32(i) / 7
+	}
+	src := append(append(append(append([]byte(nil), head...), le(a...)...), le(b...)...), le(big...)...)
+	d := &f16Data{src: bytes.NewReader(src), base: int64(len(head)), segs: []f16Segment{
+		{at: 0, from: 4, n: 5, t: element.F32},
+		{at: 10, from: 24, n: 3, t: element.F64},
+		{at: 16, from: 48, n: int64(len(big)), t: element.F32},
+		{at: 16 + 2*int64(len(big)), from: 4, n: 5, t: element.F32}, // a again
+	}}
+	d.size = 16 + 2*int64(len(big)) + 10
+	var want []byte
+	want = append(want, head...)
+	for _, part := range [][]byte{le(a...), le(b...), le(big...), le(a...)} {
+		t := element.F32
+		if len(part) == 24 {
+			t = element.F64
+		}
+		f, _, err := compressForce(part, t)
+		if err != nil {
+			panic(err)
+		}
+		want = append(want, f...)
+	}
+	if int64(len(want)) != d.base+d.size {
+		t.Fatalf("reference holds %d bytes, data %d", len(want), d.base+d.size)
+	}
+	check := func(off, n int) {
+		p := make([]byte, n)
+		got, err := d.ReadAt(p, int64(off))
+		wantN := max(0, min(n, len(want)-off))
+		if got != wantN || !bytes.Equal(p[:got], want[off:off+wantN]) || (err == io.EOF) != (wantN < n) || err != nil && err != io.EOF {
+			t.Fatalf("ReadAt(%d bytes, %d) = %d, %v; want %d bytes", n, off, got, err, wantN)
+		}
+	}
+	for off := 0; off < 40; off++ {
+		for n := 0; n < 40; n++ {
+			check(off, n)
+		}
+	}
+	edge := int(d.base) + 16 + 2*f16Chunk // the chunk boundary inside big
+	for _, off := range []int{edge - 3, edge - 2, edge - 1, edge, edge + 1, len(want) - 12, len(want) - 11, len(want) - 1, len(want)} {
+		for _, n := range []int{1, 2, 3, 7, 64} {
+			check(off, n)
+		}
+	}
+	check(0, len(want))
+	check(1, len(want)+3)
+}
+
+// compressForce converts raw to f16 as CompressToF16 does, whatever the share out of range.
+func compressForce(raw []byte, t element.Type) ([]byte, bool, error) {
+	n := len(raw) * 8 / t.Bits()
+	dst := make([]byte, 2*n)
+	return dst, true, toF16(dst, bytes.Clone(raw), make([]byte, 4*n), t, n)
+}
+
+// TestCompressF16Memory: compressing a 32 MiB f32 Const and saving the model allocates a few
+// chunks, not the data: the f16 data is computed a chunk at a time as the .bin is written.
+func TestCompressF16Memory(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("writes 48 MiB; allocation counts need a build without -race")
+	}
+	const n = 8 << 20
+	vs := make([]float32, n)
+	for i := range vs {
+		vs[i] = float32(i%1000) / 3
+	}
+	g := &graph{}
+	g.result(g.konst("w", element.F32, []int64{n}, le(vs...)))
+	dir := t.TempDir()
+	src := filepath.Join(dir, "big.xml")
+	if err := os.WriteFile(src, g.xml(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(BinPath(src), g.bin, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, vs = nil, nil
+	m, err := Read(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "f16.xml")
+	alloc := testkit.Allocated(func() {
+		if _, err = CompressToF16(m); err == nil {
+			if err = m.CompactWeights(); err == nil {
+				err = m.Save(out)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alloc > 4<<20 {
+		t.Errorf("compress and save allocated %d bytes, want at most 4 MiB for 32 MiB of f32", alloc)
+	}
+	if fi, err := os.Stat(BinPath(out)); err != nil || fi.Size() != 2*n {
+		t.Errorf("OUT.bin: %v, %v; want %d bytes", fi, err, 2*n)
+	}
+	back, err := Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, data, err := back.ConstData(back.LayerByName("w_compressed"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i += 4099 {
+		v := float32(i%1000) / 3
+		if got := binary.LittleEndian.Uint16(data[2*i:]); got != refF16(v) {
+			t.Fatalf("w[%d] = %g: f16 %#04x, want %#04x", i, v, got, refF16(v))
+		}
+	}
+}
+
+// TestCompressF16SharedRanges: Consts over the same range share their f16 data; Consts over
+// overlapping ranges whose f16 data would exceed the model's data are an error naming the
+// first Const beyond, and the model is left unchanged.
+func TestCompressF16SharedRanges(t *testing.T) {
+	g := &graph{}
+	a := g.konst("a", element.F32, dims4, f32s4)
+	g.result(a)
+	xml := g.xml()
+	// b, c and d read a's bytes: b the same range, c its last three values, d its last two.
+	i := bytes.Index(xml, []byte(`<layer id="0" name="a"`))
+	j := bytes.Index(xml[i:], []byte("</layer>")) + i + len("</layer>\n")
+	b := strings.NewReplacer(`id="0"`, `id="7"`, `"a"`, `"b"`).Replace(string(xml[i:j]))
+	c := strings.NewReplacer(`id="0"`, `id="8"`, `"a"`, `"c"`, `shape="4"`, `shape="3"`, `offset="0"`, `offset="4"`,
+		`size="16"`, `size="12"`, "<dim>4</dim>", "<dim>3</dim>").Replace(string(xml[i:j]))
+	shared := append(append(append([]byte(nil), xml[:j]...), b...), xml[j:]...)
+	m, err := ParseBytes(shared, g.bin, "test.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := CompressToF16(m); n != 2 || err != nil {
+		t.Fatalf("compressed %d, %v", n, err)
+	}
+	offA, _ := m.LayerByName("a_compressed").DataAttr("offset")
+	offB, _ := m.LayerByName("b_compressed").DataAttr("offset")
+	if size, _, _ := m.weightsSize(); offA != offB || size != 16+8 {
+		t.Errorf("offsets %s, %s, data %d bytes; want one f16 range after the 16 bytes", offA, offB, size)
+	}
+
+	d := strings.NewReplacer(`id="0"`, `id="9"`, `"a"`, `"d"`, `shape="4"`, `shape="2"`, `offset="0"`, `offset="8"`,
+		`size="16"`, `size="8"`, "<dim>4</dim>", "<dim>2</dim>").Replace(string(xml[i:j]))
+	// a, c and d need 8 + 6 + 4 bytes of f16 data, more than the 16 bytes they come from.
+	overlapping := append(append(append(append([]byte(nil), shared[:j]...), c...), d...), shared[j:]...)
+	m, err = ParseBytes(overlapping, g.bin, "test.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := written(t, m)
+	if _, err := CompressToF16(m); err == nil || !strings.Contains(err.Error(), "(d)") || !strings.Contains(err.Error(), "overlap") {
+		t.Errorf("err %v, want one naming d and the overlap", err)
+	}
+	if after := written(t, m); !bytes.Equal(before, after) {
+		t.Errorf("the model changed on error:\n%s\n%s", before, after)
 	}
 }
