@@ -15,7 +15,7 @@ import (
 // Consts once; data added by CompressToF16 is included; every Const reads the same bytes after
 // compaction and after Save and Read.
 func TestCompactWeights(t *testing.T) {
-	g := &graph{}
+	g := &irBuilder{}
 	g.bin = []byte("unused bytes before ")
 	a := g.konst("a", element.F32, dims4, le[float32](1, 2, 3, 4))
 	g.bin = append(g.bin, "gap"...)
@@ -84,7 +84,7 @@ func TestCompactWeights(t *testing.T) {
 
 // TestCompactWeightsBody: a model with a Loop body keeps all its data.
 func TestCompactWeightsBody(t *testing.T) {
-	g := &graph{}
+	g := &irBuilder{}
 	g.bin = []byte("body data ")
 	g.result(g.konst("a", element.F32, dims4, le[float32](1, 2, 3, 4)))
 	xml := bytes.Replace(g.xml(), []byte("</layers>"), []byte(`<layer id="50" name="loop" type="Loop" version="opset5"><output><port id="0" precision="FP32"/></output><body><layers/><edges/></body></layer></layers>`), 1)
@@ -103,7 +103,7 @@ func TestCompactWeightsBody(t *testing.T) {
 // TestCompactWeightsPastEnd: a Const past the end of the data is an error naming it, and the
 // model is unchanged.
 func TestCompactWeightsPastEnd(t *testing.T) {
-	g := &graph{}
+	g := &irBuilder{}
 	g.result(g.konst("a", element.F32, dims4, le[float32](1, 2, 3, 4)))
 	m, err := ParseBytes(g.xml(), g.bin[:8], "test.xml")
 	if err != nil {
@@ -143,7 +143,7 @@ func TestSegmentReader(t *testing.T) {
 // TestCompactWeightsOverlap: Consts whose ranges overlap, so that writing each would take more
 // than the data, leave the layout as it is.
 func TestCompactWeightsOverlap(t *testing.T) {
-	g := &graph{}
+	g := &irBuilder{}
 	g.result(g.konst("a", element.U8, []int64{8}, []byte("01234567")))
 	xml := g.xml()
 	for _, r := range []struct{ name, size string }{{"b", "7"}, {"c", "6"}} {

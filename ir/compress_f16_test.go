@@ -179,42 +179,42 @@ func TestCompressF16Threshold(t *testing.T) {
 	}
 }
 
-// tport is one port of a test layer; portRef an output port that feeds an input.
-type tport struct {
+// builderPort is one port of a test layer; builderOut an output port that feeds an input.
+type builderPort struct {
 	id    int64
 	t     element.Type
 	dims  []int64
 	names string
 }
 
-type portRef struct {
+type builderOut struct {
 	layer, port int64
 	t           element.Type
 	dims        []int64
 }
 
-type tlayer struct {
+type builderLayer struct {
 	id             int64
 	name, typ, ver string
 	data           [][2]string
 	rt             []string
-	in, out        []tport
+	in, out        []builderPort
 }
 
-// graph builds a test model: layers, edges and the .bin.
-type graph struct {
-	layers []tlayer
+// irBuilder builds a test model: layers, edges and the .bin.
+type irBuilder struct {
+	layers []builderLayer
 	edges  [][4]int64
 	bin    []byte
 }
 
-func (g *graph) add(l tlayer) int64 {
+func (g *irBuilder) add(l builderLayer) int64 {
 	l.id = int64(len(g.layers))
 	g.layers = append(g.layers, l)
 	return l.id
 }
 
-func dimsAttr(d []int64) string {
+func builderDims(d []int64) string {
 	s := make([]string, len(d))
 	for i, x := range d {
 		s[i] = fmt.Sprint(x)
@@ -222,45 +222,45 @@ func dimsAttr(d []int64) string {
 	return strings.Join(s, ",")
 }
 
-func (g *graph) konst(name string, t element.Type, dims []int64, data []byte, rt ...string) portRef {
+func (g *irBuilder) konst(name string, t element.Type, dims []int64, data []byte, rt ...string) builderOut {
 	off := len(g.bin)
 	g.bin = append(g.bin, data...)
-	id := g.add(tlayer{name: name, typ: "Const", ver: "opset1", rt: rt,
-		data: [][2]string{{"element_type", t.String()}, {"shape", dimsAttr(dims)}, {"offset", fmt.Sprint(off)}, {"size", fmt.Sprint(len(data))}},
-		out:  []tport{{0, t, dims, name}}})
-	return portRef{id, 0, t, dims}
+	id := g.add(builderLayer{name: name, typ: "Const", ver: "opset1", rt: rt,
+		data: [][2]string{{"element_type", t.String()}, {"shape", builderDims(dims)}, {"offset", fmt.Sprint(off)}, {"size", fmt.Sprint(len(data))}},
+		out:  []builderPort{{0, t, dims, name}}})
+	return builderOut{id, 0, t, dims}
 }
 
-func (g *graph) param(name string, t element.Type, dims []int64) portRef {
-	id := g.add(tlayer{name: name, typ: "Parameter", ver: "opset1",
-		data: [][2]string{{"shape", dimsAttr(dims)}, {"element_type", t.String()}},
-		out:  []tport{{0, t, dims, name}}})
-	return portRef{id, 0, t, dims}
+func (g *irBuilder) param(name string, t element.Type, dims []int64) builderOut {
+	id := g.add(builderLayer{name: name, typ: "Parameter", ver: "opset1",
+		data: [][2]string{{"shape", builderDims(dims)}, {"element_type", t.String()}},
+		out:  []builderPort{{0, t, dims, name}}})
+	return builderOut{id, 0, t, dims}
 }
 
 // op adds a layer of type typ with inputs ins (ports 0..n-1) and one output (port n).
-func (g *graph) op(typ, ver, name string, data [][2]string, t element.Type, dims []int64, ins ...portRef) portRef {
-	l := tlayer{name: name, typ: typ, ver: ver, data: data}
+func (g *irBuilder) op(typ, ver, name string, data [][2]string, t element.Type, dims []int64, ins ...builderOut) builderOut {
+	l := builderLayer{name: name, typ: typ, ver: ver, data: data}
 	for i, in := range ins {
-		l.in = append(l.in, tport{int64(i), in.t, in.dims, ""})
+		l.in = append(l.in, builderPort{int64(i), in.t, in.dims, ""})
 	}
 	n := int64(len(ins))
-	l.out = []tport{{n, t, dims, name}}
+	l.out = []builderPort{{n, t, dims, name}}
 	id := g.add(l)
 	for i, in := range ins {
 		g.edges = append(g.edges, [4]int64{in.layer, in.port, id, int64(i)})
 	}
-	return portRef{id, n, t, dims}
+	return builderOut{id, n, t, dims}
 }
 
-func (g *graph) result(in portRef) {
-	id := g.add(tlayer{name: fmt.Sprintf("result%d", len(g.layers)), typ: "Result", ver: "opset1", in: []tport{{0, in.t, in.dims, ""}}})
+func (g *irBuilder) result(in builderOut) {
+	id := g.add(builderLayer{name: fmt.Sprintf("result%d", len(g.layers)), typ: "Result", ver: "opset1", in: []builderPort{{0, in.t, in.dims, ""}}})
 	g.edges = append(g.edges, [4]int64{in.layer, in.port, id, 0})
 }
 
-func (g *graph) xml() []byte {
+func (g *irBuilder) xml() []byte {
 	var b bytes.Buffer
-	port := func(p tport) {
+	port := func(p builderPort) {
 		fmt.Fprintf(&b, `<port id="%d" precision="%s"`, p.id, p.t.IRPrecision())
 		if p.names != "" {
 			fmt.Fprintf(&b, ` names="%s"`, p.names)
@@ -316,7 +316,7 @@ func (g *graph) xml() []byte {
 	return b.Bytes()
 }
 
-func (g *graph) model(t *testing.T) *Model {
+func (g *irBuilder) model(t *testing.T) *Model {
 	t.Helper()
 	m, err := ParseBytes(g.xml(), g.bin, "test.xml")
 	if err != nil {
@@ -338,26 +338,26 @@ var (
 func TestCompressF16Excluded(t *testing.T) {
 	for _, c := range []struct {
 		name  string
-		build func(g *graph) // adds the Const "keep" (if any) and what it feeds
+		build func(g *irBuilder) // adds the Const "keep" (if any) and what it feeds
 		field func(r F16Report) []string
 	}{
-		{"i64", func(g *graph) { g.result(g.konst("keep", element.I64, []int64{2}, make([]byte, 16))) }, nil},
-		{"f16", func(g *graph) { g.result(g.konst("keep", element.F16, []int64{2}, make([]byte, 4))) }, nil},
-		{"bf16", func(g *graph) { g.result(g.konst("keep", element.BF16, []int64{2}, make([]byte, 4))) }, nil},
-		{"precise", func(g *graph) { g.result(g.konst("keep", element.F32, dims4, f32s4, "precise")) }, func(r F16Report) []string { return r.Precise }},
-		{"precise f64", func(g *graph) {
+		{"i64", func(g *irBuilder) { g.result(g.konst("keep", element.I64, []int64{2}, make([]byte, 16))) }, nil},
+		{"f16", func(g *irBuilder) { g.result(g.konst("keep", element.F16, []int64{2}, make([]byte, 4))) }, nil},
+		{"bf16", func(g *irBuilder) { g.result(g.konst("keep", element.BF16, []int64{2}, make([]byte, 4))) }, nil},
+		{"precise", func(g *irBuilder) { g.result(g.konst("keep", element.F32, dims4, f32s4, "precise")) }, func(r F16Report) []string { return r.Precise }},
+		{"precise f64", func(g *irBuilder) {
 			g.result(g.konst("keep", element.F64, []int64{1}, le[float64](1), "fused_names=a", "precise"))
 		}, func(r F16Report) []string { return r.Precise }},
-		{"empty", func(g *graph) { g.result(g.konst("keep", element.F32, []int64{0, 3}, nil)) }, func(r F16Report) []string { return r.Empty }},
-		{"out of range", func(g *graph) {
+		{"empty", func(g *irBuilder) { g.result(g.konst("keep", element.F32, []int64{0, 3}, nil)) }, func(r F16Report) []string { return r.Empty }},
+		{"out of range", func(g *irBuilder) {
 			g.result(g.konst("keep", element.F32, dims4, le[float32](1e5, 1e-9, float32(math.Inf(-1)), 0)))
 		}, func(r F16Report) []string { return r.OutOfRange }},
-		{"out of range f64", func(g *graph) {
+		{"out of range f64", func(g *irBuilder) {
 			g.result(g.konst("keep", element.F64, dims4, le[float64](1e5, 1e-9, math.Inf(-1), 0)))
 		}, func(r F16Report) []string { return r.OutOfRange }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			g := &graph{}
+			g := &irBuilder{}
 			g.result(g.konst("w", element.F32, dims4, f32s4))
 			c.build(g)
 			m := g.model(t)
@@ -383,8 +383,8 @@ func TestCompressF16Excluded(t *testing.T) {
 	}
 }
 
-// written is the model as Write writes it.
-func written(t *testing.T, m *Model) []byte {
+// writtenXML is the model as Write writes it.
+func writtenXML(t *testing.T, m *Model) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if err := m.Write(&b); err != nil {
@@ -396,10 +396,10 @@ func written(t *testing.T, m *Model) []byte {
 // layerXML writes the model and returns the text of layer l.
 func layerXML(t *testing.T, m *Model, l *Layer) []byte {
 	t.Helper()
-	s := string(written(t, m))
+	s := string(writtenXML(t, m))
 	i := strings.Index(s, fmt.Sprintf(`<layer id="%d" `, l.ID))
 	if i < 0 {
-		t.Fatalf("layer %d not written", l.ID)
+		t.Fatalf("layer %d not writtenXML", l.ID)
 	}
 	j := strings.Index(s[i:], "</layer>")
 	return []byte(s[i : i+j])
@@ -437,8 +437,8 @@ func TestCompressF16ShapePaths(t *testing.T) {
 		{"Slice", "opset8", 4, nil},
 	} {
 		t.Run(s.typ+"-"+s.ver, func(t *testing.T) {
-			g := &graph{}
-			var ins []portRef
+			g := &irBuilder{}
+			var ins []builderOut
 			for i := range s.n {
 				// Input i: f32 Const "cI" → Convert to i64 → the operator.
 				c := g.konst(fmt.Sprintf("c%d", i), element.F32, dims4, f32s4)
@@ -471,7 +471,7 @@ func TestCompressF16ShapePaths(t *testing.T) {
 
 	// ShapeOf ends the walk: Reshape(x, Concat(Gather(ShapeOf(Multiply(x, w)), idx), k)):
 	// k (i64) and idx (i64) are marked, w (f32, behind ShapeOf) is compressed.
-	g := &graph{}
+	g := &irBuilder{}
 	x := g.param("x", element.F32, dims4)
 	w := g.konst("w", element.F32, dims4, f32s4)
 	mul := g.op("Multiply", "opset1", "mul", nil, element.F32, dims4, x, w)
@@ -609,7 +609,7 @@ func TestCompressF16Graph(t *testing.T) {
 // TestCompressF16RTInfo: the Convert keeps the Const's layer rt_info and port rt_info and
 // names, and the f16 Const has none.
 func TestCompressF16RTInfo(t *testing.T) {
-	g := &graph{}
+	g := &irBuilder{}
 	c := g.konst("w", element.F64, dims4, le[float64](1, 2, 3, 4), "fused_names=w,x", "old_api_map_order=0")
 	g.result(c)
 	g.result(c)
@@ -647,8 +647,8 @@ func TestCompressF16RTInfo(t *testing.T) {
 
 // optimizedGraph is a model with an f32 Const beside the weight pattern built by weights; the
 // Const is compressed unless the pattern makes the model "optimized".
-func optimizedGraph(t *testing.T, weights func(g *graph) portRef) *Model {
-	g := &graph{}
+func optimizedGraph(t *testing.T, weights func(g *irBuilder) builderOut) *Model {
+	g := &irBuilder{}
 	g.result(g.konst("f", element.F32, dims4, f32s4))
 	g.result(weights(g))
 	return g.model(t)
@@ -657,35 +657,35 @@ func optimizedGraph(t *testing.T, weights func(g *graph) portRef) *Model {
 // TestCompressF16Optimized: a model that holds compressed weights is left unchanged, as
 // OpenVINO's is_model_optimized decides.
 func TestCompressF16Optimized(t *testing.T) {
-	cvt := func(g *graph, in portRef, to element.Type) portRef {
+	cvt := func(g *irBuilder, in builderOut, to element.Type) builderOut {
 		return g.op("Convert", "opset1", fmt.Sprintf("cvt%d", len(g.layers)), [][2]string{{"destination_type", to.String()}}, to, in.dims, in)
 	}
-	codes := func(g *graph, t element.Type) portRef {
+	codes := func(g *irBuilder, t element.Type) builderOut {
 		n, _ := t.ByteSize(4)
 		return g.konst("codes", t, dims4, make([]byte, n))
 	}
-	scale := func(g *graph, t element.Type) portRef {
+	scale := func(g *irBuilder, t element.Type) builderOut {
 		n, _ := t.ByteSize(1)
 		return g.konst("scale", t, []int64{1}, make([]byte, n))
 	}
-	mul := func(g *graph, a, b portRef) portRef {
+	mul := func(g *irBuilder, a, b builderOut) builderOut {
 		return g.op("Multiply", "opset1", "mul", nil, element.F16, dims4, a, b)
 	}
 	// plain is Const codes → Convert to → Multiply by a Const scale of type to.
-	plain := func(codeType, to element.Type) func(g *graph) portRef {
-		return func(g *graph) portRef { return mul(g, cvt(g, codes(g, codeType), to), scale(g, to)) }
+	plain := func(codeType, to element.Type) func(g *irBuilder) builderOut {
+		return func(g *irBuilder) builderOut { return mul(g, cvt(g, codes(g, codeType), to), scale(g, to)) }
 	}
 	for _, c := range []struct {
 		name      string
-		weights   func(g *graph) portRef
+		weights   func(g *irBuilder) builderOut
 		optimized bool
 	}{
-		{"u8 zp Convert", func(g *graph) portRef {
+		{"u8 zp Convert", func(g *irBuilder) builderOut {
 			w := cvt(g, codes(g, element.U8), element.F16)
 			zp := cvt(g, g.konst("zp", element.U8, []int64{1}, []byte{8}), element.F16)
 			return mul(g, g.op("Subtract", "opset1", "sub", nil, element.F16, dims4, w, zp), scale(g, element.F16))
 		}, true},
-		{"u4 zp Const, scale first", func(g *graph) portRef {
+		{"u4 zp Const, scale first", func(g *irBuilder) builderOut {
 			w := cvt(g, codes(g, element.U4), element.F16)
 			zp := g.konst("zp", element.F16, []int64{1}, make([]byte, 2))
 			return mul(g, scale(g, element.F16), g.op("Subtract", "opset1", "sub", nil, element.F16, dims4, w, zp))
@@ -695,25 +695,25 @@ func TestCompressF16Optimized(t *testing.T) {
 		{"nf4", plain(element.NF4, element.F16), true},
 		{"f8e4m3", plain(element.F8E4M3, element.F16), true},
 		{"f8e5m2", plain(element.F8E5M2, element.F16), true},
-		{"FakeQuantize", func(g *graph) portRef {
+		{"FakeQuantize", func(g *irBuilder) builderOut {
 			x := g.param("x", element.F32, dims4)
 			lo, hi := g.konst("lo", element.F32, nil, le[float32](0)), g.konst("hi", element.F32, nil, le[float32](1))
 			return g.op("FakeQuantize", "opset1", "fq", [][2]string{{"levels", "256"}}, element.F32, dims4, x, lo, hi, lo, hi)
 		}, true},
-		{"FakeConvert", func(g *graph) portRef {
+		{"FakeConvert", func(g *irBuilder) builderOut {
 			x := g.param("x", element.F32, dims4)
 			return g.op("FakeConvert", "opset13", "fc", nil, element.F32, dims4, x, g.konst("s", element.F32, nil, le[float32](1)))
 		}, true},
 		// Not matched: f4e2m1 codes; an f8e8m0 scale behind a Convert (MX); a u8 weight
 		// multiplied by a Parameter; Subtract with the zero point first; f16 codes.
 		{"f4e2m1", plain(element.F4E2M1, element.F16), false},
-		{"MX scale", func(g *graph) portRef {
+		{"MX scale", func(g *irBuilder) builderOut {
 			return mul(g, cvt(g, codes(g, element.U8), element.F16), cvt(g, scale(g, element.F8E8M0), element.F16))
 		}, false},
-		{"Parameter scale", func(g *graph) portRef {
+		{"Parameter scale", func(g *irBuilder) builderOut {
 			return mul(g, cvt(g, codes(g, element.U8), element.F16), g.param("s", element.F16, []int64{1}))
 		}, false},
-		{"zp first", func(g *graph) portRef {
+		{"zp first", func(g *irBuilder) builderOut {
 			w := cvt(g, codes(g, element.U8), element.F16)
 			zp := g.konst("zp", element.F16, []int64{1}, make([]byte, 2))
 			return mul(g, g.op("Subtract", "opset1", "sub", nil, element.F16, dims4, zp, w), scale(g, element.F16))
@@ -722,7 +722,7 @@ func TestCompressF16Optimized(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := optimizedGraph(t, c.weights)
-			before := written(t, m)
+			before := writtenXML(t, m)
 			rep, err := CompressToF16Report(m)
 			if err != nil {
 				t.Fatal(err)
@@ -730,7 +730,7 @@ func TestCompressF16Optimized(t *testing.T) {
 			if got := rep.Optimized != ""; got != c.optimized {
 				t.Errorf("optimized %q, want %v", rep.Optimized, c.optimized)
 			}
-			if c.optimized && (len(rep.Compressed) != 0 || !bytes.Equal(before, written(t, m))) {
+			if c.optimized && (len(rep.Compressed) != 0 || !bytes.Equal(before, writtenXML(t, m))) {
 				t.Errorf("an optimized model changed: %+v", rep)
 			}
 			if !c.optimized && !slices.Equal(rep.Compressed, []string{"f"}) {
@@ -743,19 +743,19 @@ func TestCompressF16Optimized(t *testing.T) {
 // TestCompressF16Errors: a Const whose data is missing is an error naming it, and the model is
 // left unchanged.
 func TestCompressF16Errors(t *testing.T) {
-	g := &graph{}
+	g := &irBuilder{}
 	g.result(g.konst("a", element.F32, dims4, f32s4))
 	g.result(g.konst("b", element.F32, dims4, f32s4))
 	m, err := ParseBytes(g.xml(), g.bin[:20], "test.xml") // b's data runs past the end
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := written(t, m)
+	before := writtenXML(t, m)
 	_, err = CompressToF16(m)
 	if err == nil || !strings.Contains(err.Error(), "(b)") {
 		t.Fatalf("err %v, want one naming b", err)
 	}
-	if !bytes.Equal(before, written(t, m)) || len(m.appended) != 0 {
+	if !bytes.Equal(before, writtenXML(t, m)) || len(m.appended) != 0 {
 		t.Error("the model changed on error")
 	}
 }
@@ -764,7 +764,7 @@ func TestCompressF16Errors(t *testing.T) {
 // f64(f16(clamp(v))).
 func TestCompressF16F64Run(t *testing.T) {
 	vs := []float64{0.1, -1e300, 1 + 0x1p-11 + 0x1p-40, math.NaN(), 1e-30, 2, 3, 4}
-	g := &graph{}
+	g := &irBuilder{}
 	g.result(g.konst("w", element.F64, []int64{8}, le(vs...)))
 	m := g.model(t)
 	if n, err := CompressToF16(m); n != 1 || err != nil {
@@ -862,7 +862,7 @@ func TestCompressF16Memory(t *testing.T) {
 	for i := range vs {
 		vs[i] = float32(i%1000) / 3
 	}
-	g := &graph{}
+	g := &irBuilder{}
 	g.result(g.konst("w", element.F32, []int64{n}, le(vs...)))
 	dir := t.TempDir()
 	src := filepath.Join(dir, "big.xml")
@@ -914,7 +914,7 @@ func TestCompressF16Memory(t *testing.T) {
 // overlapping ranges whose f16 data would exceed the model's data are an error naming the
 // first Const beyond, and the model is left unchanged.
 func TestCompressF16SharedRanges(t *testing.T) {
-	g := &graph{}
+	g := &irBuilder{}
 	a := g.konst("a", element.F32, dims4, f32s4)
 	g.result(a)
 	xml := g.xml()
@@ -946,11 +946,11 @@ func TestCompressF16SharedRanges(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := written(t, m)
+	before := writtenXML(t, m)
 	if _, err := CompressToF16(m); err == nil || !strings.Contains(err.Error(), "(d)") || !strings.Contains(err.Error(), "overlap") {
 		t.Errorf("err %v, want one naming d and the overlap", err)
 	}
-	if after := written(t, m); !bytes.Equal(before, after) {
+	if after := writtenXML(t, m); !bytes.Equal(before, after) {
 		t.Errorf("the model changed on error:\n%s\n%s", before, after)
 	}
 }
