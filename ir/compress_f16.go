@@ -63,6 +63,11 @@ func CompressToF16(m *Model) (int, error) {
 // u4, i8, u8, nf4, f8e4m3 or f8e5m2 → Convert → [Subtract(·, Const or Convert(Const))] →
 // Multiply(·, Const), in either order of the Multiply's inputs.
 //
+// Like OpenVINO's passes, which go into subgraphs, everything below applies to the model's
+// graph and, each on its own, to the bodies of its Loop, TensorIterator and other layers with a
+// <body> (nested ones too), and a body that holds compressed weights makes the model count as
+// holding them.
+//
 // Otherwise, first, every Const on a shape path gets the rt_info attribute precise, as
 // MarkPrecisionSensitiveConstants sets it: a Const from which a precision-sensitive input can be
 // reached without passing through a ShapeOf. The precision-sensitive inputs are those OpenVINO's
@@ -73,8 +78,7 @@ func CompressToF16(m *Model) (int, error) {
 // operators take integer axes, indices or orders and mark nothing.) OpenVINO walks only from
 // layers that reach a Result or a sink; every layer counts here.
 //
-// Then each Const of the model's own graph (not of Loop or TensorIterator bodies) is replaced
-// when it is f32 or f64, has at least one element, carries no precise attribute, and fewer than
+// Then each Const is replaced when it is f32 or f64, has at least one element, carries no precise attribute, and fewer than
 // 75% of its values are out of f16's range: |v| > 65504 or 0 < |v| < 2^-24 (NaN is not counted;
 // the share is computed in float32, count/size ≥ 0.75, as OpenVINO computes it). The Const
 // becomes a Const named NAME_compressed holding the values in f16, followed by a Convert
@@ -108,41 +112,115 @@ func CompressToF16Report(m *Model) (F16Report, error) {
 	if _, err := m.Check(); err != nil {
 		return rep, err
 	}
-	g := newGraphIndex(m)
-	if why := g.optimized(); why != "" {
+	why, err := optimizedIn(m)
+	if err != nil || why != "" {
 		rep.Optimized = why
-		return rep, nil
+		return rep, err
 	}
-	shapePath := g.shapePathConsts()
-
-	type job struct {
-		l  *Layer
-		ci ConstInfo
-		at int64 // offset of its f16 data
-	}
-	var jobs []job
 	src, total := m.dataReader(), int64(0)
 	if size, _, err := m.weightsSize(); err == nil {
 		total = size
 	}
-	lazy := &f16Data{src: src, base: total}
-	at := map[[3]int64]int64{} // (offset, elements, type) → where its f16 data is
+	p := &f16Plan{lazy: &f16Data{src: src, base: total}, at: map[[3]int64]int64{}, rep: &rep}
+	// Everything is read and decided first; the graphs change only when nothing failed.
+	var graphs []*f16Graph
+	if err := p.plan(m, nil, &graphs); err != nil {
+		return F16Report{}, err
+	}
+	for _, g := range graphs {
+		if err := g.apply(); err != nil {
+			return F16Report{}, err
+		}
+	}
+	if len(rep.Compressed) > 0 {
+		// The model's data is now its data as it stood followed by the f16 data, computed when
+		// read.
+		w := &weightData{Name: m.weightsName(), r: p.lazy, size: total + p.lazy.size}
+		w.once.Do(func() {})
+		m.weights, m.appended = w, nil
+	}
+	return rep, nil
+}
+
+// optimizedIn returns why OpenVINO's is_model_optimized holds for the model or a body in it,
+// or "".
+func optimizedIn(m *Model) (string, error) {
+	if why := newGraphIndex(m).optimized(); why != "" {
+		return why, nil
+	}
+	for _, l := range m.Layers {
+		sub, err := m.Body(l)
+		if err != nil || sub == nil {
+			if err != nil {
+				return "", err
+			}
+			continue
+		}
+		if why, err := optimizedIn(sub); err != nil || why != "" {
+			if why != "" {
+				why += " in the body of " + l.Label()
+			}
+			return why, err
+		}
+	}
+	return "", nil
+}
+
+// f16Plan is what CompressToF16Report decides: the f16 data it will add, and the report.
+type f16Plan struct {
+	lazy *f16Data
+	at   map[[3]int64]int64 // (offset, elements, type) of a Const → where its f16 data is
+	rep  *F16Report
+}
+
+// f16Graph is one graph to rewrite: the model's own or a body (of the layer owner).
+type f16Graph struct {
+	m         *Model
+	owner     *Layer
+	shapePath map[int64]bool
+	jobs      []f16Job
+}
+
+// f16Job is one Const to replace, with where its f16 data is.
+type f16Job struct {
+	l  *Layer
+	ci ConstInfo
+	at int64
+}
+
+// plan decides what happens to m's graph and the bodies in it, and appends them to graphs with
+// each body before the graph that holds it.
+func (p *f16Plan) plan(m *Model, owner *Layer, graphs *[]*f16Graph) error {
+	g := &f16Graph{m: m, owner: owner, shapePath: newGraphIndex(m).shapePathConsts()}
+	for _, l := range m.Layers {
+		sub, err := m.Body(l)
+		if err != nil {
+			return err
+		}
+		if sub != nil {
+			if err := p.plan(sub, l, graphs); err != nil {
+				return err
+			}
+		}
+	}
+	*graphs = append(*graphs, g)
+	rep := p.rep
 	for _, l := range m.Layers {
 		if l.Type != "Const" {
 			continue
 		}
 		ci, err := m.ConstInfo(l)
 		if err != nil {
-			return F16Report{}, err
+			return err
 		}
 		if ci.Type != element.F32 && ci.Type != element.F64 {
 			continue
 		}
 		switch {
-		case hasRTAttr(l, "precise") && !shapePath[l.ID]:
+		case hasRTAttr(l, "precise") && !g.shapePath[l.ID]:
 			rep.Precise = append(rep.Precise, l.Name)
 			continue
-		case shapePath[l.ID]:
+		case g.shapePath[l.ID]:
 			rep.ShapePath = append(rep.ShapePath, l.Name)
 			continue
 		case ci.Elements == 0:
@@ -150,75 +228,80 @@ func CompressToF16Report(m *Model) (F16Report, error) {
 			continue
 		}
 		if _, err := m.constRange(l); err != nil {
-			return F16Report{}, err
+			return err
 		}
-		out, err := countOutOfF16(src, ci)
+		out, err := countOutOfF16(p.lazy.src, ci)
 		if err != nil {
-			return F16Report{}, m.errorf(l.Line, l, "reading Const data from %s: %v", m.weightsName(), err)
+			return m.errorf(l.Line, l, "reading Const data from %s: %v", m.weightsName(), err)
 		}
 		if keepF32(out, ci.Elements) {
 			rep.OutOfRange = append(rep.OutOfRange, l.Name)
 			continue
 		}
 		key := [3]int64{ci.Offset, ci.Elements, int64(ci.Type)}
-		off, ok := at[key]
+		off, ok := p.at[key]
 		if !ok {
 			// The f16 data of Consts over overlapping ranges is written once per range; beyond
 			// the size of the data it comes from, it could only come from ranges that overlap.
-			if lazy.size+2*ci.Elements > total {
-				return F16Report{}, m.errorf(l.Line, l, "the f16 data of the Consts would exceed the %d bytes of %s: their ranges overlap", total, m.weightsName())
+			lz := p.lazy
+			if lz.size+2*ci.Elements > lz.base {
+				return m.errorf(l.Line, l, "the f16 data of the Consts would exceed the %d bytes of %s: their ranges overlap", lz.base, m.weightsName())
 			}
-			off = total + lazy.size
-			at[key] = off
-			lazy.segs = append(lazy.segs, f16Segment{at: lazy.size, from: ci.Offset, n: ci.Elements, t: ci.Type})
-			lazy.size += 2 * ci.Elements
+			off = lz.base + lz.size
+			p.at[key] = off
+			lz.segs = append(lz.segs, f16Segment{at: lz.size, from: ci.Offset, n: ci.Elements, t: ci.Type})
+			lz.size += 2 * ci.Elements
 		}
-		jobs = append(jobs, job{l, ci, off})
+		g.jobs = append(g.jobs, f16Job{l, ci, off})
 		rep.Compressed = append(rep.Compressed, l.Name)
 	}
+	return nil
+}
+
+// apply rewrites the graph as planned and, for a body, writes it back into its owner's <body>.
+func (g *f16Graph) apply() error {
+	m := g.m
 	// Every Const on a shape path gets precise, whatever its type, as
 	// MarkPrecisionSensitiveConstants marks them; OpenVINO writes the attribute to the IR.
 	for _, l := range m.Layers {
-		if shapePath[l.ID] {
+		if g.shapePath[l.ID] {
 			addRTAttr(l, "precise")
 		}
 	}
 	next := m.nextLayerID()
 	replaced := map[int64]*Layer{}
-	for _, j := range jobs {
+	for _, j := range g.jobs {
 		c, conv := compressedPair(j.l, j.ci, next, j.at, 2*j.ci.Elements)
 		next++
 		replaced[j.l.ID] = c
 		*j.l = *conv
 	}
-	if len(replaced) == 0 {
-		return rep, nil
-	}
-	// The model's data is now its data as it stood followed by the f16 data, computed when read.
-	w := &weightData{Name: m.weightsName(), r: lazy, size: total + lazy.size}
-	w.once.Do(func() {})
-	m.weights, m.appended = w, nil
-	layers := make([]*Layer, 0, len(m.Layers)+len(replaced))
-	for _, l := range m.Layers {
-		if c, ok := replaced[l.ID]; ok {
-			layers = append(layers, c)
+	if len(replaced) > 0 {
+		layers := make([]*Layer, 0, len(m.Layers)+len(replaced))
+		for _, l := range m.Layers {
+			if c, ok := replaced[l.ID]; ok {
+				layers = append(layers, c)
+			}
+			layers = append(layers, l)
 		}
-		layers = append(layers, l)
-	}
-	m.Layers = layers
-	// Edges out of a replaced Const now leave its Convert's output port 1; each Convert reads
-	// its f16 Const.
-	for _, e := range m.Edges {
-		if _, ok := replaced[e.FromLayer]; ok {
-			e.FromPort = 1
+		m.Layers = layers
+		// Edges out of a replaced Const now leave its Convert's output port 1; each Convert
+		// reads its f16 Const.
+		for _, e := range m.Edges {
+			if _, ok := replaced[e.FromLayer]; ok {
+				e.FromPort = 1
+			}
 		}
-	}
-	for _, l := range m.Layers {
-		if c, ok := replaced[l.ID]; ok {
-			m.Edges = append(m.Edges, &Edge{FromLayer: c.ID, FromPort: 0, ToLayer: l.ID, ToPort: 0})
+		for _, l := range m.Layers {
+			if c, ok := replaced[l.ID]; ok {
+				m.Edges = append(m.Edges, &Edge{FromLayer: c.ID, FromPort: 0, ToLayer: l.ID, ToPort: 0})
+			}
 		}
 	}
-	return rep, nil
+	if g.owner == nil || len(replaced) == 0 && len(g.shapePath) == 0 {
+		return nil
+	}
+	return m.setBody(g.owner, m)
 }
 
 // f16Chunk is the number of elements converted at a time: the memory compression takes is a

@@ -954,3 +954,110 @@ func TestCompressF16SharedRanges(t *testing.T) {
 		t.Errorf("the model changed on error:\n%s\n%s", before, after)
 	}
 }
+
+// loopF32 is a model whose Loop body holds an f32 Const w (data at 0) feeding an Add and a
+// Reshape with an f32 shape Const s (data at 16); the top level has an f32 Const top (data at
+// 24). inner is the type of the body's Add (FakeQuantize makes the model "optimized").
+func loopF32(inner string) string {
+	return `<?xml version="1.0"?>
+<net name="loop_f32" version="11">
+<layers>
+<layer id="0" name="x" type="Parameter" version="opset1"><data shape="4" element_type="f32"/><output><port id="0" precision="FP32"><dim>4</dim></port></output></layer>
+<layer id="1" name="loop" type="Loop" version="opset5"><data/>
+<input><port id="0" precision="FP32"><dim>4</dim></port></input>
+<output><port id="1" precision="FP32"><dim>2</dim><dim>2</dim></port></output>
+<port_map><input external_port_id="0" internal_layer_id="0"/><output external_port_id="1" internal_layer_id="6"/></port_map>
+<back_edges/>
+<body><layers>
+<layer id="0" name="xb" type="Parameter" version="opset1"><data shape="4" element_type="f32"/><output><port id="0" precision="FP32"><dim>4</dim></port></output></layer>
+<layer id="1" name="w" type="Const" version="opset1"><data element_type="f32" shape="4" offset="0" size="16"/><output><port id="0" precision="FP32" names="w"><dim>4</dim></port></output></layer>
+<layer id="2" name="add" type="` + inner + `" version="opset1"><input><port id="0" precision="FP32"><dim>4</dim></port><port id="1" precision="FP32"><dim>4</dim></port></input><output><port id="2" precision="FP32"><dim>4</dim></port></output></layer>
+<layer id="3" name="s" type="Const" version="opset1"><data element_type="f32" shape="2" offset="16" size="8"/><output><port id="0" precision="FP32"><dim>2</dim></port></output></layer>
+<layer id="4" name="s64" type="Convert" version="opset1"><data destination_type="i64"/><input><port id="0" precision="FP32"><dim>2</dim></port></input><output><port id="1" precision="I64"><dim>2</dim></port></output></layer>
+<layer id="5" name="r" type="Reshape" version="opset1"><data special_zero="false"/><input><port id="0" precision="FP32"><dim>4</dim></port><port id="1" precision="I64"><dim>2</dim></port></input><output><port id="2" precision="FP32"><dim>2</dim><dim>2</dim></port></output></layer>
+<layer id="6" name="rb" type="Result" version="opset1"><input><port id="0" precision="FP32"><dim>2</dim><dim>2</dim></port></input></layer>
+</layers><edges>
+<edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>
+<edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>
+<edge from-layer="2" from-port="2" to-layer="5" to-port="0"/>
+<edge from-layer="3" from-port="0" to-layer="4" to-port="0"/>
+<edge from-layer="4" from-port="1" to-layer="5" to-port="1"/>
+<edge from-layer="5" from-port="2" to-layer="6" to-port="0"/>
+</edges></body></layer>
+<layer id="2" name="out" type="Result" version="opset1"><input><port id="0" precision="FP32"><dim>2</dim><dim>2</dim></port></input></layer>
+<layer id="3" name="top" type="Const" version="opset1"><data element_type="f32" shape="1" offset="24" size="4"/><output><port id="0" precision="FP32" names="top"><dim>1</dim></port></output></layer>
+<layer id="4" name="top_out" type="Result" version="opset1"><input><port id="0" precision="FP32"><dim>1</dim></port></input></layer>
+</layers>
+<edges>
+<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/>
+<edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>
+<edge from-layer="3" from-port="0" to-layer="4" to-port="0"/>
+</edges>
+</net>
+`
+}
+
+// TestCompressF16Body: Consts inside a Loop body are compressed and marked as at the top
+// level, as OpenVINO's passes do in subgraphs; a FakeQuantize inside a body makes the model
+// "optimized".
+func TestCompressF16Body(t *testing.T) {
+	bin := le[float32](0.1, 0.2, 70000, 4, 2, 2, 0.5)
+	m, err := ParseBytes([]byte(loopF32("Add")), bin, "loop.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := CompressToF16Report(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rep.Compressed, []string{"w", "top"}) || !slices.Equal(rep.ShapePath, []string{"s"}) {
+		t.Fatalf("report %+v", rep)
+	}
+	if _, err := m.Check(); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "loop_f16.xml")
+	if err := m.CompactWeights(); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Save(out); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := back.Check(); err != nil {
+		t.Fatal(err)
+	}
+	body, err := back.Body(back.LayerByName("loop"))
+	if err != nil || body == nil {
+		t.Fatalf("body: %v", err)
+	}
+	conv, c := body.LayerByName("w"), body.LayerByName("w_compressed")
+	if conv == nil || c == nil || conv.Type != "Convert" || !hasRTAttr(conv, "decompression") || !hasRTAttr(body.LayerByName("s"), "precise") {
+		t.Fatalf("body not rewritten:\n%s", body.String())
+	}
+	_, data, err := body.ConstData(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range []float32{0.1, 0.2, 70000, 4} {
+		if got := binary.LittleEndian.Uint16(data[2*i:]); got != refF16(v) {
+			t.Errorf("w[%d] = %g: f16 %#04x, want %#04x", i, v, got, refF16(v))
+		}
+	}
+	_, s, err := body.ConstData(body.LayerByName("s"))
+	if err != nil || !bytes.Equal(s, le[float32](2, 2)) {
+		t.Errorf("s: %x, %v", s, err)
+	}
+
+	m, err = ParseBytes([]byte(loopF32("FakeQuantize")), bin, "loop.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err = CompressToF16Report(m)
+	if err != nil || !strings.Contains(rep.Optimized, "FakeQuantize in the body of layer 1 (loop)") || len(rep.Compressed) != 0 {
+		t.Errorf("FakeQuantize in a body: %+v, %v", rep, err)
+	}
+}
