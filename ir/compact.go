@@ -98,16 +98,11 @@ type concatReader struct {
 }
 
 func (c concatReader) ReadAt(p []byte, off int64) (int, error) {
-	n := 0
-	if off < c.base {
-		k := min(int64(len(p)), c.base-off)
-		got, err := readAtFull(c.bin, p[:k], off)
-		n += got
-		if err != nil {
-			return n, err
-		}
-		off += k
+	n, err := readBelow(c.bin, c.base, p, off)
+	if err != nil {
+		return n, err
 	}
+	off += int64(n)
 	if n < len(p) {
 		t := off - c.base
 		if t >= int64(len(c.tail)) {
@@ -167,4 +162,13 @@ func readAtFull(r io.ReaderAt, p []byte, off int64) (int, error) {
 		return n, err
 	}
 	return n, nil
+}
+
+// readBelow reads from r the part of p at off that lies below limit (none when off ≥ limit) and
+// returns how many bytes that is.
+func readBelow(r io.ReaderAt, limit int64, p []byte, off int64) (int, error) {
+	if off >= limit {
+		return 0, nil
+	}
+	return readAtFull(r, p[:min(int64(len(p)), limit-off)], off)
 }

@@ -395,17 +395,11 @@ type f16Data struct {
 }
 
 func (d *f16Data) ReadAt(p []byte, off int64) (int, error) {
-	n := 0
-	if off < d.base {
-		k := min(int64(len(p)), d.base-off)
-		got, err := readAtFull(d.src, p[:k], off)
-		n += got
-		if err != nil {
-			return n, err
-		}
-		off += k
+	n, err := readBelow(d.src, d.base, p, off)
+	if err != nil {
+		return n, err
 	}
-	off -= d.base
+	off += int64(n) - d.base
 	i := sort.Search(len(d.segs), func(i int) bool { return d.segs[i].at+2*d.segs[i].n > off })
 	sc := f16Scratch.Get().(*scratch)
 	defer f16Scratch.Put(sc)
