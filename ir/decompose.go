@@ -72,15 +72,20 @@ func (m *Model) decomposeBody(l *Layer) (int, error) {
 	if err != nil || k == 0 {
 		return 0, err
 	}
-	// Write the body graph as a <net> and read its children back: the same writer and reader
-	// as for whole models, so the body keeps their round-trip guarantees.
+	return k, m.setBody(l, sub)
+}
+
+// setBody replaces the children of l's <body> with the graph of sub. The body graph is written
+// as a <net> and its children read back: the same writer and reader as for whole models, so the
+// body keeps their round-trip guarantees.
+func (m *Model) setBody(l *Layer, sub *Model) error {
 	var buf bytes.Buffer
 	if err := sub.Write(&buf); err != nil {
-		return 0, err
+		return err
 	}
 	_, root, _, err := parseTree(&buf, DefaultLimits, m.File, nil)
 	if err != nil {
-		return 0, fmt.Errorf("%s: rewriting the body of %s: %w", m.File, l.Label(), err)
+		return fmt.Errorf("%s: rewriting the body of %s: %w", m.File, l.Label(), err)
 	}
 	clearLines(root) // the lines of the text written here mean nothing in the model's file
 	for _, n := range l.Tail {
@@ -89,7 +94,7 @@ func (m *Model) decomposeBody(l *Layer) (int, error) {
 			break
 		}
 	}
-	return k, nil
+	return nil
 }
 
 // clearLines sets Line to 0, "built in code", in n and everything under it.

@@ -20,7 +20,7 @@ import (
 )
 
 func init() {
-	register("ir", "check, run, decompose, fold or decompress an OpenVINO IR model (.xml + .bin)",
+	register("ir", "check, run, decompose, fold, decompress or compress an OpenVINO IR model (.xml + .bin)",
 		"convertpromote ir check testdata/ir/example1_promote_floats.xml", runIR)
 }
 
@@ -41,6 +41,9 @@ Subcommands:
   fold MODEL.xml -o OUT.xml     replace the layers run computes from Const data alone by Consts
   decompress MODEL.xml -o OUT.xml [--to f32|f16|bf16]
                                 replace each compressed weight by one Const of what it computes
+  compress MODEL.xml -o OUT.xml (--to f16 | --mode MODE [--group-size N] [--all-layers])
+                                compress f32 and f64 Consts to f16 as OpenVINO's compress_to_fp16
+                                does, or the weights of MatMul and Gather layers as NNCF does
 
 --max-memory SIZE (run, fold) bounds the tensor data held (Const data, inputs, outputs), added up
 before anything is loaded; default 2GiB; K, M, G, T, KiB, ... are powers of 1024, KB, MB, ... of 1000.
@@ -63,6 +66,8 @@ Examples:
   convertpromote ir fold testdata/ir/example2_integers_unsafe.xml -o /tmp/folded.xml
   convertpromote ir fold testdata/ir/eval_ops.xml -o /tmp/folded.xml
   convertpromote ir decompress testdata/ir/compressed/int_modes.xml -o /tmp/decompressed.xml
+  convertpromote ir compress testdata/ir/f32_weights.xml -o /tmp/f16.xml --to f16
+  convertpromote ir compress testdata/ir/nncf_weights.xml -o /tmp/int4.xml --mode int4_asym
 `
 
 // irSubUsage is the help of each ir subcommand; its flags follow.
@@ -150,8 +155,9 @@ Flags:
 // irFlagOwners names the subcommands a flag belongs to, so that each subcommand's help lists
 // only its own flags; a flag not named here belongs to all of them.
 var irFlagOwners = map[string][]string{
-	"o": {"decompose", "fold", "decompress"}, "output": {"decompose", "fold", "decompress"}, "to": {"decompress"},
+	"o": {"decompose", "fold", "decompress", "compress"}, "output": {"decompose", "fold", "decompress", "compress"},
 	"out": {"run"}, "values": {"run"}, "input": {"run"}, "max-memory": {"run", "fold"},
+	"to": {"decompress", "compress"}, "mode": {"compress"}, "group-size": {"compress"}, "all-layers": {"compress"},
 }
 
 // irHelp writes the help of ir subcommand sub: its text, then the flags of fs it accepts.
@@ -177,6 +183,7 @@ var irSubcommands = map[string]func(m *ir.Model, opts irOptions, stdout, stderr 
 	"run":        irRun,
 	"fold":       irFold,
 	"decompress": irDecompress,
+	"compress":   irCompress,
 }
 
 type irOptions struct {
@@ -187,7 +194,10 @@ type irOptions struct {
 	inputs   inputFlags // --input NAME=FILE.npy (run)
 	// maxMemory is --max-memory (run, fold): the budget of ir.RunOptions.
 	maxMemory int64
-	to        string // --to (decompress)
+	// compress holds --mode, --group-size, --all-layers and (copied from to) --to of compress.
+	compress compressOptions
+	// to is --to: the weights' type (decompress) or f16 (compress).
+	to string
 }
 
 // inputFlags collects repeated --input NAME=FILE.npy flags.
@@ -219,21 +229,22 @@ func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if !ok {
-		failf(stderr, "ir", "unknown subcommand %q (check, run, decompose, fold or decompress); run 'convertpromote ir -h'", sub)
+		failf(stderr, "ir", "unknown subcommand %q (check, run, decompose, fold, decompress or compress); run 'convertpromote ir -h'", sub)
 		return exitUsage
 	}
 	fs := newFlags("ir "+sub, irSubUsage[sub])
 	fs.Usage = irHelp(fs, sub)
 	opts := irOptions{maxMemory: ir.DefaultMaxMemory}
-	fs.StringVar(&opts.out, "o", "", "output .xml (decompose, fold, decompress); its .bin is written beside it")
+	fs.StringVar(&opts.out, "o", "", "output .xml (decompose, fold, decompress, compress); its .bin is written beside it")
 	fs.StringVar(&opts.out, "output", "", "same as -o")
 	fs.StringVar(&opts.outDir, "out", "", "directory for .npy files (run)")
 	fs.BoolVar(&opts.embedded, "embedded", false, "use the model compiled into the program")
 	fs.IntVar(&opts.values, "values", 8, "values printed per output (run)")
 	fs.Var(&opts.inputs, "input", "NAME=FILE.npy: a tensor for the Parameter NAME (run; repeatable)")
 	fs.Var(sizeFlag{&opts.maxMemory}, "max-memory", "budget for tensor data, e.g. 4GiB (run, fold)")
-	fs.StringVar(&opts.to, "to", "", "f32, f16 or bf16: the type the weights are written in (decompress; default: each weight's own)")
-	flags, pos := interleaved(args[1:], map[string]bool{"o": true, "output": true, "out": true, "values": true, "input": true, "max-memory": true, "to": true})
+	fs.StringVar(&opts.to, "to", "", "decompress: f32, f16 or bf16, the type the weights are written in (default: each weight's own); compress: f16")
+	opts.compress.define(fs)
+	flags, pos := interleaved(args[1:], map[string]bool{"o": true, "output": true, "out": true, "values": true, "input": true, "max-memory": true, "to": true, "mode": true, "group-size": true})
 	if code, ok := parseFlags(fs, flags, stdout, stderr); !ok {
 		return code
 	}
@@ -241,7 +252,12 @@ func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		failf(stderr, "ir "+sub, "give one MODEL.xml or --embedded; run 'convertpromote ir %s -h'", sub)
 		return exitUsage
 	}
-	if (sub == "decompose" || sub == "fold" || sub == "decompress") && opts.out == "" {
+	opts.compress.to = opts.to
+	if err := opts.compress.check(sub, fs); err != nil {
+		fmt.Fprintf(stderr, "convertpromote ir %s: %v\n", sub, err)
+		return exitUsage
+	}
+	if (sub == "decompose" || sub == "fold" || sub == "decompress" || sub == "compress") && opts.out == "" {
 		fmt.Fprintf(stderr, "convertpromote ir %s: -o OUT.xml is required\n", sub)
 		return exitUsage
 	}
@@ -257,15 +273,15 @@ func runIR(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "convertpromote ir %s: --max-memory is a flag of ir run and ir fold\n", sub)
 		return exitUsage
 	}
-	if sub != "decompress" && flagGiven(fs, "to") {
-		fmt.Fprintf(stderr, "convertpromote ir %s: --to is a flag of ir decompress\n", sub)
+	if sub != "decompress" && sub != "compress" && flagGiven(fs, "to") {
+		fmt.Fprintf(stderr, "convertpromote ir %s: --to is a flag of ir decompress and ir compress\n", sub)
 		return exitUsage
 	}
 	if _, err := decompressTo(opts.to); sub == "decompress" && err != nil {
 		fmt.Fprintf(stderr, "convertpromote ir %s: %v\n", sub, err)
 		return exitUsage
 	}
-	if sub == "decompose" || sub == "fold" || sub == "decompress" {
+	if sub == "decompose" || sub == "fold" || sub == "decompress" || sub == "compress" {
 		// Refuse before reading anything: -o must name neither the model nor its .bin.
 		if err := checkOutputs(modelFiles(pos, opts), []namedPath{{opts.out, "the output"}, {ir.BinPath(opts.out), "the output's .bin"}}); err != nil {
 			fmt.Fprintf(stderr, "convertpromote ir %s: %v\n", sub, err)
