@@ -686,7 +686,7 @@ func irFold(m *ir.Model, opts irOptions, stdout, _ io.Writer) error {
 	if err := saveModel(m, opts.out); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: folded %d layers into Consts\n", opts.out, n)
+	fmt.Fprintf(stdout, "%s: folded %s into Consts\n", opts.out, count(n, "layer"))
 	return nil
 }
 

@@ -149,7 +149,7 @@ func TestIRRunCLI(t *testing.T) {
 func TestIRFoldCLI(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "folded.xml")
 	code, stdout, errs := cli(t, "", "ir", "fold", "-o", out, irTestdata("u64_custom_target.xml"))
-	if code != 0 || !strings.Contains(stdout, "folded 1 layers into Consts") {
+	if code != 0 || !strings.Contains(stdout, "folded 1 layer into Consts") {
 		t.Fatalf("exit %d\n%s%s", code, stdout, errs)
 	}
 	code, stdout, errs = cli(t, "", "ir", "check", out)
