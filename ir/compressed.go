@@ -260,16 +260,16 @@ func (g *cwGraph) shapeOp(op, sc *Layer, in []int64) ([]int64, error) {
 		return nil, err
 	}
 	if op.Type == "Unsqueeze" {
-		out, err := unsqueezeDims(in, v)
+		out, err := unsqueezeShape(in, v)
 		if err != nil {
 			return nil, g.errorf(op, "Unsqueeze of %s: %v", dimsString(in), err)
 		}
 		return out, nil
 	}
 	sz, _ := op.DataAttr("special_zero")
-	out, err := reshapeDims(in, v, sz == "true" || sz == "1")
+	out, err := reshapeShape(in, v, sz == "true" || sz == "1")
 	if err != nil {
-		return nil, g.errorf(op, "Reshape of %s to %s: %v", dimsString(in), intsString(v), err)
+		return nil, g.errorf(op, "Reshape: %v", err)
 	}
 	return out, nil
 }
@@ -287,75 +287,6 @@ func count(dims []int64) int64 {
 		n *= d
 	}
 	return n
-}
-
-// reshapeDims applies Reshape-1: 0 copies the input's dim at its index with special_zero, one
-// -1 is inferred, and the element count must not change.
-func reshapeDims(in, target []int64, specialZero bool) ([]int64, error) {
-	out := make([]int64, len(target))
-	infer := -1
-	n := count(in)
-	known := int64(1)
-	for i, d := range target {
-		switch {
-		case d == 0 && specialZero:
-			if i >= len(in) {
-				return nil, fmt.Errorf("0 at index %d copies no input dim", i)
-			}
-			d = in[i]
-		case d == -1:
-			if infer >= 0 {
-				return nil, fmt.Errorf("more than one -1")
-			}
-			infer = i
-			continue
-		case d < 0:
-			return nil, fmt.Errorf("dim %d is negative", d)
-		}
-		if d != 0 && known > math.MaxInt64/d {
-			return nil, fmt.Errorf("the element count overflows int64")
-		}
-		out[i] = d
-		known *= d
-	}
-	if infer >= 0 {
-		if known == 0 || n%known != 0 {
-			return nil, fmt.Errorf("the -1 cannot be inferred: %d elements are not a multiple of %d", n, known)
-		}
-		out[infer] = n / known
-		known = n
-	}
-	if known != n {
-		return nil, fmt.Errorf("the new shape holds %d elements, the input %d", known, n)
-	}
-	return out, nil
-}
-
-// unsqueezeDims inserts dims of 1 at the axes (negative axes count from the end of the
-// result).
-func unsqueezeDims(in, axes []int64) ([]int64, error) {
-	r := int64(len(in) + len(axes))
-	one := make([]bool, r)
-	for _, a := range axes {
-		if a < 0 {
-			a += r
-		}
-		if a < 0 || a >= r || one[a] {
-			return nil, fmt.Errorf("axes %v are out of range or repeated for a result of rank %d", axes, r)
-		}
-		one[a] = true
-	}
-	out := make([]int64, 0, r)
-	k := 0
-	for i := range one {
-		if one[i] {
-			out = append(out, 1)
-		} else {
-			out = append(out, in[k])
-			k++
-		}
-	}
-	return out, nil
 }
 
 // constant reports whether every input reaching l comes from Consts (at most depth layers up).

@@ -402,7 +402,7 @@ func TestCompressedWeightsHostile(t *testing.T) {
 	for _, h := range []struct{ file, want string }{
 		{"scale_shape.xml", "scale_shape.xml:32: layer 6 (w/fq_weights_1): the scale's shape [4,3,1] does not broadcast onto the codes' shape [4,2,4]"},
 		{"group_row.xml", "group_row.xml:27: layer 5 (w/reshape): the group size 4 does not divide the row of 6 elements (shape [4,6])"},
-		{"reshape_count.xml", "reshape_count.xml:27: layer 5 (w/reshape): Reshape of [3,2,4] to [4,9]: the new shape holds 36 elements, the input 24"},
+		{"reshape_count.xml", "reshape_count.xml:27: layer 5 (w/reshape): Reshape: target shape [4,9] holds 36 elements, the input [3,2,4] holds 24"},
 		{"zero_range.xml", "zero_range.xml:14: layer 2 (w/zero_point): zero point 300 (element 2) is outside the range 0..255 of the u8 codes"},
 		{"zero_negative.xml", "zero_negative.xml:14: layer 2 (w/zero_point): zero point -2 (element 1) is outside the range 0..15 of the u4 codes"},
 		{"codes_type.xml", "codes_type.xml:5: layer 0 (w): codes of type u2 are not supported (u8, i8, u4, i4, nf4, f4e2m1, f8e4m3 or f8e5m2)"},

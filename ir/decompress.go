@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strconv"
-	"strings"
 
 	"github.com/convertpromote/convertpromote/element"
 	"github.com/convertpromote/convertpromote/internal/atomicfile"
@@ -141,7 +140,7 @@ func (m *Model) planDecompress(ws []CompressedWeight, o DecompressOptions) (*dec
 		d.konst = &Layer{ID: next, Name: name, Type: "Const", Version: "opset1",
 			Data: &Node{Kind: ElementNode, Name: "data", Attrs: []Attr{
 				{"element_type", to.String()},
-				{"shape", dimsAttr(w.Shape)},
+				{"shape", shapeAttr(w.Shape)},
 				{"offset", "0"},
 				{"size", "0"},
 			}},
@@ -339,15 +338,6 @@ func portLike(out *Port, id int64, t element.Type, dims []int64) *Port {
 		p.Extra = append(p.Extra, x.Clone())
 	}
 	return p
-}
-
-// dimsAttr formats a static shape as a Const's shape attribute ("4, 8").
-func dimsAttr(dims []int64) string {
-	s := make([]string, len(dims))
-	for i, d := range dims {
-		s[i] = strconv.FormatInt(d, 10)
-	}
-	return strings.Join(s, ", ")
 }
 
 // setAttr sets the attribute name in as, in place when present, appended otherwise.

@@ -318,32 +318,32 @@ func reshapeShape(in, target []int64, special bool) ([]int64, error) {
 		switch {
 		case d == 0 && special:
 			if i >= len(in) {
-				return nil, fmt.Errorf("target shape %v: 0 at index %d copies an input dim, but the input %s has rank %d", target, i, dimsString(in), len(in))
+				return nil, fmt.Errorf("target shape %s: 0 at index %d copies an input dim, but the input %s has rank %d", dimsString(target), i, dimsString(in), len(in))
 			}
 			out[i] = in[i]
 		case d == -1:
 			if infer >= 0 {
-				return nil, fmt.Errorf("target shape %v has more than one -1", target)
+				return nil, fmt.Errorf("target shape %s has more than one -1", dimsString(target))
 			}
 			infer = i
 			continue
 		case d < 0:
-			return nil, fmt.Errorf("target shape %v: dim %d at index %d is negative", target, d, i)
+			return nil, fmt.Errorf("target shape %s: dim %d at index %d is negative", dimsString(target), d, i)
 		}
 		if out[i] != 0 && known > math.MaxInt64/out[i] {
-			return nil, fmt.Errorf("target shape %v: the element count overflows int64", target)
+			return nil, fmt.Errorf("target shape %s: the element count overflows int64", dimsString(target))
 		}
 		known *= out[i]
 	}
 	if infer >= 0 {
 		if known == 0 || inN%known != 0 {
-			return nil, fmt.Errorf("target shape %v: -1 cannot be inferred for %d elements (input %s)", target, inN, dimsString(in))
+			return nil, fmt.Errorf("target shape %s: -1 cannot be inferred for %d elements (input %s)", dimsString(target), inN, dimsString(in))
 		}
 		out[infer] = inN / known
 		known = inN
 	}
 	if known != inN {
-		return nil, fmt.Errorf("target shape %v holds %d elements, the input %s holds %d", target, known, dimsString(in), inN)
+		return nil, fmt.Errorf("target shape %s holds %d elements, the input %s holds %d", dimsString(target), known, dimsString(in), inN)
 	}
 	return out, nil
 }
