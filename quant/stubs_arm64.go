@@ -73,6 +73,76 @@ func mxfp8e4m3ToF32NEON(dst, codes, scales []byte, steps int)
 //go:noescape
 func mxfp8e4m3ToBF16NEON(dst, codes, scales []byte, steps int)
 
+// int4asymToF16NEON dequantizes groups groups of group elements (a multiple of 32) of the int4Asym family to f16 on the NEON path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales, Zeros: zeros}, int4Asym.withGroup(group), groups*group)
+//
+//go:noescape
+func int4asymToF16NEON(dst, codes, scales, zeros []byte, groups, group int)
+
+// int4asymToF32NEON dequantizes groups groups of group elements (a multiple of 32) of the int4Asym family to f32 on the NEON path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales, Zeros: zeros}, int4Asym.withGroup(group), groups*group)
+//
+//go:noescape
+func int4asymToF32NEON(dst, codes, scales, zeros []byte, groups, group int)
+
+// int4symToF16NEON dequantizes groups groups of group elements (a multiple of 32) of the int4Sym family to f16 on the NEON path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales}, int4Sym.withGroup(group), groups*group)
+//
+//go:noescape
+func int4symToF16NEON(dst, codes, scales, zeros []byte, groups, group int)
+
+// int4symToF32NEON dequantizes groups groups of group elements (a multiple of 32) of the int4Sym family to f32 on the NEON path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, int4Sym.withGroup(group), groups*group)
+//
+//go:noescape
+func int4symToF32NEON(dst, codes, scales, zeros []byte, groups, group int)
+
+// int8asymToF16NEON dequantizes groups groups of group elements (a multiple of 32) of the int8Asym family to f16 on the NEON path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales, Zeros: zeros}, int8Asym.withGroup(group), groups*group)
+//
+//go:noescape
+func int8asymToF16NEON(dst, codes, scales, zeros []byte, groups, group int)
+
+// int8asymToF32NEON dequantizes groups groups of group elements (a multiple of 32) of the int8Asym family to f32 on the NEON path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales, Zeros: zeros}, int8Asym.withGroup(group), groups*group)
+//
+//go:noescape
+func int8asymToF32NEON(dst, codes, scales, zeros []byte, groups, group int)
+
+// int8symToF16NEON dequantizes groups groups of group elements (a multiple of 32) of the int8Sym family to f16 on the NEON path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales}, int8Sym.withGroup(group), groups*group)
+//
+//go:noescape
+func int8symToF16NEON(dst, codes, scales, zeros []byte, groups, group int)
+
+// int8symToF32NEON dequantizes groups groups of group elements (a multiple of 32) of the int8Sym family to f32 on the NEON path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, int8Sym.withGroup(group), groups*group)
+//
+//go:noescape
+func int8symToF32NEON(dst, codes, scales, zeros []byte, groups, group int)
+
+// mxfp4f16ToF16NEON dequantizes groups groups of group elements (a multiple of 32) of the mxfp4F16 family to f16 on the NEON path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales}, mxfp4F16.withGroup(group), groups*group)
+//
+//go:noescape
+func mxfp4f16ToF16NEON(dst, codes, scales, zeros []byte, groups, group int)
+
+// mxfp4f16ToF32NEON dequantizes groups groups of group elements (a multiple of 32) of the mxfp4F16 family to f32 on the NEON path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, mxfp4F16.withGroup(group), groups*group)
+//
+//go:noescape
+func mxfp4f16ToF32NEON(dst, codes, scales, zeros []byte, groups, group int)
+
 // f32ToMXFP4NEON quantizes steps·32 f32 values into mxfp4 on the NEON path, as the pure-Go loop does:
 //
 //	encodeGeneric(codes, scales, MXFP4, src, element.F32, steps*32)
@@ -91,6 +161,16 @@ func kernelList() []kernelSpec {
 		{path: kernels.NEON, scheme: NVFP4, typ: element.BF16, decode: nvfp4ToBF16NEON},
 		{path: kernels.NEON, scheme: MXFP8E4M3, typ: element.F32, decode: mxfp8e4m3ToF32NEON},
 		{path: kernels.NEON, scheme: MXFP8E4M3, typ: element.BF16, decode: mxfp8e4m3ToBF16NEON},
+		{path: kernels.NEON, scheme: int4Asym, typ: element.F16, group: int4asymToF16NEON},
+		{path: kernels.NEON, scheme: int4Asym, typ: element.F32, group: int4asymToF32NEON},
+		{path: kernels.NEON, scheme: int4Sym, typ: element.F16, group: int4symToF16NEON},
+		{path: kernels.NEON, scheme: int4Sym, typ: element.F32, group: int4symToF32NEON},
+		{path: kernels.NEON, scheme: int8Asym, typ: element.F16, group: int8asymToF16NEON},
+		{path: kernels.NEON, scheme: int8Asym, typ: element.F32, group: int8asymToF32NEON},
+		{path: kernels.NEON, scheme: int8Sym, typ: element.F16, group: int8symToF16NEON},
+		{path: kernels.NEON, scheme: int8Sym, typ: element.F32, group: int8symToF32NEON},
+		{path: kernels.NEON, scheme: mxfp4F16, typ: element.F16, group: mxfp4f16ToF16NEON},
+		{path: kernels.NEON, scheme: mxfp4F16, typ: element.F32, group: mxfp4f16ToF32NEON},
 		{path: kernels.NEON, scheme: MXFP4, typ: element.F32, encode: f32ToMXFP4NEON},
 	}
 }
