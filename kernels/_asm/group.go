@@ -321,7 +321,15 @@ func groupLoop(k *groupKernel, nt, by128 bool) {
 			} else {
 				VMULPS(scale, vals[i], p)
 			}
+			// Only an infinite or NaN scale gives a NaN product: a finite one skips the fix-up
+			// (a predicted branch is cheaper than VCMPPS and a masked move on every group).
+			finite := label("finite")
+			MOVWLZX(Mem{Base: RDX}, EBX)
+			ANDL(U32(0x7C00), EBX)
+			CMPL(EBX, U32(0x7C00))
+			JNE(LabelRef(finite))
 			fixNaN(p, nan, v(4))
+			Label(finite)
 		}
 		if z512 {
 			t := Z5
