@@ -16,7 +16,8 @@ import (
 // difference, whose NaN x86 makes negative) becomes the positive quiet NaN 0x7FC00000.
 //
 // 4-bit codes: a group has only 16 values, one a code. Each group's 16 products are computed
-// (VSUBPS, VMULPS), fixed up and rounded to f16 once, and looked up by the codes: on AVX-512 by
+// (VSUBPS, VMULPS), fixed up (when the scale is infinite or NaN, the only scales that give a NaN)
+// and rounded to f16 once, and looked up by the codes: on AVX-512 by
 // VPERMW (32 elements an instruction, the table in both 256-bit halves so that bit 4 of an index
 // does not matter), on AVX2 by VPSHUFB in the table split into its low and high bytes.
 //
