@@ -325,9 +325,7 @@ func groupLoop(k *groupKernel, nt, by128 bool) {
 			// Only an infinite or NaN scale gives a NaN product: a finite one skips the fix-up
 			// (a predicted branch is cheaper than VCMPPS and a masked move on every group).
 			finite := label("finite")
-			MOVWLZX(Mem{Base: RDX}, EBX)
-			ANDL(U32(0x7C00), EBX)
-			CMPL(EBX, U32(0x7C00))
+			cmpScaleExp(EBX)
 			JNE(LabelRef(finite))
 			fixNaN(p, nan, v(4))
 			Label(finite)
@@ -417,9 +415,7 @@ func groupLoop(k *groupKernel, nt, by128 bool) {
 	} else {
 		// An infinite or NaN scale takes the loop that fixes NaNs up.
 		fix, next := label("fix"), label("next")
-		MOVWLZX(Mem{Base: RDX}, EAX)
-		ANDL(U32(0x7C00), EAX)
-		CMPL(EAX, U32(0x7C00))
+		cmpScaleExp(EAX)
 		JE(LabelRef(fix))
 		bytes8(k, f.signed, f.zero != "", false, nt)
 		JMP(LabelRef(next))
@@ -540,4 +536,12 @@ func nibbleCtl() VecPhysical {
 	}
 	VMOVDQU64(rodata("blockNibbleDwords", byteQuads(c)...), Z28)
 	return Z28
+}
+
+// cmpScaleExp compares the exponent field of the current group's f16 scale (at DX), loaded into
+// r, with all ones: equal (JE) for an infinite or NaN scale, the only scales that give NaNs.
+func cmpScaleExp(r GPPhysical) {
+	MOVWLZX(Mem{Base: RDX}, r)
+	ANDL(U32(0x7C00), r)
+	CMPL(r, U32(0x7C00))
 }
