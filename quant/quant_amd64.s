@@ -2551,8 +2551,14 @@ group:
 	ANDL         $0x0000000f, AX
 	SHLL         $0x06, AX
 	VMULPS       (R8)(AX*1), Z0, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
+
+finite:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 
@@ -2597,8 +2603,14 @@ group2:
 	ANDL         $0x0000000f, AX
 	SHLL         $0x06, AX
 	VMULPS       (R8)(AX*1), Z0, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite2
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
+
+finite2:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 	CMPQ         R12, $0x00000004
@@ -2669,8 +2681,14 @@ group3:
 	ANDL         $0x0000000f, AX
 	SHLL         $0x06, AX
 	VMULPS       (R8)(AX*1), Z0, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite3
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
+
+finite3:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 
@@ -2715,8 +2733,14 @@ group4:
 	ANDL         $0x0000000f, AX
 	SHLL         $0x06, AX
 	VMULPS       (R8)(AX*1), Z0, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite4
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
+
+finite4:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 	CMPQ         R12, $0x00000004
@@ -2954,10 +2978,16 @@ group:
 	ANDL         $0x0000000f, AX
 	SHLL         $0x06, AX
 	VMULPS       (R8)(AX*1), Z0, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VCVTPH2PS    Y5, Z5
+
+finite:
+	VCVTPS2PH $0x00, Z2, Y5
+	VCVTPH2PS Y5, Z5
 
 steps:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
@@ -3008,12 +3038,18 @@ group2:
 	ANDL         $0x0000000f, AX
 	SHLL         $0x06, AX
 	VMULPS       (R8)(AX*1), Z0, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite2
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VCVTPH2PS    Y5, Z5
-	CMPQ         R12, $0x00000004
-	JB           single2
+
+finite2:
+	VCVTPS2PH $0x00, Z2, Y5
+	VCVTPH2PS Y5, Z5
+	CMPQ      R12, $0x00000004
+	JB        single2
 
 steps2:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
@@ -3090,10 +3126,16 @@ group3:
 	ANDL         $0x0000000f, AX
 	SHLL         $0x06, AX
 	VMULPS       (R8)(AX*1), Z0, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite3
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VCVTPH2PS    Y5, Z5
+
+finite3:
+	VCVTPS2PH $0x00, Z2, Y5
+	VCVTPH2PS Y5, Z5
 
 steps3:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
@@ -3144,12 +3186,18 @@ group4:
 	ANDL         $0x0000000f, AX
 	SHLL         $0x06, AX
 	VMULPS       (R8)(AX*1), Z0, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite4
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VCVTPH2PS    Y5, Z5
-	CMPQ         R12, $0x00000004
-	JB           single4
+
+finite4:
+	VCVTPS2PH $0x00, Z2, Y5
+	VCVTPH2PS Y5, Z5
+	CMPQ      R12, $0x00000004
+	JB        single4
 
 steps4:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
@@ -3247,8 +3295,14 @@ group:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
+
+finite:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 
@@ -3285,8 +3339,14 @@ group2:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite2
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
+
+finite2:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 	CMPQ         R12, $0x00000004
@@ -3349,8 +3409,14 @@ group3:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite3
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
+
+finite3:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 
@@ -3387,8 +3453,14 @@ group4:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite4
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
+
+finite4:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 	CMPQ         R12, $0x00000004
@@ -3487,10 +3559,16 @@ group:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VCVTPH2PS    Y5, Z5
+
+finite:
+	VCVTPS2PH $0x00, Z2, Y5
+	VCVTPH2PS Y5, Z5
 
 steps:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
@@ -3533,12 +3611,18 @@ group2:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite2
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VCVTPH2PS    Y5, Z5
-	CMPQ         R12, $0x00000004
-	JB           single2
+
+finite2:
+	VCVTPS2PH $0x00, Z2, Y5
+	VCVTPH2PS Y5, Z5
+	CMPQ      R12, $0x00000004
+	JB        single2
 
 steps2:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
@@ -3607,10 +3691,16 @@ group3:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite3
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VCVTPH2PS    Y5, Z5
+
+finite3:
+	VCVTPS2PH $0x00, Z2, Y5
+	VCVTPH2PS Y5, Z5
 
 steps3:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
@@ -3653,12 +3743,18 @@ group4:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite4
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VCVTPH2PS    Y5, Z5
-	CMPQ         R12, $0x00000004
-	JB           single4
+
+finite4:
+	VCVTPS2PH $0x00, Z2, Y5
+	VCVTPH2PS Y5, Z5
+	CMPQ      R12, $0x00000004
+	JB        single4
 
 steps4:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
@@ -5475,8 +5571,14 @@ group:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
+
+finite:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 
@@ -5513,8 +5615,14 @@ group2:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite2
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
+
+finite2:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 	CMPQ         R12, $0x00000004
@@ -5577,8 +5685,14 @@ group3:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite3
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
+
+finite3:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 
@@ -5615,8 +5729,14 @@ group4:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite4
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
+
+finite4:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 	CMPQ         R12, $0x00000004
@@ -5705,10 +5825,16 @@ group:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VCVTPH2PS    Y5, Z5
+
+finite:
+	VCVTPS2PH $0x00, Z2, Y5
+	VCVTPH2PS Y5, Z5
 
 steps:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
@@ -5751,12 +5877,18 @@ group2:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite2
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VCVTPH2PS    Y5, Z5
-	CMPQ         R12, $0x00000004
-	JB           single2
+
+finite2:
+	VCVTPS2PH $0x00, Z2, Y5
+	VCVTPH2PS Y5, Z5
+	CMPQ      R12, $0x00000004
+	JB        single2
 
 steps2:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
@@ -5825,10 +5957,16 @@ group3:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite3
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VCVTPH2PS    Y5, Z5
+
+finite3:
+	VCVTPS2PH $0x00, Z2, Y5
+	VCVTPH2PS Y5, Z5
 
 steps3:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
@@ -5871,12 +6009,18 @@ group4:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite4
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VCVTPH2PS    Y5, Z5
-	CMPQ         R12, $0x00000004
-	JB           single4
+
+finite4:
+	VCVTPS2PH $0x00, Z2, Y5
+	VCVTPH2PS Y5, Z5
+	CMPQ      R12, $0x00000004
+	JB        single4
 
 steps4:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
@@ -5970,8 +6114,14 @@ group:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
+
+finite:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 
@@ -6008,8 +6158,14 @@ group2:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite2
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
+
+finite2:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 	CMPQ         R12, $0x00000004
@@ -6072,8 +6228,14 @@ group3:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite3
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
+
+finite3:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 
@@ -6110,8 +6272,14 @@ group4:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite4
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
+
+finite4:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 	CMPQ         R12, $0x00000004
@@ -6200,10 +6368,16 @@ group:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VCVTPH2PS    Y5, Z5
+
+finite:
+	VCVTPS2PH $0x00, Z2, Y5
+	VCVTPH2PS Y5, Z5
 
 steps:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
@@ -6246,12 +6420,18 @@ group2:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite2
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VCVTPH2PS    Y5, Z5
-	CMPQ         R12, $0x00000004
-	JB           single2
+
+finite2:
+	VCVTPS2PH $0x00, Z2, Y5
+	VCVTPH2PS Y5, Z5
+	CMPQ      R12, $0x00000004
+	JB        single2
 
 steps2:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
@@ -6320,10 +6500,16 @@ group3:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite3
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VCVTPH2PS    Y5, Z5
+
+finite3:
+	VCVTPS2PH $0x00, Z2, Y5
+	VCVTPH2PS Y5, Z5
 
 steps3:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
@@ -6366,12 +6552,18 @@ group4:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Z0, Z14, Z2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite4
 	VCMPPS       $0x03, Z2, Z2, K1
 	VMOVAPS      Z15, K1, Z2
-	VCVTPS2PH    $0x00, Z2, Y5
-	VCVTPH2PS    Y5, Z5
-	CMPQ         R12, $0x00000004
-	JB           single4
+
+finite4:
+	VCVTPS2PH $0x00, Z2, Y5
+	VCVTPH2PS Y5, Z5
+	CMPQ      R12, $0x00000004
+	JB        single4
 
 steps4:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
@@ -6474,18 +6666,30 @@ group:
 	ANDL         $0x0000000f, AX
 	SHLL         $0x06, AX
 	VMULPS       (R8)(AX*1), Y0, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       32(R8)(AX*1), Y0, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
+
+finite:
+	VMULPS    32(R8)(AX*1), Y0, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite2
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite2:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
 
 steps:
 	VMOVDQU     (SI), X8
@@ -6572,20 +6776,32 @@ group2:
 	ANDL         $0x0000000f, AX
 	SHLL         $0x06, AX
 	VMULPS       (R8)(AX*1), Y0, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite3
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       32(R8)(AX*1), Y0, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
-	CMPQ         R12, $0x00000004
-	JB           single2
+
+finite3:
+	VMULPS    32(R8)(AX*1), Y0, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite4
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite4:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
+	CMPQ        R12, $0x00000004
+	JB          single2
 
 steps2:
 	VMOVDQU     (SI), X8
@@ -6707,18 +6923,30 @@ group3:
 	ANDL         $0x0000000f, AX
 	SHLL         $0x06, AX
 	VMULPS       (R8)(AX*1), Y0, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite5
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       32(R8)(AX*1), Y0, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
+
+finite5:
+	VMULPS    32(R8)(AX*1), Y0, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite6
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite6:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
 
 steps3:
 	VMOVDQU     (SI), X8
@@ -6805,20 +7033,32 @@ group4:
 	ANDL         $0x0000000f, AX
 	SHLL         $0x06, AX
 	VMULPS       (R8)(AX*1), Y0, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite7
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       32(R8)(AX*1), Y0, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
-	CMPQ         R12, $0x00000004
-	JB           single4
+
+finite7:
+	VMULPS    32(R8)(AX*1), Y0, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite8
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite8:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
+	CMPQ        R12, $0x00000004
+	JB          single4
 
 steps4:
 	VMOVDQU     (SI), X8
@@ -6974,18 +7214,30 @@ group:
 	ANDL         $0x0000000f, AX
 	SHLL         $0x06, AX
 	VMULPS       (R8)(AX*1), Y0, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       32(R8)(AX*1), Y0, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
+
+finite:
+	VMULPS    32(R8)(AX*1), Y0, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite2
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite2:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
 
 steps:
 	VMOVDQU      (SI), X8
@@ -7096,20 +7348,32 @@ group2:
 	ANDL         $0x0000000f, AX
 	SHLL         $0x06, AX
 	VMULPS       (R8)(AX*1), Y0, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite3
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       32(R8)(AX*1), Y0, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
-	CMPQ         R12, $0x00000004
-	JB           single2
+
+finite3:
+	VMULPS    32(R8)(AX*1), Y0, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite4
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite4:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
+	CMPQ        R12, $0x00000004
+	JB          single2
 
 steps2:
 	VMOVDQU      (SI), X8
@@ -7261,18 +7525,30 @@ group3:
 	ANDL         $0x0000000f, AX
 	SHLL         $0x06, AX
 	VMULPS       (R8)(AX*1), Y0, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite5
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       32(R8)(AX*1), Y0, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
+
+finite5:
+	VMULPS    32(R8)(AX*1), Y0, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite6
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite6:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
 
 steps3:
 	VMOVDQU      (SI), X8
@@ -7383,20 +7659,32 @@ group4:
 	ANDL         $0x0000000f, AX
 	SHLL         $0x06, AX
 	VMULPS       (R8)(AX*1), Y0, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite7
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       32(R8)(AX*1), Y0, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
-	CMPQ         R12, $0x00000004
-	JB           single4
+
+finite7:
+	VMULPS    32(R8)(AX*1), Y0, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite8
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite8:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
+	CMPQ        R12, $0x00000004
+	JB          single4
 
 steps4:
 	VMOVDQU      (SI), X8
@@ -7573,18 +7861,30 @@ group:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
+
+finite:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite2
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite2:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
 
 steps:
 	VMOVDQU     (SI), X8
@@ -7663,20 +7963,32 @@ group2:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite3
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
-	CMPQ         R12, $0x00000004
-	JB           single2
+
+finite3:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite4
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite4:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
+	CMPQ        R12, $0x00000004
+	JB          single2
 
 steps2:
 	VMOVDQU     (SI), X8
@@ -7790,18 +8102,30 @@ group3:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite5
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
+
+finite5:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite6
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite6:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
 
 steps3:
 	VMOVDQU     (SI), X8
@@ -7880,20 +8204,32 @@ group4:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite7
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
-	CMPQ         R12, $0x00000004
-	JB           single4
+
+finite7:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite8
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite8:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
+	CMPQ        R12, $0x00000004
+	JB          single4
 
 steps4:
 	VMOVDQU     (SI), X8
@@ -8036,18 +8372,30 @@ group:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
+
+finite:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite2
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite2:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
 
 steps:
 	VMOVDQU      (SI), X8
@@ -8150,20 +8498,32 @@ group2:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite3
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
-	CMPQ         R12, $0x00000004
-	JB           single2
+
+finite3:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite4
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite4:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
+	CMPQ        R12, $0x00000004
+	JB          single2
 
 steps2:
 	VMOVDQU      (SI), X8
@@ -8307,18 +8667,30 @@ group3:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite5
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
+
+finite5:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite6
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite6:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
 
 steps3:
 	VMOVDQU      (SI), X8
@@ -8421,20 +8793,32 @@ group4:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite7
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
-	CMPQ         R12, $0x00000004
-	JB           single4
+
+finite7:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite8
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite8:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
+	CMPQ        R12, $0x00000004
+	JB          single4
 
 steps4:
 	VMOVDQU      (SI), X8
@@ -11461,18 +11845,30 @@ group:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
+
+finite:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite2
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite2:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
 
 steps:
 	VMOVDQU     (SI), X8
@@ -11551,20 +11947,32 @@ group2:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite3
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
-	CMPQ         R12, $0x00000004
-	JB           single2
+
+finite3:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite4
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite4:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
+	CMPQ        R12, $0x00000004
+	JB          single2
 
 steps2:
 	VMOVDQU     (SI), X8
@@ -11678,18 +12086,30 @@ group3:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite5
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
+
+finite5:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite6
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite6:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
 
 steps3:
 	VMOVDQU     (SI), X8
@@ -11768,20 +12188,32 @@ group4:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite7
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
-	CMPQ         R12, $0x00000004
-	JB           single4
+
+finite7:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite8
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite8:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
+	CMPQ        R12, $0x00000004
+	JB          single4
 
 steps4:
 	VMOVDQU     (SI), X8
@@ -11924,18 +12356,30 @@ group:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
+
+finite:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite2
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite2:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
 
 steps:
 	VMOVDQU      (SI), X8
@@ -12038,20 +12482,32 @@ group2:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite3
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
-	CMPQ         R12, $0x00000004
-	JB           single2
+
+finite3:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite4
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite4:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
+	CMPQ        R12, $0x00000004
+	JB          single2
 
 steps2:
 	VMOVDQU      (SI), X8
@@ -12195,18 +12651,30 @@ group3:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite5
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
+
+finite5:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite6
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite6:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
 
 steps3:
 	VMOVDQU      (SI), X8
@@ -12309,20 +12777,32 @@ group4:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite7
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
-	CMPQ         R12, $0x00000004
-	JB           single4
+
+finite7:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite8
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite8:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
+	CMPQ        R12, $0x00000004
+	JB          single4
 
 steps4:
 	VMOVDQU      (SI), X8
@@ -12495,18 +12975,30 @@ group:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
+
+finite:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite2
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite2:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
 
 steps:
 	VMOVDQU     (SI), X8
@@ -12585,20 +13077,32 @@ group2:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite3
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
-	CMPQ         R12, $0x00000004
-	JB           single2
+
+finite3:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite4
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite4:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
+	CMPQ        R12, $0x00000004
+	JB          single2
 
 steps2:
 	VMOVDQU     (SI), X8
@@ -12712,18 +13216,30 @@ group3:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite5
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
+
+finite5:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite6
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite6:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
 
 steps3:
 	VMOVDQU     (SI), X8
@@ -12802,20 +13318,32 @@ group4:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite7
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
-	CMPQ         R12, $0x00000004
-	JB           single4
+
+finite7:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite8
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite8:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
+	CMPQ        R12, $0x00000004
+	JB          single4
 
 steps4:
 	VMOVDQU     (SI), X8
@@ -12958,18 +13486,30 @@ group:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
+
+finite:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite2
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite2:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
 
 steps:
 	VMOVDQU      (SI), X8
@@ -13072,20 +13612,32 @@ group2:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite3
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
-	CMPQ         R12, $0x00000004
-	JB           single2
+
+finite3:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite4
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite4:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
+	CMPQ        R12, $0x00000004
+	JB          single2
 
 steps2:
 	VMOVDQU      (SI), X8
@@ -13229,18 +13781,30 @@ group3:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite5
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
+
+finite5:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite6
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite6:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
 
 steps3:
 	VMOVDQU      (SI), X8
@@ -13343,20 +13907,32 @@ group4:
 	MOVQ         R11, R12
 	SHRQ         $0x05, R12
 	VMULPS       Y0, Y14, Y2
+	MOVWLZX      (DX), BX
+	ANDL         $0x00007c00, BX
+	CMPL         BX, $0x00007c00
+	JNE          finite7
 	VCMPPS       $0x03, Y2, Y2, Y4
 	VBLENDVPS    Y4, Y15, Y2, Y2
-	VMULPS       Y0, Y13, Y3
-	VCMPPS       $0x03, Y3, Y3, Y4
-	VBLENDVPS    Y4, Y15, Y3, Y3
-	VCVTPS2PH    $0x00, Y2, X5
-	VCVTPS2PH    $0x00, Y3, X6
-	VINSERTI128  $0x01, X6, Y5, Y5
-	VPSHUFB      Y11, Y5, Y5
-	VPERMQ       $0xd8, Y5, Y5
-	VPERM2I128   $0x00, Y5, Y5, Y6
-	VPERM2I128   $0x11, Y5, Y5, Y7
-	CMPQ         R12, $0x00000004
-	JB           single4
+
+finite7:
+	VMULPS    Y0, Y13, Y3
+	MOVWLZX   (DX), BX
+	ANDL      $0x00007c00, BX
+	CMPL      BX, $0x00007c00
+	JNE       finite8
+	VCMPPS    $0x03, Y3, Y3, Y4
+	VBLENDVPS Y4, Y15, Y3, Y3
+
+finite8:
+	VCVTPS2PH   $0x00, Y2, X5
+	VCVTPS2PH   $0x00, Y3, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSHUFB     Y11, Y5, Y5
+	VPERMQ      $0xd8, Y5, Y5
+	VPERM2I128  $0x00, Y5, Y5, Y6
+	VPERM2I128  $0x11, Y5, Y5, Y7
+	CMPQ        R12, $0x00000004
+	JB          single4
 
 steps4:
 	VMOVDQU      (SI), X8

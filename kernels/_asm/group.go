@@ -16,7 +16,8 @@ import (
 // difference, whose NaN x86 makes negative) becomes the positive quiet NaN 0x7FC00000.
 //
 // 4-bit codes: a group has only 16 values, one a code. Each group's 16 products are computed
-// (VSUBPS, VMULPS), fixed up and rounded to f16 once, and looked up by the codes: on AVX-512 by
+// (VSUBPS, VMULPS), fixed up (when the scale is infinite or NaN, the only scales that give a NaN)
+// and rounded to f16 once, and looked up by the codes: on AVX-512 by
 // VPERMW (32 elements an instruction, the table in both 256-bit halves so that bit 4 of an index
 // does not matter), on AVX2 by VPSHUFB in the table split into its low and high bytes.
 //
@@ -321,7 +322,13 @@ func groupLoop(k *groupKernel, nt, by128 bool) {
 			} else {
 				VMULPS(scale, vals[i], p)
 			}
+			// Only an infinite or NaN scale gives a NaN product: a finite one skips the fix-up
+			// (a predicted branch is cheaper than VCMPPS and a masked move on every group).
+			finite := label("finite")
+			cmpScaleExp(EBX)
+			JNE(LabelRef(finite))
 			fixNaN(p, nan, v(4))
+			Label(finite)
 		}
 		if z512 {
 			t := Z5
@@ -408,9 +415,7 @@ func groupLoop(k *groupKernel, nt, by128 bool) {
 	} else {
 		// An infinite or NaN scale takes the loop that fixes NaNs up.
 		fix, next := label("fix"), label("next")
-		MOVWLZX(Mem{Base: RDX}, EAX)
-		ANDL(U32(0x7C00), EAX)
-		CMPL(EAX, U32(0x7C00))
+		cmpScaleExp(EAX)
 		JE(LabelRef(fix))
 		bytes8(k, f.signed, f.zero != "", false, nt)
 		JMP(LabelRef(next))
@@ -531,4 +536,12 @@ func nibbleCtl() VecPhysical {
 	}
 	VMOVDQU64(rodata("blockNibbleDwords", byteQuads(c)...), Z28)
 	return Z28
+}
+
+// cmpScaleExp compares the exponent field of the current group's f16 scale (at DX), loaded into
+// r, with all ones: equal (JE) for an infinite or NaN scale, the only scales that give NaNs.
+func cmpScaleExp(r GPPhysical) {
+	MOVWLZX(Mem{Base: RDX}, r)
+	ANDL(U32(0x7C00), r)
+	CMPL(r, U32(0x7C00))
 }
