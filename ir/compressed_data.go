@@ -311,3 +311,53 @@ func (s CompressedSummary) String() string {
 	fmt.Fprintf(&b, ", %s stored, %s decompressed", formatBytes(s.Stored), formatBytes(s.Decompressed))
 	return b.String()
 }
+
+// decompressScratch is the memory DecompressedData holds besides the Consts it reads (Stored)
+// and the weight: a Transpose's copy, an f64 weight's f32 values, per-group copies of scales and
+// zero points that broadcast along more than the group, u4 zero points widened to u8, and a
+// codebook's indexes, codes and second copy. Plan counts it against the budget, so it sits
+// beside DecompressedData: the two change together.
+func (m *Model) decompressScratch(w *CompressedWeight) int64 {
+	var b int64
+	if w.Transpose != nil {
+		addBytes(&b, w.Decompressed())
+	}
+	if w.Mode == "fp16" {
+		return b
+	}
+	n := w.Elements
+	if w.Type == element.F64 {
+		addBytes(&b, 4*n)
+	}
+	s := w.Scheme
+	groups := int64(s.Groups(int(n)))
+	per := func(t element.Type) int64 { return int64((t.Bits() + 7) / 8) }
+	if groups != count(w.scaleDims) {
+		addBytes(&b, groups*per(s.Scale))
+	}
+	if w.Zero != nil && !s.ScalarZero {
+		zt := s.Zero
+		if zt == element.U4 {
+			addBytes(&b, count(w.zeroDims))
+			zt = element.U8
+		}
+		if groups != count(w.zeroDims) {
+			addBytes(&b, groups*per(zt))
+		}
+	}
+	if w.Codebook != nil {
+		addBytes(&b, 3*n) // u16 indexes and one code a byte
+		if w.CodeType != element.U16 {
+			addBytes(&b, n)
+		}
+		if ci, err := m.ConstInfo(w.Codebook); err == nil {
+			addBytes(&b, ci.Need)
+			if w.recode == nil {
+				es := per(w.cbType)
+				addBytes(&b, (ci.Elements+1)*es)
+				addBytes(&b, n*es)
+			}
+		}
+	}
+	return b
+}
