@@ -44,7 +44,7 @@ func decodeGroupsAt(dst []byte, to element.Type, q Data, s Scheme, n, g0 int) {
 	var tbits [256]uint32 // the same as dst's bits
 	for g, i := g0, 0; i < n; g++ {
 		m := min(s.Group, n-i)
-		sv := scaleValue(q.Scales, s.Scale, g)
+		sv := valueAt(q.Scales, s.Scale, g)
 		if s.Scale2 != element.Dynamic {
 			sv *= scale2
 		}
@@ -222,19 +222,20 @@ func codeValue(t element.Type, c uint8, f16 bool) float32 {
 	return v
 }
 
-// scaleValue returns scale g of type t in scales, as float32 (exactly).
-func scaleValue(scales []byte, t element.Type, g int) float32 {
+// valueAt returns element i of b, of type t (f32, f16, bf16, f8e8m0 or f8e4m3: the value types,
+// and the scales' types), as float32 (exactly).
+func valueAt(b []byte, t element.Type, i int) float32 {
 	switch t {
-	case element.F16:
-		return kernels.F32FromF16(binary.LittleEndian.Uint16(scales[2*g:]))
-	case element.BF16:
-		return kernels.F32FromBF16(binary.LittleEndian.Uint16(scales[2*g:]))
 	case element.F32:
-		return math.Float32frombits(binary.LittleEndian.Uint32(scales[4*g:]))
+		return math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	case element.F16:
+		return kernels.F32FromF16(binary.LittleEndian.Uint16(b[2*i:]))
+	case element.BF16:
+		return kernels.F32FromBF16(binary.LittleEndian.Uint16(b[2*i:]))
 	case element.F8E8M0:
-		return kernels.F32FromF8E8M0(scales[g])
+		return kernels.F32FromF8E8M0(b[i])
 	}
-	return kernels.F32FromF8E4M3(scales[g])
+	return kernels.F32FromF8E4M3(b[i])
 }
 
 // zeroValue returns zero point k of type t in zeros, as float32 (exactly).
@@ -322,18 +323,6 @@ func putBits(dst []byte, to element.Type, i int, b uint32) {
 // even for f16 and bf16.
 func putValue(dst []byte, to element.Type, i int, v float32) { putBits(dst, to, i, valueBits(to, v)) }
 
-// getValue loads element i of src, of type from (f32, f16 or bf16), as float32 (exactly).
-func getValue(src []byte, from element.Type, i int) float32 {
-	switch from {
-	case element.F32:
-		return math.Float32frombits(binary.LittleEndian.Uint32(src[4*i:]))
-	case element.F16:
-		return kernels.F32FromF16(binary.LittleEndian.Uint16(src[2*i:]))
-	default:
-		return kernels.F32FromBF16(binary.LittleEndian.Uint16(src[2*i:]))
-	}
-}
-
 // getValues loads len(dst) values of type from, from element i of src on, as float32.
 func getValues(dst []float32, src []byte, from element.Type, i int) []float32 {
 	switch from {
@@ -376,7 +365,7 @@ func encodeGeneric(codes, scales []byte, s Scheme, src []byte, from element.Type
 			if vals != nil {
 				return vals[j]
 			}
-			return getValue(src, from, i+j)
+			return valueAt(src, from, i+j)
 		}
 		// The largest finite magnitude by its bits (which order like the magnitudes), and
 		// whether the group holds a NaN or an infinity.
@@ -387,7 +376,7 @@ func encodeGeneric(codes, scales []byte, s Scheme, src []byte, from element.Type
 			if vals != nil {
 				a = math.Float32bits(vals[j]) & 0x7FFFFFFF
 			} else {
-				a = math.Float32bits(getValue(src, from, i+j)) & 0x7FFFFFFF
+				a = math.Float32bits(valueAt(src, from, i+j)) & 0x7FFFFFFF
 			}
 			switch {
 			case a > 0x7F800000:

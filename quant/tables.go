@@ -58,7 +58,7 @@ var (
 	mxfp4GroupRows = func() (t [256][16]uint16) {
 		vals := codeValues(element.F4E2M1, true)
 		for s := range t {
-			sv := round16(scaleValue([]byte{byte(s)}, element.F8E8M0, 0))
+			sv := round16(valueAt([]byte{byte(s)}, element.F8E8M0, 0))
 			for c := range t[s] {
 				t[s][c] = kernels.F16FromF32(groupValue(vals[c], 0, sv, true))
 			}
