@@ -45,7 +45,11 @@ func decodeGroupsAt(dst []byte, to element.Type, q Data, s Scheme, n, g0 int) {
 	for g, i := g0, 0; i < n; g++ {
 		m := min(s.Group, n-i)
 		sv := valueAt(q.Scales, s.Scale, g)
-		if s.Scale2 != element.Dynamic {
+		switch {
+		case s.Scale2 == element.Dynamic:
+		case s.Scale2Divides:
+			sv /= scale2
+		default:
 			sv *= scale2
 		}
 		var zv float32

@@ -211,6 +211,9 @@ func schemeKey(s *Scheme) uint64 {
 	if s.ScalarZero {
 		k |= 1 << 46
 	}
+	if s.Scale2Divides {
+		k |= 1 << 47
+	}
 	return k
 }
 

@@ -21,8 +21,8 @@ import (
 // the difference and the product are computed in float32 and rounded to the compute type (to
 // nearest, ties to even; float32 arithmetic rounds itself), and the result is converted to the
 // destination type. Scale2, when not element.Dynamic (f32 is the only type), is a second-level
-// scale: every group's scale is first multiplied by it in float32, before its conversion to
-// the compute type. element.Dynamic, the zero Type, means none for Zero and Scale2 and f32 for
+// scale: every group's scale is first multiplied by it in float32 (divided by it with
+// Scale2Divides), before its conversion to the compute type. element.Dynamic, the zero Type, means none for Zero and Scale2 and f32 for
 // Compute.
 //
 // Codes are packed as kernels.Convert packs Code (4-bit codes two a byte, low nibble first);
@@ -43,6 +43,9 @@ type Scheme struct {
 	Compute element.Type
 	// ScalarZero makes the zero point one value for the whole tensor rather than one per group.
 	ScalarZero bool
+	// Scale2Divides makes the second-level scale divide each group's scale (in float32)
+	// rather than multiply it, as compressed-tensors' global scale does.
+	Scale2Divides bool
 }
 
 // The block-scaled formats. The MX formats are those of the OCP Microscaling Formats
@@ -111,7 +114,8 @@ func (s Scheme) norm() Scheme {
 // String returns the name of a named scheme ("mxfp4", "mxfp8e4m3", "mxfp8e5m2", "nvfp4"), the
 // mode and group of an NNCF mode ("int4_asym/128"), and otherwise code/scale/group (as
 // "f4e2m1/f8e8m0/64") followed by "/zero=" (per group) or "/scalarzero=" (one for the tensor)
-// and the zero point's type, "/scale2=" and the second-level scale's type, and "/compute=f16",
+// and the zero point's type, "/scale2=" (multiplying) or "/scale2div=" (dividing) and the
+// second-level scale's type, and "/compute=f16",
 // for the fields the scheme has.
 func (s Scheme) String() string {
 	n := s.norm()
@@ -134,7 +138,10 @@ func (s Scheme) String() string {
 	case s.Zero != element.Dynamic:
 		str += "/zero=" + s.Zero.String()
 	}
-	if s.Scale2 != element.Dynamic {
+	switch {
+	case s.Scale2 != element.Dynamic && s.Scale2Divides:
+		str += "/scale2div=" + s.Scale2.String()
+	case s.Scale2 != element.Dynamic:
 		str += "/scale2=" + s.Scale2.String()
 	}
 	if n.Compute != element.Dynamic {
@@ -145,7 +152,7 @@ func (s Scheme) String() string {
 
 // Parse reads a scheme as String writes it, in any letter case: "mxfp4", "mxfp8e4m3",
 // "mxfp8e5m2", "nvfp4"; an NNCF mode and its group, "int4_asym/128" (see NNCF); or
-// code/scale/group with optional /zero=TYPE or /scalarzero=TYPE, /scale2=TYPE and
+// code/scale/group with optional /zero=TYPE or /scalarzero=TYPE, /scale2=TYPE or /scale2div=TYPE, and
 // /compute=TYPE. A scheme that Dequantize does not take is an error wrapping
 // kernels.ErrUnsupported that names the field.
 func Parse(str string) (Scheme, error) {
@@ -183,7 +190,7 @@ func Parse(str string) (Scheme, error) {
 	for _, p := range parts[3:] {
 		key, val, _ := strings.Cut(p, "=")
 		t, err := element.Parse(val)
-		if err != nil || t == element.Dynamic || seen[key] || key == "zero" && seen["scalarzero"] || key == "scalarzero" && seen["zero"] {
+		if err != nil || t == element.Dynamic || seen[key] || key == "zero" && seen["scalarzero"] || key == "scalarzero" && seen["zero"] || key == "scale2" && seen["scale2div"] || key == "scale2div" && seen["scale2"] {
 			return Scheme{}, syntax
 		}
 		seen[key] = true
@@ -194,6 +201,8 @@ func Parse(str string) (Scheme, error) {
 			s.Zero, s.ScalarZero = t, true
 		case "scale2":
 			s.Scale2 = t
+		case "scale2div":
+			s.Scale2, s.Scale2Divides = t, true
 		case "compute":
 			s.Compute = t
 		default:
@@ -281,6 +290,8 @@ func (s Scheme) check(encode bool) error {
 		return bad("Scale2", s.Scale2, "f32, or none")
 	case !oneOf(s.Zero, element.Dynamic, element.U8, element.U4, element.I8, element.F16, element.F32):
 		return bad("Zero", s.Zero, "u8, u4, i8, f16 or f32, or none")
+	case s.Scale2Divides && s.Scale2 == element.Dynamic:
+		return errorf(kernels.ErrUnsupported, "quant: scheme %s: Scale2Divides without a second-level scale type", s)
 	case s.ScalarZero && s.Zero == element.Dynamic:
 		return errorf(kernels.ErrUnsupported, "quant: scheme %s: ScalarZero without a zero point type", s)
 	case !oneOf(s.Compute, element.Dynamic, element.F16, element.F32):
@@ -312,3 +323,13 @@ func oneOf(t element.Type, ts ...element.Type) bool {
 	}
 	return false
 }
+
+// The NVFP4 weights of Hugging Face checkpoints (docs/SEMANTICS.md §9.7): f4e2m1 codes with an
+// f8e4m3 scale per group of 16 and an f32 second-level scale for the tensor, computed in f32.
+// NVIDIA ModelOpt multiplies each group's scale by the second-level scale (weight_scale_2);
+// compressed-tensors divides it by its global scale (weight_global_scale, the reciprocal of
+// ModelOpt's).
+var (
+	NVFP4ModelOpt          = Scheme{Code: element.F4E2M1, Scale: element.F8E4M3, Scale2: element.F32, Group: 16}
+	NVFP4CompressedTensors = Scheme{Code: element.F4E2M1, Scale: element.F8E4M3, Scale2: element.F32, Scale2Divides: true, Group: 16}
+)
