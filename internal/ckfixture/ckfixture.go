@@ -293,3 +293,15 @@ func CompressedFP8(strategy string) Checkpoint {
 		},
 	}
 }
+
+// Examples are the checkpoints committed under testdata/safetensors, by directory name.
+func Examples() map[string]Checkpoint {
+	return map[string]Checkpoint{
+		"plain-f32":                Plain(),
+		"deepseek-fp8":             DeepSeekFP8(),
+		"gpt-oss-mxfp4":            GptOssMXFP4(),
+		"nvfp4-modelopt":           ModelOptNVFP4(),
+		"nvfp4-compressed-tensors": CompressedNVFP4(),
+		"fp8-compressed-tensors":   CompressedFP8("block"),
+	}
+}
