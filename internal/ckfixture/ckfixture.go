@@ -305,3 +305,45 @@ func Examples() map[string]Checkpoint {
 		"fp8-compressed-tensors":   CompressedFP8("block"),
 	}
 }
+
+// Large writes a checkpoint of one weight of rows × cols elements into dir, streamed in 4 MiB
+// pieces: F32 values (kind "f32") or DeepSeek FP8 codes with their F32 128 × 128 block scales
+// and config.json (kind "fp8"), for measuring conversions of real sizes.
+func Large(dir, kind string, rows, cols int64) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	name := "model.layers.0.mlp.down_proj.weight"
+	decls := []safetensors.Decl{{Name: name, DType: safetensors.F32, Shape: []int64{rows, cols}}}
+	config := `{"torch_dtype": "float32"}` + "\n"
+	if kind == "fp8" {
+		decls[0].DType = safetensors.F8E4M3
+		decls = append(decls, safetensors.Decl{Name: name + "_scale_inv", DType: safetensors.F32, Shape: []int64{ceil(rows, 128), ceil(cols, 128)}})
+		config = `{"quantization_config": {"activation_scheme": "dynamic", "fmt": "e4m3", "quant_method": "fp8", "weight_block_size": [128, 128]}, "torch_dtype": "bfloat16"}` + "\n"
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.json"), []byte(config), 0o644); err != nil {
+		return err
+	}
+	w, err := safetensors.Create(filepath.Join(dir, "model.safetensors"), decls, map[string]string{"format": "pt"})
+	if err != nil {
+		return err
+	}
+	defer w.Abort()
+	g := newGen(7)
+	piece := g.floats(safetensors.F32, 1<<20, 0.02) // 4 MiB, repeated
+	if kind == "fp8" {
+		piece = g.e4m3(4 << 20)
+	}
+	for _, t := range w.Tensors() {
+		for off := int64(0); off < t.Bytes(); off += int64(len(piece)) {
+			p := piece[:min(int64(len(piece)), t.Bytes()-off)]
+			if t.DType == safetensors.F32 && kind == "fp8" {
+				p = g.f32s(len(p)/4, 1e-4, 4e-3)
+			}
+			if _, err := w.Write(p); err != nil {
+				return err
+			}
+		}
+	}
+	return w.Commit()
+}
