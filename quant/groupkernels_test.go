@@ -2,6 +2,7 @@ package quant
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -32,6 +33,13 @@ func groupRows() []*row {
 // smallest subnormal, infinities and NaNs of both signs (a signalling one too).
 var specialScales = []uint16{0x0000, 0x8000, 0x3C00, 0xBC00, 0x7BFF, 0xFBFF, 0x0001, 0x8001, 0x03FF, 0x7C00, 0xFC00, 0x7E00, 0xFE00, 0x7C01, 0xFD55, 0x2E66, 0x5640}
 
+// specialF32Scales are f32 scales the tests of f32-scaled groups include: zeros, ones, the
+// smallest and largest subnormals (whose products are subnormal or zero), scales that make
+// products subnormal or overflow, the largest finite values, infinities and NaNs of both signs
+// (signalling ones too), and a typical FP8 block scale.
+var specialF32Scales = []uint32{0x00000000, 0x80000000, 0x3F800000, 0xBF800000, 0x00000001, 0x80000001, 0x007FFFFF, 0x00800000,
+	0x0B000000, 0x0C8A3D71, 0x7E800000, 0x7F7FFFFF, 0xFF7FFFFF, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000, 0x7F800001, 0xFFA55555, 0x3B124925}
+
 // fillGroup fills q's codes, scales and zero points of s for n elements with random values,
 // drawing a third of the scales from specialScales (f16) or from the whole type.
 func fillGroup(r *rand.Rand, q Data, s Scheme, n int) {
@@ -40,6 +48,15 @@ func fillGroup(r *rand.Rand, q Data, s Scheme, n int) {
 	}
 	for g := range s.Groups(n) {
 		switch s.Scale {
+		case element.F32:
+			v := r.Uint32()
+			switch r.IntN(4) {
+			case 0:
+				v = specialF32Scales[r.IntN(len(specialF32Scales))]
+			case 1:
+				v = v&0x80FFFFFF | 0x3B000000 // around 2^-9
+			}
+			binary.LittleEndian.PutUint32(q.Scales[4*g:], v)
 		case element.F16:
 			v := uint16(r.Uint32())
 			if r.IntN(3) == 0 {
@@ -169,8 +186,13 @@ func TestGroupKernelsExhaustive(t *testing.T) {
 			}
 		}
 		scales := 1 << 16
-		if s.Scale == element.F8E8M0 {
+		switch s.Scale {
+		case element.F8E8M0:
 			scales = 256
+		case element.F32:
+			// Every special scale, and every power of two from 2^-149 to 2^127 with and
+			// without low mantissa bits, both signs: products subnormal, exact, overflowing.
+			scales = len(specialF32Scales) + 4*254
 		}
 		n := scales * s.Group
 		q := s.Alloc(n)
@@ -183,9 +205,19 @@ func TestGroupKernelsExhaustive(t *testing.T) {
 			}
 		}
 		for g := range scales {
-			if s.Scale == element.F16 {
+			switch {
+			case s.Scale == element.F32 && g < len(specialF32Scales):
+				binary.LittleEndian.PutUint32(q.Scales[4*g:], specialF32Scales[g])
+			case s.Scale == element.F32:
+				k := g - len(specialF32Scales)
+				e := uint32(k/4 + 1)
+				if e == 1 {
+					e = 0 // subnormal
+				}
+				binary.LittleEndian.PutUint32(q.Scales[4*g:], uint32(k%2)<<31|e<<23|uint32(k/2%2)*0x5A5A5|uint32(k/4%2))
+			case s.Scale == element.F16:
 				q.Scales[2*g], q.Scales[2*g+1] = byte(g), byte(g>>8)
-			} else {
+			default:
 				q.Scales[g] = byte(g)
 			}
 			switch s.Zero {

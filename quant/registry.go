@@ -54,10 +54,13 @@ var (
 	mxfp4F16 = Scheme{Code: element.F4E2M1, Scale: element.F8E8M0, Compute: element.F16}
 	nf4F16   = Scheme{Code: element.NF4, Scale: element.F16, Compute: element.F16}
 	fp4F16   = Scheme{Code: element.F4E2M1, Scale: element.F16, Compute: element.F16}
+	// fp8F32 is f8e4m3 codes with an f32 scale computed in f32: DeepSeek's FP8 weight blocks
+	// and compressed-tensors' FP8 weights, one row of a tile at a time (DequantizeTiles).
+	fp8F32 = Scheme{Code: element.F8E4M3, Scale: element.F32}
 )
 
 // families lists the families by their variables' names.
-var families = map[string]Scheme{"int8Asym": int8Asym, "int8Sym": int8Sym, "int4Asym": int4Asym, "int4Sym": int4Sym, "mxfp4F16": mxfp4F16, "nf4F16": nf4F16, "fp4F16": fp4F16}
+var families = map[string]Scheme{"int8Asym": int8Asym, "int8Sym": int8Sym, "int4Asym": int4Asym, "int4Sym": int4Sym, "mxfp4F16": mxfp4F16, "nf4F16": nf4F16, "fp4F16": fp4F16, "fp8F32": fp8F32}
 
 // withGroup returns s with groups of group elements: a scheme of family s.
 func (s Scheme) withGroup(group int) Scheme {
@@ -127,6 +130,9 @@ var registry = []row{
 	{scheme: nf4F16, typ: element.F32, decode: true, grouped: true, paths: onAVX2 | onAVX512, loop: "decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, nf4F16.withGroup(group), groups*group)"},
 	{scheme: fp4F16, typ: element.F16, decode: true, grouped: true, paths: onAVX2 | onAVX512, loop: "decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales}, fp4F16.withGroup(group), groups*group)"},
 	{scheme: fp4F16, typ: element.F32, decode: true, grouped: true, paths: onAVX2 | onAVX512, loop: "decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, fp4F16.withGroup(group), groups*group)"},
+
+	{scheme: fp8F32, typ: element.BF16, decode: true, grouped: true, paths: onAVX2 | onAVX512, loop: "decodeGroups(dst, element.BF16, Data{Codes: codes, Scales: scales}, fp8F32.withGroup(group), groups*group)"},
+	{scheme: fp8F32, typ: element.F32, decode: true, grouped: true, paths: onAVX2 | onAVX512, loop: "decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, fp8F32.withGroup(group), groups*group)"},
 
 	{scheme: MXFP4, typ: element.F32, paths: onAll, loop: "encodeGeneric(codes, scales, MXFP4, src, element.F32, steps*32)"},
 	{scheme: MXFP4, typ: element.F16, loop: "encodeGeneric(codes, scales, MXFP4, src, element.F16, steps*32)"},

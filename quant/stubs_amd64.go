@@ -300,6 +300,24 @@ func fp4f16ToF16AVX512(dst, codes, scales, zeros []byte, groups, group int)
 //go:noescape
 func fp4f16ToF32AVX512(dst, codes, scales, zeros []byte, groups, group int)
 
+// fp8f32ToBF16AVX512 dequantizes groups groups of group elements (a multiple of 32) of the fp8F32 family to bf16 on the AVX512 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.BF16, Data{Codes: codes, Scales: scales}, fp8F32.withGroup(group), groups*group)
+//
+// It computes every element in f32, the codes' values by shifts.
+//
+//go:noescape
+func fp8f32ToBF16AVX512(dst, codes, scales, zeros []byte, groups, group int)
+
+// fp8f32ToF32AVX512 dequantizes groups groups of group elements (a multiple of 32) of the fp8F32 family to f32 on the AVX512 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, fp8F32.withGroup(group), groups*group)
+//
+// It computes every element in f32, the codes' values by shifts.
+//
+//go:noescape
+func fp8f32ToF32AVX512(dst, codes, scales, zeros []byte, groups, group int)
+
 // int4asymToF16AVX2 dequantizes groups groups of group elements (a multiple of 32) of the int4Asym family to f16 on the AVX2 path, as the pure-Go loop does:
 //
 //	decodeGroups(dst, element.F16, Data{Codes: codes, Scales: scales, Zeros: zeros}, int4Asym.withGroup(group), groups*group)
@@ -426,6 +444,24 @@ func fp4f16ToF16AVX2(dst, codes, scales, zeros []byte, groups, group int)
 //go:noescape
 func fp4f16ToF32AVX2(dst, codes, scales, zeros []byte, groups, group int)
 
+// fp8f32ToBF16AVX2 dequantizes groups groups of group elements (a multiple of 32) of the fp8F32 family to bf16 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.BF16, Data{Codes: codes, Scales: scales}, fp8F32.withGroup(group), groups*group)
+//
+// It computes every element in f32, the codes' values by shifts.
+//
+//go:noescape
+func fp8f32ToBF16AVX2(dst, codes, scales, zeros []byte, groups, group int)
+
+// fp8f32ToF32AVX2 dequantizes groups groups of group elements (a multiple of 32) of the fp8F32 family to f32 on the AVX2 path, as the pure-Go loop does:
+//
+//	decodeGroups(dst, element.F32, Data{Codes: codes, Scales: scales}, fp8F32.withGroup(group), groups*group)
+//
+// It computes every element in f32, the codes' values by shifts.
+//
+//go:noescape
+func fp8f32ToF32AVX2(dst, codes, scales, zeros []byte, groups, group int)
+
 // kernelList lists the kernels with their paths, schemes, value types and directions.
 func kernelList() []kernelSpec {
 	return []kernelSpec{
@@ -461,6 +497,8 @@ func kernelList() []kernelSpec {
 		{path: kernels.AVX512, scheme: nf4F16, typ: element.F32, group: nf4f16ToF32AVX512},
 		{path: kernels.AVX512, scheme: fp4F16, typ: element.F16, group: fp4f16ToF16AVX512},
 		{path: kernels.AVX512, scheme: fp4F16, typ: element.F32, group: fp4f16ToF32AVX512},
+		{path: kernels.AVX512, scheme: fp8F32, typ: element.BF16, group: fp8f32ToBF16AVX512},
+		{path: kernels.AVX512, scheme: fp8F32, typ: element.F32, group: fp8f32ToF32AVX512},
 		{path: kernels.AVX2, scheme: int4Asym, typ: element.F16, group: int4asymToF16AVX2},
 		{path: kernels.AVX2, scheme: int4Asym, typ: element.F32, group: int4asymToF32AVX2},
 		{path: kernels.AVX2, scheme: int4Sym, typ: element.F16, group: int4symToF16AVX2},
@@ -475,5 +513,7 @@ func kernelList() []kernelSpec {
 		{path: kernels.AVX2, scheme: nf4F16, typ: element.F32, group: nf4f16ToF32AVX2},
 		{path: kernels.AVX2, scheme: fp4F16, typ: element.F16, group: fp4f16ToF16AVX2},
 		{path: kernels.AVX2, scheme: fp4F16, typ: element.F32, group: fp4f16ToF32AVX2},
+		{path: kernels.AVX2, scheme: fp8F32, typ: element.BF16, group: fp8f32ToBF16AVX2},
+		{path: kernels.AVX2, scheme: fp8F32, typ: element.F32, group: fp8f32ToF32AVX2},
 	}
 }

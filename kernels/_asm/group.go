@@ -62,7 +62,9 @@ var groupFamilies = map[string]struct {
 	signed    bool
 	zero      string // "", "U4", "U8"
 	e8m0      bool   // an f8e8m0 scale rather than an f16 one: the values come from quant's rows
+	e4m3      bool   // f8e4m3 codes with an f32 scale, computed in f32 (groupfp8.go)
 }{
+	"fp8F32":   {bits: 8, e4m3: true},
 	"int4Asym": {bits: 4, values: iota16(0), zero: "U4"},
 	"int4Sym":  {bits: 4, values: iota16(-16)},
 	"int8Asym": {bits: 8, zero: "U8"},
@@ -96,6 +98,9 @@ func init() {
 				groupKernels = append(groupKernels, &groupKernel{isa: a, family: f, typ: typ, doc: doc})
 			}
 		}
+		for _, typ := range []string{"BF16", "F32"} {
+			groupKernels = append(groupKernels, &groupKernel{isa: a, family: "fp8F32", typ: typ, doc: "It computes every element in f32, the codes' values by shifts."})
+		}
 	}
 }
 
@@ -122,6 +127,9 @@ func emitGroup(k *groupKernel) {
 	JZ(LabelRef(done))
 	if f.bits == 4 {
 		groupConsts4(k)
+	}
+	if f.e4m3 {
+		fp8Setup(k)
 	}
 	// Streaming: dst aligned to a vector and groups·group·size ≥ groupStreamBytes.
 	MOVQ(RCX, RAX)
@@ -283,6 +291,15 @@ func groupLoop(k *groupKernel, nt, by128 bool) {
 	top := label("group")
 	Label(top)
 	scale, zero := v(0), v(1)
+	if f.e4m3 {
+		MOVQ(R11, R12)
+		SHRQ(U8(5), R12)
+		fp8Group(k, nt)
+		ADDQ(U32(4), RDX)
+		DECQ(RCX)
+		JNZ(LabelRef(top))
+		return
+	}
 	if f.e8m0 {
 		// The table is the scale's row of precomputed values (R8: the rows).
 		MOVBLZX(Mem{Base: RDX}, EAX)
