@@ -100,8 +100,20 @@ func (c Codec) DequantizeTiles(dst []byte, to element.Type, codes, scales []byte
 	case overlap(dst, n*to.Bits()/8, codes, n) || overlap(dst, n*to.Bits()/8, scales, sb):
 		return errorf(kernels.ErrOverlap, "quant: dequantize tiles: the %s destination overlaps the codes or scales", to)
 	}
-	conv := kernels.WithPath(c.Path, 1)
 	gc, db := t.GridCols(), to.Bits()/8
+	if s := (Scheme{Code: t.Code, Scale: t.Scale, Group: t.TileCols}); HasDequantizer(c.Path, s, to) {
+		// A group kernel of the 1-D path takes a row whole, with its scale row.
+		sb := t.Scale.Bits() / 8
+		for r := 0; r < nrows; r++ {
+			srow := ((row0+r)/t.TileRows - row0/t.TileRows) * gc
+			q := Data{Codes: codes[r*t.Cols : (r+1)*t.Cols], Scales: scales[srow*sb : (srow+gc)*sb]}
+			if err := c.Dequantize(dst[r*t.Cols*db:(r+1)*t.Cols*db], to, q, s, t.Cols); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	conv := kernels.WithPath(c.Path, 1)
 	var buf [1024]float32
 	fb := kernels.AsBytes(buf[:])
 	for r := 0; r < nrows; r++ {
