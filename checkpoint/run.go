@@ -48,17 +48,17 @@ type Report struct {
 	Files []string
 }
 
-// chunkBytes is the most a step reads or writes at a time: each worker holds its input and
-// output chunk (and, for a transposed MXFP4 matrix, a strip of at most stripBytes).
+// chunkBytes is the most a step reads or writes at a time: each worker holds its input, output,
+// scratch and scale chunks; the workers' strips of transposed MXFP4 matrices share stripBytes.
 const (
 	chunkBytes = 4 << 20
-	stripBytes = 32 << 20
+	stripBytes = 64 << 20
 )
 
 // MaxMemory is the bound on the buffers a conversion holds with threads goroutines, beyond
 // the headers and configuration (each worker: an input chunk, an output chunk, a scratch chunk
-// and, for gpt-oss, a strip).
-func MaxMemory(threads int) int64 { return int64(max(threads, 1)) * (4*chunkBytes + stripBytes) }
+// and, for gpt-oss, its share of the strips).
+func MaxMemory(threads int) int64 { return int64(max(threads, 1))*4*chunkBytes + stripBytes }
 
 // buffers are one worker's.
 type buffers struct{ in, out, tmp, aux, strip []byte }
@@ -118,7 +118,7 @@ func (e *engine) run(p *shardPlan) error {
 		}()
 	}
 	for i := range p.steps {
-		for _, t := range split(&p.steps[i]) {
+		for _, t := range split(&p.steps[i], stripBytes/e.threads) {
 			if failed.Load() {
 				break
 			}
@@ -135,7 +135,7 @@ func (e *engine) run(p *shardPlan) error {
 }
 
 // split cuts a step into tasks of about chunkBytes each.
-func split(s *step) []task {
+func split(s *step, strip int) []task {
 	var out []task
 	cut := func(n, per int) {
 		per = max(per, 1)
@@ -157,7 +157,7 @@ func split(s *step) []task {
 		per := max(1, chunkBytes/max(1, s.tiles.TileRows*s.cols*4)) * s.tiles.TileRows
 		cut(s.rows, per)
 	case opMXFP4:
-		w := stripCols(s)
+		w := stripCols(s, strip)
 		for m := range s.mats {
 			for a := 0; a < s.cols; a += w {
 				out = append(out, task{s: s, m: m, a: a, b: min(s.cols, a+w)})
@@ -171,10 +171,10 @@ func split(s *step) []task {
 }
 
 // stripCols is the width of the column strips an MXFP4 matrix is transposed in: every column
-// when the whole matrix fits stripBytes, else a multiple of 32.
-func stripCols(s *step) int {
+// when the whole matrix fits strip bytes, else a multiple of 32 (at least 32).
+func stripCols(s *step, strip int) int {
 	ob := s.to.Bits() / 8
-	w := stripBytes / max(1, s.rows*ob) / 32 * 32
+	w := strip / max(1, s.rows*ob) / 32 * 32
 	return min(max(w, 32), max(s.cols, 32))
 }
 
