@@ -186,6 +186,9 @@ func (f *File) parseHeader(hdr []byte) error {
 }
 
 func (f *File) tensor(name string, raw json.RawMessage) (Tensor, error) {
+	if k, dup := duplicateKey(raw); dup {
+		return Tensor{}, fail(f.name, name, ErrInvalidHeaderDeserialization, "field %q appears twice", k)
+	}
 	var e entry
 	if err := json.Unmarshal(raw, &e); err != nil {
 		return Tensor{}, fail(f.name, name, ErrInvalidHeaderDeserialization, "%v", err)
@@ -215,6 +218,32 @@ func (f *File) tensor(name string, raw json.RawMessage) (Tensor, error) {
 	}
 	t.Begin, t.End = int64(b), int64(en)
 	return t, nil
+}
+
+// duplicateKey reports a key that appears twice in the JSON object raw (a tensor entry):
+// serde, which the Rust reader uses, refuses such an entry, where encoding/json keeps the last.
+func duplicateKey(raw []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", false
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		k, _ := t.(string)
+		if seen[k] {
+			return k, true
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return "", false
+		}
+	}
+	return "", false
 }
 
 // validate checks the offsets, sizes and the end of the data, as the Rust reader does.

@@ -320,3 +320,43 @@ func TestWriterRejects(t *testing.T) {
 		}
 	}
 }
+
+// The files huggingface/safetensors' own tests serialize (tensor.rs, test_serialization and
+// test_serialization_fp4): one tensor "attn.0", F32 [1, 2, 3] holding 0..5, and F4 [1, 2], whose
+// header is padded with four spaces.
+const (
+	rustF32 = "\x40\x00\x00\x00\x00\x00\x00\x00" + `{"attn.0":{"dtype":"F32","shape":[1,2,3],"data_offsets":[0,24]}}` +
+		"\x00\x00\x00\x00\x00\x00\x80\x3f\x00\x00\x00\x40\x00\x00\x40\x40\x00\x00\x80\x40\x00\x00\xa0\x40"
+	rustF4 = "\x40\x00\x00\x00\x00\x00\x00\x00" + `{"attn.0":{"dtype":"F4","shape":[1,2],"data_offsets":[0,1]}}    ` + "\x00"
+)
+
+func TestRustSerializedBytes(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		decl Decl
+	}{{rustF32, Decl{"attn.0", F32, []int64{1, 2, 3}}}, {rustF4, Decl{"attn.0", F4, []int64{1, 2}}}} {
+		if _, err := parse([]byte(c.file)); err != nil {
+			t.Fatal(err)
+		}
+		var m memFile
+		w, err := NewWriter(&m, []Decl{c.decl}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(c.file[72:]))
+		if err := w.Commit(); err != nil || string(m.b) != c.file {
+			t.Errorf("written\n%q\nwant\n%q (%v)", m.b, c.file, err)
+		}
+	}
+	// serde_json writes <, > and & as they are; so does the writer.
+	var m memFile
+	w, _ := NewWriter(&m, nil, map[string]string{"z": "<&>"})
+	w.Commit()
+	if !bytes.Contains(m.b, []byte(`"z":"<&>"`)) {
+		t.Errorf("%q", m.b)
+	}
+	// A field twice in an entry is refused, as serde refuses it.
+	if _, err := parse(file(`{"a":{"dtype":"U8","dtype":"U8","shape":[1],"data_offsets":[0,1]}}`, []byte{1})); !errors.Is(err, ErrInvalidHeaderDeserialization) {
+		t.Errorf("duplicate field: %v", err)
+	}
+}

@@ -150,9 +150,13 @@ func header(file string, decls []Decl, metadata map[string]string) ([]byte, []Te
 	return out, tt, at, nil
 }
 
+// writeJSONString writes s as a JSON string, without escaping <, > and & (as serde_json writes
+// it, so that files match the Rust writer's bytes).
 func writeJSONString(b *bytes.Buffer, s string) {
-	enc, _ := json.Marshal(s)
-	b.Write(enc)
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	b.Truncate(b.Len() - 1) // Encode's newline
 }
 
 // Tensors returns the declared tensors with their offsets.
