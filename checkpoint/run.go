@@ -1,6 +1,7 @@
 package checkpoint
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -329,7 +330,13 @@ func (e *engine) mxfp4(t task, b *buffers) (int64, error) {
 		}
 		consumed += int64(len(codes) + len(scales))
 		vals := grow(&b.out, nr*w*ob)
-		if err := c.Dequantize(vals, s.to, quant.Data{Codes: codes, Scales: scales}, s.scheme, nr*w); err != nil {
+		scheme := s.scheme
+		if bytes.IndexByte(scales, 0xFF) >= 0 {
+			// transformers' 2^128 for the scale 0xFF, on the pure-Go path; the kernels of
+			// quant.MXFP4 give the same for every other scale.
+			scheme = quant.MXFP4Transformers
+		}
+		if err := c.Dequantize(vals, s.to, quant.Data{Codes: codes, Scales: scales}, scheme, nr*w); err != nil {
 			return 0, tensorError(s.src, "%v", err)
 		}
 		transpose(strip, vals, ob, nr, w, rows, r0)

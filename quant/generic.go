@@ -45,6 +45,9 @@ func decodeGroupsAt(dst []byte, to element.Type, q Data, s Scheme, n, g0 int) {
 	for g, i := g0, 0; i < n; g++ {
 		m := min(s.Group, n-i)
 		sv := valueAt(q.Scales, s.Scale, g)
+		if s.E8M0Inf && q.Scales[g] == 0xFF {
+			sv = float32(math.Inf(1))
+		}
 		switch {
 		case s.Scale2 == element.Dynamic:
 		case s.Scale2Divides:

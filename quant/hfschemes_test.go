@@ -109,4 +109,12 @@ func TestMXFP4Transformers(t *testing.T) {
 		}
 		return float32(float64(table[code]) * math.Exp2(float64(int(scale)-127)))
 	})
+	// MXFP4Transformers is transformers' formula for every scale byte, 0xFF included: 2^128 is
+	// +Inf in float32, so ±Inf for nonzero codes and NaN for ±0.
+	checkAll(t, quant.MXFP4Transformers, 0, func(code, scale uint32) float32 {
+		return float32(float64(table[code]) * float64(float32(math.Exp2(float64(int(scale)-127)))))
+	})
+	if s, err := quant.Parse(quant.MXFP4Transformers.String()); err != nil || s != quant.MXFP4Transformers || s.String() != "f4e2m1/f8e8m0/32/e8m0inf" {
+		t.Fatalf("Parse(%q) = %v, %v", quant.MXFP4Transformers, s, err)
+	}
 }

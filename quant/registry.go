@@ -220,6 +220,9 @@ func schemeKey(s *Scheme) uint64 {
 	if s.Scale2Divides {
 		k |= 1 << 47
 	}
+	if s.E8M0Inf {
+		k |= 1 << 48
+	}
 	return k
 }
 

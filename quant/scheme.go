@@ -46,6 +46,11 @@ type Scheme struct {
 	// Scale2Divides makes the second-level scale divide each group's scale (in float32)
 	// rather than multiply it, as compressed-tensors' global scale does.
 	Scale2Divides bool
+	// E8M0Inf makes the f8e8m0 scale 0xFF stand for 2^128, which is +Inf in float32, as
+	// torch.ldexp computes it for gpt-oss's MXFP4 in transformers: the group's nonzero codes are
+	// then ±Inf and its zero codes NaN (∞ × 0), where the OCP rule makes the whole group NaN.
+	// It needs an f8e8m0 Scale.
+	E8M0Inf bool
 }
 
 // The block-scaled formats. The MX formats are those of the OCP Microscaling Formats
@@ -115,8 +120,7 @@ func (s Scheme) norm() Scheme {
 // mode and group of an NNCF mode ("int4_asym/128"), and otherwise code/scale/group (as
 // "f4e2m1/f8e8m0/64") followed by "/zero=" (per group) or "/scalarzero=" (one for the tensor)
 // and the zero point's type, "/scale2=" (multiplying) or "/scale2div=" (dividing) and the
-// second-level scale's type, and "/compute=f16",
-// for the fields the scheme has.
+// second-level scale's type, "/e8m0inf" and "/compute=f16", for the fields the scheme has.
 func (s Scheme) String() string {
 	n := s.norm()
 	for _, e := range named {
@@ -144,6 +148,9 @@ func (s Scheme) String() string {
 	case s.Scale2 != element.Dynamic:
 		str += "/scale2=" + s.Scale2.String()
 	}
+	if s.E8M0Inf {
+		str += "/e8m0inf"
+	}
 	if n.Compute != element.Dynamic {
 		str += "/compute=" + s.Compute.String()
 	}
@@ -152,9 +159,9 @@ func (s Scheme) String() string {
 
 // Parse reads a scheme as String writes it, in any letter case: "mxfp4", "mxfp8e4m3",
 // "mxfp8e5m2", "nvfp4"; an NNCF mode and its group, "int4_asym/128" (see NNCF); or
-// code/scale/group with optional /zero=TYPE or /scalarzero=TYPE, /scale2=TYPE or /scale2div=TYPE, and
-// /compute=TYPE. A scheme that Dequantize does not take is an error wrapping
-// kernels.ErrUnsupported that names the field.
+// code/scale/group with optional /zero=TYPE or /scalarzero=TYPE, /scale2=TYPE or
+// /scale2div=TYPE, /e8m0inf and /compute=TYPE. A scheme that Dequantize does not take is an
+// error wrapping kernels.ErrUnsupported that names the field.
 func Parse(str string) (Scheme, error) {
 	l := strings.ToLower(str)
 	for _, e := range named {
@@ -188,6 +195,10 @@ func Parse(str string) (Scheme, error) {
 	s := Scheme{Code: code, Scale: scale, Group: group}
 	seen := map[string]bool{}
 	for _, p := range parts[3:] {
+		if p == "e8m0inf" && !s.E8M0Inf {
+			s.E8M0Inf = true
+			continue
+		}
 		key, val, _ := strings.Cut(p, "=")
 		t, err := element.Parse(val)
 		if err != nil || t == element.Dynamic || seen[key] || key == "zero" && seen["scalarzero"] || key == "scalarzero" && seen["zero"] || key == "scale2" && seen["scale2div"] || key == "scale2div" && seen["scale2"] {
@@ -290,6 +301,8 @@ func (s Scheme) check(encode bool) error {
 		return bad("Scale2", s.Scale2, "f32, or none")
 	case !oneOf(s.Zero, element.Dynamic, element.U8, element.U4, element.I8, element.F16, element.F32):
 		return bad("Zero", s.Zero, "u8, u4, i8, f16 or f32, or none")
+	case s.E8M0Inf && s.Scale != element.F8E8M0:
+		return errorf(kernels.ErrUnsupported, "quant: scheme %s: E8M0Inf with Scale %s (it needs f8e8m0)", s, s.Scale)
 	case s.Scale2Divides && s.Scale2 == element.Dynamic:
 		return errorf(kernels.ErrUnsupported, "quant: scheme %s: Scale2Divides without a second-level scale type", s)
 	case s.ScalarZero && s.Zero == element.Dynamic:
@@ -302,6 +315,8 @@ func (s Scheme) check(encode bool) error {
 		return nil
 	case s.Zero != element.Dynamic:
 		return errorf(kernels.ErrUnsupported, "quant: scheme %s: quantizing with zero points (Zero %s) is not implemented", s, s.Zero)
+	case s.E8M0Inf:
+		return errorf(kernels.ErrUnsupported, "quant: scheme %s: quantizing with E8M0Inf is not implemented", s)
 	case s.Scale2 != element.Dynamic:
 		return errorf(kernels.ErrUnsupported, "quant: scheme %s: quantizing with a second-level scale (Scale2 %s) is not implemented", s, s.Scale2)
 	case s.norm().Compute != element.Dynamic:
@@ -333,3 +348,7 @@ var (
 	NVFP4ModelOpt          = Scheme{Code: element.F4E2M1, Scale: element.F8E4M3, Scale2: element.F32, Group: 16}
 	NVFP4CompressedTensors = Scheme{Code: element.F4E2M1, Scale: element.F8E4M3, Scale2: element.F32, Scale2Divides: true, Group: 16}
 )
+
+// MXFP4Transformers is gpt-oss's MXFP4 as transformers dequantizes it (docs/SEMANTICS.md §9.7):
+// MXFP4 but for the scale 0xFF, 2^128 (see E8M0Inf).
+var MXFP4Transformers = Scheme{Code: element.F4E2M1, Scale: element.F8E8M0, E8M0Inf: true, Group: 32}
