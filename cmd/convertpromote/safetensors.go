@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -154,4 +155,50 @@ func outputDir(o string) error {
 		return usageErrorf("-o %s is not a directory", o)
 	}
 	return nil
+}
+
+// writeFlags are the flags convert and quantize share.
+type writeFlags struct {
+	out     *string
+	threads *int
+	quiet   *bool
+	skip    skipFlags
+}
+
+// addWriteFlags defines -o, --threads, --quiet and --skip (whose help is skipHelp) on fs.
+func addWriteFlags(fs *flag.FlagSet, skipHelp string) *writeFlags {
+	w := &writeFlags{
+		out:     fs.String("o", "", "output directory (created if missing)"),
+		threads: fs.Int("threads", 1, "goroutines converting at once"),
+		quiet:   fs.Bool("quiet", false, "no progress line"),
+	}
+	fs.Var(&w.skip, "skip", skipHelp)
+	return w
+}
+
+// writeValueFlags are the flags of convert and quantize that take a value.
+var writeValueFlags = map[string]bool{"to": true, "scheme": true, "o": true, "threads": true, "skip": true}
+
+// runWrite checks the positional PATH and the shared flags, runs write with a progress
+// callback, and reports what it wrote: the end of convert and quantize.
+func runWrite(cmd string, pos []string, w *writeFlags, stdout, stderr io.Writer, write func(path string, progress checkpoint.Progress) (checkpoint.Report, error)) int {
+	if len(pos) != 1 {
+		failf(stderr, cmd, "give one checkpoint PATH; run 'convertpromote %s -h'", cmd)
+		return exitUsage
+	}
+	if err := outputDir(*w.out); err != nil {
+		return checkpointExit(stderr, cmd, err)
+	}
+	if *w.threads < 1 || *w.threads > 256 {
+		failf(stderr, cmd, "--threads %d: give 1 to 256", *w.threads)
+		return exitUsage
+	}
+	progress, end := progressFor(stderr, *w.quiet, isTerminal)
+	rep, err := write(pos[0], progress)
+	end()
+	if err != nil {
+		return checkpointExit(stderr, cmd, err)
+	}
+	fmt.Fprintf(stdout, "wrote %s: %s, %s (%s of tensor data from %s), %s\n", *w.out, count(rep.Shards, "shard"), count(rep.Tensors, "tensor"), humanBytes(rep.OutBytes), humanBytes(rep.InBytes), count(len(rep.Files), "file"))
+	return exitOK
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/convertpromote/convertpromote/checkpoint"
@@ -49,12 +48,8 @@ func safetensorsConvert(args []string, stdout, stderr io.Writer) int {
 	const cmd = "safetensors convert"
 	fs := newFlags(cmd, safetensorsConvertUsage)
 	to := fs.String("to", "", "output type of float tensors: bf16, f16 or f32")
-	out := fs.String("o", "", "output directory (created if missing)")
-	threads := fs.Int("threads", 1, "goroutines converting at once")
-	quiet := fs.Bool("quiet", false, "no progress line")
-	var skip skipFlags
-	fs.Var(&skip, "skip", "copy tensors whose names match this glob unchanged (repeatable)")
-	flags, pos := interleaved(args, map[string]bool{"to": true, "o": true, "threads": true, "skip": true})
+	w := addWriteFlags(fs, "copy tensors whose names match this glob unchanged (repeatable)")
+	flags, pos := interleaved(args, writeValueFlags)
 	if code, ok := parseFlags(fs, flags, stdout, stderr); !ok {
 		return code
 	}
@@ -63,23 +58,7 @@ func safetensorsConvert(args []string, stdout, stderr io.Writer) int {
 		failf(stderr, cmd, "--to %q: give bf16, f16 or f32", *to)
 		return exitUsage
 	}
-	if len(pos) != 1 {
-		failf(stderr, cmd, "give one checkpoint PATH; run 'convertpromote %s -h'", cmd)
-		return exitUsage
-	}
-	if err := outputDir(*out); err != nil {
-		return checkpointExit(stderr, cmd, err)
-	}
-	if *threads < 1 || *threads > 256 {
-		failf(stderr, cmd, "--threads %d: give 1 to 256", *threads)
-		return exitUsage
-	}
-	progress, end := progressFor(stderr, *quiet, isTerminal)
-	rep, err := checkpoint.Convert(pos[0], *out, checkpoint.ConvertOptions{To: t, Skip: skip, Threads: *threads, Progress: progress})
-	end()
-	if err != nil {
-		return checkpointExit(stderr, cmd, err)
-	}
-	fmt.Fprintf(stdout, "wrote %s: %s, %s (%s of tensor data from %s), %s\n", *out, count(rep.Shards, "shard"), count(rep.Tensors, "tensor"), humanBytes(rep.OutBytes), humanBytes(rep.InBytes), count(len(rep.Files), "file"))
-	return exitOK
+	return runWrite(cmd, pos, w, stdout, stderr, func(path string, progress checkpoint.Progress) (checkpoint.Report, error) {
+		return checkpoint.Convert(path, *w.out, checkpoint.ConvertOptions{To: t, Skip: w.skip, Threads: *w.threads, Progress: progress})
+	})
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/convertpromote/convertpromote/checkpoint"
@@ -35,12 +34,8 @@ func safetensorsQuantize(args []string, stdout, stderr io.Writer) int {
 	const cmd = "safetensors quantize"
 	fs := newFlags(cmd, safetensorsQuantizeUsage)
 	scheme := fs.String("scheme", "", "the scheme to write: fp8-block")
-	out := fs.String("o", "", "output directory (created if missing)")
-	threads := fs.Int("threads", 1, "goroutines quantizing at once")
-	quiet := fs.Bool("quiet", false, "no progress line")
-	var skip skipFlags
-	fs.Var(&skip, "skip", "leave tensors whose names match this glob unquantized (repeatable)")
-	flags, pos := interleaved(args, map[string]bool{"scheme": true, "o": true, "threads": true, "skip": true})
+	w := addWriteFlags(fs, "leave tensors whose names match this glob unquantized (repeatable)")
+	flags, pos := interleaved(args, writeValueFlags)
 	if code, ok := parseFlags(fs, flags, stdout, stderr); !ok {
 		return code
 	}
@@ -48,23 +43,7 @@ func safetensorsQuantize(args []string, stdout, stderr io.Writer) int {
 		failf(stderr, cmd, "--scheme %q: give fp8-block", *scheme)
 		return exitUsage
 	}
-	if len(pos) != 1 {
-		failf(stderr, cmd, "give one checkpoint PATH; run 'convertpromote %s -h'", cmd)
-		return exitUsage
-	}
-	if err := outputDir(*out); err != nil {
-		return checkpointExit(stderr, cmd, err)
-	}
-	if *threads < 1 || *threads > 256 {
-		failf(stderr, cmd, "--threads %d: give 1 to 256", *threads)
-		return exitUsage
-	}
-	progress, end := progressFor(stderr, *quiet, isTerminal)
-	rep, err := checkpoint.Quantize(pos[0], *out, checkpoint.QuantizeOptions{Scheme: *scheme, Skip: skip, Threads: *threads, Progress: progress})
-	end()
-	if err != nil {
-		return checkpointExit(stderr, cmd, err)
-	}
-	fmt.Fprintf(stdout, "wrote %s: %s, %s (%s of tensor data from %s), %s\n", *out, count(rep.Shards, "shard"), count(rep.Tensors, "tensor"), humanBytes(rep.OutBytes), humanBytes(rep.InBytes), count(len(rep.Files), "file"))
-	return exitOK
+	return runWrite(cmd, pos, w, stdout, stderr, func(path string, progress checkpoint.Progress) (checkpoint.Report, error) {
+		return checkpoint.Quantize(path, *w.out, checkpoint.QuantizeOptions{Scheme: *scheme, Skip: w.skip, Threads: *w.threads, Progress: progress})
+	})
 }
