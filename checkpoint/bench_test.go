@@ -74,15 +74,7 @@ func BenchmarkElementLoops(b *testing.B) {
 		gc := tl.GridCols()
 		for range b.N {
 			for i := range n {
-				c := codes[i]
-				e, m := int(c>>3&0xF), float64(c&7)
-				v := math.Ldexp(1+m/8, e-7)
-				if e == 0 {
-					v = math.Ldexp(m, -9)
-				}
-				if c&0x80 != 0 {
-					v = -v
-				}
+				v := e4m3(codes[i]) // math.Ldexp of the code's fields
 				s := math.Float32frombits(binary.LittleEndian.Uint32(scales[4*(i/cols/128*gc+i%cols/128):]))
 				f := math.Float32bits(float32(v) * s)
 				f += 0x7FFF + f>>16&1

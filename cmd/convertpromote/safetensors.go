@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/convertpromote/convertpromote/checkpoint"
+	"github.com/convertpromote/convertpromote/cmd/convertpromote/internal/benchcli"
 )
 
 func init() {
@@ -199,6 +200,6 @@ func runWrite(cmd string, pos []string, w *writeFlags, stdout, stderr io.Writer,
 	if err != nil {
 		return checkpointExit(stderr, cmd, err)
 	}
-	fmt.Fprintf(stdout, "wrote %s: %s, %s (%s of tensor data from %s), %s\n", *w.out, count(rep.Shards, "shard"), count(rep.Tensors, "tensor"), humanBytes(rep.OutBytes), humanBytes(rep.InBytes), count(len(rep.Files), "file"))
+	fmt.Fprintf(stdout, "wrote %s: %s, %s (%s of tensor data from %s), %s\n", *w.out, count(rep.Shards, "shard"), count(rep.Tensors, "tensor"), benchcli.FormatBytes(rep.OutBytes), benchcli.FormatBytes(rep.InBytes), count(len(rep.Files), "file"))
 	return exitOK
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/convertpromote/convertpromote/checkpoint"
+	"github.com/convertpromote/convertpromote/cmd/convertpromote/internal/benchcli"
 	"github.com/convertpromote/convertpromote/safetensors"
 )
 
@@ -96,10 +97,10 @@ func safetensorsInfo(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "scheme      %s\n", info.Scheme)
 	fmt.Fprintf(stdout, "shards      %d\n", info.Shards)
 	fmt.Fprintf(stdout, "tensors     %d\n", info.Tensors)
-	fmt.Fprintf(stdout, "bytes       %d (%s)\n", info.Bytes, humanBytes(info.Bytes))
+	fmt.Fprintf(stdout, "bytes       %d (%s)\n", info.Bytes, benchcli.FormatBytes(info.Bytes))
 	for _, d := range dtypes {
 		n := info.BytesByDType[safetensors.DType(d)]
-		fmt.Fprintf(stdout, "  %-12s %d (%s)\n", d, n, humanBytes(n))
+		fmt.Fprintf(stdout, "  %-12s %d (%s)\n", d, n, benchcli.FormatBytes(n))
 	}
 	if *tensors {
 		fmt.Fprintln(stdout)
@@ -115,18 +116,4 @@ func shapeOrEmpty(s []int64) []int64 {
 		return []int64{}
 	}
 	return s
-}
-
-// humanBytes writes n in the largest binary unit below it.
-func humanBytes(n int64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
-	f, i := float64(n), 0
-	for f >= 1024 && i < len(units)-1 {
-		f /= 1024
-		i++
-	}
-	if i == 0 {
-		return fmt.Sprintf("%d B", n)
-	}
-	return fmt.Sprintf("%.1f %s", f, units[i])
 }
