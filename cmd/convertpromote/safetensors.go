@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -170,12 +171,17 @@ type writeFlags struct {
 func addWriteFlags(fs *flag.FlagSet, skipHelp string) *writeFlags {
 	w := &writeFlags{
 		out:     fs.String("o", "", "output directory (created if missing)"),
-		threads: fs.Int("threads", 1, "goroutines converting at once"),
+		threads: fs.Int("threads", convertThreads(), "goroutines converting at once (default: the CPUs, at most 4)"),
 		quiet:   fs.Bool("quiet", false, "no progress line"),
 	}
 	fs.Var(&w.skip, "skip", skipHelp)
 	return w
 }
+
+// convertThreads is the number of CPUs Go may use, at most 4: a second thread overlaps reading,
+// converting and writing, and more add little once the kernel's writes of one file are the
+// bound (docs/perf §16), while each takes 16 MiB of buffers.
+func convertThreads() int { return min(runtime.GOMAXPROCS(0), 4) }
 
 // writeValueFlags are the flags of convert and quantize that take a value.
 var writeValueFlags = map[string]bool{"to": true, "scheme": true, "o": true, "threads": true, "skip": true}

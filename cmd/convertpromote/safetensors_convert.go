@@ -26,8 +26,9 @@ the input directory.
 
 Tensors are converted in chunks straight from the input to the output: buffers take at most
 16 MiB per thread and 64 MiB for transposes, besides the headers, whatever the size of the
-checkpoint or of a tensor. --threads N converts with N goroutines; the output is the same for
-any N. A progress line is drawn on stderr when it is a terminal, unless --quiet.
+checkpoint or of a tensor. --threads N converts with N goroutines (by default one per CPU, at
+most 4); the output is the same for any N. A progress line is drawn on stderr when it is a
+terminal, unless --quiet.
 
 --skip GLOB (repeatable) copies the tensors whose names match GLOB (path.Match syntax)
 unchanged; e.g. --skip '*.e_score_correction_bias' keeps DeepSeek's F32 router biases as its
