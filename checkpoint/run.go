@@ -2,6 +2,7 @@ package checkpoint
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -345,17 +346,20 @@ func (e *engine) mxfp4(t task, b *buffers) (int64, error) {
 	return consumed, e.write(strip, out, (int64(t.m)*int64(cols)+int64(t.a))*int64(rows)*int64(ob))
 }
 
-// transpose writes the nr × w matrix vals (elements of ob bytes) into the w × rows matrix strip
-// as its columns r0..r0+nr.
+// transpose writes the nr × w matrix vals (elements of ob bytes: 2 or 4) into the w × rows matrix
+// strip as its columns r0..r0+nr, in 32 × 32 blocks so that both sides stay in the cache.
 func transpose(strip, vals []byte, ob, nr, w, rows, r0 int) {
 	const blk = 32
 	for i0 := 0; i0 < nr; i0 += blk {
 		for j0 := 0; j0 < w; j0 += blk {
 			for i := i0; i < min(nr, i0+blk); i++ {
-				src := vals[i*w*ob:]
 				for j := j0; j < min(w, j0+blk); j++ {
-					d := (j*rows + r0 + i) * ob
-					copy(strip[d:d+ob], src[j*ob:(j+1)*ob])
+					s, d := (i*w+j)*ob, (j*rows+r0+i)*ob
+					if ob == 2 {
+						binary.LittleEndian.PutUint16(strip[d:], binary.LittleEndian.Uint16(vals[s:]))
+					} else {
+						binary.LittleEndian.PutUint32(strip[d:], binary.LittleEndian.Uint32(vals[s:]))
+					}
 				}
 			}
 		}
