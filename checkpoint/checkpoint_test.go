@@ -347,7 +347,7 @@ func TestCompressedNVFP4(t *testing.T) {
 }
 
 func TestCompressedFP8(t *testing.T) {
-	for _, strategy := range []string{"channel", "block"} {
+	for _, strategy := range []string{"channel", "block", "group", "tensor"} {
 		in := fixture(t, ckfixture.CompressedFP8(strategy))
 		src := open(t, in)
 		p := "model.layers.0.mlp.up_proj."
@@ -359,9 +359,14 @@ func TestCompressedFP8(t *testing.T) {
 			_, got := dst.tensor(p + "weight")
 			for i := range rows * cols {
 				r, c := i/cols, i%cols
-				k := r // channel: one scale a row
-				if strategy == "block" {
+				var k int
+				switch strategy {
+				case "channel":
+					k = r
+				case "block":
 					k = r/128*int(st.Shape[1]) + c/128
+				case "group":
+					k = r*int(st.Shape[1]) + c/64
 				}
 				// The product in the scale's dtype (bf16), then the cast to the output type.
 				v := math.Float32frombits(uint32(bf16(float32(e4m3(codes[i])*float64(bf16at(scales, k))))) << 16)

@@ -270,16 +270,24 @@ func CompressedNVFP4() Checkpoint {
 }
 
 // CompressedFP8 is an llm-compressor FP8 checkpoint (float-quantized) with strategy "channel"
-// (a BF16 scale [rows, 1]) or "block" (128 × 128 blocks).
+// (a BF16 scale [rows, 1]), "block" (128 × 128 blocks), "group" (groups of 64 along a row) or
+// "tensor" (one scale).
 func CompressedFP8(strategy string) Checkpoint {
 	g := newGen(6)
 	p := "model.layers.0.mlp.up_proj."
 	const rows, cols = 200, 160
 	weights := `{"num_bits": 8, "type": "float", "strategy": "channel", "symmetric": true}`
 	scale := t(p+"weight_scale", safetensors.BF16, g.floats(safetensors.BF16, rows, 1e-3), rows, 1)
-	if strategy == "block" {
+	switch strategy {
+	case "block":
 		weights = `{"num_bits": 8, "type": "float", "strategy": "block", "block_structure": [128, 128], "symmetric": true}`
 		scale = t(p+"weight_scale", safetensors.BF16, g.floats(safetensors.BF16, 2*2, 1e-3), 2, 2)
+	case "group":
+		weights = `{"num_bits": 8, "type": "float", "strategy": "group", "group_size": 64, "symmetric": true}`
+		scale = t(p+"weight_scale", safetensors.BF16, g.floats(safetensors.BF16, rows*3, 1e-3), rows, 3)
+	case "tensor":
+		weights = `{"num_bits": 8, "type": "float", "strategy": "tensor", "symmetric": true}`
+		scale = t(p+"weight_scale", safetensors.BF16, g.floats(safetensors.BF16, 1, 1e-3), 1)
 	}
 	return Checkpoint{
 		Shards: []Shard{{"model.safetensors", []Tensor{
