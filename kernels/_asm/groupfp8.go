@@ -28,20 +28,23 @@ import (
 //     throughout (0x7FC00000, bf16 0x7FC0), whatever its codes.
 //
 // Vectors: 0 the scale, 15 the quiet NaN; constants (AVX-512 Z16..Z23, AVX2 Y7..Y14): the field
-// mask 0x87F00000, 2^120, 0x7FFF, 1, 0xFFFFFF80, all ones, the sign bit, zero.
+// mask 0x87F00000, 2^120, 0x7FFF, 1, 0xFFFFFF80, all ones, the sign bit, zero; AVX-512 Z31 the
+// VPERMT2W index of the odd words.
 
 // fp8Consts are the registers of the fp8F32 kernels' constants.
 type fp8Consts struct {
 	fields, pow120, bias, one, low7, ones, sign, zero VecPhysical
+	// words (AVX-512) selects the odd words of two vectors: the bf16 halves of 32 lanes.
+	words VecPhysical
 }
 
 // fp8Regs returns the constant registers of an ISA's fp8F32 kernel.
 func fp8Regs(k *groupKernel) fp8Consts {
 	v := k.isa.vec
 	if k.isa == avx512 {
-		return fp8Consts{v(16), v(17), v(18), v(19), v(20), v(21), v(22), v(23)}
+		return fp8Consts{v(16), v(17), v(18), v(19), v(20), v(21), v(22), v(23), v(31)}
 	}
-	return fp8Consts{v(14), v(13), v(12), v(11), v(10), v(9), v(8), v(7)}
+	return fp8Consts{v(14), v(13), v(12), v(11), v(10), v(9), v(8), v(7), nil}
 }
 
 // fp8Setup loads the constants.
@@ -56,6 +59,11 @@ func fp8Setup(k *groupKernel) {
 	bcastD(0x80000000, c.sign)
 	if k.isa == avx512 {
 		VPXORD(c.zero, c.zero, c.zero)
+		var idx []byte
+		for w := range 32 {
+			idx = append(idx, byte(2*w+1), 0)
+		}
+		VMOVDQU64(rodata("fp8OddWords", byteQuads(idx)...), c.words)
 	} else {
 		VPXOR(c.zero, c.zero, c.zero)
 	}
@@ -144,36 +152,43 @@ func fp8Steps(k *groupKernel, inf, nt bool) {
 			VBLENDVPS(m, s, p, p)
 		}
 	}
-	// round rounds the f32 lanes of p to bf16 in the low half of each lane, with t as scratch.
-	round := func(p, t VecPhysical) {
+	// roundHigh rounds the f32 lanes of p to bf16 in the high half of each lane, with t as
+	// scratch.
+	roundHigh := func(p, t VecPhysical) {
 		VPSRLD(U8(16), p, t)
 		if z512 {
 			VPANDD(c.one, t, t)
-			VPADDD(c.bias, p, p)
-			VPADDD(t, p, p)
 		} else {
 			VPAND(c.one, t, t)
-			VPADDD(c.bias, p, p)
-			VPADDD(t, p, p)
 		}
+		VPADDD(c.bias, p, p)
+		VPADDD(t, p, p)
+	}
+	// round rounds them into the low half.
+	round := func(p, t VecPhysical) {
+		roundHigh(p, t)
 		VPSRLD(U8(16), p, p)
 	}
 	groupSteps(2, 32, out, false, func(si, di int) {
 		base := 1 + 3*(si/32) // the scratch of the two unrolled steps: 1..3 and 4..6 (+ AVX-512 24..)
 		if z512 {
-			for j := 0; j < 32; j += lanes {
-				p, d, m, s := v(base), v(24+4*(si/32)), v(25+4*(si/32)), v(26+4*(si/32))
-				t := v(base + 1)
-				product(si, j, p, d, m, s)
-				if k.typ == "F32" {
+			d, m, s := v(24+4*(si/32)), v(25+4*(si/32)), v(26+4*(si/32))
+			if k.typ == "F32" {
+				for j := 0; j < 32; j += lanes {
+					p := v(base)
+					product(si, j, p, d, m, s)
 					groupStore(p, Mem{Base: RDI, Disp: di + 4*j}, nt)
-					continue
 				}
-				round(p, t)
-				h := v(base + 2).AsY().(VecPhysical)
-				VPMOVDW(p, h)
-				groupStore(h, Mem{Base: RDI, Disp: di + 2*j}, nt)
+				return
 			}
+			// bf16: the rounded high words of both halves, gathered by one VPERMT2W.
+			a, b, t := v(base), v(base+1), v(base+2)
+			product(si, 0, a, d, m, s)
+			roundHigh(a, t)
+			product(si, lanes, b, d, m, s)
+			roundHigh(b, t)
+			VPERMT2W(b, c.words, a)
+			groupStore(a, Mem{Base: RDI, Disp: di}, nt)
 			return
 		}
 		// AVX2: 8 lanes at a time; for bf16 two results packed into 16 words.
