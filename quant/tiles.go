@@ -2,6 +2,7 @@ package quant
 
 import (
 	"math"
+	"sync"
 
 	"github.com/convertpromote/convertpromote/element"
 	"github.com/convertpromote/convertpromote/kernels"
@@ -101,12 +102,27 @@ func (c Codec) DequantizeTiles(dst []byte, to element.Type, codes, scales []byte
 		return errorf(kernels.ErrOverlap, "quant: dequantize tiles: the %s destination overlaps the codes or scales", to)
 	}
 	gc, db := t.GridCols(), to.Bits()/8
-	if s := (Scheme{Code: t.Code, Scale: t.Scale, Group: t.TileCols}); HasDequantizer(c.Path, s, to) {
-		// A group kernel of the 1-D path takes a row whole, with its scale row.
+	if s := (Scheme{Code: t.Code, Scale: element.F32, Group: t.TileCols}); HasDequantizer(c.Path, s, to) && (t.Scale == element.F32 || gc <= 1024) {
+		// A group kernel of the 1-D path takes a row whole, with its scale row. A bf16 or f16
+		// scale is widened to f32 first: exactly, and its product with an 8-bit code is exact
+		// in float32 either way, so the kernel's one rounding is the scheme's.
 		sb := t.Scale.Bits() / 8
+		wide := tileBufs.Get().(*[1024]float32)
+		defer tileBufs.Put(wide)
+		last := -1
 		for r := 0; r < nrows; r++ {
 			srow := ((row0+r)/t.TileRows - row0/t.TileRows) * gc
-			q := Data{Codes: codes[r*t.Cols : (r+1)*t.Cols], Scales: scales[srow*sb : (srow+gc)*sb]}
+			sc := scales[srow*sb : (srow+gc)*sb]
+			if t.Scale != element.F32 {
+				if srow != last {
+					for g := range gc {
+						wide[g] = valueAt(sc, t.Scale, g)
+					}
+					last = srow
+				}
+				sc = kernels.AsBytes(wide[:gc])
+			}
+			q := Data{Codes: codes[r*t.Cols : (r+1)*t.Cols], Scales: sc}
 			if err := c.Dequantize(dst[r*t.Cols*db:(r+1)*t.Cols*db], to, q, s, t.Cols); err != nil {
 				return err
 			}
@@ -114,7 +130,8 @@ func (c Codec) DequantizeTiles(dst []byte, to element.Type, codes, scales []byte
 		return nil
 	}
 	conv := kernels.WithPath(c.Path, 1)
-	var buf [1024]float32
+	buf := tileBufs.Get().(*[1024]float32)
+	defer tileBufs.Put(buf)
 	fb := kernels.AsBytes(buf[:])
 	for r := 0; r < nrows; r++ {
 		srow := ((row0+r)/t.TileRows - row0/t.TileRows) * gc
@@ -153,6 +170,10 @@ func (c Codec) DequantizeTiles(dst []byte, to element.Type, codes, scales []byte
 	}
 	return nil
 }
+
+// tileBufs holds the float32 scratch of the tile calls: kept across calls rather than on the
+// stack, which the kernels' indirect calls would make the compiler move to the heap each time.
+var tileBufs = sync.Pool{New: func() any { return new([1024]float32) }}
 
 func isFinite(f float32) bool { return math.Float32bits(f)&0x7F800000 != 0x7F800000 }
 
@@ -214,7 +235,8 @@ func (c Codec) QuantizeTiles(codes, scales []byte, t Tiles, src []byte, from ele
 		codeMax = 57344
 	}
 	vb, gc := from.Bits()/8, t.GridCols()
-	var buf [1024]float32
+	buf := tileBufs.Get().(*[1024]float32)
+	defer tileBufs.Put(buf)
 	fb := kernels.AsBytes(buf[:])
 	// values converts a row's values [j0, j0+m) to float32 in buf.
 	values := func(r, j0, m int) ([]float32, error) {
