@@ -163,6 +163,10 @@ func (c *Checkpoint) write(plans []shardPlan, outDir string, threads int, progre
 	if err := c.checkOutput(outDir, names); err != nil {
 		return Report{}, err
 	}
+	// An index an earlier run left would make a run that stops midway look complete.
+	if err := atomicfile.Remove(filepath.Join(outDir, IndexName)); err != nil {
+		return Report{}, err
+	}
 	var rep Report
 	if err := runPlans(plans, outDir, threads, progress, kernels.Best, &rep); err != nil {
 		return rep, err
