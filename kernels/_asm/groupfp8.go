@@ -17,7 +17,8 @@ import (
 //     2^-120 (normal codes become normal float32s, subnormal codes subnormal ones, exactly), and
 //     a multiplication by 2^120 restores it exactly. The NaN codes (0x7F, 0xFF) give ±480 there:
 //     their lanes are replaced afterwards by the NaN of the code's sign, 0x7FC00000 | sign, the
-//     NaN the pure-Go loop decodes them to.
+//     NaN the pure-Go loop decodes them to. A scan of the group's codes first (fp8Scan) lets a
+//     group without NaN codes, every group of a checkpoint, skip that fix-up.
 //   - One VMULPS by the scale rounds the product to float32 as Go's float32 multiplication does
 //     (MXCSR to nearest, no flushing of subnormals in Go programs).
 //   - bf16 by integer rounding to nearest even, (b + 0x7FFF + bit 16 of b) >> 16, exact also for
@@ -57,6 +58,11 @@ func fp8Setup(k *groupKernel) {
 	bcastD(0xFFFFFF80, c.low7)
 	bcastD(0xFFFFFFFF, c.ones)
 	bcastD(0x80000000, c.sign)
+	c80, ones, _, _ := fp8ScanRegs(k)
+	bcastD(0x80808080, c80)
+	if k.isa == avx512 {
+		VPCMPEQB(ones, ones, ones)
+	}
 	if k.isa == avx512 {
 		VPXORD(c.zero, c.zero, c.zero)
 		var idx []byte
@@ -79,11 +85,19 @@ func fp8Group(k *groupKernel, nt bool) {
 	ANDL(U32(0x7FFFFFFF), EAX)
 	CMPL(EAX, U32(0x7F800000))
 	JAE(LabelRef(special))
-	fp8Steps(k, false, nt)
+	// A finite scale: the NaN codes need their fix-up only in a group that holds one, which
+	// a scan of the group's codes (three instructions for 32 codes) tells.
+	nanCodes := label("nancodes")
+	fp8Scan(k)
+	JNZ(LabelRef(nanCodes))
+	fp8Steps(k, false, false, nt)
+	JMP(LabelRef(next))
+	Label(nanCodes)
+	fp8Steps(k, false, true, nt)
 	JMP(LabelRef(next))
 	Label(special)
 	JA(LabelRef(fill))
-	fp8Steps(k, true, nt)
+	fp8Steps(k, true, true, nt)
 	JMP(LabelRef(next))
 	Label(fill)
 	// A NaN scale: every element is the quiet NaN.
@@ -104,9 +118,36 @@ func fp8Group(k *groupKernel, nt bool) {
 	Label(next)
 }
 
+// fp8ScanRegs returns the registers of the scan for NaN codes: the bytes 0x80, all ones, the
+// accumulator and a scratch register, all below 16 (VEX).
+func fp8ScanRegs(k *groupKernel) (c80, ones, acc, t VecPhysical) {
+	if k.isa == avx512 {
+		return Y7, Y8, Y9, Y10
+	}
+	return Y6, Y9, Y1, Y2 // Y9 is the AVX2 kernel's all-ones constant
+}
+
+// fp8Scan sets ZF unless the group's R11 codes at SI hold a NaN code (0x7F, 0xFF): for 32 codes
+// at a time, code | 0x80 compared with 0xFF, the results ORed together and tested.
+func fp8Scan(k *groupKernel) {
+	c80, ones, acc, t := fp8ScanRegs(k)
+	loop := label("scan")
+	MOVQ(R11, RAX)
+	MOVQ(RSI, RBX)
+	VPXOR(acc, acc, acc)
+	Label(loop)
+	VPOR(Mem{Base: RBX}, c80, t)
+	VPCMPEQB(ones, t, t)
+	VPOR(t, acc, acc)
+	ADDQ(U8(32), RBX)
+	SUBQ(U8(32), RAX)
+	JNZ(LabelRef(loop))
+	VPTEST(acc, acc)
+}
+
 // fp8Steps emits the loop over a group's R12 steps of 32 codes, with the fix-up of ∞ × 0 when inf
-// is set.
-func fp8Steps(k *groupKernel, inf, nt bool) {
+// is set and that of the NaN codes when nanCodes is.
+func fp8Steps(k *groupKernel, inf, nanCodes, nt bool) {
 	c := fp8Regs(k)
 	v := k.isa.vec
 	scale, nan := v(0), v(15)
@@ -138,6 +179,9 @@ func fp8Steps(k *groupKernel, inf, nt bool) {
 			VBLENDVPS(m, nan, p, p)
 		}
 		// The NaN codes: code | 0xFFFFFF80 is all ones; their NaN keeps the code's sign.
+		if !nanCodes {
+			return
+		}
 		if z512 {
 			VPORD(c.low7, d, m)
 			VPCMPEQD(c.ones, m, K1)
