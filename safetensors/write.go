@@ -186,12 +186,19 @@ func (w *Writer) WriteAt(p []byte, off int64) (int, error) {
 	n, err := w.w.WriteAt(p, w.dataOff+off)
 	if n > 0 {
 		w.mark(off, off+int64(n))
+		if w.af != nil && n >= writebackMin {
+			startWriteback(w.af.File, w.dataOff+off, int64(n))
+		}
 	}
 	if err != nil {
 		return n, &Error{File: w.name, Err: err}
 	}
 	return n, nil
 }
+
+// writebackMin is the smallest write whose writeback starts at once (see startWriteback): the
+// chunks of a conversion, not a header's worth of small tensors.
+const writebackMin = 1 << 20
 
 // mark records [a, b) as written, merging it into the sorted list of written ranges.
 func (w *Writer) mark(a, b int64) {

@@ -2,7 +2,9 @@
 # Measures `convertpromote safetensors convert` against cp on checkpoints of one 1 GiB weight
 # (docs/perf/README.md §16): f32 → bf16 and DeepSeek FP8 → bf16, one and two threads, with the
 # input in the page cache. Each line gives the bytes moved (input + output) per second and the
-# ratio to cp's (2 × input) in the same round; rounds alternate the commands.
+# ratios to cp's (2 × input) in the same round, and to cp followed by sync of its output (the
+# command flushes each output file to disk before renaming it into place; on a memory-backed DIR
+# the flush costs nothing); rounds alternate the commands.
 #
 #   sh docs/perf/safetensors.sh [DIR] [ROUNDS]
 #
@@ -33,11 +35,15 @@ in32=$(size "$dir/f32/model.safetensors")
 in8=$(size "$dir/fp8/model.safetensors")
 for r in $(seq "$rounds"); do
 	run cp $((2 * in32)) cp "$dir/f32/model.safetensors" "$dir/out"
+	run cp+sync $((2 * in32)) sh -c "cp '$dir/f32/model.safetensors' '$dir/out' && sync '$dir/out'"
 	run f32-bf16-t1 $((in32 + in32 / 2)) "$dir/convertpromote" safetensors convert "$dir/f32" --to bf16 -o "$dir/out" --quiet --threads 1
 	run f32-bf16-t2 $((in32 + in32 / 2)) "$dir/convertpromote" safetensors convert "$dir/f32" --to bf16 -o "$dir/out" --quiet --threads 2
 	run cp8 $((2 * in8)) cp "$dir/fp8/model.safetensors" "$dir/out"
+	run cp8+sync $((2 * in8)) sh -c "cp '$dir/fp8/model.safetensors' '$dir/out' && sync '$dir/out'"
 	run fp8-bf16-t1 $((in8 * 3)) "$dir/convertpromote" safetensors convert "$dir/fp8" --to bf16 -o "$dir/out" --quiet --threads 1
 	run fp8-bf16-t2 $((in8 * 3)) "$dir/convertpromote" safetensors convert "$dir/fp8" --to bf16 -o "$dir/out" --quiet --threads 2
 done | awk '
-	{ rate = $2 / $3; if ($1 == "cp" || $1 == "cp8") base = rate
-	  printf "%-12s %6.2f GB/s moved  %5.2f x cp\n", $1, rate, rate / base }'
+	{ rate = $2 / $3 }
+	$1 == "cp" || $1 == "cp8" { base = rate; printf "%-12s %6.2f GB/s moved\n", $1, rate; next }
+	$1 ~ /sync/ { sbase = rate; printf "%-12s %6.2f GB/s moved  %5.2f x cp\n", $1, rate, rate / base; next }
+	{ printf "%-12s %6.2f GB/s moved  %5.2f x cp  %5.2f x cp+sync\n", $1, rate, rate / base, rate / sbase }'
