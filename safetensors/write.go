@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strconv"
 	"sync"
@@ -39,6 +40,10 @@ type Writer struct {
 	pos      int64      // the next byte of a sequential Write
 	written  [][2]int64 // merged, sorted ranges of data bytes written
 	finished bool
+	// wb takes ranges (file offset, length) to start writing to disk; a goroutine of its own
+	// does it, so that a converting goroutine never waits on the disk queue. Nil once stopped.
+	wb     chan [2]int64
+	wbDone chan struct{}
 }
 
 // Create starts writing the file path: a temporary file beside it that Commit renames onto
@@ -54,6 +59,15 @@ func Create(path string, tensors []Decl, metadata map[string]string) (*Writer, e
 		return nil, err
 	}
 	w := &Writer{name: path, w: af.File, af: af, dataOff: int64(len(hdr)), size: size, tensors: tt}
+	if writebackSupported {
+		w.wb, w.wbDone = make(chan [2]int64, 64), make(chan struct{})
+		go func(f *os.File, ranges <-chan [2]int64, done chan<- struct{}) {
+			for r := range ranges {
+				startWriteback(f, r[0], r[1])
+			}
+			close(done)
+		}(af.File, w.wb, w.wbDone)
+	}
 	if _, err := af.WriteAt(hdr, 0); err != nil {
 		af.Abort()
 		return nil, &Error{File: path, Err: err}
@@ -186,8 +200,15 @@ func (w *Writer) WriteAt(p []byte, off int64) (int, error) {
 	n, err := w.w.WriteAt(p, w.dataOff+off)
 	if n > 0 {
 		w.mark(off, off+int64(n))
-		if w.af != nil && n >= writebackMin {
-			startWriteback(w.af.File, w.dataOff+off, int64(n))
+		if n >= writebackMin {
+			w.mu.Lock()
+			if w.wb != nil {
+				select {
+				case w.wb <- [2]int64{w.dataOff + off, int64(n)}:
+				default: // the disk is behind: Commit's flush writes these
+				}
+			}
+			w.mu.Unlock()
 		}
 	}
 	if err != nil {
@@ -233,15 +254,29 @@ func (w *Writer) Commit() error {
 	if w.af == nil {
 		return nil
 	}
+	w.stopWriteback()
 	err := atomicfile.Commit(w.af)
 	w.af = nil
 	return err
+}
+
+// stopWriteback ends the writeback goroutine and waits for it, before the file is closed.
+func (w *Writer) stopWriteback() {
+	w.mu.Lock()
+	wb := w.wb
+	w.wb = nil
+	w.mu.Unlock()
+	if wb != nil {
+		close(wb)
+		<-w.wbDone
+	}
 }
 
 // Abort discards the file: the temporary file of a Writer from Create is removed and its path
 // left as it was. It does nothing after Commit, so that it can be deferred.
 func (w *Writer) Abort() {
 	if w.af != nil {
+		w.stopWriteback()
 		w.af.Abort()
 		w.af = nil
 	}
