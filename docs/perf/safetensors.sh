@@ -26,6 +26,7 @@ run() { # name moved-bytes command...
 	name=$1 moved=$2
 	shift 2
 	rm -rf "$dir/out"
+	sync # each command starts with no writeback of an earlier one pending
 	t0=$(now)
 	"$@" >/dev/null
 	t1=$(now)
