@@ -3,6 +3,7 @@ package checkpoint
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/convertpromote/convertpromote/element"
@@ -354,7 +355,7 @@ func (c *Checkpoint) mxfp4Step(t TensorRef, to element.Type, dt safetensors.DTyp
 		return step{}, safetensors.Decl{}, tensorError(t, "MXFP4 blocks without their scales %q", name+"_scales")
 	}
 	want := t.Shape[:n-1]
-	if scale.DType != safetensors.U8 || fmt.Sprint(scale.Shape) != fmt.Sprint(want) {
+	if scale.DType != safetensors.U8 || !slices.Equal(scale.Shape, want) {
 		return step{}, safetensors.Decl{}, tensorError(scale, "%s %v is not the U8 %v the blocks %q need", scale.DType, scale.Shape, want, t.Name)
 	}
 	rows, groups := int(t.Shape[n-3]), int(t.Shape[n-2])

@@ -255,12 +255,16 @@ func (c Codec) QuantizeTiles(codes, scales []byte, t Tiles, src []byte, from ele
 					if err != nil {
 						return err
 					}
-					for k, y := range ys {
-						a := math.Float32frombits(math.Float32bits(y) &^ (1 << 31))
-						if !isFinite(a) {
-							return errorf(kernels.ErrInvalid, "quant: quantize tiles: the value at row %d, column %d is %v", row0+r, j0+k, y)
+					for _, y := range ys {
+						// max keeps a NaN and ±Inf gives +Inf: one test of amax below finds both.
+						amax = max(amax, math.Float32frombits(math.Float32bits(y)&^(1<<31)))
+					}
+					if !isFinite(amax) {
+						for k, y := range ys {
+							if !isFinite(y) {
+								return errorf(kernels.ErrInvalid, "quant: quantize tiles: the value at row %d, column %d is %v", row0+r, j0+k, y)
+							}
 						}
-						amax = max(amax, a)
 					}
 				}
 			}
