@@ -269,8 +269,7 @@ func (c *Checkpoint) writeIndex(w io.Writer, plans []shardPlan) error {
 	wm := map[string]string{}
 	for _, p := range plans {
 		for _, d := range p.decls {
-			n, _ := declBytes(d)
-			total += n
+			total += declBytes(d)
 			wm[d.Name] = p.name
 		}
 	}
@@ -301,10 +300,6 @@ func (c *Checkpoint) writeIndex(w io.Writer, plans []shardPlan) error {
 }
 
 // declBytes returns the data bytes of a declared tensor.
-func declBytes(d safetensors.Decl) (int64, error) {
-	n := int64(d.DType.Bits())
-	for _, v := range d.Shape {
-		n *= v
-	}
-	return n / 8, nil
+func declBytes(d safetensors.Decl) int64 {
+	return safetensors.Tensor{DType: d.DType, Shape: d.Shape}.Elements() * int64(d.DType.Bits()) / 8
 }

@@ -83,7 +83,6 @@ type task struct {
 type engine struct {
 	w        *safetensors.Writer
 	offs     []safetensors.Tensor
-	done     *atomic.Int64
 	progress func(int64)
 	threads  int
 	path     kernels.Path
@@ -412,7 +411,7 @@ func runPlans(plans []shardPlan, outDir string, threads int, progress Progress, 
 		if err != nil {
 			return err
 		}
-		e := &engine{w: w, offs: w.Tensors(), done: &done, progress: report, threads: max(threads, 1), path: path}
+		e := &engine{w: w, offs: w.Tensors(), progress: report, threads: max(threads, 1), path: path}
 		if err := e.run(p); err != nil {
 			return err
 		}

@@ -30,16 +30,15 @@ type Decl struct {
 // is metadata (keys sorted), then the tensors in data order, padded with spaces so that its
 // length is a multiple of 8.
 type Writer struct {
-	name     string
-	w        io.WriterAt
-	af       *atomicfile.File
-	dataOff  int64
-	size     int64
-	tensors  []Tensor
-	mu       sync.Mutex
-	pos      int64      // the next byte of a sequential Write
-	written  [][2]int64 // merged, sorted ranges of data bytes written
-	finished bool
+	name    string
+	w       io.WriterAt
+	af      *atomicfile.File
+	dataOff int64
+	size    int64
+	tensors []Tensor
+	mu      sync.Mutex
+	pos     int64      // the next byte of a sequential Write
+	written [][2]int64 // merged, sorted ranges of data bytes written
 	// wb takes ranges (file offset, length) to start writing to disk; a goroutine of its own
 	// does it, so that a converting goroutine never waits on the disk queue. Nil once stopped.
 	wb     chan [2]int64
@@ -245,7 +244,6 @@ func (w *Writer) Commit() error {
 	for _, r := range w.written {
 		covered += r[1] - r[0]
 	}
-	w.finished = true
 	w.mu.Unlock()
 	if !complete {
 		w.Abort()
