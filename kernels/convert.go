@@ -16,8 +16,8 @@ type Converter struct {
 	// Threads is the number of goroutines; 0 means the package default (SetThreads).
 	Threads int
 	// Rules selects whose conversion rules apply; the zero value is OpenVINO's. Pairs that a
-	// rule set converts like OpenVINO run OpenVINO's kernels on Path; the others run the pure-Go
-	// loop of the rule set whatever Path is.
+	// rule set converts like OpenVINO run OpenVINO's kernels on Path; the others run the rule
+	// set's kernel on Path where it has one (Rules.HasRuleKernel), else its pure-Go loop.
 	Rules Rules
 }
 
@@ -58,7 +58,7 @@ func (c Converter) Convert(dst []byte, to element.Type, src []byte, from element
 			return err
 		}
 		if c.Rules.Set != OpenVINO && uint(from)|uint(to) < numTypes {
-			if f := rulesTable[c.Rules.variant()][from][to]; f != nil {
+			if f := ruleKernel(p, c.Rules.variant(), from, to); f != nil {
 				return c.convertSlow(dst, to, src, from, n, p, f)
 			}
 		}

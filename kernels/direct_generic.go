@@ -517,6 +517,330 @@ func f32ToBoolGeneric(dst []uint8, src []float32) {
 	}
 }
 
+// f32ToF8e4m3ONNXGeneric is the loop of the pair f32 → f8e4m3 under Rules{Set: ONNX} over
+// len(dst) elements; src must be at least as long.
+func f32ToF8e4m3ONNXGeneric(dst []uint8, src []float32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3Sat)
+	}
+}
+
+// f32ToF8e5m2ONNXGeneric is the loop of the pair f32 → f8e5m2 under Rules{Set: ONNX} over
+// len(dst) elements; src must be at least as long.
+func f32ToF8e5m2ONNXGeneric(dst []uint8, src []float32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2Sat)
+	}
+}
+
+// f32ToF8e4m3fnuzONNXGeneric is the loop of the pair f32 → f8e4m3fnuz under Rules{Set: ONNX}
+// over len(dst) elements; src must be at least as long.
+func f32ToF8e4m3fnuzONNXGeneric(dst []uint8, src []float32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZSat)
+	}
+}
+
+// f32ToF8e5m2fnuzONNXGeneric is the loop of the pair f32 → f8e5m2fnuz under Rules{Set: ONNX}
+// over len(dst) elements; src must be at least as long.
+func f32ToF8e5m2fnuzONNXGeneric(dst []uint8, src []float32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZSat)
+	}
+}
+
+// f16ToF8e4m3ONNXGeneric is the loop of the pair f16 → f8e4m3 under Rules{Set: ONNX} over
+// len(dst) elements; src must be at least as long.
+func f16ToF8e4m3ONNXGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3Sat)
+	}
+}
+
+// f16ToF8e5m2ONNXGeneric is the loop of the pair f16 → f8e5m2 under Rules{Set: ONNX} over
+// len(dst) elements; src must be at least as long.
+func f16ToF8e5m2ONNXGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2Sat)
+	}
+}
+
+// f16ToF8e4m3fnuzONNXGeneric is the loop of the pair f16 → f8e4m3fnuz under Rules{Set: ONNX}
+// over len(dst) elements; src must be at least as long.
+func f16ToF8e4m3fnuzONNXGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZSat)
+	}
+}
+
+// f16ToF8e5m2fnuzONNXGeneric is the loop of the pair f16 → f8e5m2fnuz under Rules{Set: ONNX}
+// over len(dst) elements; src must be at least as long.
+func f16ToF8e5m2fnuzONNXGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZSat)
+	}
+}
+
+// bf16ToF8e4m3ONNXGeneric is the loop of the pair bf16 → f8e4m3 under Rules{Set: ONNX} over
+// len(dst) elements; src must be at least as long.
+func bf16ToF8e4m3ONNXGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3Sat)
+	}
+}
+
+// bf16ToF8e5m2ONNXGeneric is the loop of the pair bf16 → f8e5m2 under Rules{Set: ONNX} over
+// len(dst) elements; src must be at least as long.
+func bf16ToF8e5m2ONNXGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2Sat)
+	}
+}
+
+// bf16ToF8e4m3fnuzONNXGeneric is the loop of the pair bf16 → f8e4m3fnuz under Rules{Set: ONNX}
+// over len(dst) elements; src must be at least as long.
+func bf16ToF8e4m3fnuzONNXGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZSat)
+	}
+}
+
+// bf16ToF8e5m2fnuzONNXGeneric is the loop of the pair bf16 → f8e5m2fnuz under Rules{Set: ONNX}
+// over len(dst) elements; src must be at least as long.
+func bf16ToF8e5m2fnuzONNXGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZSat)
+	}
+}
+
+// f32ToF8e4m3ONNXNoSatGeneric is the loop of the pair f32 → f8e4m3 under Rules{Set: ONNX,
+// NoSaturate: true} over len(dst) elements; src must be at least as long.
+func f32ToF8e4m3ONNXNoSatGeneric(dst []uint8, src []float32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3NoSat)
+	}
+}
+
+// f32ToF8e5m2ONNXNoSatGeneric is the loop of the pair f32 → f8e5m2 under Rules{Set: ONNX,
+// NoSaturate: true} over len(dst) elements; src must be at least as long.
+func f32ToF8e5m2ONNXNoSatGeneric(dst []uint8, src []float32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2NoSat)
+	}
+}
+
+// f32ToF8e4m3fnuzONNXNoSatGeneric is the loop of the pair f32 → f8e4m3fnuz under Rules{Set:
+// ONNX, NoSaturate: true} over len(dst) elements; src must be at least as long.
+func f32ToF8e4m3fnuzONNXNoSatGeneric(dst []uint8, src []float32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)
+	}
+}
+
+// f32ToF8e5m2fnuzONNXNoSatGeneric is the loop of the pair f32 → f8e5m2fnuz under Rules{Set:
+// ONNX, NoSaturate: true} over len(dst) elements; src must be at least as long.
+func f32ToF8e5m2fnuzONNXNoSatGeneric(dst []uint8, src []float32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)
+	}
+}
+
+// f16ToF8e4m3ONNXNoSatGeneric is the loop of the pair f16 → f8e4m3 under Rules{Set: ONNX,
+// NoSaturate: true} over len(dst) elements; src must be at least as long.
+func f16ToF8e4m3ONNXNoSatGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3NoSat)
+	}
+}
+
+// f16ToF8e5m2ONNXNoSatGeneric is the loop of the pair f16 → f8e5m2 under Rules{Set: ONNX,
+// NoSaturate: true} over len(dst) elements; src must be at least as long.
+func f16ToF8e5m2ONNXNoSatGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2NoSat)
+	}
+}
+
+// f16ToF8e4m3fnuzONNXNoSatGeneric is the loop of the pair f16 → f8e4m3fnuz under Rules{Set:
+// ONNX, NoSaturate: true} over len(dst) elements; src must be at least as long.
+func f16ToF8e4m3fnuzONNXNoSatGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZNoSat)
+	}
+}
+
+// f16ToF8e5m2fnuzONNXNoSatGeneric is the loop of the pair f16 → f8e5m2fnuz under Rules{Set:
+// ONNX, NoSaturate: true} over len(dst) elements; src must be at least as long.
+func f16ToF8e5m2fnuzONNXNoSatGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZNoSat)
+	}
+}
+
+// bf16ToF8e4m3ONNXNoSatGeneric is the loop of the pair bf16 → f8e4m3 under Rules{Set: ONNX,
+// NoSaturate: true} over len(dst) elements; src must be at least as long.
+func bf16ToF8e4m3ONNXNoSatGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3NoSat)
+	}
+}
+
+// bf16ToF8e5m2ONNXNoSatGeneric is the loop of the pair bf16 → f8e5m2 under Rules{Set: ONNX,
+// NoSaturate: true} over len(dst) elements; src must be at least as long.
+func bf16ToF8e5m2ONNXNoSatGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2NoSat)
+	}
+}
+
+// bf16ToF8e4m3fnuzONNXNoSatGeneric is the loop of the pair bf16 → f8e4m3fnuz under Rules{Set:
+// ONNX, NoSaturate: true} over len(dst) elements; src must be at least as long.
+func bf16ToF8e4m3fnuzONNXNoSatGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZNoSat)
+	}
+}
+
+// bf16ToF8e5m2fnuzONNXNoSatGeneric is the loop of the pair bf16 → f8e5m2fnuz under Rules{Set:
+// ONNX, NoSaturate: true} over len(dst) elements; src must be at least as long.
+func bf16ToF8e5m2fnuzONNXNoSatGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZNoSat)
+	}
+}
+
+// f32ToF8e4m3MLDtypesGeneric is the loop of the pair f32 → f8e4m3 under Rules{Set: MLDtypes}
+// over len(dst) elements; src must be at least as long.
+func f32ToF8e4m3MLDtypesGeneric(dst []uint8, src []float32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3NoSat)
+	}
+}
+
+// f32ToF8e5m2MLDtypesGeneric is the loop of the pair f32 → f8e5m2 under Rules{Set: MLDtypes}
+// over len(dst) elements; src must be at least as long.
+func f32ToF8e5m2MLDtypesGeneric(dst []uint8, src []float32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2ML)
+	}
+}
+
+// f32ToF8e4m3fnuzMLDtypesGeneric is the loop of the pair f32 → f8e4m3fnuz under Rules{Set:
+// MLDtypes} over len(dst) elements; src must be at least as long.
+func f32ToF8e4m3fnuzMLDtypesGeneric(dst []uint8, src []float32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)
+	}
+}
+
+// f32ToF8e5m2fnuzMLDtypesGeneric is the loop of the pair f32 → f8e5m2fnuz under Rules{Set:
+// MLDtypes} over len(dst) elements; src must be at least as long.
+func f32ToF8e5m2fnuzMLDtypesGeneric(dst []uint8, src []float32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)
+	}
+}
+
+// f16ToF8e4m3MLDtypesGeneric is the loop of the pair f16 → f8e4m3 under Rules{Set: MLDtypes}
+// over len(dst) elements; src must be at least as long.
+func f16ToF8e4m3MLDtypesGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3NoSat)
+	}
+}
+
+// f16ToF8e5m2MLDtypesGeneric is the loop of the pair f16 → f8e5m2 under Rules{Set: MLDtypes}
+// over len(dst) elements; src must be at least as long.
+func f16ToF8e5m2MLDtypesGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2ML)
+	}
+}
+
+// f16ToF8e4m3fnuzMLDtypesGeneric is the loop of the pair f16 → f8e4m3fnuz under Rules{Set:
+// MLDtypes} over len(dst) elements; src must be at least as long.
+func f16ToF8e4m3fnuzMLDtypesGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZNoSat)
+	}
+}
+
+// f16ToF8e5m2fnuzMLDtypesGeneric is the loop of the pair f16 → f8e5m2fnuz under Rules{Set:
+// MLDtypes} over len(dst) elements; src must be at least as long.
+func f16ToF8e5m2fnuzMLDtypesGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZNoSat)
+	}
+}
+
+// bf16ToF8e4m3MLDtypesGeneric is the loop of the pair bf16 → f8e4m3 under Rules{Set: MLDtypes}
+// over len(dst) elements; src must be at least as long.
+func bf16ToF8e4m3MLDtypesGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3NoSat)
+	}
+}
+
+// bf16ToF8e5m2MLDtypesGeneric is the loop of the pair bf16 → f8e5m2 under Rules{Set: MLDtypes}
+// over len(dst) elements; src must be at least as long.
+func bf16ToF8e5m2MLDtypesGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2ML)
+	}
+}
+
+// bf16ToF8e4m3fnuzMLDtypesGeneric is the loop of the pair bf16 → f8e4m3fnuz under Rules{Set:
+// MLDtypes} over len(dst) elements; src must be at least as long.
+func bf16ToF8e4m3fnuzMLDtypesGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZNoSat)
+	}
+}
+
+// bf16ToF8e5m2fnuzMLDtypesGeneric is the loop of the pair bf16 → f8e5m2fnuz under Rules{Set:
+// MLDtypes} over len(dst) elements; src must be at least as long.
+func bf16ToF8e5m2fnuzMLDtypesGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZNoSat)
+	}
+}
+
 // directLoops holds the direct loop of every registry row, in the registry's order.
 var directLoops = [...]directLoop{
 	{element.F32, element.F16, typedLoop(f32ToF16Generic)},
@@ -570,4 +894,44 @@ var directLoops = [...]directLoop{
 	{element.U8, element.Boolean, typedLoop(u8ToBoolGeneric)},
 	{element.Boolean, element.F32, typedLoop(boolToF32Generic)},
 	{element.F32, element.Boolean, typedLoop(f32ToBoolGeneric)},
+}
+
+// ruleLoops holds the loop of every row of ruleRegistry, in its order.
+var ruleLoops = [...]ruleLoop{
+	{Rules{Set: ONNX}, element.F32, element.F8E4M3, typedLoop(f32ToF8e4m3ONNXGeneric)},
+	{Rules{Set: ONNX}, element.F32, element.F8E5M2, typedLoop(f32ToF8e5m2ONNXGeneric)},
+	{Rules{Set: ONNX}, element.F32, element.F8E4M3FNUZ, typedLoop(f32ToF8e4m3fnuzONNXGeneric)},
+	{Rules{Set: ONNX}, element.F32, element.F8E5M2FNUZ, typedLoop(f32ToF8e5m2fnuzONNXGeneric)},
+	{Rules{Set: ONNX}, element.F16, element.F8E4M3, typedLoop(f16ToF8e4m3ONNXGeneric)},
+	{Rules{Set: ONNX}, element.F16, element.F8E5M2, typedLoop(f16ToF8e5m2ONNXGeneric)},
+	{Rules{Set: ONNX}, element.F16, element.F8E4M3FNUZ, typedLoop(f16ToF8e4m3fnuzONNXGeneric)},
+	{Rules{Set: ONNX}, element.F16, element.F8E5M2FNUZ, typedLoop(f16ToF8e5m2fnuzONNXGeneric)},
+	{Rules{Set: ONNX}, element.BF16, element.F8E4M3, typedLoop(bf16ToF8e4m3ONNXGeneric)},
+	{Rules{Set: ONNX}, element.BF16, element.F8E5M2, typedLoop(bf16ToF8e5m2ONNXGeneric)},
+	{Rules{Set: ONNX}, element.BF16, element.F8E4M3FNUZ, typedLoop(bf16ToF8e4m3fnuzONNXGeneric)},
+	{Rules{Set: ONNX}, element.BF16, element.F8E5M2FNUZ, typedLoop(bf16ToF8e5m2fnuzONNXGeneric)},
+	{Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3, typedLoop(f32ToF8e4m3ONNXNoSatGeneric)},
+	{Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2, typedLoop(f32ToF8e5m2ONNXNoSatGeneric)},
+	{Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3FNUZ, typedLoop(f32ToF8e4m3fnuzONNXNoSatGeneric)},
+	{Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2FNUZ, typedLoop(f32ToF8e5m2fnuzONNXNoSatGeneric)},
+	{Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E4M3, typedLoop(f16ToF8e4m3ONNXNoSatGeneric)},
+	{Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2, typedLoop(f16ToF8e5m2ONNXNoSatGeneric)},
+	{Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E4M3FNUZ, typedLoop(f16ToF8e4m3fnuzONNXNoSatGeneric)},
+	{Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2FNUZ, typedLoop(f16ToF8e5m2fnuzONNXNoSatGeneric)},
+	{Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E4M3, typedLoop(bf16ToF8e4m3ONNXNoSatGeneric)},
+	{Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E5M2, typedLoop(bf16ToF8e5m2ONNXNoSatGeneric)},
+	{Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E4M3FNUZ, typedLoop(bf16ToF8e4m3fnuzONNXNoSatGeneric)},
+	{Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E5M2FNUZ, typedLoop(bf16ToF8e5m2fnuzONNXNoSatGeneric)},
+	{Rules{Set: MLDtypes}, element.F32, element.F8E4M3, typedLoop(f32ToF8e4m3MLDtypesGeneric)},
+	{Rules{Set: MLDtypes}, element.F32, element.F8E5M2, typedLoop(f32ToF8e5m2MLDtypesGeneric)},
+	{Rules{Set: MLDtypes}, element.F32, element.F8E4M3FNUZ, typedLoop(f32ToF8e4m3fnuzMLDtypesGeneric)},
+	{Rules{Set: MLDtypes}, element.F32, element.F8E5M2FNUZ, typedLoop(f32ToF8e5m2fnuzMLDtypesGeneric)},
+	{Rules{Set: MLDtypes}, element.F16, element.F8E4M3, typedLoop(f16ToF8e4m3MLDtypesGeneric)},
+	{Rules{Set: MLDtypes}, element.F16, element.F8E5M2, typedLoop(f16ToF8e5m2MLDtypesGeneric)},
+	{Rules{Set: MLDtypes}, element.F16, element.F8E4M3FNUZ, typedLoop(f16ToF8e4m3fnuzMLDtypesGeneric)},
+	{Rules{Set: MLDtypes}, element.F16, element.F8E5M2FNUZ, typedLoop(f16ToF8e5m2fnuzMLDtypesGeneric)},
+	{Rules{Set: MLDtypes}, element.BF16, element.F8E4M3, typedLoop(bf16ToF8e4m3MLDtypesGeneric)},
+	{Rules{Set: MLDtypes}, element.BF16, element.F8E5M2, typedLoop(bf16ToF8e5m2MLDtypesGeneric)},
+	{Rules{Set: MLDtypes}, element.BF16, element.F8E4M3FNUZ, typedLoop(bf16ToF8e4m3fnuzMLDtypesGeneric)},
+	{Rules{Set: MLDtypes}, element.BF16, element.F8E5M2FNUZ, typedLoop(bf16ToF8e5m2fnuzMLDtypesGeneric)},
 }

@@ -46,9 +46,9 @@ const amd64Paths = onAVX2 | onAVX512
 // archInit fills the dispatch tables of the paths the CPU has; the package's init calls it
 // before building Convert's dispatch table.
 func archInit() {
-	bindKernels(amd64Kernels(), amd64Paths, func(p Path) bool {
-		return p == AVX2 && haveAVX2 || p == AVX512 && haveAVX512
-	})
+	runs := func(p Path) bool { return p == AVX2 && haveAVX2 || p == AVX512 && haveAVX512 }
+	bindKernels(amd64Kernels(), amd64Paths, runs)
+	bindRuleKernels(append(avx2RuleKernels(), avx512RuleKernels()...), amd64Paths, runs)
 	if !haveAVX2 {
 		return
 	}

@@ -45,7 +45,9 @@ func bf16UsesBFCVTN() bool { return useBFCVTN && hasBF16 }
 // archInit binds the NEON kernels; the package's init calls it before building Convert's
 // dispatch table.
 func archInit() {
-	bindKernels(arm64Kernels(), onNEON, func(p Path) bool { return p == NEON && hasASIMD })
+	runs := func(p Path) bool { return p == NEON && hasASIMD }
+	bindKernels(arm64Kernels(), onNEON, runs)
+	bindRuleKernels(arm64RuleKernels(), onNEON, runs)
 }
 
 // archPaths returns the SIMD paths this CPU can run, best first: NEON on every arm64 CPU with

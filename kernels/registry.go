@@ -212,6 +212,127 @@ var registry = []pairRow{
 			"are: NaN and ±Inf → true."},
 }
 
+// ruleRow is a row of ruleRegistry: a pair that a rule set converts differently from OpenVINO
+// (Rules.OwnLoop), its SIMD kernels and its loop. The loop is the rule set's pure-Go loop of the
+// pair (generated into direct_generic.go as for registry's rows) and the scalar loop that every
+// kernel of the row computes; the tests compare both with the rule set's reference
+// (rules_reference_test.go).
+type ruleRow struct {
+	// rules are the rules of the row, with only the fields that matter for the pair's target
+	// (see Rules.forPair): the row serves every Rules value that reduces to them.
+	rules    Rules
+	from, to element.Type
+	paths    pathSet
+	loop     string
+}
+
+// ruleRegistry lists the rule sets' pairs with SIMD kernels. Pairs of rule sets without a row run
+// the rule set's generic loop (blockLoop) on every path; docs/kernels.md says which and why.
+var ruleRegistry = []ruleRow{
+	{rules: Rules{Set: ONNX}, from: element.F32, to: element.F8E4M3, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3Sat)"},
+	{rules: Rules{Set: ONNX}, from: element.F32, to: element.F8E5M2, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2Sat)"},
+	{rules: Rules{Set: ONNX}, from: element.F32, to: element.F8E4M3FNUZ, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZSat)"},
+	{rules: Rules{Set: ONNX}, from: element.F32, to: element.F8E5M2FNUZ, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZSat)"},
+	{rules: Rules{Set: ONNX}, from: element.F16, to: element.F8E4M3, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3Sat)"},
+	{rules: Rules{Set: ONNX}, from: element.F16, to: element.F8E5M2, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2Sat)"},
+	{rules: Rules{Set: ONNX}, from: element.F16, to: element.F8E4M3FNUZ, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZSat)"},
+	{rules: Rules{Set: ONNX}, from: element.F16, to: element.F8E5M2FNUZ, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZSat)"},
+	{rules: Rules{Set: ONNX}, from: element.BF16, to: element.F8E4M3, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3Sat)"},
+	{rules: Rules{Set: ONNX}, from: element.BF16, to: element.F8E5M2, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2Sat)"},
+	{rules: Rules{Set: ONNX}, from: element.BF16, to: element.F8E4M3FNUZ, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZSat)"},
+	{rules: Rules{Set: ONNX}, from: element.BF16, to: element.F8E5M2FNUZ, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZSat)"},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F32, to: element.F8E4M3, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3NoSat)"},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F32, to: element.F8E5M2, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2NoSat)"},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F32, to: element.F8E4M3FNUZ, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)"},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F32, to: element.F8E5M2FNUZ, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)"},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F16, to: element.F8E4M3, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3NoSat)"},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F16, to: element.F8E5M2, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2NoSat)"},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F16, to: element.F8E4M3FNUZ, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZNoSat)"},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F16, to: element.F8E5M2FNUZ, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZNoSat)"},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.BF16, to: element.F8E4M3, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3NoSat)"},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.BF16, to: element.F8E5M2, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2NoSat)"},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.BF16, to: element.F8E4M3FNUZ, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZNoSat)"},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.BF16, to: element.F8E5M2FNUZ, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZNoSat)"},
+	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E4M3, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3NoSat)"},
+	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E5M2, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2ML)"},
+	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E4M3FNUZ, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)"},
+	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E5M2FNUZ, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)"},
+	{rules: Rules{Set: MLDtypes}, from: element.F16, to: element.F8E4M3, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3NoSat)"},
+	{rules: Rules{Set: MLDtypes}, from: element.F16, to: element.F8E5M2, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2ML)"},
+	{rules: Rules{Set: MLDtypes}, from: element.F16, to: element.F8E4M3FNUZ, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZNoSat)"},
+	{rules: Rules{Set: MLDtypes}, from: element.F16, to: element.F8E5M2FNUZ, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZNoSat)"},
+	{rules: Rules{Set: MLDtypes}, from: element.BF16, to: element.F8E4M3, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3NoSat)"},
+	{rules: Rules{Set: MLDtypes}, from: element.BF16, to: element.F8E5M2, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2ML)"},
+	{rules: Rules{Set: MLDtypes}, from: element.BF16, to: element.F8E4M3FNUZ, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZNoSat)"},
+	{rules: Rules{Set: MLDtypes}, from: element.BF16, to: element.F8E5M2FNUZ, paths: onAVX2 | onAVX512, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZNoSat)"},
+}
+
+// ruleRegistryRow returns the row of ruleRegistry of the pair under r (reduced by forPair), or nil.
+func ruleRegistryRow(r Rules, from, to element.Type) *ruleRow {
+	r = r.forPair(to)
+	for i := range ruleRegistry {
+		if w := &ruleRegistry[i]; w.rules == r && w.from == from && w.to == to {
+			return w
+		}
+	}
+	return nil
+}
+
+// ruleKernelSpec binds an architecture's kernel to its row of ruleRegistry.
+type ruleKernelSpec struct {
+	path     Path
+	rules    Rules
+	from, to element.Type
+	f        loopFunc
+}
+
+// ruleSIMD holds the SIMD kernels of the rule sets on the paths the CPU runs, by path, rule
+// variant (ruleVariants) and pair.
+var ruleSIMD = func() (t [numPaths][][numTypes][numTypes]loopFunc) {
+	for p := range t {
+		t[p] = make([][numTypes][numTypes]loopFunc, len(ruleVariants))
+	}
+	return t
+}()
+
+// bindRuleKernels fills ruleSIMD with the kernels of the paths for which runs is true, for every
+// variant that reduces to their rows' rules. It panics when the kernels and ruleRegistry
+// disagree, as bindKernels does: a kernel without its row, a row that names one of the
+// architecture's paths (own) without a kernel on it, or a row whose rules are not reduced.
+func bindRuleKernels(specs []ruleKernelSpec, own pathSet, runs func(Path) bool) {
+	type slot struct {
+		path     Path
+		rules    Rules
+		from, to element.Type
+	}
+	have := map[slot]bool{}
+	for _, s := range specs {
+		r := ruleRegistryRow(s.rules, s.from, s.to)
+		if r == nil || r.rules != s.rules || !r.paths.has(s.path) || !own.has(s.path) {
+			panic(fmt.Sprintf("kernels: %s kernel for %s→%s under %+v has no ruleRegistry row naming its path", s.path, s.from, s.to, s.rules))
+		}
+		have[slot{s.path, s.rules, s.from, s.to}] = true
+		if !runs(s.path) {
+			continue
+		}
+		for v, rv := range ruleVariants {
+			if rv.forPair(s.to) == s.rules {
+				ruleSIMD[s.path][v][s.from][s.to] = s.f
+			}
+		}
+	}
+	for _, r := range ruleRegistry {
+		if r.rules != r.rules.forPair(r.to) {
+			panic(fmt.Sprintf("kernels: ruleRegistry row %s→%s has rules %+v, which the pair reduces to %+v", r.from, r.to, r.rules, r.rules.forPair(r.to)))
+		}
+		for p := range numPaths {
+			if own.has(p) && r.paths.has(p) && !have[slot{p, r.rules, r.from, r.to}] {
+				panic(fmt.Sprintf("kernels: ruleRegistry row %s→%s under %+v names %s, which has no kernel for it", r.from, r.to, r.rules, p))
+			}
+		}
+	}
+}
+
 // kernelSpec binds an architecture's kernel to its registry row: the ordinary kernel of path
 // on the pair, or with nt its non-temporal variant (AVX-512 only, n a multiple of the row's nt
 // block, dst 64-byte aligned).

@@ -118,6 +118,19 @@ type Rules struct {
 	E8M0Round E8M0Rounding
 }
 
+// String names the rules as ONNX writes Cast's attributes: "openvino", "ml_dtypes", "onnx", and
+// for ONNX the attributes that differ from their defaults, "onnx saturate=0 round_mode=down".
+func (r Rules) String() string {
+	s := r.Set.String()
+	if r.Set == ONNX && r.NoSaturate {
+		s += " saturate=0"
+	}
+	if r.Set == ONNX && r.E8M0Round != RoundUp {
+		s += " round_mode=" + r.E8M0Round.String()
+	}
+	return s
+}
+
 // check reports an out-of-range field.
 func (r Rules) check() error {
 	if r.Set >= numRuleSets {
@@ -163,8 +176,9 @@ var ruleVariants, variantIndex = func() (vs []Rules, idx [numRuleSets][2][numE8M
 func (r Rules) variant() int { return int(variantIndex[r.Set][b2u(r.NoSaturate)][r.E8M0Round]) }
 
 // rulesTable holds the pure-Go loop of every pair whose rules differ from OpenVINO's, per
-// variant; nil entries take OpenVINO's kernels. Built once so that a Converter with rules does
-// not allocate.
+// variant; nil entries take OpenVINO's kernels. A pair with a row in ruleRegistry runs the row's
+// loop (ruleLoops), the others the rule set's generic loop (blockLoop). Built once so that a
+// Converter with rules does not allocate.
 var rulesTable = func() [][numTypes][numTypes]loopFunc {
 	t := make([][numTypes][numTypes]loopFunc, len(ruleVariants))
 	for v, r := range ruleVariants {
@@ -175,12 +189,55 @@ var rulesTable = func() [][numTypes][numTypes]loopFunc {
 				}
 			}
 		}
+		for _, l := range ruleLoops {
+			if r.forPair(l.to) == l.rules {
+				t[v][l.from][l.to] = l.f
+			}
+		}
 	}
 	return t
 }()
 
-// OwnLoop reports whether the pair runs the rule set's own pure-Go loop under r rather than
-// OpenVINO's kernels (SIMD included): the pairs the rule set converts differently from OpenVINO.
+// ruleLoop is the loop of a row of ruleRegistry (direct_generic.go, generated from the row).
+type ruleLoop struct {
+	rules    Rules
+	from, to element.Type
+	f        loopFunc
+}
+
+// forPair returns r without the fields that do not change how a pair converts to to: under ONNX,
+// NoSaturate matters to the float8 targets alone and E8M0Round to f8e8m0 alone; other rule sets
+// have no fields (see ignoring).
+func (r Rules) forPair(to element.Type) Rules {
+	r = r.ignoring()
+	if r.Set != ONNX {
+		return r
+	}
+	switch to {
+	case element.F8E4M3, element.F8E5M2, element.F8E4M3FNUZ, element.F8E5M2FNUZ:
+		r.E8M0Round = RoundUp
+	case element.F8E8M0:
+	default:
+		r.NoSaturate, r.E8M0Round = false, RoundUp
+	}
+	return r
+}
+
+// ruleKernel returns the loop of the pair under the rule variant v on path p (resolved): the
+// path's SIMD kernel from ruleRegistry when it has one, else the rule set's pure-Go loop; nil
+// for a pair that converts as under OpenVINO.
+func ruleKernel(p Path, v int, from, to element.Type) loopFunc {
+	if p < numPaths && p != Generic {
+		if f := ruleSIMD[p][v][from][to]; f != nil {
+			return f
+		}
+	}
+	return rulesTable[v][from][to]
+}
+
+// OwnLoop reports whether the pair runs the rule set's own loop under r rather than OpenVINO's
+// kernels: the pairs the rule set converts differently from OpenVINO. Those pairs run the rule
+// set's SIMD kernels where ruleRegistry has them (HasRuleKernel) and its pure-Go loop otherwise.
 // It is false for OpenVINO's rules and for rules with a field out of range.
 func (r Rules) OwnLoop(from, to element.Type) bool {
 	return r.Set != OpenVINO && r.check() == nil && uint(from)|uint(to) < numTypes &&
@@ -191,6 +248,13 @@ func (r Rules) OwnLoop(from, to element.Type) bool {
 // it does not (f16, bf16, f32 and f64 among themselves except from f64 to f16 and bf16, every
 // decode of a narrow float to f16, bf16, f32 or f64, integer → f32 and f64) keep OpenVINO's
 // kernels, SIMD included.
+// HasRuleKernel reports whether path p (Best: the best path) has a SIMD kernel of its own for the
+// pair under r, one of the rule set's rather than OpenVINO's: true only where OwnLoop is.
+func (r Rules) HasRuleKernel(p Path, from, to element.Type) bool {
+	p = p.resolve()
+	return r.OwnLoop(from, to) && p < numPaths && p != Generic && ruleSIMD[p][r.variant()][from][to] != nil
+}
+
 func rulesDiffer(s RuleSet, from, to element.Type) bool {
 	if s == OpenVINO || from == to || from == element.NF4 || to == element.NF4 ||
 		from.IsComplex() || to.IsComplex() {

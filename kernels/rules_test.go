@@ -236,11 +236,12 @@ func f64RulePatterns() []uint64 {
 	return out
 }
 
-// TestRulesNarrowExhaustive converts to every narrow float target under every rule variant and
-// compares each element with the independent reference (rules_reference_test.go): all 2^16
+// TestRulesNarrowExhaustive converts to every narrow float target under every rule variant, on
+// every path the CPU runs (the rule sets' SIMD kernels and their pure-Go loops), and compares
+// each element with the independent reference (rules_reference_test.go): all 2^16
 // f16 and bf16 patterns (a stride of 7 under -short), at least 2^20 f32 patterns (fewer under
 // -short), and f64 values at and next to every rounding midpoint. 8-bit sources are exhaustive
-// in TestAllPairsRules. Its subtests are pair/best, each looping over the target's rule variants.
+// in TestAllPairsRules. Its subtests are pair/path, each looping over the target's rule variants.
 func TestRulesNarrowExhaustive(t *testing.T) {
 	short := testing.Short()
 	step := 1
@@ -283,34 +284,36 @@ func TestRulesNarrowExhaustive(t *testing.T) {
 		for _, to := range targets {
 			t.Run(pairName(s.from, to), func(t *testing.T) {
 				t.Parallel()
-				t.Run(Best.String(), func(t *testing.T) {
-					for _, c := range narrowRuleCases() {
-						if c.to != to {
-							continue
-						}
-						n := len(s.bits)
-						size, _ := c.to.ByteSize(int64(n))
-						dst := make([]byte, size)
-						if err := (Converter{Rules: c.r}).Convert(dst, c.to, src, s.from, n); err != nil {
-							t.Fatal(err)
-						}
-						got, stray := refUnpack(c.to, dst, n)
-						if stray {
-							t.Errorf("%+v %v → %v: unused bits of the packed destination are not zero", c.r, s.from, c.to)
-						}
-						bad := 0
-						for i, v := range vals {
-							if want := refRulesEncode(c.r, c.to, v); got[i][0] != want {
-								if bad++; bad <= 3 {
-									t.Errorf("%+v %v %#x → %v: got %#x, want %#x", c.r, s.from, s.bits[i], c.to, got[i][0], want)
+				for _, p := range Paths() {
+					t.Run(p.String(), func(t *testing.T) {
+						for _, c := range narrowRuleCases() {
+							if c.to != to {
+								continue
+							}
+							n := len(s.bits)
+							size, _ := c.to.ByteSize(int64(n))
+							dst := make([]byte, size)
+							if err := (Converter{Path: p, Rules: c.r}).Convert(dst, c.to, src, s.from, n); err != nil {
+								t.Fatal(err)
+							}
+							got, stray := refUnpack(c.to, dst, n)
+							if stray {
+								t.Errorf("%+v %v → %v: unused bits of the packed destination are not zero", c.r, s.from, c.to)
+							}
+							bad := 0
+							for i, v := range vals {
+								if want := refRulesEncode(c.r, c.to, v); got[i][0] != want {
+									if bad++; bad <= 3 {
+										t.Errorf("%+v %v %#x → %v: got %#x, want %#x", c.r, s.from, s.bits[i], c.to, got[i][0], want)
+									}
 								}
 							}
+							if bad > 3 {
+								t.Errorf("%+v %v → %v: %d of %d differ", c.r, s.from, c.to, bad, n)
+							}
 						}
-						if bad > 3 {
-							t.Errorf("%+v %v → %v: %d of %d differ", c.r, s.from, c.to, bad, n)
-						}
-					}
-				})
+					})
+				}
 			})
 		}
 	}

@@ -1244,6 +1244,1014 @@ func f4e2m1ToF32AVX512(dst, src []byte, n int)
 //go:noescape
 func f4e2m1ToF16AVX512(dst, src []byte, n int)
 
+// f32ToF8e4m3ONNXAVX2 converts n elements of the pair f32 → f8e4m3 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3Sat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e4m3ONNXAVX2(dst, src []byte, n int)
+
+// f32ToF8e4m3ONNXAVX512 converts n elements of the pair f32 → f8e4m3 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3Sat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e4m3ONNXAVX512(dst, src []byte, n int)
+
+// f32ToF8e5m2ONNXAVX2 converts n elements of the pair f32 → f8e5m2 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2Sat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e5m2ONNXAVX2(dst, src []byte, n int)
+
+// f32ToF8e5m2ONNXAVX512 converts n elements of the pair f32 → f8e5m2 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2Sat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e5m2ONNXAVX512(dst, src []byte, n int)
+
+// f32ToF8e4m3fnuzONNXAVX2 converts n elements of the pair f32 → f8e4m3fnuz on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e4m3fnuzONNXAVX2(dst, src []byte, n int)
+
+// f32ToF8e4m3fnuzONNXAVX512 converts n elements of the pair f32 → f8e4m3fnuz on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e4m3fnuzONNXAVX512(dst, src []byte, n int)
+
+// f32ToF8e5m2fnuzONNXAVX2 converts n elements of the pair f32 → f8e5m2fnuz on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e5m2fnuzONNXAVX2(dst, src []byte, n int)
+
+// f32ToF8e5m2fnuzONNXAVX512 converts n elements of the pair f32 → f8e5m2fnuz on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e5m2fnuzONNXAVX512(dst, src []byte, n int)
+
+// f16ToF8e4m3ONNXAVX2 converts n elements of the pair f16 → f8e4m3 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3Sat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e4m3ONNXAVX2(dst, src []byte, n int)
+
+// f16ToF8e4m3ONNXAVX512 converts n elements of the pair f16 → f8e4m3 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3Sat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e4m3ONNXAVX512(dst, src []byte, n int)
+
+// f16ToF8e5m2ONNXAVX2 converts n elements of the pair f16 → f8e5m2 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2Sat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e5m2ONNXAVX2(dst, src []byte, n int)
+
+// f16ToF8e5m2ONNXAVX512 converts n elements of the pair f16 → f8e5m2 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2Sat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e5m2ONNXAVX512(dst, src []byte, n int)
+
+// f16ToF8e4m3fnuzONNXAVX2 converts n elements of the pair f16 → f8e4m3fnuz on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e4m3fnuzONNXAVX2(dst, src []byte, n int)
+
+// f16ToF8e4m3fnuzONNXAVX512 converts n elements of the pair f16 → f8e4m3fnuz on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e4m3fnuzONNXAVX512(dst, src []byte, n int)
+
+// f16ToF8e5m2fnuzONNXAVX2 converts n elements of the pair f16 → f8e5m2fnuz on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e5m2fnuzONNXAVX2(dst, src []byte, n int)
+
+// f16ToF8e5m2fnuzONNXAVX512 converts n elements of the pair f16 → f8e5m2fnuz on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e5m2fnuzONNXAVX512(dst, src []byte, n int)
+
+// bf16ToF8e4m3ONNXAVX2 converts n elements of the pair bf16 → f8e4m3 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3Sat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e4m3ONNXAVX2(dst, src []byte, n int)
+
+// bf16ToF8e4m3ONNXAVX512 converts n elements of the pair bf16 → f8e4m3 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3Sat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e4m3ONNXAVX512(dst, src []byte, n int)
+
+// bf16ToF8e5m2ONNXAVX2 converts n elements of the pair bf16 → f8e5m2 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2Sat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e5m2ONNXAVX2(dst, src []byte, n int)
+
+// bf16ToF8e5m2ONNXAVX512 converts n elements of the pair bf16 → f8e5m2 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2Sat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e5m2ONNXAVX512(dst, src []byte, n int)
+
+// bf16ToF8e4m3fnuzONNXAVX2 converts n elements of the pair bf16 → f8e4m3fnuz on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e4m3fnuzONNXAVX2(dst, src []byte, n int)
+
+// bf16ToF8e4m3fnuzONNXAVX512 converts n elements of the pair bf16 → f8e4m3fnuz on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e4m3fnuzONNXAVX512(dst, src []byte, n int)
+
+// bf16ToF8e5m2fnuzONNXAVX2 converts n elements of the pair bf16 → f8e5m2fnuz on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e5m2fnuzONNXAVX2(dst, src []byte, n int)
+
+// bf16ToF8e5m2fnuzONNXAVX512 converts n elements of the pair bf16 → f8e5m2fnuz on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e5m2fnuzONNXAVX512(dst, src []byte, n int)
+
+// f32ToF8e4m3ONNXNoSatAVX2 converts n elements of the pair f32 → f8e4m3 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3NoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e4m3ONNXNoSatAVX2(dst, src []byte, n int)
+
+// f32ToF8e4m3ONNXNoSatAVX512 converts n elements of the pair f32 → f8e4m3 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3NoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e4m3ONNXNoSatAVX512(dst, src []byte, n int)
+
+// f32ToF8e5m2ONNXNoSatAVX2 converts n elements of the pair f32 → f8e5m2 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2NoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e5m2ONNXNoSatAVX2(dst, src []byte, n int)
+
+// f32ToF8e5m2ONNXNoSatAVX512 converts n elements of the pair f32 → f8e5m2 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2NoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e5m2ONNXNoSatAVX512(dst, src []byte, n int)
+
+// f32ToF8e4m3fnuzONNXNoSatAVX2 converts n elements of the pair f32 → f8e4m3fnuz on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e4m3fnuzONNXNoSatAVX2(dst, src []byte, n int)
+
+// f32ToF8e4m3fnuzONNXNoSatAVX512 converts n elements of the pair f32 → f8e4m3fnuz on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e4m3fnuzONNXNoSatAVX512(dst, src []byte, n int)
+
+// f32ToF8e5m2fnuzONNXNoSatAVX2 converts n elements of the pair f32 → f8e5m2fnuz on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e5m2fnuzONNXNoSatAVX2(dst, src []byte, n int)
+
+// f32ToF8e5m2fnuzONNXNoSatAVX512 converts n elements of the pair f32 → f8e5m2fnuz on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e5m2fnuzONNXNoSatAVX512(dst, src []byte, n int)
+
+// f16ToF8e4m3ONNXNoSatAVX2 converts n elements of the pair f16 → f8e4m3 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3NoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e4m3ONNXNoSatAVX2(dst, src []byte, n int)
+
+// f16ToF8e4m3ONNXNoSatAVX512 converts n elements of the pair f16 → f8e4m3 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3NoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e4m3ONNXNoSatAVX512(dst, src []byte, n int)
+
+// f16ToF8e5m2ONNXNoSatAVX2 converts n elements of the pair f16 → f8e5m2 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2NoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e5m2ONNXNoSatAVX2(dst, src []byte, n int)
+
+// f16ToF8e5m2ONNXNoSatAVX512 converts n elements of the pair f16 → f8e5m2 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2NoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e5m2ONNXNoSatAVX512(dst, src []byte, n int)
+
+// f16ToF8e4m3fnuzONNXNoSatAVX2 converts n elements of the pair f16 → f8e4m3fnuz on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e4m3fnuzONNXNoSatAVX2(dst, src []byte, n int)
+
+// f16ToF8e4m3fnuzONNXNoSatAVX512 converts n elements of the pair f16 → f8e4m3fnuz on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e4m3fnuzONNXNoSatAVX512(dst, src []byte, n int)
+
+// f16ToF8e5m2fnuzONNXNoSatAVX2 converts n elements of the pair f16 → f8e5m2fnuz on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e5m2fnuzONNXNoSatAVX2(dst, src []byte, n int)
+
+// f16ToF8e5m2fnuzONNXNoSatAVX512 converts n elements of the pair f16 → f8e5m2fnuz on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e5m2fnuzONNXNoSatAVX512(dst, src []byte, n int)
+
+// bf16ToF8e4m3ONNXNoSatAVX2 converts n elements of the pair bf16 → f8e4m3 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3NoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e4m3ONNXNoSatAVX2(dst, src []byte, n int)
+
+// bf16ToF8e4m3ONNXNoSatAVX512 converts n elements of the pair bf16 → f8e4m3 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3NoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e4m3ONNXNoSatAVX512(dst, src []byte, n int)
+
+// bf16ToF8e5m2ONNXNoSatAVX2 converts n elements of the pair bf16 → f8e5m2 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2NoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e5m2ONNXNoSatAVX2(dst, src []byte, n int)
+
+// bf16ToF8e5m2ONNXNoSatAVX512 converts n elements of the pair bf16 → f8e5m2 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2NoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e5m2ONNXNoSatAVX512(dst, src []byte, n int)
+
+// bf16ToF8e4m3fnuzONNXNoSatAVX2 converts n elements of the pair bf16 → f8e4m3fnuz on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e4m3fnuzONNXNoSatAVX2(dst, src []byte, n int)
+
+// bf16ToF8e4m3fnuzONNXNoSatAVX512 converts n elements of the pair bf16 → f8e4m3fnuz on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e4m3fnuzONNXNoSatAVX512(dst, src []byte, n int)
+
+// bf16ToF8e5m2fnuzONNXNoSatAVX2 converts n elements of the pair bf16 → f8e5m2fnuz on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e5m2fnuzONNXNoSatAVX2(dst, src []byte, n int)
+
+// bf16ToF8e5m2fnuzONNXNoSatAVX512 converts n elements of the pair bf16 → f8e5m2fnuz on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e5m2fnuzONNXNoSatAVX512(dst, src []byte, n int)
+
+// f32ToF8e4m3MLDtypesAVX2 converts n elements of the pair f32 → f8e4m3 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3NoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e4m3MLDtypesAVX2(dst, src []byte, n int)
+
+// f32ToF8e4m3MLDtypesAVX512 converts n elements of the pair f32 → f8e4m3 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3NoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e4m3MLDtypesAVX512(dst, src []byte, n int)
+
+// f32ToF8e5m2MLDtypesAVX2 converts n elements of the pair f32 → f8e5m2 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2ML)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e5m2MLDtypesAVX2(dst, src []byte, n int)
+
+// f32ToF8e5m2MLDtypesAVX512 converts n elements of the pair f32 → f8e5m2 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2ML)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e5m2MLDtypesAVX512(dst, src []byte, n int)
+
+// f32ToF8e4m3fnuzMLDtypesAVX2 converts n elements of the pair f32 → f8e4m3fnuz on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e4m3fnuzMLDtypesAVX2(dst, src []byte, n int)
+
+// f32ToF8e4m3fnuzMLDtypesAVX512 converts n elements of the pair f32 → f8e4m3fnuz on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e4m3fnuzMLDtypesAVX512(dst, src []byte, n int)
+
+// f32ToF8e5m2fnuzMLDtypesAVX2 converts n elements of the pair f32 → f8e5m2fnuz on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e5m2fnuzMLDtypesAVX2(dst, src []byte, n int)
+
+// f32ToF8e5m2fnuzMLDtypesAVX512 converts n elements of the pair f32 → f8e5m2fnuz on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)
+
+// f16ToF8e4m3MLDtypesAVX2 converts n elements of the pair f16 → f8e4m3 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3NoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e4m3MLDtypesAVX2(dst, src []byte, n int)
+
+// f16ToF8e4m3MLDtypesAVX512 converts n elements of the pair f16 → f8e4m3 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3NoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e4m3MLDtypesAVX512(dst, src []byte, n int)
+
+// f16ToF8e5m2MLDtypesAVX2 converts n elements of the pair f16 → f8e5m2 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2ML)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e5m2MLDtypesAVX2(dst, src []byte, n int)
+
+// f16ToF8e5m2MLDtypesAVX512 converts n elements of the pair f16 → f8e5m2 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2ML)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e5m2MLDtypesAVX512(dst, src []byte, n int)
+
+// f16ToF8e4m3fnuzMLDtypesAVX2 converts n elements of the pair f16 → f8e4m3fnuz on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e4m3fnuzMLDtypesAVX2(dst, src []byte, n int)
+
+// f16ToF8e4m3fnuzMLDtypesAVX512 converts n elements of the pair f16 → f8e4m3fnuz on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e4m3fnuzMLDtypesAVX512(dst, src []byte, n int)
+
+// f16ToF8e5m2fnuzMLDtypesAVX2 converts n elements of the pair f16 → f8e5m2fnuz on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e5m2fnuzMLDtypesAVX2(dst, src []byte, n int)
+
+// f16ToF8e5m2fnuzMLDtypesAVX512 converts n elements of the pair f16 → f8e5m2fnuz on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)
+
+// bf16ToF8e4m3MLDtypesAVX2 converts n elements of the pair bf16 → f8e4m3 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3NoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e4m3MLDtypesAVX2(dst, src []byte, n int)
+
+// bf16ToF8e4m3MLDtypesAVX512 converts n elements of the pair bf16 → f8e4m3 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3NoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e4m3MLDtypesAVX512(dst, src []byte, n int)
+
+// bf16ToF8e5m2MLDtypesAVX2 converts n elements of the pair bf16 → f8e5m2 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2ML)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e5m2MLDtypesAVX2(dst, src []byte, n int)
+
+// bf16ToF8e5m2MLDtypesAVX512 converts n elements of the pair bf16 → f8e5m2 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2ML)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e5m2MLDtypesAVX512(dst, src []byte, n int)
+
+// bf16ToF8e4m3fnuzMLDtypesAVX2 converts n elements of the pair bf16 → f8e4m3fnuz on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e4m3fnuzMLDtypesAVX2(dst, src []byte, n int)
+
+// bf16ToF8e4m3fnuzMLDtypesAVX512 converts n elements of the pair bf16 → f8e4m3fnuz on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e4m3fnuzMLDtypesAVX512(dst, src []byte, n int)
+
+// bf16ToF8e5m2fnuzMLDtypesAVX2 converts n elements of the pair bf16 → f8e5m2fnuz on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e5m2fnuzMLDtypesAVX2(dst, src []byte, n int)
+
+// bf16ToF8e5m2fnuzMLDtypesAVX512 converts n elements of the pair bf16 → f8e5m2fnuz on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZNoSat)
+//	}
+//
+// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
+// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
+// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
+// sign; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)
+
 // avx2Kernels lists the AVX2 kernels with their pairs.
 func avx2Kernels() []kernelSpec {
 	return []kernelSpec{
@@ -1373,5 +2381,89 @@ func avx512BF16Kernels() []kernelSpec {
 	return []kernelSpec{
 		{AVX512, element.F32, element.BF16, f32ToBF16AVX512BF, false},
 		{AVX512, element.F16, element.BF16, f16ToBF16AVX512BF, false},
+	}
+}
+
+// avx2RuleKernels lists the AVX2 kernels of the rows of ruleRegistry with their rules and pairs.
+func avx2RuleKernels() []ruleKernelSpec {
+	return []ruleKernelSpec{
+		{AVX2, Rules{Set: ONNX}, element.F32, element.F8E4M3, f32ToF8e4m3ONNXAVX2},
+		{AVX2, Rules{Set: ONNX}, element.F32, element.F8E5M2, f32ToF8e5m2ONNXAVX2},
+		{AVX2, Rules{Set: ONNX}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzONNXAVX2},
+		{AVX2, Rules{Set: ONNX}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzONNXAVX2},
+		{AVX2, Rules{Set: ONNX}, element.F16, element.F8E4M3, f16ToF8e4m3ONNXAVX2},
+		{AVX2, Rules{Set: ONNX}, element.F16, element.F8E5M2, f16ToF8e5m2ONNXAVX2},
+		{AVX2, Rules{Set: ONNX}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzONNXAVX2},
+		{AVX2, Rules{Set: ONNX}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzONNXAVX2},
+		{AVX2, Rules{Set: ONNX}, element.BF16, element.F8E4M3, bf16ToF8e4m3ONNXAVX2},
+		{AVX2, Rules{Set: ONNX}, element.BF16, element.F8E5M2, bf16ToF8e5m2ONNXAVX2},
+		{AVX2, Rules{Set: ONNX}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzONNXAVX2},
+		{AVX2, Rules{Set: ONNX}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzONNXAVX2},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3, f32ToF8e4m3ONNXNoSatAVX2},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2, f32ToF8e5m2ONNXNoSatAVX2},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzONNXNoSatAVX2},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzONNXNoSatAVX2},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E4M3, f16ToF8e4m3ONNXNoSatAVX2},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2, f16ToF8e5m2ONNXNoSatAVX2},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzONNXNoSatAVX2},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzONNXNoSatAVX2},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E4M3, bf16ToF8e4m3ONNXNoSatAVX2},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E5M2, bf16ToF8e5m2ONNXNoSatAVX2},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzONNXNoSatAVX2},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzONNXNoSatAVX2},
+		{AVX2, Rules{Set: MLDtypes}, element.F32, element.F8E4M3, f32ToF8e4m3MLDtypesAVX2},
+		{AVX2, Rules{Set: MLDtypes}, element.F32, element.F8E5M2, f32ToF8e5m2MLDtypesAVX2},
+		{AVX2, Rules{Set: MLDtypes}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzMLDtypesAVX2},
+		{AVX2, Rules{Set: MLDtypes}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzMLDtypesAVX2},
+		{AVX2, Rules{Set: MLDtypes}, element.F16, element.F8E4M3, f16ToF8e4m3MLDtypesAVX2},
+		{AVX2, Rules{Set: MLDtypes}, element.F16, element.F8E5M2, f16ToF8e5m2MLDtypesAVX2},
+		{AVX2, Rules{Set: MLDtypes}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzMLDtypesAVX2},
+		{AVX2, Rules{Set: MLDtypes}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzMLDtypesAVX2},
+		{AVX2, Rules{Set: MLDtypes}, element.BF16, element.F8E4M3, bf16ToF8e4m3MLDtypesAVX2},
+		{AVX2, Rules{Set: MLDtypes}, element.BF16, element.F8E5M2, bf16ToF8e5m2MLDtypesAVX2},
+		{AVX2, Rules{Set: MLDtypes}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzMLDtypesAVX2},
+		{AVX2, Rules{Set: MLDtypes}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzMLDtypesAVX2},
+	}
+}
+
+// avx512RuleKernels lists the AVX512 kernels of the rows of ruleRegistry with their rules and pairs.
+func avx512RuleKernels() []ruleKernelSpec {
+	return []ruleKernelSpec{
+		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E4M3, f32ToF8e4m3ONNXAVX512},
+		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E5M2, f32ToF8e5m2ONNXAVX512},
+		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzONNXAVX512},
+		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzONNXAVX512},
+		{AVX512, Rules{Set: ONNX}, element.F16, element.F8E4M3, f16ToF8e4m3ONNXAVX512},
+		{AVX512, Rules{Set: ONNX}, element.F16, element.F8E5M2, f16ToF8e5m2ONNXAVX512},
+		{AVX512, Rules{Set: ONNX}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzONNXAVX512},
+		{AVX512, Rules{Set: ONNX}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzONNXAVX512},
+		{AVX512, Rules{Set: ONNX}, element.BF16, element.F8E4M3, bf16ToF8e4m3ONNXAVX512},
+		{AVX512, Rules{Set: ONNX}, element.BF16, element.F8E5M2, bf16ToF8e5m2ONNXAVX512},
+		{AVX512, Rules{Set: ONNX}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzONNXAVX512},
+		{AVX512, Rules{Set: ONNX}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzONNXAVX512},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3, f32ToF8e4m3ONNXNoSatAVX512},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2, f32ToF8e5m2ONNXNoSatAVX512},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzONNXNoSatAVX512},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzONNXNoSatAVX512},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E4M3, f16ToF8e4m3ONNXNoSatAVX512},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2, f16ToF8e5m2ONNXNoSatAVX512},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzONNXNoSatAVX512},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzONNXNoSatAVX512},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E4M3, bf16ToF8e4m3ONNXNoSatAVX512},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E5M2, bf16ToF8e5m2ONNXNoSatAVX512},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzONNXNoSatAVX512},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzONNXNoSatAVX512},
+		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E4M3, f32ToF8e4m3MLDtypesAVX512},
+		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E5M2, f32ToF8e5m2MLDtypesAVX512},
+		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzMLDtypesAVX512},
+		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzMLDtypesAVX512},
+		{AVX512, Rules{Set: MLDtypes}, element.F16, element.F8E4M3, f16ToF8e4m3MLDtypesAVX512},
+		{AVX512, Rules{Set: MLDtypes}, element.F16, element.F8E5M2, f16ToF8e5m2MLDtypesAVX512},
+		{AVX512, Rules{Set: MLDtypes}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzMLDtypesAVX512},
+		{AVX512, Rules{Set: MLDtypes}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzMLDtypesAVX512},
+		{AVX512, Rules{Set: MLDtypes}, element.BF16, element.F8E4M3, bf16ToF8e4m3MLDtypesAVX512},
+		{AVX512, Rules{Set: MLDtypes}, element.BF16, element.F8E5M2, bf16ToF8e5m2MLDtypesAVX512},
+		{AVX512, Rules{Set: MLDtypes}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzMLDtypesAVX512},
+		{AVX512, Rules{Set: MLDtypes}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzMLDtypesAVX512},
 	}
 }

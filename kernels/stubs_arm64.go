@@ -540,3 +540,8 @@ func arm64Kernels() []kernelSpec {
 		{NEON, element.F32, element.Boolean, f32ToBoolNEON, false},
 	}
 }
+
+// arm64RuleKernels lists the NEON kernels of the rows of ruleRegistry with their rules and pairs.
+func arm64RuleKernels() []ruleKernelSpec {
+	return []ruleKernelSpec{}
+}

@@ -47,7 +47,7 @@ var textSymbol = regexp.MustCompile(`(?m)^TEXT ·(\w+)\(SB\)`)
 // writeArm64 writes the NEON kernels' stubs and arm64Kernels to path, after checking them
 // against the assembly in dir: every stub it writes has a TEXT in kernels_arm64.s, and every TEXT
 // there has a stub, its own or another arm64 Go file's of dir.
-func writeArm64(dir, path string, rows []row) error {
+func writeArm64(dir, path string, rows, ruleRows []row) error {
 	byPair := byPair(rows)
 	var stubs []neonKernel
 	binds := map[[2]string]string{}
@@ -77,6 +77,14 @@ func writeArm64(dir, path string, rows []row) error {
 			stubs = append(stubs, k)
 		}
 	}
+	ruleLoops := map[string]row{}
+	for _, r := range ruleRows {
+		if r.has("NEON") {
+			name := pairName(r.from, r.to, r.rules+"NEON")
+			ruleLoops[name] = r
+			stubs = append(stubs, neonKernel{name: name, from: r.from, to: r.to})
+		}
+	}
 	if err := checkArm64(dir, "kernels_arm64.s", path, stubs); err != nil {
 		return err
 	}
@@ -91,12 +99,25 @@ func writeArm64(dir, path string, rows []row) error {
 		if k.doc != "" {
 			docs = append(docs, k.doc)
 		}
+		if r, ok := ruleLoops[k.name]; ok {
+			st := pairStub(k.name, "NEON", [][2]string{{k.from, k.to}}, r.loop, docs)
+			st.what = strings.Replace(st.what, "as the registry's loop", "under "+r.rulesLit+", as the loop of its row of ruleRegistry", 1)
+			st.write(&b)
+			continue
+		}
 		pairStub(k.name, "NEON", [][2]string{{k.from, k.to}}, byPair[[2]string{k.from, k.to}].loop, docs).write(&b)
 	}
 	b.WriteString("\n// arm64Kernels lists the NEON kernels with their pairs, for bindKernels.\nfunc arm64Kernels() []kernelSpec {\n\treturn []kernelSpec{\n")
 	for _, r := range rows {
 		if r.has("NEON") {
 			fmt.Fprintf(&b, "\t\t{NEON, element.%s, element.%s, %s, false},\n", r.from, r.to, binds[[2]string{r.from, r.to}])
+		}
+	}
+	b.WriteString("\t}\n}\n")
+	b.WriteString("\n// arm64RuleKernels lists the NEON kernels of the rows of ruleRegistry with their rules and pairs.\nfunc arm64RuleKernels() []ruleKernelSpec {\n\treturn []ruleKernelSpec{\n")
+	for _, r := range ruleRows {
+		if r.has("NEON") {
+			fmt.Fprintf(&b, "\t\t{NEON, %s, element.%s, element.%s, %s},\n", r.rulesLit, r.from, r.to, pairName(r.from, r.to, r.rules+"NEON"))
 		}
 	}
 	b.WriteString("\t}\n}\n")

@@ -103,16 +103,16 @@ func withCode(e ast.Expr) ast.Expr {
 }
 
 // writeDirect writes the direct loops of the rows to path.
-func writeDirect(path string, rows []row) error {
-	var fns, list bytes.Buffer
+func writeDirect(path string, rows, ruleRows []row) error {
+	var fns, list, rules bytes.Buffer
 	usesMath := false
-	for _, r := range rows {
+	for _, r := range append(rows, ruleRows...) {
 		e, err := loopExpr(r)
 		if err != nil {
 			return err
 		}
 		usesMath = usesMath || strings.Contains(r.loop, "math.")
-		name := pairName(r.from, r.to, "Generic")
+		name := pairName(r.from, r.to, r.rules+"Generic")
 		to, ok := goTypes[r.to]
 		if !ok {
 			return fmt.Errorf("pair %s → %s: no Go type for %s", r.from, r.to, r.to)
@@ -135,8 +135,15 @@ func writeDirect(path string, rows []row) error {
 		if !ok {
 			return fmt.Errorf("pair %s → %s: no Go type for %s", r.from, r.to, r.from)
 		}
+		if r.rules != "" {
+			what += " under " + r.rulesLit
+		}
 		comment(&fns, fmt.Sprintf("%s is the loop of the pair %s over len(dst) elements; src must be at least as long.", name, what))
 		fmt.Fprintf(&fns, "func %s(dst []%s, src []%s) {\n\tsrc = src[:len(dst)]\n\tfor i := range dst {\n\t\t%s\n\t}\n}\n", name, to, from, r.loop)
+		if r.rules != "" {
+			fmt.Fprintf(&rules, "\t{%s, element.%s, element.%s, typedLoop(%s)},\n", r.rulesLit, r.from, r.to, name)
+			continue
+		}
 		fmt.Fprintf(&list, "\t{element.%s, element.%s, typedLoop(%s)},\n", r.from, r.to, name)
 	}
 	var b bytes.Buffer
@@ -152,6 +159,10 @@ func writeDirect(path string, rows []row) error {
 	b.WriteString("\n// directLoops holds the direct loop of every registry row, in the registry's order.\n")
 	b.WriteString("var directLoops = [...]directLoop{\n")
 	b.Write(list.Bytes())
+	b.WriteString("}\n")
+	b.WriteString("\n// ruleLoops holds the loop of every row of ruleRegistry, in its order.\n")
+	b.WriteString("var ruleLoops = [...]ruleLoop{\n")
+	b.Write(rules.Bytes())
 	b.WriteString("}\n")
 	return writeFormatted(path, b.Bytes())
 }

@@ -35,6 +35,9 @@ type kernel struct {
 	body func()
 	// file is the assembly file of the kernel's family, set by add.
 	file string
+	// rules is the rule set of a kernel of a ruleRegistry row, as the row's rules (ONNX,
+	// ONNXNoSat, MLDtypes); empty for OpenVINO's rows.
+	rules string
 }
 
 // kernels lists the kernels in the order they are written: the families' in the order of
@@ -83,7 +86,7 @@ func label(base string) string {
 
 // checkKernels reports a kernel whose pair has no registry row, two kernels under one name, or
 // two kernels for one pair, path and variant.
-func checkKernels(rows map[[2]string]row) error {
+func checkKernels(rows map[[2]string]row, ruleRows map[[3]string]row) error {
 	names := map[string]bool{}
 	slots := map[string]string{}
 	for _, k := range kernels {
@@ -92,17 +95,17 @@ func checkKernels(rows map[[2]string]row) error {
 		}
 		names[k.name] = true
 		for _, p := range k.pairs() {
-			r, ok := rows[p]
+			r, ok := k.row(p, rows, ruleRows)
 			if !ok {
-				return fmt.Errorf("kernel %s: pair %s → %s has no registry row", k.name, p[0], p[1])
+				return fmt.Errorf("kernel %s: pair %s → %s has no registry row%s", k.name, p[0], p[1], k.rulesNote())
 			}
-			if r.loop != rows[k.pairs()[0]].loop {
+			if first, _ := k.row(k.pairs()[0], rows, ruleRows); r.loop != first.loop {
 				return fmt.Errorf("kernel %s: pairs with different loops", k.name)
 			}
 			if k.nt && r.nt == 0 {
 				return fmt.Errorf("kernel %s: non-temporal, but row %s → %s has no block", k.name, p[0], p[1])
 			}
-			slot := fmt.Sprint(k.isa.path, p, k.nt, k.feature)
+			slot := fmt.Sprint(k.isa.path, p, k.nt, k.feature, k.rules)
 			if o, dup := slots[slot]; dup {
 				return fmt.Errorf("kernels %s and %s for one pair, path and variant", o, k.name)
 			}
@@ -112,6 +115,24 @@ func checkKernels(rows map[[2]string]row) error {
 	return nil
 }
 
+// row returns the row of k's pair p: registry's, or for a kernel of a rule set ruleRegistry's.
+func (k *kernel) row(p [2]string, rows map[[2]string]row, ruleRows map[[3]string]row) (row, bool) {
+	if k.rules != "" {
+		r, ok := ruleRows[[3]string{p[0], p[1], k.rules}]
+		return r, ok
+	}
+	r, ok := rows[p]
+	return r, ok
+}
+
+// rulesNote returns " under rules R" for a kernel of a rule set, for errors.
+func (k *kernel) rulesNote() string {
+	if k.rules == "" {
+		return ""
+	}
+	return " under rules " + k.rules
+}
+
 // pairs returns the pairs k serves.
 func (k *kernel) pairs() [][2]string { return append([][2]string{{k.from, k.to}}, k.also...) }
 
@@ -119,17 +140,21 @@ func (k *kernel) pairs() [][2]string { return append([][2]string{{k.from, k.to}}
 func typeName(c string) string { return strings.ToLower(c) }
 
 // writeGo writes the stubs and the kernel lists to path.
-func writeGo(path string, rows map[[2]string]row) error {
+func writeGo(path string, rows map[[2]string]row, ruleRows map[[3]string]row) error {
 	var b bytes.Buffer
 	stubsHeader(&b, "kernels", elementPkg)
 	for _, k := range kernels {
-		r := rows[k.pairs()[0]]
+		r, _ := k.row(k.pairs()[0], rows, ruleRows)
 		var docs []string
 		if k.nt {
 			docs = append(docs, fmt.Sprintf("It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends "+
 				"with an SFENCE; n must be a multiple of %d and dst 64-byte aligned (ntKernel splits off the rest).", r.nt))
 		}
-		pairStub(k.name, k.isa.path, k.pairs(), r.loop, append(docs, k.doc...)).write(&b)
+		st := pairStub(k.name, k.isa.path, k.pairs(), r.loop, append(docs, k.doc...))
+		if k.rules != "" {
+			st.what = strings.Replace(st.what, "as the registry's loop", "under "+r.rulesLit+", as the loop of its row of ruleRegistry", 1)
+		}
+		st.write(&b)
 	}
 	lists := []struct{ fn, path, feature, doc string }{
 		{"avx2Kernels", "AVX2", "", "the AVX2 kernels"},
@@ -139,11 +164,22 @@ func writeGo(path string, rows map[[2]string]row) error {
 	for _, l := range lists {
 		fmt.Fprintf(&b, "\n// %s lists %s with their pairs.\nfunc %s() []kernelSpec {\n\treturn []kernelSpec{\n", l.fn, l.doc, l.fn)
 		for _, k := range kernels {
-			if k.isa.path != l.path || k.feature != l.feature {
+			if k.isa.path != l.path || k.feature != l.feature || k.rules != "" {
 				continue
 			}
 			for _, p := range k.pairs() {
 				fmt.Fprintf(&b, "\t\t{%s, element.%s, element.%s, %s, %t},\n", l.path, p[0], p[1], k.name, k.nt)
+			}
+		}
+		b.WriteString("\t}\n}\n")
+	}
+	for _, path := range []string{"AVX2", "AVX512"} {
+		fmt.Fprintf(&b, "\n// %sRuleKernels lists the %s kernels of the rows of ruleRegistry with their rules and pairs.\n", strings.ToLower(path), path)
+		fmt.Fprintf(&b, "func %sRuleKernels() []ruleKernelSpec {\n\treturn []ruleKernelSpec{\n", strings.ToLower(path))
+		for _, k := range kernels {
+			if k.isa.path == path && k.rules != "" {
+				r, _ := k.row(k.pairs()[0], rows, ruleRows)
+				fmt.Fprintf(&b, "\t\t{%s, %s, element.%s, element.%s, %s},\n", path, r.rulesLit, k.from, k.to, k.name)
 			}
 		}
 		b.WriteString("\t}\n}\n")

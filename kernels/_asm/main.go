@@ -41,6 +41,7 @@ var families = []struct {
 	{"intfloat_amd64.s", intFloatKernels},
 	{"ints_amd64.s", intKernels},
 	{"nibbles_amd64.s", nibbleKernels},
+	{"rules_amd64.s", ruleKernels},
 }
 
 // asmConstraint is the build constraint of the pair kernels' assembly and Go stubs, amd64's and
@@ -57,11 +58,15 @@ func main() {
 	if err != nil {
 		fatal(err)
 	}
+	ruleRows, err := readRuleRegistry(filepath.Join(*dir, "registry.go"))
+	if err != nil {
+		fatal(err)
+	}
 	for _, f := range families {
 		family = f.file
 		f.declare()
 	}
-	if err := checkKernels(byPair(rows)); err != nil {
+	if err := checkKernels(byPair(rows), byRules(ruleRows)); err != nil {
 		fatal(err)
 	}
 	tables := filepath.Join(*dir, "tables.go")
@@ -84,13 +89,13 @@ func main() {
 	if err := out.write(*dir); err != nil {
 		fatal(err)
 	}
-	if err := writeGo(filepath.Join(*dir, "stubs_amd64.go"), byPair(rows)); err != nil {
+	if err := writeGo(filepath.Join(*dir, "stubs_amd64.go"), byPair(rows), byRules(ruleRows)); err != nil {
 		fatal(err)
 	}
-	if err := writeDirect(filepath.Join(*dir, "direct_generic.go"), rows); err != nil {
+	if err := writeDirect(filepath.Join(*dir, "direct_generic.go"), rows, ruleRows); err != nil {
 		fatal(err)
 	}
-	if err := writeArm64(*dir, filepath.Join(*dir, "stubs_arm64.go"), rows); err != nil {
+	if err := writeArm64(*dir, filepath.Join(*dir, "stubs_arm64.go"), rows, ruleRows); err != nil {
 		fatal(err)
 	}
 	if err := writeTyped(filepath.Join(*dir, "typed.go"), rows); err != nil {

@@ -49,7 +49,7 @@ func (r blockRow) String() string {
 // readBlockRegistry parses the registry variable of package quant's registry.go and returns its
 // rows in order.
 func readBlockRegistry(path string) ([]blockRow, error) {
-	return readRows(path, func(r *blockRow, key string, v ast.Expr) (err error) {
+	return readRows(path, "registry", func(r *blockRow, key string, v ast.Expr) (err error) {
 		switch key {
 		case "scheme":
 			id, ok := v.(*ast.Ident)

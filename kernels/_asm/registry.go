@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // row is what the generator needs of a row of the registry (kernels/registry.go): the pair, by
@@ -18,6 +19,10 @@ type row struct {
 	kernelRow
 	nt  int
 	doc string // the typed helper's documentation after its name
+	// rules, for a row of ruleRegistry, names its rule set in its kernels' names (ONNX,
+	// ONNXNoSat, MLDtypes), and rulesLit is its Rules literal; both are empty for the rows of
+	// registry, OpenVINO's.
+	rules, rulesLit string
 }
 
 // kernelRow is what a row of either registry, package kernels' or quant's, says of its kernels:
@@ -53,7 +58,7 @@ func (r *kernelRow) field(key string, v ast.Expr) (err error) {
 // readRegistry parses the registry variable of the kernels package's registry.go and returns its
 // rows in order, so that the pairs and their loops are written in one place.
 func readRegistry(path string) ([]row, error) {
-	return readRows(path, func(r *row, key string, v ast.Expr) (err error) {
+	return readRows(path, "registry", func(r *row, key string, v ast.Expr) (err error) {
 		switch key {
 		case "from":
 			r.from, err = readElement(v)
@@ -79,12 +84,12 @@ func readRegistry(path string) ([]row, error) {
 	})
 }
 
-// readRows parses the Go file at path and returns the rows of its registry variable, a composite
+// readRows parses the Go file at path and returns the rows of its variable varName, a composite
 // literal of rows with field names, in order: field sets the field key of a row from its value,
 // then check, once all the row's fields are set, returns its name, which no other row may have,
 // or an error that refuses it. It reads package kernels' registry (readRegistry) and package
 // quant's (readBlockRegistry).
-func readRows[R any](path string, field func(r *R, key string, v ast.Expr) error, check func(r R) (string, error)) ([]R, error) {
+func readRows[R any](path, varName string, field func(r *R, key string, v ast.Expr) error, check func(r R) (string, error)) ([]R, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, nil, 0)
 	if err != nil {
@@ -92,13 +97,13 @@ func readRows[R any](path string, field func(r *R, key string, v ast.Expr) error
 	}
 	var lit *ast.CompositeLit
 	ast.Inspect(f, func(n ast.Node) bool {
-		if v, ok := n.(*ast.ValueSpec); ok && len(v.Names) == 1 && v.Names[0].Name == "registry" && len(v.Values) == 1 {
+		if v, ok := n.(*ast.ValueSpec); ok && len(v.Names) == 1 && v.Names[0].Name == varName && len(v.Values) == 1 {
 			lit, _ = v.Values[0].(*ast.CompositeLit)
 		}
 		return lit == nil
 	})
 	if lit == nil {
-		return nil, fmt.Errorf("%s: no composite literal assigned to var registry", path)
+		return nil, fmt.Errorf("%s: no composite literal assigned to var %s", path, varName)
 	}
 	var rows []R
 	seen := map[string]bool{}
@@ -226,4 +231,75 @@ func readNibbleTypes(path string) ([]string, error) {
 		return nil, fmt.Errorf("%s: no var nibbleTypes with element names", path)
 	}
 	return names, nil
+}
+
+// readRuleRegistry parses the ruleRegistry variable of registry.go: the rows of the pairs that
+// the rule sets convert differently from OpenVINO, each with its rules, pair, paths and loop.
+func readRuleRegistry(path string) ([]row, error) {
+	return readRows(path, "ruleRegistry", func(r *row, key string, v ast.Expr) (err error) {
+		switch key {
+		case "rules":
+			r.rules, r.rulesLit, err = readRules(v)
+		case "from":
+			r.from, err = readElement(v)
+		case "to":
+			r.to, err = readElement(v)
+		default:
+			err = r.field(key, v)
+		}
+		return err
+	}, func(r row) (string, error) {
+		if r.rules == "" || r.from == "" || r.to == "" || r.loop == "" || len(r.paths) == 0 {
+			return "", fmt.Errorf("ruleRegistry row without rules, from, to, paths or loop")
+		}
+		return r.from + " → " + r.to + " under " + r.rulesLit, nil
+	})
+}
+
+// readRules reads a Rules literal, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown},
+// and returns the name its kernels carry (ONNXNoSatDown; RoundUp, the default, adds nothing)
+// and the literal as Go source.
+func readRules(e ast.Expr) (name, lit string, err error) {
+	cl, ok := e.(*ast.CompositeLit)
+	if !ok || !isIdent(cl.Type, "Rules") {
+		return "", "", fmt.Errorf("not a Rules literal")
+	}
+	var set, noSat, round string
+	for _, f := range cl.Elts {
+		kv, ok := f.(*ast.KeyValueExpr)
+		id, ok2 := kv.Value.(*ast.Ident)
+		if !ok || !ok2 {
+			return "", "", fmt.Errorf("Rules literal without field names or with a value that is not a name")
+		}
+		switch kv.Key.(*ast.Ident).Name {
+		case "Set":
+			set = id.Name
+		case "NoSaturate":
+			noSat = id.Name
+		case "E8M0Round":
+			round = id.Name
+		default:
+			return "", "", fmt.Errorf("unknown Rules field %s", kv.Key.(*ast.Ident).Name)
+		}
+	}
+	if set != "ONNX" && set != "MLDtypes" {
+		return "", "", fmt.Errorf("Rules literal whose Set is not ONNX or MLDtypes")
+	}
+	name, lit = set, "Rules{Set: "+set
+	if noSat == "true" {
+		name, lit = name+"NoSat", lit+", NoSaturate: true"
+	}
+	if round != "" {
+		name, lit = name+strings.TrimPrefix(round, "Round"), lit+", E8M0Round: "+round
+	}
+	return name, lit + "}", nil
+}
+
+// byRules indexes the rows of ruleRegistry by pair and rules.
+func byRules(rows []row) map[[3]string]row {
+	m := make(map[[3]string]row, len(rows))
+	for _, r := range rows {
+		m[[3]string{r.from, r.to, r.rules}] = r
+	}
+	return m
 }

@@ -31,8 +31,9 @@ func SelectPaths(spec string, from, to element.Type) (paths, skipped []string, e
 	return SelectPathsRules(spec, kernels.Rules{}, from, to)
 }
 
-// SelectPathsRules is SelectPaths for conversions under rules r: a pair that r converts with its
-// own pure-Go loop (kernels.Rules.OwnLoop) has no SIMD path.
+// SelectPathsRules is SelectPaths for conversions under rules r: a pair that r converts with a
+// loop of its own (kernels.Rules.OwnLoop) has the SIMD paths of r's kernels for it
+// (kernels.Rules.HasRuleKernel), not OpenVINO's.
 func SelectPathsRules(spec string, r kernels.Rules, from, to element.Type) (paths, skipped []string, err error) {
 	return SelectPairPaths(spec, r, Pair{From: from, To: to})
 }
@@ -44,7 +45,7 @@ func SelectPairPaths(spec string, r kernels.Rules, pr Pair) (paths, skipped []st
 	cpu := kernels.Paths()
 	var simd []string // SIMD paths of this CPU with a kernel for the pair, best first
 	for _, p := range cpu {
-		has := kernels.HasKernel(p, from, to) && !r.OwnLoop(from, to)
+		has := kernels.HasKernel(p, from, to) && !r.OwnLoop(from, to) || r.HasRuleKernel(p, from, to)
 		if pr.Block.Group > 0 {
 			has = hasBlockKernel(p, pr)
 		}

@@ -90,16 +90,29 @@ func TestSelectPathsErrors(t *testing.T) {
 	}
 }
 
-// TestSelectPathsRules: under a rule set, a pair the rule set converts with its own pure-Go loop
-// has no SIMD path, and a pair it converts like OpenVINO keeps OpenVINO's SIMD paths.
+// TestSelectPathsRules: under a rule set, a pair the rule set converts with a loop of its own
+// has the SIMD paths of the rule set's kernels (none for a pair left to pure Go), and a pair it
+// converts like OpenVINO keeps OpenVINO's SIMD paths.
 func TestSelectPathsRules(t *testing.T) {
 	onnx := kernels.Rules{Set: kernels.ONNX}
-	got, _, err := SelectPathsRules("all", onnx, element.F32, element.F8E4M3)
-	if err != nil || !slices.Equal(got, []string{"generic"}) {
-		t.Errorf("onnx f32:f8e4m3 all = %v, %v; want [generic]", got, err)
+	for _, pr := range [][2]element.Type{{element.F32, element.F8E4M3}, {element.F32, element.F4E2M1}} {
+		var want []string
+		for _, p := range kernels.Paths() {
+			if onnx.HasRuleKernel(p, pr[0], pr[1]) {
+				want = append(want, p.String())
+			}
+		}
+		want = append(want, "generic")
+		got, _, err := SelectPathsRules("all", onnx, pr[0], pr[1])
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("onnx %v:%v all = %v, %v; want %v", pr[0], pr[1], got, err, want)
+		}
+	}
+	if got, _, _ := SelectPathsRules("all", onnx, element.F32, element.F4E2M1); !slices.Equal(got, []string{"generic"}) {
+		t.Errorf("onnx f32:f4e2m1, a pair without rule-set kernels, all = %v; want [generic]", got)
 	}
 	want, _, _ := SelectPaths("all", element.F32, element.F16)
-	got, _, err = SelectPathsRules("all", onnx, element.F32, element.F16)
+	got, _, err := SelectPathsRules("all", onnx, element.F32, element.F16)
 	if err != nil || !slices.Equal(got, want) {
 		t.Errorf("onnx f32:f16 all = %v, %v; want OpenVINO's %v", got, err, want)
 	}

@@ -1,0 +1,288 @@
+package main
+
+import (
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"regexp"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The kernels of the rule sets (ruleRegistry in registry.go): float32, f16 and bf16 to the
+// float8 types by one rounding to nearest even, as f8FromF32 in rules_codec.go computes it. A
+// row's loop names the encoder constant (encE4M3Sat, …) that it passes to f8FromF32; the
+// generator reads the constant's value from rules_codec.go, so the kernels and the pure-Go loop
+// take their format from one place.
+
+// f8Enc is an encoder constant of rules_codec.go, unpacked as f8Enc's methods unpack it.
+type f8Enc struct {
+	mant, bias, clamp, nan uint32
+	fnuz                   bool
+}
+
+func (e f8Enc) shift() uint32     { return 23 - e.mant }
+func (e f8Enc) minNormal() uint32 { return (128 - e.bias) << 23 }
+func (e f8Enc) magic() uint32     { return (151 - e.bias - e.mant) << 23 }
+func (e f8Enc) offset() uint32    { return (127 - e.bias) << e.mant }
+
+// nanOwnCode reports whether a NaN needs a code of its own: not when it gets the clamp code
+// (f8e4m3 without saturation, whose overflow is the NaN 0x7F, and the FNUZ types', whose
+// overflow and NaN are both 0x80 once the sign is added), since a NaN's magnitude bits are above
+// every finite value's and it is clamped with them.
+func (e f8Enc) nanOwnCode() bool { return e.nan != e.clamp && !(e.fnuz && e.clamp == 0x80) }
+
+// readEncoders evaluates the constants whose names start with enc in the Go file at path.
+func readEncoders(path string) (map[string]f8Enc, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, nil, 0)
+	if err != nil {
+		return nil, err
+	}
+	encs := map[string]f8Enc{}
+	var eval func(e ast.Expr) (constant.Value, error)
+	eval = func(e ast.Expr) (constant.Value, error) {
+		switch e := e.(type) {
+		case *ast.BasicLit:
+			return constant.MakeFromLiteral(e.Value, e.Kind, 0), nil
+		case *ast.ParenExpr:
+			return eval(e.X)
+		case *ast.BinaryExpr:
+			x, err := eval(e.X)
+			if err != nil {
+				return nil, err
+			}
+			y, err := eval(e.Y)
+			if err != nil {
+				return nil, err
+			}
+			if e.Op == token.SHL {
+				s, _ := constant.Uint64Val(y)
+				return constant.Shift(x, token.SHL, uint(s)), nil
+			}
+			return constant.BinaryOp(x, e.Op, y), nil
+		}
+		return nil, fmt.Errorf("%s: not an integer constant expression", fset.Position(e.Pos()))
+	}
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, s := range g.Specs {
+			vs := s.(*ast.ValueSpec)
+			for k, n := range vs.Names {
+				if !regexp.MustCompile(`^enc[A-Z]`).MatchString(n.Name) || k >= len(vs.Values) {
+					continue
+				}
+				v, err := eval(vs.Values[k])
+				if err != nil {
+					return nil, err
+				}
+				u, ok := constant.Uint64Val(v)
+				if !ok {
+					return nil, fmt.Errorf("%s: %s is not an unsigned constant", path, n.Name)
+				}
+				encs[n.Name] = f8Enc{mant: uint32(u & 0xF), bias: uint32(u >> 4 & 0xFF), clamp: uint32(u >> 12 & 0xFF),
+					nan: uint32(u >> 20 & 0xFF), fnuz: u>>28&1 != 0}
+			}
+		}
+	}
+	return encs, nil
+}
+
+// encName finds the encoder constant a row's loop names.
+var encName = regexp.MustCompile(`\benc[A-Z]\w*`)
+
+// ruleKernels declares the AVX2 and AVX-512 kernels of the rows of ruleRegistry.
+func ruleKernels() {
+	rows, err := readRuleRegistry(filepath.Join(*dir, "registry.go"))
+	if err != nil {
+		fatal(err)
+	}
+	encs, err := readEncoders(filepath.Join(*dir, "rules_codec.go"))
+	if err != nil {
+		fatal(err)
+	}
+	for _, r := range rows {
+		name := encName.FindString(r.loop)
+		e, ok := encs[name]
+		if !ok {
+			fatal(fmt.Errorf("ruleRegistry row %s → %s under %s: its loop names no encoder constant of rules_codec.go", r.from, r.to, r.rulesLit))
+		}
+		for _, a := range []*isa{avx2, avx512} {
+			if !r.has(a.path) {
+				continue
+			}
+			a, r := a, r
+			add(&kernel{name: pairName(r.from, r.to, r.rules+a.path), isa: a, from: r.from, to: r.to, rules: r.rules,
+				doc: []string{f8EncDoc},
+				body: func() {
+					if a == avx512 {
+						f8EncodeRulesAVX512(r.from, e)
+					} else {
+						f8EncodeRulesAVX2(r.from, e)
+					}
+				}})
+		}
+	}
+}
+
+// f8EncDoc says how the rule-set float8 encoders compute their loop.
+const f8EncDoc = "It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's " +
+	"bits rounded to the target's mantissa by integer arithmetic and rebiased, " +
+	"the lanes below the smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN " +
+	"code and the sign; then packs the codes to bytes."
+
+// Registers of the float8 encoders' constants: Z16… on AVX-512 (all of them), Y15… on AVX2 (the
+// first seven; the others are memory operands there, for want of registers, and Y8 holds the
+// VPERMD indices of the packing).
+const (
+	rcAbs   = iota // 0x7FFFFFFF
+	rcMin          // e.minNormal()
+	rcMagic        // e.magic()
+	rcOff          // e.offset()
+	rcClamp        // e.clamp
+	rcHalf         // 1<<(shift-1) - 1
+	rcOne          // 1
+	rcNaN          // e.nan (AVX2: memory)
+	rcInf          // 0x7F800000 (AVX2: memory)
+	rcSign         // 0x80 (AVX2: memory)
+)
+
+// f8EncConsts loads the encoders' constants into reg(rc…) on AVX-512 and the first seven on AVX2.
+func f8EncConsts(a *isa, e f8Enc, reg func(int) VecPhysical) {
+	bcastD(0x7FFFFFFF, reg(rcAbs))
+	bcastD(e.minNormal(), reg(rcMin))
+	bcastD(e.magic(), reg(rcMagic))
+	bcastD(e.offset(), reg(rcOff))
+	bcastD(e.clamp, reg(rcClamp))
+	bcastD(1<<(e.shift()-1)-1, reg(rcHalf))
+	bcastD(1, reg(rcOne))
+	if a == avx2 {
+		return
+	}
+	bcastD(e.nan, reg(rcNaN))
+	bcastD(0x7F800000, reg(rcInf))
+	bcastD(0x80, reg(rcSign))
+}
+
+// dwords32 returns the read-only 32 bytes name<> holding the dword c eight times.
+func dwords32(name string, c uint32) Mem {
+	q := uint64(c) | uint64(c)<<32
+	return rodata(fmt.Sprintf("%s%x", name, c), q, q, q, q)
+}
+
+// loadF32 loads the k-th vector of float32 (as bits) of a block that starts at i(SI) into x,
+// widening an f16 or bf16 source.
+func loadF32(a *isa, from string, i, k int, x VecPhysical) {
+	switch from {
+	case "F32":
+		if a == avx512 {
+			VMOVDQU32(src(i+k*a.bytes), x)
+		} else {
+			VMOVDQU(src(i+k*a.bytes), x)
+		}
+	case "F16":
+		VCVTPH2PS(src(i+k*a.bytes/2), x)
+	case "BF16":
+		VPMOVZXWD(src(i+k*a.bytes/2), x)
+		VPSLLD(U8(16), x, x)
+	}
+}
+
+// f8EncodeRulesAVX512 is the AVX-512 body: 64 elements a block, four vectors of 16 lanes, each
+// through f8FromF32's steps (K1: the lanes below the smallest normal, K2: NaN, K3: the nonzero
+// codes of an FNUZ type, which alone take the sign), packed to bytes by VPACKUSDW, VPACKUSWB and
+// a VPERMD into element order.
+func f8EncodeRulesAVX512(from string, e f8Enc) {
+	z := func(i int) VecPhysical { return zs[16+i] }
+	f8EncConsts(avx512, e, z)
+	VMOVDQU64(rodata("packOrder16", 0|4<<32, 8|12<<32, 1|5<<32, 9|13<<32, 2|6<<32, 10|14<<32, 3|7<<32, 11|15<<32), Z31)
+	body := func(i, o int) {
+		for k := range 4 {
+			x, a, c := zs[1+3*k], zs[2+3*k], zs[3+3*k]
+			loadF32(avx512, from, i, k, x)
+			VPANDD(z(rcAbs), x, a)
+			VPCMPUD(U8(1), z(rcMin), a, K1)
+			VPSRLD(U8(e.shift()), a, c)
+			VPANDD(z(rcOne), c, c)
+			VPADDD(z(rcHalf), c, c)
+			VPADDD(a, c, c)
+			VPSRLD(U8(e.shift()), c, c)
+			VPSUBD(z(rcOff), c, c)
+			VADDPS(z(rcMagic), a, K1, c)
+			VPSUBD(z(rcMagic), c, K1, c)
+			VPMINUD(z(rcClamp), c, c)
+			if e.nanOwnCode() {
+				VPCMPUD(U8(6), z(rcInf), a, K2)
+				VMOVDQA32(z(rcNaN), K2, c)
+			}
+			VPSRLD(U8(24), x, x)
+			if e.fnuz {
+				VPTESTMD(c, c, K3)
+				VPTERNLOGD(U8(0xF8), z(rcSign), x, K3, c)
+			} else {
+				VPTERNLOGD(U8(0xF8), z(rcSign), x, c)
+			}
+		}
+		VPACKUSDW(Z6, Z3, Z3)
+		VPACKUSDW(Z12, Z9, Z9)
+		VPACKUSWB(Z9, Z3, Z3)
+		VPERMD(Z3, Z31, Z3)
+		VMOVDQU64(Z3, dst(o))
+	}
+	loop(avx512, body, block{64, 64 * bytesOf(from), 64})
+}
+
+// f8EncodeRulesAVX2 is the AVX2 body: 32 elements a block, four vectors of 8 lanes (codes in Y0
+// to Y3), each through f8FromF32's steps with the normal lanes rounded by integer arithmetic and
+// the lanes below the smallest normal blended in (VPBLENDVB), packed to bytes as the integer
+// kernels pack (packOrder).
+func f8EncodeRulesAVX2(from string, e f8Enc) {
+	y := func(i int) VecPhysical { return ys[15-i] }
+	f8EncConsts(avx2, e, y)
+	VMOVDQU(packOrder(), Y8)
+	x, a, t, m := Y4, Y5, Y6, Y7
+	body := func(i, o int) {
+		for k := range 4 {
+			c := ys[k]
+			loadF32(avx2, from, i, k, x)
+			VPAND(y(rcAbs), x, a)
+			VPSRLD(U8(e.shift()), a, t)
+			VPAND(y(rcOne), t, t)
+			VPADDD(y(rcHalf), a, c)
+			VPADDD(t, c, c)
+			VPSRLD(U8(e.shift()), c, c)
+			VPSUBD(y(rcOff), c, c)
+			VADDPS(y(rcMagic), a, t)
+			VPSUBD(y(rcMagic), t, t)
+			VPCMPGTD(a, y(rcMin), m)
+			VPBLENDVB(m, t, c, c)
+			VPMINUD(y(rcClamp), c, c)
+			if e.nanOwnCode() {
+				VPCMPGTD(dwords32("f8Inf", 0x7F800000), a, m)
+				VPBLENDVB(m, dwords32("f8Code", e.nan), c, c)
+			}
+			VPSRLD(U8(24), x, x)
+			VPAND(dwords32("f8Code", 0x80), x, x)
+			if e.fnuz {
+				VPXOR(m, m, m)
+				VPCMPEQD(m, c, m)
+				VPANDN(x, m, x)
+			}
+			VPOR(x, c, c)
+		}
+		VPACKUSDW(Y1, Y0, Y0)
+		VPACKUSDW(Y3, Y2, Y2)
+		VPACKUSWB(Y2, Y0, Y0)
+		VPERMD(Y0, Y8, Y0)
+		VMOVDQU(Y0, dst(o))
+	}
+	loop(avx2, body, block{32, 32 * bytesOf(from), 32})
+}

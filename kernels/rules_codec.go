@@ -1,0 +1,90 @@
+package kernels
+
+import "math"
+
+// The float8 encoders of the rule sets on float32 bits: one rounding to nearest even from the
+// float32 value, which is also the one rounding from an f16 or bf16 source (both widen to
+// float32 exactly). They are the pure-Go loops of the rule sets' registry rows and document
+// their SIMD kernels, which compute the same steps a vector at a time (docs/kernels.md).
+
+// f8Enc describes a float8 target and its rule for f8FromF32, packed in one constant so that an
+// inlined call folds it: mantissa bits (bits 0–3), exponent bias (4–11), the clamp code (12–19),
+// the NaN code (20–27), and bit 28 for the FNUZ types, whose zero is unsigned.
+//
+// The clamp code is what a magnitude above the largest finite value becomes: the largest finite
+// code when the rule saturates, otherwise the next code up, which is the format's infinity
+// (f8e5m2) or its NaN (f8e4m3, and the FNUZ types' 0x80 once the sign is added). The NaN code is
+// that of a positive NaN; a NaN with the sign bit set gets the sign bit too, which for the FNUZ
+// types leaves 0x80.
+type f8Enc uint32
+
+// f8EncOf packs the fields of an f8Enc.
+func f8EncOf(mant, bias, clamp, nan uint32, fnuz bool) f8Enc {
+	return f8Enc(mant | bias<<4 | clamp<<12 | nan<<20 | uint32(b2u(fnuz))<<28)
+}
+
+// The encoders of the rule sets' float8 targets, by format, rule set and saturation: ONNX's
+// saturate=1 (Sat), saturate=0 (NoSat), and ml_dtypes' rules (ML), which never saturate and
+// differ from ONNX's saturate=0 only in the NaN of f8e5m2 (0x7E rather than 0x7F).
+const (
+	encE4M3Sat       f8Enc = 3 | 7<<4 | 0x7E<<12 | 0x7F<<20
+	encE4M3NoSat     f8Enc = 3 | 7<<4 | 0x7F<<12 | 0x7F<<20
+	encE5M2Sat       f8Enc = 2 | 15<<4 | 0x7B<<12 | 0x7F<<20
+	encE5M2NoSat     f8Enc = 2 | 15<<4 | 0x7C<<12 | 0x7F<<20
+	encE5M2ML        f8Enc = 2 | 15<<4 | 0x7C<<12 | 0x7E<<20
+	encE4M3FNUZSat   f8Enc = 3 | 8<<4 | 0x7F<<12 | 0x80<<20 | 1<<28
+	encE4M3FNUZNoSat f8Enc = 3 | 8<<4 | 0x80<<12 | 0x80<<20 | 1<<28
+	encE5M2FNUZSat   f8Enc = 2 | 16<<4 | 0x7F<<12 | 0x80<<20 | 1<<28
+	encE5M2FNUZNoSat f8Enc = 2 | 16<<4 | 0x80<<12 | 0x80<<20 | 1<<28
+)
+
+func (e f8Enc) mant() uint32  { return uint32(e) & 0xF }
+func (e f8Enc) bias() uint32  { return uint32(e) >> 4 & 0xFF }
+func (e f8Enc) clamp() uint32 { return uint32(e) >> 12 & 0xFF }
+func (e f8Enc) nan() uint32   { return uint32(e) >> 20 & 0xFF }
+func (e f8Enc) fnuz() bool    { return e>>28&1 != 0 }
+
+// shift is how far a float32 magnitude's bits move right to leave the target's mantissa bits.
+func (e f8Enc) shift() uint32 { return 23 - e.mant() }
+
+// minNormal is the float32 bits of the target's smallest normal magnitude, 2^(1-bias).
+func (e f8Enc) minNormal() uint32 { return (128 - e.bias()) << 23 }
+
+// magic is the float32 bits of 2^(23+1-bias-mant): added to a magnitude below the smallest
+// normal, it leaves the target's subnormal code, rounded to nearest even by the addition, in
+// the low bits of the sum (the sum's unit in the last place is the target's smallest subnormal).
+func (e f8Enc) magic() uint32 { return (151 - e.bias() - e.mant()) << 23 }
+
+// offset is what the exponent field of a normal magnitude's code loses: the float32 exponent
+// bias less the target's, in the code's exponent position.
+func (e f8Enc) offset() uint32 { return (127 - e.bias()) << e.mant() }
+
+// f8FromF32 encodes the float32 with bits u as e's float8 code, rounding once to nearest even.
+// A magnitude below the target's smallest normal rounds by the addition of e.magic(); above it,
+// by integer arithmetic on the bits (add half a unit less one, plus the bit that makes ties go to
+// the even code, then shift). A code above the clamp code (an overflow, ±Inf) is clamped to it,
+// NaN gets e's NaN code, and the sign bit goes on top, except onto the FNUZ types' zero.
+//
+// Special cases are (with e's clamp and NaN codes):
+//
+//	|x| rounding above the largest finite value, ±Inf → clamp code with x's sign
+//	NaN → NaN code with x's sign (the FNUZ types: 0x80)
+//	±0, and values rounding to zero → 0x00 or 0x80 by sign (the FNUZ types: 0x00)
+func f8FromF32(u uint32, e f8Enc) uint8 {
+	a := u & 0x7FFFFFFF
+	var c uint32
+	if a < e.minNormal() {
+		c = math.Float32bits(math.Float32frombits(a)+math.Float32frombits(e.magic())) - e.magic()
+	} else {
+		sh := e.shift()
+		c = (a+(1<<(sh-1)-1)+a>>sh&1)>>sh - e.offset()
+	}
+	c = min(c, e.clamp())
+	if a > 0x7F800000 {
+		c = e.nan()
+	}
+	if c == 0 && e.fnuz() {
+		return 0
+	}
+	return uint8(c | u>>24&0x80)
+}

@@ -1,0 +1,228 @@
+package kernels
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/convertpromote/convertpromote/element"
+)
+
+// ruleKernelPaths returns the SIMD paths this CPU runs that have a kernel for the row.
+func ruleKernelPaths(r ruleRow) []Path {
+	var ps []Path
+	for _, p := range Paths() {
+		if p != Generic && r.paths.has(p) {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+// TestRuleRegistryRows: every row of ruleRegistry is a pair that its rule set converts with a
+// loop of its own (OwnLoop), under rules reduced for the pair, once; the Converter dispatches
+// the row's kernel on every path that names it and the CPU runs (HasRuleKernel), and its loop on
+// the generic path, for every rule variant that reduces to the row's rules.
+func TestRuleRegistryRows(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range ruleRegistry {
+		key := fmt.Sprintf("%+v %v %v", r.rules, r.from, r.to)
+		if seen[key] {
+			t.Errorf("two rows for %s", key)
+		}
+		seen[key] = true
+		if !r.rules.OwnLoop(r.from, r.to) {
+			t.Errorf("%s: the pair does not run a loop of the rule set's own", key)
+		}
+		if r.rules.forPair(r.to) != r.rules {
+			t.Errorf("%s: rules not reduced for the pair", key)
+		}
+		matched := 0
+		for _, v := range ruleVariants {
+			if v.forPair(r.to) != r.rules {
+				if ruleRegistryRow(v, r.from, r.to) == &r {
+					t.Errorf("%s: found for variant %+v", key, v)
+				}
+				continue
+			}
+			matched++
+			for _, p := range Paths() {
+				want := p != Generic && r.paths.has(p)
+				if got := v.HasRuleKernel(p, r.from, r.to); got != want {
+					t.Errorf("%s under %+v on %s: HasRuleKernel %v, want %v", key, v, p, got, want)
+				}
+			}
+		}
+		if matched == 0 {
+			t.Errorf("%s: no rule variant reduces to the row's rules", key)
+		}
+	}
+	if (Rules{}).HasRuleKernel(Best, element.F32, element.F16) {
+		t.Error("OpenVINO's rules report a rule-set kernel")
+	}
+}
+
+// TestRuleKernelsLengthsAndOffsets: every rule-set kernel gives its row's pure-Go loop's bytes
+// at every length from 0 to 257 and some longer ones, at source and destination offsets 0 to
+// 7, and writes nothing outside its destination (guard bytes around it), on random source
+// bytes with the specials of the source type spread in.
+func TestRuleKernelsLengthsAndOffsets(t *testing.T) {
+	const maxN, guard = 2081, 256
+	lengths := make([]int, 0, 270)
+	for n := 0; n <= 257; n++ {
+		lengths = append(lengths, n)
+	}
+	lengths = append(lengths, 1023, 1024, 1025, 2047, 2081)
+	offsets := []int{0, 1, 2, 3, 4, 5, 6, 7}
+	if testing.Short() {
+		offsets = []int{0, 1, 3, 6}
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	srcAll := make([]byte, 8*maxN+8)
+	for i := range srcAll {
+		srcAll[i] = byte(r.Uint32())
+	}
+	// Specials every 5th element of a 4-byte source (and the bytes of them for the narrower).
+	for i, u := range specialF32s() {
+		binary.LittleEndian.PutUint32(srcAll[4*(5*i%maxN):], u)
+	}
+	for _, row := range ruleRegistry {
+		for _, p := range ruleKernelPaths(row) {
+			t.Run(fmt.Sprintf("%v/%v-%v/%v", row.rules, row.from, row.to, p), func(t *testing.T) {
+				want := make([]byte, maxN*8)
+				buf := make([]byte, guard+8+maxN*8+guard)
+				for _, so := range offsets {
+					for _, n := range lengths {
+						sb, _ := row.from.ByteSize(int64(n))
+						db, _ := row.to.ByteSize(int64(n))
+						src := srcAll[so : so+int(sb)]
+						if err := (Converter{Path: Generic, Threads: 1, Rules: row.rules}).Convert(want[:db], row.to, src, row.from, n); err != nil {
+							t.Fatal(err)
+						}
+						for _, do := range offsets {
+							buf := buf[:guard+do+int(db)+guard]
+							for i := range buf {
+								buf[i] = 0xA5
+							}
+							dst := buf[guard+do : guard+do+int(db)]
+							if err := (Converter{Path: p, Threads: 1, Rules: row.rules}).Convert(dst, row.to, src, row.from, n); err != nil {
+								t.Fatal(err)
+							}
+							if !bytes.Equal(dst, want[:db]) {
+								t.Fatalf("n=%d src+%d dst+%d: got %x, pure Go %x", n, so, do, dst, want[:db])
+							}
+							for i, c := range buf {
+								if c != 0xA5 && (i < guard+do || i >= guard+do+int(db)) {
+									t.Fatalf("n=%d src+%d dst+%d: guard byte %d changed to %#x", n, so, do, i-guard-do, c)
+								}
+							}
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// specialF32s are float32 bits at the edges of the float8 formats: zeros, the subnormal and
+// normal boundaries of every target, the midpoints around their largest values, Inf and NaNs.
+func specialF32s() []uint32 {
+	var us []uint32
+	for _, f := range []float32{0, 1, 448, 464, 465, 480, 57344, 61440, 61441, 240, 248, 0x1p-6, 0x1p-7, 0x1p-9, 0x1p-10,
+		0x1p-11, 0x1p-14, 0x1p-15, 0x1p-16, 0x1p-17, 0x1p-18, 0x1.8p-17, 0x1.8p-18, 0x1p-126, 0x1p-149, 3.4e38} {
+		u := math.Float32bits(f)
+		us = append(us, u, u|0x80000000, u+1, u-1, (u+1)|0x80000000)
+	}
+	return append(us, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000, 0x7F800001, 0xFFBFFFFF)
+}
+
+// TestRuleKernelsAllF32 converts all 2^32 float32 patterns with every f32 row's kernels and
+// compares them with the row's pure-Go loop. The rows of one encoder constant share their
+// kernels' computation, so one row for each encoder runs. Skipped under -short.
+func TestRuleKernelsAllF32(t *testing.T) {
+	if testing.Short() {
+		t.Skip("all 2^32 float32 patterns: skipped with -short")
+	}
+	if os.Getenv("CONVERTPROMOTE_SKIP_ALL_F32") != "" {
+		t.Skip("CONVERTPROMOTE_SKIP_ALL_F32 is set")
+	}
+	var done []string
+	for _, row := range ruleRegistry {
+		if row.from != element.F32 || slices.Contains(done, row.loop) || len(ruleKernelPaths(row)) == 0 {
+			continue
+		}
+		done = append(done, row.loop)
+		t.Run(fmt.Sprintf("%v/%v", row.rules, row.to), func(t *testing.T) {
+			const chunk = 1 << 22
+			var wg sync.WaitGroup
+			var mu sync.Mutex
+			next := make(chan uint64)
+			go func() {
+				for c := uint64(0); c < 1<<32; c += chunk {
+					next <- c
+				}
+				close(next)
+			}()
+			for range runtime.GOMAXPROCS(0) {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					src := make([]byte, 4*chunk)
+					want, got := make([]byte, chunk), make([]byte, chunk)
+					for c := range next {
+						for i := range uint64(chunk) {
+							binary.LittleEndian.PutUint32(src[4*i:], uint32(c+i))
+						}
+						rulesTable[row.rules.variant()][row.from][row.to](want, src, chunk)
+						for _, p := range ruleKernelPaths(row) {
+							ruleSIMD[p][row.rules.variant()][row.from][row.to](got, src, chunk)
+							if i := firstByteDiff(want, got); i >= 0 {
+								mu.Lock()
+								t.Errorf("%s %#08x: got %#x, pure Go %#x", p, uint32(c)+uint32(i), got[i], want[i])
+								mu.Unlock()
+							}
+						}
+					}
+				}()
+			}
+			wg.Wait()
+		})
+	}
+}
+
+// firstByteDiff returns the first index where a and b differ, or -1.
+func firstByteDiff(a, b []byte) int {
+	for i := range a {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestRulesString: Rules.String names the rule set and ONNX's attributes that are not their
+// defaults.
+func TestRulesString(t *testing.T) {
+	for _, c := range []struct {
+		r    Rules
+		want string
+	}{
+		{Rules{}, "openvino"},
+		{Rules{Set: MLDtypes, NoSaturate: true}, "ml_dtypes"},
+		{Rules{Set: ONNX}, "onnx"},
+		{Rules{Set: ONNX, NoSaturate: true}, "onnx saturate=0"},
+		{Rules{Set: ONNX, E8M0Round: RoundNearest}, "onnx round_mode=nearest"},
+		{Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, "onnx saturate=0 round_mode=down"},
+	} {
+		if got := c.r.String(); got != c.want {
+			t.Errorf("%#v: %q, want %q", c.r, got, c.want)
+		}
+	}
+}
