@@ -121,8 +121,26 @@ func registryTable() string {
 	return b.String()
 }
 
+// ruleRegistryTable renders ruleRegistry as the Markdown table of docs/kernels.md.
+func ruleRegistryTable() string {
+	var b strings.Builder
+	b.WriteString("| rules | pair | loop: for i := range n { … } | paths |\n| --- | --- | --- | --- |\n")
+	for _, r := range ruleRegistry {
+		var ps []string
+		for p := range numPaths {
+			if r.paths.has(p) {
+				ps = append(ps, p.String())
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s → %s | `%s` | %s |\n", r.rules, r.from, r.to, r.loop, strings.Join(ps, ", "))
+	}
+	return b.String()
+}
+
 // TestRegistryDocTable: docs/kernels.md lists exactly the registry's rows, between its two
-// registry markers. go test ./kernels -run TestRegistryDocTable -update-docs rewrites it.
+// registry markers, and ruleRegistry's between its two rule-registry markers. go test ./kernels
+// -run TestRegistryDocTable -update-docs rewrites them.
 func TestRegistryDocTable(t *testing.T) {
 	testkit.DocSection(t, "../docs/kernels.md", "registry", registryTable(), *updateDocs, "go test ./kernels -run TestRegistryDocTable -update-docs")
+	testkit.DocSection(t, "../docs/kernels.md", "rule-registry", ruleRegistryTable(), *updateDocs, "go test ./kernels -run TestRegistryDocTable -update-docs")
 }

@@ -1264,10 +1264,11 @@ func f32ToF8e4m3ONNXAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3Sat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE4M3Sat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the table
+// cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f32ToF8e4m3ONNXAVX512(dst, src []byte, n int)
@@ -1292,10 +1293,11 @@ func f32ToF8e5m2ONNXAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2Sat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE5M2Sat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the table
+// cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f32ToF8e5m2ONNXAVX512(dst, src []byte, n int)
@@ -1320,10 +1322,11 @@ func f32ToF8e4m3fnuzONNXAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE4M3FNUZSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f32ToF8e4m3fnuzONNXAVX512(dst, src []byte, n int)
@@ -1348,10 +1351,11 @@ func f32ToF8e5m2fnuzONNXAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE5M2FNUZSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f32ToF8e5m2fnuzONNXAVX512(dst, src []byte, n int)
@@ -1376,10 +1380,11 @@ func f16ToF8e4m3ONNXAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3Sat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE4M3Sat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the table
+// cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f16ToF8e4m3ONNXAVX512(dst, src []byte, n int)
@@ -1404,10 +1409,11 @@ func f16ToF8e5m2ONNXAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2Sat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE5M2Sat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the table
+// cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f16ToF8e5m2ONNXAVX512(dst, src []byte, n int)
@@ -1432,10 +1438,11 @@ func f16ToF8e4m3fnuzONNXAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE4M3FNUZSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f16ToF8e4m3fnuzONNXAVX512(dst, src []byte, n int)
@@ -1460,10 +1467,11 @@ func f16ToF8e5m2fnuzONNXAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE5M2FNUZSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f16ToF8e5m2fnuzONNXAVX512(dst, src []byte, n int)
@@ -1488,10 +1496,11 @@ func bf16ToF8e4m3ONNXAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3Sat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE4M3Sat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the table
+// cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func bf16ToF8e4m3ONNXAVX512(dst, src []byte, n int)
@@ -1516,10 +1525,11 @@ func bf16ToF8e5m2ONNXAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2Sat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE5M2Sat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the table
+// cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func bf16ToF8e5m2ONNXAVX512(dst, src []byte, n int)
@@ -1544,10 +1554,11 @@ func bf16ToF8e4m3fnuzONNXAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE4M3FNUZSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func bf16ToF8e4m3fnuzONNXAVX512(dst, src []byte, n int)
@@ -1572,10 +1583,11 @@ func bf16ToF8e5m2fnuzONNXAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE5M2FNUZSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func bf16ToF8e5m2fnuzONNXAVX512(dst, src []byte, n int)
@@ -1600,10 +1612,11 @@ func f32ToF8e4m3ONNXNoSatAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3NoSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE4M3NoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f32ToF8e4m3ONNXNoSatAVX512(dst, src []byte, n int)
@@ -1628,10 +1641,11 @@ func f32ToF8e5m2ONNXNoSatAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2NoSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE5M2NoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f32ToF8e5m2ONNXNoSatAVX512(dst, src []byte, n int)
@@ -1656,10 +1670,11 @@ func f32ToF8e4m3fnuzONNXNoSatAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE4M3FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f32ToF8e4m3fnuzONNXNoSatAVX512(dst, src []byte, n int)
@@ -1684,10 +1699,11 @@ func f32ToF8e5m2fnuzONNXNoSatAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE5M2FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f32ToF8e5m2fnuzONNXNoSatAVX512(dst, src []byte, n int)
@@ -1712,10 +1728,11 @@ func f16ToF8e4m3ONNXNoSatAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3NoSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE4M3NoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f16ToF8e4m3ONNXNoSatAVX512(dst, src []byte, n int)
@@ -1740,10 +1757,11 @@ func f16ToF8e5m2ONNXNoSatAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2NoSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE5M2NoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f16ToF8e5m2ONNXNoSatAVX512(dst, src []byte, n int)
@@ -1768,10 +1786,11 @@ func f16ToF8e4m3fnuzONNXNoSatAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZNoSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE4M3FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f16ToF8e4m3fnuzONNXNoSatAVX512(dst, src []byte, n int)
@@ -1796,10 +1815,11 @@ func f16ToF8e5m2fnuzONNXNoSatAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZNoSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE5M2FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f16ToF8e5m2fnuzONNXNoSatAVX512(dst, src []byte, n int)
@@ -1824,10 +1844,11 @@ func bf16ToF8e4m3ONNXNoSatAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3NoSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE4M3NoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func bf16ToF8e4m3ONNXNoSatAVX512(dst, src []byte, n int)
@@ -1852,10 +1873,11 @@ func bf16ToF8e5m2ONNXNoSatAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2NoSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE5M2NoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func bf16ToF8e5m2ONNXNoSatAVX512(dst, src []byte, n int)
@@ -1880,10 +1902,11 @@ func bf16ToF8e4m3fnuzONNXNoSatAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZNoSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE4M3FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func bf16ToF8e4m3fnuzONNXNoSatAVX512(dst, src []byte, n int)
@@ -1908,10 +1931,11 @@ func bf16ToF8e5m2fnuzONNXNoSatAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZNoSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE5M2FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func bf16ToF8e5m2fnuzONNXNoSatAVX512(dst, src []byte, n int)
@@ -1936,10 +1960,11 @@ func f32ToF8e4m3MLDtypesAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3NoSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE4M3NoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f32ToF8e4m3MLDtypesAVX512(dst, src []byte, n int)
@@ -1964,10 +1989,11 @@ func f32ToF8e5m2MLDtypesAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2ML)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE5M2ML, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the table
+// cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f32ToF8e5m2MLDtypesAVX512(dst, src []byte, n int)
@@ -1992,10 +2018,11 @@ func f32ToF8e4m3fnuzMLDtypesAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE4M3FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f32ToF8e4m3fnuzMLDtypesAVX512(dst, src []byte, n int)
@@ -2020,10 +2047,11 @@ func f32ToF8e5m2fnuzMLDtypesAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE5M2FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f32ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)
@@ -2048,10 +2076,11 @@ func f16ToF8e4m3MLDtypesAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3NoSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE4M3NoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f16ToF8e4m3MLDtypesAVX512(dst, src []byte, n int)
@@ -2076,10 +2105,11 @@ func f16ToF8e5m2MLDtypesAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2ML)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE5M2ML, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the table
+// cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f16ToF8e5m2MLDtypesAVX512(dst, src []byte, n int)
@@ -2104,10 +2134,11 @@ func f16ToF8e4m3fnuzMLDtypesAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZNoSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE4M3FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f16ToF8e4m3fnuzMLDtypesAVX512(dst, src []byte, n int)
@@ -2132,10 +2163,11 @@ func f16ToF8e5m2fnuzMLDtypesAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZNoSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE5M2FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f16ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)
@@ -2160,10 +2192,11 @@ func bf16ToF8e4m3MLDtypesAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3NoSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE4M3NoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func bf16ToF8e4m3MLDtypesAVX512(dst, src []byte, n int)
@@ -2188,10 +2221,11 @@ func bf16ToF8e5m2MLDtypesAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2ML)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE5M2ML, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the table
+// cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func bf16ToF8e5m2MLDtypesAVX512(dst, src []byte, n int)
@@ -2216,10 +2250,11 @@ func bf16ToF8e4m3fnuzMLDtypesAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZNoSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE4M3FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func bf16ToF8e4m3fnuzMLDtypesAVX512(dst, src []byte, n int)
@@ -2244,10 +2279,11 @@ func bf16ToF8e5m2fnuzMLDtypesAVX2(dst, src []byte, n int)
 //		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZNoSat)
 //	}
 //
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
+// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
+// lutEncE5M2FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
+// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func bf16ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)

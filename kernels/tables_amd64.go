@@ -3,6 +3,7 @@
 package kernels
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/convertpromote/convertpromote/element"
@@ -196,7 +197,7 @@ func f8EncTable(enc func(uint16) uint8, s2 int) (t [256]byte) {
 			base |= 0x80
 		case 0xFF:
 		default:
-			panic("kernels: f8 code with a second step not at s2")
+			panic(fmt.Sprintf("kernels: f8 code with a second step not at s2 (h %#x, thr2 %#x)", h, thr2))
 		}
 		t[h], t[128+h] = base, byte(thr1)
 	}

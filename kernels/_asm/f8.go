@@ -484,42 +484,6 @@ func f8DecodeAVX512() {
 }
 
 func f8EncodeAVX512() {
-	// toF8Consts: Z31 = the byte indices 0, 2, …, 126 (the low bytes of the words of two
-	// registers), Z30 = 1, 3, …, 127 (the high bytes), Z29:Z28 = base and Z27:Z26 = thr1 (the
-	// VPERMI2B tables of table, lutE4m3Enc or lutE5m2Enc), Z25 = s2 bytes (0xBF or 0x00), Z23 =
-	// 0xFF bytes, Z22 = 0x80 bytes.
-	toF8Consts := func(table string, s2 uint32) {
-		VMOVDQU64(sym("evenBytes", 0), Z31)
-		VMOVDQU64(sym("oddBytes", 0), Z30)
-		VMOVDQU64(sym(table, 0), Z28)
-		VMOVDQU64(sym(table, 64), Z29)
-		VMOVDQU64(sym(table, 128), Z26)
-		VMOVDQU64(sym(table, 192), Z27)
-		bcastD(s2, Z25)
-		VPTERNLOGD(U8(0xFF), Z23, Z23, Z23)
-		bcastD(0x80808080, Z22)
-	}
-	// toF8 rounds the 64 binary16 in Z0 (elements 0..31) and Z1 (32..63) to f8e4m3 or f8e5m2 in
-	// Z3, in bytes (see lutE4m3Enc): it gathers the high bytes H into Z0 and the low bytes L into
-	// Z2, looks up base and thr1 by the 7 low bits of H (VPERMI2B ignores the sign bit), adds 1
-	// where L > thr1 and, in the lanes whose base has the two-step flag (bit 7, VPMOVB2M), 1 more
-	// where L > s2; then it replaces bit 7 with the sign bit of H. Nine vector ops for 64
-	// elements, five of them shuffles.
-	toF8 := func() {
-		VMOVDQA64(Z31, Z2)
-		VPERMI2B(Z1, Z0, Z2)
-		VPERMT2B(Z1, Z30, Z0)
-		VMOVDQA64(Z0, Z3)
-		VPERMI2B(Z29, Z28, Z3)
-		VMOVDQA64(Z0, Z4)
-		VPERMI2B(Z27, Z26, Z4)
-		VPMOVB2M(Z3, K3)
-		VPCMPUB(U8(6), Z4, Z2, K1)
-		VPCMPUB(U8(6), Z25, Z2, K3, K2)
-		VPSUBB(Z23, Z3, K1, Z3)
-		VPSUBB(Z23, Z3, K2, Z3)
-		VPTERNLOGD(U8(0xD8), Z22, Z0, Z3)
-	}
 	// cvt4PH converts the 64 float32 at i(SI) to binary16, elements 0..15 into the Y half of
 	// r[0], 16..31 of r[1], 32..47 of r[2] and 48..63 of r[3]: the first step of the f32 → f8
 	// encoders.
@@ -735,4 +699,53 @@ func e4m3BF16BytesAVX512() {
 	VMOVDQA64(Z0, Z2)
 	VPERMI2B(Z29, Z28, Z2)
 	VPTERNLOGD(U8(0xF8), Z26, Z0, Z2)
+}
+
+// toF8Consts loads the constants of toF8 (AVX-512): Z31 = the byte indices 0, 2, …, 126 (the
+// low bytes of the words of two registers), Z30 = 1, 3, …, 127 (the high bytes), Z29:Z28 = base and Z27:Z26 = thr1 (the
+// VPERMI2B tables of table, lutE4m3Enc or lutE5m2Enc), Z25 = s2 bytes (0xBF or 0x00), Z23 =
+// 0xFF bytes, Z22 = 0x80 bytes.
+func toF8Consts(table string, s2 uint32) {
+	VMOVDQU64(sym("evenBytes", 0), Z31)
+	VMOVDQU64(sym("oddBytes", 0), Z30)
+	VMOVDQU64(sym(table, 0), Z28)
+	VMOVDQU64(sym(table, 64), Z29)
+	VMOVDQU64(sym(table, 128), Z26)
+	VMOVDQU64(sym(table, 192), Z27)
+	bcastD(s2, Z25)
+	VPTERNLOGD(U8(0xFF), Z23, Z23, Z23)
+	bcastD(0x80808080, Z22)
+}
+
+// toF8 rounds the 64 binary16 in Z0 (elements 0..31) and Z1 (32..63) to f8e4m3 or f8e5m2 in
+// Z3, in bytes (see lutE4m3Enc): it gathers the high bytes H into Z0 and the low bytes L into
+// Z2, looks up base and thr1 by the 7 low bits of H (VPERMI2B ignores the sign bit), adds 1
+// where L > thr1 and, in the lanes whose base has the two-step flag (bit 7, VPMOVB2M), 1 more
+// where L > s2; then it replaces bit 7 with the sign bit of H. Nine vector ops for 64
+// elements, five of them shuffles.
+func toF8() {
+	toF8Codes()
+	toF8Sign()
+}
+
+// toF8Codes is toF8 before the sign: the codes in Z3, bit 7 of each not yet the sign (it may
+// hold the two-step flag), the high bytes H in Z0 and the low bytes L in Z2.
+func toF8Codes() {
+	VMOVDQA64(Z31, Z2)
+	VPERMI2B(Z1, Z0, Z2)
+	VPERMT2B(Z1, Z30, Z0)
+	VMOVDQA64(Z0, Z3)
+	VPERMI2B(Z29, Z28, Z3)
+	VMOVDQA64(Z0, Z4)
+	VPERMI2B(Z27, Z26, Z4)
+	VPMOVB2M(Z3, K3)
+	VPCMPUB(U8(6), Z4, Z2, K1)
+	VPCMPUB(U8(6), Z25, Z2, K3, K2)
+	VPSUBB(Z23, Z3, K1, Z3)
+	VPSUBB(Z23, Z3, K2, Z3)
+}
+
+// toF8Sign replaces bit 7 of each code in Z3 with the sign bit of its high byte in Z0.
+func toF8Sign() {
+	VPTERNLOGD(U8(0xD8), Z22, Z0, Z3)
 }

@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"path/filepath"
 	"regexp"
+	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -120,15 +121,14 @@ func ruleKernels() {
 				continue
 			}
 			a, r := a, r
-			add(&kernel{name: pairName(r.from, r.to, r.rules+a.path), isa: a, from: r.from, to: r.to, rules: r.rules,
-				doc: []string{f8EncDoc},
-				body: func() {
-					if a == avx512 {
-						f8EncodeRulesAVX512(r.from, e)
-					} else {
-						f8EncodeRulesAVX2(r.from, e)
-					}
-				}})
+			k := &kernel{name: pairName(r.from, r.to, r.rules+a.path), isa: a, from: r.from, to: r.to, rules: r.rules,
+				doc: []string{f8EncDoc}, body: func() { f8EncodeRulesAVX2(r.from, e) }}
+			if a == avx512 {
+				table := "lut" + strings.ToUpper(name[:1]) + name[1:]
+				k.doc = []string{fmt.Sprintf(f8LookupDoc, table)}
+				k.body = func() { f8EncodeLookupAVX512(r.from, e, table) }
+			}
+			add(k)
 		}
 	}
 }
@@ -138,6 +138,13 @@ const f8EncDoc = "It widens the source to float32 and computes f8FromF32's steps
 	"bits rounded to the target's mantissa by integer arithmetic and rebiased, " +
 	"the lanes below the smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN " +
 	"code and the sign; then packs the codes to bytes."
+
+// f8LookupDoc says how the AVX-512 rule-set float8 encoders compute their loop; %s is the table.
+const f8LookupDoc = "It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and the " +
+	"last bit set where one of the source's 18 low bits is), then looks up the codes as the OpenVINO " +
+	"encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in %s, built from f8FromF32 " +
+	"(rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the FNUZ types " +
+	"overflow without saturation) their code."
 
 // Registers of the float8 encoders' constants: Z16… on AVX-512 (all of them), Y15… on AVX2 (the
 // first seven; the others are memory operands there, for want of registers, and Y8 holds the
@@ -285,4 +292,70 @@ func f8EncodeRulesAVX2(from string, e f8Enc) {
 		VMOVDQU(Y0, dst(o))
 	}
 	loop(avx2, body, block{32, 32 * bytesOf(from), 32})
+}
+
+// f8EncodeLookupAVX512 is the AVX-512 body of the encoders with a table (rules_tables_amd64.go:
+// lut and the encoder's name): 64 elements a block. A float32 or bfloat16 source goes to
+// binary16 rounded to odd: VCVTPS2PH truncating, and the last bit set (a masked VPORD of the
+// vector with that bit, through VMOVDQU16) where the truncation may have dropped a bit; then the binary16
+// lookups of the OpenVINO encoders (toF8), the magnitudes at or above the table's fixFrom (K4)
+// given its fixCode, and for the FNUZ types a -0 code turned into 0x00.
+func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
+	toF8Consts(table, 0xBFBFBFBF) // the s2 of every rule-set table (ruleEncTable)
+	bcastW(0x7FFF, Z21)
+	VPBROADCASTW(sym(table, 256), Z20)
+	VPBROADCASTB(sym(table, 258), Z19)
+	bcastW(1, Z18)
+	VPXORD(Z24, Z24, Z24)
+	bcastD(0x3FFFF, Z17)
+	// toF16 converts the 16 float32 (or bfloat16) of vector k at i(SI) to binary16 rounded to odd
+	// in the Y half of r, with t and u as scratch. The last bit is set where any of the float32's
+	// 18 low bits is (K5): that covers every bit VCVTPS2PH drops from a binary16 subnormal of
+	// 2^-19 or more, below which every float8 target rounds to zero anyway, and a bit it keeps is
+	// below the rounding position of every target, so setting the last bit for it changes nothing.
+	toF16 := func(i, k int, r, t, u VecPhysical) {
+		if from == "BF16" {
+			VPMOVZXWD(src(i+32*k), t)
+			VPSLLD(U8(16), t, t)
+		} else {
+			VMOVDQU32(src(i+64*k), t)
+		}
+		VPTESTMD(Z17, t, K5)
+		VCVTPS2PH(U8(3), t, half(r))
+		VPORD(half(Z18), half(r), half(u))
+		VMOVDQU16(half(u), K5, half(r))
+	}
+	body := func(i, o int) {
+		if from == "F16" {
+			VMOVDQU64(src(i), Z0)
+			VMOVDQU64(src(i+64), Z1)
+		} else {
+			toF16(i, 0, Z0, Z4, Z5)
+			toF16(i, 1, Z6, Z7, Z8)
+			toF16(i, 2, Z1, Z9, Z10)
+			toF16(i, 3, Z11, Z12, Z13)
+			VINSERTI64X4(U8(1), Y6, Z0, Z0)
+			VINSERTI64X4(U8(1), Y11, Z1, Z1)
+		}
+		fix := e.fnuz || e.nan != e.clamp // see ruleEncTable
+		if fix {
+			VPANDD(Z21, Z0, Z5)
+			VPCMPUW(U8(5), Z20, Z5, K4)
+			VPANDD(Z21, Z1, Z6)
+			VPCMPUW(U8(5), Z20, Z6, K5)
+			KUNPCKDQ(K4, K5, K4)
+		}
+		toF8Codes()
+		if fix && !e.fnuz {
+			VMOVDQU8(Z19, K4, Z3)
+		}
+		toF8Sign()
+		if e.fnuz {
+			VPCMPUB(U8(0), Z22, Z3, K1)
+			VMOVDQU8(Z19, K4, Z3)
+			VMOVDQU8(Z24, K1, Z3)
+		}
+		VMOVDQU64(Z3, dst(o))
+	}
+	loop(avx512, body, block{64, 64 * bytesOf(from), 64})
 }

@@ -1,0 +1,65 @@
+//go:build gc && !purego
+
+package kernels
+
+import "math"
+
+// The tables of the rule sets' AVX-512 float8 encoders (rules_amd64.s), one for each encoder
+// constant of rules_codec.go that an AVX-512 kernel uses, named lut and the constant's name:
+// the binary16 lookups of the OpenVINO encoders (f8EncTable, toF8 in the generator), built from
+// f8FromF32, and the one correction the lookups cannot express. A float32 or bfloat16 source
+// reaches binary16 rounded to odd (exactly where it is representable, otherwise the value just
+// below in magnitude with its last bit set), from which one rounding to a float8 format, whose
+// precision is at least 7 bits coarser, gives what one rounding from the source gives.
+var (
+	lutEncE4M3Sat, lutEncE4M3NoSat               = ruleEncTable(encE4M3Sat), ruleEncTable(encE4M3NoSat)
+	lutEncE5M2Sat, lutEncE5M2NoSat, lutEncE5M2ML = ruleEncTable(encE5M2Sat), ruleEncTable(encE5M2NoSat), ruleEncTable(encE5M2ML)
+	lutEncE4M3FNUZSat, lutEncE4M3FNUZNoSat       = ruleEncTable(encE4M3FNUZSat), ruleEncTable(encE4M3FNUZNoSat)
+	lutEncE5M2FNUZSat, lutEncE5M2FNUZNoSat       = ruleEncTable(encE5M2FNUZSat), ruleEncTable(encE5M2FNUZNoSat)
+)
+
+// ruleEncTab is the table of one encoder, laid out for the kernels: lut at offset 0, fixFrom at
+// 256, fixCode at 258.
+type ruleEncTab struct {
+	// lut holds, as f8EncTable builds it, the codes of the magnitudes by the route without the
+	// correction: NaN encoded as infinity, and for the FNUZ types the saturating encoder (their
+	// NaN, 0x80, does not fit the table's seven bits).
+	lut [256]byte
+	// fixFrom is the smallest binary16 magnitude whose code the lookup gets wrong; fixCode is
+	// that code. Other types: NaN's code where it is not infinity's (fixFrom 0x7C01; 0xFFFF, which
+	// no magnitude reaches, where it is), set before the sign goes on. FNUZ: 0x80 from NaN's
+	// magnitude, or from the first that overflows when the encoder does not saturate, set after
+	// the sign.
+	fixFrom uint16
+	fixCode uint8
+}
+
+// ruleEncTable builds the table of the encoder e.
+func ruleEncTable(e f8Enc) (t ruleEncTab) {
+	route := e
+	if e.fnuz() {
+		route = f8EncOf(e.mant(), e.bias(), 0x7F, e.nan(), true)
+	}
+	code := func(h uint16, e f8Enc) uint8 { return f8FromF32(math.Float32bits(F32FromF16(h)), e) }
+	// A second step within one high byte comes at L = 0xC0 wherever one does (the binades where a
+	// high byte spans two codes: f8e4m3's normal range, f8e5m2fnuz's subnormals), so 0xBF is
+	// every table's s2; the kernels use it.
+	t.lut = f8EncTable(func(h uint16) uint8 {
+		if h&0x7FFF > 0x7C00 {
+			h = h&0x8000 | 0x7C00 // NaN as infinity: the codes rise with the magnitude
+		}
+		return code(h, route) & 0x7F
+	}, 0xBF)
+	t.fixFrom, t.fixCode = 0xFFFF, uint8(e.nan())
+	if e.fnuz() {
+		for h := uint16(0); h <= 0x7FFF; h++ {
+			if code(h, e) == 0x80 {
+				t.fixFrom = h
+				break
+			}
+		}
+	} else if e.nan() != uint32(code(0x7C00, e)) {
+		t.fixFrom = 0x7C01
+	}
+	return t
+}
