@@ -1353,3 +1353,512 @@ f32boolloop:
 	SUBS	$16, R2, R2
 	BNE	f32boolloop
 	RET
+
+// The rule sets' float8 encoders, in the order of ruleRegistry (registry.go): each passes its
+// encoder's row for its source (rules_arm64.go) to ruleF8Blocks<>.
+
+// func f32ToF8e4m3ONNXNEON(dst, src []byte, n int)
+TEXT ·f32ToF8e4m3ONNXNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE4M3Sat+0(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToF8e5m2ONNXNEON(dst, src []byte, n int)
+TEXT ·f32ToF8e5m2ONNXNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE5M2Sat+0(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToF8e4m3fnuzONNXNEON(dst, src []byte, n int)
+TEXT ·f32ToF8e4m3fnuzONNXNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE4M3FNUZSat+0(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToF8e5m2fnuzONNXNEON(dst, src []byte, n int)
+TEXT ·f32ToF8e5m2fnuzONNXNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE5M2FNUZSat+0(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF8e4m3ONNXNEON(dst, src []byte, n int)
+TEXT ·f16ToF8e4m3ONNXNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE4M3Sat+36(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF8e5m2ONNXNEON(dst, src []byte, n int)
+TEXT ·f16ToF8e5m2ONNXNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE5M2Sat+36(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF8e4m3fnuzONNXNEON(dst, src []byte, n int)
+TEXT ·f16ToF8e4m3fnuzONNXNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE4M3FNUZSat+36(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF8e5m2fnuzONNXNEON(dst, src []byte, n int)
+TEXT ·f16ToF8e5m2fnuzONNXNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE5M2FNUZSat+36(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func bf16ToF8e4m3ONNXNEON(dst, src []byte, n int)
+TEXT ·bf16ToF8e4m3ONNXNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE4M3Sat+72(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func bf16ToF8e5m2ONNXNEON(dst, src []byte, n int)
+TEXT ·bf16ToF8e5m2ONNXNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE5M2Sat+72(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func bf16ToF8e4m3fnuzONNXNEON(dst, src []byte, n int)
+TEXT ·bf16ToF8e4m3fnuzONNXNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE4M3FNUZSat+72(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func bf16ToF8e5m2fnuzONNXNEON(dst, src []byte, n int)
+TEXT ·bf16ToF8e5m2fnuzONNXNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE5M2FNUZSat+72(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToF8e4m3ONNXNoSatNEON(dst, src []byte, n int)
+TEXT ·f32ToF8e4m3ONNXNoSatNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE4M3NoSat+0(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToF8e5m2ONNXNoSatNEON(dst, src []byte, n int)
+TEXT ·f32ToF8e5m2ONNXNoSatNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE5M2NoSat+0(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToF8e4m3fnuzONNXNoSatNEON(dst, src []byte, n int)
+TEXT ·f32ToF8e4m3fnuzONNXNoSatNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE4M3FNUZNoSat+0(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToF8e5m2fnuzONNXNoSatNEON(dst, src []byte, n int)
+TEXT ·f32ToF8e5m2fnuzONNXNoSatNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE5M2FNUZNoSat+0(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF8e4m3ONNXNoSatNEON(dst, src []byte, n int)
+TEXT ·f16ToF8e4m3ONNXNoSatNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE4M3NoSat+36(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF8e5m2ONNXNoSatNEON(dst, src []byte, n int)
+TEXT ·f16ToF8e5m2ONNXNoSatNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE5M2NoSat+36(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF8e4m3fnuzONNXNoSatNEON(dst, src []byte, n int)
+TEXT ·f16ToF8e4m3fnuzONNXNoSatNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE4M3FNUZNoSat+36(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF8e5m2fnuzONNXNoSatNEON(dst, src []byte, n int)
+TEXT ·f16ToF8e5m2fnuzONNXNoSatNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE5M2FNUZNoSat+36(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func bf16ToF8e4m3ONNXNoSatNEON(dst, src []byte, n int)
+TEXT ·bf16ToF8e4m3ONNXNoSatNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE4M3NoSat+72(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func bf16ToF8e5m2ONNXNoSatNEON(dst, src []byte, n int)
+TEXT ·bf16ToF8e5m2ONNXNoSatNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE5M2NoSat+72(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func bf16ToF8e4m3fnuzONNXNoSatNEON(dst, src []byte, n int)
+TEXT ·bf16ToF8e4m3fnuzONNXNoSatNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE4M3FNUZNoSat+72(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func bf16ToF8e5m2fnuzONNXNoSatNEON(dst, src []byte, n int)
+TEXT ·bf16ToF8e5m2fnuzONNXNoSatNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE5M2FNUZNoSat+72(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToF8e4m3MLDtypesNEON(dst, src []byte, n int)
+TEXT ·f32ToF8e4m3MLDtypesNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE4M3NoSat+0(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToF8e5m2MLDtypesNEON(dst, src []byte, n int)
+TEXT ·f32ToF8e5m2MLDtypesNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE5M2ML+0(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToF8e4m3fnuzMLDtypesNEON(dst, src []byte, n int)
+TEXT ·f32ToF8e4m3fnuzMLDtypesNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE4M3FNUZNoSat+0(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToF8e5m2fnuzMLDtypesNEON(dst, src []byte, n int)
+TEXT ·f32ToF8e5m2fnuzMLDtypesNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE5M2FNUZNoSat+0(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF8e4m3MLDtypesNEON(dst, src []byte, n int)
+TEXT ·f16ToF8e4m3MLDtypesNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE4M3NoSat+36(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF8e5m2MLDtypesNEON(dst, src []byte, n int)
+TEXT ·f16ToF8e5m2MLDtypesNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE5M2ML+36(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF8e4m3fnuzMLDtypesNEON(dst, src []byte, n int)
+TEXT ·f16ToF8e4m3fnuzMLDtypesNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE4M3FNUZNoSat+36(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF8e5m2fnuzMLDtypesNEON(dst, src []byte, n int)
+TEXT ·f16ToF8e5m2fnuzMLDtypesNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE5M2FNUZNoSat+36(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func bf16ToF8e4m3MLDtypesNEON(dst, src []byte, n int)
+TEXT ·bf16ToF8e4m3MLDtypesNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE4M3NoSat+72(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func bf16ToF8e5m2MLDtypesNEON(dst, src []byte, n int)
+TEXT ·bf16ToF8e5m2MLDtypesNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE5M2ML+72(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func bf16ToF8e4m3fnuzMLDtypesNEON(dst, src []byte, n int)
+TEXT ·bf16ToF8e4m3fnuzMLDtypesNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE4M3FNUZNoSat+72(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func bf16ToF8e5m2fnuzMLDtypesNEON(dst, src []byte, n int)
+TEXT ·bf16ToF8e5m2fnuzMLDtypesNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE5M2FNUZNoSat+72(SB), R3
+	MOVD	$ruleF8Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// ruleF8Blocks<> is the block routine of the rule sets' float8 encoders (ruleRegistry): 16
+// elements a block, f8FromF32's steps on four vectors of 32-bit lanes. R3 points to the
+// encoder's row for the source (neonEnc in rules_arm64.go): the source (0 f32, 1 f16, widened by
+// FCVTL, 2 bf16, widened by ZIP with zero halves), then minNormal, magic, offset, clamp, half,
+// the NaN code, the negated shift and the FNUZ mask.
+TEXT ruleF8Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	// V16 = 0x7FFFFFFF, V17 = minNormal, V18 = magic, V19 = offset, V20 = clamp, V21 = half,
+	// V22 = 1, V23 = NaN code, V24 = 0x7F800000, V25 = 0x80, V26 = -shift, V27 = FNUZ mask,
+	// V28 = 0 (word lanes).
+	MOVW	$0x7FFFFFFF, R4
+	VDUP	R4, V16.S4
+	MOVWU	4(R3), R4
+	VDUP	R4, V17.S4
+	MOVWU	8(R3), R4
+	VDUP	R4, V18.S4
+	MOVWU	12(R3), R4
+	VDUP	R4, V19.S4
+	MOVWU	16(R3), R4
+	VDUP	R4, V20.S4
+	MOVWU	20(R3), R4
+	VDUP	R4, V21.S4
+	MOVW	$1, R4
+	VDUP	R4, V22.S4
+	MOVWU	24(R3), R4
+	VDUP	R4, V23.S4
+	MOVW	$0x7F800000, R4
+	VDUP	R4, V24.S4
+	MOVW	$0x80, R4
+	VDUP	R4, V25.S4
+	MOVWU	28(R3), R4
+	VDUP	R4, V26.S4
+	MOVWU	32(R3), R4
+	VDUP	R4, V27.S4
+	VEOR	V28.B16, V28.B16, V28.B16
+	MOVWU	0(R3), R7
+
+loop:
+	CBNZ	R7, narrow
+	VLD1.P	64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
+	B	encode
+
+narrow:
+	VLD1.P	32(R1), [V4.H8, V5.H8]
+	CMP	$1, R7
+	BNE	bf16
+	WORD	$0x0e217880 // FCVTL V0.4S, V4.4H
+	WORD	$0x4e217881 // FCVTL2 V1.4S, V4.8H
+	WORD	$0x0e2178a2 // FCVTL V2.4S, V5.4H
+	WORD	$0x4e2178a3 // FCVTL2 V3.4S, V5.8H
+	B	encode
+
+bf16:
+	VZIP1	V4.H8, V28.H8, V0.H8
+	VZIP2	V4.H8, V28.H8, V1.H8
+	VZIP1	V5.H8, V28.H8, V2.H8
+	VZIP2	V5.H8, V28.H8, V3.H8
+
+encode:
+	VAND	V16.B16, V0.B16, V4.B16 // a = |x|
+	WORD	$0x6eba4485 // USHL V5.4S, V4.4S, V26.4S
+	VAND	V22.B16, V5.B16, V5.B16
+	VADD	V21.S4, V4.S4, V6.S4
+	VADD	V5.S4, V6.S4, V6.S4
+	WORD	$0x6eba44c6 // USHL V6.4S, V6.4S, V26.4S
+	VSUB	V19.S4, V6.S4, V6.S4 // the code of a normal magnitude
+	WORD	$0x4e32d487 // FADD V7.4S, V4.4S, V18.4S
+	VSUB	V18.S4, V7.S4, V7.S4 // the code of a subnormal one
+	WORD	$0x6ea43628 // CMHI V8.4S, V17.4S, V4.4S
+	VBIT	V8.B16, V7.B16, V6.B16
+	VUMIN	V20.S4, V6.S4, V6.S4 // clamped
+	WORD	$0x6eb83488 // CMHI V8.4S, V4.4S, V24.4S
+	VBIT	V8.B16, V23.B16, V6.B16 // NaN
+	VUSHR	$24, V0.S4, V9.S4
+	VAND	V25.B16, V9.B16, V9.B16 // the sign, 0x80
+	WORD	$0x4ea098c8 // CMEQ V8.4S, V6.4S, #0
+	VAND	V27.B16, V8.B16, V8.B16
+	VBIT	V8.B16, V28.B16, V9.B16 // no sign on an FNUZ zero
+	VORR	V9.B16, V6.B16, V10.B16
+	VAND	V16.B16, V1.B16, V4.B16 // a = |x|
+	WORD	$0x6eba4485 // USHL V5.4S, V4.4S, V26.4S
+	VAND	V22.B16, V5.B16, V5.B16
+	VADD	V21.S4, V4.S4, V6.S4
+	VADD	V5.S4, V6.S4, V6.S4
+	WORD	$0x6eba44c6 // USHL V6.4S, V6.4S, V26.4S
+	VSUB	V19.S4, V6.S4, V6.S4 // the code of a normal magnitude
+	WORD	$0x4e32d487 // FADD V7.4S, V4.4S, V18.4S
+	VSUB	V18.S4, V7.S4, V7.S4 // the code of a subnormal one
+	WORD	$0x6ea43628 // CMHI V8.4S, V17.4S, V4.4S
+	VBIT	V8.B16, V7.B16, V6.B16
+	VUMIN	V20.S4, V6.S4, V6.S4 // clamped
+	WORD	$0x6eb83488 // CMHI V8.4S, V4.4S, V24.4S
+	VBIT	V8.B16, V23.B16, V6.B16 // NaN
+	VUSHR	$24, V1.S4, V9.S4
+	VAND	V25.B16, V9.B16, V9.B16 // the sign, 0x80
+	WORD	$0x4ea098c8 // CMEQ V8.4S, V6.4S, #0
+	VAND	V27.B16, V8.B16, V8.B16
+	VBIT	V8.B16, V28.B16, V9.B16 // no sign on an FNUZ zero
+	VORR	V9.B16, V6.B16, V11.B16
+	VAND	V16.B16, V2.B16, V4.B16 // a = |x|
+	WORD	$0x6eba4485 // USHL V5.4S, V4.4S, V26.4S
+	VAND	V22.B16, V5.B16, V5.B16
+	VADD	V21.S4, V4.S4, V6.S4
+	VADD	V5.S4, V6.S4, V6.S4
+	WORD	$0x6eba44c6 // USHL V6.4S, V6.4S, V26.4S
+	VSUB	V19.S4, V6.S4, V6.S4 // the code of a normal magnitude
+	WORD	$0x4e32d487 // FADD V7.4S, V4.4S, V18.4S
+	VSUB	V18.S4, V7.S4, V7.S4 // the code of a subnormal one
+	WORD	$0x6ea43628 // CMHI V8.4S, V17.4S, V4.4S
+	VBIT	V8.B16, V7.B16, V6.B16
+	VUMIN	V20.S4, V6.S4, V6.S4 // clamped
+	WORD	$0x6eb83488 // CMHI V8.4S, V4.4S, V24.4S
+	VBIT	V8.B16, V23.B16, V6.B16 // NaN
+	VUSHR	$24, V2.S4, V9.S4
+	VAND	V25.B16, V9.B16, V9.B16 // the sign, 0x80
+	WORD	$0x4ea098c8 // CMEQ V8.4S, V6.4S, #0
+	VAND	V27.B16, V8.B16, V8.B16
+	VBIT	V8.B16, V28.B16, V9.B16 // no sign on an FNUZ zero
+	VORR	V9.B16, V6.B16, V12.B16
+	VAND	V16.B16, V3.B16, V4.B16 // a = |x|
+	WORD	$0x6eba4485 // USHL V5.4S, V4.4S, V26.4S
+	VAND	V22.B16, V5.B16, V5.B16
+	VADD	V21.S4, V4.S4, V6.S4
+	VADD	V5.S4, V6.S4, V6.S4
+	WORD	$0x6eba44c6 // USHL V6.4S, V6.4S, V26.4S
+	VSUB	V19.S4, V6.S4, V6.S4 // the code of a normal magnitude
+	WORD	$0x4e32d487 // FADD V7.4S, V4.4S, V18.4S
+	VSUB	V18.S4, V7.S4, V7.S4 // the code of a subnormal one
+	WORD	$0x6ea43628 // CMHI V8.4S, V17.4S, V4.4S
+	VBIT	V8.B16, V7.B16, V6.B16
+	VUMIN	V20.S4, V6.S4, V6.S4 // clamped
+	WORD	$0x6eb83488 // CMHI V8.4S, V4.4S, V24.4S
+	VBIT	V8.B16, V23.B16, V6.B16 // NaN
+	VUSHR	$24, V3.S4, V9.S4
+	VAND	V25.B16, V9.B16, V9.B16 // the sign, 0x80
+	WORD	$0x4ea098c8 // CMEQ V8.4S, V6.4S, #0
+	VAND	V27.B16, V8.B16, V8.B16
+	VBIT	V8.B16, V28.B16, V9.B16 // no sign on an FNUZ zero
+	VORR	V9.B16, V6.B16, V13.B16
+	VUZP1	V11.H8, V10.H8, V10.H8
+	VUZP1	V13.H8, V12.H8, V12.H8
+	VUZP1	V12.B16, V10.B16, V10.B16
+	VST1.P	[V10.B16], 16(R0)
+	SUBS	$16, R2, R2
+	BNE	loop
+	RET

@@ -484,6 +484,330 @@ func f32ToBoolNEON(dst, src []byte, n int)
 //go:noescape
 func f32ToBF16BFCVTN(dst, src []byte, n int)
 
+// f32ToF8e4m3ONNXNEON converts n elements of the pair f32 → f8e4m3 on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3Sat)
+//	}
+//
+//go:noescape
+func f32ToF8e4m3ONNXNEON(dst, src []byte, n int)
+
+// f32ToF8e5m2ONNXNEON converts n elements of the pair f32 → f8e5m2 on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2Sat)
+//	}
+//
+//go:noescape
+func f32ToF8e5m2ONNXNEON(dst, src []byte, n int)
+
+// f32ToF8e4m3fnuzONNXNEON converts n elements of the pair f32 → f8e4m3fnuz on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZSat)
+//	}
+//
+//go:noescape
+func f32ToF8e4m3fnuzONNXNEON(dst, src []byte, n int)
+
+// f32ToF8e5m2fnuzONNXNEON converts n elements of the pair f32 → f8e5m2fnuz on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZSat)
+//	}
+//
+//go:noescape
+func f32ToF8e5m2fnuzONNXNEON(dst, src []byte, n int)
+
+// f16ToF8e4m3ONNXNEON converts n elements of the pair f16 → f8e4m3 on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3Sat)
+//	}
+//
+//go:noescape
+func f16ToF8e4m3ONNXNEON(dst, src []byte, n int)
+
+// f16ToF8e5m2ONNXNEON converts n elements of the pair f16 → f8e5m2 on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2Sat)
+//	}
+//
+//go:noescape
+func f16ToF8e5m2ONNXNEON(dst, src []byte, n int)
+
+// f16ToF8e4m3fnuzONNXNEON converts n elements of the pair f16 → f8e4m3fnuz on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZSat)
+//	}
+//
+//go:noescape
+func f16ToF8e4m3fnuzONNXNEON(dst, src []byte, n int)
+
+// f16ToF8e5m2fnuzONNXNEON converts n elements of the pair f16 → f8e5m2fnuz on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZSat)
+//	}
+//
+//go:noescape
+func f16ToF8e5m2fnuzONNXNEON(dst, src []byte, n int)
+
+// bf16ToF8e4m3ONNXNEON converts n elements of the pair bf16 → f8e4m3 on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3Sat)
+//	}
+//
+//go:noescape
+func bf16ToF8e4m3ONNXNEON(dst, src []byte, n int)
+
+// bf16ToF8e5m2ONNXNEON converts n elements of the pair bf16 → f8e5m2 on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2Sat)
+//	}
+//
+//go:noescape
+func bf16ToF8e5m2ONNXNEON(dst, src []byte, n int)
+
+// bf16ToF8e4m3fnuzONNXNEON converts n elements of the pair bf16 → f8e4m3fnuz on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZSat)
+//	}
+//
+//go:noescape
+func bf16ToF8e4m3fnuzONNXNEON(dst, src []byte, n int)
+
+// bf16ToF8e5m2fnuzONNXNEON converts n elements of the pair bf16 → f8e5m2fnuz on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZSat)
+//	}
+//
+//go:noescape
+func bf16ToF8e5m2fnuzONNXNEON(dst, src []byte, n int)
+
+// f32ToF8e4m3ONNXNoSatNEON converts n elements of the pair f32 → f8e4m3 on the NEON path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3NoSat)
+//	}
+//
+//go:noescape
+func f32ToF8e4m3ONNXNoSatNEON(dst, src []byte, n int)
+
+// f32ToF8e5m2ONNXNoSatNEON converts n elements of the pair f32 → f8e5m2 on the NEON path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2NoSat)
+//	}
+//
+//go:noescape
+func f32ToF8e5m2ONNXNoSatNEON(dst, src []byte, n int)
+
+// f32ToF8e4m3fnuzONNXNoSatNEON converts n elements of the pair f32 → f8e4m3fnuz on the NEON path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)
+//	}
+//
+//go:noescape
+func f32ToF8e4m3fnuzONNXNoSatNEON(dst, src []byte, n int)
+
+// f32ToF8e5m2fnuzONNXNoSatNEON converts n elements of the pair f32 → f8e5m2fnuz on the NEON path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)
+//	}
+//
+//go:noescape
+func f32ToF8e5m2fnuzONNXNoSatNEON(dst, src []byte, n int)
+
+// f16ToF8e4m3ONNXNoSatNEON converts n elements of the pair f16 → f8e4m3 on the NEON path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3NoSat)
+//	}
+//
+//go:noescape
+func f16ToF8e4m3ONNXNoSatNEON(dst, src []byte, n int)
+
+// f16ToF8e5m2ONNXNoSatNEON converts n elements of the pair f16 → f8e5m2 on the NEON path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2NoSat)
+//	}
+//
+//go:noescape
+func f16ToF8e5m2ONNXNoSatNEON(dst, src []byte, n int)
+
+// f16ToF8e4m3fnuzONNXNoSatNEON converts n elements of the pair f16 → f8e4m3fnuz on the NEON path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZNoSat)
+//	}
+//
+//go:noescape
+func f16ToF8e4m3fnuzONNXNoSatNEON(dst, src []byte, n int)
+
+// f16ToF8e5m2fnuzONNXNoSatNEON converts n elements of the pair f16 → f8e5m2fnuz on the NEON path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZNoSat)
+//	}
+//
+//go:noescape
+func f16ToF8e5m2fnuzONNXNoSatNEON(dst, src []byte, n int)
+
+// bf16ToF8e4m3ONNXNoSatNEON converts n elements of the pair bf16 → f8e4m3 on the NEON path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3NoSat)
+//	}
+//
+//go:noescape
+func bf16ToF8e4m3ONNXNoSatNEON(dst, src []byte, n int)
+
+// bf16ToF8e5m2ONNXNoSatNEON converts n elements of the pair bf16 → f8e5m2 on the NEON path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2NoSat)
+//	}
+//
+//go:noescape
+func bf16ToF8e5m2ONNXNoSatNEON(dst, src []byte, n int)
+
+// bf16ToF8e4m3fnuzONNXNoSatNEON converts n elements of the pair bf16 → f8e4m3fnuz on the NEON path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZNoSat)
+//	}
+//
+//go:noescape
+func bf16ToF8e4m3fnuzONNXNoSatNEON(dst, src []byte, n int)
+
+// bf16ToF8e5m2fnuzONNXNoSatNEON converts n elements of the pair bf16 → f8e5m2fnuz on the NEON path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZNoSat)
+//	}
+//
+//go:noescape
+func bf16ToF8e5m2fnuzONNXNoSatNEON(dst, src []byte, n int)
+
+// f32ToF8e4m3MLDtypesNEON converts n elements of the pair f32 → f8e4m3 on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3NoSat)
+//	}
+//
+//go:noescape
+func f32ToF8e4m3MLDtypesNEON(dst, src []byte, n int)
+
+// f32ToF8e5m2MLDtypesNEON converts n elements of the pair f32 → f8e5m2 on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2ML)
+//	}
+//
+//go:noescape
+func f32ToF8e5m2MLDtypesNEON(dst, src []byte, n int)
+
+// f32ToF8e4m3fnuzMLDtypesNEON converts n elements of the pair f32 → f8e4m3fnuz on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)
+//	}
+//
+//go:noescape
+func f32ToF8e4m3fnuzMLDtypesNEON(dst, src []byte, n int)
+
+// f32ToF8e5m2fnuzMLDtypesNEON converts n elements of the pair f32 → f8e5m2fnuz on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)
+//	}
+//
+//go:noescape
+func f32ToF8e5m2fnuzMLDtypesNEON(dst, src []byte, n int)
+
+// f16ToF8e4m3MLDtypesNEON converts n elements of the pair f16 → f8e4m3 on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3NoSat)
+//	}
+//
+//go:noescape
+func f16ToF8e4m3MLDtypesNEON(dst, src []byte, n int)
+
+// f16ToF8e5m2MLDtypesNEON converts n elements of the pair f16 → f8e5m2 on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2ML)
+//	}
+//
+//go:noescape
+func f16ToF8e5m2MLDtypesNEON(dst, src []byte, n int)
+
+// f16ToF8e4m3fnuzMLDtypesNEON converts n elements of the pair f16 → f8e4m3fnuz on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZNoSat)
+//	}
+//
+//go:noescape
+func f16ToF8e4m3fnuzMLDtypesNEON(dst, src []byte, n int)
+
+// f16ToF8e5m2fnuzMLDtypesNEON converts n elements of the pair f16 → f8e5m2fnuz on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZNoSat)
+//	}
+//
+//go:noescape
+func f16ToF8e5m2fnuzMLDtypesNEON(dst, src []byte, n int)
+
+// bf16ToF8e4m3MLDtypesNEON converts n elements of the pair bf16 → f8e4m3 on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3NoSat)
+//	}
+//
+//go:noescape
+func bf16ToF8e4m3MLDtypesNEON(dst, src []byte, n int)
+
+// bf16ToF8e5m2MLDtypesNEON converts n elements of the pair bf16 → f8e5m2 on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2ML)
+//	}
+//
+//go:noescape
+func bf16ToF8e5m2MLDtypesNEON(dst, src []byte, n int)
+
+// bf16ToF8e4m3fnuzMLDtypesNEON converts n elements of the pair bf16 → f8e4m3fnuz on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZNoSat)
+//	}
+//
+//go:noescape
+func bf16ToF8e4m3fnuzMLDtypesNEON(dst, src []byte, n int)
+
+// bf16ToF8e5m2fnuzMLDtypesNEON converts n elements of the pair bf16 → f8e5m2fnuz on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZNoSat)
+//	}
+//
+//go:noescape
+func bf16ToF8e5m2fnuzMLDtypesNEON(dst, src []byte, n int)
+
 // arm64Kernels lists the NEON kernels with their pairs, for bindKernels.
 func arm64Kernels() []kernelSpec {
 	return []kernelSpec{
@@ -543,5 +867,42 @@ func arm64Kernels() []kernelSpec {
 
 // arm64RuleKernels lists the NEON kernels of the rows of ruleRegistry with their rules and pairs.
 func arm64RuleKernels() []ruleKernelSpec {
-	return []ruleKernelSpec{}
+	return []ruleKernelSpec{
+		{NEON, Rules{Set: ONNX}, element.F32, element.F8E4M3, f32ToF8e4m3ONNXNEON},
+		{NEON, Rules{Set: ONNX}, element.F32, element.F8E5M2, f32ToF8e5m2ONNXNEON},
+		{NEON, Rules{Set: ONNX}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzONNXNEON},
+		{NEON, Rules{Set: ONNX}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzONNXNEON},
+		{NEON, Rules{Set: ONNX}, element.F16, element.F8E4M3, f16ToF8e4m3ONNXNEON},
+		{NEON, Rules{Set: ONNX}, element.F16, element.F8E5M2, f16ToF8e5m2ONNXNEON},
+		{NEON, Rules{Set: ONNX}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzONNXNEON},
+		{NEON, Rules{Set: ONNX}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzONNXNEON},
+		{NEON, Rules{Set: ONNX}, element.BF16, element.F8E4M3, bf16ToF8e4m3ONNXNEON},
+		{NEON, Rules{Set: ONNX}, element.BF16, element.F8E5M2, bf16ToF8e5m2ONNXNEON},
+		{NEON, Rules{Set: ONNX}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzONNXNEON},
+		{NEON, Rules{Set: ONNX}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzONNXNEON},
+		{NEON, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3, f32ToF8e4m3ONNXNoSatNEON},
+		{NEON, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2, f32ToF8e5m2ONNXNoSatNEON},
+		{NEON, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzONNXNoSatNEON},
+		{NEON, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzONNXNoSatNEON},
+		{NEON, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E4M3, f16ToF8e4m3ONNXNoSatNEON},
+		{NEON, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2, f16ToF8e5m2ONNXNoSatNEON},
+		{NEON, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzONNXNoSatNEON},
+		{NEON, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzONNXNoSatNEON},
+		{NEON, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E4M3, bf16ToF8e4m3ONNXNoSatNEON},
+		{NEON, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E5M2, bf16ToF8e5m2ONNXNoSatNEON},
+		{NEON, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzONNXNoSatNEON},
+		{NEON, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzONNXNoSatNEON},
+		{NEON, Rules{Set: MLDtypes}, element.F32, element.F8E4M3, f32ToF8e4m3MLDtypesNEON},
+		{NEON, Rules{Set: MLDtypes}, element.F32, element.F8E5M2, f32ToF8e5m2MLDtypesNEON},
+		{NEON, Rules{Set: MLDtypes}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzMLDtypesNEON},
+		{NEON, Rules{Set: MLDtypes}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzMLDtypesNEON},
+		{NEON, Rules{Set: MLDtypes}, element.F16, element.F8E4M3, f16ToF8e4m3MLDtypesNEON},
+		{NEON, Rules{Set: MLDtypes}, element.F16, element.F8E5M2, f16ToF8e5m2MLDtypesNEON},
+		{NEON, Rules{Set: MLDtypes}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzMLDtypesNEON},
+		{NEON, Rules{Set: MLDtypes}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzMLDtypesNEON},
+		{NEON, Rules{Set: MLDtypes}, element.BF16, element.F8E4M3, bf16ToF8e4m3MLDtypesNEON},
+		{NEON, Rules{Set: MLDtypes}, element.BF16, element.F8E5M2, bf16ToF8e5m2MLDtypesNEON},
+		{NEON, Rules{Set: MLDtypes}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzMLDtypesNEON},
+		{NEON, Rules{Set: MLDtypes}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzMLDtypesNEON},
+	}
 }

@@ -1,0 +1,32 @@
+//go:build gc && !purego
+
+package kernels
+
+// The parameters of the NEON float8 encoders of the rule sets (ruleF8Blocks<> in
+// kernels_arm64.s), one variable for each encoder constant of rules_codec.go that a NEON kernel
+// uses, named neon and the constant's name. A kernel passes the address of its source's row.
+var (
+	neonEncE4M3Sat, neonEncE4M3NoSat                = neonEncOf(encE4M3Sat), neonEncOf(encE4M3NoSat)
+	neonEncE5M2Sat, neonEncE5M2NoSat, neonEncE5M2ML = neonEncOf(encE5M2Sat), neonEncOf(encE5M2NoSat), neonEncOf(encE5M2ML)
+	neonEncE4M3FNUZSat, neonEncE4M3FNUZNoSat        = neonEncOf(encE4M3FNUZSat), neonEncOf(encE4M3FNUZNoSat)
+	neonEncE5M2FNUZSat, neonEncE5M2FNUZNoSat        = neonEncOf(encE5M2FNUZSat), neonEncOf(encE5M2FNUZNoSat)
+)
+
+// neonEnc holds an encoder's parameters for each source, f32 (row 0, at byte 0), f16 (row 1, at
+// byte 36) and bf16 (row 2, at byte 72): the source (0, 1, 2), then f8FromF32's constants,
+// minNormal, magic, offset, clamp, half a unit less one (1<<(shift-1) - 1), the NaN code, the
+// negated shift (USHL shifts right by it) and all ones for the FNUZ types (0 otherwise).
+type neonEnc [3][9]uint32
+
+// neonEncOf lays out e's parameters.
+func neonEncOf(e f8Enc) (p neonEnc) {
+	fnuz := uint32(0)
+	if e.fnuz() {
+		fnuz = 0xFFFFFFFF
+	}
+	for k := range p {
+		p[k] = [9]uint32{uint32(k), e.minNormal(), e.magic(), e.offset(), e.clamp(), 1<<(e.shift()-1) - 1,
+			e.nan(), -e.shift(), fnuz}
+	}
+	return p
+}
