@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -19,6 +20,22 @@ type stubDoc struct {
 	from, to element.Type
 	loop     string // the body of its scalar loop
 	asm      bool   // declared without a body (implemented in kernels_arm64.s)
+	rules    string // the Rules literal of a kernel of ruleRegistry, as its documentation names it
+}
+
+// rulesDoc matches the rules a rule-set kernel's documentation names.
+var rulesDoc = regexp.MustCompile(`on the NEON path, under (Rules\{[^}]*\})`)
+
+// rulesLiteral writes r as the generator names a row's rules: Rules{Set: ONNX, NoSaturate: true}.
+func rulesLiteral(r Rules) string {
+	s := "Rules{Set: " + map[RuleSet]string{OpenVINO: "OpenVINO", ONNX: "ONNX", MLDtypes: "MLDtypes"}[r.Set]
+	if r.NoSaturate {
+		s += ", NoSaturate: true"
+	}
+	if r.E8M0Round != RoundUp {
+		s += ", E8M0Round: Round" + strings.ToUpper(r.E8M0Round.String()[:1]) + r.E8M0Round.String()[1:]
+	}
+	return s + "}"
 }
 
 // pairDoc matches the pair a kernel's documentation names.
@@ -82,7 +99,11 @@ func neonStubDocs(t *testing.T) map[string]stubDoc {
 				t.Errorf("%s: documentation without the code block of a scalar loop: %q", name, code)
 				continue
 			}
-			docs[name] = stubDoc{from, to, strings.TrimPrefix(code[1], "\t\t"), fd.Body == nil}
+			var rules string
+			if m := rulesDoc.FindStringSubmatch(strings.Join(strings.Fields(text), " ")); m != nil {
+				rules = m[1]
+			}
+			docs[name] = stubDoc{from, to, strings.TrimPrefix(code[1], "\t\t"), fd.Body == nil, rules}
 		}
 	}
 	return docs
@@ -94,7 +115,28 @@ func neonStubDocs(t *testing.T) map[string]stubDoc {
 func TestNEONStubLoops(t *testing.T) {
 	docs := neonStubDocs(t)
 	covered := map[[2]element.Type]bool{}
+	coveredRules := map[string]bool{}
 	for name, d := range docs {
+		if d.rules != "" {
+			var row *ruleRow
+			for i := range ruleRegistry {
+				if w := &ruleRegistry[i]; w.from == d.from && w.to == d.to && rulesLiteral(w.rules) == d.rules {
+					row = w
+				}
+			}
+			switch {
+			case row == nil:
+				t.Errorf("%s: documented pair %s → %s under %s has no ruleRegistry row", name, d.from, d.to, d.rules)
+			case !row.paths.has(NEON):
+				t.Errorf("%s: ruleRegistry row does not name NEON", name)
+			case d.loop != row.loop:
+				t.Errorf("%s: documented loop\n\t%s\ndiffers from its ruleRegistry row's:\n\t%s", name, d.loop, row.loop)
+			}
+			if d.asm {
+				coveredRules[fmt.Sprint(d.from, d.to, d.rules)] = true
+			}
+			continue
+		}
 		r := registryRow(d.from, d.to)
 		switch {
 		case r == nil:
@@ -112,6 +154,11 @@ func TestNEONStubLoops(t *testing.T) {
 	for _, r := range registry {
 		if r.paths.has(NEON) && !covered[[2]element.Type{r.from, r.to}] {
 			t.Errorf("registry row %s → %s names NEON, but no documented assembly kernel computes it", r.from, r.to)
+		}
+	}
+	for _, r := range ruleRegistry {
+		if r.paths.has(NEON) && !coveredRules[fmt.Sprint(r.from, r.to, rulesLiteral(r.rules))] {
+			t.Errorf("ruleRegistry row %s → %s under %s names NEON, but no documented assembly kernel computes it", r.from, r.to, r.rules)
 		}
 	}
 }
