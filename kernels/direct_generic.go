@@ -147,6 +147,60 @@ func f16ToF8e5m2Generic(dst []uint8, src []uint16) {
 	}
 }
 
+// f8e4m3fnuzToF32Generic is the loop of the pair f8e4m3fnuz → f32 over len(dst) elements; src
+// must be at least as long.
+func f8e4m3fnuzToF32Generic(dst []float32, src []uint8) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = F32FromF8E4M3FNUZ(src[i])
+	}
+}
+
+// f8e4m3fnuzToF16Generic is the loop of the pair f8e4m3fnuz → f16 over len(dst) elements; src
+// must be at least as long.
+func f8e4m3fnuzToF16Generic(dst []uint16, src []uint8) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = F16FromF32(F32FromF8E4M3FNUZ(src[i]))
+	}
+}
+
+// f8e4m3fnuzToBF16Generic is the loop of the pair f8e4m3fnuz → bf16 over len(dst) elements; src
+// must be at least as long.
+func f8e4m3fnuzToBF16Generic(dst []uint16, src []uint8) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = BF16FromF32(F32FromF8E4M3FNUZ(src[i]))
+	}
+}
+
+// f8e5m2fnuzToF32Generic is the loop of the pair f8e5m2fnuz → f32 over len(dst) elements; src
+// must be at least as long.
+func f8e5m2fnuzToF32Generic(dst []float32, src []uint8) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = F32FromF8E5M2FNUZ(src[i])
+	}
+}
+
+// f8e5m2fnuzToF16Generic is the loop of the pair f8e5m2fnuz → f16 over len(dst) elements; src
+// must be at least as long.
+func f8e5m2fnuzToF16Generic(dst []uint16, src []uint8) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = F16FromF32(F32FromF8E5M2FNUZ(src[i]))
+	}
+}
+
+// f8e5m2fnuzToBF16Generic is the loop of the pair f8e5m2fnuz → bf16 over len(dst) elements; src
+// must be at least as long.
+func f8e5m2fnuzToBF16Generic(dst []uint16, src []uint8) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = BF16FromF32(F32FromF8E5M2FNUZ(src[i]))
+	}
+}
+
 // u4ToF32Values holds the loop of the pair u4 → f32 for each 4-bit code c: float32(c).
 var u4ToF32Values = func() (t [16]float32) {
 	for c := range uint8(16) {
@@ -858,6 +912,12 @@ var directLoops = [...]directLoop{
 	{element.F16, element.F8E4M3, typedLoop(f16ToF8e4m3Generic)},
 	{element.F32, element.F8E5M2, typedLoop(f32ToF8e5m2Generic)},
 	{element.F16, element.F8E5M2, typedLoop(f16ToF8e5m2Generic)},
+	{element.F8E4M3FNUZ, element.F32, typedLoop(f8e4m3fnuzToF32Generic)},
+	{element.F8E4M3FNUZ, element.F16, typedLoop(f8e4m3fnuzToF16Generic)},
+	{element.F8E4M3FNUZ, element.BF16, typedLoop(f8e4m3fnuzToBF16Generic)},
+	{element.F8E5M2FNUZ, element.F32, typedLoop(f8e5m2fnuzToF32Generic)},
+	{element.F8E5M2FNUZ, element.F16, typedLoop(f8e5m2fnuzToF16Generic)},
+	{element.F8E5M2FNUZ, element.BF16, typedLoop(f8e5m2fnuzToBF16Generic)},
 	{element.U4, element.F32, packedLoop(u4ToF32Generic)},
 	{element.I4, element.F32, packedLoop(i4ToF32Generic)},
 	{element.NF4, element.F32, packedLoop(nf4ToF32Generic)},

@@ -1354,6 +1354,69 @@ f32boolloop:
 	BNE	f32boolloop
 	RET
 
+// The FNUZ decoders: each passes its type's and output's row of neonFNUZ (rules_arm64.go) to
+// fnuzBlocks<>.
+
+// func f8e4m3fnuzToF32NEON(dst, src []byte, n int)
+TEXT ·f8e4m3fnuzToF32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonFNUZ+0(SB), R3
+	MOVD	$fnuzBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func f8e4m3fnuzToF16NEON(dst, src []byte, n int)
+TEXT ·f8e4m3fnuzToF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonFNUZ+16(SB), R3
+	MOVD	$fnuzBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func f8e4m3fnuzToBF16NEON(dst, src []byte, n int)
+TEXT ·f8e4m3fnuzToBF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonFNUZ+32(SB), R3
+	MOVD	$fnuzBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func f8e5m2fnuzToF32NEON(dst, src []byte, n int)
+TEXT ·f8e5m2fnuzToF32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonFNUZ+48(SB), R3
+	MOVD	$fnuzBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func f8e5m2fnuzToF16NEON(dst, src []byte, n int)
+TEXT ·f8e5m2fnuzToF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonFNUZ+64(SB), R3
+	MOVD	$fnuzBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func f8e5m2fnuzToBF16NEON(dst, src []byte, n int)
+TEXT ·f8e5m2fnuzToBF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonFNUZ+80(SB), R3
+	MOVD	$fnuzBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
 // The rule sets' float8 encoders, in the order of ruleRegistry (registry.go): each passes its
 // encoder's row for its source (rules_arm64.go) to ruleF8Blocks<>.
 
@@ -1859,6 +1922,92 @@ encode:
 	VUZP1	V13.H8, V12.H8, V12.H8
 	VUZP1	V12.B16, V10.B16, V10.B16
 	VST1.P	[V10.B16], 16(R0)
+	SUBS	$16, R2, R2
+	BNE	loop
+	RET
+
+// fnuzBlocks<> is the block routine of the FNUZ decoders: 16 codes a block, widened to 32-bit
+// lanes, each float32((c&0x7F) << shift as bits) · 2^(127-bias), the sign bit c&0x80 moved to
+// bit 31, code 0x80 (NaN) given 0x7FC00000; then stored as float32, binary16 (FCVTN, exact) or
+// bfloat16 (the top halves). R3 points to the type's row of neonFNUZ (rules_arm64.go): the
+// output (0 f32, 1 f16, 2 bf16), the shift, the shifted magnitude mask and 2^(127-bias).
+TEXT fnuzBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	// Word lanes: V26 = shift, V25 = magnitude mask, V27 = 2^(127-bias), V24 = 0x80000000,
+	// V28 = 0x80, V29 = 0x7FC00000.
+	MOVWU	4(R3), R4
+	VDUP	R4, V26.S4
+	MOVWU	8(R3), R4
+	VDUP	R4, V25.S4
+	MOVWU	12(R3), R4
+	VDUP	R4, V27.S4
+	MOVW	$0x80000000, R4
+	VDUP	R4, V24.S4
+	MOVW	$0x80, R4
+	VDUP	R4, V28.S4
+	MOVW	$0x7FC00000, R4
+	VDUP	R4, V29.S4
+	MOVWU	0(R3), R7
+
+loop:
+	VLD1.P	16(R1), [V0.B16]
+	VUXTL	V0.B8, V1.H8
+	VUXTL2	V0.B16, V2.H8
+	VUXTL	V1.H4, V3.S4
+	VUXTL2	V1.H8, V4.S4
+	VUXTL	V2.H4, V5.S4
+	VUXTL2	V2.H8, V6.S4
+	WORD	$0x6eba446a // USHL V10.4S, V3.4S, V26.4S
+	VAND	V25.B16, V10.B16, V10.B16
+	WORD	$0x6e3bdd4a // FMUL V10.4S, V10.4S, V27.4S
+	VSHL	$24, V3.S4, V8.S4
+	VAND	V24.B16, V8.B16, V8.B16
+	VORR	V8.B16, V10.B16, V10.B16
+	WORD	$0x6ebc8c68 // CMEQ V8.4S, V3.4S, V28.4S
+	VBIT	V8.B16, V29.B16, V10.B16
+	WORD	$0x6eba448b // USHL V11.4S, V4.4S, V26.4S
+	VAND	V25.B16, V11.B16, V11.B16
+	WORD	$0x6e3bdd6b // FMUL V11.4S, V11.4S, V27.4S
+	VSHL	$24, V4.S4, V8.S4
+	VAND	V24.B16, V8.B16, V8.B16
+	VORR	V8.B16, V11.B16, V11.B16
+	WORD	$0x6ebc8c88 // CMEQ V8.4S, V4.4S, V28.4S
+	VBIT	V8.B16, V29.B16, V11.B16
+	WORD	$0x6eba44ac // USHL V12.4S, V5.4S, V26.4S
+	VAND	V25.B16, V12.B16, V12.B16
+	WORD	$0x6e3bdd8c // FMUL V12.4S, V12.4S, V27.4S
+	VSHL	$24, V5.S4, V8.S4
+	VAND	V24.B16, V8.B16, V8.B16
+	VORR	V8.B16, V12.B16, V12.B16
+	WORD	$0x6ebc8ca8 // CMEQ V8.4S, V5.4S, V28.4S
+	VBIT	V8.B16, V29.B16, V12.B16
+	WORD	$0x6eba44cd // USHL V13.4S, V6.4S, V26.4S
+	VAND	V25.B16, V13.B16, V13.B16
+	WORD	$0x6e3bddad // FMUL V13.4S, V13.4S, V27.4S
+	VSHL	$24, V6.S4, V8.S4
+	VAND	V24.B16, V8.B16, V8.B16
+	VORR	V8.B16, V13.B16, V13.B16
+	WORD	$0x6ebc8cc8 // CMEQ V8.4S, V6.4S, V28.4S
+	VBIT	V8.B16, V29.B16, V13.B16
+	CBNZ	R7, half
+	VST1.P	[V10.S4, V11.S4, V12.S4, V13.S4], 64(R0)
+	B	next
+
+half:
+	CMP	$1, R7
+	BNE	bf16
+	WORD	$0x0e216950 // FCVTN V16.4H, V10.4S
+	WORD	$0x4e216970 // FCVTN2 V16.8H, V11.4S
+	WORD	$0x0e216991 // FCVTN V17.4H, V12.4S
+	WORD	$0x4e2169b1 // FCVTN2 V17.8H, V13.4S
+	VST1.P	[V16.H8, V17.H8], 32(R0)
+	B	next
+
+bf16:
+	VUZP2	V11.H8, V10.H8, V16.H8
+	VUZP2	V13.H8, V12.H8, V17.H8
+	VST1.P	[V16.H8, V17.H8], 32(R0)
+
+next:
 	SUBS	$16, R2, R2
 	BNE	loop
 	RET

@@ -113,6 +113,25 @@ var registry = []pairRow{
 			"Special cases are: a magnitude of 61440 or more → ±Inf; NaN → quiet NaN with its sign " +
 			"kept."},
 
+	{from: element.F8E4M3FNUZ, to: element.F32, paths: onAll, loop: "dst[i] = F32FromF8E4M3FNUZ(src[i])",
+		doc: "converts f8e4m3fnuz codes to float32, exactly, as F32FromF8E4M3FNUZ does (magnitudes from 2^-10 to 240). Special " +
+			"cases are: code 0x80 is NaN (0x7FC00000); the type has no negative zero and no infinities."},
+	{from: element.F8E4M3FNUZ, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(F32FromF8E4M3FNUZ(src[i]))",
+		doc: "converts f8e4m3fnuz codes to binary16 bits, exactly (every f8e4m3fnuz value is a binary16). Special " +
+			"cases are: code 0x80 is NaN (0x7E00)."},
+	{from: element.F8E4M3FNUZ, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(F32FromF8E4M3FNUZ(src[i]))",
+		doc: "converts f8e4m3fnuz codes to bfloat16 bits, exactly (every f8e4m3fnuz value is a bfloat16). Special " +
+			"cases are: code 0x80 is NaN (0x7FC0)."},
+	{from: element.F8E5M2FNUZ, to: element.F32, paths: onAll, loop: "dst[i] = F32FromF8E5M2FNUZ(src[i])",
+		doc: "converts f8e5m2fnuz codes to float32, exactly, as F32FromF8E5M2FNUZ does (magnitudes from 2^-17 to 57344). Special " +
+			"cases are: code 0x80 is NaN (0x7FC00000); the type has no negative zero and no infinities."},
+	{from: element.F8E5M2FNUZ, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(F32FromF8E5M2FNUZ(src[i]))",
+		doc: "converts f8e5m2fnuz codes to binary16 bits, exactly (every f8e5m2fnuz value is a binary16). Special " +
+			"cases are: code 0x80 is NaN (0x7E00)."},
+	{from: element.F8E5M2FNUZ, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(F32FromF8E5M2FNUZ(src[i]))",
+		doc: "converts f8e5m2fnuz codes to bfloat16 bits, exactly (every f8e5m2fnuz value is a bfloat16). Special " +
+			"cases are: code 0x80 is NaN (0x7FC0)."},
+
 	{from: element.U4, to: element.F32, paths: onAll, loop: "dst[i] = float32(nibble(src, i))",
 		doc: "decodes packed u4 codes (two a byte, low nibble first) to float32, exactly (values 0 to " +
 			"15)."},

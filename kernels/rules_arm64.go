@@ -30,3 +30,16 @@ func neonEncOf(e f8Enc) (p neonEnc) {
 	}
 	return p
 }
+
+// neonFNUZ holds the parameters of fnuzBlocks<> (kernels_arm64.s) for f8e4m3fnuz (rows 0 to 2)
+// and f8e5m2fnuz (rows 3 to 5), each type's rows for f32, f16 and bf16 output: the output (0, 1,
+// 2), the shift that moves a magnitude code to float32's mantissa position, the magnitude mask
+// once shifted, and the float32 bits of 2^(127-bias).
+var neonFNUZ = func() (t [6][4]uint32) {
+	for i, f := range []struct{ mant, bias uint32 }{{3, 8}, {2, 16}} {
+		for out := range uint32(3) {
+			t[3*i+int(out)] = [4]uint32{out, 23 - f.mant, 0x7F << (23 - f.mant), (254 - f.bias) << 23}
+		}
+	}
+	return t
+}()

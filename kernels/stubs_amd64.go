@@ -1244,6 +1244,150 @@ func f4e2m1ToF32AVX512(dst, src []byte, n int)
 //go:noescape
 func f4e2m1ToF16AVX512(dst, src []byte, n int)
 
+// f8e4m3fnuzToF32AVX2 converts n elements of the pair f8e4m3fnuz → f32 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromF8E4M3FNUZ(src[i])
+//	}
+//
+// It computes float32((c&0x7F) << 20 as bits) · 2^119, with the sign and code 0x80 (NaN) set
+// apart.
+//
+//go:noescape
+func f8e4m3fnuzToF32AVX2(dst, src []byte, n int)
+
+// f8e4m3fnuzToF32AVX512 converts n elements of the pair f8e4m3fnuz → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromF8E4M3FNUZ(src[i])
+//	}
+//
+// It computes float32((c&0x7F) << 20 as bits) · 2^119, with the sign and code 0x80 (NaN) set
+// apart.
+//
+//go:noescape
+func f8e4m3fnuzToF32AVX512(dst, src []byte, n int)
+
+// f8e4m3fnuzToF16AVX2 converts n elements of the pair f8e4m3fnuz → f16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(F32FromF8E4M3FNUZ(src[i]))
+//	}
+//
+// It computes float32((c&0x7F) << 20 as bits) · 2^119, with the sign and code 0x80 (NaN) set
+// apart.
+//
+//go:noescape
+func f8e4m3fnuzToF16AVX2(dst, src []byte, n int)
+
+// f8e4m3fnuzToF16AVX512 converts n elements of the pair f8e4m3fnuz → f16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(F32FromF8E4M3FNUZ(src[i]))
+//	}
+//
+// It computes float32((c&0x7F) << 20 as bits) · 2^119, with the sign and code 0x80 (NaN) set
+// apart.
+//
+//go:noescape
+func f8e4m3fnuzToF16AVX512(dst, src []byte, n int)
+
+// f8e4m3fnuzToBF16AVX2 converts n elements of the pair f8e4m3fnuz → bf16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromF8E4M3FNUZ(src[i]))
+//	}
+//
+// It computes float32((c&0x7F) << 20 as bits) · 2^119, with the sign and code 0x80 (NaN) set
+// apart.
+//
+//go:noescape
+func f8e4m3fnuzToBF16AVX2(dst, src []byte, n int)
+
+// f8e4m3fnuzToBF16AVX512 converts n elements of the pair f8e4m3fnuz → bf16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromF8E4M3FNUZ(src[i]))
+//	}
+//
+// It computes float32((c&0x7F) << 20 as bits) · 2^119, with the sign and code 0x80 (NaN) set
+// apart.
+//
+//go:noescape
+func f8e4m3fnuzToBF16AVX512(dst, src []byte, n int)
+
+// f8e5m2fnuzToF32AVX2 converts n elements of the pair f8e5m2fnuz → f32 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromF8E5M2FNUZ(src[i])
+//	}
+//
+// It computes float32((c&0x7F) << 21 as bits) · 2^111, with the sign and code 0x80 (NaN) set
+// apart.
+//
+//go:noescape
+func f8e5m2fnuzToF32AVX2(dst, src []byte, n int)
+
+// f8e5m2fnuzToF32AVX512 converts n elements of the pair f8e5m2fnuz → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromF8E5M2FNUZ(src[i])
+//	}
+//
+// It computes float32((c&0x7F) << 21 as bits) · 2^111, with the sign and code 0x80 (NaN) set
+// apart.
+//
+//go:noescape
+func f8e5m2fnuzToF32AVX512(dst, src []byte, n int)
+
+// f8e5m2fnuzToF16AVX2 converts n elements of the pair f8e5m2fnuz → f16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(F32FromF8E5M2FNUZ(src[i]))
+//	}
+//
+// It computes float32((c&0x7F) << 21 as bits) · 2^111, with the sign and code 0x80 (NaN) set
+// apart.
+//
+//go:noescape
+func f8e5m2fnuzToF16AVX2(dst, src []byte, n int)
+
+// f8e5m2fnuzToF16AVX512 converts n elements of the pair f8e5m2fnuz → f16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(F32FromF8E5M2FNUZ(src[i]))
+//	}
+//
+// It computes float32((c&0x7F) << 21 as bits) · 2^111, with the sign and code 0x80 (NaN) set
+// apart.
+//
+//go:noescape
+func f8e5m2fnuzToF16AVX512(dst, src []byte, n int)
+
+// f8e5m2fnuzToBF16AVX2 converts n elements of the pair f8e5m2fnuz → bf16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromF8E5M2FNUZ(src[i]))
+//	}
+//
+// It computes float32((c&0x7F) << 21 as bits) · 2^111, with the sign and code 0x80 (NaN) set
+// apart.
+//
+//go:noescape
+func f8e5m2fnuzToBF16AVX2(dst, src []byte, n int)
+
+// f8e5m2fnuzToBF16AVX512 converts n elements of the pair f8e5m2fnuz → bf16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromF8E5M2FNUZ(src[i]))
+//	}
+//
+// It computes float32((c&0x7F) << 21 as bits) · 2^111, with the sign and code 0x80 (NaN) set
+// apart.
+//
+//go:noescape
+func f8e5m2fnuzToBF16AVX512(dst, src []byte, n int)
+
 // f32ToF8e4m3ONNXAVX2 converts n elements of the pair f32 → f8e4m3 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -2342,6 +2486,12 @@ func avx2Kernels() []kernelSpec {
 		{AVX2, element.NF4, element.F16, nf4ToF16AVX2, false},
 		{AVX2, element.F4E2M1, element.F16, f4e2m1ToF16AVX2, false},
 		{AVX2, element.F4E2M1, element.F32, f4e2m1ToF32AVX2, false},
+		{AVX2, element.F8E4M3FNUZ, element.F32, f8e4m3fnuzToF32AVX2, false},
+		{AVX2, element.F8E4M3FNUZ, element.F16, f8e4m3fnuzToF16AVX2, false},
+		{AVX2, element.F8E4M3FNUZ, element.BF16, f8e4m3fnuzToBF16AVX2, false},
+		{AVX2, element.F8E5M2FNUZ, element.F32, f8e5m2fnuzToF32AVX2, false},
+		{AVX2, element.F8E5M2FNUZ, element.F16, f8e5m2fnuzToF16AVX2, false},
+		{AVX2, element.F8E5M2FNUZ, element.BF16, f8e5m2fnuzToBF16AVX2, false},
 	}
 }
 
@@ -2409,6 +2559,12 @@ func avx512Kernels() []kernelSpec {
 		{AVX512, element.NF4, element.F16, nf4ToF16AVX512, false},
 		{AVX512, element.F4E2M1, element.F32, f4e2m1ToF32AVX512, false},
 		{AVX512, element.F4E2M1, element.F16, f4e2m1ToF16AVX512, false},
+		{AVX512, element.F8E4M3FNUZ, element.F32, f8e4m3fnuzToF32AVX512, false},
+		{AVX512, element.F8E4M3FNUZ, element.F16, f8e4m3fnuzToF16AVX512, false},
+		{AVX512, element.F8E4M3FNUZ, element.BF16, f8e4m3fnuzToBF16AVX512, false},
+		{AVX512, element.F8E5M2FNUZ, element.F32, f8e5m2fnuzToF32AVX512, false},
+		{AVX512, element.F8E5M2FNUZ, element.F16, f8e5m2fnuzToF16AVX512, false},
+		{AVX512, element.F8E5M2FNUZ, element.BF16, f8e5m2fnuzToBF16AVX512, false},
 	}
 }
 

@@ -149,6 +149,60 @@ func f32ToF8e5m2NEON(dst, src []byte, n int)
 //go:noescape
 func f16ToF8e5m2NEON(dst, src []byte, n int)
 
+// f8e4m3fnuzToF32NEON converts n elements of the pair f8e4m3fnuz → f32 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromF8E4M3FNUZ(src[i])
+//	}
+//
+//go:noescape
+func f8e4m3fnuzToF32NEON(dst, src []byte, n int)
+
+// f8e4m3fnuzToF16NEON converts n elements of the pair f8e4m3fnuz → f16 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(F32FromF8E4M3FNUZ(src[i]))
+//	}
+//
+//go:noescape
+func f8e4m3fnuzToF16NEON(dst, src []byte, n int)
+
+// f8e4m3fnuzToBF16NEON converts n elements of the pair f8e4m3fnuz → bf16 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromF8E4M3FNUZ(src[i]))
+//	}
+//
+//go:noescape
+func f8e4m3fnuzToBF16NEON(dst, src []byte, n int)
+
+// f8e5m2fnuzToF32NEON converts n elements of the pair f8e5m2fnuz → f32 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromF8E5M2FNUZ(src[i])
+//	}
+//
+//go:noescape
+func f8e5m2fnuzToF32NEON(dst, src []byte, n int)
+
+// f8e5m2fnuzToF16NEON converts n elements of the pair f8e5m2fnuz → f16 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(F32FromF8E5M2FNUZ(src[i]))
+//	}
+//
+//go:noescape
+func f8e5m2fnuzToF16NEON(dst, src []byte, n int)
+
+// f8e5m2fnuzToBF16NEON converts n elements of the pair f8e5m2fnuz → bf16 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromF8E5M2FNUZ(src[i]))
+//	}
+//
+//go:noescape
+func f8e5m2fnuzToBF16NEON(dst, src []byte, n int)
+
 // u4ToF32NEON converts n elements of the pair u4 → f32 on the NEON path, as the registry's loop:
 //
 //	for i := range n {
@@ -826,6 +880,12 @@ func arm64Kernels() []kernelSpec {
 		{NEON, element.F16, element.F8E4M3, f16ToF8e4m3NEON, false},
 		{NEON, element.F32, element.F8E5M2, f32ToF8e5m2NEON, false},
 		{NEON, element.F16, element.F8E5M2, f16ToF8e5m2NEON, false},
+		{NEON, element.F8E4M3FNUZ, element.F32, f8e4m3fnuzToF32NEON, false},
+		{NEON, element.F8E4M3FNUZ, element.F16, f8e4m3fnuzToF16NEON, false},
+		{NEON, element.F8E4M3FNUZ, element.BF16, f8e4m3fnuzToBF16NEON, false},
+		{NEON, element.F8E5M2FNUZ, element.F32, f8e5m2fnuzToF32NEON, false},
+		{NEON, element.F8E5M2FNUZ, element.F16, f8e5m2fnuzToF16NEON, false},
+		{NEON, element.F8E5M2FNUZ, element.BF16, f8e5m2fnuzToBF16NEON, false},
 		{NEON, element.U4, element.F32, u4ToF32NEON, false},
 		{NEON, element.I4, element.F32, i4ToF32NEON, false},
 		{NEON, element.NF4, element.F32, nf4ToF32NEON, false},

@@ -116,6 +116,44 @@ func F8E5M2sFromF16s[D ~uint8, S ~uint16](dst []D, src []S) error {
 	return convertSlices(dst, element.F8E5M2, src, element.F16)
 }
 
+// F32sFromF8E4M3FNUZs converts f8e4m3fnuz codes to float32, exactly, as F32FromF8E4M3FNUZ does
+// (magnitudes from 2^-10 to 240). Special cases are: code 0x80 is NaN (0x7FC00000); the type has
+// no negative zero and no infinities.
+func F32sFromF8E4M3FNUZs[D ~float32, S ~uint8](dst []D, src []S) error {
+	return convertSlices(dst, element.F32, src, element.F8E4M3FNUZ)
+}
+
+// F16sFromF8E4M3FNUZs converts f8e4m3fnuz codes to binary16 bits, exactly (every f8e4m3fnuz value
+// is a binary16). Special cases are: code 0x80 is NaN (0x7E00).
+func F16sFromF8E4M3FNUZs[D ~uint16, S ~uint8](dst []D, src []S) error {
+	return convertSlices(dst, element.F16, src, element.F8E4M3FNUZ)
+}
+
+// BF16sFromF8E4M3FNUZs converts f8e4m3fnuz codes to bfloat16 bits, exactly (every f8e4m3fnuz value
+// is a bfloat16). Special cases are: code 0x80 is NaN (0x7FC0).
+func BF16sFromF8E4M3FNUZs[D ~uint16, S ~uint8](dst []D, src []S) error {
+	return convertSlices(dst, element.BF16, src, element.F8E4M3FNUZ)
+}
+
+// F32sFromF8E5M2FNUZs converts f8e5m2fnuz codes to float32, exactly, as F32FromF8E5M2FNUZ does
+// (magnitudes from 2^-17 to 57344). Special cases are: code 0x80 is NaN (0x7FC00000); the type has
+// no negative zero and no infinities.
+func F32sFromF8E5M2FNUZs[D ~float32, S ~uint8](dst []D, src []S) error {
+	return convertSlices(dst, element.F32, src, element.F8E5M2FNUZ)
+}
+
+// F16sFromF8E5M2FNUZs converts f8e5m2fnuz codes to binary16 bits, exactly (every f8e5m2fnuz value
+// is a binary16). Special cases are: code 0x80 is NaN (0x7E00).
+func F16sFromF8E5M2FNUZs[D ~uint16, S ~uint8](dst []D, src []S) error {
+	return convertSlices(dst, element.F16, src, element.F8E5M2FNUZ)
+}
+
+// BF16sFromF8E5M2FNUZs converts f8e5m2fnuz codes to bfloat16 bits, exactly (every f8e5m2fnuz value
+// is a bfloat16). Special cases are: code 0x80 is NaN (0x7FC0).
+func BF16sFromF8E5M2FNUZs[D ~uint16, S ~uint8](dst []D, src []S) error {
+	return convertSlices(dst, element.BF16, src, element.F8E5M2FNUZ)
+}
+
 // F32sFromU4s decodes packed u4 codes (two a byte, low nibble first) to float32, exactly (values 0
 // to 15).
 func F32sFromU4s[D ~float32, S ~uint8](dst []D, src []S) error {

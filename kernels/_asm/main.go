@@ -41,6 +41,7 @@ var families = []struct {
 	{"intfloat_amd64.s", intFloatKernels},
 	{"ints_amd64.s", intKernels},
 	{"nibbles_amd64.s", nibbleKernels},
+	{"fnuz_amd64.s", fnuzKernels},
 	{"rules_amd64.s", ruleKernels},
 }
 
