@@ -895,6 +895,132 @@ func bf16ToF8e5m2fnuzMLDtypesGeneric(dst []uint8, src []uint16) {
 	}
 }
 
+// f64ToF16ONNXGeneric is the loop of the pair f64 → f16 under Rules{Set: ONNX} over len(dst)
+// elements; src must be at least as long.
+func f64ToF16ONNXGeneric(dst []uint16, src []float64) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = F16FromF32(f32RoundOdd(src[i]))
+	}
+}
+
+// f64ToBF16ONNXGeneric is the loop of the pair f64 → bf16 under Rules{Set: ONNX} over len(dst)
+// elements; src must be at least as long.
+func f64ToBF16ONNXGeneric(dst []uint16, src []float64) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = BF16FromF32(f32RoundOdd(src[i]))
+	}
+}
+
+// i32ToF16ONNXGeneric is the loop of the pair i32 → f16 under Rules{Set: ONNX} over len(dst)
+// elements; src must be at least as long.
+func i32ToF16ONNXGeneric(dst []uint16, src []int32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = F16FromF32(float32(src[i])) // |x| ≥ 2^24 overflows either way
+	}
+}
+
+// i32ToBF16ONNXGeneric is the loop of the pair i32 → bf16 under Rules{Set: ONNX} over len(dst)
+// elements; src must be at least as long.
+func i32ToBF16ONNXGeneric(dst []uint16, src []int32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
+	}
+}
+
+// u32ToBF16ONNXGeneric is the loop of the pair u32 → bf16 under Rules{Set: ONNX} over len(dst)
+// elements; src must be at least as long.
+func u32ToBF16ONNXGeneric(dst []uint16, src []uint32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
+	}
+}
+
+// i64ToBF16ONNXGeneric is the loop of the pair i64 → bf16 under Rules{Set: ONNX} over len(dst)
+// elements; src must be at least as long.
+func i64ToBF16ONNXGeneric(dst []uint16, src []int64) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = BF16FromF32(f32RoundOddI64(src[i]))
+	}
+}
+
+// u64ToBF16ONNXGeneric is the loop of the pair u64 → bf16 under Rules{Set: ONNX} over len(dst)
+// elements; src must be at least as long.
+func u64ToBF16ONNXGeneric(dst []uint16, src []uint64) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = BF16FromF32(f32RoundOddU64(src[i]))
+	}
+}
+
+// f64ToF16MLDtypesGeneric is the loop of the pair f64 → f16 under Rules{Set: MLDtypes} over
+// len(dst) elements; src must be at least as long.
+func f64ToF16MLDtypesGeneric(dst []uint16, src []float64) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = F16FromF32(f32RoundOdd(src[i]))
+	}
+}
+
+// f64ToBF16MLDtypesGeneric is the loop of the pair f64 → bf16 under Rules{Set: MLDtypes} over
+// len(dst) elements; src must be at least as long.
+func f64ToBF16MLDtypesGeneric(dst []uint16, src []float64) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = BF16FromF32(f32RoundOdd(src[i]))
+	}
+}
+
+// i32ToF16MLDtypesGeneric is the loop of the pair i32 → f16 under Rules{Set: MLDtypes} over
+// len(dst) elements; src must be at least as long.
+func i32ToF16MLDtypesGeneric(dst []uint16, src []int32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = F16FromF32(float32(src[i])) // |x| ≥ 2^24 overflows either way
+	}
+}
+
+// i32ToBF16MLDtypesGeneric is the loop of the pair i32 → bf16 under Rules{Set: MLDtypes} over
+// len(dst) elements; src must be at least as long.
+func i32ToBF16MLDtypesGeneric(dst []uint16, src []int32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
+	}
+}
+
+// u32ToBF16MLDtypesGeneric is the loop of the pair u32 → bf16 under Rules{Set: MLDtypes} over
+// len(dst) elements; src must be at least as long.
+func u32ToBF16MLDtypesGeneric(dst []uint16, src []uint32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
+	}
+}
+
+// i64ToBF16MLDtypesGeneric is the loop of the pair i64 → bf16 under Rules{Set: MLDtypes} over
+// len(dst) elements; src must be at least as long.
+func i64ToBF16MLDtypesGeneric(dst []uint16, src []int64) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = BF16FromF32(f32RoundOddI64(src[i]))
+	}
+}
+
+// u64ToBF16MLDtypesGeneric is the loop of the pair u64 → bf16 under Rules{Set: MLDtypes} over
+// len(dst) elements; src must be at least as long.
+func u64ToBF16MLDtypesGeneric(dst []uint16, src []uint64) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = BF16FromF32(f32RoundOddU64(src[i]))
+	}
+}
+
 // directLoops holds the direct loop of every registry row, in the registry's order.
 var directLoops = [...]directLoop{
 	{element.F32, element.F16, typedLoop(f32ToF16Generic)},
@@ -994,4 +1120,18 @@ var ruleLoops = [...]ruleLoop{
 	{Rules{Set: MLDtypes}, element.BF16, element.F8E5M2, typedLoop(bf16ToF8e5m2MLDtypesGeneric)},
 	{Rules{Set: MLDtypes}, element.BF16, element.F8E4M3FNUZ, typedLoop(bf16ToF8e4m3fnuzMLDtypesGeneric)},
 	{Rules{Set: MLDtypes}, element.BF16, element.F8E5M2FNUZ, typedLoop(bf16ToF8e5m2fnuzMLDtypesGeneric)},
+	{Rules{Set: ONNX}, element.F64, element.F16, typedLoop(f64ToF16ONNXGeneric)},
+	{Rules{Set: ONNX}, element.F64, element.BF16, typedLoop(f64ToBF16ONNXGeneric)},
+	{Rules{Set: ONNX}, element.I32, element.F16, typedLoop(i32ToF16ONNXGeneric)},
+	{Rules{Set: ONNX}, element.I32, element.BF16, typedLoop(i32ToBF16ONNXGeneric)},
+	{Rules{Set: ONNX}, element.U32, element.BF16, typedLoop(u32ToBF16ONNXGeneric)},
+	{Rules{Set: ONNX}, element.I64, element.BF16, typedLoop(i64ToBF16ONNXGeneric)},
+	{Rules{Set: ONNX}, element.U64, element.BF16, typedLoop(u64ToBF16ONNXGeneric)},
+	{Rules{Set: MLDtypes}, element.F64, element.F16, typedLoop(f64ToF16MLDtypesGeneric)},
+	{Rules{Set: MLDtypes}, element.F64, element.BF16, typedLoop(f64ToBF16MLDtypesGeneric)},
+	{Rules{Set: MLDtypes}, element.I32, element.F16, typedLoop(i32ToF16MLDtypesGeneric)},
+	{Rules{Set: MLDtypes}, element.I32, element.BF16, typedLoop(i32ToBF16MLDtypesGeneric)},
+	{Rules{Set: MLDtypes}, element.U32, element.BF16, typedLoop(u32ToBF16MLDtypesGeneric)},
+	{Rules{Set: MLDtypes}, element.I64, element.BF16, typedLoop(i64ToBF16MLDtypesGeneric)},
+	{Rules{Set: MLDtypes}, element.U64, element.BF16, typedLoop(u64ToBF16MLDtypesGeneric)},
 }

@@ -284,6 +284,20 @@ var ruleRegistry = []ruleRow{
 	{rules: Rules{Set: MLDtypes}, from: element.BF16, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2ML)"},
 	{rules: Rules{Set: MLDtypes}, from: element.BF16, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZNoSat)"},
 	{rules: Rules{Set: MLDtypes}, from: element.BF16, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZNoSat)"},
+	{rules: Rules{Set: ONNX}, from: element.F64, to: element.F16, paths: onAVX512, loop: "dst[i] = F16FromF32(f32RoundOdd(src[i]))"},
+	{rules: Rules{Set: ONNX}, from: element.F64, to: element.BF16, paths: onAVX512, loop: "dst[i] = BF16FromF32(f32RoundOdd(src[i]))"},
+	{rules: Rules{Set: ONNX}, from: element.I32, to: element.F16, paths: onAVX512, loop: "dst[i] = F16FromF32(float32(src[i])) // |x| ≥ 2^24 overflows either way"},
+	{rules: Rules{Set: ONNX}, from: element.I32, to: element.BF16, paths: onAVX512, loop: "dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))"},
+	{rules: Rules{Set: ONNX}, from: element.U32, to: element.BF16, paths: onAVX512, loop: "dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))"},
+	{rules: Rules{Set: ONNX}, from: element.I64, to: element.BF16, paths: onAVX512, loop: "dst[i] = BF16FromF32(f32RoundOddI64(src[i]))"},
+	{rules: Rules{Set: ONNX}, from: element.U64, to: element.BF16, paths: onAVX512, loop: "dst[i] = BF16FromF32(f32RoundOddU64(src[i]))"},
+	{rules: Rules{Set: MLDtypes}, from: element.F64, to: element.F16, paths: onAVX512, loop: "dst[i] = F16FromF32(f32RoundOdd(src[i]))"},
+	{rules: Rules{Set: MLDtypes}, from: element.F64, to: element.BF16, paths: onAVX512, loop: "dst[i] = BF16FromF32(f32RoundOdd(src[i]))"},
+	{rules: Rules{Set: MLDtypes}, from: element.I32, to: element.F16, paths: onAVX512, loop: "dst[i] = F16FromF32(float32(src[i])) // |x| ≥ 2^24 overflows either way"},
+	{rules: Rules{Set: MLDtypes}, from: element.I32, to: element.BF16, paths: onAVX512, loop: "dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))"},
+	{rules: Rules{Set: MLDtypes}, from: element.U32, to: element.BF16, paths: onAVX512, loop: "dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))"},
+	{rules: Rules{Set: MLDtypes}, from: element.I64, to: element.BF16, paths: onAVX512, loop: "dst[i] = BF16FromF32(f32RoundOddI64(src[i]))"},
+	{rules: Rules{Set: MLDtypes}, from: element.U64, to: element.BF16, paths: onAVX512, loop: "dst[i] = BF16FromF32(f32RoundOddU64(src[i]))"},
 }
 
 // ruleRegistryRow returns the row of ruleRegistry of the pair under r (reduced by forPair), or nil.

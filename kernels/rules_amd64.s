@@ -38661,3 +38661,5393 @@ copied2:
 done:
 	VZEROUPPER
 	RET
+
+// func f64ToF16ONNXAVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2, F16C
+TEXT ·f64ToF16ONNXAVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	MOVL         $0x7fffffff, AX
+	VPBROADCASTD AX, Z29
+	MOVL         $0x7f800000, AX
+	VPBROADCASTD AX, Z28
+	MOVL         $0x00000040, AX
+	VPBROADCASTD AX, Z27
+	MOVQ         CX, R10
+	ANDQ         $0x0000001f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000080
+	JB           single
+
+four:
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, 48(DI)
+	VMOVDQU64        256(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, 64(DI)
+	VMOVDQU64        320(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, 80(DI)
+	VMOVDQU64        384(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, 96(DI)
+	VMOVDQU64        448(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, 112(DI)
+	VMOVDQU64        512(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, 128(DI)
+	VMOVDQU64        576(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, 144(DI)
+	VMOVDQU64        640(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, 160(DI)
+	VMOVDQU64        704(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, 176(DI)
+	VMOVDQU64        768(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, 192(DI)
+	VMOVDQU64        832(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, 208(DI)
+	VMOVDQU64        896(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, 224(DI)
+	VMOVDQU64        960(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, 240(DI)
+	ADDQ             $0x00000400, SI
+	ADDQ             $0x00000100, DI
+	SUBQ             $0x00000080, CX
+	CMPQ             CX, $0x00000080
+	JAE              four
+	TESTQ            CX, CX
+	JZ               tail
+
+single:
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, 48(DI)
+	ADDQ             $0x00000100, SI
+	ADDQ             $0x00000040, DI
+	SUBQ             $0x00000020, CX
+	JNZ              single
+
+tail:
+	TESTQ            R10, R10
+	JZ               done
+	CMPQ             n+48(FP), $0x00000020
+	JB               frame
+	MOVQ             $0x00000020, BX
+	SUBQ             R10, BX
+	MOVQ             BX, AX
+	IMUL3Q           $0x00000040, AX, AX
+	IMUL3Q           $0x00000010, BX, BX
+	MOVQ             AX, DX
+	ORQ              BX, DX
+	TESTQ            $0x00000007, DX
+	JNZ              frame
+	SHRQ             $0x03, AX
+	SHRQ             $0x03, BX
+	SUBQ             AX, SI
+	SUBQ             BX, DI
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, 48(DI)
+	JMP              done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000040, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ             DI, R11
+	MOVQ             R8, SI
+	LEAQ             256(SP), DI
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, 48(DI)
+	MOVQ             R10, BX
+	IMUL3Q           $0x00000010, BX, BX
+	ADDQ             $0x00000007, BX
+	SHRQ             $0x03, BX
+	XORQ             AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f64ToBF16ONNXAVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·f64ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	MOVL         $0x7fffffff, AX
+	VPBROADCASTD AX, Z29
+	MOVL         $0x7f800000, AX
+	VPBROADCASTD AX, Z28
+	MOVL         $0x00000040, AX
+	VPBROADCASTD AX, Z27
+	MOVQ         CX, R10
+	ANDQ         $0x0000001f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000080
+	JB           single
+
+four:
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPANDD           Y29, Y0, Y0
+	VPCMPUD          $0x06, Y28, Y0, K2
+	VPORD            Y27, Y1, K2, Y2
+	VPMOVDW          Y2, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPANDD           Y29, Y3, Y3
+	VPCMPUD          $0x06, Y28, Y3, K2
+	VPORD            Y27, Y4, K2, Y5
+	VPMOVDW          Y5, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPANDD           Y29, Y6, Y6
+	VPCMPUD          $0x06, Y28, Y6, K2
+	VPORD            Y27, Y7, K2, Y8
+	VPMOVDW          Y8, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPANDD           Y29, Y9, Y9
+	VPCMPUD          $0x06, Y28, Y9, K2
+	VPORD            Y27, Y10, K2, Y11
+	VPMOVDW          Y11, 48(DI)
+	VMOVDQU64        256(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPANDD           Y29, Y0, Y0
+	VPCMPUD          $0x06, Y28, Y0, K2
+	VPORD            Y27, Y1, K2, Y2
+	VPMOVDW          Y2, 64(DI)
+	VMOVDQU64        320(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPANDD           Y29, Y3, Y3
+	VPCMPUD          $0x06, Y28, Y3, K2
+	VPORD            Y27, Y4, K2, Y5
+	VPMOVDW          Y5, 80(DI)
+	VMOVDQU64        384(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPANDD           Y29, Y6, Y6
+	VPCMPUD          $0x06, Y28, Y6, K2
+	VPORD            Y27, Y7, K2, Y8
+	VPMOVDW          Y8, 96(DI)
+	VMOVDQU64        448(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPANDD           Y29, Y9, Y9
+	VPCMPUD          $0x06, Y28, Y9, K2
+	VPORD            Y27, Y10, K2, Y11
+	VPMOVDW          Y11, 112(DI)
+	VMOVDQU64        512(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPANDD           Y29, Y0, Y0
+	VPCMPUD          $0x06, Y28, Y0, K2
+	VPORD            Y27, Y1, K2, Y2
+	VPMOVDW          Y2, 128(DI)
+	VMOVDQU64        576(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPANDD           Y29, Y3, Y3
+	VPCMPUD          $0x06, Y28, Y3, K2
+	VPORD            Y27, Y4, K2, Y5
+	VPMOVDW          Y5, 144(DI)
+	VMOVDQU64        640(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPANDD           Y29, Y6, Y6
+	VPCMPUD          $0x06, Y28, Y6, K2
+	VPORD            Y27, Y7, K2, Y8
+	VPMOVDW          Y8, 160(DI)
+	VMOVDQU64        704(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPANDD           Y29, Y9, Y9
+	VPCMPUD          $0x06, Y28, Y9, K2
+	VPORD            Y27, Y10, K2, Y11
+	VPMOVDW          Y11, 176(DI)
+	VMOVDQU64        768(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPANDD           Y29, Y0, Y0
+	VPCMPUD          $0x06, Y28, Y0, K2
+	VPORD            Y27, Y1, K2, Y2
+	VPMOVDW          Y2, 192(DI)
+	VMOVDQU64        832(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPANDD           Y29, Y3, Y3
+	VPCMPUD          $0x06, Y28, Y3, K2
+	VPORD            Y27, Y4, K2, Y5
+	VPMOVDW          Y5, 208(DI)
+	VMOVDQU64        896(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPANDD           Y29, Y6, Y6
+	VPCMPUD          $0x06, Y28, Y6, K2
+	VPORD            Y27, Y7, K2, Y8
+	VPMOVDW          Y8, 224(DI)
+	VMOVDQU64        960(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPANDD           Y29, Y9, Y9
+	VPCMPUD          $0x06, Y28, Y9, K2
+	VPORD            Y27, Y10, K2, Y11
+	VPMOVDW          Y11, 240(DI)
+	ADDQ             $0x00000400, SI
+	ADDQ             $0x00000100, DI
+	SUBQ             $0x00000080, CX
+	CMPQ             CX, $0x00000080
+	JAE              four
+	TESTQ            CX, CX
+	JZ               tail
+
+single:
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPANDD           Y29, Y0, Y0
+	VPCMPUD          $0x06, Y28, Y0, K2
+	VPORD            Y27, Y1, K2, Y2
+	VPMOVDW          Y2, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPANDD           Y29, Y3, Y3
+	VPCMPUD          $0x06, Y28, Y3, K2
+	VPORD            Y27, Y4, K2, Y5
+	VPMOVDW          Y5, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPANDD           Y29, Y6, Y6
+	VPCMPUD          $0x06, Y28, Y6, K2
+	VPORD            Y27, Y7, K2, Y8
+	VPMOVDW          Y8, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPANDD           Y29, Y9, Y9
+	VPCMPUD          $0x06, Y28, Y9, K2
+	VPORD            Y27, Y10, K2, Y11
+	VPMOVDW          Y11, 48(DI)
+	ADDQ             $0x00000100, SI
+	ADDQ             $0x00000040, DI
+	SUBQ             $0x00000020, CX
+	JNZ              single
+
+tail:
+	TESTQ            R10, R10
+	JZ               done
+	CMPQ             n+48(FP), $0x00000020
+	JB               frame
+	MOVQ             $0x00000020, BX
+	SUBQ             R10, BX
+	MOVQ             BX, AX
+	IMUL3Q           $0x00000040, AX, AX
+	IMUL3Q           $0x00000010, BX, BX
+	MOVQ             AX, DX
+	ORQ              BX, DX
+	TESTQ            $0x00000007, DX
+	JNZ              frame
+	SHRQ             $0x03, AX
+	SHRQ             $0x03, BX
+	SUBQ             AX, SI
+	SUBQ             BX, DI
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPANDD           Y29, Y0, Y0
+	VPCMPUD          $0x06, Y28, Y0, K2
+	VPORD            Y27, Y1, K2, Y2
+	VPMOVDW          Y2, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPANDD           Y29, Y3, Y3
+	VPCMPUD          $0x06, Y28, Y3, K2
+	VPORD            Y27, Y4, K2, Y5
+	VPMOVDW          Y5, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPANDD           Y29, Y6, Y6
+	VPCMPUD          $0x06, Y28, Y6, K2
+	VPORD            Y27, Y7, K2, Y8
+	VPMOVDW          Y8, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPANDD           Y29, Y9, Y9
+	VPCMPUD          $0x06, Y28, Y9, K2
+	VPORD            Y27, Y10, K2, Y11
+	VPMOVDW          Y11, 48(DI)
+	JMP              done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000040, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ             DI, R11
+	MOVQ             R8, SI
+	LEAQ             256(SP), DI
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPANDD           Y29, Y0, Y0
+	VPCMPUD          $0x06, Y28, Y0, K2
+	VPORD            Y27, Y1, K2, Y2
+	VPMOVDW          Y2, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPANDD           Y29, Y3, Y3
+	VPCMPUD          $0x06, Y28, Y3, K2
+	VPORD            Y27, Y4, K2, Y5
+	VPMOVDW          Y5, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPANDD           Y29, Y6, Y6
+	VPCMPUD          $0x06, Y28, Y6, K2
+	VPORD            Y27, Y7, K2, Y8
+	VPMOVDW          Y8, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPANDD           Y29, Y9, Y9
+	VPCMPUD          $0x06, Y28, Y9, K2
+	VPORD            Y27, Y10, K2, Y11
+	VPMOVDW          Y11, 48(DI)
+	MOVQ             R10, BX
+	IMUL3Q           $0x00000010, BX, BX
+	ADDQ             $0x00000007, BX
+	SHRQ             $0x03, BX
+	XORQ             AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func i32ToF16ONNXAVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·i32ToF16ONNXAVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	MOVL         $0x7fffffff, AX
+	VPBROADCASTD AX, Z29
+	MOVL         $0x7f800000, AX
+	VPBROADCASTD AX, Z28
+	MOVL         $0x00000040, AX
+	VPBROADCASTD AX, Z27
+	MOVQ         CX, R10
+	ANDQ         $0x0000003f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000100
+	JB           single
+
+four:
+	VMOVDQU32 (SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, (DI)
+	VMOVDQU32 64(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, 32(DI)
+	VMOVDQU32 128(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, 64(DI)
+	VMOVDQU32 192(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, 96(DI)
+	VMOVDQU32 256(SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, 128(DI)
+	VMOVDQU32 320(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, 160(DI)
+	VMOVDQU32 384(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, 192(DI)
+	VMOVDQU32 448(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, 224(DI)
+	VMOVDQU32 512(SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, 256(DI)
+	VMOVDQU32 576(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, 288(DI)
+	VMOVDQU32 640(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, 320(DI)
+	VMOVDQU32 704(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, 352(DI)
+	VMOVDQU32 768(SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, 384(DI)
+	VMOVDQU32 832(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, 416(DI)
+	VMOVDQU32 896(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, 448(DI)
+	VMOVDQU32 960(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, 480(DI)
+	ADDQ      $0x00000400, SI
+	ADDQ      $0x00000200, DI
+	SUBQ      $0x00000100, CX
+	CMPQ      CX, $0x00000100
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VMOVDQU32 (SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, (DI)
+	VMOVDQU32 64(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, 32(DI)
+	VMOVDQU32 128(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, 64(DI)
+	VMOVDQU32 192(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, 96(DI)
+	ADDQ      $0x00000100, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000040, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000040
+	JB        frame
+	MOVQ      $0x00000040, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000020, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VMOVDQU32 (SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, (DI)
+	VMOVDQU32 64(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, 32(DI)
+	VMOVDQU32 128(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, 64(DI)
+	VMOVDQU32 192(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, 96(DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VMOVDQU32 (SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, (DI)
+	VMOVDQU32 64(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, 32(DI)
+	VMOVDQU32 128(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, 64(DI)
+	VMOVDQU32 192(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, 96(DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func i32ToBF16ONNXAVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·i32ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	MOVL         $0x7fffffff, AX
+	VPBROADCASTD AX, Z29
+	MOVL         $0x7f800000, AX
+	VPBROADCASTD AX, Z28
+	MOVL         $0x00000040, AX
+	VPBROADCASTD AX, Z27
+	MOVQ         CX, R10
+	ANDQ         $0x0000003f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000100
+	JB           single
+
+four:
+	VMOVDQU32        (SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z2
+	VPADDD           Z30, Z2, Z2
+	VPADDD           Z0, Z2, Z2
+	VPSRLD           $0x10, Z2, Z2
+	VPMOVDW          Z2, (DI)
+	VMOVDQU32        64(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z5
+	VPADDD           Z30, Z5, Z5
+	VPADDD           Z3, Z5, Z5
+	VPSRLD           $0x10, Z5, Z5
+	VPMOVDW          Z5, 32(DI)
+	VMOVDQU32        128(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z8
+	VPADDD           Z30, Z8, Z8
+	VPADDD           Z6, Z8, Z8
+	VPSRLD           $0x10, Z8, Z8
+	VPMOVDW          Z8, 64(DI)
+	VMOVDQU32        192(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z11
+	VPADDD           Z30, Z11, Z11
+	VPADDD           Z9, Z11, Z11
+	VPSRLD           $0x10, Z11, Z11
+	VPMOVDW          Z11, 96(DI)
+	VMOVDQU32        256(SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z2
+	VPADDD           Z30, Z2, Z2
+	VPADDD           Z0, Z2, Z2
+	VPSRLD           $0x10, Z2, Z2
+	VPMOVDW          Z2, 128(DI)
+	VMOVDQU32        320(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z5
+	VPADDD           Z30, Z5, Z5
+	VPADDD           Z3, Z5, Z5
+	VPSRLD           $0x10, Z5, Z5
+	VPMOVDW          Z5, 160(DI)
+	VMOVDQU32        384(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z8
+	VPADDD           Z30, Z8, Z8
+	VPADDD           Z6, Z8, Z8
+	VPSRLD           $0x10, Z8, Z8
+	VPMOVDW          Z8, 192(DI)
+	VMOVDQU32        448(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z11
+	VPADDD           Z30, Z11, Z11
+	VPADDD           Z9, Z11, Z11
+	VPSRLD           $0x10, Z11, Z11
+	VPMOVDW          Z11, 224(DI)
+	VMOVDQU32        512(SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z2
+	VPADDD           Z30, Z2, Z2
+	VPADDD           Z0, Z2, Z2
+	VPSRLD           $0x10, Z2, Z2
+	VPMOVDW          Z2, 256(DI)
+	VMOVDQU32        576(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z5
+	VPADDD           Z30, Z5, Z5
+	VPADDD           Z3, Z5, Z5
+	VPSRLD           $0x10, Z5, Z5
+	VPMOVDW          Z5, 288(DI)
+	VMOVDQU32        640(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z8
+	VPADDD           Z30, Z8, Z8
+	VPADDD           Z6, Z8, Z8
+	VPSRLD           $0x10, Z8, Z8
+	VPMOVDW          Z8, 320(DI)
+	VMOVDQU32        704(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z11
+	VPADDD           Z30, Z11, Z11
+	VPADDD           Z9, Z11, Z11
+	VPSRLD           $0x10, Z11, Z11
+	VPMOVDW          Z11, 352(DI)
+	VMOVDQU32        768(SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z2
+	VPADDD           Z30, Z2, Z2
+	VPADDD           Z0, Z2, Z2
+	VPSRLD           $0x10, Z2, Z2
+	VPMOVDW          Z2, 384(DI)
+	VMOVDQU32        832(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z5
+	VPADDD           Z30, Z5, Z5
+	VPADDD           Z3, Z5, Z5
+	VPSRLD           $0x10, Z5, Z5
+	VPMOVDW          Z5, 416(DI)
+	VMOVDQU32        896(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z8
+	VPADDD           Z30, Z8, Z8
+	VPADDD           Z6, Z8, Z8
+	VPSRLD           $0x10, Z8, Z8
+	VPMOVDW          Z8, 448(DI)
+	VMOVDQU32        960(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z11
+	VPADDD           Z30, Z11, Z11
+	VPADDD           Z9, Z11, Z11
+	VPSRLD           $0x10, Z11, Z11
+	VPMOVDW          Z11, 480(DI)
+	ADDQ             $0x00000400, SI
+	ADDQ             $0x00000200, DI
+	SUBQ             $0x00000100, CX
+	CMPQ             CX, $0x00000100
+	JAE              four
+	TESTQ            CX, CX
+	JZ               tail
+
+single:
+	VMOVDQU32        (SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z2
+	VPADDD           Z30, Z2, Z2
+	VPADDD           Z0, Z2, Z2
+	VPSRLD           $0x10, Z2, Z2
+	VPMOVDW          Z2, (DI)
+	VMOVDQU32        64(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z5
+	VPADDD           Z30, Z5, Z5
+	VPADDD           Z3, Z5, Z5
+	VPSRLD           $0x10, Z5, Z5
+	VPMOVDW          Z5, 32(DI)
+	VMOVDQU32        128(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z8
+	VPADDD           Z30, Z8, Z8
+	VPADDD           Z6, Z8, Z8
+	VPSRLD           $0x10, Z8, Z8
+	VPMOVDW          Z8, 64(DI)
+	VMOVDQU32        192(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z11
+	VPADDD           Z30, Z11, Z11
+	VPADDD           Z9, Z11, Z11
+	VPSRLD           $0x10, Z11, Z11
+	VPMOVDW          Z11, 96(DI)
+	ADDQ             $0x00000100, SI
+	ADDQ             $0x00000080, DI
+	SUBQ             $0x00000040, CX
+	JNZ              single
+
+tail:
+	TESTQ            R10, R10
+	JZ               done
+	CMPQ             n+48(FP), $0x00000040
+	JB               frame
+	MOVQ             $0x00000040, BX
+	SUBQ             R10, BX
+	MOVQ             BX, AX
+	IMUL3Q           $0x00000020, AX, AX
+	IMUL3Q           $0x00000010, BX, BX
+	MOVQ             AX, DX
+	ORQ              BX, DX
+	TESTQ            $0x00000007, DX
+	JNZ              frame
+	SHRQ             $0x03, AX
+	SHRQ             $0x03, BX
+	SUBQ             AX, SI
+	SUBQ             BX, DI
+	VMOVDQU32        (SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z2
+	VPADDD           Z30, Z2, Z2
+	VPADDD           Z0, Z2, Z2
+	VPSRLD           $0x10, Z2, Z2
+	VPMOVDW          Z2, (DI)
+	VMOVDQU32        64(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z5
+	VPADDD           Z30, Z5, Z5
+	VPADDD           Z3, Z5, Z5
+	VPSRLD           $0x10, Z5, Z5
+	VPMOVDW          Z5, 32(DI)
+	VMOVDQU32        128(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z8
+	VPADDD           Z30, Z8, Z8
+	VPADDD           Z6, Z8, Z8
+	VPSRLD           $0x10, Z8, Z8
+	VPMOVDW          Z8, 64(DI)
+	VMOVDQU32        192(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z11
+	VPADDD           Z30, Z11, Z11
+	VPADDD           Z9, Z11, Z11
+	VPSRLD           $0x10, Z11, Z11
+	VPMOVDW          Z11, 96(DI)
+	JMP              done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ             DI, R11
+	MOVQ             R8, SI
+	LEAQ             256(SP), DI
+	VMOVDQU32        (SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z2
+	VPADDD           Z30, Z2, Z2
+	VPADDD           Z0, Z2, Z2
+	VPSRLD           $0x10, Z2, Z2
+	VPMOVDW          Z2, (DI)
+	VMOVDQU32        64(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z5
+	VPADDD           Z30, Z5, Z5
+	VPADDD           Z3, Z5, Z5
+	VPSRLD           $0x10, Z5, Z5
+	VPMOVDW          Z5, 32(DI)
+	VMOVDQU32        128(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z8
+	VPADDD           Z30, Z8, Z8
+	VPADDD           Z6, Z8, Z8
+	VPSRLD           $0x10, Z8, Z8
+	VPMOVDW          Z8, 64(DI)
+	VMOVDQU32        192(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z11
+	VPADDD           Z30, Z11, Z11
+	VPADDD           Z9, Z11, Z11
+	VPSRLD           $0x10, Z11, Z11
+	VPMOVDW          Z11, 96(DI)
+	MOVQ             R10, BX
+	IMUL3Q           $0x00000010, BX, BX
+	ADDQ             $0x00000007, BX
+	SHRQ             $0x03, BX
+	XORQ             AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func u32ToBF16ONNXAVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·u32ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	MOVL         $0x7fffffff, AX
+	VPBROADCASTD AX, Z29
+	MOVL         $0x7f800000, AX
+	VPBROADCASTD AX, Z28
+	MOVL         $0x00000040, AX
+	VPBROADCASTD AX, Z27
+	MOVQ         CX, R10
+	ANDQ         $0x0000003f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000100
+	JB           single
+
+four:
+	VMOVDQU32         (SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z2
+	VPADDD            Z30, Z2, Z2
+	VPADDD            Z0, Z2, Z2
+	VPSRLD            $0x10, Z2, Z2
+	VPMOVDW           Z2, (DI)
+	VMOVDQU32         64(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z5
+	VPADDD            Z30, Z5, Z5
+	VPADDD            Z3, Z5, Z5
+	VPSRLD            $0x10, Z5, Z5
+	VPMOVDW           Z5, 32(DI)
+	VMOVDQU32         128(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z8
+	VPADDD            Z30, Z8, Z8
+	VPADDD            Z6, Z8, Z8
+	VPSRLD            $0x10, Z8, Z8
+	VPMOVDW           Z8, 64(DI)
+	VMOVDQU32         192(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z11
+	VPADDD            Z30, Z11, Z11
+	VPADDD            Z9, Z11, Z11
+	VPSRLD            $0x10, Z11, Z11
+	VPMOVDW           Z11, 96(DI)
+	VMOVDQU32         256(SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z2
+	VPADDD            Z30, Z2, Z2
+	VPADDD            Z0, Z2, Z2
+	VPSRLD            $0x10, Z2, Z2
+	VPMOVDW           Z2, 128(DI)
+	VMOVDQU32         320(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z5
+	VPADDD            Z30, Z5, Z5
+	VPADDD            Z3, Z5, Z5
+	VPSRLD            $0x10, Z5, Z5
+	VPMOVDW           Z5, 160(DI)
+	VMOVDQU32         384(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z8
+	VPADDD            Z30, Z8, Z8
+	VPADDD            Z6, Z8, Z8
+	VPSRLD            $0x10, Z8, Z8
+	VPMOVDW           Z8, 192(DI)
+	VMOVDQU32         448(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z11
+	VPADDD            Z30, Z11, Z11
+	VPADDD            Z9, Z11, Z11
+	VPSRLD            $0x10, Z11, Z11
+	VPMOVDW           Z11, 224(DI)
+	VMOVDQU32         512(SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z2
+	VPADDD            Z30, Z2, Z2
+	VPADDD            Z0, Z2, Z2
+	VPSRLD            $0x10, Z2, Z2
+	VPMOVDW           Z2, 256(DI)
+	VMOVDQU32         576(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z5
+	VPADDD            Z30, Z5, Z5
+	VPADDD            Z3, Z5, Z5
+	VPSRLD            $0x10, Z5, Z5
+	VPMOVDW           Z5, 288(DI)
+	VMOVDQU32         640(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z8
+	VPADDD            Z30, Z8, Z8
+	VPADDD            Z6, Z8, Z8
+	VPSRLD            $0x10, Z8, Z8
+	VPMOVDW           Z8, 320(DI)
+	VMOVDQU32         704(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z11
+	VPADDD            Z30, Z11, Z11
+	VPADDD            Z9, Z11, Z11
+	VPSRLD            $0x10, Z11, Z11
+	VPMOVDW           Z11, 352(DI)
+	VMOVDQU32         768(SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z2
+	VPADDD            Z30, Z2, Z2
+	VPADDD            Z0, Z2, Z2
+	VPSRLD            $0x10, Z2, Z2
+	VPMOVDW           Z2, 384(DI)
+	VMOVDQU32         832(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z5
+	VPADDD            Z30, Z5, Z5
+	VPADDD            Z3, Z5, Z5
+	VPSRLD            $0x10, Z5, Z5
+	VPMOVDW           Z5, 416(DI)
+	VMOVDQU32         896(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z8
+	VPADDD            Z30, Z8, Z8
+	VPADDD            Z6, Z8, Z8
+	VPSRLD            $0x10, Z8, Z8
+	VPMOVDW           Z8, 448(DI)
+	VMOVDQU32         960(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z11
+	VPADDD            Z30, Z11, Z11
+	VPADDD            Z9, Z11, Z11
+	VPSRLD            $0x10, Z11, Z11
+	VPMOVDW           Z11, 480(DI)
+	ADDQ              $0x00000400, SI
+	ADDQ              $0x00000200, DI
+	SUBQ              $0x00000100, CX
+	CMPQ              CX, $0x00000100
+	JAE               four
+	TESTQ             CX, CX
+	JZ                tail
+
+single:
+	VMOVDQU32         (SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z2
+	VPADDD            Z30, Z2, Z2
+	VPADDD            Z0, Z2, Z2
+	VPSRLD            $0x10, Z2, Z2
+	VPMOVDW           Z2, (DI)
+	VMOVDQU32         64(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z5
+	VPADDD            Z30, Z5, Z5
+	VPADDD            Z3, Z5, Z5
+	VPSRLD            $0x10, Z5, Z5
+	VPMOVDW           Z5, 32(DI)
+	VMOVDQU32         128(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z8
+	VPADDD            Z30, Z8, Z8
+	VPADDD            Z6, Z8, Z8
+	VPSRLD            $0x10, Z8, Z8
+	VPMOVDW           Z8, 64(DI)
+	VMOVDQU32         192(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z11
+	VPADDD            Z30, Z11, Z11
+	VPADDD            Z9, Z11, Z11
+	VPSRLD            $0x10, Z11, Z11
+	VPMOVDW           Z11, 96(DI)
+	ADDQ              $0x00000100, SI
+	ADDQ              $0x00000080, DI
+	SUBQ              $0x00000040, CX
+	JNZ               single
+
+tail:
+	TESTQ             R10, R10
+	JZ                done
+	CMPQ              n+48(FP), $0x00000040
+	JB                frame
+	MOVQ              $0x00000040, BX
+	SUBQ              R10, BX
+	MOVQ              BX, AX
+	IMUL3Q            $0x00000020, AX, AX
+	IMUL3Q            $0x00000010, BX, BX
+	MOVQ              AX, DX
+	ORQ               BX, DX
+	TESTQ             $0x00000007, DX
+	JNZ               frame
+	SHRQ              $0x03, AX
+	SHRQ              $0x03, BX
+	SUBQ              AX, SI
+	SUBQ              BX, DI
+	VMOVDQU32         (SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z2
+	VPADDD            Z30, Z2, Z2
+	VPADDD            Z0, Z2, Z2
+	VPSRLD            $0x10, Z2, Z2
+	VPMOVDW           Z2, (DI)
+	VMOVDQU32         64(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z5
+	VPADDD            Z30, Z5, Z5
+	VPADDD            Z3, Z5, Z5
+	VPSRLD            $0x10, Z5, Z5
+	VPMOVDW           Z5, 32(DI)
+	VMOVDQU32         128(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z8
+	VPADDD            Z30, Z8, Z8
+	VPADDD            Z6, Z8, Z8
+	VPSRLD            $0x10, Z8, Z8
+	VPMOVDW           Z8, 64(DI)
+	VMOVDQU32         192(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z11
+	VPADDD            Z30, Z11, Z11
+	VPADDD            Z9, Z11, Z11
+	VPSRLD            $0x10, Z11, Z11
+	VPMOVDW           Z11, 96(DI)
+	JMP               done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ              DI, R11
+	MOVQ              R8, SI
+	LEAQ              256(SP), DI
+	VMOVDQU32         (SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z2
+	VPADDD            Z30, Z2, Z2
+	VPADDD            Z0, Z2, Z2
+	VPSRLD            $0x10, Z2, Z2
+	VPMOVDW           Z2, (DI)
+	VMOVDQU32         64(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z5
+	VPADDD            Z30, Z5, Z5
+	VPADDD            Z3, Z5, Z5
+	VPSRLD            $0x10, Z5, Z5
+	VPMOVDW           Z5, 32(DI)
+	VMOVDQU32         128(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z8
+	VPADDD            Z30, Z8, Z8
+	VPADDD            Z6, Z8, Z8
+	VPSRLD            $0x10, Z8, Z8
+	VPMOVDW           Z8, 64(DI)
+	VMOVDQU32         192(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z11
+	VPADDD            Z30, Z11, Z11
+	VPADDD            Z9, Z11, Z11
+	VPSRLD            $0x10, Z11, Z11
+	VPMOVDW           Z11, 96(DI)
+	MOVQ              R10, BX
+	IMUL3Q            $0x00000010, BX, BX
+	ADDQ              $0x00000007, BX
+	SHRQ              $0x03, BX
+	XORQ              AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func i64ToBF16ONNXAVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·i64ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	MOVL         $0x7fffffff, AX
+	VPBROADCASTD AX, Z29
+	MOVL         $0x7f800000, AX
+	VPBROADCASTD AX, Z28
+	MOVL         $0x00000040, AX
+	VPBROADCASTD AX, Z27
+	MOVQ         CX, R10
+	ANDQ         $0x0000001f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000080
+	JB           single
+
+four:
+	VMOVDQU64        (SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPMOVDW          Y2, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPMOVDW          Y5, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPMOVDW          Y8, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPMOVDW          Y11, 48(DI)
+	VMOVDQU64        256(SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPMOVDW          Y2, 64(DI)
+	VMOVDQU64        320(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPMOVDW          Y5, 80(DI)
+	VMOVDQU64        384(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPMOVDW          Y8, 96(DI)
+	VMOVDQU64        448(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPMOVDW          Y11, 112(DI)
+	VMOVDQU64        512(SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPMOVDW          Y2, 128(DI)
+	VMOVDQU64        576(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPMOVDW          Y5, 144(DI)
+	VMOVDQU64        640(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPMOVDW          Y8, 160(DI)
+	VMOVDQU64        704(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPMOVDW          Y11, 176(DI)
+	VMOVDQU64        768(SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPMOVDW          Y2, 192(DI)
+	VMOVDQU64        832(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPMOVDW          Y5, 208(DI)
+	VMOVDQU64        896(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPMOVDW          Y8, 224(DI)
+	VMOVDQU64        960(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPMOVDW          Y11, 240(DI)
+	ADDQ             $0x00000400, SI
+	ADDQ             $0x00000100, DI
+	SUBQ             $0x00000080, CX
+	CMPQ             CX, $0x00000080
+	JAE              four
+	TESTQ            CX, CX
+	JZ               tail
+
+single:
+	VMOVDQU64        (SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPMOVDW          Y2, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPMOVDW          Y5, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPMOVDW          Y8, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPMOVDW          Y11, 48(DI)
+	ADDQ             $0x00000100, SI
+	ADDQ             $0x00000040, DI
+	SUBQ             $0x00000020, CX
+	JNZ              single
+
+tail:
+	TESTQ            R10, R10
+	JZ               done
+	CMPQ             n+48(FP), $0x00000020
+	JB               frame
+	MOVQ             $0x00000020, BX
+	SUBQ             R10, BX
+	MOVQ             BX, AX
+	IMUL3Q           $0x00000040, AX, AX
+	IMUL3Q           $0x00000010, BX, BX
+	MOVQ             AX, DX
+	ORQ              BX, DX
+	TESTQ            $0x00000007, DX
+	JNZ              frame
+	SHRQ             $0x03, AX
+	SHRQ             $0x03, BX
+	SUBQ             AX, SI
+	SUBQ             BX, DI
+	VMOVDQU64        (SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPMOVDW          Y2, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPMOVDW          Y5, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPMOVDW          Y8, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPMOVDW          Y11, 48(DI)
+	JMP              done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000040, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ             DI, R11
+	MOVQ             R8, SI
+	LEAQ             256(SP), DI
+	VMOVDQU64        (SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPMOVDW          Y2, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPMOVDW          Y5, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPMOVDW          Y8, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPMOVDW          Y11, 48(DI)
+	MOVQ             R10, BX
+	IMUL3Q           $0x00000010, BX, BX
+	ADDQ             $0x00000007, BX
+	SHRQ             $0x03, BX
+	XORQ             AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func u64ToBF16ONNXAVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·u64ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	MOVL         $0x7fffffff, AX
+	VPBROADCASTD AX, Z29
+	MOVL         $0x7f800000, AX
+	VPBROADCASTD AX, Z28
+	MOVL         $0x00000040, AX
+	VPBROADCASTD AX, Z27
+	MOVQ         CX, R10
+	ANDQ         $0x0000001f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000080
+	JB           single
+
+four:
+	VMOVDQU64         (SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VPSRLD            $0x10, Y0, Y1
+	VPANDD            Y31, Y1, Y2
+	VPADDD            Y30, Y2, Y2
+	VPADDD            Y0, Y2, Y2
+	VPSRLD            $0x10, Y2, Y2
+	VPMOVDW           Y2, (DI)
+	VMOVDQU64         64(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VPSRLD            $0x10, Y3, Y4
+	VPANDD            Y31, Y4, Y5
+	VPADDD            Y30, Y5, Y5
+	VPADDD            Y3, Y5, Y5
+	VPSRLD            $0x10, Y5, Y5
+	VPMOVDW           Y5, 16(DI)
+	VMOVDQU64         128(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VPSRLD            $0x10, Y6, Y7
+	VPANDD            Y31, Y7, Y8
+	VPADDD            Y30, Y8, Y8
+	VPADDD            Y6, Y8, Y8
+	VPSRLD            $0x10, Y8, Y8
+	VPMOVDW           Y8, 32(DI)
+	VMOVDQU64         192(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VPSRLD            $0x10, Y9, Y10
+	VPANDD            Y31, Y10, Y11
+	VPADDD            Y30, Y11, Y11
+	VPADDD            Y9, Y11, Y11
+	VPSRLD            $0x10, Y11, Y11
+	VPMOVDW           Y11, 48(DI)
+	VMOVDQU64         256(SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VPSRLD            $0x10, Y0, Y1
+	VPANDD            Y31, Y1, Y2
+	VPADDD            Y30, Y2, Y2
+	VPADDD            Y0, Y2, Y2
+	VPSRLD            $0x10, Y2, Y2
+	VPMOVDW           Y2, 64(DI)
+	VMOVDQU64         320(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VPSRLD            $0x10, Y3, Y4
+	VPANDD            Y31, Y4, Y5
+	VPADDD            Y30, Y5, Y5
+	VPADDD            Y3, Y5, Y5
+	VPSRLD            $0x10, Y5, Y5
+	VPMOVDW           Y5, 80(DI)
+	VMOVDQU64         384(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VPSRLD            $0x10, Y6, Y7
+	VPANDD            Y31, Y7, Y8
+	VPADDD            Y30, Y8, Y8
+	VPADDD            Y6, Y8, Y8
+	VPSRLD            $0x10, Y8, Y8
+	VPMOVDW           Y8, 96(DI)
+	VMOVDQU64         448(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VPSRLD            $0x10, Y9, Y10
+	VPANDD            Y31, Y10, Y11
+	VPADDD            Y30, Y11, Y11
+	VPADDD            Y9, Y11, Y11
+	VPSRLD            $0x10, Y11, Y11
+	VPMOVDW           Y11, 112(DI)
+	VMOVDQU64         512(SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VPSRLD            $0x10, Y0, Y1
+	VPANDD            Y31, Y1, Y2
+	VPADDD            Y30, Y2, Y2
+	VPADDD            Y0, Y2, Y2
+	VPSRLD            $0x10, Y2, Y2
+	VPMOVDW           Y2, 128(DI)
+	VMOVDQU64         576(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VPSRLD            $0x10, Y3, Y4
+	VPANDD            Y31, Y4, Y5
+	VPADDD            Y30, Y5, Y5
+	VPADDD            Y3, Y5, Y5
+	VPSRLD            $0x10, Y5, Y5
+	VPMOVDW           Y5, 144(DI)
+	VMOVDQU64         640(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VPSRLD            $0x10, Y6, Y7
+	VPANDD            Y31, Y7, Y8
+	VPADDD            Y30, Y8, Y8
+	VPADDD            Y6, Y8, Y8
+	VPSRLD            $0x10, Y8, Y8
+	VPMOVDW           Y8, 160(DI)
+	VMOVDQU64         704(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VPSRLD            $0x10, Y9, Y10
+	VPANDD            Y31, Y10, Y11
+	VPADDD            Y30, Y11, Y11
+	VPADDD            Y9, Y11, Y11
+	VPSRLD            $0x10, Y11, Y11
+	VPMOVDW           Y11, 176(DI)
+	VMOVDQU64         768(SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VPSRLD            $0x10, Y0, Y1
+	VPANDD            Y31, Y1, Y2
+	VPADDD            Y30, Y2, Y2
+	VPADDD            Y0, Y2, Y2
+	VPSRLD            $0x10, Y2, Y2
+	VPMOVDW           Y2, 192(DI)
+	VMOVDQU64         832(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VPSRLD            $0x10, Y3, Y4
+	VPANDD            Y31, Y4, Y5
+	VPADDD            Y30, Y5, Y5
+	VPADDD            Y3, Y5, Y5
+	VPSRLD            $0x10, Y5, Y5
+	VPMOVDW           Y5, 208(DI)
+	VMOVDQU64         896(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VPSRLD            $0x10, Y6, Y7
+	VPANDD            Y31, Y7, Y8
+	VPADDD            Y30, Y8, Y8
+	VPADDD            Y6, Y8, Y8
+	VPSRLD            $0x10, Y8, Y8
+	VPMOVDW           Y8, 224(DI)
+	VMOVDQU64         960(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VPSRLD            $0x10, Y9, Y10
+	VPANDD            Y31, Y10, Y11
+	VPADDD            Y30, Y11, Y11
+	VPADDD            Y9, Y11, Y11
+	VPSRLD            $0x10, Y11, Y11
+	VPMOVDW           Y11, 240(DI)
+	ADDQ              $0x00000400, SI
+	ADDQ              $0x00000100, DI
+	SUBQ              $0x00000080, CX
+	CMPQ              CX, $0x00000080
+	JAE               four
+	TESTQ             CX, CX
+	JZ                tail
+
+single:
+	VMOVDQU64         (SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VPSRLD            $0x10, Y0, Y1
+	VPANDD            Y31, Y1, Y2
+	VPADDD            Y30, Y2, Y2
+	VPADDD            Y0, Y2, Y2
+	VPSRLD            $0x10, Y2, Y2
+	VPMOVDW           Y2, (DI)
+	VMOVDQU64         64(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VPSRLD            $0x10, Y3, Y4
+	VPANDD            Y31, Y4, Y5
+	VPADDD            Y30, Y5, Y5
+	VPADDD            Y3, Y5, Y5
+	VPSRLD            $0x10, Y5, Y5
+	VPMOVDW           Y5, 16(DI)
+	VMOVDQU64         128(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VPSRLD            $0x10, Y6, Y7
+	VPANDD            Y31, Y7, Y8
+	VPADDD            Y30, Y8, Y8
+	VPADDD            Y6, Y8, Y8
+	VPSRLD            $0x10, Y8, Y8
+	VPMOVDW           Y8, 32(DI)
+	VMOVDQU64         192(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VPSRLD            $0x10, Y9, Y10
+	VPANDD            Y31, Y10, Y11
+	VPADDD            Y30, Y11, Y11
+	VPADDD            Y9, Y11, Y11
+	VPSRLD            $0x10, Y11, Y11
+	VPMOVDW           Y11, 48(DI)
+	ADDQ              $0x00000100, SI
+	ADDQ              $0x00000040, DI
+	SUBQ              $0x00000020, CX
+	JNZ               single
+
+tail:
+	TESTQ             R10, R10
+	JZ                done
+	CMPQ              n+48(FP), $0x00000020
+	JB                frame
+	MOVQ              $0x00000020, BX
+	SUBQ              R10, BX
+	MOVQ              BX, AX
+	IMUL3Q            $0x00000040, AX, AX
+	IMUL3Q            $0x00000010, BX, BX
+	MOVQ              AX, DX
+	ORQ               BX, DX
+	TESTQ             $0x00000007, DX
+	JNZ               frame
+	SHRQ              $0x03, AX
+	SHRQ              $0x03, BX
+	SUBQ              AX, SI
+	SUBQ              BX, DI
+	VMOVDQU64         (SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VPSRLD            $0x10, Y0, Y1
+	VPANDD            Y31, Y1, Y2
+	VPADDD            Y30, Y2, Y2
+	VPADDD            Y0, Y2, Y2
+	VPSRLD            $0x10, Y2, Y2
+	VPMOVDW           Y2, (DI)
+	VMOVDQU64         64(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VPSRLD            $0x10, Y3, Y4
+	VPANDD            Y31, Y4, Y5
+	VPADDD            Y30, Y5, Y5
+	VPADDD            Y3, Y5, Y5
+	VPSRLD            $0x10, Y5, Y5
+	VPMOVDW           Y5, 16(DI)
+	VMOVDQU64         128(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VPSRLD            $0x10, Y6, Y7
+	VPANDD            Y31, Y7, Y8
+	VPADDD            Y30, Y8, Y8
+	VPADDD            Y6, Y8, Y8
+	VPSRLD            $0x10, Y8, Y8
+	VPMOVDW           Y8, 32(DI)
+	VMOVDQU64         192(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VPSRLD            $0x10, Y9, Y10
+	VPANDD            Y31, Y10, Y11
+	VPADDD            Y30, Y11, Y11
+	VPADDD            Y9, Y11, Y11
+	VPSRLD            $0x10, Y11, Y11
+	VPMOVDW           Y11, 48(DI)
+	JMP               done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000040, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ              DI, R11
+	MOVQ              R8, SI
+	LEAQ              256(SP), DI
+	VMOVDQU64         (SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VPSRLD            $0x10, Y0, Y1
+	VPANDD            Y31, Y1, Y2
+	VPADDD            Y30, Y2, Y2
+	VPADDD            Y0, Y2, Y2
+	VPSRLD            $0x10, Y2, Y2
+	VPMOVDW           Y2, (DI)
+	VMOVDQU64         64(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VPSRLD            $0x10, Y3, Y4
+	VPANDD            Y31, Y4, Y5
+	VPADDD            Y30, Y5, Y5
+	VPADDD            Y3, Y5, Y5
+	VPSRLD            $0x10, Y5, Y5
+	VPMOVDW           Y5, 16(DI)
+	VMOVDQU64         128(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VPSRLD            $0x10, Y6, Y7
+	VPANDD            Y31, Y7, Y8
+	VPADDD            Y30, Y8, Y8
+	VPADDD            Y6, Y8, Y8
+	VPSRLD            $0x10, Y8, Y8
+	VPMOVDW           Y8, 32(DI)
+	VMOVDQU64         192(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VPSRLD            $0x10, Y9, Y10
+	VPANDD            Y31, Y10, Y11
+	VPADDD            Y30, Y11, Y11
+	VPADDD            Y9, Y11, Y11
+	VPSRLD            $0x10, Y11, Y11
+	VPMOVDW           Y11, 48(DI)
+	MOVQ              R10, BX
+	IMUL3Q            $0x00000010, BX, BX
+	ADDQ              $0x00000007, BX
+	SHRQ              $0x03, BX
+	XORQ              AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f64ToF16MLDtypesAVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2, F16C
+TEXT ·f64ToF16MLDtypesAVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	MOVL         $0x7fffffff, AX
+	VPBROADCASTD AX, Z29
+	MOVL         $0x7f800000, AX
+	VPBROADCASTD AX, Z28
+	MOVL         $0x00000040, AX
+	VPBROADCASTD AX, Z27
+	MOVQ         CX, R10
+	ANDQ         $0x0000001f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000080
+	JB           single
+
+four:
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, 48(DI)
+	VMOVDQU64        256(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, 64(DI)
+	VMOVDQU64        320(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, 80(DI)
+	VMOVDQU64        384(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, 96(DI)
+	VMOVDQU64        448(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, 112(DI)
+	VMOVDQU64        512(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, 128(DI)
+	VMOVDQU64        576(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, 144(DI)
+	VMOVDQU64        640(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, 160(DI)
+	VMOVDQU64        704(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, 176(DI)
+	VMOVDQU64        768(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, 192(DI)
+	VMOVDQU64        832(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, 208(DI)
+	VMOVDQU64        896(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, 224(DI)
+	VMOVDQU64        960(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, 240(DI)
+	ADDQ             $0x00000400, SI
+	ADDQ             $0x00000100, DI
+	SUBQ             $0x00000080, CX
+	CMPQ             CX, $0x00000080
+	JAE              four
+	TESTQ            CX, CX
+	JZ               tail
+
+single:
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, 48(DI)
+	ADDQ             $0x00000100, SI
+	ADDQ             $0x00000040, DI
+	SUBQ             $0x00000020, CX
+	JNZ              single
+
+tail:
+	TESTQ            R10, R10
+	JZ               done
+	CMPQ             n+48(FP), $0x00000020
+	JB               frame
+	MOVQ             $0x00000020, BX
+	SUBQ             R10, BX
+	MOVQ             BX, AX
+	IMUL3Q           $0x00000040, AX, AX
+	IMUL3Q           $0x00000010, BX, BX
+	MOVQ             AX, DX
+	ORQ              BX, DX
+	TESTQ            $0x00000007, DX
+	JNZ              frame
+	SHRQ             $0x03, AX
+	SHRQ             $0x03, BX
+	SUBQ             AX, SI
+	SUBQ             BX, DI
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, 48(DI)
+	JMP              done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000040, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ             DI, R11
+	MOVQ             R8, SI
+	LEAQ             256(SP), DI
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, 48(DI)
+	MOVQ             R10, BX
+	IMUL3Q           $0x00000010, BX, BX
+	ADDQ             $0x00000007, BX
+	SHRQ             $0x03, BX
+	XORQ             AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f64ToBF16MLDtypesAVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2
+TEXT ·f64ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	MOVL         $0x7fffffff, AX
+	VPBROADCASTD AX, Z29
+	MOVL         $0x7f800000, AX
+	VPBROADCASTD AX, Z28
+	MOVL         $0x00000040, AX
+	VPBROADCASTD AX, Z27
+	MOVQ         CX, R10
+	ANDQ         $0x0000001f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000080
+	JB           single
+
+four:
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPANDD           Y29, Y0, Y0
+	VPCMPUD          $0x06, Y28, Y0, K2
+	VPORD            Y27, Y1, K2, Y2
+	VPMOVDW          Y2, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPANDD           Y29, Y3, Y3
+	VPCMPUD          $0x06, Y28, Y3, K2
+	VPORD            Y27, Y4, K2, Y5
+	VPMOVDW          Y5, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPANDD           Y29, Y6, Y6
+	VPCMPUD          $0x06, Y28, Y6, K2
+	VPORD            Y27, Y7, K2, Y8
+	VPMOVDW          Y8, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPANDD           Y29, Y9, Y9
+	VPCMPUD          $0x06, Y28, Y9, K2
+	VPORD            Y27, Y10, K2, Y11
+	VPMOVDW          Y11, 48(DI)
+	VMOVDQU64        256(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPANDD           Y29, Y0, Y0
+	VPCMPUD          $0x06, Y28, Y0, K2
+	VPORD            Y27, Y1, K2, Y2
+	VPMOVDW          Y2, 64(DI)
+	VMOVDQU64        320(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPANDD           Y29, Y3, Y3
+	VPCMPUD          $0x06, Y28, Y3, K2
+	VPORD            Y27, Y4, K2, Y5
+	VPMOVDW          Y5, 80(DI)
+	VMOVDQU64        384(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPANDD           Y29, Y6, Y6
+	VPCMPUD          $0x06, Y28, Y6, K2
+	VPORD            Y27, Y7, K2, Y8
+	VPMOVDW          Y8, 96(DI)
+	VMOVDQU64        448(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPANDD           Y29, Y9, Y9
+	VPCMPUD          $0x06, Y28, Y9, K2
+	VPORD            Y27, Y10, K2, Y11
+	VPMOVDW          Y11, 112(DI)
+	VMOVDQU64        512(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPANDD           Y29, Y0, Y0
+	VPCMPUD          $0x06, Y28, Y0, K2
+	VPORD            Y27, Y1, K2, Y2
+	VPMOVDW          Y2, 128(DI)
+	VMOVDQU64        576(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPANDD           Y29, Y3, Y3
+	VPCMPUD          $0x06, Y28, Y3, K2
+	VPORD            Y27, Y4, K2, Y5
+	VPMOVDW          Y5, 144(DI)
+	VMOVDQU64        640(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPANDD           Y29, Y6, Y6
+	VPCMPUD          $0x06, Y28, Y6, K2
+	VPORD            Y27, Y7, K2, Y8
+	VPMOVDW          Y8, 160(DI)
+	VMOVDQU64        704(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPANDD           Y29, Y9, Y9
+	VPCMPUD          $0x06, Y28, Y9, K2
+	VPORD            Y27, Y10, K2, Y11
+	VPMOVDW          Y11, 176(DI)
+	VMOVDQU64        768(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPANDD           Y29, Y0, Y0
+	VPCMPUD          $0x06, Y28, Y0, K2
+	VPORD            Y27, Y1, K2, Y2
+	VPMOVDW          Y2, 192(DI)
+	VMOVDQU64        832(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPANDD           Y29, Y3, Y3
+	VPCMPUD          $0x06, Y28, Y3, K2
+	VPORD            Y27, Y4, K2, Y5
+	VPMOVDW          Y5, 208(DI)
+	VMOVDQU64        896(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPANDD           Y29, Y6, Y6
+	VPCMPUD          $0x06, Y28, Y6, K2
+	VPORD            Y27, Y7, K2, Y8
+	VPMOVDW          Y8, 224(DI)
+	VMOVDQU64        960(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPANDD           Y29, Y9, Y9
+	VPCMPUD          $0x06, Y28, Y9, K2
+	VPORD            Y27, Y10, K2, Y11
+	VPMOVDW          Y11, 240(DI)
+	ADDQ             $0x00000400, SI
+	ADDQ             $0x00000100, DI
+	SUBQ             $0x00000080, CX
+	CMPQ             CX, $0x00000080
+	JAE              four
+	TESTQ            CX, CX
+	JZ               tail
+
+single:
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPANDD           Y29, Y0, Y0
+	VPCMPUD          $0x06, Y28, Y0, K2
+	VPORD            Y27, Y1, K2, Y2
+	VPMOVDW          Y2, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPANDD           Y29, Y3, Y3
+	VPCMPUD          $0x06, Y28, Y3, K2
+	VPORD            Y27, Y4, K2, Y5
+	VPMOVDW          Y5, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPANDD           Y29, Y6, Y6
+	VPCMPUD          $0x06, Y28, Y6, K2
+	VPORD            Y27, Y7, K2, Y8
+	VPMOVDW          Y8, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPANDD           Y29, Y9, Y9
+	VPCMPUD          $0x06, Y28, Y9, K2
+	VPORD            Y27, Y10, K2, Y11
+	VPMOVDW          Y11, 48(DI)
+	ADDQ             $0x00000100, SI
+	ADDQ             $0x00000040, DI
+	SUBQ             $0x00000020, CX
+	JNZ              single
+
+tail:
+	TESTQ            R10, R10
+	JZ               done
+	CMPQ             n+48(FP), $0x00000020
+	JB               frame
+	MOVQ             $0x00000020, BX
+	SUBQ             R10, BX
+	MOVQ             BX, AX
+	IMUL3Q           $0x00000040, AX, AX
+	IMUL3Q           $0x00000010, BX, BX
+	MOVQ             AX, DX
+	ORQ              BX, DX
+	TESTQ            $0x00000007, DX
+	JNZ              frame
+	SHRQ             $0x03, AX
+	SHRQ             $0x03, BX
+	SUBQ             AX, SI
+	SUBQ             BX, DI
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPANDD           Y29, Y0, Y0
+	VPCMPUD          $0x06, Y28, Y0, K2
+	VPORD            Y27, Y1, K2, Y2
+	VPMOVDW          Y2, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPANDD           Y29, Y3, Y3
+	VPCMPUD          $0x06, Y28, Y3, K2
+	VPORD            Y27, Y4, K2, Y5
+	VPMOVDW          Y5, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPANDD           Y29, Y6, Y6
+	VPCMPUD          $0x06, Y28, Y6, K2
+	VPORD            Y27, Y7, K2, Y8
+	VPMOVDW          Y8, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPANDD           Y29, Y9, Y9
+	VPCMPUD          $0x06, Y28, Y9, K2
+	VPORD            Y27, Y10, K2, Y11
+	VPMOVDW          Y11, 48(DI)
+	JMP              done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000040, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ             DI, R11
+	MOVQ             R8, SI
+	LEAQ             256(SP), DI
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPANDD           Y29, Y0, Y0
+	VPCMPUD          $0x06, Y28, Y0, K2
+	VPORD            Y27, Y1, K2, Y2
+	VPMOVDW          Y2, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPANDD           Y29, Y3, Y3
+	VPCMPUD          $0x06, Y28, Y3, K2
+	VPORD            Y27, Y4, K2, Y5
+	VPMOVDW          Y5, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPANDD           Y29, Y6, Y6
+	VPCMPUD          $0x06, Y28, Y6, K2
+	VPORD            Y27, Y7, K2, Y8
+	VPMOVDW          Y8, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPANDD           Y29, Y9, Y9
+	VPCMPUD          $0x06, Y28, Y9, K2
+	VPORD            Y27, Y10, K2, Y11
+	VPMOVDW          Y11, 48(DI)
+	MOVQ             R10, BX
+	IMUL3Q           $0x00000010, BX, BX
+	ADDQ             $0x00000007, BX
+	SHRQ             $0x03, BX
+	XORQ             AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func i32ToF16MLDtypesAVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·i32ToF16MLDtypesAVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	MOVL         $0x7fffffff, AX
+	VPBROADCASTD AX, Z29
+	MOVL         $0x7f800000, AX
+	VPBROADCASTD AX, Z28
+	MOVL         $0x00000040, AX
+	VPBROADCASTD AX, Z27
+	MOVQ         CX, R10
+	ANDQ         $0x0000003f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000100
+	JB           single
+
+four:
+	VMOVDQU32 (SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, (DI)
+	VMOVDQU32 64(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, 32(DI)
+	VMOVDQU32 128(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, 64(DI)
+	VMOVDQU32 192(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, 96(DI)
+	VMOVDQU32 256(SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, 128(DI)
+	VMOVDQU32 320(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, 160(DI)
+	VMOVDQU32 384(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, 192(DI)
+	VMOVDQU32 448(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, 224(DI)
+	VMOVDQU32 512(SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, 256(DI)
+	VMOVDQU32 576(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, 288(DI)
+	VMOVDQU32 640(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, 320(DI)
+	VMOVDQU32 704(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, 352(DI)
+	VMOVDQU32 768(SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, 384(DI)
+	VMOVDQU32 832(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, 416(DI)
+	VMOVDQU32 896(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, 448(DI)
+	VMOVDQU32 960(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, 480(DI)
+	ADDQ      $0x00000400, SI
+	ADDQ      $0x00000200, DI
+	SUBQ      $0x00000100, CX
+	CMPQ      CX, $0x00000100
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+single:
+	VMOVDQU32 (SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, (DI)
+	VMOVDQU32 64(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, 32(DI)
+	VMOVDQU32 128(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, 64(DI)
+	VMOVDQU32 192(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, 96(DI)
+	ADDQ      $0x00000100, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000040, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000040
+	JB        frame
+	MOVQ      $0x00000040, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000020, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VMOVDQU32 (SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, (DI)
+	VMOVDQU32 64(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, 32(DI)
+	VMOVDQU32 128(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, 64(DI)
+	VMOVDQU32 192(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, 96(DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VMOVDQU32 (SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, (DI)
+	VMOVDQU32 64(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, 32(DI)
+	VMOVDQU32 128(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, 64(DI)
+	VMOVDQU32 192(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, 96(DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func i32ToBF16MLDtypesAVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·i32ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	MOVL         $0x7fffffff, AX
+	VPBROADCASTD AX, Z29
+	MOVL         $0x7f800000, AX
+	VPBROADCASTD AX, Z28
+	MOVL         $0x00000040, AX
+	VPBROADCASTD AX, Z27
+	MOVQ         CX, R10
+	ANDQ         $0x0000003f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000100
+	JB           single
+
+four:
+	VMOVDQU32        (SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z2
+	VPADDD           Z30, Z2, Z2
+	VPADDD           Z0, Z2, Z2
+	VPSRLD           $0x10, Z2, Z2
+	VPMOVDW          Z2, (DI)
+	VMOVDQU32        64(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z5
+	VPADDD           Z30, Z5, Z5
+	VPADDD           Z3, Z5, Z5
+	VPSRLD           $0x10, Z5, Z5
+	VPMOVDW          Z5, 32(DI)
+	VMOVDQU32        128(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z8
+	VPADDD           Z30, Z8, Z8
+	VPADDD           Z6, Z8, Z8
+	VPSRLD           $0x10, Z8, Z8
+	VPMOVDW          Z8, 64(DI)
+	VMOVDQU32        192(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z11
+	VPADDD           Z30, Z11, Z11
+	VPADDD           Z9, Z11, Z11
+	VPSRLD           $0x10, Z11, Z11
+	VPMOVDW          Z11, 96(DI)
+	VMOVDQU32        256(SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z2
+	VPADDD           Z30, Z2, Z2
+	VPADDD           Z0, Z2, Z2
+	VPSRLD           $0x10, Z2, Z2
+	VPMOVDW          Z2, 128(DI)
+	VMOVDQU32        320(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z5
+	VPADDD           Z30, Z5, Z5
+	VPADDD           Z3, Z5, Z5
+	VPSRLD           $0x10, Z5, Z5
+	VPMOVDW          Z5, 160(DI)
+	VMOVDQU32        384(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z8
+	VPADDD           Z30, Z8, Z8
+	VPADDD           Z6, Z8, Z8
+	VPSRLD           $0x10, Z8, Z8
+	VPMOVDW          Z8, 192(DI)
+	VMOVDQU32        448(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z11
+	VPADDD           Z30, Z11, Z11
+	VPADDD           Z9, Z11, Z11
+	VPSRLD           $0x10, Z11, Z11
+	VPMOVDW          Z11, 224(DI)
+	VMOVDQU32        512(SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z2
+	VPADDD           Z30, Z2, Z2
+	VPADDD           Z0, Z2, Z2
+	VPSRLD           $0x10, Z2, Z2
+	VPMOVDW          Z2, 256(DI)
+	VMOVDQU32        576(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z5
+	VPADDD           Z30, Z5, Z5
+	VPADDD           Z3, Z5, Z5
+	VPSRLD           $0x10, Z5, Z5
+	VPMOVDW          Z5, 288(DI)
+	VMOVDQU32        640(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z8
+	VPADDD           Z30, Z8, Z8
+	VPADDD           Z6, Z8, Z8
+	VPSRLD           $0x10, Z8, Z8
+	VPMOVDW          Z8, 320(DI)
+	VMOVDQU32        704(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z11
+	VPADDD           Z30, Z11, Z11
+	VPADDD           Z9, Z11, Z11
+	VPSRLD           $0x10, Z11, Z11
+	VPMOVDW          Z11, 352(DI)
+	VMOVDQU32        768(SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z2
+	VPADDD           Z30, Z2, Z2
+	VPADDD           Z0, Z2, Z2
+	VPSRLD           $0x10, Z2, Z2
+	VPMOVDW          Z2, 384(DI)
+	VMOVDQU32        832(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z5
+	VPADDD           Z30, Z5, Z5
+	VPADDD           Z3, Z5, Z5
+	VPSRLD           $0x10, Z5, Z5
+	VPMOVDW          Z5, 416(DI)
+	VMOVDQU32        896(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z8
+	VPADDD           Z30, Z8, Z8
+	VPADDD           Z6, Z8, Z8
+	VPSRLD           $0x10, Z8, Z8
+	VPMOVDW          Z8, 448(DI)
+	VMOVDQU32        960(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z11
+	VPADDD           Z30, Z11, Z11
+	VPADDD           Z9, Z11, Z11
+	VPSRLD           $0x10, Z11, Z11
+	VPMOVDW          Z11, 480(DI)
+	ADDQ             $0x00000400, SI
+	ADDQ             $0x00000200, DI
+	SUBQ             $0x00000100, CX
+	CMPQ             CX, $0x00000100
+	JAE              four
+	TESTQ            CX, CX
+	JZ               tail
+
+single:
+	VMOVDQU32        (SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z2
+	VPADDD           Z30, Z2, Z2
+	VPADDD           Z0, Z2, Z2
+	VPSRLD           $0x10, Z2, Z2
+	VPMOVDW          Z2, (DI)
+	VMOVDQU32        64(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z5
+	VPADDD           Z30, Z5, Z5
+	VPADDD           Z3, Z5, Z5
+	VPSRLD           $0x10, Z5, Z5
+	VPMOVDW          Z5, 32(DI)
+	VMOVDQU32        128(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z8
+	VPADDD           Z30, Z8, Z8
+	VPADDD           Z6, Z8, Z8
+	VPSRLD           $0x10, Z8, Z8
+	VPMOVDW          Z8, 64(DI)
+	VMOVDQU32        192(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z11
+	VPADDD           Z30, Z11, Z11
+	VPADDD           Z9, Z11, Z11
+	VPSRLD           $0x10, Z11, Z11
+	VPMOVDW          Z11, 96(DI)
+	ADDQ             $0x00000100, SI
+	ADDQ             $0x00000080, DI
+	SUBQ             $0x00000040, CX
+	JNZ              single
+
+tail:
+	TESTQ            R10, R10
+	JZ               done
+	CMPQ             n+48(FP), $0x00000040
+	JB               frame
+	MOVQ             $0x00000040, BX
+	SUBQ             R10, BX
+	MOVQ             BX, AX
+	IMUL3Q           $0x00000020, AX, AX
+	IMUL3Q           $0x00000010, BX, BX
+	MOVQ             AX, DX
+	ORQ              BX, DX
+	TESTQ            $0x00000007, DX
+	JNZ              frame
+	SHRQ             $0x03, AX
+	SHRQ             $0x03, BX
+	SUBQ             AX, SI
+	SUBQ             BX, DI
+	VMOVDQU32        (SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z2
+	VPADDD           Z30, Z2, Z2
+	VPADDD           Z0, Z2, Z2
+	VPSRLD           $0x10, Z2, Z2
+	VPMOVDW          Z2, (DI)
+	VMOVDQU32        64(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z5
+	VPADDD           Z30, Z5, Z5
+	VPADDD           Z3, Z5, Z5
+	VPSRLD           $0x10, Z5, Z5
+	VPMOVDW          Z5, 32(DI)
+	VMOVDQU32        128(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z8
+	VPADDD           Z30, Z8, Z8
+	VPADDD           Z6, Z8, Z8
+	VPSRLD           $0x10, Z8, Z8
+	VPMOVDW          Z8, 64(DI)
+	VMOVDQU32        192(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z11
+	VPADDD           Z30, Z11, Z11
+	VPADDD           Z9, Z11, Z11
+	VPSRLD           $0x10, Z11, Z11
+	VPMOVDW          Z11, 96(DI)
+	JMP              done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ             DI, R11
+	MOVQ             R8, SI
+	LEAQ             256(SP), DI
+	VMOVDQU32        (SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z2
+	VPADDD           Z30, Z2, Z2
+	VPADDD           Z0, Z2, Z2
+	VPSRLD           $0x10, Z2, Z2
+	VPMOVDW          Z2, (DI)
+	VMOVDQU32        64(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z5
+	VPADDD           Z30, Z5, Z5
+	VPADDD           Z3, Z5, Z5
+	VPSRLD           $0x10, Z5, Z5
+	VPMOVDW          Z5, 32(DI)
+	VMOVDQU32        128(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z8
+	VPADDD           Z30, Z8, Z8
+	VPADDD           Z6, Z8, Z8
+	VPSRLD           $0x10, Z8, Z8
+	VPMOVDW          Z8, 64(DI)
+	VMOVDQU32        192(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z11
+	VPADDD           Z30, Z11, Z11
+	VPADDD           Z9, Z11, Z11
+	VPSRLD           $0x10, Z11, Z11
+	VPMOVDW          Z11, 96(DI)
+	MOVQ             R10, BX
+	IMUL3Q           $0x00000010, BX, BX
+	ADDQ             $0x00000007, BX
+	SHRQ             $0x03, BX
+	XORQ             AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func u32ToBF16MLDtypesAVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·u32ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	MOVL         $0x7fffffff, AX
+	VPBROADCASTD AX, Z29
+	MOVL         $0x7f800000, AX
+	VPBROADCASTD AX, Z28
+	MOVL         $0x00000040, AX
+	VPBROADCASTD AX, Z27
+	MOVQ         CX, R10
+	ANDQ         $0x0000003f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000100
+	JB           single
+
+four:
+	VMOVDQU32         (SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z2
+	VPADDD            Z30, Z2, Z2
+	VPADDD            Z0, Z2, Z2
+	VPSRLD            $0x10, Z2, Z2
+	VPMOVDW           Z2, (DI)
+	VMOVDQU32         64(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z5
+	VPADDD            Z30, Z5, Z5
+	VPADDD            Z3, Z5, Z5
+	VPSRLD            $0x10, Z5, Z5
+	VPMOVDW           Z5, 32(DI)
+	VMOVDQU32         128(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z8
+	VPADDD            Z30, Z8, Z8
+	VPADDD            Z6, Z8, Z8
+	VPSRLD            $0x10, Z8, Z8
+	VPMOVDW           Z8, 64(DI)
+	VMOVDQU32         192(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z11
+	VPADDD            Z30, Z11, Z11
+	VPADDD            Z9, Z11, Z11
+	VPSRLD            $0x10, Z11, Z11
+	VPMOVDW           Z11, 96(DI)
+	VMOVDQU32         256(SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z2
+	VPADDD            Z30, Z2, Z2
+	VPADDD            Z0, Z2, Z2
+	VPSRLD            $0x10, Z2, Z2
+	VPMOVDW           Z2, 128(DI)
+	VMOVDQU32         320(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z5
+	VPADDD            Z30, Z5, Z5
+	VPADDD            Z3, Z5, Z5
+	VPSRLD            $0x10, Z5, Z5
+	VPMOVDW           Z5, 160(DI)
+	VMOVDQU32         384(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z8
+	VPADDD            Z30, Z8, Z8
+	VPADDD            Z6, Z8, Z8
+	VPSRLD            $0x10, Z8, Z8
+	VPMOVDW           Z8, 192(DI)
+	VMOVDQU32         448(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z11
+	VPADDD            Z30, Z11, Z11
+	VPADDD            Z9, Z11, Z11
+	VPSRLD            $0x10, Z11, Z11
+	VPMOVDW           Z11, 224(DI)
+	VMOVDQU32         512(SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z2
+	VPADDD            Z30, Z2, Z2
+	VPADDD            Z0, Z2, Z2
+	VPSRLD            $0x10, Z2, Z2
+	VPMOVDW           Z2, 256(DI)
+	VMOVDQU32         576(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z5
+	VPADDD            Z30, Z5, Z5
+	VPADDD            Z3, Z5, Z5
+	VPSRLD            $0x10, Z5, Z5
+	VPMOVDW           Z5, 288(DI)
+	VMOVDQU32         640(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z8
+	VPADDD            Z30, Z8, Z8
+	VPADDD            Z6, Z8, Z8
+	VPSRLD            $0x10, Z8, Z8
+	VPMOVDW           Z8, 320(DI)
+	VMOVDQU32         704(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z11
+	VPADDD            Z30, Z11, Z11
+	VPADDD            Z9, Z11, Z11
+	VPSRLD            $0x10, Z11, Z11
+	VPMOVDW           Z11, 352(DI)
+	VMOVDQU32         768(SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z2
+	VPADDD            Z30, Z2, Z2
+	VPADDD            Z0, Z2, Z2
+	VPSRLD            $0x10, Z2, Z2
+	VPMOVDW           Z2, 384(DI)
+	VMOVDQU32         832(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z5
+	VPADDD            Z30, Z5, Z5
+	VPADDD            Z3, Z5, Z5
+	VPSRLD            $0x10, Z5, Z5
+	VPMOVDW           Z5, 416(DI)
+	VMOVDQU32         896(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z8
+	VPADDD            Z30, Z8, Z8
+	VPADDD            Z6, Z8, Z8
+	VPSRLD            $0x10, Z8, Z8
+	VPMOVDW           Z8, 448(DI)
+	VMOVDQU32         960(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z11
+	VPADDD            Z30, Z11, Z11
+	VPADDD            Z9, Z11, Z11
+	VPSRLD            $0x10, Z11, Z11
+	VPMOVDW           Z11, 480(DI)
+	ADDQ              $0x00000400, SI
+	ADDQ              $0x00000200, DI
+	SUBQ              $0x00000100, CX
+	CMPQ              CX, $0x00000100
+	JAE               four
+	TESTQ             CX, CX
+	JZ                tail
+
+single:
+	VMOVDQU32         (SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z2
+	VPADDD            Z30, Z2, Z2
+	VPADDD            Z0, Z2, Z2
+	VPSRLD            $0x10, Z2, Z2
+	VPMOVDW           Z2, (DI)
+	VMOVDQU32         64(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z5
+	VPADDD            Z30, Z5, Z5
+	VPADDD            Z3, Z5, Z5
+	VPSRLD            $0x10, Z5, Z5
+	VPMOVDW           Z5, 32(DI)
+	VMOVDQU32         128(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z8
+	VPADDD            Z30, Z8, Z8
+	VPADDD            Z6, Z8, Z8
+	VPSRLD            $0x10, Z8, Z8
+	VPMOVDW           Z8, 64(DI)
+	VMOVDQU32         192(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z11
+	VPADDD            Z30, Z11, Z11
+	VPADDD            Z9, Z11, Z11
+	VPSRLD            $0x10, Z11, Z11
+	VPMOVDW           Z11, 96(DI)
+	ADDQ              $0x00000100, SI
+	ADDQ              $0x00000080, DI
+	SUBQ              $0x00000040, CX
+	JNZ               single
+
+tail:
+	TESTQ             R10, R10
+	JZ                done
+	CMPQ              n+48(FP), $0x00000040
+	JB                frame
+	MOVQ              $0x00000040, BX
+	SUBQ              R10, BX
+	MOVQ              BX, AX
+	IMUL3Q            $0x00000020, AX, AX
+	IMUL3Q            $0x00000010, BX, BX
+	MOVQ              AX, DX
+	ORQ               BX, DX
+	TESTQ             $0x00000007, DX
+	JNZ               frame
+	SHRQ              $0x03, AX
+	SHRQ              $0x03, BX
+	SUBQ              AX, SI
+	SUBQ              BX, DI
+	VMOVDQU32         (SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z2
+	VPADDD            Z30, Z2, Z2
+	VPADDD            Z0, Z2, Z2
+	VPSRLD            $0x10, Z2, Z2
+	VPMOVDW           Z2, (DI)
+	VMOVDQU32         64(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z5
+	VPADDD            Z30, Z5, Z5
+	VPADDD            Z3, Z5, Z5
+	VPSRLD            $0x10, Z5, Z5
+	VPMOVDW           Z5, 32(DI)
+	VMOVDQU32         128(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z8
+	VPADDD            Z30, Z8, Z8
+	VPADDD            Z6, Z8, Z8
+	VPSRLD            $0x10, Z8, Z8
+	VPMOVDW           Z8, 64(DI)
+	VMOVDQU32         192(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z11
+	VPADDD            Z30, Z11, Z11
+	VPADDD            Z9, Z11, Z11
+	VPSRLD            $0x10, Z11, Z11
+	VPMOVDW           Z11, 96(DI)
+	JMP               done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000020, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ              DI, R11
+	MOVQ              R8, SI
+	LEAQ              256(SP), DI
+	VMOVDQU32         (SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z2
+	VPADDD            Z30, Z2, Z2
+	VPADDD            Z0, Z2, Z2
+	VPSRLD            $0x10, Z2, Z2
+	VPMOVDW           Z2, (DI)
+	VMOVDQU32         64(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z5
+	VPADDD            Z30, Z5, Z5
+	VPADDD            Z3, Z5, Z5
+	VPSRLD            $0x10, Z5, Z5
+	VPMOVDW           Z5, 32(DI)
+	VMOVDQU32         128(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z8
+	VPADDD            Z30, Z8, Z8
+	VPADDD            Z6, Z8, Z8
+	VPSRLD            $0x10, Z8, Z8
+	VPMOVDW           Z8, 64(DI)
+	VMOVDQU32         192(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z11
+	VPADDD            Z30, Z11, Z11
+	VPADDD            Z9, Z11, Z11
+	VPSRLD            $0x10, Z11, Z11
+	VPMOVDW           Z11, 96(DI)
+	MOVQ              R10, BX
+	IMUL3Q            $0x00000010, BX, BX
+	ADDQ              $0x00000007, BX
+	SHRQ              $0x03, BX
+	XORQ              AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func i64ToBF16MLDtypesAVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·i64ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	MOVL         $0x7fffffff, AX
+	VPBROADCASTD AX, Z29
+	MOVL         $0x7f800000, AX
+	VPBROADCASTD AX, Z28
+	MOVL         $0x00000040, AX
+	VPBROADCASTD AX, Z27
+	MOVQ         CX, R10
+	ANDQ         $0x0000001f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000080
+	JB           single
+
+four:
+	VMOVDQU64        (SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPMOVDW          Y2, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPMOVDW          Y5, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPMOVDW          Y8, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPMOVDW          Y11, 48(DI)
+	VMOVDQU64        256(SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPMOVDW          Y2, 64(DI)
+	VMOVDQU64        320(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPMOVDW          Y5, 80(DI)
+	VMOVDQU64        384(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPMOVDW          Y8, 96(DI)
+	VMOVDQU64        448(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPMOVDW          Y11, 112(DI)
+	VMOVDQU64        512(SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPMOVDW          Y2, 128(DI)
+	VMOVDQU64        576(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPMOVDW          Y5, 144(DI)
+	VMOVDQU64        640(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPMOVDW          Y8, 160(DI)
+	VMOVDQU64        704(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPMOVDW          Y11, 176(DI)
+	VMOVDQU64        768(SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPMOVDW          Y2, 192(DI)
+	VMOVDQU64        832(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPMOVDW          Y5, 208(DI)
+	VMOVDQU64        896(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPMOVDW          Y8, 224(DI)
+	VMOVDQU64        960(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPMOVDW          Y11, 240(DI)
+	ADDQ             $0x00000400, SI
+	ADDQ             $0x00000100, DI
+	SUBQ             $0x00000080, CX
+	CMPQ             CX, $0x00000080
+	JAE              four
+	TESTQ            CX, CX
+	JZ               tail
+
+single:
+	VMOVDQU64        (SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPMOVDW          Y2, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPMOVDW          Y5, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPMOVDW          Y8, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPMOVDW          Y11, 48(DI)
+	ADDQ             $0x00000100, SI
+	ADDQ             $0x00000040, DI
+	SUBQ             $0x00000020, CX
+	JNZ              single
+
+tail:
+	TESTQ            R10, R10
+	JZ               done
+	CMPQ             n+48(FP), $0x00000020
+	JB               frame
+	MOVQ             $0x00000020, BX
+	SUBQ             R10, BX
+	MOVQ             BX, AX
+	IMUL3Q           $0x00000040, AX, AX
+	IMUL3Q           $0x00000010, BX, BX
+	MOVQ             AX, DX
+	ORQ              BX, DX
+	TESTQ            $0x00000007, DX
+	JNZ              frame
+	SHRQ             $0x03, AX
+	SHRQ             $0x03, BX
+	SUBQ             AX, SI
+	SUBQ             BX, DI
+	VMOVDQU64        (SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPMOVDW          Y2, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPMOVDW          Y5, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPMOVDW          Y8, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPMOVDW          Y11, 48(DI)
+	JMP              done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000040, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ             DI, R11
+	MOVQ             R8, SI
+	LEAQ             256(SP), DI
+	VMOVDQU64        (SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VPSRLD           $0x10, Y0, Y1
+	VPANDD           Y31, Y1, Y2
+	VPADDD           Y30, Y2, Y2
+	VPADDD           Y0, Y2, Y2
+	VPSRLD           $0x10, Y2, Y2
+	VPMOVDW          Y2, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VPSRLD           $0x10, Y3, Y4
+	VPANDD           Y31, Y4, Y5
+	VPADDD           Y30, Y5, Y5
+	VPADDD           Y3, Y5, Y5
+	VPSRLD           $0x10, Y5, Y5
+	VPMOVDW          Y5, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VPSRLD           $0x10, Y6, Y7
+	VPANDD           Y31, Y7, Y8
+	VPADDD           Y30, Y8, Y8
+	VPADDD           Y6, Y8, Y8
+	VPSRLD           $0x10, Y8, Y8
+	VPMOVDW          Y8, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VPSRLD           $0x10, Y9, Y10
+	VPANDD           Y31, Y10, Y11
+	VPADDD           Y30, Y11, Y11
+	VPADDD           Y9, Y11, Y11
+	VPSRLD           $0x10, Y11, Y11
+	VPMOVDW          Y11, 48(DI)
+	MOVQ             R10, BX
+	IMUL3Q           $0x00000010, BX, BX
+	ADDQ             $0x00000007, BX
+	SHRQ             $0x03, BX
+	XORQ             AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func u64ToBF16MLDtypesAVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·u64ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	MOVL         $0x7fffffff, AX
+	VPBROADCASTD AX, Z29
+	MOVL         $0x7f800000, AX
+	VPBROADCASTD AX, Z28
+	MOVL         $0x00000040, AX
+	VPBROADCASTD AX, Z27
+	MOVQ         CX, R10
+	ANDQ         $0x0000001f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000080
+	JB           single
+
+four:
+	VMOVDQU64         (SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VPSRLD            $0x10, Y0, Y1
+	VPANDD            Y31, Y1, Y2
+	VPADDD            Y30, Y2, Y2
+	VPADDD            Y0, Y2, Y2
+	VPSRLD            $0x10, Y2, Y2
+	VPMOVDW           Y2, (DI)
+	VMOVDQU64         64(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VPSRLD            $0x10, Y3, Y4
+	VPANDD            Y31, Y4, Y5
+	VPADDD            Y30, Y5, Y5
+	VPADDD            Y3, Y5, Y5
+	VPSRLD            $0x10, Y5, Y5
+	VPMOVDW           Y5, 16(DI)
+	VMOVDQU64         128(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VPSRLD            $0x10, Y6, Y7
+	VPANDD            Y31, Y7, Y8
+	VPADDD            Y30, Y8, Y8
+	VPADDD            Y6, Y8, Y8
+	VPSRLD            $0x10, Y8, Y8
+	VPMOVDW           Y8, 32(DI)
+	VMOVDQU64         192(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VPSRLD            $0x10, Y9, Y10
+	VPANDD            Y31, Y10, Y11
+	VPADDD            Y30, Y11, Y11
+	VPADDD            Y9, Y11, Y11
+	VPSRLD            $0x10, Y11, Y11
+	VPMOVDW           Y11, 48(DI)
+	VMOVDQU64         256(SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VPSRLD            $0x10, Y0, Y1
+	VPANDD            Y31, Y1, Y2
+	VPADDD            Y30, Y2, Y2
+	VPADDD            Y0, Y2, Y2
+	VPSRLD            $0x10, Y2, Y2
+	VPMOVDW           Y2, 64(DI)
+	VMOVDQU64         320(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VPSRLD            $0x10, Y3, Y4
+	VPANDD            Y31, Y4, Y5
+	VPADDD            Y30, Y5, Y5
+	VPADDD            Y3, Y5, Y5
+	VPSRLD            $0x10, Y5, Y5
+	VPMOVDW           Y5, 80(DI)
+	VMOVDQU64         384(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VPSRLD            $0x10, Y6, Y7
+	VPANDD            Y31, Y7, Y8
+	VPADDD            Y30, Y8, Y8
+	VPADDD            Y6, Y8, Y8
+	VPSRLD            $0x10, Y8, Y8
+	VPMOVDW           Y8, 96(DI)
+	VMOVDQU64         448(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VPSRLD            $0x10, Y9, Y10
+	VPANDD            Y31, Y10, Y11
+	VPADDD            Y30, Y11, Y11
+	VPADDD            Y9, Y11, Y11
+	VPSRLD            $0x10, Y11, Y11
+	VPMOVDW           Y11, 112(DI)
+	VMOVDQU64         512(SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VPSRLD            $0x10, Y0, Y1
+	VPANDD            Y31, Y1, Y2
+	VPADDD            Y30, Y2, Y2
+	VPADDD            Y0, Y2, Y2
+	VPSRLD            $0x10, Y2, Y2
+	VPMOVDW           Y2, 128(DI)
+	VMOVDQU64         576(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VPSRLD            $0x10, Y3, Y4
+	VPANDD            Y31, Y4, Y5
+	VPADDD            Y30, Y5, Y5
+	VPADDD            Y3, Y5, Y5
+	VPSRLD            $0x10, Y5, Y5
+	VPMOVDW           Y5, 144(DI)
+	VMOVDQU64         640(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VPSRLD            $0x10, Y6, Y7
+	VPANDD            Y31, Y7, Y8
+	VPADDD            Y30, Y8, Y8
+	VPADDD            Y6, Y8, Y8
+	VPSRLD            $0x10, Y8, Y8
+	VPMOVDW           Y8, 160(DI)
+	VMOVDQU64         704(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VPSRLD            $0x10, Y9, Y10
+	VPANDD            Y31, Y10, Y11
+	VPADDD            Y30, Y11, Y11
+	VPADDD            Y9, Y11, Y11
+	VPSRLD            $0x10, Y11, Y11
+	VPMOVDW           Y11, 176(DI)
+	VMOVDQU64         768(SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VPSRLD            $0x10, Y0, Y1
+	VPANDD            Y31, Y1, Y2
+	VPADDD            Y30, Y2, Y2
+	VPADDD            Y0, Y2, Y2
+	VPSRLD            $0x10, Y2, Y2
+	VPMOVDW           Y2, 192(DI)
+	VMOVDQU64         832(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VPSRLD            $0x10, Y3, Y4
+	VPANDD            Y31, Y4, Y5
+	VPADDD            Y30, Y5, Y5
+	VPADDD            Y3, Y5, Y5
+	VPSRLD            $0x10, Y5, Y5
+	VPMOVDW           Y5, 208(DI)
+	VMOVDQU64         896(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VPSRLD            $0x10, Y6, Y7
+	VPANDD            Y31, Y7, Y8
+	VPADDD            Y30, Y8, Y8
+	VPADDD            Y6, Y8, Y8
+	VPSRLD            $0x10, Y8, Y8
+	VPMOVDW           Y8, 224(DI)
+	VMOVDQU64         960(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VPSRLD            $0x10, Y9, Y10
+	VPANDD            Y31, Y10, Y11
+	VPADDD            Y30, Y11, Y11
+	VPADDD            Y9, Y11, Y11
+	VPSRLD            $0x10, Y11, Y11
+	VPMOVDW           Y11, 240(DI)
+	ADDQ              $0x00000400, SI
+	ADDQ              $0x00000100, DI
+	SUBQ              $0x00000080, CX
+	CMPQ              CX, $0x00000080
+	JAE               four
+	TESTQ             CX, CX
+	JZ                tail
+
+single:
+	VMOVDQU64         (SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VPSRLD            $0x10, Y0, Y1
+	VPANDD            Y31, Y1, Y2
+	VPADDD            Y30, Y2, Y2
+	VPADDD            Y0, Y2, Y2
+	VPSRLD            $0x10, Y2, Y2
+	VPMOVDW           Y2, (DI)
+	VMOVDQU64         64(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VPSRLD            $0x10, Y3, Y4
+	VPANDD            Y31, Y4, Y5
+	VPADDD            Y30, Y5, Y5
+	VPADDD            Y3, Y5, Y5
+	VPSRLD            $0x10, Y5, Y5
+	VPMOVDW           Y5, 16(DI)
+	VMOVDQU64         128(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VPSRLD            $0x10, Y6, Y7
+	VPANDD            Y31, Y7, Y8
+	VPADDD            Y30, Y8, Y8
+	VPADDD            Y6, Y8, Y8
+	VPSRLD            $0x10, Y8, Y8
+	VPMOVDW           Y8, 32(DI)
+	VMOVDQU64         192(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VPSRLD            $0x10, Y9, Y10
+	VPANDD            Y31, Y10, Y11
+	VPADDD            Y30, Y11, Y11
+	VPADDD            Y9, Y11, Y11
+	VPSRLD            $0x10, Y11, Y11
+	VPMOVDW           Y11, 48(DI)
+	ADDQ              $0x00000100, SI
+	ADDQ              $0x00000040, DI
+	SUBQ              $0x00000020, CX
+	JNZ               single
+
+tail:
+	TESTQ             R10, R10
+	JZ                done
+	CMPQ              n+48(FP), $0x00000020
+	JB                frame
+	MOVQ              $0x00000020, BX
+	SUBQ              R10, BX
+	MOVQ              BX, AX
+	IMUL3Q            $0x00000040, AX, AX
+	IMUL3Q            $0x00000010, BX, BX
+	MOVQ              AX, DX
+	ORQ               BX, DX
+	TESTQ             $0x00000007, DX
+	JNZ               frame
+	SHRQ              $0x03, AX
+	SHRQ              $0x03, BX
+	SUBQ              AX, SI
+	SUBQ              BX, DI
+	VMOVDQU64         (SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VPSRLD            $0x10, Y0, Y1
+	VPANDD            Y31, Y1, Y2
+	VPADDD            Y30, Y2, Y2
+	VPADDD            Y0, Y2, Y2
+	VPSRLD            $0x10, Y2, Y2
+	VPMOVDW           Y2, (DI)
+	VMOVDQU64         64(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VPSRLD            $0x10, Y3, Y4
+	VPANDD            Y31, Y4, Y5
+	VPADDD            Y30, Y5, Y5
+	VPADDD            Y3, Y5, Y5
+	VPSRLD            $0x10, Y5, Y5
+	VPMOVDW           Y5, 16(DI)
+	VMOVDQU64         128(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VPSRLD            $0x10, Y6, Y7
+	VPANDD            Y31, Y7, Y8
+	VPADDD            Y30, Y8, Y8
+	VPADDD            Y6, Y8, Y8
+	VPSRLD            $0x10, Y8, Y8
+	VPMOVDW           Y8, 32(DI)
+	VMOVDQU64         192(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VPSRLD            $0x10, Y9, Y10
+	VPANDD            Y31, Y10, Y11
+	VPADDD            Y30, Y11, Y11
+	VPADDD            Y9, Y11, Y11
+	VPSRLD            $0x10, Y11, Y11
+	VPMOVDW           Y11, 48(DI)
+	JMP               done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000040, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ              DI, R11
+	MOVQ              R8, SI
+	LEAQ              256(SP), DI
+	VMOVDQU64         (SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VPSRLD            $0x10, Y0, Y1
+	VPANDD            Y31, Y1, Y2
+	VPADDD            Y30, Y2, Y2
+	VPADDD            Y0, Y2, Y2
+	VPSRLD            $0x10, Y2, Y2
+	VPMOVDW           Y2, (DI)
+	VMOVDQU64         64(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VPSRLD            $0x10, Y3, Y4
+	VPANDD            Y31, Y4, Y5
+	VPADDD            Y30, Y5, Y5
+	VPADDD            Y3, Y5, Y5
+	VPSRLD            $0x10, Y5, Y5
+	VPMOVDW           Y5, 16(DI)
+	VMOVDQU64         128(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VPSRLD            $0x10, Y6, Y7
+	VPANDD            Y31, Y7, Y8
+	VPADDD            Y30, Y8, Y8
+	VPADDD            Y6, Y8, Y8
+	VPSRLD            $0x10, Y8, Y8
+	VPMOVDW           Y8, 32(DI)
+	VMOVDQU64         192(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VPSRLD            $0x10, Y9, Y10
+	VPANDD            Y31, Y10, Y11
+	VPADDD            Y30, Y11, Y11
+	VPADDD            Y9, Y11, Y11
+	VPSRLD            $0x10, Y11, Y11
+	VPMOVDW           Y11, 48(DI)
+	MOVQ              R10, BX
+	IMUL3Q            $0x00000010, BX, BX
+	ADDQ              $0x00000007, BX
+	SHRQ              $0x03, BX
+	XORQ              AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET

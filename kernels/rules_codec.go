@@ -1,6 +1,9 @@
 package kernels
 
-import "math"
+import (
+	"math"
+	"math/bits"
+)
 
 // The float8 encoders of the rule sets on float32 bits: one rounding to nearest even from the
 // float32 value, which is also the one rounding from an f16 or bf16 source (both widen to
@@ -87,4 +90,49 @@ func f8FromF32(u uint32, e f8Enc) uint8 {
 		return 0
 	}
 	return uint8(c | u>>24&0x80)
+}
+
+// The one rounding of a wide source to f16 or bf16, as the rule sets round: through float32
+// rounded to odd, which keeps at least two bits more than either target and records in its last
+// bit whether anything was dropped, so that rounding it to nearest even gives the source's own
+// rounding (a rounding to nearest float32 first would round twice, as OpenVINO does).
+
+// f32RoundOdd returns x rounded to float32 to odd: x itself when it is a float32, otherwise the
+// float32 just below x in magnitude with its last bit set.
+//
+// Special cases are:
+//
+//	f32RoundOdd(x) = 0x7F7FFFFF with x's sign for |x| above the largest float32 (finite)
+//	f32RoundOdd(x) = ±2^-149 (0x00000001 with x's sign) for 0 < |x| < 2^-149
+//	f32RoundOdd(±Inf) = ±Inf
+//	f32RoundOdd(NaN) = float32(x) (quiet, sign and top payload kept)
+func f32RoundOdd(x float64) float32 {
+	r := float32(x)
+	if float64(r) == x || x != x {
+		return r
+	}
+	b := math.Float32bits(r)
+	if math.Abs(float64(r)) > math.Abs(x) {
+		b-- // r rounded away from zero: its neighbour toward zero, same sign
+	}
+	return math.Float32frombits(b | 1)
+}
+
+// f32RoundOddU64 returns u rounded to float32 to odd: u's top 24 significant bits, the last one
+// set when any bit below them is.
+func f32RoundOddU64(u uint64) float32 {
+	sh := 40 - bits.LeadingZeros64(u) // significant bits beyond 24
+	if sh <= 0 {
+		return float32(u) // exact
+	}
+	m := u>>sh | uint64(b2u(u&(1<<sh-1) != 0))
+	return float32(m) * math.Float32frombits(uint32(127+sh)<<23) // m < 2^24: both steps exact
+}
+
+// f32RoundOddI64 returns x rounded to float32 to odd (as f32RoundOddU64, with x's sign).
+func f32RoundOddI64(x int64) float32 {
+	if x < 0 {
+		return -f32RoundOddU64(-uint64(x))
+	}
+	return f32RoundOddU64(uint64(x))
 }

@@ -226,3 +226,65 @@ func TestRulesString(t *testing.T) {
 		}
 	}
 }
+
+// TestRuleKernelsIntegerTies converts integers at, next to and between the bfloat16 and binary16
+// rounding midpoints of every magnitude (ties to even, ties that the float32 rounding to odd must
+// not turn into ties, values just past them) from every integer source that the rule sets round
+// once, on every path, and compares each with the independent reference.
+func TestRuleKernelsIntegerTies(t *testing.T) {
+	var mags []uint64
+	for e := 8; e < 64; e++ {
+		for _, m := range []uint64{0x80, 0x81, 0xAB, 0xFF} {
+			tie := (2*m + 1) << (e - 8) // halfway between two 8-bit significands at 2^e
+			if e >= 9 {
+				tie >>= 1
+			}
+			for _, d := range []int64{-2, -1, 0, 1, 2} {
+				mags = append(mags, uint64(int64(tie)+d))
+			}
+			mags = append(mags, tie|1<<(e/2), tie+1<<(e-30+30*b2i(e < 30)))
+		}
+	}
+	for _, r := range []Rules{{Set: ONNX}, {Set: MLDtypes}} {
+		for _, from := range []element.Type{element.I32, element.U32, element.I64, element.U64} {
+			for _, to := range []element.Type{element.F16, element.BF16} {
+				if !r.OwnLoop(from, to) {
+					continue
+				}
+				w := from.Bits() / 8
+				var src []byte
+				var bits []uint64
+				for _, m := range mags {
+					for _, neg := range []bool{false, true} {
+						v := m
+						if neg {
+							v = -m
+						}
+						if w == 4 && (m>>31 != 0 && from == element.I32 || m>>32 != 0) {
+							continue
+						}
+						if neg && (from == element.U32 || from == element.U64) {
+							continue
+						}
+						bits = append(bits, v)
+						src = binary.LittleEndian.AppendUint64(src, v)[:len(src)+w]
+					}
+				}
+				n := len(bits)
+				for _, p := range Paths() {
+					dst := make([]byte, 2*n)
+					if err := (Converter{Path: p, Rules: r}).Convert(dst, to, src, from, n); err != nil {
+						t.Fatal(err)
+					}
+					for i, b := range bits {
+						got := uint64(binary.LittleEndian.Uint16(dst[2*i:]))
+						if want := refRulesIEEE16(to, refDecode(from, b&(1<<(8*w)-1), 0)); got != want {
+							t.Errorf("%v %v %v → %v %#x: got %#x, want %#x", p, r, from, to, b, got, want)
+							break
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -2432,6 +2432,216 @@ func bf16ToF8e5m2fnuzMLDtypesAVX2(dst, src []byte, n int)
 //go:noescape
 func bf16ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)
 
+// f64ToF16ONNXAVX512 converts n elements of the pair f64 → f16 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(f32RoundOdd(src[i]))
+//	}
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+//go:noescape
+func f64ToF16ONNXAVX512(dst, src []byte, n int)
+
+// f64ToBF16ONNXAVX512 converts n elements of the pair f64 → bf16 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(src[i]))
+//	}
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+//go:noescape
+func f64ToBF16ONNXAVX512(dst, src []byte, n int)
+
+// i32ToF16ONNXAVX512 converts n elements of the pair i32 → f16 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i])) // |x| ≥ 2^24 overflows either way
+//	}
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+//go:noescape
+func i32ToF16ONNXAVX512(dst, src []byte, n int)
+
+// i32ToBF16ONNXAVX512 converts n elements of the pair i32 → bf16 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
+//	}
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+//go:noescape
+func i32ToBF16ONNXAVX512(dst, src []byte, n int)
+
+// u32ToBF16ONNXAVX512 converts n elements of the pair u32 → bf16 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
+//	}
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+//go:noescape
+func u32ToBF16ONNXAVX512(dst, src []byte, n int)
+
+// i64ToBF16ONNXAVX512 converts n elements of the pair i64 → bf16 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOddI64(src[i]))
+//	}
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+//go:noescape
+func i64ToBF16ONNXAVX512(dst, src []byte, n int)
+
+// u64ToBF16ONNXAVX512 converts n elements of the pair u64 → bf16 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOddU64(src[i]))
+//	}
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+//go:noescape
+func u64ToBF16ONNXAVX512(dst, src []byte, n int)
+
+// f64ToF16MLDtypesAVX512 converts n elements of the pair f64 → f16 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(f32RoundOdd(src[i]))
+//	}
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+//go:noescape
+func f64ToF16MLDtypesAVX512(dst, src []byte, n int)
+
+// f64ToBF16MLDtypesAVX512 converts n elements of the pair f64 → bf16 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(src[i]))
+//	}
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+//go:noescape
+func f64ToBF16MLDtypesAVX512(dst, src []byte, n int)
+
+// i32ToF16MLDtypesAVX512 converts n elements of the pair i32 → f16 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i])) // |x| ≥ 2^24 overflows either way
+//	}
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+//go:noescape
+func i32ToF16MLDtypesAVX512(dst, src []byte, n int)
+
+// i32ToBF16MLDtypesAVX512 converts n elements of the pair i32 → bf16 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
+//	}
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+//go:noescape
+func i32ToBF16MLDtypesAVX512(dst, src []byte, n int)
+
+// u32ToBF16MLDtypesAVX512 converts n elements of the pair u32 → bf16 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
+//	}
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+//go:noescape
+func u32ToBF16MLDtypesAVX512(dst, src []byte, n int)
+
+// i64ToBF16MLDtypesAVX512 converts n elements of the pair i64 → bf16 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOddI64(src[i]))
+//	}
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+//go:noescape
+func i64ToBF16MLDtypesAVX512(dst, src []byte, n int)
+
+// u64ToBF16MLDtypesAVX512 converts n elements of the pair u64 → bf16 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOddU64(src[i]))
+//	}
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+//go:noescape
+func u64ToBF16MLDtypesAVX512(dst, src []byte, n int)
+
 // avx2Kernels lists the AVX2 kernels with their pairs.
 func avx2Kernels() []kernelSpec {
 	return []kernelSpec{
@@ -2657,5 +2867,19 @@ func avx512RuleKernels() []ruleKernelSpec {
 		{AVX512, Rules{Set: MLDtypes}, element.BF16, element.F8E5M2, bf16ToF8e5m2MLDtypesAVX512},
 		{AVX512, Rules{Set: MLDtypes}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzMLDtypesAVX512},
 		{AVX512, Rules{Set: MLDtypes}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzMLDtypesAVX512},
+		{AVX512, Rules{Set: ONNX}, element.F64, element.F16, f64ToF16ONNXAVX512},
+		{AVX512, Rules{Set: ONNX}, element.F64, element.BF16, f64ToBF16ONNXAVX512},
+		{AVX512, Rules{Set: ONNX}, element.I32, element.F16, i32ToF16ONNXAVX512},
+		{AVX512, Rules{Set: ONNX}, element.I32, element.BF16, i32ToBF16ONNXAVX512},
+		{AVX512, Rules{Set: ONNX}, element.U32, element.BF16, u32ToBF16ONNXAVX512},
+		{AVX512, Rules{Set: ONNX}, element.I64, element.BF16, i64ToBF16ONNXAVX512},
+		{AVX512, Rules{Set: ONNX}, element.U64, element.BF16, u64ToBF16ONNXAVX512},
+		{AVX512, Rules{Set: MLDtypes}, element.F64, element.F16, f64ToF16MLDtypesAVX512},
+		{AVX512, Rules{Set: MLDtypes}, element.F64, element.BF16, f64ToBF16MLDtypesAVX512},
+		{AVX512, Rules{Set: MLDtypes}, element.I32, element.F16, i32ToF16MLDtypesAVX512},
+		{AVX512, Rules{Set: MLDtypes}, element.I32, element.BF16, i32ToBF16MLDtypesAVX512},
+		{AVX512, Rules{Set: MLDtypes}, element.U32, element.BF16, u32ToBF16MLDtypesAVX512},
+		{AVX512, Rules{Set: MLDtypes}, element.I64, element.BF16, i64ToBF16MLDtypesAVX512},
+		{AVX512, Rules{Set: MLDtypes}, element.U64, element.BF16, u64ToBF16MLDtypesAVX512},
 	}
 }

@@ -111,6 +111,10 @@ func ruleKernels() {
 		fatal(err)
 	}
 	for _, r := range rows {
+		if r.to == "F16" || r.to == "BF16" {
+			wideKernels(r)
+			continue
+		}
 		name := encName.FindString(r.loop)
 		e, ok := encs[name]
 		if !ok {
@@ -358,4 +362,114 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
 		VMOVDQU64(Z3, dst(o))
 	}
 	loop(avx512, body, block{64, 64 * bytesOf(from), 64})
+}
+
+// wideKernels declares the AVX-512 kernel of a ruleRegistry row from f64, i32, u32, i64 or u64 to
+// f16 or bf16: the source rounded once to float32 to odd (f32RoundOdd), then to nearest even.
+func wideKernels(r row) {
+	if !r.has("AVX512") {
+		return
+	}
+	if r.has("AVX2") {
+		fatal(fmt.Errorf("ruleRegistry row %s → %s: the generator has no AVX2 kernel for it", r.from, r.to))
+	}
+	add(&kernel{name: pairName(r.from, r.to, r.rules+"AVX512"), isa: avx512, from: r.from, to: r.to, rules: r.rules,
+		doc:  []string{wideDoc},
+		body: func() { wideTo16AVX512(r.from, r.to) }})
+}
+
+// wideDoc says how the kernels of wideKernels compute their loop.
+const wideDoc = "It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last " +
+	"bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the rounding to nearest " +
+	"even on the float32 bits with NaN quieted (BF16FromF32). An int32 to binary16 needs no rounding to odd: " +
+	"the float32 of an int32 is exact up to 2^24, beyond which binary16 overflows."
+
+// wideTo16AVX512 is the body of wideKernels' kernels: four vectors of the source a block (32
+// elements of a 64-bit source, 64 of a 32-bit one).
+func wideTo16AVX512(from, to string) {
+	wide := bytesOf(from) == 8
+	lanes := 16
+	if wide {
+		lanes = 8
+	}
+	bcastD(1, Z31)
+	bcastD(0x7FFF, Z30)
+	bcastD(0x7FFFFFFF, Z29)
+	bcastD(0x7F800000, Z28)
+	bcastD(0x40, Z27)
+	// f32 gives the source's vector k at i(SI) as float32 rounded to odd, in f (a Y register for
+	// a 64-bit source), with x and b as scratch.
+	f32 := func(i, k int, f, x, b VecPhysical) {
+		if wide {
+			VMOVDQU64(src(i+64*k), x)
+		} else {
+			VMOVDQU32(src(i+64*k), x)
+		}
+		y := f
+		if wide {
+			y = half(f)
+		}
+		switch from {
+		case "F64":
+			VCVTPD2PS_RZ_SAE(x, y)
+			VCVTPS2PD(y, b)
+			VCMPPD(U8(0x0C), b, x, K1) // not equal, ordered: NaN lanes stay as they are
+		case "I64":
+			VCVTQQ2PS_RZ_SAE(x, y)
+			VCVTTPS2QQ(y, b)
+			VPCMPQ(U8(4), b, x, K1)
+		case "U64":
+			VCVTUQQ2PS_RZ_SAE(x, y)
+			VCVTTPS2UQQ(y, b)
+			VPCMPUQ(U8(4), b, x, K1)
+		case "I32":
+			if to == "F16" {
+				VCVTDQ2PS(x, y)
+				return
+			}
+			VCVTDQ2PS_RZ_SAE(x, y)
+			VCVTTPS2DQ(y, b)
+			VPCMPD(U8(4), b, x, K1)
+		case "U32":
+			VCVTUDQ2PS_RZ_SAE(x, y)
+			VCVTTPS2UDQ(y, b)
+			VPCMPUD(U8(4), b, x, K1)
+		}
+		one := Z31
+		if wide {
+			one = Y31
+		}
+		VPORD(one, y, K1, y)
+	}
+	sized := func(z VecPhysical) VecPhysical {
+		if wide {
+			return half(z)
+		}
+		return z
+	}
+	body := func(i, o int) {
+		for k := range 4 {
+			f, x, b := zs[3*k], zs[3*k+1], zs[3*k+2]
+			f32(i, k, f, x, b)
+			y, t, r := sized(f), sized(x), sized(b)
+			out := dst(o + k*lanes*2)
+			if to == "F16" {
+				VCVTPS2PH(U8(0), y, out)
+				continue
+			}
+			// BF16FromF32: (v + 0x7FFF + (v>>16)&1) >> 16, and a NaN's top half with 0x40 set.
+			VPSRLD(U8(16), y, t)
+			VPANDD(sized(Z31), t, r)
+			VPADDD(sized(Z30), r, r)
+			VPADDD(y, r, r)
+			VPSRLD(U8(16), r, r)
+			if from == "F64" {
+				VPANDD(sized(Z29), y, y)
+				VPCMPUD(U8(6), sized(Z28), y, K2)
+				VPORD(sized(Z27), t, K2, r)
+			}
+			VPMOVDW(r, out)
+		}
+	}
+	loop(avx512, body, block{4 * lanes, 4 * lanes * bytesOf(from), 4 * lanes * 2})
 }
