@@ -2011,3 +2011,193 @@ next:
 	SUBS	$16, R2, R2
 	BNE	loop
 	RET
+
+// The rule sets' one rounding of f64, i32 and u32 to f16 and bf16: each passes its pair's row of
+// neonWide (rules_arm64.go) to wideBlocks<>.
+
+// func f64ToF16ONNXNEON(dst, src []byte, n int)
+TEXT ·f64ToF16ONNXNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonWide+0(SB), R3
+	MOVD	$wideBlocks<>(SB), R9
+	MOVD	$(8<<16 | 64<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func f64ToBF16ONNXNEON(dst, src []byte, n int)
+TEXT ·f64ToBF16ONNXNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonWide+8(SB), R3
+	MOVD	$wideBlocks<>(SB), R9
+	MOVD	$(8<<16 | 64<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func i32ToF16ONNXNEON(dst, src []byte, n int)
+TEXT ·i32ToF16ONNXNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonWide+16(SB), R3
+	MOVD	$wideBlocks<>(SB), R9
+	MOVD	$(8<<16 | 32<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func i32ToBF16ONNXNEON(dst, src []byte, n int)
+TEXT ·i32ToBF16ONNXNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonWide+24(SB), R3
+	MOVD	$wideBlocks<>(SB), R9
+	MOVD	$(8<<16 | 32<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func u32ToBF16ONNXNEON(dst, src []byte, n int)
+TEXT ·u32ToBF16ONNXNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonWide+40(SB), R3
+	MOVD	$wideBlocks<>(SB), R9
+	MOVD	$(8<<16 | 32<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func f64ToF16MLDtypesNEON(dst, src []byte, n int)
+TEXT ·f64ToF16MLDtypesNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonWide+0(SB), R3
+	MOVD	$wideBlocks<>(SB), R9
+	MOVD	$(8<<16 | 64<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func f64ToBF16MLDtypesNEON(dst, src []byte, n int)
+TEXT ·f64ToBF16MLDtypesNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonWide+8(SB), R3
+	MOVD	$wideBlocks<>(SB), R9
+	MOVD	$(8<<16 | 64<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func i32ToF16MLDtypesNEON(dst, src []byte, n int)
+TEXT ·i32ToF16MLDtypesNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonWide+16(SB), R3
+	MOVD	$wideBlocks<>(SB), R9
+	MOVD	$(8<<16 | 32<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func i32ToBF16MLDtypesNEON(dst, src []byte, n int)
+TEXT ·i32ToBF16MLDtypesNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonWide+24(SB), R3
+	MOVD	$wideBlocks<>(SB), R9
+	MOVD	$(8<<16 | 32<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func u32ToBF16MLDtypesNEON(dst, src []byte, n int)
+TEXT ·u32ToBF16MLDtypesNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonWide+40(SB), R3
+	MOVD	$wideBlocks<>(SB), R9
+	MOVD	$(8<<16 | 32<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// wideBlocks<> is the block routine of the rule sets' one rounding of f64, i32 and u32 to f16 and
+// bf16: 8 elements a block, widened to f64 (exactly: SXTL or UXTL, then SCVTF or UCVTF), rounded
+// to float32 to odd by FCVTXN, then to nearest even: FCVTN for binary16, BF16FromF32's rounding on
+// the bits for bfloat16 (a NaN's top half with 0x40 set). R3 points to the pair's row of neonWide
+// (rules_arm64.go): the source (0 f64, 1 i32, 2 u32) and the output (0 f16, 1 bf16).
+TEXT wideBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	// Word lanes: V20 = 1, V21 = 0x7FFF, V22 = 0x7FFFFFFF, V23 = 0x7F800000, V25 = 0x40.
+	MOVW	$1, R4
+	VDUP	R4, V20.S4
+	MOVW	$0x7FFF, R4
+	VDUP	R4, V21.S4
+	MOVW	$0x7FFFFFFF, R4
+	VDUP	R4, V22.S4
+	MOVW	$0x7F800000, R4
+	VDUP	R4, V23.S4
+	MOVW	$0x40, R4
+	VDUP	R4, V25.S4
+	MOVWU	0(R3), R7
+	MOVWU	4(R3), R8
+
+loop:
+	CBNZ	R7, ints
+	VLD1.P	64(R1), [V0.D2, V1.D2, V2.D2, V3.D2]
+	B	round
+
+ints:
+	VLD1.P	32(R1), [V4.S4, V5.S4]
+	CMP	$1, R7
+	BNE	unsigned
+	WORD	$0x0f20a480 // SXTL V0.2D, V4.2S
+	WORD	$0x4f20a481 // SXTL2 V1.2D, V4.4S
+	WORD	$0x0f20a4a2 // SXTL V2.2D, V5.2S
+	WORD	$0x4f20a4a3 // SXTL2 V3.2D, V5.4S
+	WORD	$0x4e61d800 // SCVTF V0.2D, V0.2D
+	WORD	$0x4e61d821 // SCVTF V1.2D, V1.2D
+	WORD	$0x4e61d842 // SCVTF V2.2D, V2.2D
+	WORD	$0x4e61d863 // SCVTF V3.2D, V3.2D
+	B	round
+
+unsigned:
+	WORD	$0x2f20a480 // UXTL V0.2D, V4.2S
+	WORD	$0x6f20a481 // UXTL2 V1.2D, V4.4S
+	WORD	$0x2f20a4a2 // UXTL V2.2D, V5.2S
+	WORD	$0x6f20a4a3 // UXTL2 V3.2D, V5.4S
+	WORD	$0x6e61d800 // UCVTF V0.2D, V0.2D
+	WORD	$0x6e61d821 // UCVTF V1.2D, V1.2D
+	WORD	$0x6e61d842 // UCVTF V2.2D, V2.2D
+	WORD	$0x6e61d863 // UCVTF V3.2D, V3.2D
+
+round:
+	WORD	$0x2e616810 // FCVTXN V16.2S, V0.2D
+	WORD	$0x6e616830 // FCVTXN2 V16.4S, V1.2D
+	WORD	$0x2e616851 // FCVTXN V17.2S, V2.2D
+	WORD	$0x6e616871 // FCVTXN2 V17.4S, V3.2D
+	CBNZ	R8, tobf16
+	WORD	$0x0e216a12 // FCVTN V18.4H, V16.4S
+	WORD	$0x4e216a32 // FCVTN2 V18.8H, V17.4S
+	VST1.P	[V18.H8], 16(R0)
+	B	next
+
+tobf16:
+	VUSHR	$16, V16.S4, V6.S4
+	VAND	V20.B16, V6.B16, V7.B16
+	VADD	V21.S4, V16.S4, V18.S4
+	VADD	V7.S4, V18.S4, V18.S4
+	VUSHR	$16, V18.S4, V18.S4
+	VAND	V22.B16, V16.B16, V8.B16
+	WORD	$0x6eb73509 // CMHI V9.4S, V8.4S, V23.4S
+	VORR	V25.B16, V6.B16, V6.B16
+	VBIT	V9.B16, V6.B16, V18.B16
+	VUSHR	$16, V17.S4, V6.S4
+	VAND	V20.B16, V6.B16, V7.B16
+	VADD	V21.S4, V17.S4, V19.S4
+	VADD	V7.S4, V19.S4, V19.S4
+	VUSHR	$16, V19.S4, V19.S4
+	VAND	V22.B16, V17.B16, V8.B16
+	WORD	$0x6eb73509 // CMHI V9.4S, V8.4S, V23.4S
+	VORR	V25.B16, V6.B16, V6.B16
+	VBIT	V9.B16, V6.B16, V19.B16
+	VUZP1	V19.H8, V18.H8, V18.H8
+	VST1.P	[V18.H8], 16(R0)
+
+next:
+	SUBS	$8, R2, R2
+	BNE	loop
+	RET

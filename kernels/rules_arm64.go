@@ -43,3 +43,7 @@ var neonFNUZ = func() (t [6][4]uint32) {
 	}
 	return t
 }()
+
+// neonWide holds the parameters of wideBlocks<> (kernels_arm64.s): for each source (f64, i32,
+// u32) and output (f16, bf16), the source (0, 1, 2) and the output (0, 1).
+var neonWide = [3][2][2]uint32{{{0, 0}, {0, 1}}, {{1, 0}, {1, 1}}, {{2, 0}, {2, 1}}}

@@ -862,6 +862,96 @@ func bf16ToF8e4m3fnuzMLDtypesNEON(dst, src []byte, n int)
 //go:noescape
 func bf16ToF8e5m2fnuzMLDtypesNEON(dst, src []byte, n int)
 
+// f64ToF16ONNXNEON converts n elements of the pair f64 → f16 on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(f32RoundOdd(src[i]))
+//	}
+//
+//go:noescape
+func f64ToF16ONNXNEON(dst, src []byte, n int)
+
+// f64ToBF16ONNXNEON converts n elements of the pair f64 → bf16 on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(src[i]))
+//	}
+//
+//go:noescape
+func f64ToBF16ONNXNEON(dst, src []byte, n int)
+
+// i32ToF16ONNXNEON converts n elements of the pair i32 → f16 on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i])) // |x| ≥ 2^24 overflows either way
+//	}
+//
+//go:noescape
+func i32ToF16ONNXNEON(dst, src []byte, n int)
+
+// i32ToBF16ONNXNEON converts n elements of the pair i32 → bf16 on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
+//	}
+//
+//go:noescape
+func i32ToBF16ONNXNEON(dst, src []byte, n int)
+
+// u32ToBF16ONNXNEON converts n elements of the pair u32 → bf16 on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
+//	}
+//
+//go:noescape
+func u32ToBF16ONNXNEON(dst, src []byte, n int)
+
+// f64ToF16MLDtypesNEON converts n elements of the pair f64 → f16 on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(f32RoundOdd(src[i]))
+//	}
+//
+//go:noescape
+func f64ToF16MLDtypesNEON(dst, src []byte, n int)
+
+// f64ToBF16MLDtypesNEON converts n elements of the pair f64 → bf16 on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(src[i]))
+//	}
+//
+//go:noescape
+func f64ToBF16MLDtypesNEON(dst, src []byte, n int)
+
+// i32ToF16MLDtypesNEON converts n elements of the pair i32 → f16 on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i])) // |x| ≥ 2^24 overflows either way
+//	}
+//
+//go:noescape
+func i32ToF16MLDtypesNEON(dst, src []byte, n int)
+
+// i32ToBF16MLDtypesNEON converts n elements of the pair i32 → bf16 on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
+//	}
+//
+//go:noescape
+func i32ToBF16MLDtypesNEON(dst, src []byte, n int)
+
+// u32ToBF16MLDtypesNEON converts n elements of the pair u32 → bf16 on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
+//	}
+//
+//go:noescape
+func u32ToBF16MLDtypesNEON(dst, src []byte, n int)
+
 // arm64Kernels lists the NEON kernels with their pairs, for bindKernels.
 func arm64Kernels() []kernelSpec {
 	return []kernelSpec{
@@ -964,5 +1054,15 @@ func arm64RuleKernels() []ruleKernelSpec {
 		{NEON, Rules{Set: MLDtypes}, element.BF16, element.F8E5M2, bf16ToF8e5m2MLDtypesNEON},
 		{NEON, Rules{Set: MLDtypes}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzMLDtypesNEON},
 		{NEON, Rules{Set: MLDtypes}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzMLDtypesNEON},
+		{NEON, Rules{Set: ONNX}, element.F64, element.F16, f64ToF16ONNXNEON},
+		{NEON, Rules{Set: ONNX}, element.F64, element.BF16, f64ToBF16ONNXNEON},
+		{NEON, Rules{Set: ONNX}, element.I32, element.F16, i32ToF16ONNXNEON},
+		{NEON, Rules{Set: ONNX}, element.I32, element.BF16, i32ToBF16ONNXNEON},
+		{NEON, Rules{Set: ONNX}, element.U32, element.BF16, u32ToBF16ONNXNEON},
+		{NEON, Rules{Set: MLDtypes}, element.F64, element.F16, f64ToF16MLDtypesNEON},
+		{NEON, Rules{Set: MLDtypes}, element.F64, element.BF16, f64ToBF16MLDtypesNEON},
+		{NEON, Rules{Set: MLDtypes}, element.I32, element.F16, i32ToF16MLDtypesNEON},
+		{NEON, Rules{Set: MLDtypes}, element.I32, element.BF16, i32ToBF16MLDtypesNEON},
+		{NEON, Rules{Set: MLDtypes}, element.U32, element.BF16, u32ToBF16MLDtypesNEON},
 	}
 }
