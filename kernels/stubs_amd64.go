@@ -2432,6 +2432,20 @@ func bf16ToF8e5m2fnuzMLDtypesAVX2(dst, src []byte, n int)
 //go:noescape
 func bf16ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)
 
+// f64ToF16ONNXAVX2 converts n elements of the pair f64 → f16 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(f32RoundOdd(src[i]))
+//	}
+//
+// It widens an integer source to float64 exactly, converts to float32 to nearest, converts back,
+// and turns the result into the source rounded to odd: one less in magnitude where the rounding
+// went away from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16
+// BF16FromF32's rounding on the bits.
+//
+//go:noescape
+func f64ToF16ONNXAVX2(dst, src []byte, n int)
+
 // f64ToF16ONNXAVX512 converts n elements of the pair f64 → f16 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -2446,6 +2460,20 @@ func bf16ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)
 //
 //go:noescape
 func f64ToF16ONNXAVX512(dst, src []byte, n int)
+
+// f64ToBF16ONNXAVX2 converts n elements of the pair f64 → bf16 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(src[i]))
+//	}
+//
+// It widens an integer source to float64 exactly, converts to float32 to nearest, converts back,
+// and turns the result into the source rounded to odd: one less in magnitude where the rounding
+// went away from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16
+// BF16FromF32's rounding on the bits.
+//
+//go:noescape
+func f64ToBF16ONNXAVX2(dst, src []byte, n int)
 
 // f64ToBF16ONNXAVX512 converts n elements of the pair f64 → bf16 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
@@ -2462,6 +2490,20 @@ func f64ToF16ONNXAVX512(dst, src []byte, n int)
 //go:noescape
 func f64ToBF16ONNXAVX512(dst, src []byte, n int)
 
+// i32ToF16ONNXAVX2 converts n elements of the pair i32 → f16 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i])) // |x| ≥ 2^24 overflows either way
+//	}
+//
+// It widens an integer source to float64 exactly, converts to float32 to nearest, converts back,
+// and turns the result into the source rounded to odd: one less in magnitude where the rounding
+// went away from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16
+// BF16FromF32's rounding on the bits.
+//
+//go:noescape
+func i32ToF16ONNXAVX2(dst, src []byte, n int)
+
 // i32ToF16ONNXAVX512 converts n elements of the pair i32 → f16 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -2477,6 +2519,20 @@ func f64ToBF16ONNXAVX512(dst, src []byte, n int)
 //go:noescape
 func i32ToF16ONNXAVX512(dst, src []byte, n int)
 
+// i32ToBF16ONNXAVX2 converts n elements of the pair i32 → bf16 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
+//	}
+//
+// It widens an integer source to float64 exactly, converts to float32 to nearest, converts back,
+// and turns the result into the source rounded to odd: one less in magnitude where the rounding
+// went away from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16
+// BF16FromF32's rounding on the bits.
+//
+//go:noescape
+func i32ToBF16ONNXAVX2(dst, src []byte, n int)
+
 // i32ToBF16ONNXAVX512 converts n elements of the pair i32 → bf16 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -2491,6 +2547,20 @@ func i32ToF16ONNXAVX512(dst, src []byte, n int)
 //
 //go:noescape
 func i32ToBF16ONNXAVX512(dst, src []byte, n int)
+
+// u32ToBF16ONNXAVX2 converts n elements of the pair u32 → bf16 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
+//	}
+//
+// It widens an integer source to float64 exactly, converts to float32 to nearest, converts back,
+// and turns the result into the source rounded to odd: one less in magnitude where the rounding
+// went away from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16
+// BF16FromF32's rounding on the bits.
+//
+//go:noescape
+func u32ToBF16ONNXAVX2(dst, src []byte, n int)
 
 // u32ToBF16ONNXAVX512 converts n elements of the pair u32 → bf16 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
@@ -2537,6 +2607,20 @@ func i64ToBF16ONNXAVX512(dst, src []byte, n int)
 //go:noescape
 func u64ToBF16ONNXAVX512(dst, src []byte, n int)
 
+// f64ToF16MLDtypesAVX2 converts n elements of the pair f64 → f16 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(f32RoundOdd(src[i]))
+//	}
+//
+// It widens an integer source to float64 exactly, converts to float32 to nearest, converts back,
+// and turns the result into the source rounded to odd: one less in magnitude where the rounding
+// went away from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16
+// BF16FromF32's rounding on the bits.
+//
+//go:noescape
+func f64ToF16MLDtypesAVX2(dst, src []byte, n int)
+
 // f64ToF16MLDtypesAVX512 converts n elements of the pair f64 → f16 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -2551,6 +2635,20 @@ func u64ToBF16ONNXAVX512(dst, src []byte, n int)
 //
 //go:noescape
 func f64ToF16MLDtypesAVX512(dst, src []byte, n int)
+
+// f64ToBF16MLDtypesAVX2 converts n elements of the pair f64 → bf16 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(src[i]))
+//	}
+//
+// It widens an integer source to float64 exactly, converts to float32 to nearest, converts back,
+// and turns the result into the source rounded to odd: one less in magnitude where the rounding
+// went away from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16
+// BF16FromF32's rounding on the bits.
+//
+//go:noescape
+func f64ToBF16MLDtypesAVX2(dst, src []byte, n int)
 
 // f64ToBF16MLDtypesAVX512 converts n elements of the pair f64 → bf16 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
@@ -2567,6 +2665,20 @@ func f64ToF16MLDtypesAVX512(dst, src []byte, n int)
 //go:noescape
 func f64ToBF16MLDtypesAVX512(dst, src []byte, n int)
 
+// i32ToF16MLDtypesAVX2 converts n elements of the pair i32 → f16 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i])) // |x| ≥ 2^24 overflows either way
+//	}
+//
+// It widens an integer source to float64 exactly, converts to float32 to nearest, converts back,
+// and turns the result into the source rounded to odd: one less in magnitude where the rounding
+// went away from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16
+// BF16FromF32's rounding on the bits.
+//
+//go:noescape
+func i32ToF16MLDtypesAVX2(dst, src []byte, n int)
+
 // i32ToF16MLDtypesAVX512 converts n elements of the pair i32 → f16 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -2582,6 +2694,20 @@ func f64ToBF16MLDtypesAVX512(dst, src []byte, n int)
 //go:noescape
 func i32ToF16MLDtypesAVX512(dst, src []byte, n int)
 
+// i32ToBF16MLDtypesAVX2 converts n elements of the pair i32 → bf16 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
+//	}
+//
+// It widens an integer source to float64 exactly, converts to float32 to nearest, converts back,
+// and turns the result into the source rounded to odd: one less in magnitude where the rounding
+// went away from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16
+// BF16FromF32's rounding on the bits.
+//
+//go:noescape
+func i32ToBF16MLDtypesAVX2(dst, src []byte, n int)
+
 // i32ToBF16MLDtypesAVX512 converts n elements of the pair i32 → bf16 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -2596,6 +2722,20 @@ func i32ToF16MLDtypesAVX512(dst, src []byte, n int)
 //
 //go:noescape
 func i32ToBF16MLDtypesAVX512(dst, src []byte, n int)
+
+// u32ToBF16MLDtypesAVX2 converts n elements of the pair u32 → bf16 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
+//	}
+//
+// It widens an integer source to float64 exactly, converts to float32 to nearest, converts back,
+// and turns the result into the source rounded to odd: one less in magnitude where the rounding
+// went away from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16
+// BF16FromF32's rounding on the bits.
+//
+//go:noescape
+func u32ToBF16MLDtypesAVX2(dst, src []byte, n int)
 
 // u32ToBF16MLDtypesAVX512 converts n elements of the pair u32 → bf16 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
@@ -2825,6 +2965,16 @@ func avx2RuleKernels() []ruleKernelSpec {
 		{AVX2, Rules{Set: MLDtypes}, element.BF16, element.F8E5M2, bf16ToF8e5m2MLDtypesAVX2},
 		{AVX2, Rules{Set: MLDtypes}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzMLDtypesAVX2},
 		{AVX2, Rules{Set: MLDtypes}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzMLDtypesAVX2},
+		{AVX2, Rules{Set: ONNX}, element.F64, element.F16, f64ToF16ONNXAVX2},
+		{AVX2, Rules{Set: ONNX}, element.F64, element.BF16, f64ToBF16ONNXAVX2},
+		{AVX2, Rules{Set: ONNX}, element.I32, element.F16, i32ToF16ONNXAVX2},
+		{AVX2, Rules{Set: ONNX}, element.I32, element.BF16, i32ToBF16ONNXAVX2},
+		{AVX2, Rules{Set: ONNX}, element.U32, element.BF16, u32ToBF16ONNXAVX2},
+		{AVX2, Rules{Set: MLDtypes}, element.F64, element.F16, f64ToF16MLDtypesAVX2},
+		{AVX2, Rules{Set: MLDtypes}, element.F64, element.BF16, f64ToBF16MLDtypesAVX2},
+		{AVX2, Rules{Set: MLDtypes}, element.I32, element.F16, i32ToF16MLDtypesAVX2},
+		{AVX2, Rules{Set: MLDtypes}, element.I32, element.BF16, i32ToBF16MLDtypesAVX2},
+		{AVX2, Rules{Set: MLDtypes}, element.U32, element.BF16, u32ToBF16MLDtypesAVX2},
 	}
 }
 

@@ -367,11 +367,16 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
 // wideKernels declares the AVX-512 kernel of a ruleRegistry row from f64, i32, u32, i64 or u64 to
 // f16 or bf16: the source rounded once to float32 to odd (f32RoundOdd), then to nearest even.
 func wideKernels(r row) {
+	if r.has("AVX2") {
+		if r.from != "F64" && r.from != "I32" && r.from != "U32" {
+			fatal(fmt.Errorf("ruleRegistry row %s → %s: the generator has no AVX2 kernel for it", r.from, r.to))
+		}
+		add(&kernel{name: pairName(r.from, r.to, r.rules+"AVX2"), isa: avx2, from: r.from, to: r.to, rules: r.rules,
+			doc:  []string{wideDocAVX2},
+			body: func() { wideTo16AVX2(r.from, r.to) }})
+	}
 	if !r.has("AVX512") {
 		return
-	}
-	if r.has("AVX2") {
-		fatal(fmt.Errorf("ruleRegistry row %s → %s: the generator has no AVX2 kernel for it", r.from, r.to))
 	}
 	add(&kernel{name: pairName(r.from, r.to, r.rules+"AVX512"), isa: avx512, from: r.from, to: r.to, rules: r.rules,
 		doc:  []string{wideDoc},
@@ -472,4 +477,70 @@ func wideTo16AVX512(from, to string) {
 		}
 	}
 	loop(avx512, body, block{4 * lanes, 4 * lanes * bytesOf(from), 4 * lanes * 2})
+}
+
+// wideDocAVX2 says how the AVX2 kernels of wideKernels compute their loop.
+const wideDocAVX2 = "It widens an integer source to float64 exactly, converts to float32 to nearest, converts back, " +
+	"and turns the result into the source rounded to odd: one less in magnitude where the rounding went away " +
+	"from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's rounding " +
+	"on the bits."
+
+// wideTo16AVX2 is the AVX2 body of wideKernels' kernels for f64, i32 and u32: 16 elements a
+// block, four vectors of four float64.
+func wideTo16AVX2(from, to string) {
+	q := uint64(0x7FFFFFFFFFFFFFFF)
+	VMOVDQU(rodata("abs64", q, q, q, q), Y15)
+	VMOVDQU(rodata("evenDwords", 0|2<<32, 4|6<<32, 0, 0), Y14)
+	bcastD(1, Y13)
+	bcastD(0x7FFF, Y12)
+	p32 := uint64(0x41F0000000000000) // 2^32
+	VMOVDQU(rodata("two32", p32, p32, p32, p32), Y11)
+	VPXOR(Y10, Y10, Y10)
+	bcastD(0x7FFFFFFF, Y9)
+	bcastD(0x7F800000, Y8)
+	bcastD(0x40, Y7)
+	body := func(i, o int) {
+		for k := range 4 {
+			switch from {
+			case "F64":
+				VMOVUPD(src(i+32*k), Y0)
+			default:
+				VCVTDQ2PD(src(i+16*k), Y0)
+				if from == "U32" { // a u32 read as negative int32 lacks 2^32
+					VCMPPD(U8(1), Y10, Y0, Y6)
+					VANDPD(Y11, Y6, Y6)
+					VADDPD(Y6, Y0, Y0)
+				}
+			}
+			VCVTPD2PSY(Y0, X5)
+			VCVTPS2PD(X5, Y1)
+			VCMPPD(U8(0x0C), Y1, Y0, Y2) // inexact (not equal, ordered: NaN is left alone)
+			VANDPD(Y15, Y0, Y3)
+			VANDPD(Y15, Y1, Y4)
+			VCMPPD(U8(0x1E), Y3, Y4, Y4) // rounded away from zero
+			VPERMD(Y2, Y14, Y2)
+			VPERMD(Y4, Y14, Y4)
+			VPADDD(X4, X5, X5)
+			VPAND(X13, X2, X2)
+			VPOR(X2, X5, X5)
+			if to == "F16" {
+				VCVTPS2PH(U8(0), X5, dst(o+8*k))
+				continue
+			}
+			VPSRLD(U8(16), X5, X6)
+			VPAND(X13, X6, X1)
+			VPADDD(X12, X1, X1)
+			VPADDD(X5, X1, X1)
+			VPSRLD(U8(16), X1, X1)
+			if from == "F64" {
+				VPAND(X9, X5, X5)
+				VPCMPGTD(X8, X5, X5) // NaN
+				VPOR(X7, X6, X6)
+				VPBLENDVB(X5, X6, X1, X1)
+			}
+			VPACKUSDW(X1, X1, X1)
+			VMOVQ(X1, dst(o+8*k))
+		}
+	}
+	loop(avx2, body, block{16, 16 * bytesOf(from), 32})
 }
