@@ -1021,6 +1021,196 @@ func u64ToBF16MLDtypesGeneric(dst []uint16, src []uint64) {
 	}
 }
 
+// f32ToF8e8m0ONNXGeneric is the loop of the pair f32 → f8e8m0 under Rules{Set: ONNX} over
+// len(dst) elements; src must be at least as long.
+func f32ToF8e8m0ONNXGeneric(dst []uint8, src []float32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Up)
+	}
+}
+
+// f16ToF8e8m0ONNXGeneric is the loop of the pair f16 → f8e8m0 under Rules{Set: ONNX} over
+// len(dst) elements; src must be at least as long.
+func f16ToF8e8m0ONNXGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0Up)
+	}
+}
+
+// bf16ToF8e8m0ONNXGeneric is the loop of the pair bf16 → f8e8m0 under Rules{Set: ONNX} over
+// len(dst) elements; src must be at least as long.
+func bf16ToF8e8m0ONNXGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0Up)
+	}
+}
+
+// f32ToF8e8m0ONNXDownGeneric is the loop of the pair f32 → f8e8m0 under Rules{Set: ONNX,
+// E8M0Round: RoundDown} over len(dst) elements; src must be at least as long.
+func f32ToF8e8m0ONNXDownGeneric(dst []uint8, src []float32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Down)
+	}
+}
+
+// f16ToF8e8m0ONNXDownGeneric is the loop of the pair f16 → f8e8m0 under Rules{Set: ONNX,
+// E8M0Round: RoundDown} over len(dst) elements; src must be at least as long.
+func f16ToF8e8m0ONNXDownGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0Down)
+	}
+}
+
+// bf16ToF8e8m0ONNXDownGeneric is the loop of the pair bf16 → f8e8m0 under Rules{Set: ONNX,
+// E8M0Round: RoundDown} over len(dst) elements; src must be at least as long.
+func bf16ToF8e8m0ONNXDownGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0Down)
+	}
+}
+
+// f32ToF8e8m0ONNXNearestGeneric is the loop of the pair f32 → f8e8m0 under Rules{Set: ONNX,
+// E8M0Round: RoundNearest} over len(dst) elements; src must be at least as long.
+func f32ToF8e8m0ONNXNearestGeneric(dst []uint8, src []float32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Nearest)
+	}
+}
+
+// f16ToF8e8m0ONNXNearestGeneric is the loop of the pair f16 → f8e8m0 under Rules{Set: ONNX,
+// E8M0Round: RoundNearest} over len(dst) elements; src must be at least as long.
+func f16ToF8e8m0ONNXNearestGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0Nearest)
+	}
+}
+
+// bf16ToF8e8m0ONNXNearestGeneric is the loop of the pair bf16 → f8e8m0 under Rules{Set: ONNX,
+// E8M0Round: RoundNearest} over len(dst) elements; src must be at least as long.
+func bf16ToF8e8m0ONNXNearestGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0Nearest)
+	}
+}
+
+// f32ToF8e8m0ONNXNoSatGeneric is the loop of the pair f32 → f8e8m0 under Rules{Set: ONNX,
+// NoSaturate: true} over len(dst) elements; src must be at least as long.
+func f32ToF8e8m0ONNXNoSatGeneric(dst []uint8, src []float32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0UpNoSat)
+	}
+}
+
+// f16ToF8e8m0ONNXNoSatGeneric is the loop of the pair f16 → f8e8m0 under Rules{Set: ONNX,
+// NoSaturate: true} over len(dst) elements; src must be at least as long.
+func f16ToF8e8m0ONNXNoSatGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0UpNoSat)
+	}
+}
+
+// bf16ToF8e8m0ONNXNoSatGeneric is the loop of the pair bf16 → f8e8m0 under Rules{Set: ONNX,
+// NoSaturate: true} over len(dst) elements; src must be at least as long.
+func bf16ToF8e8m0ONNXNoSatGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0UpNoSat)
+	}
+}
+
+// f32ToF8e8m0ONNXNoSatDownGeneric is the loop of the pair f32 → f8e8m0 under Rules{Set: ONNX,
+// NoSaturate: true, E8M0Round: RoundDown} over len(dst) elements; src must be at least as long.
+func f32ToF8e8m0ONNXNoSatDownGeneric(dst []uint8, src []float32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0DownNoSat)
+	}
+}
+
+// f16ToF8e8m0ONNXNoSatDownGeneric is the loop of the pair f16 → f8e8m0 under Rules{Set: ONNX,
+// NoSaturate: true, E8M0Round: RoundDown} over len(dst) elements; src must be at least as long.
+func f16ToF8e8m0ONNXNoSatDownGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0DownNoSat)
+	}
+}
+
+// bf16ToF8e8m0ONNXNoSatDownGeneric is the loop of the pair bf16 → f8e8m0 under Rules{Set: ONNX,
+// NoSaturate: true, E8M0Round: RoundDown} over len(dst) elements; src must be at least as long.
+func bf16ToF8e8m0ONNXNoSatDownGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0DownNoSat)
+	}
+}
+
+// f32ToF8e8m0ONNXNoSatNearestGeneric is the loop of the pair f32 → f8e8m0 under Rules{Set: ONNX,
+// NoSaturate: true, E8M0Round: RoundNearest} over len(dst) elements; src must be at least as long.
+func f32ToF8e8m0ONNXNoSatNearestGeneric(dst []uint8, src []float32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0NearestNoSat)
+	}
+}
+
+// f16ToF8e8m0ONNXNoSatNearestGeneric is the loop of the pair f16 → f8e8m0 under Rules{Set: ONNX,
+// NoSaturate: true, E8M0Round: RoundNearest} over len(dst) elements; src must be at least as long.
+func f16ToF8e8m0ONNXNoSatNearestGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0NearestNoSat)
+	}
+}
+
+// bf16ToF8e8m0ONNXNoSatNearestGeneric is the loop of the pair bf16 → f8e8m0 under Rules{Set:
+// ONNX, NoSaturate: true, E8M0Round: RoundNearest} over len(dst) elements; src must be at least as
+// long.
+func bf16ToF8e8m0ONNXNoSatNearestGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0NearestNoSat)
+	}
+}
+
+// f32ToF8e8m0MLDtypesGeneric is the loop of the pair f32 → f8e8m0 under Rules{Set: MLDtypes}
+// over len(dst) elements; src must be at least as long.
+func f32ToF8e8m0MLDtypesGeneric(dst []uint8, src []float32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0ML)
+	}
+}
+
+// f16ToF8e8m0MLDtypesGeneric is the loop of the pair f16 → f8e8m0 under Rules{Set: MLDtypes}
+// over len(dst) elements; src must be at least as long.
+func f16ToF8e8m0MLDtypesGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0ML)
+	}
+}
+
+// bf16ToF8e8m0MLDtypesGeneric is the loop of the pair bf16 → f8e8m0 under Rules{Set: MLDtypes}
+// over len(dst) elements; src must be at least as long.
+func bf16ToF8e8m0MLDtypesGeneric(dst []uint8, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0ML)
+	}
+}
+
 // directLoops holds the direct loop of every registry row, in the registry's order.
 var directLoops = [...]directLoop{
 	{element.F32, element.F16, typedLoop(f32ToF16Generic)},
@@ -1134,4 +1324,25 @@ var ruleLoops = [...]ruleLoop{
 	{Rules{Set: MLDtypes}, element.U32, element.BF16, typedLoop(u32ToBF16MLDtypesGeneric)},
 	{Rules{Set: MLDtypes}, element.I64, element.BF16, typedLoop(i64ToBF16MLDtypesGeneric)},
 	{Rules{Set: MLDtypes}, element.U64, element.BF16, typedLoop(u64ToBF16MLDtypesGeneric)},
+	{Rules{Set: ONNX}, element.F32, element.F8E8M0, typedLoop(f32ToF8e8m0ONNXGeneric)},
+	{Rules{Set: ONNX}, element.F16, element.F8E8M0, typedLoop(f16ToF8e8m0ONNXGeneric)},
+	{Rules{Set: ONNX}, element.BF16, element.F8E8M0, typedLoop(bf16ToF8e8m0ONNXGeneric)},
+	{Rules{Set: ONNX, E8M0Round: RoundDown}, element.F32, element.F8E8M0, typedLoop(f32ToF8e8m0ONNXDownGeneric)},
+	{Rules{Set: ONNX, E8M0Round: RoundDown}, element.F16, element.F8E8M0, typedLoop(f16ToF8e8m0ONNXDownGeneric)},
+	{Rules{Set: ONNX, E8M0Round: RoundDown}, element.BF16, element.F8E8M0, typedLoop(bf16ToF8e8m0ONNXDownGeneric)},
+	{Rules{Set: ONNX, E8M0Round: RoundNearest}, element.F32, element.F8E8M0, typedLoop(f32ToF8e8m0ONNXNearestGeneric)},
+	{Rules{Set: ONNX, E8M0Round: RoundNearest}, element.F16, element.F8E8M0, typedLoop(f16ToF8e8m0ONNXNearestGeneric)},
+	{Rules{Set: ONNX, E8M0Round: RoundNearest}, element.BF16, element.F8E8M0, typedLoop(bf16ToF8e8m0ONNXNearestGeneric)},
+	{Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E8M0, typedLoop(f32ToF8e8m0ONNXNoSatGeneric)},
+	{Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E8M0, typedLoop(f16ToF8e8m0ONNXNoSatGeneric)},
+	{Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E8M0, typedLoop(bf16ToF8e8m0ONNXNoSatGeneric)},
+	{Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.F32, element.F8E8M0, typedLoop(f32ToF8e8m0ONNXNoSatDownGeneric)},
+	{Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.F16, element.F8E8M0, typedLoop(f16ToF8e8m0ONNXNoSatDownGeneric)},
+	{Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.BF16, element.F8E8M0, typedLoop(bf16ToF8e8m0ONNXNoSatDownGeneric)},
+	{Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.F32, element.F8E8M0, typedLoop(f32ToF8e8m0ONNXNoSatNearestGeneric)},
+	{Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.F16, element.F8E8M0, typedLoop(f16ToF8e8m0ONNXNoSatNearestGeneric)},
+	{Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.BF16, element.F8E8M0, typedLoop(bf16ToF8e8m0ONNXNoSatNearestGeneric)},
+	{Rules{Set: MLDtypes}, element.F32, element.F8E8M0, typedLoop(f32ToF8e8m0MLDtypesGeneric)},
+	{Rules{Set: MLDtypes}, element.F16, element.F8E8M0, typedLoop(f16ToF8e8m0MLDtypesGeneric)},
+	{Rules{Set: MLDtypes}, element.BF16, element.F8E8M0, typedLoop(bf16ToF8e8m0MLDtypesGeneric)},
 }

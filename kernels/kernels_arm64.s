@@ -2201,3 +2201,384 @@ next:
 	SUBS	$8, R2, R2
 	BNE	loop
 	RET
+
+// The rule sets' f8e8m0 encoders: each passes its encoder's row for its source (rules_arm64.go)
+// to e8m0Blocks<>.
+
+// func f32ToF8e8m0ONNXNEON(dst, src []byte, n int)
+TEXT ·f32ToF8e8m0ONNXNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE8M0Up+0(SB), R3
+	MOVD	$e8m0Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF8e8m0ONNXNEON(dst, src []byte, n int)
+TEXT ·f16ToF8e8m0ONNXNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE8M0Up+20(SB), R3
+	MOVD	$e8m0Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func bf16ToF8e8m0ONNXNEON(dst, src []byte, n int)
+TEXT ·bf16ToF8e8m0ONNXNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE8M0Up+40(SB), R3
+	MOVD	$e8m0Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToF8e8m0ONNXDownNEON(dst, src []byte, n int)
+TEXT ·f32ToF8e8m0ONNXDownNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE8M0Down+0(SB), R3
+	MOVD	$e8m0Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF8e8m0ONNXDownNEON(dst, src []byte, n int)
+TEXT ·f16ToF8e8m0ONNXDownNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE8M0Down+20(SB), R3
+	MOVD	$e8m0Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func bf16ToF8e8m0ONNXDownNEON(dst, src []byte, n int)
+TEXT ·bf16ToF8e8m0ONNXDownNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE8M0Down+40(SB), R3
+	MOVD	$e8m0Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToF8e8m0ONNXNearestNEON(dst, src []byte, n int)
+TEXT ·f32ToF8e8m0ONNXNearestNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE8M0Nearest+0(SB), R3
+	MOVD	$e8m0Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF8e8m0ONNXNearestNEON(dst, src []byte, n int)
+TEXT ·f16ToF8e8m0ONNXNearestNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE8M0Nearest+20(SB), R3
+	MOVD	$e8m0Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func bf16ToF8e8m0ONNXNearestNEON(dst, src []byte, n int)
+TEXT ·bf16ToF8e8m0ONNXNearestNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE8M0Nearest+40(SB), R3
+	MOVD	$e8m0Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToF8e8m0ONNXNoSatNEON(dst, src []byte, n int)
+TEXT ·f32ToF8e8m0ONNXNoSatNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE8M0UpNoSat+0(SB), R3
+	MOVD	$e8m0Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF8e8m0ONNXNoSatNEON(dst, src []byte, n int)
+TEXT ·f16ToF8e8m0ONNXNoSatNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE8M0UpNoSat+20(SB), R3
+	MOVD	$e8m0Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func bf16ToF8e8m0ONNXNoSatNEON(dst, src []byte, n int)
+TEXT ·bf16ToF8e8m0ONNXNoSatNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE8M0UpNoSat+40(SB), R3
+	MOVD	$e8m0Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToF8e8m0ONNXNoSatDownNEON(dst, src []byte, n int)
+TEXT ·f32ToF8e8m0ONNXNoSatDownNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE8M0DownNoSat+0(SB), R3
+	MOVD	$e8m0Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF8e8m0ONNXNoSatDownNEON(dst, src []byte, n int)
+TEXT ·f16ToF8e8m0ONNXNoSatDownNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE8M0DownNoSat+20(SB), R3
+	MOVD	$e8m0Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func bf16ToF8e8m0ONNXNoSatDownNEON(dst, src []byte, n int)
+TEXT ·bf16ToF8e8m0ONNXNoSatDownNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE8M0DownNoSat+40(SB), R3
+	MOVD	$e8m0Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToF8e8m0ONNXNoSatNearestNEON(dst, src []byte, n int)
+TEXT ·f32ToF8e8m0ONNXNoSatNearestNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE8M0NearestNoSat+0(SB), R3
+	MOVD	$e8m0Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF8e8m0ONNXNoSatNearestNEON(dst, src []byte, n int)
+TEXT ·f16ToF8e8m0ONNXNoSatNearestNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE8M0NearestNoSat+20(SB), R3
+	MOVD	$e8m0Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func bf16ToF8e8m0ONNXNoSatNearestNEON(dst, src []byte, n int)
+TEXT ·bf16ToF8e8m0ONNXNoSatNearestNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE8M0NearestNoSat+40(SB), R3
+	MOVD	$e8m0Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f32ToF8e8m0MLDtypesNEON(dst, src []byte, n int)
+TEXT ·f32ToF8e8m0MLDtypesNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE8M0ML+0(SB), R3
+	MOVD	$e8m0Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF8e8m0MLDtypesNEON(dst, src []byte, n int)
+TEXT ·f16ToF8e8m0MLDtypesNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE8M0ML+20(SB), R3
+	MOVD	$e8m0Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// func bf16ToF8e8m0MLDtypesNEON(dst, src []byte, n int)
+TEXT ·bf16ToF8e8m0MLDtypesNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonEncE8M0ML+40(SB), R3
+	MOVD	$e8m0Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 8), R10
+	JMP	neonRun<>(SB)
+
+// e8m0Blocks<> is the block routine of the rule sets' f8e8m0 encoders: 16 elements a block,
+// e8m0FromF32's steps on four vectors of 32-bit lanes. R3 points to the encoder's row for the
+// source (neonE8M0 in rules_arm64.go): the source (0 f32, 1 f16, 2 bf16), the round mode's
+// addition, 1 for ml_dtypes' rule, and ONNX's codes below 2^-127 and above 2^127.
+TEXT e8m0Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	// Word lanes: V16 = 0x7FFFFFFF, V14 = 0x800000, V13 = the addition, V12 = 1, V11 = 0x400000,
+	// V10 = 0x7F000000 (ml_dtypes: 0x7F3FFFFF), V9 = 0x7F800000, V24 = 0xFF, V22 = the low code,
+	// V23 = the high code, V28 = 0.
+	MOVW	$0x7FFFFFFF, R4
+	VDUP	R4, V16.S4
+	MOVW	$0x800000, R4
+	VDUP	R4, V14.S4
+	MOVWU	4(R3), R4
+	VDUP	R4, V13.S4
+	MOVW	$1, R4
+	VDUP	R4, V12.S4
+	MOVW	$0x400000, R4
+	VDUP	R4, V11.S4
+	MOVWU	8(R3), R8
+	MOVW	$0x7F000000, R4
+	CBZ	R8, onnx
+	MOVW	$0x7F3FFFFF, R4
+
+onnx:
+	VDUP	R4, V10.S4
+	MOVW	$0x7F800000, R4
+	VDUP	R4, V9.S4
+	MOVW	$0xFF, R4
+	VDUP	R4, V24.S4
+	MOVWU	12(R3), R4
+	VDUP	R4, V22.S4
+	MOVWU	16(R3), R4
+	VDUP	R4, V23.S4
+	VEOR	V28.B16, V28.B16, V28.B16
+	MOVWU	0(R3), R7
+
+loop:
+	CBNZ	R7, narrow
+	VLD1.P	64(R1), [V0.S4, V1.S4, V2.S4, V3.S4]
+	B	encode
+
+narrow:
+	VLD1.P	32(R1), [V4.H8, V5.H8]
+	CMP	$1, R7
+	BNE	bf16
+	WORD	$0x0e217880 // FCVTL V0.4S, V4.4H
+	WORD	$0x4e217881 // FCVTL2 V1.4S, V4.8H
+	WORD	$0x0e2178a2 // FCVTL V2.4S, V5.4H
+	WORD	$0x4e2178a3 // FCVTL2 V3.4S, V5.8H
+	B	encode
+
+bf16:
+	VZIP1	V4.H8, V28.H8, V0.H8
+	VZIP2	V4.H8, V28.H8, V1.H8
+	VZIP1	V5.H8, V28.H8, V2.H8
+	VZIP2	V5.H8, V28.H8, V3.H8
+
+encode:
+	CBNZ	R8, ml
+	VAND	V16.B16, V0.B16, V4.B16
+	WORD	$0x6ea435c8 // CMHI V8.4S, V14.4S, V4.4S
+	VAND	V4.B16, V8.B16, V5.B16
+	VADD	V4.S4, V5.S4, V5.S4
+	VADD	V13.S4, V5.S4, V18.S4
+	VUSHR	$23, V18.S4, V18.S4
+	VADD	V8.S4, V18.S4, V18.S4
+	WORD	$0x4ea03568 // CMGT V8.4S, V11.4S, V0.4S
+	VBIT	V8.B16, V22.B16, V18.B16
+	WORD	$0x4eaa3408 // CMGT V8.4S, V0.4S, V10.4S
+	VBIT	V8.B16, V23.B16, V18.B16
+	WORD	$0x6ea93488 // CMHI V8.4S, V4.4S, V9.4S
+	VBIT	V8.B16, V24.B16, V18.B16
+	VAND	V16.B16, V1.B16, V4.B16
+	WORD	$0x6ea435c8 // CMHI V8.4S, V14.4S, V4.4S
+	VAND	V4.B16, V8.B16, V5.B16
+	VADD	V4.S4, V5.S4, V5.S4
+	VADD	V13.S4, V5.S4, V19.S4
+	VUSHR	$23, V19.S4, V19.S4
+	VADD	V8.S4, V19.S4, V19.S4
+	WORD	$0x4ea13568 // CMGT V8.4S, V11.4S, V1.4S
+	VBIT	V8.B16, V22.B16, V19.B16
+	WORD	$0x4eaa3428 // CMGT V8.4S, V1.4S, V10.4S
+	VBIT	V8.B16, V23.B16, V19.B16
+	WORD	$0x6ea93488 // CMHI V8.4S, V4.4S, V9.4S
+	VBIT	V8.B16, V24.B16, V19.B16
+	VAND	V16.B16, V2.B16, V4.B16
+	WORD	$0x6ea435c8 // CMHI V8.4S, V14.4S, V4.4S
+	VAND	V4.B16, V8.B16, V5.B16
+	VADD	V4.S4, V5.S4, V5.S4
+	VADD	V13.S4, V5.S4, V20.S4
+	VUSHR	$23, V20.S4, V20.S4
+	VADD	V8.S4, V20.S4, V20.S4
+	WORD	$0x4ea23568 // CMGT V8.4S, V11.4S, V2.4S
+	VBIT	V8.B16, V22.B16, V20.B16
+	WORD	$0x4eaa3448 // CMGT V8.4S, V2.4S, V10.4S
+	VBIT	V8.B16, V23.B16, V20.B16
+	WORD	$0x6ea93488 // CMHI V8.4S, V4.4S, V9.4S
+	VBIT	V8.B16, V24.B16, V20.B16
+	VAND	V16.B16, V3.B16, V4.B16
+	WORD	$0x6ea435c8 // CMHI V8.4S, V14.4S, V4.4S
+	VAND	V4.B16, V8.B16, V5.B16
+	VADD	V4.S4, V5.S4, V5.S4
+	VADD	V13.S4, V5.S4, V21.S4
+	VUSHR	$23, V21.S4, V21.S4
+	VADD	V8.S4, V21.S4, V21.S4
+	WORD	$0x4ea33568 // CMGT V8.4S, V11.4S, V3.4S
+	VBIT	V8.B16, V22.B16, V21.B16
+	WORD	$0x4eaa3468 // CMGT V8.4S, V3.4S, V10.4S
+	VBIT	V8.B16, V23.B16, V21.B16
+	WORD	$0x6ea93488 // CMHI V8.4S, V4.4S, V9.4S
+	VBIT	V8.B16, V24.B16, V21.B16
+	B	pack
+
+ml:
+	VAND	V16.B16, V0.B16, V4.B16
+	WORD	$0x6ea435c8 // CMHI V8.4S, V14.4S, V4.4S
+	VADD	V11.S4, V4.S4, V18.S4
+	VUSHR	$23, V18.S4, V18.S4
+	WORD	$0x6eab3485 // CMHI V5.4S, V4.4S, V11.4S
+	VAND	V12.B16, V5.B16, V5.B16
+	VBIT	V8.B16, V5.B16, V18.B16
+	WORD	$0x4ebc3408 // CMGT V8.4S, V0.4S, V28.4S
+	VBIF	V8.B16, V24.B16, V18.B16
+	WORD	$0x6eaa3488 // CMHI V8.4S, V4.4S, V10.4S
+	VBIT	V8.B16, V24.B16, V18.B16
+	VAND	V16.B16, V1.B16, V4.B16
+	WORD	$0x6ea435c8 // CMHI V8.4S, V14.4S, V4.4S
+	VADD	V11.S4, V4.S4, V19.S4
+	VUSHR	$23, V19.S4, V19.S4
+	WORD	$0x6eab3485 // CMHI V5.4S, V4.4S, V11.4S
+	VAND	V12.B16, V5.B16, V5.B16
+	VBIT	V8.B16, V5.B16, V19.B16
+	WORD	$0x4ebc3428 // CMGT V8.4S, V1.4S, V28.4S
+	VBIF	V8.B16, V24.B16, V19.B16
+	WORD	$0x6eaa3488 // CMHI V8.4S, V4.4S, V10.4S
+	VBIT	V8.B16, V24.B16, V19.B16
+	VAND	V16.B16, V2.B16, V4.B16
+	WORD	$0x6ea435c8 // CMHI V8.4S, V14.4S, V4.4S
+	VADD	V11.S4, V4.S4, V20.S4
+	VUSHR	$23, V20.S4, V20.S4
+	WORD	$0x6eab3485 // CMHI V5.4S, V4.4S, V11.4S
+	VAND	V12.B16, V5.B16, V5.B16
+	VBIT	V8.B16, V5.B16, V20.B16
+	WORD	$0x4ebc3448 // CMGT V8.4S, V2.4S, V28.4S
+	VBIF	V8.B16, V24.B16, V20.B16
+	WORD	$0x6eaa3488 // CMHI V8.4S, V4.4S, V10.4S
+	VBIT	V8.B16, V24.B16, V20.B16
+	VAND	V16.B16, V3.B16, V4.B16
+	WORD	$0x6ea435c8 // CMHI V8.4S, V14.4S, V4.4S
+	VADD	V11.S4, V4.S4, V21.S4
+	VUSHR	$23, V21.S4, V21.S4
+	WORD	$0x6eab3485 // CMHI V5.4S, V4.4S, V11.4S
+	VAND	V12.B16, V5.B16, V5.B16
+	VBIT	V8.B16, V5.B16, V21.B16
+	WORD	$0x4ebc3468 // CMGT V8.4S, V3.4S, V28.4S
+	VBIF	V8.B16, V24.B16, V21.B16
+	WORD	$0x6eaa3488 // CMHI V8.4S, V4.4S, V10.4S
+	VBIT	V8.B16, V24.B16, V21.B16
+
+pack:
+	VUZP1	V19.H8, V18.H8, V18.H8
+	VUZP1	V21.H8, V20.H8, V20.H8
+	VUZP1	V20.B16, V18.B16, V18.B16
+	VST1.P	[V18.B16], 16(R0)
+	SUBS	$16, R2, R2
+	BNE	loop
+	RET

@@ -47,3 +47,33 @@ var neonFNUZ = func() (t [6][4]uint32) {
 // neonWide holds the parameters of wideBlocks<> (kernels_arm64.s): for each source (f64, i32,
 // u32) and output (f16, bf16), the source (0, 1, 2) and the output (0, 1).
 var neonWide = [3][2][2]uint32{{{0, 0}, {0, 1}}, {{1, 0}, {1, 1}}, {{2, 0}, {2, 1}}}
+
+// The parameters of the NEON f8e8m0 encoders (e8m0Blocks<> in kernels_arm64.s), one variable for
+// each encoder constant of rules_codec.go, named neon and the constant's name.
+var (
+	neonEncE8M0Up, neonEncE8M0Down, neonEncE8M0Nearest                = neonE8M0Of(encE8M0Up), neonE8M0Of(encE8M0Down), neonE8M0Of(encE8M0Nearest)
+	neonEncE8M0UpNoSat, neonEncE8M0DownNoSat, neonEncE8M0NearestNoSat = neonE8M0Of(encE8M0UpNoSat), neonE8M0Of(encE8M0DownNoSat), neonE8M0Of(encE8M0NearestNoSat)
+	neonEncE8M0ML                                                     = neonE8M0Of(encE8M0ML)
+)
+
+// neonE8M0 holds an f8e8m0 encoder's parameters for each source, f32 (row 0), f16 (row 1, at byte
+// 20) and bf16 (row 2, at byte 40): the source (0, 1, 2), the round mode's addition to the bits
+// (0x7FFFFF up, 0 down, 0x400000 nearest and ml_dtypes), 1 for ml_dtypes, and ONNX's codes for
+// values below 2^-127 and above 2^127 (saturate=1: 0x00 and 0xFE; otherwise 0xFF).
+type neonE8M0 [3][5]uint32
+
+// neonE8M0Of lays out e's parameters.
+func neonE8M0Of(e e8m0Enc) (p neonE8M0) {
+	add := [3]uint32{RoundUp: 0x7FFFFF, RoundDown: 0, RoundNearest: 0x400000}[e&3]
+	ml, low, high := uint32(0), uint32(0xFF), uint32(0xFF)
+	if e&8 != 0 {
+		ml, add = 1, 0x400000
+	}
+	if e&4 != 0 {
+		low, high = 0, 0xFE
+	}
+	for k := range p {
+		p[k] = [5]uint32{uint32(k), add, ml, low, high}
+	}
+	return p
+}

@@ -136,3 +136,73 @@ func f32RoundOddI64(x int64) float32 {
 	}
 	return f32RoundOddU64(uint64(x))
 }
+
+// e8m0Enc describes an f8e8m0 rule for e8m0FromF32, packed in one constant: the ONNX round mode
+// (an E8M0Rounding, bits 0–1), ONNX's saturate=1 (bit 2), and ml_dtypes' rule (bit 3), which has
+// neither.
+type e8m0Enc uint8
+
+// The f8e8m0 encoders: ONNX's three round modes (RoundUp 0, RoundDown 1, RoundNearest 2) with
+// saturate=1 and 0, and ml_dtypes'. Written as numbers, which the generator reads.
+const (
+	encE8M0Up           e8m0Enc = 0 | 4
+	encE8M0Down         e8m0Enc = 1 | 4
+	encE8M0Nearest      e8m0Enc = 2 | 4
+	encE8M0UpNoSat      e8m0Enc = 0
+	encE8M0DownNoSat    e8m0Enc = 1
+	encE8M0NearestNoSat e8m0Enc = 2
+	encE8M0ML           e8m0Enc = 8
+)
+
+// The round modes' values in the encoders are E8M0Rounding's (an index out of range otherwise).
+var (
+	_ = [1]struct{}{}[RoundUp]
+	_ = [1]struct{}{}[RoundDown-1]
+	_ = [1]struct{}{}[RoundNearest-2]
+)
+
+// e8m0FromF32 encodes the float32 with bits u as f8e8m0 under e, on the bits: the biased exponent
+// E of a normal magnitude is the code of the power of two at or below it, and adding 0x7FFFFF
+// (up) or 0x400000 (nearest, ties up) to the bits before taking E picks the one above where the
+// rule says so. A float32 subnormal of at least 2^-127 (ONNX) or above it (ml_dtypes) is doubled
+// first and its code taken one lower, which places 2^-127 at code 0.
+//
+// Special cases are (ONNX, with saturate=1 / saturate=0; ml_dtypes):
+//
+//	NaN → 0xFF; 0xFF
+//	x < 2^-127 (±0 and negative values too) → 0x00 / 0xFF; ±0, x < 0 → 0xFF, 0 < x ≤ 2^-127 → 0x00
+//	x > 2^127 (+Inf too) → 0xFE / 0xFF; x ≥ 1.5·2^127 (+Inf too) → 0xFF
+func e8m0FromF32(u uint32, e e8m0Enc) uint8 {
+	a := u & 0x7FFFFFFF
+	if e&8 != 0 { // ml_dtypes
+		switch {
+		case u>>31 != 0 || a == 0 || a >= 0x7F400000:
+			return 0xFF
+		case a <= 0x00400000:
+			return 0x00
+		case a < 0x00800000:
+			return 0x01
+		}
+		return uint8((a + 0x400000) >> 23)
+	}
+	sat := e&4 != 0
+	switch {
+	case a > 0x7F800000:
+		return 0xFF
+	case int32(u) < 0x00400000: // below 2^-127: zeros and negative values included
+		if sat {
+			return 0x00
+		}
+		return 0xFF
+	case u > 0x7F000000: // above 2^127
+		if sat {
+			return 0xFE
+		}
+		return 0xFF
+	}
+	add := [3]uint32{RoundUp: 0x7FFFFF, RoundDown: 0, RoundNearest: 0x400000}[e&3]
+	if a < 0x00800000 {
+		return uint8((a<<1+add)>>23 - 1)
+	}
+	return uint8((a + add) >> 23)
+}

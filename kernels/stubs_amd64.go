@@ -2782,6 +2782,594 @@ func i64ToBF16MLDtypesAVX512(dst, src []byte, n int)
 //go:noescape
 func u64ToBF16MLDtypesAVX512(dst, src []byte, n int)
 
+// f32ToF8e8m0ONNXAVX2 converts n elements of the pair f32 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Up)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e8m0ONNXAVX2(dst, src []byte, n int)
+
+// f32ToF8e8m0ONNXAVX512 converts n elements of the pair f32 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Up)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e8m0ONNXAVX512(dst, src []byte, n int)
+
+// f16ToF8e8m0ONNXAVX2 converts n elements of the pair f16 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0Up)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e8m0ONNXAVX2(dst, src []byte, n int)
+
+// f16ToF8e8m0ONNXAVX512 converts n elements of the pair f16 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0Up)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e8m0ONNXAVX512(dst, src []byte, n int)
+
+// bf16ToF8e8m0ONNXAVX2 converts n elements of the pair bf16 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0Up)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e8m0ONNXAVX2(dst, src []byte, n int)
+
+// bf16ToF8e8m0ONNXAVX512 converts n elements of the pair bf16 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0Up)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e8m0ONNXAVX512(dst, src []byte, n int)
+
+// f32ToF8e8m0ONNXDownAVX2 converts n elements of the pair f32 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX, E8M0Round: RoundDown}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Down)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e8m0ONNXDownAVX2(dst, src []byte, n int)
+
+// f32ToF8e8m0ONNXDownAVX512 converts n elements of the pair f32 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX, E8M0Round: RoundDown}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Down)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e8m0ONNXDownAVX512(dst, src []byte, n int)
+
+// f16ToF8e8m0ONNXDownAVX2 converts n elements of the pair f16 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX, E8M0Round: RoundDown}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0Down)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e8m0ONNXDownAVX2(dst, src []byte, n int)
+
+// f16ToF8e8m0ONNXDownAVX512 converts n elements of the pair f16 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX, E8M0Round: RoundDown}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0Down)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e8m0ONNXDownAVX512(dst, src []byte, n int)
+
+// bf16ToF8e8m0ONNXDownAVX2 converts n elements of the pair bf16 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX, E8M0Round: RoundDown}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0Down)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e8m0ONNXDownAVX2(dst, src []byte, n int)
+
+// bf16ToF8e8m0ONNXDownAVX512 converts n elements of the pair bf16 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX, E8M0Round: RoundDown}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0Down)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e8m0ONNXDownAVX512(dst, src []byte, n int)
+
+// f32ToF8e8m0ONNXNearestAVX2 converts n elements of the pair f32 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX, E8M0Round: RoundNearest}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Nearest)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e8m0ONNXNearestAVX2(dst, src []byte, n int)
+
+// f32ToF8e8m0ONNXNearestAVX512 converts n elements of the pair f32 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX, E8M0Round: RoundNearest}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Nearest)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e8m0ONNXNearestAVX512(dst, src []byte, n int)
+
+// f16ToF8e8m0ONNXNearestAVX2 converts n elements of the pair f16 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX, E8M0Round: RoundNearest}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0Nearest)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e8m0ONNXNearestAVX2(dst, src []byte, n int)
+
+// f16ToF8e8m0ONNXNearestAVX512 converts n elements of the pair f16 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX, E8M0Round: RoundNearest}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0Nearest)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e8m0ONNXNearestAVX512(dst, src []byte, n int)
+
+// bf16ToF8e8m0ONNXNearestAVX2 converts n elements of the pair bf16 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX, E8M0Round: RoundNearest}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0Nearest)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e8m0ONNXNearestAVX2(dst, src []byte, n int)
+
+// bf16ToF8e8m0ONNXNearestAVX512 converts n elements of the pair bf16 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX, E8M0Round: RoundNearest}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0Nearest)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e8m0ONNXNearestAVX512(dst, src []byte, n int)
+
+// f32ToF8e8m0ONNXNoSatAVX2 converts n elements of the pair f32 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0UpNoSat)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e8m0ONNXNoSatAVX2(dst, src []byte, n int)
+
+// f32ToF8e8m0ONNXNoSatAVX512 converts n elements of the pair f32 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0UpNoSat)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e8m0ONNXNoSatAVX512(dst, src []byte, n int)
+
+// f16ToF8e8m0ONNXNoSatAVX2 converts n elements of the pair f16 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0UpNoSat)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e8m0ONNXNoSatAVX2(dst, src []byte, n int)
+
+// f16ToF8e8m0ONNXNoSatAVX512 converts n elements of the pair f16 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0UpNoSat)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e8m0ONNXNoSatAVX512(dst, src []byte, n int)
+
+// bf16ToF8e8m0ONNXNoSatAVX2 converts n elements of the pair bf16 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0UpNoSat)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e8m0ONNXNoSatAVX2(dst, src []byte, n int)
+
+// bf16ToF8e8m0ONNXNoSatAVX512 converts n elements of the pair bf16 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0UpNoSat)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e8m0ONNXNoSatAVX512(dst, src []byte, n int)
+
+// f32ToF8e8m0ONNXNoSatDownAVX2 converts n elements of the pair f32 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0DownNoSat)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e8m0ONNXNoSatDownAVX2(dst, src []byte, n int)
+
+// f32ToF8e8m0ONNXNoSatDownAVX512 converts n elements of the pair f32 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0DownNoSat)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e8m0ONNXNoSatDownAVX512(dst, src []byte, n int)
+
+// f16ToF8e8m0ONNXNoSatDownAVX2 converts n elements of the pair f16 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0DownNoSat)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e8m0ONNXNoSatDownAVX2(dst, src []byte, n int)
+
+// f16ToF8e8m0ONNXNoSatDownAVX512 converts n elements of the pair f16 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0DownNoSat)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e8m0ONNXNoSatDownAVX512(dst, src []byte, n int)
+
+// bf16ToF8e8m0ONNXNoSatDownAVX2 converts n elements of the pair bf16 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0DownNoSat)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e8m0ONNXNoSatDownAVX2(dst, src []byte, n int)
+
+// bf16ToF8e8m0ONNXNoSatDownAVX512 converts n elements of the pair bf16 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0DownNoSat)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e8m0ONNXNoSatDownAVX512(dst, src []byte, n int)
+
+// f32ToF8e8m0ONNXNoSatNearestAVX2 converts n elements of the pair f32 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0NearestNoSat)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e8m0ONNXNoSatNearestAVX2(dst, src []byte, n int)
+
+// f32ToF8e8m0ONNXNoSatNearestAVX512 converts n elements of the pair f32 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0NearestNoSat)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e8m0ONNXNoSatNearestAVX512(dst, src []byte, n int)
+
+// f16ToF8e8m0ONNXNoSatNearestAVX2 converts n elements of the pair f16 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0NearestNoSat)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e8m0ONNXNoSatNearestAVX2(dst, src []byte, n int)
+
+// f16ToF8e8m0ONNXNoSatNearestAVX512 converts n elements of the pair f16 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0NearestNoSat)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e8m0ONNXNoSatNearestAVX512(dst, src []byte, n int)
+
+// bf16ToF8e8m0ONNXNoSatNearestAVX2 converts n elements of the pair bf16 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0NearestNoSat)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e8m0ONNXNoSatNearestAVX2(dst, src []byte, n int)
+
+// bf16ToF8e8m0ONNXNoSatNearestAVX512 converts n elements of the pair bf16 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0NearestNoSat)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e8m0ONNXNoSatNearestAVX512(dst, src []byte, n int)
+
+// f32ToF8e8m0MLDtypesAVX2 converts n elements of the pair f32 → f8e8m0 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0ML)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e8m0MLDtypesAVX2(dst, src []byte, n int)
+
+// f32ToF8e8m0MLDtypesAVX512 converts n elements of the pair f32 → f8e8m0 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0ML)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f32ToF8e8m0MLDtypesAVX512(dst, src []byte, n int)
+
+// f16ToF8e8m0MLDtypesAVX2 converts n elements of the pair f16 → f8e8m0 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0ML)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e8m0MLDtypesAVX2(dst, src []byte, n int)
+
+// f16ToF8e8m0MLDtypesAVX512 converts n elements of the pair f16 → f8e8m0 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0ML)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func f16ToF8e8m0MLDtypesAVX512(dst, src []byte, n int)
+
+// bf16ToF8e8m0MLDtypesAVX2 converts n elements of the pair bf16 → f8e8m0 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0ML)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e8m0MLDtypesAVX2(dst, src []byte, n int)
+
+// bf16ToF8e8m0MLDtypesAVX512 converts n elements of the pair bf16 → f8e8m0 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0ML)
+//	}
+//
+// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
+// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
+// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
+// subnormal codes) blended in; then packs the codes to bytes.
+//
+//go:noescape
+func bf16ToF8e8m0MLDtypesAVX512(dst, src []byte, n int)
+
 // avx2Kernels lists the AVX2 kernels with their pairs.
 func avx2Kernels() []kernelSpec {
 	return []kernelSpec{
@@ -2975,6 +3563,27 @@ func avx2RuleKernels() []ruleKernelSpec {
 		{AVX2, Rules{Set: MLDtypes}, element.I32, element.F16, i32ToF16MLDtypesAVX2},
 		{AVX2, Rules{Set: MLDtypes}, element.I32, element.BF16, i32ToBF16MLDtypesAVX2},
 		{AVX2, Rules{Set: MLDtypes}, element.U32, element.BF16, u32ToBF16MLDtypesAVX2},
+		{AVX2, Rules{Set: ONNX}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXAVX2},
+		{AVX2, Rules{Set: ONNX}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXAVX2},
+		{AVX2, Rules{Set: ONNX}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXAVX2},
+		{AVX2, Rules{Set: ONNX, E8M0Round: RoundDown}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXDownAVX2},
+		{AVX2, Rules{Set: ONNX, E8M0Round: RoundDown}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXDownAVX2},
+		{AVX2, Rules{Set: ONNX, E8M0Round: RoundDown}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXDownAVX2},
+		{AVX2, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNearestAVX2},
+		{AVX2, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNearestAVX2},
+		{AVX2, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNearestAVX2},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatAVX2},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatAVX2},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatAVX2},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatDownAVX2},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatDownAVX2},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatDownAVX2},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatNearestAVX2},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatNearestAVX2},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatNearestAVX2},
+		{AVX2, Rules{Set: MLDtypes}, element.F32, element.F8E8M0, f32ToF8e8m0MLDtypesAVX2},
+		{AVX2, Rules{Set: MLDtypes}, element.F16, element.F8E8M0, f16ToF8e8m0MLDtypesAVX2},
+		{AVX2, Rules{Set: MLDtypes}, element.BF16, element.F8E8M0, bf16ToF8e8m0MLDtypesAVX2},
 	}
 }
 
@@ -3031,5 +3640,26 @@ func avx512RuleKernels() []ruleKernelSpec {
 		{AVX512, Rules{Set: MLDtypes}, element.U32, element.BF16, u32ToBF16MLDtypesAVX512},
 		{AVX512, Rules{Set: MLDtypes}, element.I64, element.BF16, i64ToBF16MLDtypesAVX512},
 		{AVX512, Rules{Set: MLDtypes}, element.U64, element.BF16, u64ToBF16MLDtypesAVX512},
+		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXAVX512},
+		{AVX512, Rules{Set: ONNX}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXAVX512},
+		{AVX512, Rules{Set: ONNX}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXAVX512},
+		{AVX512, Rules{Set: ONNX, E8M0Round: RoundDown}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXDownAVX512},
+		{AVX512, Rules{Set: ONNX, E8M0Round: RoundDown}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXDownAVX512},
+		{AVX512, Rules{Set: ONNX, E8M0Round: RoundDown}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXDownAVX512},
+		{AVX512, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNearestAVX512},
+		{AVX512, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNearestAVX512},
+		{AVX512, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNearestAVX512},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatAVX512},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatAVX512},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatAVX512},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatDownAVX512},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatDownAVX512},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatDownAVX512},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatNearestAVX512},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatNearestAVX512},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatNearestAVX512},
+		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E8M0, f32ToF8e8m0MLDtypesAVX512},
+		{AVX512, Rules{Set: MLDtypes}, element.F16, element.F8E8M0, f16ToF8e8m0MLDtypesAVX512},
+		{AVX512, Rules{Set: MLDtypes}, element.BF16, element.F8E8M0, bf16ToF8e8m0MLDtypesAVX512},
 	}
 }

@@ -952,6 +952,195 @@ func i32ToBF16MLDtypesNEON(dst, src []byte, n int)
 //go:noescape
 func u32ToBF16MLDtypesNEON(dst, src []byte, n int)
 
+// f32ToF8e8m0ONNXNEON converts n elements of the pair f32 → f8e8m0 on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Up)
+//	}
+//
+//go:noescape
+func f32ToF8e8m0ONNXNEON(dst, src []byte, n int)
+
+// f16ToF8e8m0ONNXNEON converts n elements of the pair f16 → f8e8m0 on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0Up)
+//	}
+//
+//go:noescape
+func f16ToF8e8m0ONNXNEON(dst, src []byte, n int)
+
+// bf16ToF8e8m0ONNXNEON converts n elements of the pair bf16 → f8e8m0 on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0Up)
+//	}
+//
+//go:noescape
+func bf16ToF8e8m0ONNXNEON(dst, src []byte, n int)
+
+// f32ToF8e8m0ONNXDownNEON converts n elements of the pair f32 → f8e8m0 on the NEON path, under Rules{Set: ONNX, E8M0Round: RoundDown}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Down)
+//	}
+//
+//go:noescape
+func f32ToF8e8m0ONNXDownNEON(dst, src []byte, n int)
+
+// f16ToF8e8m0ONNXDownNEON converts n elements of the pair f16 → f8e8m0 on the NEON path, under Rules{Set: ONNX, E8M0Round: RoundDown}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0Down)
+//	}
+//
+//go:noescape
+func f16ToF8e8m0ONNXDownNEON(dst, src []byte, n int)
+
+// bf16ToF8e8m0ONNXDownNEON converts n elements of the pair bf16 → f8e8m0 on the NEON path, under Rules{Set: ONNX, E8M0Round: RoundDown}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0Down)
+//	}
+//
+//go:noescape
+func bf16ToF8e8m0ONNXDownNEON(dst, src []byte, n int)
+
+// f32ToF8e8m0ONNXNearestNEON converts n elements of the pair f32 → f8e8m0 on the NEON path, under Rules{Set: ONNX, E8M0Round: RoundNearest}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Nearest)
+//	}
+//
+//go:noescape
+func f32ToF8e8m0ONNXNearestNEON(dst, src []byte, n int)
+
+// f16ToF8e8m0ONNXNearestNEON converts n elements of the pair f16 → f8e8m0 on the NEON path, under Rules{Set: ONNX, E8M0Round: RoundNearest}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0Nearest)
+//	}
+//
+//go:noescape
+func f16ToF8e8m0ONNXNearestNEON(dst, src []byte, n int)
+
+// bf16ToF8e8m0ONNXNearestNEON converts n elements of the pair bf16 → f8e8m0 on the NEON path, under Rules{Set: ONNX, E8M0Round: RoundNearest}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0Nearest)
+//	}
+//
+//go:noescape
+func bf16ToF8e8m0ONNXNearestNEON(dst, src []byte, n int)
+
+// f32ToF8e8m0ONNXNoSatNEON converts n elements of the pair f32 → f8e8m0 on the NEON path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0UpNoSat)
+//	}
+//
+//go:noescape
+func f32ToF8e8m0ONNXNoSatNEON(dst, src []byte, n int)
+
+// f16ToF8e8m0ONNXNoSatNEON converts n elements of the pair f16 → f8e8m0 on the NEON path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0UpNoSat)
+//	}
+//
+//go:noescape
+func f16ToF8e8m0ONNXNoSatNEON(dst, src []byte, n int)
+
+// bf16ToF8e8m0ONNXNoSatNEON converts n elements of the pair bf16 → f8e8m0 on the NEON path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0UpNoSat)
+//	}
+//
+//go:noescape
+func bf16ToF8e8m0ONNXNoSatNEON(dst, src []byte, n int)
+
+// f32ToF8e8m0ONNXNoSatDownNEON converts n elements of the pair f32 → f8e8m0 on the NEON path, under Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0DownNoSat)
+//	}
+//
+//go:noescape
+func f32ToF8e8m0ONNXNoSatDownNEON(dst, src []byte, n int)
+
+// f16ToF8e8m0ONNXNoSatDownNEON converts n elements of the pair f16 → f8e8m0 on the NEON path, under Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0DownNoSat)
+//	}
+//
+//go:noescape
+func f16ToF8e8m0ONNXNoSatDownNEON(dst, src []byte, n int)
+
+// bf16ToF8e8m0ONNXNoSatDownNEON converts n elements of the pair bf16 → f8e8m0 on the NEON path, under Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0DownNoSat)
+//	}
+//
+//go:noescape
+func bf16ToF8e8m0ONNXNoSatDownNEON(dst, src []byte, n int)
+
+// f32ToF8e8m0ONNXNoSatNearestNEON converts n elements of the pair f32 → f8e8m0 on the NEON path, under Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0NearestNoSat)
+//	}
+//
+//go:noescape
+func f32ToF8e8m0ONNXNoSatNearestNEON(dst, src []byte, n int)
+
+// f16ToF8e8m0ONNXNoSatNearestNEON converts n elements of the pair f16 → f8e8m0 on the NEON path, under Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0NearestNoSat)
+//	}
+//
+//go:noescape
+func f16ToF8e8m0ONNXNoSatNearestNEON(dst, src []byte, n int)
+
+// bf16ToF8e8m0ONNXNoSatNearestNEON converts n elements of the pair bf16 → f8e8m0 on the NEON path, under Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0NearestNoSat)
+//	}
+//
+//go:noescape
+func bf16ToF8e8m0ONNXNoSatNearestNEON(dst, src []byte, n int)
+
+// f32ToF8e8m0MLDtypesNEON converts n elements of the pair f32 → f8e8m0 on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0ML)
+//	}
+//
+//go:noescape
+func f32ToF8e8m0MLDtypesNEON(dst, src []byte, n int)
+
+// f16ToF8e8m0MLDtypesNEON converts n elements of the pair f16 → f8e8m0 on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0ML)
+//	}
+//
+//go:noescape
+func f16ToF8e8m0MLDtypesNEON(dst, src []byte, n int)
+
+// bf16ToF8e8m0MLDtypesNEON converts n elements of the pair bf16 → f8e8m0 on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0ML)
+//	}
+//
+//go:noescape
+func bf16ToF8e8m0MLDtypesNEON(dst, src []byte, n int)
+
 // arm64Kernels lists the NEON kernels with their pairs, for bindKernels.
 func arm64Kernels() []kernelSpec {
 	return []kernelSpec{
@@ -1064,5 +1253,26 @@ func arm64RuleKernels() []ruleKernelSpec {
 		{NEON, Rules{Set: MLDtypes}, element.I32, element.F16, i32ToF16MLDtypesNEON},
 		{NEON, Rules{Set: MLDtypes}, element.I32, element.BF16, i32ToBF16MLDtypesNEON},
 		{NEON, Rules{Set: MLDtypes}, element.U32, element.BF16, u32ToBF16MLDtypesNEON},
+		{NEON, Rules{Set: ONNX}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNEON},
+		{NEON, Rules{Set: ONNX}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNEON},
+		{NEON, Rules{Set: ONNX}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNEON},
+		{NEON, Rules{Set: ONNX, E8M0Round: RoundDown}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXDownNEON},
+		{NEON, Rules{Set: ONNX, E8M0Round: RoundDown}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXDownNEON},
+		{NEON, Rules{Set: ONNX, E8M0Round: RoundDown}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXDownNEON},
+		{NEON, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNearestNEON},
+		{NEON, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNearestNEON},
+		{NEON, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNearestNEON},
+		{NEON, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatNEON},
+		{NEON, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatNEON},
+		{NEON, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatNEON},
+		{NEON, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatDownNEON},
+		{NEON, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatDownNEON},
+		{NEON, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatDownNEON},
+		{NEON, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatNearestNEON},
+		{NEON, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatNearestNEON},
+		{NEON, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatNearestNEON},
+		{NEON, Rules{Set: MLDtypes}, element.F32, element.F8E8M0, f32ToF8e8m0MLDtypesNEON},
+		{NEON, Rules{Set: MLDtypes}, element.F16, element.F8E8M0, f16ToF8e8m0MLDtypesNEON},
+		{NEON, Rules{Set: MLDtypes}, element.BF16, element.F8E8M0, bf16ToF8e8m0MLDtypesNEON},
 	}
 }

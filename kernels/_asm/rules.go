@@ -38,14 +38,20 @@ func (e f8Enc) offset() uint32    { return (127 - e.bias) << e.mant }
 // every finite value's and it is clamped with them.
 func (e f8Enc) nanOwnCode() bool { return e.nan != e.clamp && !(e.fnuz && e.clamp == 0x80) }
 
+// f8EncOf unpacks an f8Enc constant's value.
+func f8EncOf(u uint64) f8Enc {
+	return f8Enc{mant: uint32(u & 0xF), bias: uint32(u >> 4 & 0xFF), clamp: uint32(u >> 12 & 0xFF),
+		nan: uint32(u >> 20 & 0xFF), fnuz: u>>28&1 != 0}
+}
+
 // readEncoders evaluates the constants whose names start with enc in the Go file at path.
-func readEncoders(path string) (map[string]f8Enc, error) {
+func readEncoders(path string) (map[string]uint64, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, path, nil, 0)
 	if err != nil {
 		return nil, err
 	}
-	encs := map[string]f8Enc{}
+	encs := map[string]uint64{}
 	var eval func(e ast.Expr) (constant.Value, error)
 	eval = func(e ast.Expr) (constant.Value, error) {
 		switch e := e.(type) {
@@ -89,8 +95,7 @@ func readEncoders(path string) (map[string]f8Enc, error) {
 				if !ok {
 					return nil, fmt.Errorf("%s: %s is not an unsigned constant", path, n.Name)
 				}
-				encs[n.Name] = f8Enc{mant: uint32(u & 0xF), bias: uint32(u >> 4 & 0xFF), clamp: uint32(u >> 12 & 0xFF),
-					nan: uint32(u >> 20 & 0xFF), fnuz: u>>28&1 != 0}
+				encs[n.Name] = u
 			}
 		}
 	}
@@ -116,10 +121,15 @@ func ruleKernels() {
 			continue
 		}
 		name := encName.FindString(r.loop)
-		e, ok := encs[name]
+		u, ok := encs[name]
 		if !ok {
 			fatal(fmt.Errorf("ruleRegistry row %s → %s under %s: its loop names no encoder constant of rules_codec.go", r.from, r.to, r.rulesLit))
 		}
+		if r.to == "F8E8M0" {
+			e8m0Kernels(r, u)
+			continue
+		}
+		e := f8EncOf(u)
 		for _, a := range []*isa{avx2, avx512} {
 			if !r.has(a.path) {
 				continue
@@ -543,4 +553,145 @@ func wideTo16AVX2(from, to string) {
 		}
 	}
 	loop(avx2, body, block{16, 16 * bytesOf(from), 32})
+}
+
+// e8m0Kernels declares the kernels of a ruleRegistry row to f8e8m0 whose loop calls e8m0FromF32
+// with the encoder constant of value u (rules_codec.go: round mode, saturation, ml_dtypes).
+func e8m0Kernels(r row, u uint64) {
+	for _, a := range []*isa{avx2, avx512} {
+		if !r.has(a.path) {
+			continue
+		}
+		a := a
+		add(&kernel{name: pairName(r.from, r.to, r.rules+a.path), isa: a, from: r.from, to: r.to, rules: r.rules,
+			doc:  []string{e8m0Doc},
+			body: func() { e8m0Encode(a, r.from, u) }})
+	}
+}
+
+// e8m0Doc says how the f8e8m0 encoders compute their loop.
+const e8m0Doc = "It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round " +
+	"mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the ranges " +
+	"(below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two subnormal codes) " +
+	"blended in; then packs the codes to bytes."
+
+// e8m0Encode is the body of the f8e8m0 encoders: four vectors of 32-bit lanes a block (64
+// elements on AVX-512, 32 on AVX2), packed to bytes as the float8 encoders pack. Constants in
+// registers 15 to 10: 0x7FFFFFFF, 0x800000, the round mode's addition, 1, 0x400000, and 0x7F000000
+// (ml_dtypes: 0x7F3FFFFF); on AVX-512 also 9 = 0x7F800000, 8 = 0xFF, 7 = the code below 2^-127,
+// 6 = the code above 2^127 (AVX2: memory operands), 5 = the packing's VPERMD indices, 4 = 0.
+func e8m0Encode(a *isa, from string, u uint64) {
+	ml, sat := u&8 != 0, u&4 != 0
+	add := []uint32{0x7FFFFF, 0, 0x400000}[u&3]
+	if ml {
+		add = 0x400000
+	}
+	low, high := uint32(0xFF), uint32(0xFF)
+	if sat {
+		low, high = 0, 0xFE
+	}
+	v := a.vec
+	bcastD(0x7FFFFFFF, v(15))
+	bcastD(0x800000, v(14))
+	bcastD(add, v(13))
+	bcastD(1, v(12))
+	bcastD(0x400000, v(11))
+	if ml {
+		bcastD(0x7F3FFFFF, v(10))
+	} else {
+		bcastD(0x7F000000, v(10))
+	}
+	if a == avx512 {
+		e8m0AVX512(from, ml, low, high)
+		return
+	}
+	VMOVDQU(packOrder(), Y5)
+	VPXOR(Y9, Y9, Y9)
+	x, t, m, w := Y4, Y6, Y7, Y8
+	body := func(i, o int) {
+		for k := range 4 {
+			c := ys[k]
+			loadF32(avx2, from, i, k, x)
+			VPAND(Y15, x, t)
+			VPCMPGTD(t, Y14, m) // a float32 subnormal
+			if ml {
+				VPADDD(Y13, t, c)
+				VPSRLD(U8(23), c, c)
+				VPCMPGTD(Y11, t, w)
+				VPAND(Y12, w, w) // its code: 1 above 2^-127, else 0
+				VPBLENDVB(m, w, c, c)
+				VPCMPGTD(Y9, x, m) // x > 0
+				VMOVDQU(dwords32("e8m0Code", 0xFF), w)
+				VPBLENDVB(m, c, w, c)
+				VPCMPGTD(Y10, t, m)
+				VPBLENDVB(m, w, c, c)
+				continue
+			}
+			VPAND(t, m, w)
+			VPADDD(w, t, t) // doubled
+			VPADDD(Y13, t, c)
+			VPSRLD(U8(23), c, c)
+			VPADDD(m, c, c) // one lower
+			VPCMPGTD(x, Y11, m)
+			VPBLENDVB(m, dwords32("e8m0Code", low), c, c)
+			VPCMPGTD(Y10, x, m)
+			VPBLENDVB(m, dwords32("e8m0Code", high), c, c)
+			VPAND(Y15, x, t)
+			VPCMPGTD(dwords32("f8Inf", 0x7F800000), t, m)
+			VPBLENDVB(m, dwords32("e8m0Code", 0xFF), c, c)
+		}
+		VPACKUSDW(Y1, Y0, Y0)
+		VPACKUSDW(Y3, Y2, Y2)
+		VPACKUSWB(Y2, Y0, Y0)
+		VPERMD(Y0, Y5, Y0)
+		VMOVDQU(Y0, dst(o))
+	}
+	loop(avx2, body, block{32, 32 * bytesOf(from), 32})
+}
+
+// e8m0AVX512 is e8m0Encode's AVX-512 body, after the constants common to both paths.
+func e8m0AVX512(from string, ml bool, low, high uint32) {
+	bcastD(0x7F800000, Z9)
+	bcastD(0xFF, Z8)
+	bcastD(low, Z7)
+	bcastD(high, Z6)
+	VMOVDQU64(rodata("packOrder16", 0|4<<32, 8|12<<32, 1|5<<32, 9|13<<32, 2|6<<32, 10|14<<32, 3|7<<32, 11|15<<32), Z5)
+	VPXORD(Z4, Z4, Z4)
+	body := func(i, o int) {
+		for k := range 4 {
+			x, t, c := zs[16+2*k], zs[17+2*k], zs[k]
+			loadF32(avx512, from, i, k, x)
+			VPANDD(Z15, x, t)
+			VPCMPUD(U8(1), Z14, t, K1) // a float32 subnormal
+			if ml {
+				VPADDD(Z13, t, c)
+				VPSRLD(U8(23), c, c)
+				VPCMPUD(U8(6), Z11, t, K1, K2)
+				VPXORD(c, c, K1, c)
+				VMOVDQA32(Z12, K2, c) // its code: 1 above 2^-127, else 0
+				VPCMPD(U8(2), Z4, x, K3)
+				VPCMPUD(U8(6), Z10, t, K4)
+				KORW(K3, K4, K3)
+				VMOVDQA32(Z8, K3, c)
+				continue
+			}
+			VPADDD(t, t, K1, t) // doubled
+			VPADDD(Z13, t, c)
+			VPSRLD(U8(23), c, c)
+			VPSUBD(Z12, c, K1, c) // one lower
+			VPCMPD(U8(1), Z11, x, K2)
+			VMOVDQA32(Z7, K2, c)
+			VPCMPD(U8(6), Z10, x, K3)
+			VMOVDQA32(Z6, K3, c)
+			VPANDD(Z15, x, t)
+			VPCMPUD(U8(6), Z9, t, K4)
+			VMOVDQA32(Z8, K4, c)
+		}
+		VPACKUSDW(Z1, Z0, Z0)
+		VPACKUSDW(Z3, Z2, Z2)
+		VPACKUSWB(Z2, Z0, Z0)
+		VPERMD(Z0, Z5, Z0)
+		VMOVDQU64(Z0, dst(o))
+	}
+	loop(avx512, body, block{64, 64 * bytesOf(from), 64})
 }
