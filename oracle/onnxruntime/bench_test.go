@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/convertpromote/convertpromote/element"
@@ -33,26 +34,11 @@ func benchCasts() []castCase {
 	return cs
 }
 
-// benchName names a cast for the benchmark: from-to, then ",sat=0" or ",sat=1" for float8
-// targets and ",round=mode" for f8e8m0. docs/perf/onnxruntime.sh reads it back.
-func benchName(c castCase) string {
-	s := c.from.String() + "-" + c.to.String()
-	if isF8(c.to) {
-		if c.attrs.NoSaturate {
-			s += ",sat=0"
-		} else {
-			s += ",sat=1"
-		}
-	}
-	if c.to == element.F8E8M0 {
-		mode := c.attrs.RoundMode
-		if mode == "" {
-			mode = "up"
-		}
-		s += ",round=" + mode
-	}
-	return s
-}
+// benchName names a cast for the benchmark: its pair with ASCII separators and no spaces
+// (f32-f8e4m3,sat=0; f32-f8e8m0,sat=1,round=up). docs/perf/onnxruntime.sh reads it back.
+func benchName(c castCase) string { return benchNamer.Replace(c.pair()) }
+
+var benchNamer = strings.NewReplacer("→", "-", " saturate=", ",sat=", " round_mode=", ",round=")
 
 // BenchmarkCast times ONNX Runtime's Cast (one intra-op thread, input and output tensors bound
 // once) against kernels.Converter under the onnx rules (Threads: 1) on the same bytes, for every
