@@ -142,6 +142,15 @@ var floats = []element.Type{element.F16, element.BF16, element.F32, element.F64}
 // ONNX's give ONNX Runtime's bits on every input, NaN payloads aside.
 func TestOpenVINORulesAgree(t *testing.T) {
 	needORT(t)
+	for _, c := range openvinoCases() {
+		r := runCase(t, c, kernels.Convert)
+		checkResult(t, r)
+	}
+}
+
+// openvinoCases are the casts compared under the default (OpenVINO) rules: between the wide floats,
+// and from every float8 type and every integer type to them.
+func openvinoCases() []castCase {
 	var cases []castCase
 	for _, from := range floats {
 		src, n := sources(from)
@@ -162,10 +171,7 @@ func TestOpenVINORulesAgree(t *testing.T) {
 			cases = append(cases, castCase{rules: "openvino", from: from, to: to, src: src, n: n})
 		}
 	}
-	for _, c := range cases {
-		r := runCase(t, c, kernels.Convert)
-		checkResult(t, r)
-	}
+	return cases
 }
 
 // onnxCases are the casts the ONNX rules are compared on: every float8 target with saturate on and
