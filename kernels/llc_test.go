@@ -8,10 +8,7 @@ import (
 )
 
 // fakeSysfs writes cpu0's cache entries (level, type, size) under a temporary root.
-func fakeSysfs(t *testing.T, caches [][3]string) string { return fakeSysfsShared(t, caches, nil) }
-
-// fakeSysfsShared is fakeSysfs with a shared_cpu_list for each entry that shared gives.
-func fakeSysfsShared(t *testing.T, caches [][3]string, shared map[int]string) string {
+func fakeSysfs(t *testing.T, caches [][3]string) string {
 	root := t.TempDir()
 	for i, c := range caches {
 		dir := filepath.Join(root, "devices/system/cpu/cpu0/cache", "index"+strconv.Itoa(i))
@@ -20,11 +17,6 @@ func fakeSysfsShared(t *testing.T, caches [][3]string, shared map[int]string) st
 		}
 		for j, name := range []string{"level", "type", "size"} {
 			if err := os.WriteFile(filepath.Join(dir, name), []byte(c[j]+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if l, ok := shared[i]; ok {
-			if err := os.WriteFile(filepath.Join(dir, "shared_cpu_list"), []byte(l+"\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -57,50 +49,6 @@ func TestNTMinBytes(t *testing.T) {
 				t.Errorf("ntMinBytes = %d MiB, want %d MiB", got>>20, c.want>>20)
 			}
 		})
-	}
-}
-
-// TestNTMinBytesShared: the last-level cache counts at most cacheShareBytes for each CPU that
-// shares it, so that a virtual machine shown its socket's whole cache decides as on its share:
-// the Intel VM of docs/perf (260 MiB of L3, 2 vCPUs) and this kind of AMD VM (32 MiB, 2 vCPUs)
-// both split from 32 MiB of traffic. Bare metal, where every sharer is listed, keeps the size.
-func TestNTMinBytesShared(t *testing.T) {
-	l3 := func(size string) [][3]string {
-		return [][3]string{{"1", "Data", "48K"}, {"2", "Unified", "2048K"}, {"3", "Unified", size}}
-	}
-	for _, c := range []struct {
-		name, size, list string
-		want             int64
-	}{
-		{"Intel VM: 260 MiB for 2 vCPUs", "266240K", "0-1", 16 << 20},
-		{"AMD VM: 32 MiB for 2 vCPUs", "32768K", "0-1", 16 << 20},
-		{"one vCPU", "266240K", "0", 8 << 20},
-		{"bare metal: 32 MiB for 16 CPUs", "32768K", "0-7,64-71", 16 << 20},
-		{"bare metal: 320 MiB for 128 CPUs", "327680K", "0-127", 128 << 20},
-		{"unreadable list: the size as reported", "266240K", "0-x", 128 << 20},
-		{"reversed range: the size as reported", "266240K", "3-1", 128 << 20},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			root := fakeSysfsShared(t, l3(c.size), map[int]string{2: c.list})
-			if got := ntMinBytes(root); got != c.want {
-				t.Errorf("ntMinBytes = %d MiB, want %d MiB", got>>20, c.want>>20)
-			}
-			// The default policy splits from twice it: f8e4m3 → f16 at 64 Mi elements (192 MiB of
-			// traffic) goes to two goroutines on two CPUs wherever the threshold is below that,
-			// which the VMs' shares now are (the 260 MiB reported whole put it at 256 MiB).
-			want := 1
-			if 192<<20 >= 2*c.want {
-				want = 2
-			}
-			if got := defaultThreads(192<<20, 2, 2*ntMinBytes(root)); got != want {
-				t.Errorf("defaultThreads at 192 MiB = %d, want %d", got, want)
-			}
-		})
-	}
-	for list, want := range map[string]int{"0": 1, "0-1": 2, "0-7,64-71": 16, "": 0, "a": 0, "5-2": 0, "0-99999": 0} {
-		if got := countCPUs(list); got != want {
-			t.Errorf("countCPUs(%q) = %d, want %d", list, got, want)
-		}
 	}
 }
 
