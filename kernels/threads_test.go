@@ -381,7 +381,7 @@ func TestSetThreadsClamps(t *testing.T) {
 }
 
 // BenchmarkThreadPolicy times the default thread policy ("default") against one goroutine ("1")
-// for the six hot pairs on the best path, with the cache that sysfs reports ("llc=sysfs") and
+// and two ("2") for the six hot pairs on the best path, with the cache that sysfs reports ("llc=sysfs") and
 // with its last-level cache replaced by 260 MiB, as a VM on a large host reports it
 // ("llc=260MiB": cpu0's other entries and the CPUs sharing each cache as this machine reports
 // them). "llc=260MiB-whole" applies the thresholds that 260 MiB gave when taken whole, before
@@ -425,7 +425,7 @@ func BenchmarkThreadPolicy(b *testing.B) {
 					for _, th := range []struct {
 						name string
 						c    Converter
-					}{{"default", Converter{}}, {"1", Converter{Threads: 1}}} {
+					}{{"default", Converter{}}, {"1", Converter{Threads: 1}}, {"2", Converter{Threads: 2}}} {
 						b.Run(pairName(from, to)+"/"+sz.name+"/threads="+th.name, func(b *testing.B) {
 							if src == nil {
 								src = benchSource(from, sz.n, rand.New(rand.NewPCG(7, uint64(sz.n))))
