@@ -14,13 +14,15 @@ var threads atomic.Int32
 
 // SetThreads sets how many goroutines a large conversion may use; n ≤ 0 restores the default
 // policy, which splits a conversion only when its traffic (bytes read plus written) exceeds the
-// last-level cache, across up to runtime.GOMAXPROCS(0) goroutines at the time of each call, and
-// which checks each split against the calling goroutine's speed on the first chunk, converted
-// alone: after a split that was not faster than one goroutine would have been (the other cores
-// busy with other work, or the memory bandwidth already drawn by one core), the next eight such
-// conversions run on one goroutine (see Converter.Goroutines). A count beyond math.MaxInt32 is stored as math.MaxInt32. It returns the
-// previous setting (0 for the default). Conversions of less than 2·ParallelMinBytes always run
-// on the calling goroutine.
+// share of the last-level cache that the process's CPUs can count on (on a virtual machine, a
+// bounded part of the host's cache that the VM reports), across up to runtime.GOMAXPROCS(0)
+// goroutines at the time of each call, and which checks each split against the calling
+// goroutine's speed on the first chunk, converted alone: after a split that was not faster than
+// one goroutine would have been (the other cores busy with other work, or the memory bandwidth
+// already drawn by one core), the next eight such conversions run on one goroutine (see
+// Converter.Goroutines). A count beyond math.MaxInt32 is stored as math.MaxInt32. It returns
+// the previous setting (0 for the default). Conversions of less than 2·ParallelMinBytes always
+// run on the calling goroutine.
 func SetThreads(n int) int {
 	// Clamped, not truncated: int32(1<<32+1) would be 1, and int32(1<<31) negative.
 	n = min(max(n, 0), math.MaxInt32)
@@ -34,9 +36,9 @@ const ParallelMinBytes = 512 << 10
 // Goroutines returns how many goroutines c.Convert uses at most to convert n elements from → to
 // (Converter{}.Goroutines is Convert's): 1 below 2·ParallelMinBytes of traffic, the setting of
 // c.Threads or SetThreads capped at one goroutine per ParallelMinBytes when either is set, and
-// the default policy's choice otherwise: 1 within the last-level cache, and beyond it up to
-// GOMAXPROCS, or 1 for the next few calls after a split that did not pay (see SetThreads). It
-// returns 0 for an unsupported pair or a negative or overflowing n.
+// the default policy's choice otherwise: 1 within the process's share of the last-level cache,
+// and beyond it up to GOMAXPROCS, or 1 for the next few calls after a split that did not pay
+// (see SetThreads). It returns 0 for an unsupported pair or a negative or overflowing n.
 func (c Converter) Goroutines(from, to element.Type, n int) int {
 	if !Supported(from, to) || n < 0 {
 		return 0
@@ -109,12 +111,12 @@ func (s splitStats) paid() bool {
 }
 
 // defaultThreads is the default policy: one goroutine for a conversion of less than minBytes of
-// traffic, otherwise one per minBytes/2, at most procs. minBytes is the last-level cache's size
-// (see splitMin). A conversion that fits in the cache runs on one core at the cache's speed; a
-// second goroutine must wake a thread (microseconds) and, on a machine whose other cores are
-// busy, wait for a core, which can make the split slower than one goroutine. Beyond the cache
-// one core is bound by the memory bandwidth it alone can draw, which a second core adds to, and
-// the wake-up is small beside the conversion.
+// traffic, otherwise one per minBytes/2, at most procs. minBytes is the process's share of the
+// last-level cache (see splitMin). A conversion that fits in the cache runs on one core at the
+// cache's speed; a second goroutine must wake a thread (microseconds) and, on a machine whose
+// other cores are busy, wait for a core, which can make the split slower than one goroutine.
+// Beyond the cache one core is bound by the memory bandwidth it alone can draw, which a second
+// core adds to, and the wake-up is small beside the conversion.
 func defaultThreads(total int64, procs int, minBytes int64) int {
 	if procs <= 1 || total < minBytes {
 		return 1
@@ -125,8 +127,12 @@ func defaultThreads(total int64, procs int, minBytes int64) int {
 // splitMinBytes, when not zero, replaces splitMin's detected value (tests set it).
 var splitMinBytes int64
 
-// splitMin returns the traffic from which the default policy splits a conversion: the
-// last-level cache's size, twice the non-temporal threshold (largeMin), which is half of it.
+// splitMin returns the traffic from which the default policy splits a conversion: the share of
+// the last-level cache that the process's CPUs can count on (cacheShare), twice the
+// non-temporal threshold (largeMin), which is half of it. The two thresholds rest on the same
+// share because both ask the same question, whether source and result stay in the cache: a VM
+// that reports its host's whole L3 would otherwise keep ordinary stores and one goroutine for
+// conversions that come from memory.
 func splitMin() int64 {
 	if splitMinBytes != 0 {
 		return splitMinBytes

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -118,6 +119,56 @@ func TestDefaultThreads(t *testing.T) {
 		if got := defaultThreads(c.total, c.procs, m); got != c.want {
 			t.Errorf("defaultThreads(%d, %d procs) = %d, want %d", c.total, c.procs, got, c.want)
 		}
+	}
+}
+
+// hotPairs are the six pairs whose default thread count docs/perf/README.md (§10, §17) measures.
+var hotPairs = [][2]element.Type{
+	{element.F32, element.F16}, {element.F16, element.F32}, {element.F32, element.BF16},
+	{element.BF16, element.F32}, {element.I8, element.F32}, {element.F8E4M3, element.F16},
+}
+
+// TestDefaultThreadsReported: the traffic from which the default policy splits follows the
+// cache share of what sysfs reports, and whatever it reports, on two cores the policy splits the
+// six hot pairs at 64 Mi elements (192–384 MiB of traffic, beyond any share a two-core process
+// gets) and keeps them on one goroutine at 1 Mi (5–6 MiB, within every share).
+func TestDefaultThreadsReported(t *testing.T) {
+	defer func(old int64) { largeMinBytes = old }(largeMinBytes)
+	defer func(old int64) { splitMinBytes = old }(splitMinBytes)
+	splitMinBytes = 0 // splitMin follows largeMin, as outside the tests
+	for _, c := range []struct {
+		name   string
+		caches []fakeCache
+		split  int64 // MiB
+	}{
+		{"AMD VM, 32 MiB", vm2("32768K", "1024K"), 32},
+		{"Intel VM, 260 MiB", vm2("266240K", "2048K"), 64},
+		{"1 GiB without an L2", []fakeCache{{"3", "Unified", "1G", "0-1", ""}}, 128},
+		{"260 MiB beside a 64 MiB L2", vm2("260M", "64M"), 128},
+		{"none reported", nil, 32},
+		{"only an L2 of 2 MiB", []fakeCache{{"2", "Unified", "2M", "0", ""}}, 8},
+		{"unreadable", []fakeCache{{"3", "Unified", "260 MB", "0-1", ""}}, 32},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := filepath.Join(t.TempDir(), "missing")
+			if c.caches != nil {
+				root = fakeSysfs(t, c.caches)
+			}
+			largeMinBytes = ntMinFor(cacheShare(root, 2))
+			if got := splitMin(); got != c.split<<20 {
+				t.Errorf("splits from %d MiB, want %d MiB", got>>20, c.split)
+			}
+			for _, pr := range hotPairs {
+				for _, k := range []struct{ n, want int }{{1 << 20, 1}, {64 << 20, 2}} {
+					sb, _ := pr[0].ByteSize(int64(k.n))
+					db, _ := pr[1].ByteSize(int64(k.n))
+					if got := defaultThreads(sb+db, 2, splitMin()); got != k.want {
+						t.Errorf("%s→%s, %d Mi elements (%d MiB): %d goroutines, want %d (split from %d MiB)",
+							pr[0], pr[1], k.n>>20, (sb+db)>>20, got, k.want, splitMin()>>20)
+					}
+				}
+			}
+		})
 	}
 }
 
@@ -327,4 +378,100 @@ func TestSetThreadsClamps(t *testing.T) {
 	if got := SetThreads(0); got != 0 {
 		t.Errorf("SetThreads(-5) stored %d, want 0 (the default)", got)
 	}
+}
+
+// BenchmarkThreadPolicy times the default thread policy ("default") against one goroutine ("1")
+// and two ("2") for the six hot pairs on the best path, with the cache that sysfs reports ("llc=sysfs") and
+// with its last-level cache replaced by 260 MiB, as a VM on a large host reports it
+// ("llc=260MiB": cpu0's other entries and the CPUs sharing each cache as this machine reports
+// them). "llc=260MiB-whole" applies the thresholds that 260 MiB gave when taken whole, before
+// the cache share: non-temporal stores from 128 MiB, splits from 256 MiB. Filter with e.g.
+// -bench 'ThreadPolicy/llc=260MiB/f8e4m3-f16/64Mi'; docs/perf/threads.sh runs it.
+func BenchmarkThreadPolicy(b *testing.B) {
+	defer func(old int64) { largeMinBytes = old }(largeMinBytes)
+	defer func(old int64) { splitMinBytes = old }(splitMinBytes)
+	defer splitBackoff.Store(splitBackoff.Load())
+	scenarios := []struct {
+		name  string
+		large func(b *testing.B) int64 // the non-temporal threshold; splits from twice it
+	}{
+		{"sysfs", func(*testing.B) int64 { return ntMinBytes("/sys") }},
+		{"260MiB", func(b *testing.B) int64 {
+			caches := hostCaches(b)
+			top, level := 0, 0
+			for i, c := range caches {
+				if l, _ := strconv.Atoi(c.level); l > level && c.typ != "Instruction" {
+					top, level = i, l
+				}
+			}
+			caches[top].size = "266240K"
+			return ntMinBytes(fakeSysfs(b, caches))
+		}},
+		{"260MiB-whole", func(*testing.B) int64 { return 128 << 20 }},
+	}
+	sizes := []struct {
+		name string
+		n    int
+	}{{"1Mi", 1 << 20}, {"4Mi", 4 << 20}, {"16Mi", 16 << 20}, {"64Mi", 64 << 20}}
+	for _, sc := range scenarios {
+		b.Run("llc="+sc.name, func(b *testing.B) {
+			largeMinBytes, splitMinBytes = sc.large(b), 0
+			for _, pr := range hotPairs {
+				from, to := pr[0], pr[1]
+				for _, sz := range sizes {
+					sb, _ := from.ByteSize(int64(sz.n))
+					db, _ := to.ByteSize(int64(sz.n))
+					var src, dst []byte // allocated on first use: a filtered run only pays for what it runs
+					for _, th := range []struct {
+						name string
+						c    Converter
+					}{{"default", Converter{}}, {"1", Converter{Threads: 1}}, {"2", Converter{Threads: 2}}} {
+						b.Run(pairName(from, to)+"/"+sz.name+"/threads="+th.name, func(b *testing.B) {
+							if src == nil {
+								src = benchSource(from, sz.n, rand.New(rand.NewPCG(7, uint64(sz.n))))
+								dst = make([]byte, db)
+								clear(dst)
+							}
+							splitBackoff.Store(0)
+							b.SetBytes(sb + db)
+							for b.Loop() {
+								if err := th.c.Convert(dst, to, src, from, sz.n); err != nil {
+									b.Fatal(err)
+								}
+							}
+							b.ReportMetric(float64(th.c.Goroutines(from, to, sz.n)), "goroutines")
+						})
+					}
+				}
+			}
+		})
+	}
+}
+
+// hostCaches returns cpu0's cache entries as this machine's sysfs reports them; the benchmark
+// skips without them.
+func hostCaches(b *testing.B) []fakeCache {
+	var out []fakeCache
+	for i := range 8 {
+		dir := "/sys/devices/system/cpu/cpu0/cache/index" + strconv.Itoa(i) + "/"
+		var c fakeCache
+		var err error
+		for _, f := range []struct {
+			name string
+			v    *string
+		}{{"level", &c.level}, {"type", &c.typ}, {"size", &c.size}} {
+			if *f.v, err = readSmall(dir + f.name); err != nil {
+				break
+			}
+		}
+		if err != nil {
+			continue
+		}
+		c.list, _ = readSmall(dir + "shared_cpu_list")
+		out = append(out, c)
+	}
+	if len(out) == 0 {
+		b.Skip("sysfs reports no cache")
+	}
+	return out
 }
