@@ -26,6 +26,7 @@ TEXT ·f8e4m3ToF16AVX2(SB), NOSPLIT, $512-56
 	CMPQ           CX, $0x00000080
 	JB             single
 
+	PCALIGN	$32
 four:
 	VMOVDQU    (SI), Y0
 	VPERMQ     $0xd8, Y0, Y0
@@ -91,6 +92,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU    (SI), Y0
 	VPERMQ     $0xd8, Y0, Y0
@@ -252,6 +254,7 @@ TEXT ·f8e4m3ToF32AVX2(SB), NOSPLIT, $512-56
 	CMPQ           CX, $0x00000080
 	JB             single
 
+	PCALIGN	$32
 four:
 	VPERMD     (SI), Y8, Y0
 	VPAND      Y15, Y0, Y1
@@ -361,6 +364,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VPERMD     (SI), Y8, Y0
 	VPAND      Y15, Y0, Y1
@@ -563,6 +567,7 @@ TEXT ·f8e4m3ToBF16AVX2(SB), NOSPLIT, $512-56
 	CMPQ           CX, $0x00000080
 	JB             single
 
+	PCALIGN	$32
 four:
 	VPERMQ     $0xd8, (SI), Y0
 	VPAND      Y15, Y0, Y1
@@ -648,6 +653,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VPERMQ     $0xd8, (SI), Y0
 	VPAND      Y15, Y0, Y1
@@ -801,6 +807,7 @@ TEXT ·f8e5m2ToF16AVX2(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000040
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBW (SI), Y0
 	VPSLLW    $0x08, Y0, Y0
@@ -822,6 +829,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBW (SI), Y0
 	VPSLLW    $0x08, Y0, Y0
@@ -927,6 +935,7 @@ TEXT ·f8e5m2ToF32AVX2(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000020
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBW (SI), X0
 	VPSLLW    $0x08, X0, X0
@@ -952,6 +961,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBW (SI), X0
 	VPSLLW    $0x08, X0, X0
@@ -1060,6 +1070,7 @@ TEXT ·f8e5m2ToF32AVX512(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000040
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBW (SI), Y0
 	VPSLLW    $0x08, Y0, Y0
@@ -1085,6 +1096,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBW (SI), Y0
 	VPSLLW    $0x08, Y0, Y0
@@ -1218,6 +1230,7 @@ TEXT ·f32ToF8e4m3AVX2(SB), NOSPLIT, $512-56
 	VPBROADCASTD   X7, Y7
 	VPXOR          Y6, Y6, Y6
 
+	PCALIGN	$32
 fast:
 	VMOVUPS     (SI), Y0
 	VMOVUPS     64(SI), Y1
@@ -1549,6 +1562,7 @@ rest:
 	ADDQ R10, CX
 	JZ   fastDone
 
+	PCALIGN	$32
 loop:
 	MOVQ CX, R10
 	ANDQ $0x0000001f, R10
@@ -1557,6 +1571,7 @@ loop:
 	CMPQ CX, $0x00000080
 	JB   single
 
+	PCALIGN	$32
 four:
 	VMOVUPS     (SI), Y0
 	VMOVUPS     64(SI), Y1
@@ -1694,6 +1709,7 @@ four:
 	TESTQ       CX, CX
 	JZ          tail
 
+	PCALIGN	$32
 single:
 	VMOVUPS     (SI), Y0
 	VMOVUPS     64(SI), Y1
@@ -1917,6 +1933,7 @@ TEXT ·f16ToF8e4m3AVX2(SB), NOSPLIT, $512-56
 	VPBROADCASTD   X7, Y7
 	VPXOR          Y6, Y6, Y6
 
+	PCALIGN	$32
 fast:
 	VMOVDQU     (SI), Y0
 	VMOVDQU     32(SI), Y1
@@ -2192,6 +2209,7 @@ rest:
 	ADDQ R10, CX
 	JZ   fastDone
 
+	PCALIGN	$32
 loop:
 	MOVQ CX, R10
 	ANDQ $0x0000001f, R10
@@ -2200,6 +2218,7 @@ loop:
 	CMPQ CX, $0x00000080
 	JB   single
 
+	PCALIGN	$32
 four:
 	VMOVDQU     (SI), Y0
 	VMOVDQU     32(SI), Y1
@@ -2309,6 +2328,7 @@ four:
 	TESTQ       CX, CX
 	JZ          tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU     (SI), Y0
 	VMOVDQU     32(SI), Y1
@@ -2504,6 +2524,7 @@ TEXT ·f32ToF8e5m2AVX2(SB), NOSPLIT, $512-56
 	CMPQ           CX, $0x00000080
 	JB             single
 
+	PCALIGN	$32
 four:
 	VMOVUPS     (SI), Y0
 	VMOVUPS     64(SI), Y1
@@ -2601,6 +2622,7 @@ four:
 	TESTQ       CX, CX
 	JZ          tail
 
+	PCALIGN	$32
 single:
 	VMOVUPS     (SI), Y0
 	VMOVUPS     64(SI), Y1
@@ -2787,6 +2809,7 @@ TEXT ·f16ToF8e5m2AVX2(SB), NOSPLIT, $512-56
 	VPBROADCASTD   X7, Y7
 	VPXOR          Y6, Y6, Y6
 
+	PCALIGN	$32
 fast:
 	VMOVDQU     (SI), Y0
 	VMOVDQU     32(SI), Y1
@@ -3025,6 +3048,7 @@ rest:
 	ADDQ R10, CX
 	JZ   fastDone
 
+	PCALIGN	$32
 loop:
 	MOVQ CX, R10
 	ANDQ $0x0000001f, R10
@@ -3033,6 +3057,7 @@ loop:
 	CMPQ CX, $0x00000080
 	JB   single
 
+	PCALIGN	$32
 four:
 	VMOVDQU     (SI), Y0
 	VMOVDQU     32(SI), Y1
@@ -3118,6 +3143,7 @@ four:
 	TESTQ       CX, CX
 	JZ          tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU     (SI), Y0
 	VMOVDQU     32(SI), Y1
@@ -3280,6 +3306,7 @@ TEXT ·f8e4m3ToF16AVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPERMB     (SI), Z27, Z0
 	VMOVDQA64  Z0, Z1
@@ -3325,6 +3352,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VPERMB     (SI), Z27, Z0
 	VMOVDQA64  Z0, Z1
@@ -3453,6 +3481,7 @@ TEXT ·f8e4m3ToF16AVX512NT(SB), NOSPLIT, $0-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPERMB     (SI), Z27, Z0
 	VMOVDQA64  Z0, Z1
@@ -3498,6 +3527,7 @@ four:
 	TESTQ      CX, CX
 	JZ         done
 
+	PCALIGN	$32
 single:
 	VPERMB     (SI), Z27, Z0
 	VMOVDQA64  Z0, Z1
@@ -3539,6 +3569,7 @@ TEXT ·f8e4m3ToF32AVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPERMB     (SI), Z27, Z0
 	VMOVDQA64  Z0, Z1
@@ -3612,6 +3643,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VPERMB     (SI), Z27, Z0
 	VMOVDQA64  Z0, Z1
@@ -3765,6 +3797,7 @@ TEXT ·f8e4m3ToBF16AVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPERMB     (SI), Z27, Z0
 	VMOVDQA64  Z0, Z1
@@ -3814,6 +3847,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VPERMB     (SI), Z27, Z0
 	VMOVDQA64  Z0, Z1
@@ -3944,6 +3978,7 @@ TEXT ·f8e5m2ToF16AVX512(SB), NOSPLIT, $512-56
 	CMPQ      CX, $0x00000100
 	JB        single
 
+	PCALIGN	$32
 four:
 	VPERMB     (SI), Z27, Z0
 	VPUNPCKLBW Z0, Z26, Z1
@@ -3973,6 +4008,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VPERMB     (SI), Z27, Z0
 	VPUNPCKLBW Z0, Z26, Z1
@@ -4097,6 +4133,7 @@ TEXT ·f32ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVUPS      (SI), Z0
 	VMOVUPS      64(SI), Z1
@@ -4202,6 +4239,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VMOVUPS      (SI), Z0
 	VMOVUPS      64(SI), Z1
@@ -4394,6 +4432,7 @@ TEXT ·f16ToF8e4m3AVX512(SB), NOSPLIT, $512-56
 	XORL         R13, R13
 	VPXORD       Z6, Z6, Z6
 
+	PCALIGN	$32
 fast:
 	VMOVDQU64 (SI), Z0
 	VMOVDQU64 64(SI), Z1
@@ -4557,6 +4596,7 @@ rest:
 	ADDQ R10, CX
 	JZ   fastDone
 
+	PCALIGN	$32
 loop:
 	MOVQ CX, R10
 	ANDQ $0x0000003f, R10
@@ -4565,6 +4605,7 @@ loop:
 	CMPQ CX, $0x00000100
 	JB   single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -4638,6 +4679,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -4802,6 +4844,7 @@ TEXT ·f16ToF8e5m2AVX512(SB), NOSPLIT, $512-56
 	XORL         R13, R13
 	VPXORD       Z6, Z6, Z6
 
+	PCALIGN	$32
 fast:
 	VMOVDQU64 (SI), Z0
 	VMOVDQU64 64(SI), Z1
@@ -4969,6 +5012,7 @@ rest:
 	ADDQ R10, CX
 	JZ   fastDone
 
+	PCALIGN	$32
 loop:
 	MOVQ CX, R10
 	ANDQ $0x0000003f, R10
@@ -4977,6 +5021,7 @@ loop:
 	CMPQ CX, $0x00000100
 	JB   single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64 (SI), Z0
 	VMOVDQU64 64(SI), Z1
@@ -5058,6 +5103,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64 (SI), Z0
 	VMOVDQU64 64(SI), Z1
@@ -5239,6 +5285,7 @@ TEXT ·f32ToF8e5m2AVX512(SB), NOSPLIT, $512-56
 	XORL         R13, R13
 	VPXORD       Z6, Z6, Z6
 
+	PCALIGN	$32
 fast:
 	VMOVUPS   (SI), Z0
 	VMOVUPS   64(SI), Z1
@@ -5502,6 +5549,7 @@ rest:
 	ADDQ R10, CX
 	JZ   fastDone
 
+	PCALIGN	$32
 loop:
 	MOVQ CX, R10
 	ANDQ $0x0000003f, R10
@@ -5510,6 +5558,7 @@ loop:
 	CMPQ CX, $0x00000100
 	JB   single
 
+	PCALIGN	$32
 four:
 	VMOVUPS      (SI), Z0
 	VMOVUPS      64(SI), Z1
@@ -5615,6 +5664,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VMOVUPS      (SI), Z0
 	VMOVUPS      64(SI), Z1

@@ -17,6 +17,7 @@ TEXT ·f16ToF32AVX2(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000020
 	JB   single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Y0
 	VMOVUPS   Y0, (DI)
@@ -34,6 +35,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Y0
 	VMOVUPS   Y0, (DI)
@@ -136,6 +138,7 @@ TEXT ·bf16ToF32AVX2(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000020
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Y0
 	VPSLLD    $0x10, Y0, Y0
@@ -157,6 +160,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Y0
 	VPSLLD    $0x10, Y0, Y0
@@ -262,6 +266,7 @@ TEXT ·f16ToF32AVX512(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000040
 	JB   single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Z0
 	VMOVUPS   Z0, (DI)
@@ -279,6 +284,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Z0
 	VMOVUPS   Z0, (DI)
@@ -383,6 +389,7 @@ TEXT ·bf16ToF32AVX512(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000040
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Z0
 	VPSLLD    $0x10, Z0, Z0
@@ -404,6 +411,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Z0
 	VPSLLD    $0x10, Z0, Z0
@@ -509,6 +517,7 @@ TEXT ·f16ToF32AVX512NT(SB), NOSPLIT, $0-56
 	CMPQ  CX, $0x00000040
 	JB    single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Z0
 	VMOVNTDQ  Z0, (DI)
@@ -526,6 +535,7 @@ four:
 	TESTQ     CX, CX
 	JZ        done
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Z0
 	VMOVNTDQ  Z0, (DI)
@@ -550,6 +560,7 @@ TEXT ·bf16ToF32AVX512NT(SB), NOSPLIT, $0-56
 	CMPQ  CX, $0x00000040
 	JB    single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Z0
 	VPSLLD    $0x10, Z0, Z0
@@ -571,6 +582,7 @@ four:
 	TESTQ     CX, CX
 	JZ        done
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Z0
 	VPSLLD    $0x10, Z0, Z0
@@ -598,6 +610,7 @@ TEXT ·f32ToF16AVX2(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000020
 	JB   single
 
+	PCALIGN	$32
 four:
 	VMOVUPS   (SI), Y0
 	VCVTPS2PH $0x00, Y0, X0
@@ -619,6 +632,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVUPS   (SI), Y0
 	VCVTPS2PH $0x00, Y0, X0
@@ -724,6 +738,7 @@ TEXT ·f32ToF16AVX512(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000080
 	JB   single
 
+	PCALIGN	$32
 four:
 	VMOVUPS   (SI), Z0
 	VMOVUPS   64(SI), Z1
@@ -757,6 +772,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVUPS   (SI), Z0
 	VMOVUPS   64(SI), Z1
@@ -871,6 +887,7 @@ TEXT ·f32ToF16AVX512NT(SB), NOSPLIT, $0-56
 	CMPQ  CX, $0x00000080
 	JB    single
 
+	PCALIGN	$32
 four:
 	VMOVUPS   (SI), Z0
 	VMOVUPS   64(SI), Z1
@@ -904,6 +921,7 @@ four:
 	TESTQ     CX, CX
 	JZ        done
 
+	PCALIGN	$32
 single:
 	VMOVUPS   (SI), Z0
 	VMOVUPS   64(SI), Z1
@@ -945,6 +963,7 @@ TEXT ·f32ToBF16AVX2(SB), NOSPLIT, $512-56
 	SUBQ         R12, CX
 	JZ           ckrest
 
+	PCALIGN	$32
 ckblock:
 	MOVQ    $0x00000400, R13
 	CMPQ    CX, R13
@@ -1003,6 +1022,7 @@ ckspecial:
 	MOVQ R8, SI
 	MOVQ R9, DI
 
+	PCALIGN	$32
 ckstep:
 	VPXOR     Y14, Y14, Y14
 	VMOVDQU   (SI), Y0
@@ -1057,6 +1077,7 @@ ckrest:
 	CMPQ CX, $0x00000040
 	JB   single
 
+	PCALIGN	$32
 four:
 	VMOVDQU   (SI), Y0
 	VMOVDQU   32(SI), Y4
@@ -1150,6 +1171,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU   (SI), Y0
 	VMOVDQU   32(SI), Y4
@@ -1369,6 +1391,7 @@ TEXT ·f16ToBF16AVX2(SB), NOSPLIT, $512-56
 	VMOVD        AX, X14
 	VPBROADCASTD X14, Y14
 
+	PCALIGN	$32
 fast:
 	VMOVDQU  (SI), Y0
 	VMOVDQU  32(SI), Y4
@@ -1909,6 +1932,7 @@ rest:
 	ADDQ R10, CX
 	JZ   fastDone
 
+	PCALIGN	$32
 loop:
 	MOVQ CX, R10
 	ANDQ $0x0000003f, R10
@@ -1917,6 +1941,7 @@ loop:
 	CMPQ CX, $0x00000100
 	JB   single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS   (SI), Y0
 	VCVTPH2PS   16(SI), Y1
@@ -2198,6 +2223,7 @@ four:
 	TESTQ       CX, CX
 	JZ          tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS   (SI), Y0
 	VCVTPH2PS   16(SI), Y1
@@ -2520,6 +2546,7 @@ TEXT ·bf16ToF16AVX2(SB), NOSPLIT, $512-56
 	VMOVDQA      Y8, Y9
 	VPXOR        Y10, Y10, Y10
 
+	PCALIGN	$32
 fast:
 	VMOVDQU  (SI), Y0
 	VPAND    words7FFF<>+0(SB), Y0, Y1
@@ -2867,6 +2894,7 @@ rest:
 	ADDQ R10, CX
 	JZ   fastDone
 
+	PCALIGN	$32
 loop:
 	MOVQ CX, R10
 	ANDQ $0x0000003f, R10
@@ -2875,6 +2903,7 @@ loop:
 	CMPQ CX, $0x00000100
 	JB   single
 
+	PCALIGN	$32
 four:
 	VMOVDQU    (SI), Y1
 	VPSLLD     $0x10, Y1, Y0
@@ -3028,6 +3057,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU    (SI), Y1
 	VPSLLD     $0x10, Y1, Y0
@@ -3267,6 +3297,7 @@ TEXT ·f32ToBF16AVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32 (SI), Z0
 	VMOVDQU32 64(SI), Z1
@@ -3340,6 +3371,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32 (SI), Z0
 	VMOVDQU32 64(SI), Z1
@@ -3491,6 +3523,7 @@ TEXT ·f32ToBF16AVX512NT(SB), NOSPLIT, $0-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32 (SI), Z0
 	VMOVDQU32 64(SI), Z1
@@ -3564,6 +3597,7 @@ four:
 	TESTQ     CX, CX
 	JZ        done
 
+	PCALIGN	$32
 single:
 	VMOVDQU32 (SI), Z0
 	VMOVDQU32 64(SI), Z1
@@ -3611,6 +3645,7 @@ TEXT ·f16ToBF16AVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Z0
 	VCVTPH2PS 32(SI), Z1
@@ -3684,6 +3719,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Z0
 	VCVTPH2PS 32(SI), Z1
@@ -3867,6 +3903,7 @@ bfrest:
 	CMPQ CX, $0x00000080
 	JB   single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32 (SI), Z0
 	VMOVDQU32 64(SI), Z1
@@ -3940,6 +3977,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32 (SI), Z0
 	VMOVDQU32 64(SI), Z1
@@ -4105,6 +4143,7 @@ TEXT ·f16ToBF16AVX512BF(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000080
 	JB   single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Z0
 	VCVTPH2PS 32(SI), Z1
@@ -4158,6 +4197,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Z0
 	VCVTPH2PS 32(SI), Z1
@@ -4303,6 +4343,7 @@ TEXT ·bf16ToF16AVX512(SB), NOSPLIT, $512-56
 	VMOVDQA64    Z21, Z22
 	VPXORQ       Z23, Z23, Z23
 
+	PCALIGN	$32
 fast:
 	VMOVDQU64  (SI), Z16
 	VPANDD     Z20, Z16, Z17
@@ -4602,6 +4643,7 @@ rest:
 	ADDQ R10, CX
 	JZ   fastDone
 
+	PCALIGN	$32
 loop:
 	MOVQ CX, R10
 	ANDQ $0x0000007f, R10
@@ -4610,6 +4652,7 @@ loop:
 	CMPQ CX, $0x00000200
 	JB   single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64 (SI), Z1
 	VPSLLD    $0x10, Z1, Z0
@@ -4731,6 +4774,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64 (SI), Z1
 	VPSLLD    $0x10, Z1, Z0

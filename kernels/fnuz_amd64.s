@@ -32,6 +32,7 @@ TEXT ·f8e4m3fnuzToF32AVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBD (SI), Y0
 	VPSLLD    $0x14, Y0, Y4
@@ -201,6 +202,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBD (SI), Y0
 	VPSLLD    $0x14, Y0, Y4
@@ -427,6 +429,7 @@ TEXT ·f8e4m3fnuzToF32AVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBD  (SI), Z0
 	VPSLLD     $0x14, Z0, Z4
@@ -580,6 +583,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBD  (SI), Z0
 	VPSLLD     $0x14, Z0, Z4
@@ -801,6 +805,7 @@ TEXT ·f8e4m3fnuzToF16AVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBD (SI), Y0
 	VPSLLD    $0x14, Y0, Y4
@@ -970,6 +975,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBD (SI), Y0
 	VPSLLD    $0x14, Y0, Y4
@@ -1196,6 +1202,7 @@ TEXT ·f8e4m3fnuzToF16AVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBD  (SI), Z0
 	VPSLLD     $0x14, Z0, Z4
@@ -1349,6 +1356,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBD  (SI), Z0
 	VPSLLD     $0x14, Z0, Z4
@@ -1570,6 +1578,7 @@ TEXT ·f8e4m3fnuzToBF16AVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBD    (SI), Y0
 	VPSLLD       $0x14, Y0, Y4
@@ -1787,6 +1796,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBD    (SI), Y0
 	VPSLLD       $0x14, Y0, Y4
@@ -2049,6 +2059,7 @@ TEXT ·f8e4m3fnuzToBF16AVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBD  (SI), Z0
 	VPSLLD     $0x14, Z0, Z4
@@ -2218,6 +2229,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBD  (SI), Z0
 	VPSLLD     $0x14, Z0, Z4
@@ -2451,6 +2463,7 @@ TEXT ·f8e5m2fnuzToF32AVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBD (SI), Y0
 	VPSLLD    $0x15, Y0, Y4
@@ -2620,6 +2633,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBD (SI), Y0
 	VPSLLD    $0x15, Y0, Y4
@@ -2846,6 +2860,7 @@ TEXT ·f8e5m2fnuzToF32AVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBD  (SI), Z0
 	VPSLLD     $0x15, Z0, Z4
@@ -2999,6 +3014,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBD  (SI), Z0
 	VPSLLD     $0x15, Z0, Z4
@@ -3220,6 +3236,7 @@ TEXT ·f8e5m2fnuzToF16AVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBD (SI), Y0
 	VPSLLD    $0x15, Y0, Y4
@@ -3389,6 +3406,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBD (SI), Y0
 	VPSLLD    $0x15, Y0, Y4
@@ -3615,6 +3633,7 @@ TEXT ·f8e5m2fnuzToF16AVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBD  (SI), Z0
 	VPSLLD     $0x15, Z0, Z4
@@ -3768,6 +3787,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBD  (SI), Z0
 	VPSLLD     $0x15, Z0, Z4
@@ -3989,6 +4009,7 @@ TEXT ·f8e5m2fnuzToBF16AVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBD    (SI), Y0
 	VPSLLD       $0x15, Y0, Y4
@@ -4206,6 +4227,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBD    (SI), Y0
 	VPSLLD       $0x15, Y0, Y4
@@ -4468,6 +4490,7 @@ TEXT ·f8e5m2fnuzToBF16AVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBD  (SI), Z0
 	VPSLLD     $0x15, Z0, Z4
@@ -4637,6 +4660,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBD  (SI), Z0
 	VPSLLD     $0x15, Z0, Z4

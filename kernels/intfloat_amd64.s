@@ -17,6 +17,7 @@ TEXT ·i8ToF32AVX2(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000020
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVSXBD (SI), Y0
 	VCVTDQ2PS Y0, Y0
@@ -38,6 +39,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVSXBD (SI), Y0
 	VCVTDQ2PS Y0, Y0
@@ -143,6 +145,7 @@ TEXT ·i8ToF32AVX512(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000040
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVSXBD (SI), Z0
 	VCVTDQ2PS Z0, Z0
@@ -164,6 +167,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVSXBD (SI), Z0
 	VCVTDQ2PS Z0, Z0
@@ -269,6 +273,7 @@ TEXT ·i8ToF32AVX512NT(SB), NOSPLIT, $0-56
 	CMPQ  CX, $0x00000040
 	JB    single
 
+	PCALIGN	$32
 four:
 	VPMOVSXBD (SI), Z0
 	VCVTDQ2PS Z0, Z0
@@ -290,6 +295,7 @@ four:
 	TESTQ     CX, CX
 	JZ        done
 
+	PCALIGN	$32
 single:
 	VPMOVSXBD (SI), Z0
 	VCVTDQ2PS Z0, Z0
@@ -317,6 +323,7 @@ TEXT ·u8ToF32AVX2(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000020
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBD (SI), Y0
 	VCVTDQ2PS Y0, Y0
@@ -338,6 +345,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBD (SI), Y0
 	VCVTDQ2PS Y0, Y0
@@ -443,6 +451,7 @@ TEXT ·u8ToF32AVX512(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000040
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBD (SI), Z0
 	VCVTDQ2PS Z0, Z0
@@ -464,6 +473,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBD (SI), Z0
 	VCVTDQ2PS Z0, Z0
@@ -571,6 +581,7 @@ TEXT ·i16ToF32AVX2(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000020
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVSXWD (SI), Y0
 	VCVTDQ2PS Y0, Y0
@@ -592,6 +603,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVSXWD (SI), Y0
 	VCVTDQ2PS Y0, Y0
@@ -697,6 +709,7 @@ TEXT ·i16ToF32AVX512(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000040
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVSXWD (SI), Z0
 	VCVTDQ2PS Z0, Z0
@@ -718,6 +731,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVSXWD (SI), Z0
 	VCVTDQ2PS Z0, Z0
@@ -825,6 +839,7 @@ TEXT ·u16ToF32AVX2(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000020
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Y0
 	VCVTDQ2PS Y0, Y0
@@ -846,6 +861,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Y0
 	VCVTDQ2PS Y0, Y0
@@ -951,6 +967,7 @@ TEXT ·u16ToF32AVX512(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000040
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Z0
 	VCVTDQ2PS Z0, Z0
@@ -972,6 +989,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Z0
 	VCVTDQ2PS Z0, Z0
@@ -1079,6 +1097,7 @@ TEXT ·i32ToF32AVX2(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000080
 	JB   single
 
+	PCALIGN	$32
 four:
 	VCVTDQ2PS (SI), Y0
 	VCVTDQ2PS 32(SI), Y1
@@ -1120,6 +1139,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTDQ2PS (SI), Y0
 	VCVTDQ2PS 32(SI), Y1
@@ -1240,6 +1260,7 @@ TEXT ·f64ToF32AVX2(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000040
 	JB   single
 
+	PCALIGN	$32
 four:
 	VCVTPD2PSY (SI), X0
 	VCVTPD2PSY 32(SI), X1
@@ -1281,6 +1302,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VCVTPD2PSY (SI), X0
 	VCVTPD2PSY 32(SI), X1
@@ -1401,6 +1423,7 @@ TEXT ·f32ToF64AVX2(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000040
 	JB   single
 
+	PCALIGN	$32
 four:
 	VCVTPS2PD (SI), Y0
 	VCVTPS2PD 16(SI), Y1
@@ -1442,6 +1465,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPS2PD (SI), Y0
 	VCVTPS2PD 16(SI), Y1
@@ -1562,6 +1586,7 @@ TEXT ·i32ToF32AVX512(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000040
 	JB   single
 
+	PCALIGN	$32
 four:
 	VCVTDQ2PS (SI), Z0
 	VMOVUPS   Z0, (DI)
@@ -1579,6 +1604,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTDQ2PS (SI), Z0
 	VMOVUPS   Z0, (DI)
@@ -1681,6 +1707,7 @@ TEXT ·i32ToF32AVX512NT(SB), NOSPLIT, $0-56
 	CMPQ  CX, $0x00000040
 	JB    single
 
+	PCALIGN	$32
 four:
 	VCVTDQ2PS (SI), Z0
 	VMOVNTDQ  Z0, (DI)
@@ -1698,6 +1725,7 @@ four:
 	TESTQ     CX, CX
 	JZ        done
 
+	PCALIGN	$32
 single:
 	VCVTDQ2PS (SI), Z0
 	VMOVNTDQ  Z0, (DI)
@@ -1724,6 +1752,7 @@ TEXT ·f32ToF64AVX512(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000020
 	JB   single
 
+	PCALIGN	$32
 four:
 	VCVTPS2PD (SI), Z0
 	VMOVUPD   Z0, (DI)
@@ -1741,6 +1770,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPS2PD (SI), Z0
 	VMOVUPD   Z0, (DI)
@@ -1843,6 +1873,7 @@ TEXT ·f32ToF64AVX512NT(SB), NOSPLIT, $0-56
 	CMPQ  CX, $0x00000020
 	JB    single
 
+	PCALIGN	$32
 four:
 	VCVTPS2PD (SI), Z0
 	VMOVNTDQ  Z0, (DI)
@@ -1860,6 +1891,7 @@ four:
 	TESTQ     CX, CX
 	JZ        done
 
+	PCALIGN	$32
 single:
 	VCVTPS2PD (SI), Z0
 	VMOVNTDQ  Z0, (DI)
@@ -1916,6 +1948,7 @@ f64rest:
 	CMPQ CX, $0x00000040
 	JB   single
 
+	PCALIGN	$32
 four:
 	VCVTPD2PS (SI), Y0
 	VCVTPD2PS 64(SI), Y1
@@ -1941,6 +1974,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPD2PS (SI), Y0
 	VCVTPD2PS 64(SI), Y1
@@ -2049,6 +2083,7 @@ TEXT ·f64ToF32AVX512NT(SB), NOSPLIT, $0-56
 	CMPQ  CX, $0x00000040
 	JB    single
 
+	PCALIGN	$32
 four:
 	VCVTPD2PS (SI), Y0
 	VCVTPD2PS 64(SI), Y1
@@ -2074,6 +2109,7 @@ four:
 	TESTQ     CX, CX
 	JZ        done
 
+	PCALIGN	$32
 single:
 	VCVTPD2PS (SI), Y0
 	VCVTPD2PS 64(SI), Y1
@@ -2102,6 +2138,7 @@ TEXT ·i16ToF16AVX2(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000040
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVSXWD (SI), Y0
 	VPMOVSXWD 16(SI), Y1
@@ -2143,6 +2180,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVSXWD (SI), Y0
 	VPMOVSXWD 16(SI), Y1
@@ -2263,6 +2301,7 @@ TEXT ·u16ToF16AVX2(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000040
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Y0
 	VPMOVZXWD 16(SI), Y1
@@ -2304,6 +2343,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Y0
 	VPMOVZXWD 16(SI), Y1
@@ -2436,6 +2476,7 @@ TEXT ·i8ToF16AVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000040
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVSXBW (SI), Y0
 	VPMULLD   Y12, Y0, Y1
@@ -2489,6 +2530,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVSXBW (SI), Y0
 	VPMULLD   Y12, Y0, Y1
@@ -2630,6 +2672,7 @@ TEXT ·u8ToF16AVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000040
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBW (SI), Y0
 	VPMULLD   Y12, Y0, Y1
@@ -2675,6 +2718,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBW (SI), Y0
 	VPMULLD   Y12, Y0, Y1
@@ -2804,6 +2848,7 @@ TEXT ·i32ToF16AVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000040
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMINSD   (SI), Y15, Y0
 	VPMINSD   32(SI), Y15, Y1
@@ -2853,6 +2898,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMINSD   (SI), Y15, Y0
 	VPMINSD   32(SI), Y15, Y1
@@ -2988,6 +3034,7 @@ TEXT ·i8ToF16AVX512(SB), NOSPLIT, $512-56
 	CMPQ      CX, $0x00000100
 	JB        single
 
+	PCALIGN	$32
 four:
 	VPERMB     (SI), Z27, Z0
 	VPMOVB2M   Z0, K1
@@ -3061,6 +3108,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VPERMB     (SI), Z27, Z0
 	VPMOVB2M   Z0, K1
@@ -3216,6 +3264,7 @@ TEXT ·u8ToF16AVX512(SB), NOSPLIT, $512-56
 	CMPQ      CX, $0x00000100
 	JB        single
 
+	PCALIGN	$32
 four:
 	VPERMB     (SI), Z27, Z0
 	VPMOVB2M   Z0, K1
@@ -3289,6 +3338,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VPERMB     (SI), Z27, Z0
 	VPMOVB2M   Z0, K1
@@ -3440,6 +3490,7 @@ TEXT ·i16ToF16AVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64 (SI), Z1
 	VPMADDWD  Z14, Z1, Z0
@@ -3485,6 +3536,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64 (SI), Z1
 	VPMADDWD  Z14, Z1, Z0
@@ -3619,6 +3671,7 @@ TEXT ·u16ToF16AVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64   (SI), Z1
 	VMOVDQA64   Z12, Z0
@@ -3672,6 +3725,7 @@ four:
 	TESTQ       CX, CX
 	JZ          tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64   (SI), Z1
 	VMOVDQA64   Z12, Z0
@@ -3805,6 +3859,7 @@ TEXT ·i32ToF16AVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTDQ2PS (SI), Z0
 	VCVTDQ2PS 64(SI), Z1
@@ -3846,6 +3901,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTDQ2PS (SI), Z0
 	VCVTDQ2PS 64(SI), Z1
@@ -3975,6 +4031,7 @@ TEXT ·f32ToI32AVX2(SB), NOSPLIT, $512-56
 	SUBQ         R12, CX
 	JZ           ckrest
 
+	PCALIGN	$32
 ckblock:
 	MOVQ    $0x00000400, R13
 	CMPQ    CX, R13
@@ -4012,6 +4069,7 @@ ckspecial:
 	MOVQ R8, SI
 	MOVQ R9, DI
 
+	PCALIGN	$32
 ckstep:
 	VMOVDQA    Y14, Y11
 	VCVTTPS2DQ (SI), Y0
@@ -4045,6 +4103,7 @@ ckrest:
 	CMPQ CX, $0x00000020
 	JB   single
 
+	PCALIGN	$32
 four:
 	VMOVUPS    (SI), Y1
 	VCVTTPS2DQ Y1, Y0
@@ -4082,6 +4141,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVUPS    (SI), Y1
 	VCVTTPS2DQ Y1, Y0
@@ -4235,6 +4295,7 @@ TEXT ·f32ToI32AVX512(SB), NOSPLIT, $512-56
 	SUBQ         R12, CX
 	JZ           ckrest
 
+	PCALIGN	$32
 ckblock:
 	MOVQ      $0x00000400, R13
 	CMPQ      CX, R13
@@ -4272,6 +4333,7 @@ ckspecial:
 	MOVQ R8, SI
 	MOVQ R9, DI
 
+	PCALIGN	$32
 ckstep:
 	VMOVDQA64  Z14, Z11
 	VCVTTPS2DQ (SI), Z0
@@ -4305,6 +4367,7 @@ ckrest:
 	CMPQ CX, $0x00000040
 	JB   single
 
+	PCALIGN	$32
 four:
 	VMOVUPS    (SI), Z1
 	VCVTTPS2DQ Z1, Z0
@@ -4342,6 +4405,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVUPS    (SI), Z1
 	VCVTTPS2DQ Z1, Z0
@@ -4495,6 +4559,7 @@ TEXT ·f32ToI32AVX512NT(SB), NOSPLIT, $0-56
 	CMPQ         CX, $0x00000040
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVUPS    (SI), Z1
 	VCVTTPS2DQ Z1, Z0
@@ -4532,6 +4597,7 @@ four:
 	TESTQ      CX, CX
 	JZ         done
 
+	PCALIGN	$32
 single:
 	VMOVUPS    (SI), Z1
 	VCVTTPS2DQ Z1, Z0
@@ -4566,6 +4632,7 @@ TEXT ·f32ToI16AVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000040
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMINPS     (SI), Y15, Y0
 	VCMPPS     $0x07, Y0, Y0, Y4
@@ -4619,6 +4686,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMINPS     (SI), Y15, Y0
 	VCMPPS     $0x07, Y0, Y0, Y4
@@ -4758,6 +4826,7 @@ TEXT ·f32ToI8AVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMINPS     (SI), Y15, Y0
 	VMAXPS     Y0, Y14, Y0
@@ -4843,6 +4912,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMINPS     (SI), Y15, Y0
 	VMAXPS     Y0, Y14, Y0
@@ -5006,6 +5076,7 @@ TEXT ·f32ToU8AVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMINPS     (SI), Y15, Y0
 	VCVTTPS2DQ Y0, Y0
@@ -5067,6 +5138,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMINPS     (SI), Y15, Y0
 	VCVTTPS2DQ Y0, Y0
@@ -5207,6 +5279,7 @@ TEXT ·f32ToI16AVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVUPS    (SI), Z0
 	VMINPS     Z0, Z11, Z0
@@ -5256,6 +5329,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVUPS    (SI), Z0
 	VMINPS     Z0, Z11, Z0
@@ -5389,6 +5463,7 @@ TEXT ·f32ToI8AVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVUPS    (SI), Z0
 	VMINPS     Z0, Z11, Z0
@@ -5438,6 +5513,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVUPS    (SI), Z0
 	VMINPS     Z0, Z11, Z0
@@ -5570,6 +5646,7 @@ TEXT ·f32ToU8AVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVUPS    (SI), Z0
 	VMINPS     Z0, Z11, Z0
@@ -5619,6 +5696,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVUPS    (SI), Z0
 	VMINPS     Z0, Z11, Z0
@@ -5750,6 +5828,7 @@ TEXT ·boolToU8AVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMINUB (SI), Y15, Y0
 	VMOVDQU Y0, (DI)
@@ -5767,6 +5846,7 @@ four:
 	TESTQ   CX, CX
 	JZ      tail
 
+	PCALIGN	$32
 single:
 	VPMINUB (SI), Y15, Y0
 	VMOVDQU Y0, (DI)
@@ -5872,6 +5952,7 @@ TEXT ·boolToF32AVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000020
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBD (SI), Y0
 	VPMINUD   Y15, Y0, Y0
@@ -5897,6 +5978,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBD (SI), Y0
 	VPMINUD   Y15, Y0, Y0
@@ -6007,6 +6089,7 @@ TEXT ·boolToU8AVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMINUB   (SI), Z15, Z0
 	VMOVDQU64 Z0, (DI)
@@ -6024,6 +6107,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMINUB   (SI), Z15, Z0
 	VMOVDQU64 Z0, (DI)
@@ -6130,6 +6214,7 @@ TEXT ·boolToF32AVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000040
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBD (SI), Z0
 	VPMINUD   Z15, Z0, Z0
@@ -6155,6 +6240,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBD (SI), Z0
 	VPMINUD   Z15, Z0, Z0
@@ -6267,6 +6353,7 @@ TEXT ·f32ToBoolAVX2(SB), NOSPLIT, $512-56
 	CMPQ    CX, $0x00000080
 	JB      single
 
+	PCALIGN	$32
 four:
 	VCMPPS    $0x04, (SI), Y13, Y0
 	VCMPPS    $0x04, 32(SI), Y13, Y1
@@ -6316,6 +6403,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCMPPS    $0x04, (SI), Y13, Y0
 	VCMPPS    $0x04, 32(SI), Y13, Y1
@@ -6446,6 +6534,7 @@ TEXT ·f32ToBoolAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPTESTMD   (SI), Z14, K1
 	VPTESTMD   64(SI), Z14, K2
@@ -6475,6 +6564,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VPTESTMD   (SI), Z14, K1
 	VPTESTMD   64(SI), Z14, K2
@@ -6591,6 +6681,7 @@ TEXT ·i8ToBF16AVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000040
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVSXBW (SI), Y0
 	VPMADDWD  Y15, Y0, Y1
@@ -6632,6 +6723,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVSXBW (SI), Y0
 	VPMADDWD  Y15, Y0, Y1
@@ -6756,6 +6848,7 @@ TEXT ·i8ToBF16AVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVSXBW (SI), Z0
 	VPMADDWD  Z15, Z0, Z1
@@ -6797,6 +6890,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVSXBW (SI), Z0
 	VPMADDWD  Z15, Z0, Z1

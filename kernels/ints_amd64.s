@@ -17,6 +17,7 @@ TEXT ·i8ToI32AVX2(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000020
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVSXBD (SI), Y0
 	VMOVDQU   Y0, (DI)
@@ -34,6 +35,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVSXBD (SI), Y0
 	VMOVDQU   Y0, (DI)
@@ -136,6 +138,7 @@ TEXT ·i8ToI32AVX512(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000040
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVSXBD (SI), Z0
 	VMOVDQU32 Z0, (DI)
@@ -153,6 +156,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVSXBD (SI), Z0
 	VMOVDQU32 Z0, (DI)
@@ -257,6 +261,7 @@ TEXT ·u8ToI32AVX2(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000020
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBD (SI), Y0
 	VMOVDQU   Y0, (DI)
@@ -274,6 +279,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBD (SI), Y0
 	VMOVDQU   Y0, (DI)
@@ -376,6 +382,7 @@ TEXT ·u8ToI32AVX512(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000040
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBD (SI), Z0
 	VMOVDQU32 Z0, (DI)
@@ -393,6 +400,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBD (SI), Z0
 	VMOVDQU32 Z0, (DI)
@@ -497,6 +505,7 @@ TEXT ·i16ToI32AVX2(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000020
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVSXWD (SI), Y0
 	VMOVDQU   Y0, (DI)
@@ -514,6 +523,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVSXWD (SI), Y0
 	VMOVDQU   Y0, (DI)
@@ -616,6 +626,7 @@ TEXT ·i16ToI32AVX512(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000040
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVSXWD (SI), Z0
 	VMOVDQU32 Z0, (DI)
@@ -633,6 +644,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVSXWD (SI), Z0
 	VMOVDQU32 Z0, (DI)
@@ -737,6 +749,7 @@ TEXT ·i32ToI64AVX2(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000010
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVSXDQ (SI), Y0
 	VMOVDQU   Y0, (DI)
@@ -754,6 +767,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVSXDQ (SI), Y0
 	VMOVDQU   Y0, (DI)
@@ -856,6 +870,7 @@ TEXT ·i32ToI64AVX512(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000020
 	JB   single
 
+	PCALIGN	$32
 four:
 	VPMOVSXDQ (SI), Z0
 	VMOVDQU64 Z0, (DI)
@@ -873,6 +888,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVSXDQ (SI), Z0
 	VMOVDQU64 Z0, (DI)
@@ -977,6 +993,7 @@ TEXT ·i64ToI32AVX2(SB), NOSPLIT, $512-56
 	CMPQ CX, $0x00000020
 	JB   single
 
+	PCALIGN	$32
 four:
 	VMOVDQU (SI), Y0
 	VMOVDQU 32(SI), Y1
@@ -1006,6 +1023,7 @@ four:
 	TESTQ   CX, CX
 	JZ      tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU (SI), Y0
 	VMOVDQU 32(SI), Y1
@@ -1120,6 +1138,7 @@ TEXT ·i32ToI16AVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000040
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPAND     (SI), Y15, Y0
 	VPAND     32(SI), Y15, Y1
@@ -1149,6 +1168,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPAND     (SI), Y15, Y0
 	VPAND     32(SI), Y15, Y1
@@ -1263,6 +1283,7 @@ TEXT ·i32ToI8AVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000040
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPAND        (SI), Y15, Y0
 	VPAND        32(SI), Y15, Y1
@@ -1300,6 +1321,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VPAND        (SI), Y15, Y0
 	VPAND        32(SI), Y15, Y1
@@ -1418,6 +1440,7 @@ TEXT ·i64ToI32AVX512(SB), NOSPLIT, $512-56
 	CMPQ      CX, $0x00000040
 	JB        single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64 (SI), Z0
 	VPERMT2D  64(SI), Z10, Z0
@@ -1439,6 +1462,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64 (SI), Z0
 	VPERMT2D  64(SI), Z10, Z0
@@ -1547,6 +1571,7 @@ TEXT ·i32ToI16AVX512(SB), NOSPLIT, $512-56
 	CMPQ      CX, $0x00000080
 	JB        single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64 (SI), Z0
 	VPERMT2W  64(SI), Z10, Z0
@@ -1568,6 +1593,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64 (SI), Z0
 	VPERMT2W  64(SI), Z10, Z0
@@ -1676,6 +1702,7 @@ TEXT ·i32ToI8AVX512(SB), NOSPLIT, $512-56
 	CMPQ      CX, $0x00000080
 	JB        single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64 (SI), Z0
 	VPERMT2B  64(SI), Z10, Z0
@@ -1697,6 +1724,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64 (SI), Z0
 	VPERMT2B  64(SI), Z10, Z0

@@ -20,6 +20,7 @@ TEXT ·nf4ToF32AVX2(SB), NOSPLIT, $512-56
 	CMPQ    CX, $0x00000020
 	JB      single
 
+	PCALIGN	$32
 four:
 	VPBROADCASTD (SI), Y0
 	VPSRLVD      Y13, Y0, Y0
@@ -57,6 +58,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VPBROADCASTD (SI), Y0
 	VPSRLVD      Y13, Y0, Y0
@@ -181,6 +183,7 @@ TEXT ·u4ToF32AVX2(SB), NOSPLIT, $512-56
 	CMPQ    CX, $0x00000020
 	JB      single
 
+	PCALIGN	$32
 four:
 	VPBROADCASTD (SI), Y0
 	VPSLLVD      Y13, Y0, Y0
@@ -210,6 +213,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VPBROADCASTD (SI), Y0
 	VPSLLVD      Y13, Y0, Y0
@@ -328,6 +332,7 @@ TEXT ·i4ToF32AVX2(SB), NOSPLIT, $512-56
 	CMPQ    CX, $0x00000020
 	JB      single
 
+	PCALIGN	$32
 four:
 	VPBROADCASTD (SI), Y0
 	VPSLLVD      Y13, Y0, Y0
@@ -357,6 +362,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VPBROADCASTD (SI), Y0
 	VPSLLVD      Y13, Y0, Y0
@@ -474,6 +480,7 @@ TEXT ·u4ToF16AVX2(SB), NOSPLIT, $512-56
 	CMPQ           CX, $0x00000100
 	JB             single
 
+	PCALIGN	$32
 four:
 	VPERMD     (SI), Y12, Y0
 	VPSRLW     $0x04, Y0, Y1
@@ -555,6 +562,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VPERMD     (SI), Y12, Y0
 	VPSRLW     $0x04, Y0, Y1
@@ -717,6 +725,7 @@ TEXT ·i4ToF16AVX2(SB), NOSPLIT, $512-56
 	CMPQ           CX, $0x00000100
 	JB             single
 
+	PCALIGN	$32
 four:
 	VPERMD     (SI), Y12, Y0
 	VPSRLW     $0x04, Y0, Y1
@@ -798,6 +807,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VPERMD     (SI), Y12, Y0
 	VPSRLW     $0x04, Y0, Y1
@@ -954,6 +964,7 @@ TEXT ·nf4ToF16AVX2(SB), NOSPLIT, $512-56
 	CMPQ           CX, $0x00000100
 	JB             single
 
+	PCALIGN	$32
 four:
 	VPERMD     (SI), Y12, Y0
 	VPSRLW     $0x04, Y0, Y1
@@ -1035,6 +1046,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VPERMD     (SI), Y12, Y0
 	VPSRLW     $0x04, Y0, Y1
@@ -1191,6 +1203,7 @@ TEXT ·f4e2m1ToF16AVX2(SB), NOSPLIT, $512-56
 	CMPQ           CX, $0x00000100
 	JB             single
 
+	PCALIGN	$32
 four:
 	VPERMD     (SI), Y12, Y0
 	VPSRLW     $0x04, Y0, Y1
@@ -1264,6 +1277,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VPERMD     (SI), Y12, Y0
 	VPSRLW     $0x04, Y0, Y1
@@ -1415,6 +1429,7 @@ TEXT ·f4e2m1ToF32AVX2(SB), NOSPLIT, $512-56
 	CMPQ           CX, $0x00000100
 	JB             single
 
+	PCALIGN	$32
 four:
 	VMOVDQU    (SI), Y0
 	VPSHUFB    Y12, Y0, Y0
@@ -1560,6 +1575,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU    (SI), Y0
 	VPSHUFB    Y12, Y0, Y0
@@ -1763,6 +1779,7 @@ TEXT ·u4ToF32AVX512(SB), NOSPLIT, $512-56
 	CMPQ    CX, $0x00000040
 	JB      single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBQ (SI), Z0
 	VPSLLQ    $0x1c, Z0, Z1
@@ -1792,6 +1809,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBQ (SI), Z0
 	VPSLLQ    $0x1c, Z0, Z1
@@ -1906,6 +1924,7 @@ TEXT ·u4ToF16AVX512(SB), NOSPLIT, $512-56
 	CMPQ      CX, $0x00000080
 	JB        single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBD (SI), Z0
 	VPSLLD    $0x0c, Z0, Z1
@@ -1935,6 +1954,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBD (SI), Z0
 	VPSLLD    $0x0c, Z0, Z1
@@ -2049,6 +2069,7 @@ TEXT ·i4ToF32AVX512(SB), NOSPLIT, $512-56
 	CMPQ    CX, $0x00000040
 	JB      single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBQ (SI), Z0
 	VPSLLQ    $0x1c, Z0, Z1
@@ -2078,6 +2099,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBQ (SI), Z0
 	VPSLLQ    $0x1c, Z0, Z1
@@ -2192,6 +2214,7 @@ TEXT ·i4ToF16AVX512(SB), NOSPLIT, $512-56
 	CMPQ      CX, $0x00000080
 	JB        single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBD (SI), Z0
 	VPSLLD    $0x0c, Z0, Z1
@@ -2221,6 +2244,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBD (SI), Z0
 	VPSLLD    $0x0c, Z0, Z1
@@ -2335,6 +2359,7 @@ TEXT ·nf4ToF32AVX512(SB), NOSPLIT, $512-56
 	CMPQ    CX, $0x00000040
 	JB      single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBQ (SI), Z0
 	VPSLLQ    $0x1c, Z0, Z1
@@ -2364,6 +2389,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBQ (SI), Z0
 	VPSLLQ    $0x1c, Z0, Z1
@@ -2478,6 +2504,7 @@ TEXT ·nf4ToF16AVX512(SB), NOSPLIT, $512-56
 	CMPQ      CX, $0x00000080
 	JB        single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBD (SI), Z0
 	VPSLLD    $0x0c, Z0, Z1
@@ -2507,6 +2534,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBD (SI), Z0
 	VPSLLD    $0x0c, Z0, Z1
@@ -2621,6 +2649,7 @@ TEXT ·f4e2m1ToF32AVX512(SB), NOSPLIT, $512-56
 	CMPQ    CX, $0x00000040
 	JB      single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBQ (SI), Z0
 	VPSLLQ    $0x1c, Z0, Z1
@@ -2650,6 +2679,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBQ (SI), Z0
 	VPSLLQ    $0x1c, Z0, Z1
@@ -2764,6 +2794,7 @@ TEXT ·f4e2m1ToF16AVX512(SB), NOSPLIT, $512-56
 	CMPQ      CX, $0x00000080
 	JB        single
 
+	PCALIGN	$32
 four:
 	VPMOVZXBD (SI), Z0
 	VPSLLD    $0x0c, Z0, Z1
@@ -2793,6 +2824,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXBD (SI), Z0
 	VPSLLD    $0x0c, Z0, Z1

@@ -39,6 +39,7 @@ TEXT ·f32ToF8e4m3ONNXAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -356,6 +357,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -727,6 +729,7 @@ TEXT ·f32ToF8e4m3ONNXAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -904,6 +907,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -1150,6 +1154,7 @@ TEXT ·f32ToF8e5m2ONNXAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -1467,6 +1472,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -1814,6 +1820,7 @@ TEXT ·f32ToF8e5m2ONNXAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -1991,6 +1998,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -2237,6 +2245,7 @@ TEXT ·f32ToF8e4m3fnuzONNXAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -2602,6 +2611,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -2985,6 +2995,7 @@ TEXT ·f32ToF8e4m3fnuzONNXAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -3170,6 +3181,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -3422,6 +3434,7 @@ TEXT ·f32ToF8e5m2fnuzONNXAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -3787,6 +3800,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -4170,6 +4184,7 @@ TEXT ·f32ToF8e5m2fnuzONNXAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -4355,6 +4370,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -4607,6 +4623,7 @@ TEXT ·f16ToF8e4m3ONNXAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -4924,6 +4941,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -5271,6 +5289,7 @@ TEXT ·f16ToF8e4m3ONNXAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -5368,6 +5387,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -5554,6 +5574,7 @@ TEXT ·f16ToF8e5m2ONNXAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -5871,6 +5892,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -6218,6 +6240,7 @@ TEXT ·f16ToF8e5m2ONNXAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -6315,6 +6338,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -6501,6 +6525,7 @@ TEXT ·f16ToF8e4m3fnuzONNXAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -6866,6 +6891,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -7249,6 +7275,7 @@ TEXT ·f16ToF8e4m3fnuzONNXAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -7354,6 +7381,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -7546,6 +7574,7 @@ TEXT ·f16ToF8e5m2fnuzONNXAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -7911,6 +7940,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -8294,6 +8324,7 @@ TEXT ·f16ToF8e5m2fnuzONNXAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -8399,6 +8430,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -8591,6 +8623,7 @@ TEXT ·bf16ToF8e4m3ONNXAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -8924,6 +8957,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -9283,6 +9317,7 @@ TEXT ·bf16ToF8e4m3ONNXAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -9476,6 +9511,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -9734,6 +9770,7 @@ TEXT ·bf16ToF8e5m2ONNXAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -10067,6 +10104,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -10426,6 +10464,7 @@ TEXT ·bf16ToF8e5m2ONNXAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -10619,6 +10658,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -10877,6 +10917,7 @@ TEXT ·bf16ToF8e4m3fnuzONNXAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -11258,6 +11299,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -11653,6 +11695,7 @@ TEXT ·bf16ToF8e4m3fnuzONNXAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -11854,6 +11897,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -12118,6 +12162,7 @@ TEXT ·bf16ToF8e5m2fnuzONNXAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -12499,6 +12544,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -12894,6 +12940,7 @@ TEXT ·bf16ToF8e5m2fnuzONNXAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -13095,6 +13142,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -13359,6 +13407,7 @@ TEXT ·f32ToF8e4m3ONNXNoSatAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -13644,6 +13693,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -13967,6 +14017,7 @@ TEXT ·f32ToF8e4m3ONNXNoSatAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -14120,6 +14171,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -14348,6 +14400,7 @@ TEXT ·f32ToF8e5m2ONNXNoSatAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -14665,6 +14718,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -15012,6 +15066,7 @@ TEXT ·f32ToF8e5m2ONNXNoSatAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -15189,6 +15244,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -15435,6 +15491,7 @@ TEXT ·f32ToF8e4m3fnuzONNXNoSatAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -15768,6 +15825,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -16127,6 +16185,7 @@ TEXT ·f32ToF8e4m3fnuzONNXNoSatAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -16312,6 +16371,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -16564,6 +16624,7 @@ TEXT ·f32ToF8e5m2fnuzONNXNoSatAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -16897,6 +16958,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -17256,6 +17318,7 @@ TEXT ·f32ToF8e5m2fnuzONNXNoSatAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -17441,6 +17504,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -17693,6 +17757,7 @@ TEXT ·f16ToF8e4m3ONNXNoSatAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -17978,6 +18043,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -18301,6 +18367,7 @@ TEXT ·f16ToF8e4m3ONNXNoSatAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -18374,6 +18441,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -18542,6 +18610,7 @@ TEXT ·f16ToF8e5m2ONNXNoSatAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -18859,6 +18928,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -19206,6 +19276,7 @@ TEXT ·f16ToF8e5m2ONNXNoSatAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -19303,6 +19374,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -19489,6 +19561,7 @@ TEXT ·f16ToF8e4m3fnuzONNXNoSatAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -19822,6 +19895,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -20181,6 +20255,7 @@ TEXT ·f16ToF8e4m3fnuzONNXNoSatAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -20286,6 +20361,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -20478,6 +20554,7 @@ TEXT ·f16ToF8e5m2fnuzONNXNoSatAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -20811,6 +20888,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -21170,6 +21248,7 @@ TEXT ·f16ToF8e5m2fnuzONNXNoSatAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -21275,6 +21354,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -21467,6 +21547,7 @@ TEXT ·bf16ToF8e4m3ONNXNoSatAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -21768,6 +21849,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -22103,6 +22185,7 @@ TEXT ·bf16ToF8e4m3ONNXNoSatAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -22272,6 +22355,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -22512,6 +22596,7 @@ TEXT ·bf16ToF8e5m2ONNXNoSatAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -22845,6 +22930,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -23204,6 +23290,7 @@ TEXT ·bf16ToF8e5m2ONNXNoSatAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -23397,6 +23484,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -23655,6 +23743,7 @@ TEXT ·bf16ToF8e4m3fnuzONNXNoSatAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -24004,6 +24093,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -24375,6 +24465,7 @@ TEXT ·bf16ToF8e4m3fnuzONNXNoSatAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -24576,6 +24667,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -24840,6 +24932,7 @@ TEXT ·bf16ToF8e5m2fnuzONNXNoSatAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -25189,6 +25282,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -25560,6 +25654,7 @@ TEXT ·bf16ToF8e5m2fnuzONNXNoSatAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -25761,6 +25856,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -26025,6 +26121,7 @@ TEXT ·f32ToF8e4m3MLDtypesAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -26310,6 +26407,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -26633,6 +26731,7 @@ TEXT ·f32ToF8e4m3MLDtypesAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -26786,6 +26885,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -27014,6 +27114,7 @@ TEXT ·f32ToF8e5m2MLDtypesAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -27331,6 +27432,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -27684,6 +27786,7 @@ TEXT ·f32ToF8e5m2MLDtypesAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -27861,6 +27964,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -28107,6 +28211,7 @@ TEXT ·f32ToF8e4m3fnuzMLDtypesAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -28440,6 +28545,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -28799,6 +28905,7 @@ TEXT ·f32ToF8e4m3fnuzMLDtypesAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -28984,6 +29091,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -29236,6 +29344,7 @@ TEXT ·f32ToF8e5m2fnuzMLDtypesAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -29569,6 +29678,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -29928,6 +30038,7 @@ TEXT ·f32ToF8e5m2fnuzMLDtypesAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -30113,6 +30224,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32    (SI), Z4
 	VPTESTMD     Z17, Z4, K5
@@ -30365,6 +30477,7 @@ TEXT ·f16ToF8e4m3MLDtypesAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -30650,6 +30763,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -30973,6 +31087,7 @@ TEXT ·f16ToF8e4m3MLDtypesAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -31046,6 +31161,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -31214,6 +31330,7 @@ TEXT ·f16ToF8e5m2MLDtypesAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -31531,6 +31648,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -31878,6 +31996,7 @@ TEXT ·f16ToF8e5m2MLDtypesAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -31975,6 +32094,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -32161,6 +32281,7 @@ TEXT ·f16ToF8e4m3fnuzMLDtypesAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -32494,6 +32615,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -32853,6 +32975,7 @@ TEXT ·f16ToF8e4m3fnuzMLDtypesAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -32958,6 +33081,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -33150,6 +33274,7 @@ TEXT ·f16ToF8e5m2fnuzMLDtypesAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -33483,6 +33608,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y5
@@ -33842,6 +33968,7 @@ TEXT ·f16ToF8e5m2fnuzMLDtypesAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -33947,6 +34074,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64  (SI), Z0
 	VMOVDQU64  64(SI), Z1
@@ -34139,6 +34267,7 @@ TEXT ·bf16ToF8e4m3MLDtypesAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -34440,6 +34569,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -34775,6 +34905,7 @@ TEXT ·bf16ToF8e4m3MLDtypesAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -34944,6 +35075,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -35184,6 +35316,7 @@ TEXT ·bf16ToF8e5m2MLDtypesAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -35517,6 +35650,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -35876,6 +36010,7 @@ TEXT ·bf16ToF8e5m2MLDtypesAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -36069,6 +36204,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -36327,6 +36463,7 @@ TEXT ·bf16ToF8e4m3fnuzMLDtypesAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -36676,6 +36813,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -37047,6 +37185,7 @@ TEXT ·bf16ToF8e4m3fnuzMLDtypesAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -37248,6 +37387,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -37512,6 +37652,7 @@ TEXT ·bf16ToF8e5m2fnuzMLDtypesAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -37861,6 +38002,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -38232,6 +38374,7 @@ TEXT ·bf16ToF8e5m2fnuzMLDtypesAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -38433,6 +38576,7 @@ four:
 	TESTQ        CX, CX
 	JZ           tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD    (SI), Z4
 	VPSLLD       $0x10, Z4, Z4
@@ -38694,6 +38838,7 @@ TEXT ·f64ToF16ONNXAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000040
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVUPD    (SI), Y0
 	VCVTPD2PSY Y0, X5
@@ -38911,6 +39056,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVUPD    (SI), Y0
 	VCVTPD2PSY Y0, X5
@@ -39191,6 +39337,7 @@ TEXT ·f64ToF16ONNXAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64        (SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
@@ -39296,6 +39443,7 @@ four:
 	TESTQ            CX, CX
 	JZ               tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64        (SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
@@ -39485,6 +39633,7 @@ TEXT ·f64ToBF16ONNXAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000040
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVUPD    (SI), Y0
 	VCVTPD2PSY Y0, X5
@@ -39862,6 +40011,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVUPD    (SI), Y0
 	VCVTPD2PSY Y0, X5
@@ -40244,6 +40394,7 @@ TEXT ·f64ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64        (SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
@@ -40477,6 +40628,7 @@ four:
 	TESTQ            CX, CX
 	JZ               tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64        (SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
@@ -40762,6 +40914,7 @@ TEXT ·i32ToF16ONNXAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000040
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTDQ2PD  (SI), Y0
 	VCVTPD2PSY Y0, X5
@@ -40979,6 +41132,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VCVTDQ2PD  (SI), Y0
 	VCVTPD2PSY Y0, X5
@@ -41241,6 +41395,7 @@ TEXT ·i32ToF16ONNXAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32 (SI), Z1
 	VCVTDQ2PS Z1, Z0
@@ -41298,6 +41453,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32 (SI), Z1
 	VCVTDQ2PS Z1, Z0
@@ -41451,6 +41607,7 @@ TEXT ·i32ToBF16ONNXAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000040
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTDQ2PD  (SI), Y0
 	VCVTPD2PSY Y0, X5
@@ -41764,6 +41921,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VCVTDQ2PD  (SI), Y0
 	VCVTPD2PSY Y0, X5
@@ -42098,6 +42256,7 @@ TEXT ·i32ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32        (SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
@@ -42283,6 +42442,7 @@ four:
 	TESTQ            CX, CX
 	JZ               tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32        (SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
@@ -42532,6 +42692,7 @@ TEXT ·u32ToBF16ONNXAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000040
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTDQ2PD  (SI), Y0
 	VCMPPD     $0x01, Y10, Y0, Y6
@@ -42893,6 +43054,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VCVTDQ2PD  (SI), Y0
 	VCMPPD     $0x01, Y10, Y0, Y6
@@ -43263,6 +43425,7 @@ TEXT ·u32ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32         (SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
@@ -43448,6 +43611,7 @@ four:
 	TESTQ             CX, CX
 	JZ                tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32         (SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
@@ -43688,6 +43852,7 @@ TEXT ·i64ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64        (SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
@@ -43873,6 +44038,7 @@ four:
 	TESTQ            CX, CX
 	JZ               tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64        (SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
@@ -44113,6 +44279,7 @@ TEXT ·u64ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64         (SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
@@ -44298,6 +44465,7 @@ four:
 	TESTQ             CX, CX
 	JZ                tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64         (SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
@@ -44547,6 +44715,7 @@ TEXT ·f64ToF16MLDtypesAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000040
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVUPD    (SI), Y0
 	VCVTPD2PSY Y0, X5
@@ -44764,6 +44933,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVUPD    (SI), Y0
 	VCVTPD2PSY Y0, X5
@@ -45026,6 +45196,7 @@ TEXT ·f64ToF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64        (SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
@@ -45131,6 +45302,7 @@ four:
 	TESTQ            CX, CX
 	JZ               tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64        (SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
@@ -45320,6 +45492,7 @@ TEXT ·f64ToBF16MLDtypesAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000040
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVUPD    (SI), Y0
 	VCVTPD2PSY Y0, X5
@@ -45697,6 +45870,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VMOVUPD    (SI), Y0
 	VCVTPD2PSY Y0, X5
@@ -46079,6 +46253,7 @@ TEXT ·f64ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64        (SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
@@ -46312,6 +46487,7 @@ four:
 	TESTQ            CX, CX
 	JZ               tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64        (SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
@@ -46597,6 +46773,7 @@ TEXT ·i32ToF16MLDtypesAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000040
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTDQ2PD  (SI), Y0
 	VCVTPD2PSY Y0, X5
@@ -46814,6 +46991,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VCVTDQ2PD  (SI), Y0
 	VCVTPD2PSY Y0, X5
@@ -47076,6 +47254,7 @@ TEXT ·i32ToF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32 (SI), Z1
 	VCVTDQ2PS Z1, Z0
@@ -47133,6 +47312,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32 (SI), Z1
 	VCVTDQ2PS Z1, Z0
@@ -47286,6 +47466,7 @@ TEXT ·i32ToBF16MLDtypesAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000040
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTDQ2PD  (SI), Y0
 	VCVTPD2PSY Y0, X5
@@ -47599,6 +47780,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VCVTDQ2PD  (SI), Y0
 	VCVTPD2PSY Y0, X5
@@ -47933,6 +48115,7 @@ TEXT ·i32ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32        (SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
@@ -48118,6 +48301,7 @@ four:
 	TESTQ            CX, CX
 	JZ               tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32        (SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
@@ -48367,6 +48551,7 @@ TEXT ·u32ToBF16MLDtypesAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000040
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTDQ2PD  (SI), Y0
 	VCMPPD     $0x01, Y10, Y0, Y6
@@ -48728,6 +48913,7 @@ four:
 	TESTQ      CX, CX
 	JZ         tail
 
+	PCALIGN	$32
 single:
 	VCVTDQ2PD  (SI), Y0
 	VCMPPD     $0x01, Y10, Y0, Y6
@@ -49098,6 +49284,7 @@ TEXT ·u32ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32         (SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
@@ -49283,6 +49470,7 @@ four:
 	TESTQ             CX, CX
 	JZ                tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32         (SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
@@ -49523,6 +49711,7 @@ TEXT ·i64ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64        (SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
@@ -49708,6 +49897,7 @@ four:
 	TESTQ            CX, CX
 	JZ               tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64        (SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
@@ -49948,6 +50138,7 @@ TEXT ·u64ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU64         (SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
@@ -50133,6 +50324,7 @@ four:
 	TESTQ             CX, CX
 	JZ                tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU64         (SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
@@ -50383,6 +50575,7 @@ TEXT ·f32ToF8e8m0ONNXAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -50652,6 +50845,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -50983,6 +51177,7 @@ TEXT ·f32ToF8e8m0ONNXAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32 (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -51236,6 +51431,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32 (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -51547,6 +51743,7 @@ TEXT ·f16ToF8e8m0ONNXAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -51816,6 +52013,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -52129,6 +52327,7 @@ TEXT ·f16ToF8e8m0ONNXAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -52382,6 +52581,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -52683,6 +52883,7 @@ TEXT ·bf16ToF8e8m0ONNXAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -52968,6 +53169,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -53293,6 +53495,7 @@ TEXT ·bf16ToF8e8m0ONNXAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Z16
 	VPSLLD    $0x10, Z16, Z16
@@ -53562,6 +53765,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Z16
 	VPSLLD    $0x10, Z16, Z16
@@ -53875,6 +54079,7 @@ TEXT ·f32ToF8e8m0ONNXDownAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -54144,6 +54349,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -54457,6 +54663,7 @@ TEXT ·f32ToF8e8m0ONNXDownAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32 (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -54710,6 +54917,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32 (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -55011,6 +55219,7 @@ TEXT ·f16ToF8e8m0ONNXDownAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -55280,6 +55489,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -55593,6 +55803,7 @@ TEXT ·f16ToF8e8m0ONNXDownAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -55846,6 +56057,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -56147,6 +56359,7 @@ TEXT ·bf16ToF8e8m0ONNXDownAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -56432,6 +56645,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -56757,6 +56971,7 @@ TEXT ·bf16ToF8e8m0ONNXDownAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Z16
 	VPSLLD    $0x10, Z16, Z16
@@ -57026,6 +57241,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Z16
 	VPSLLD    $0x10, Z16, Z16
@@ -57339,6 +57555,7 @@ TEXT ·f32ToF8e8m0ONNXNearestAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -57608,6 +57825,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -57921,6 +58139,7 @@ TEXT ·f32ToF8e8m0ONNXNearestAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32 (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -58174,6 +58393,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32 (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -58475,6 +58695,7 @@ TEXT ·f16ToF8e8m0ONNXNearestAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -58744,6 +58965,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -59057,6 +59279,7 @@ TEXT ·f16ToF8e8m0ONNXNearestAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -59310,6 +59533,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -59611,6 +59835,7 @@ TEXT ·bf16ToF8e8m0ONNXNearestAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -59896,6 +60121,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -60221,6 +60447,7 @@ TEXT ·bf16ToF8e8m0ONNXNearestAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Z16
 	VPSLLD    $0x10, Z16, Z16
@@ -60490,6 +60717,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Z16
 	VPSLLD    $0x10, Z16, Z16
@@ -60803,6 +61031,7 @@ TEXT ·f32ToF8e8m0ONNXNoSatAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -61072,6 +61301,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -61385,6 +61615,7 @@ TEXT ·f32ToF8e8m0ONNXNoSatAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32 (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -61638,6 +61869,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32 (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -61939,6 +62171,7 @@ TEXT ·f16ToF8e8m0ONNXNoSatAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -62208,6 +62441,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -62521,6 +62755,7 @@ TEXT ·f16ToF8e8m0ONNXNoSatAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -62774,6 +63009,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -63075,6 +63311,7 @@ TEXT ·bf16ToF8e8m0ONNXNoSatAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -63360,6 +63597,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -63685,6 +63923,7 @@ TEXT ·bf16ToF8e8m0ONNXNoSatAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Z16
 	VPSLLD    $0x10, Z16, Z16
@@ -63954,6 +64193,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Z16
 	VPSLLD    $0x10, Z16, Z16
@@ -64267,6 +64507,7 @@ TEXT ·f32ToF8e8m0ONNXNoSatDownAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -64536,6 +64777,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -64849,6 +65091,7 @@ TEXT ·f32ToF8e8m0ONNXNoSatDownAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32 (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -65102,6 +65345,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32 (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -65403,6 +65647,7 @@ TEXT ·f16ToF8e8m0ONNXNoSatDownAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -65672,6 +65917,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -65985,6 +66231,7 @@ TEXT ·f16ToF8e8m0ONNXNoSatDownAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -66238,6 +66485,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -66539,6 +66787,7 @@ TEXT ·bf16ToF8e8m0ONNXNoSatDownAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -66824,6 +67073,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -67149,6 +67399,7 @@ TEXT ·bf16ToF8e8m0ONNXNoSatDownAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Z16
 	VPSLLD    $0x10, Z16, Z16
@@ -67418,6 +67669,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Z16
 	VPSLLD    $0x10, Z16, Z16
@@ -67731,6 +67983,7 @@ TEXT ·f32ToF8e8m0ONNXNoSatNearestAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -68000,6 +68253,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -68313,6 +68567,7 @@ TEXT ·f32ToF8e8m0ONNXNoSatNearestAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32 (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -68566,6 +68821,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32 (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -68867,6 +69123,7 @@ TEXT ·f16ToF8e8m0ONNXNoSatNearestAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -69136,6 +69393,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -69449,6 +69707,7 @@ TEXT ·f16ToF8e8m0ONNXNoSatNearestAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -69702,6 +69961,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -70003,6 +70263,7 @@ TEXT ·bf16ToF8e8m0ONNXNoSatNearestAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -70288,6 +70549,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -70613,6 +70875,7 @@ TEXT ·bf16ToF8e8m0ONNXNoSatNearestAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Z16
 	VPSLLD    $0x10, Z16, Z16
@@ -70882,6 +71145,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Z16
 	VPSLLD    $0x10, Z16, Z16
@@ -71195,6 +71459,7 @@ TEXT ·f32ToF8e8m0MLDtypesAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -71432,6 +71697,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU   (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -71721,6 +71987,7 @@ TEXT ·f32ToF8e8m0MLDtypesAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VMOVDQU32 (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -71942,6 +72209,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VMOVDQU32 (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -72219,6 +72487,7 @@ TEXT ·f16ToF8e8m0MLDtypesAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -72456,6 +72725,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Y4
 	VPAND     Y15, Y4, Y6
@@ -72745,6 +73015,7 @@ TEXT ·f16ToF8e8m0MLDtypesAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VCVTPH2PS (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -72966,6 +73237,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VCVTPH2PS (SI), Z16
 	VPANDD    Z15, Z16, Z17
@@ -73243,6 +73515,7 @@ TEXT ·bf16ToF8e8m0MLDtypesAVX2(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000080
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -73496,6 +73769,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Y4
 	VPSLLD    $0x10, Y4, Y4
@@ -73797,6 +74071,7 @@ TEXT ·bf16ToF8e8m0MLDtypesAVX512(SB), NOSPLIT, $512-56
 	CMPQ         CX, $0x00000100
 	JB           single
 
+	PCALIGN	$32
 four:
 	VPMOVZXWD (SI), Z16
 	VPSLLD    $0x10, Z16, Z16
@@ -74034,6 +74309,7 @@ four:
 	TESTQ     CX, CX
 	JZ        tail
 
+	PCALIGN	$32
 single:
 	VPMOVZXWD (SI), Z16
 	VPSLLD    $0x10, Z16, Z16

@@ -17,6 +17,7 @@ TEXT ·mxfp4ToF32AVX512(SB), NOSPLIT, $0-80
 	TESTQ     CX, CX
 	JZ        done
 
+	PCALIGN	$32
 step:
 	MOVBLZX             (DX), AX
 	VBROADCASTSS        (R8)(AX*4), Z0
@@ -110,6 +111,7 @@ group:
 	CMPQ            CX, $0x00000004
 	JAE             group
 
+	PCALIGN	$32
 single:
 	TESTQ CX, CX
 	JZ    done
@@ -185,6 +187,7 @@ group:
 	CMPQ            CX, $0x00000004
 	JAE             group
 
+	PCALIGN	$32
 single:
 	TESTQ CX, CX
 	JZ    done
@@ -220,6 +223,7 @@ TEXT ·nvfp4ToF32AVX512(SB), NOSPLIT, $0-80
 	TESTQ     CX, CX
 	JZ        done
 
+	PCALIGN	$32
 step:
 	MOVBLZX             (DX), AX
 	VBROADCASTSS        (R8)(AX*4), Z0
@@ -319,6 +323,7 @@ group:
 	CMPQ         CX, $0x00000004
 	JAE          group
 
+	PCALIGN	$32
 single:
 	TESTQ CX, CX
 	JZ    done
@@ -431,6 +436,7 @@ group:
 	CMPQ         CX, $0x00000004
 	JAE          group
 
+	PCALIGN	$32
 single:
 	TESTQ CX, CX
 	JZ    done
@@ -476,6 +482,7 @@ TEXT ·mxfp8e4m3ToF32AVX512(SB), NOSPLIT, $0-80
 	TESTQ        CX, CX
 	JZ           done
 
+	PCALIGN	$32
 step:
 	MOVBLZX      (DX), AX
 	VBROADCASTSS (R8)(AX*4), Z0
@@ -532,6 +539,7 @@ TEXT ·mxfp8e4m3ToBF16AVX512(SB), NOSPLIT, $0-80
 	TESTQ        CX, CX
 	JZ           done
 
+	PCALIGN	$32
 step:
 	MOVBLZX      (DX), AX
 	VBROADCASTSS (R8)(AX*4), Z0
@@ -1117,6 +1125,7 @@ groupnext:
 groupslow:
 	MOVL $0x00000010, R10
 
+	PCALIGN	$32
 groupslowloop:
 	VPANDD     (SI), Z31, Z0
 	VPANDD     64(SI), Z31, Z1
@@ -1319,6 +1328,7 @@ tail:
 	TESTQ CX, CX
 	JZ    done
 
+	PCALIGN	$32
 tailloop:
 	VPANDD     (SI), Z31, Z0
 	VPANDD     64(SI), Z31, Z1
@@ -1464,6 +1474,7 @@ TEXT ·mxfp4ToF32AVX2(SB), NOSPLIT, $0-80
 	TESTQ   CX, CX
 	JZ      done
 
+	PCALIGN	$32
 step:
 	MOVBLZX      (DX), AX
 	VBROADCASTSS (R8)(AX*4), Y0
@@ -1615,6 +1626,7 @@ group:
 	CMPQ           CX, $0x00000004
 	JAE            group
 
+	PCALIGN	$32
 single:
 	TESTQ CX, CX
 	JZ    done
@@ -1751,6 +1763,7 @@ group:
 	CMPQ           CX, $0x00000004
 	JAE            group
 
+	PCALIGN	$32
 single:
 	TESTQ CX, CX
 	JZ    done
@@ -1799,6 +1812,7 @@ TEXT ·nvfp4ToF32AVX2(SB), NOSPLIT, $0-80
 	TESTQ   CX, CX
 	JZ      done
 
+	PCALIGN	$32
 step:
 	MOVBLZX      (DX), AX
 	VBROADCASTSS (R8)(AX*4), Y0
@@ -1968,6 +1982,7 @@ group:
 	CMPQ           CX, $0x00000004
 	JAE            group
 
+	PCALIGN	$32
 single:
 	TESTQ CX, CX
 	JZ    done
@@ -2128,6 +2143,7 @@ group:
 	CMPQ           CX, $0x00000004
 	JAE            group
 
+	PCALIGN	$32
 single:
 	TESTQ CX, CX
 	JZ    done
@@ -2189,6 +2205,7 @@ TEXT ·mxfp8e4m3ToF32AVX2(SB), NOSPLIT, $0-80
 	TESTQ        CX, CX
 	JZ           done
 
+	PCALIGN	$32
 step:
 	MOVBLZX      (DX), AX
 	VBROADCASTSS (R8)(AX*4), Y0
@@ -2275,6 +2292,7 @@ TEXT ·mxfp8e4m3ToBF16AVX2(SB), NOSPLIT, $0-80
 	TESTQ        CX, CX
 	JZ           done
 
+	PCALIGN	$32
 step:
 	MOVBLZX      (DX), AX
 	VBROADCASTSS (R8)(AX*4), Y0
@@ -2388,6 +2406,7 @@ TEXT ·f32ToMXFP4AVX2(SB), NOSPLIT, $0-80
 	TESTQ        CX, CX
 	JZ           done
 
+	PCALIGN	$32
 step:
 	VPAND        (SI), Y15, Y0
 	VPAND        32(SI), Y15, Y1
@@ -2562,6 +2581,7 @@ finite:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 
+	PCALIGN	$32
 steps:
 	VPMOVZXBD (SI), Z6
 	VPMULLD   Z29, Z6, Z6
@@ -2616,6 +2636,7 @@ finite2:
 	CMPQ         R12, $0x00000004
 	JB           single2
 
+	PCALIGN	$32
 steps2:
 	VPMOVZXBD (SI), Z6
 	VPMULLD   Z29, Z6, Z6
@@ -2639,6 +2660,7 @@ steps2:
 	CMPQ      R12, $0x00000004
 	JAE       steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -2692,6 +2714,7 @@ finite3:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 
+	PCALIGN	$32
 steps3:
 	VPMOVZXBD (SI), Z6
 	VPMULLD   Z29, Z6, Z6
@@ -2746,6 +2769,7 @@ finite4:
 	CMPQ         R12, $0x00000004
 	JB           single4
 
+	PCALIGN	$32
 steps4:
 	VPMOVZXBD (SI), Z6
 	VPMULLD   Z29, Z6, Z6
@@ -2769,6 +2793,7 @@ steps4:
 	CMPQ      R12, $0x00000004
 	JAE       steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -2989,6 +3014,7 @@ finite:
 	VCVTPS2PH $0x00, Z2, Y5
 	VCVTPH2PS Y5, Z5
 
+	PCALIGN	$32
 steps:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
 	VPERMPS             Z5, Z6, Z6
@@ -3051,6 +3077,7 @@ finite2:
 	CMPQ      R12, $0x00000004
 	JB        single2
 
+	PCALIGN	$32
 steps2:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
 	VPERMPS             Z5, Z6, Z6
@@ -3082,6 +3109,7 @@ steps2:
 	CMPQ                R12, $0x00000004
 	JAE                 steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -3137,6 +3165,7 @@ finite3:
 	VCVTPS2PH $0x00, Z2, Y5
 	VCVTPH2PS Y5, Z5
 
+	PCALIGN	$32
 steps3:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
 	VPERMPS             Z5, Z6, Z6
@@ -3199,6 +3228,7 @@ finite4:
 	CMPQ      R12, $0x00000004
 	JB        single4
 
+	PCALIGN	$32
 steps4:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
 	VPERMPS             Z5, Z6, Z6
@@ -3230,6 +3260,7 @@ steps4:
 	CMPQ                R12, $0x00000004
 	JAE                 steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -3306,6 +3337,7 @@ finite:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 
+	PCALIGN	$32
 steps:
 	VPMOVZXBD (SI), Z6
 	VPMULLD   Z29, Z6, Z6
@@ -3352,6 +3384,7 @@ finite2:
 	CMPQ         R12, $0x00000004
 	JB           single2
 
+	PCALIGN	$32
 steps2:
 	VPMOVZXBD (SI), Z6
 	VPMULLD   Z29, Z6, Z6
@@ -3375,6 +3408,7 @@ steps2:
 	CMPQ      R12, $0x00000004
 	JAE       steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -3420,6 +3454,7 @@ finite3:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 
+	PCALIGN	$32
 steps3:
 	VPMOVZXBD (SI), Z6
 	VPMULLD   Z29, Z6, Z6
@@ -3466,6 +3501,7 @@ finite4:
 	CMPQ         R12, $0x00000004
 	JB           single4
 
+	PCALIGN	$32
 steps4:
 	VPMOVZXBD (SI), Z6
 	VPMULLD   Z29, Z6, Z6
@@ -3489,6 +3525,7 @@ steps4:
 	CMPQ      R12, $0x00000004
 	JAE       steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -3570,6 +3607,7 @@ finite:
 	VCVTPS2PH $0x00, Z2, Y5
 	VCVTPH2PS Y5, Z5
 
+	PCALIGN	$32
 steps:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
 	VPERMPS             Z5, Z6, Z6
@@ -3624,6 +3662,7 @@ finite2:
 	CMPQ      R12, $0x00000004
 	JB        single2
 
+	PCALIGN	$32
 steps2:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
 	VPERMPS             Z5, Z6, Z6
@@ -3655,6 +3694,7 @@ steps2:
 	CMPQ                R12, $0x00000004
 	JAE                 steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -3702,6 +3742,7 @@ finite3:
 	VCVTPS2PH $0x00, Z2, Y5
 	VCVTPH2PS Y5, Z5
 
+	PCALIGN	$32
 steps3:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
 	VPERMPS             Z5, Z6, Z6
@@ -3756,6 +3797,7 @@ finite4:
 	CMPQ      R12, $0x00000004
 	JB        single4
 
+	PCALIGN	$32
 steps4:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
 	VPERMPS             Z5, Z6, Z6
@@ -3787,6 +3829,7 @@ steps4:
 	CMPQ                R12, $0x00000004
 	JAE                 steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -3851,6 +3894,7 @@ group:
 	CMPQ         R12, $0x00000002
 	JB           single
 
+	PCALIGN	$32
 steps:
 	VPMOVZXBD (SI), Z2
 	VCVTDQ2PS Z2, Z2
@@ -3878,6 +3922,7 @@ steps:
 	CMPQ      R12, $0x00000002
 	JAE       steps
 
+	PCALIGN	$32
 single:
 	TESTQ R12, R12
 	JZ    stepped
@@ -3905,6 +3950,7 @@ fix:
 	CMPQ R12, $0x00000002
 	JB   single2
 
+	PCALIGN	$32
 steps2:
 	VPMOVZXBD (SI), Z2
 	VCVTDQ2PS Z2, Z2
@@ -3940,6 +3986,7 @@ steps2:
 	CMPQ      R12, $0x00000002
 	JAE       steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -3991,6 +4038,7 @@ group2:
 	CMPQ         R12, $0x00000002
 	JB           single3
 
+	PCALIGN	$32
 steps3:
 	VPMOVZXBD (SI), Z2
 	VCVTDQ2PS Z2, Z2
@@ -4022,6 +4070,7 @@ steps3:
 	CMPQ      R12, $0x00000002
 	JAE       steps3
 
+	PCALIGN	$32
 single3:
 	TESTQ R12, R12
 	JZ    stepped3
@@ -4051,6 +4100,7 @@ fix2:
 	CMPQ R12, $0x00000002
 	JB   single4
 
+	PCALIGN	$32
 steps4:
 	VPMOVZXBD (SI), Z2
 	VCVTDQ2PS Z2, Z2
@@ -4090,6 +4140,7 @@ steps4:
 	CMPQ      R12, $0x00000002
 	JAE       steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -4164,6 +4215,7 @@ group:
 	CMPQ         R12, $0x00000002
 	JB           single
 
+	PCALIGN	$32
 steps:
 	VPMOVZXBD (SI), Z2
 	VCVTDQ2PS Z2, Z2
@@ -4199,6 +4251,7 @@ steps:
 	CMPQ      R12, $0x00000002
 	JAE       steps
 
+	PCALIGN	$32
 single:
 	TESTQ R12, R12
 	JZ    stepped
@@ -4230,6 +4283,7 @@ fix:
 	CMPQ R12, $0x00000002
 	JB   single2
 
+	PCALIGN	$32
 steps2:
 	VPMOVZXBD (SI), Z2
 	VCVTDQ2PS Z2, Z2
@@ -4273,6 +4327,7 @@ steps2:
 	CMPQ      R12, $0x00000002
 	JAE       steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -4328,6 +4383,7 @@ group2:
 	CMPQ         R12, $0x00000002
 	JB           single3
 
+	PCALIGN	$32
 steps3:
 	VPMOVZXBD (SI), Z2
 	VCVTDQ2PS Z2, Z2
@@ -4363,6 +4419,7 @@ steps3:
 	CMPQ      R12, $0x00000002
 	JAE       steps3
 
+	PCALIGN	$32
 single3:
 	TESTQ R12, R12
 	JZ    stepped3
@@ -4394,6 +4451,7 @@ fix2:
 	CMPQ R12, $0x00000002
 	JB   single4
 
+	PCALIGN	$32
 steps4:
 	VPMOVZXBD (SI), Z2
 	VCVTDQ2PS Z2, Z2
@@ -4437,6 +4495,7 @@ steps4:
 	CMPQ      R12, $0x00000002
 	JAE       steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -4510,6 +4569,7 @@ group:
 	CMPQ         R12, $0x00000002
 	JB           single
 
+	PCALIGN	$32
 steps:
 	VPMOVSXBD (SI), Z2
 	VCVTDQ2PS Z2, Z2
@@ -4533,6 +4593,7 @@ steps:
 	CMPQ      R12, $0x00000002
 	JAE       steps
 
+	PCALIGN	$32
 single:
 	TESTQ R12, R12
 	JZ    stepped
@@ -4558,6 +4619,7 @@ fix:
 	CMPQ R12, $0x00000002
 	JB   single2
 
+	PCALIGN	$32
 steps2:
 	VPMOVSXBD (SI), Z2
 	VCVTDQ2PS Z2, Z2
@@ -4589,6 +4651,7 @@ steps2:
 	CMPQ      R12, $0x00000002
 	JAE       steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -4634,6 +4697,7 @@ group2:
 	CMPQ         R12, $0x00000002
 	JB           single3
 
+	PCALIGN	$32
 steps3:
 	VPMOVSXBD (SI), Z2
 	VCVTDQ2PS Z2, Z2
@@ -4661,6 +4725,7 @@ steps3:
 	CMPQ      R12, $0x00000002
 	JAE       steps3
 
+	PCALIGN	$32
 single3:
 	TESTQ R12, R12
 	JZ    stepped3
@@ -4688,6 +4753,7 @@ fix2:
 	CMPQ R12, $0x00000002
 	JB   single4
 
+	PCALIGN	$32
 steps4:
 	VPMOVSXBD (SI), Z2
 	VCVTDQ2PS Z2, Z2
@@ -4723,6 +4789,7 @@ steps4:
 	CMPQ      R12, $0x00000002
 	JAE       steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -4791,6 +4858,7 @@ group:
 	CMPQ         R12, $0x00000002
 	JB           single
 
+	PCALIGN	$32
 steps:
 	VPMOVSXBD (SI), Z2
 	VCVTDQ2PS Z2, Z2
@@ -4822,6 +4890,7 @@ steps:
 	CMPQ      R12, $0x00000002
 	JAE       steps
 
+	PCALIGN	$32
 single:
 	TESTQ R12, R12
 	JZ    stepped
@@ -4851,6 +4920,7 @@ fix:
 	CMPQ R12, $0x00000002
 	JB   single2
 
+	PCALIGN	$32
 steps2:
 	VPMOVSXBD (SI), Z2
 	VCVTDQ2PS Z2, Z2
@@ -4890,6 +4960,7 @@ steps2:
 	CMPQ      R12, $0x00000002
 	JAE       steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -4939,6 +5010,7 @@ group2:
 	CMPQ         R12, $0x00000002
 	JB           single3
 
+	PCALIGN	$32
 steps3:
 	VPMOVSXBD (SI), Z2
 	VCVTDQ2PS Z2, Z2
@@ -4970,6 +5042,7 @@ steps3:
 	CMPQ      R12, $0x00000002
 	JAE       steps3
 
+	PCALIGN	$32
 single3:
 	TESTQ R12, R12
 	JZ    stepped3
@@ -4999,6 +5072,7 @@ fix2:
 	CMPQ R12, $0x00000002
 	JB   single4
 
+	PCALIGN	$32
 steps4:
 	VPMOVSXBD (SI), Z2
 	VCVTDQ2PS Z2, Z2
@@ -5038,6 +5112,7 @@ steps4:
 	CMPQ      R12, $0x00000002
 	JAE       steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -5109,6 +5184,7 @@ group:
 	SHRQ            $0x05, R12
 	VBROADCASTI64X4 (R8)(AX*1), Z5
 
+	PCALIGN	$32
 steps:
 	VPMOVZXBD (SI), Z6
 	VPMULLD   Z29, Z6, Z6
@@ -5145,6 +5221,7 @@ group2:
 	CMPQ            R12, $0x00000004
 	JB              single2
 
+	PCALIGN	$32
 steps2:
 	VPMOVZXBD (SI), Z6
 	VPMULLD   Z29, Z6, Z6
@@ -5168,6 +5245,7 @@ steps2:
 	CMPQ      R12, $0x00000004
 	JAE       steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -5203,6 +5281,7 @@ group3:
 	SHRQ            $0x05, R12
 	VBROADCASTI64X4 (R8)(AX*1), Z5
 
+	PCALIGN	$32
 steps3:
 	VPMOVZXBD (SI), Z6
 	VPMULLD   Z29, Z6, Z6
@@ -5239,6 +5318,7 @@ group4:
 	CMPQ            R12, $0x00000004
 	JB              single4
 
+	PCALIGN	$32
 steps4:
 	VPMOVZXBD (SI), Z6
 	VPMULLD   Z29, Z6, Z6
@@ -5262,6 +5342,7 @@ steps4:
 	CMPQ      R12, $0x00000004
 	JAE       steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -5323,6 +5404,7 @@ group:
 	SHRQ      $0x05, R12
 	VCVTPH2PS (R8)(AX*1), Z5
 
+	PCALIGN	$32
 steps:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
 	VPERMPS             Z5, Z6, Z6
@@ -5367,6 +5449,7 @@ group2:
 	CMPQ      R12, $0x00000004
 	JB        single2
 
+	PCALIGN	$32
 steps2:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
 	VPERMPS             Z5, Z6, Z6
@@ -5398,6 +5481,7 @@ steps2:
 	CMPQ                R12, $0x00000004
 	JAE                 steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -5435,6 +5519,7 @@ group3:
 	SHRQ      $0x05, R12
 	VCVTPH2PS (R8)(AX*1), Z5
 
+	PCALIGN	$32
 steps3:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
 	VPERMPS             Z5, Z6, Z6
@@ -5479,6 +5564,7 @@ group4:
 	CMPQ      R12, $0x00000004
 	JB        single4
 
+	PCALIGN	$32
 steps4:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
 	VPERMPS             Z5, Z6, Z6
@@ -5510,6 +5596,7 @@ steps4:
 	CMPQ                R12, $0x00000004
 	JAE                 steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -5582,6 +5669,7 @@ finite:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 
+	PCALIGN	$32
 steps:
 	VPMOVZXBD (SI), Z6
 	VPMULLD   Z29, Z6, Z6
@@ -5628,6 +5716,7 @@ finite2:
 	CMPQ         R12, $0x00000004
 	JB           single2
 
+	PCALIGN	$32
 steps2:
 	VPMOVZXBD (SI), Z6
 	VPMULLD   Z29, Z6, Z6
@@ -5651,6 +5740,7 @@ steps2:
 	CMPQ      R12, $0x00000004
 	JAE       steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -5696,6 +5786,7 @@ finite3:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 
+	PCALIGN	$32
 steps3:
 	VPMOVZXBD (SI), Z6
 	VPMULLD   Z29, Z6, Z6
@@ -5742,6 +5833,7 @@ finite4:
 	CMPQ         R12, $0x00000004
 	JB           single4
 
+	PCALIGN	$32
 steps4:
 	VPMOVZXBD (SI), Z6
 	VPMULLD   Z29, Z6, Z6
@@ -5765,6 +5857,7 @@ steps4:
 	CMPQ      R12, $0x00000004
 	JAE       steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -5836,6 +5929,7 @@ finite:
 	VCVTPS2PH $0x00, Z2, Y5
 	VCVTPH2PS Y5, Z5
 
+	PCALIGN	$32
 steps:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
 	VPERMPS             Z5, Z6, Z6
@@ -5890,6 +5984,7 @@ finite2:
 	CMPQ      R12, $0x00000004
 	JB        single2
 
+	PCALIGN	$32
 steps2:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
 	VPERMPS             Z5, Z6, Z6
@@ -5921,6 +6016,7 @@ steps2:
 	CMPQ                R12, $0x00000004
 	JAE                 steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -5968,6 +6064,7 @@ finite3:
 	VCVTPS2PH $0x00, Z2, Y5
 	VCVTPH2PS Y5, Z5
 
+	PCALIGN	$32
 steps3:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
 	VPERMPS             Z5, Z6, Z6
@@ -6022,6 +6119,7 @@ finite4:
 	CMPQ      R12, $0x00000004
 	JB        single4
 
+	PCALIGN	$32
 steps4:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
 	VPERMPS             Z5, Z6, Z6
@@ -6053,6 +6151,7 @@ steps4:
 	CMPQ                R12, $0x00000004
 	JAE                 steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -6125,6 +6224,7 @@ finite:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 
+	PCALIGN	$32
 steps:
 	VPMOVZXBD (SI), Z6
 	VPMULLD   Z29, Z6, Z6
@@ -6171,6 +6271,7 @@ finite2:
 	CMPQ         R12, $0x00000004
 	JB           single2
 
+	PCALIGN	$32
 steps2:
 	VPMOVZXBD (SI), Z6
 	VPMULLD   Z29, Z6, Z6
@@ -6194,6 +6295,7 @@ steps2:
 	CMPQ      R12, $0x00000004
 	JAE       steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -6239,6 +6341,7 @@ finite3:
 	VCVTPS2PH    $0x00, Z2, Y5
 	VINSERTI64X4 $0x01, Y5, Z5, Z5
 
+	PCALIGN	$32
 steps3:
 	VPMOVZXBD (SI), Z6
 	VPMULLD   Z29, Z6, Z6
@@ -6285,6 +6388,7 @@ finite4:
 	CMPQ         R12, $0x00000004
 	JB           single4
 
+	PCALIGN	$32
 steps4:
 	VPMOVZXBD (SI), Z6
 	VPMULLD   Z29, Z6, Z6
@@ -6308,6 +6412,7 @@ steps4:
 	CMPQ      R12, $0x00000004
 	JAE       steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -6379,6 +6484,7 @@ finite:
 	VCVTPS2PH $0x00, Z2, Y5
 	VCVTPH2PS Y5, Z5
 
+	PCALIGN	$32
 steps:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
 	VPERMPS             Z5, Z6, Z6
@@ -6433,6 +6539,7 @@ finite2:
 	CMPQ      R12, $0x00000004
 	JB        single2
 
+	PCALIGN	$32
 steps2:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
 	VPERMPS             Z5, Z6, Z6
@@ -6464,6 +6571,7 @@ steps2:
 	CMPQ                R12, $0x00000004
 	JAE                 steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -6511,6 +6619,7 @@ finite3:
 	VCVTPS2PH $0x00, Z2, Y5
 	VCVTPH2PS Y5, Z5
 
+	PCALIGN	$32
 steps3:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
 	VPERMPS             Z5, Z6, Z6
@@ -6565,6 +6674,7 @@ finite4:
 	CMPQ      R12, $0x00000004
 	JB        single4
 
+	PCALIGN	$32
 steps4:
 	VPMULTISHIFTQB.BCST (SI), Z28, Z6
 	VPERMPS             Z5, Z6, Z6
@@ -6596,6 +6706,7 @@ steps4:
 	CMPQ                R12, $0x00000004
 	JAE                 steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -6689,6 +6800,7 @@ scan:
 	CMPQ     R12, $0x00000002
 	JB       single
 
+	PCALIGN	$32
 steps:
 	VPMOVSXBD (SI), Z24
 	VPSLLD    $0x14, Z24, Z1
@@ -6736,6 +6848,7 @@ steps:
 	CMPQ      R12, $0x00000002
 	JAE       steps
 
+	PCALIGN	$32
 single:
 	TESTQ R12, R12
 	JZ    stepped
@@ -6773,6 +6886,7 @@ nancodes:
 	CMPQ R12, $0x00000002
 	JB   single2
 
+	PCALIGN	$32
 steps2:
 	VPMOVSXBD (SI), Z24
 	VPSLLD    $0x14, Z24, Z1
@@ -6840,6 +6954,7 @@ steps2:
 	CMPQ      R12, $0x00000002
 	JAE       steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -6888,6 +7003,7 @@ special:
 	CMPQ R12, $0x00000002
 	JB   single3
 
+	PCALIGN	$32
 steps3:
 	VPMOVSXBD (SI), Z24
 	VPSLLD    $0x14, Z24, Z1
@@ -6963,6 +7079,7 @@ steps3:
 	CMPQ      R12, $0x00000002
 	JAE       steps3
 
+	PCALIGN	$32
 single3:
 	TESTQ R12, R12
 	JZ    stepped3
@@ -7016,6 +7133,7 @@ fill:
 	CMPQ         R12, $0x00000001
 	JB           single4
 
+	PCALIGN	$32
 steps4:
 	VMOVDQU64 Z1, (DI)
 	ADDQ      $0x00000020, SI
@@ -7024,6 +7142,7 @@ steps4:
 	CMPQ      R12, $0x00000001
 	JAE       steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -7070,6 +7189,7 @@ scan2:
 	CMPQ     R12, $0x00000002
 	JB       single5
 
+	PCALIGN	$32
 steps5:
 	VPMOVSXBD (SI), Z24
 	VPSLLD    $0x14, Z24, Z1
@@ -7117,6 +7237,7 @@ steps5:
 	CMPQ      R12, $0x00000002
 	JAE       steps5
 
+	PCALIGN	$32
 single5:
 	TESTQ R12, R12
 	JZ    stepped5
@@ -7154,6 +7275,7 @@ nancodes2:
 	CMPQ R12, $0x00000002
 	JB   single6
 
+	PCALIGN	$32
 steps6:
 	VPMOVSXBD (SI), Z24
 	VPSLLD    $0x14, Z24, Z1
@@ -7221,6 +7343,7 @@ steps6:
 	CMPQ      R12, $0x00000002
 	JAE       steps6
 
+	PCALIGN	$32
 single6:
 	TESTQ R12, R12
 	JZ    stepped6
@@ -7269,6 +7392,7 @@ special2:
 	CMPQ R12, $0x00000002
 	JB   single7
 
+	PCALIGN	$32
 steps7:
 	VPMOVSXBD (SI), Z24
 	VPSLLD    $0x14, Z24, Z1
@@ -7344,6 +7468,7 @@ steps7:
 	CMPQ      R12, $0x00000002
 	JAE       steps7
 
+	PCALIGN	$32
 single7:
 	TESTQ R12, R12
 	JZ    stepped7
@@ -7397,6 +7522,7 @@ fill2:
 	CMPQ         R12, $0x00000001
 	JB           single8
 
+	PCALIGN	$32
 steps8:
 	VMOVNTDQ Z1, (DI)
 	ADDQ     $0x00000020, SI
@@ -7405,6 +7531,7 @@ steps8:
 	CMPQ     R12, $0x00000001
 	JAE      steps8
 
+	PCALIGN	$32
 single8:
 	TESTQ R12, R12
 	JZ    stepped8
@@ -7502,6 +7629,7 @@ scan:
 	CMPQ     R12, $0x00000002
 	JB       single
 
+	PCALIGN	$32
 steps:
 	VPMOVSXBD (SI), Z24
 	VPSLLD    $0x14, Z24, Z1
@@ -7533,6 +7661,7 @@ steps:
 	CMPQ      R12, $0x00000002
 	JAE       steps
 
+	PCALIGN	$32
 single:
 	TESTQ R12, R12
 	JZ    stepped
@@ -7562,6 +7691,7 @@ nancodes:
 	CMPQ R12, $0x00000002
 	JB   single2
 
+	PCALIGN	$32
 steps2:
 	VPMOVSXBD (SI), Z24
 	VPSLLD    $0x14, Z24, Z1
@@ -7613,6 +7743,7 @@ steps2:
 	CMPQ      R12, $0x00000002
 	JAE       steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -7653,6 +7784,7 @@ special:
 	CMPQ R12, $0x00000002
 	JB   single3
 
+	PCALIGN	$32
 steps3:
 	VPMOVSXBD (SI), Z24
 	VPSLLD    $0x14, Z24, Z1
@@ -7712,6 +7844,7 @@ steps3:
 	CMPQ      R12, $0x00000002
 	JAE       steps3
 
+	PCALIGN	$32
 single3:
 	TESTQ R12, R12
 	JZ    stepped3
@@ -7755,6 +7888,7 @@ fill:
 	CMPQ R12, $0x00000001
 	JB   single4
 
+	PCALIGN	$32
 steps4:
 	VMOVDQU64 Z15, (DI)
 	VMOVDQU64 Z15, 64(DI)
@@ -7764,6 +7898,7 @@ steps4:
 	CMPQ      R12, $0x00000001
 	JAE       steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -7811,6 +7946,7 @@ scan2:
 	CMPQ     R12, $0x00000002
 	JB       single5
 
+	PCALIGN	$32
 steps5:
 	VPMOVSXBD (SI), Z24
 	VPSLLD    $0x14, Z24, Z1
@@ -7842,6 +7978,7 @@ steps5:
 	CMPQ      R12, $0x00000002
 	JAE       steps5
 
+	PCALIGN	$32
 single5:
 	TESTQ R12, R12
 	JZ    stepped5
@@ -7871,6 +8008,7 @@ nancodes2:
 	CMPQ R12, $0x00000002
 	JB   single6
 
+	PCALIGN	$32
 steps6:
 	VPMOVSXBD (SI), Z24
 	VPSLLD    $0x14, Z24, Z1
@@ -7922,6 +8060,7 @@ steps6:
 	CMPQ      R12, $0x00000002
 	JAE       steps6
 
+	PCALIGN	$32
 single6:
 	TESTQ R12, R12
 	JZ    stepped6
@@ -7962,6 +8101,7 @@ special2:
 	CMPQ R12, $0x00000002
 	JB   single7
 
+	PCALIGN	$32
 steps7:
 	VPMOVSXBD (SI), Z24
 	VPSLLD    $0x14, Z24, Z1
@@ -8021,6 +8161,7 @@ steps7:
 	CMPQ      R12, $0x00000002
 	JAE       steps7
 
+	PCALIGN	$32
 single7:
 	TESTQ R12, R12
 	JZ    stepped7
@@ -8064,6 +8205,7 @@ fill2:
 	CMPQ R12, $0x00000001
 	JB   single8
 
+	PCALIGN	$32
 steps8:
 	VMOVNTDQ Z15, (DI)
 	VMOVNTDQ Z15, 64(DI)
@@ -8073,6 +8215,7 @@ steps8:
 	CMPQ     R12, $0x00000001
 	JAE      steps8
 
+	PCALIGN	$32
 single8:
 	TESTQ R12, R12
 	JZ    stepped8
@@ -8163,6 +8306,7 @@ finite2:
 	VPERM2I128  $0x00, Y5, Y5, Y6
 	VPERM2I128  $0x11, Y5, Y5, Y7
 
+	PCALIGN	$32
 steps:
 	VMOVDQU     (SI), X8
 	VPSRLW      $0x04, X8, X9
@@ -8275,6 +8419,7 @@ finite4:
 	CMPQ        R12, $0x00000004
 	JB          single2
 
+	PCALIGN	$32
 steps2:
 	VMOVDQU     (SI), X8
 	VPSRLW      $0x04, X8, X9
@@ -8342,6 +8487,7 @@ steps2:
 	CMPQ        R12, $0x00000004
 	JAE         steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -8420,6 +8566,7 @@ finite6:
 	VPERM2I128  $0x00, Y5, Y5, Y6
 	VPERM2I128  $0x11, Y5, Y5, Y7
 
+	PCALIGN	$32
 steps3:
 	VMOVDQU     (SI), X8
 	VPSRLW      $0x04, X8, X9
@@ -8532,6 +8679,7 @@ finite8:
 	CMPQ        R12, $0x00000004
 	JB          single4
 
+	PCALIGN	$32
 steps4:
 	VMOVDQU     (SI), X8
 	VPSRLW      $0x04, X8, X9
@@ -8599,6 +8747,7 @@ steps4:
 	CMPQ        R12, $0x00000004
 	JAE         steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -8711,6 +8860,7 @@ finite2:
 	VPERM2I128  $0x00, Y5, Y5, Y6
 	VPERM2I128  $0x11, Y5, Y5, Y7
 
+	PCALIGN	$32
 steps:
 	VMOVDQU      (SI), X8
 	VPSRLW       $0x04, X8, X9
@@ -8847,6 +8997,7 @@ finite4:
 	CMPQ        R12, $0x00000004
 	JB          single2
 
+	PCALIGN	$32
 steps2:
 	VMOVDQU      (SI), X8
 	VPSRLW       $0x04, X8, X9
@@ -8938,6 +9089,7 @@ steps2:
 	CMPQ         R12, $0x00000004
 	JAE          steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -9022,6 +9174,7 @@ finite6:
 	VPERM2I128  $0x00, Y5, Y5, Y6
 	VPERM2I128  $0x11, Y5, Y5, Y7
 
+	PCALIGN	$32
 steps3:
 	VMOVDQU      (SI), X8
 	VPSRLW       $0x04, X8, X9
@@ -9158,6 +9311,7 @@ finite8:
 	CMPQ        R12, $0x00000004
 	JB          single4
 
+	PCALIGN	$32
 steps4:
 	VMOVDQU      (SI), X8
 	VPSRLW       $0x04, X8, X9
@@ -9249,6 +9403,7 @@ steps4:
 	CMPQ         R12, $0x00000004
 	JAE          steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -9358,6 +9513,7 @@ finite2:
 	VPERM2I128  $0x00, Y5, Y5, Y6
 	VPERM2I128  $0x11, Y5, Y5, Y7
 
+	PCALIGN	$32
 steps:
 	VMOVDQU     (SI), X8
 	VPSRLW      $0x04, X8, X9
@@ -9462,6 +9618,7 @@ finite4:
 	CMPQ        R12, $0x00000004
 	JB          single2
 
+	PCALIGN	$32
 steps2:
 	VMOVDQU     (SI), X8
 	VPSRLW      $0x04, X8, X9
@@ -9529,6 +9686,7 @@ steps2:
 	CMPQ        R12, $0x00000004
 	JAE         steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -9599,6 +9757,7 @@ finite6:
 	VPERM2I128  $0x00, Y5, Y5, Y6
 	VPERM2I128  $0x11, Y5, Y5, Y7
 
+	PCALIGN	$32
 steps3:
 	VMOVDQU     (SI), X8
 	VPSRLW      $0x04, X8, X9
@@ -9703,6 +9862,7 @@ finite8:
 	CMPQ        R12, $0x00000004
 	JB          single4
 
+	PCALIGN	$32
 steps4:
 	VMOVDQU     (SI), X8
 	VPSRLW      $0x04, X8, X9
@@ -9770,6 +9930,7 @@ steps4:
 	CMPQ        R12, $0x00000004
 	JAE         steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -9869,6 +10030,7 @@ finite2:
 	VPERM2I128  $0x00, Y5, Y5, Y6
 	VPERM2I128  $0x11, Y5, Y5, Y7
 
+	PCALIGN	$32
 steps:
 	VMOVDQU      (SI), X8
 	VPSRLW       $0x04, X8, X9
@@ -9997,6 +10159,7 @@ finite4:
 	CMPQ        R12, $0x00000004
 	JB          single2
 
+	PCALIGN	$32
 steps2:
 	VMOVDQU      (SI), X8
 	VPSRLW       $0x04, X8, X9
@@ -10088,6 +10251,7 @@ steps2:
 	CMPQ         R12, $0x00000004
 	JAE          steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -10164,6 +10328,7 @@ finite6:
 	VPERM2I128  $0x00, Y5, Y5, Y6
 	VPERM2I128  $0x11, Y5, Y5, Y7
 
+	PCALIGN	$32
 steps3:
 	VMOVDQU      (SI), X8
 	VPSRLW       $0x04, X8, X9
@@ -10292,6 +10457,7 @@ finite8:
 	CMPQ        R12, $0x00000004
 	JB          single4
 
+	PCALIGN	$32
 steps4:
 	VMOVDQU      (SI), X8
 	VPSRLW       $0x04, X8, X9
@@ -10383,6 +10549,7 @@ steps4:
 	CMPQ         R12, $0x00000004
 	JAE          steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -10463,6 +10630,7 @@ group:
 	CMPQ         R12, $0x00000002
 	JB           single
 
+	PCALIGN	$32
 steps:
 	VPMOVZXBD (SI), Y2
 	VCVTDQ2PS Y2, Y2
@@ -10510,6 +10678,7 @@ steps:
 	CMPQ      R12, $0x00000002
 	JAE       steps
 
+	PCALIGN	$32
 single:
 	TESTQ R12, R12
 	JZ    stepped
@@ -10547,6 +10716,7 @@ fix:
 	CMPQ R12, $0x00000002
 	JB   single2
 
+	PCALIGN	$32
 steps2:
 	VPMOVZXBD (SI), Y2
 	VCVTDQ2PS Y2, Y2
@@ -10610,6 +10780,7 @@ steps2:
 	CMPQ      R12, $0x00000002
 	JAE       steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -10675,6 +10846,7 @@ group2:
 	CMPQ         R12, $0x00000002
 	JB           single3
 
+	PCALIGN	$32
 steps3:
 	VPMOVZXBD (SI), Y2
 	VCVTDQ2PS Y2, Y2
@@ -10730,6 +10902,7 @@ steps3:
 	CMPQ      R12, $0x00000002
 	JAE       steps3
 
+	PCALIGN	$32
 single3:
 	TESTQ R12, R12
 	JZ    stepped3
@@ -10771,6 +10944,7 @@ fix2:
 	CMPQ R12, $0x00000002
 	JB   single4
 
+	PCALIGN	$32
 steps4:
 	VPMOVZXBD (SI), Y2
 	VCVTDQ2PS Y2, Y2
@@ -10842,6 +11016,7 @@ steps4:
 	CMPQ      R12, $0x00000002
 	JAE       steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -10933,6 +11108,7 @@ group:
 	CMPQ         R12, $0x00000002
 	JB           single
 
+	PCALIGN	$32
 steps:
 	VPMOVZXBD (SI), Y2
 	VCVTDQ2PS Y2, Y2
@@ -10996,6 +11172,7 @@ steps:
 	CMPQ      R12, $0x00000002
 	JAE       steps
 
+	PCALIGN	$32
 single:
 	TESTQ R12, R12
 	JZ    stepped
@@ -11041,6 +11218,7 @@ fix:
 	CMPQ R12, $0x00000002
 	JB   single2
 
+	PCALIGN	$32
 steps2:
 	VPMOVZXBD (SI), Y2
 	VCVTDQ2PS Y2, Y2
@@ -11120,6 +11298,7 @@ steps2:
 	CMPQ      R12, $0x00000002
 	JAE       steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -11193,6 +11372,7 @@ group2:
 	CMPQ         R12, $0x00000002
 	JB           single3
 
+	PCALIGN	$32
 steps3:
 	VPMOVZXBD (SI), Y2
 	VCVTDQ2PS Y2, Y2
@@ -11256,6 +11436,7 @@ steps3:
 	CMPQ      R12, $0x00000002
 	JAE       steps3
 
+	PCALIGN	$32
 single3:
 	TESTQ R12, R12
 	JZ    stepped3
@@ -11301,6 +11482,7 @@ fix2:
 	CMPQ R12, $0x00000002
 	JB   single4
 
+	PCALIGN	$32
 steps4:
 	VPMOVZXBD (SI), Y2
 	VCVTDQ2PS Y2, Y2
@@ -11380,6 +11562,7 @@ steps4:
 	CMPQ      R12, $0x00000002
 	JAE       steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -11472,6 +11655,7 @@ group:
 	CMPQ         R12, $0x00000002
 	JB           single
 
+	PCALIGN	$32
 steps:
 	VPMOVSXBD (SI), Y2
 	VCVTDQ2PS Y2, Y2
@@ -11511,6 +11695,7 @@ steps:
 	CMPQ      R12, $0x00000002
 	JAE       steps
 
+	PCALIGN	$32
 single:
 	TESTQ R12, R12
 	JZ    stepped
@@ -11544,6 +11729,7 @@ fix:
 	CMPQ R12, $0x00000002
 	JB   single2
 
+	PCALIGN	$32
 steps2:
 	VPMOVSXBD (SI), Y2
 	VCVTDQ2PS Y2, Y2
@@ -11599,6 +11785,7 @@ steps2:
 	CMPQ      R12, $0x00000002
 	JAE       steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -11656,6 +11843,7 @@ group2:
 	CMPQ         R12, $0x00000002
 	JB           single3
 
+	PCALIGN	$32
 steps3:
 	VPMOVSXBD (SI), Y2
 	VCVTDQ2PS Y2, Y2
@@ -11703,6 +11891,7 @@ steps3:
 	CMPQ      R12, $0x00000002
 	JAE       steps3
 
+	PCALIGN	$32
 single3:
 	TESTQ R12, R12
 	JZ    stepped3
@@ -11740,6 +11929,7 @@ fix2:
 	CMPQ R12, $0x00000002
 	JB   single4
 
+	PCALIGN	$32
 steps4:
 	VPMOVSXBD (SI), Y2
 	VCVTDQ2PS Y2, Y2
@@ -11803,6 +11993,7 @@ steps4:
 	CMPQ      R12, $0x00000002
 	JAE       steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -11886,6 +12077,7 @@ group:
 	CMPQ         R12, $0x00000002
 	JB           single
 
+	PCALIGN	$32
 steps:
 	VPMOVSXBD (SI), Y2
 	VCVTDQ2PS Y2, Y2
@@ -11941,6 +12133,7 @@ steps:
 	CMPQ      R12, $0x00000002
 	JAE       steps
 
+	PCALIGN	$32
 single:
 	TESTQ R12, R12
 	JZ    stepped
@@ -11982,6 +12175,7 @@ fix:
 	CMPQ R12, $0x00000002
 	JB   single2
 
+	PCALIGN	$32
 steps2:
 	VPMOVSXBD (SI), Y2
 	VCVTDQ2PS Y2, Y2
@@ -12053,6 +12247,7 @@ steps2:
 	CMPQ      R12, $0x00000002
 	JAE       steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -12118,6 +12313,7 @@ group2:
 	CMPQ         R12, $0x00000002
 	JB           single3
 
+	PCALIGN	$32
 steps3:
 	VPMOVSXBD (SI), Y2
 	VCVTDQ2PS Y2, Y2
@@ -12173,6 +12369,7 @@ steps3:
 	CMPQ      R12, $0x00000002
 	JAE       steps3
 
+	PCALIGN	$32
 single3:
 	TESTQ R12, R12
 	JZ    stepped3
@@ -12214,6 +12411,7 @@ fix2:
 	CMPQ R12, $0x00000002
 	JB   single4
 
+	PCALIGN	$32
 steps4:
 	VPMOVSXBD (SI), Y2
 	VCVTDQ2PS Y2, Y2
@@ -12285,6 +12483,7 @@ steps4:
 	CMPQ      R12, $0x00000002
 	JAE       steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -12375,6 +12574,7 @@ group:
 	VBROADCASTI128 (R8)(AX*1), Y6
 	VBROADCASTI128 16(R8)(AX*1), Y7
 
+	PCALIGN	$32
 steps:
 	VMOVDQU     (SI), X8
 	VPSRLW      $0x04, X8, X9
@@ -12456,6 +12656,7 @@ group2:
 	CMPQ           R12, $0x00000004
 	JB             single2
 
+	PCALIGN	$32
 steps2:
 	VMOVDQU     (SI), X8
 	VPSRLW      $0x04, X8, X9
@@ -12523,6 +12724,7 @@ steps2:
 	CMPQ        R12, $0x00000004
 	JAE         steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -12570,6 +12772,7 @@ group3:
 	VBROADCASTI128 (R8)(AX*1), Y6
 	VBROADCASTI128 16(R8)(AX*1), Y7
 
+	PCALIGN	$32
 steps3:
 	VMOVDQU     (SI), X8
 	VPSRLW      $0x04, X8, X9
@@ -12651,6 +12854,7 @@ group4:
 	CMPQ           R12, $0x00000004
 	JB             single4
 
+	PCALIGN	$32
 steps4:
 	VMOVDQU     (SI), X8
 	VPSRLW      $0x04, X8, X9
@@ -12718,6 +12922,7 @@ steps4:
 	CMPQ        R12, $0x00000004
 	JAE         steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -12792,6 +12997,7 @@ group:
 	VBROADCASTI128 (R8)(AX*1), Y6
 	VBROADCASTI128 16(R8)(AX*1), Y7
 
+	PCALIGN	$32
 steps:
 	VMOVDQU      (SI), X8
 	VPSRLW       $0x04, X8, X9
@@ -12897,6 +13103,7 @@ group2:
 	CMPQ           R12, $0x00000004
 	JB             single2
 
+	PCALIGN	$32
 steps2:
 	VMOVDQU      (SI), X8
 	VPSRLW       $0x04, X8, X9
@@ -12988,6 +13195,7 @@ steps2:
 	CMPQ         R12, $0x00000004
 	JAE          steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -13041,6 +13249,7 @@ group3:
 	VBROADCASTI128 (R8)(AX*1), Y6
 	VBROADCASTI128 16(R8)(AX*1), Y7
 
+	PCALIGN	$32
 steps3:
 	VMOVDQU      (SI), X8
 	VPSRLW       $0x04, X8, X9
@@ -13146,6 +13355,7 @@ group4:
 	CMPQ           R12, $0x00000004
 	JB             single4
 
+	PCALIGN	$32
 steps4:
 	VMOVDQU      (SI), X8
 	VPSRLW       $0x04, X8, X9
@@ -13237,6 +13447,7 @@ steps4:
 	CMPQ         R12, $0x00000004
 	JAE          steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -13342,6 +13553,7 @@ finite2:
 	VPERM2I128  $0x00, Y5, Y5, Y6
 	VPERM2I128  $0x11, Y5, Y5, Y7
 
+	PCALIGN	$32
 steps:
 	VMOVDQU     (SI), X8
 	VPSRLW      $0x04, X8, X9
@@ -13446,6 +13658,7 @@ finite4:
 	CMPQ        R12, $0x00000004
 	JB          single2
 
+	PCALIGN	$32
 steps2:
 	VMOVDQU     (SI), X8
 	VPSRLW      $0x04, X8, X9
@@ -13513,6 +13726,7 @@ steps2:
 	CMPQ        R12, $0x00000004
 	JAE         steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -13583,6 +13797,7 @@ finite6:
 	VPERM2I128  $0x00, Y5, Y5, Y6
 	VPERM2I128  $0x11, Y5, Y5, Y7
 
+	PCALIGN	$32
 steps3:
 	VMOVDQU     (SI), X8
 	VPSRLW      $0x04, X8, X9
@@ -13687,6 +13902,7 @@ finite8:
 	CMPQ        R12, $0x00000004
 	JB          single4
 
+	PCALIGN	$32
 steps4:
 	VMOVDQU     (SI), X8
 	VPSRLW      $0x04, X8, X9
@@ -13754,6 +13970,7 @@ steps4:
 	CMPQ        R12, $0x00000004
 	JAE         steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -13853,6 +14070,7 @@ finite2:
 	VPERM2I128  $0x00, Y5, Y5, Y6
 	VPERM2I128  $0x11, Y5, Y5, Y7
 
+	PCALIGN	$32
 steps:
 	VMOVDQU      (SI), X8
 	VPSRLW       $0x04, X8, X9
@@ -13981,6 +14199,7 @@ finite4:
 	CMPQ        R12, $0x00000004
 	JB          single2
 
+	PCALIGN	$32
 steps2:
 	VMOVDQU      (SI), X8
 	VPSRLW       $0x04, X8, X9
@@ -14072,6 +14291,7 @@ steps2:
 	CMPQ         R12, $0x00000004
 	JAE          steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -14148,6 +14368,7 @@ finite6:
 	VPERM2I128  $0x00, Y5, Y5, Y6
 	VPERM2I128  $0x11, Y5, Y5, Y7
 
+	PCALIGN	$32
 steps3:
 	VMOVDQU      (SI), X8
 	VPSRLW       $0x04, X8, X9
@@ -14276,6 +14497,7 @@ finite8:
 	CMPQ        R12, $0x00000004
 	JB          single4
 
+	PCALIGN	$32
 steps4:
 	VMOVDQU      (SI), X8
 	VPSRLW       $0x04, X8, X9
@@ -14367,6 +14589,7 @@ steps4:
 	CMPQ         R12, $0x00000004
 	JAE          steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -14472,6 +14695,7 @@ finite2:
 	VPERM2I128  $0x00, Y5, Y5, Y6
 	VPERM2I128  $0x11, Y5, Y5, Y7
 
+	PCALIGN	$32
 steps:
 	VMOVDQU     (SI), X8
 	VPSRLW      $0x04, X8, X9
@@ -14576,6 +14800,7 @@ finite4:
 	CMPQ        R12, $0x00000004
 	JB          single2
 
+	PCALIGN	$32
 steps2:
 	VMOVDQU     (SI), X8
 	VPSRLW      $0x04, X8, X9
@@ -14643,6 +14868,7 @@ steps2:
 	CMPQ        R12, $0x00000004
 	JAE         steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -14713,6 +14939,7 @@ finite6:
 	VPERM2I128  $0x00, Y5, Y5, Y6
 	VPERM2I128  $0x11, Y5, Y5, Y7
 
+	PCALIGN	$32
 steps3:
 	VMOVDQU     (SI), X8
 	VPSRLW      $0x04, X8, X9
@@ -14817,6 +15044,7 @@ finite8:
 	CMPQ        R12, $0x00000004
 	JB          single4
 
+	PCALIGN	$32
 steps4:
 	VMOVDQU     (SI), X8
 	VPSRLW      $0x04, X8, X9
@@ -14884,6 +15112,7 @@ steps4:
 	CMPQ        R12, $0x00000004
 	JAE         steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -14983,6 +15212,7 @@ finite2:
 	VPERM2I128  $0x00, Y5, Y5, Y6
 	VPERM2I128  $0x11, Y5, Y5, Y7
 
+	PCALIGN	$32
 steps:
 	VMOVDQU      (SI), X8
 	VPSRLW       $0x04, X8, X9
@@ -15111,6 +15341,7 @@ finite4:
 	CMPQ        R12, $0x00000004
 	JB          single2
 
+	PCALIGN	$32
 steps2:
 	VMOVDQU      (SI), X8
 	VPSRLW       $0x04, X8, X9
@@ -15202,6 +15433,7 @@ steps2:
 	CMPQ         R12, $0x00000004
 	JAE          steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -15278,6 +15510,7 @@ finite6:
 	VPERM2I128  $0x00, Y5, Y5, Y6
 	VPERM2I128  $0x11, Y5, Y5, Y7
 
+	PCALIGN	$32
 steps3:
 	VMOVDQU      (SI), X8
 	VPSRLW       $0x04, X8, X9
@@ -15406,6 +15639,7 @@ finite8:
 	CMPQ        R12, $0x00000004
 	JB          single4
 
+	PCALIGN	$32
 steps4:
 	VMOVDQU      (SI), X8
 	VPSRLW       $0x04, X8, X9
@@ -15497,6 +15731,7 @@ steps4:
 	CMPQ         R12, $0x00000004
 	JAE          steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -15611,6 +15846,7 @@ scan:
 	CMPQ     R12, $0x00000002
 	JB       single
 
+	PCALIGN	$32
 steps:
 	VPMOVSXBD (SI), Y2
 	VPSLLD    $0x14, Y2, Y1
@@ -15710,6 +15946,7 @@ steps:
 	CMPQ      R12, $0x00000002
 	JAE       steps
 
+	PCALIGN	$32
 single:
 	TESTQ R12, R12
 	JZ    stepped
@@ -15773,6 +16010,7 @@ nancodes:
 	CMPQ R12, $0x00000002
 	JB   single2
 
+	PCALIGN	$32
 steps2:
 	VPMOVSXBD (SI), Y2
 	VPSLLD    $0x14, Y2, Y1
@@ -15912,6 +16150,7 @@ steps2:
 	CMPQ      R12, $0x00000002
 	JAE       steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -15996,6 +16235,7 @@ special:
 	CMPQ R12, $0x00000002
 	JB   single3
 
+	PCALIGN	$32
 steps3:
 	VPMOVSXBD (SI), Y2
 	VPSLLD    $0x14, Y2, Y1
@@ -16151,6 +16391,7 @@ steps3:
 	CMPQ      R12, $0x00000002
 	JAE       steps3
 
+	PCALIGN	$32
 single3:
 	TESTQ R12, R12
 	JZ    stepped3
@@ -16245,6 +16486,7 @@ fill:
 	CMPQ         R12, $0x00000001
 	JB           single4
 
+	PCALIGN	$32
 steps4:
 	VMOVDQU Y1, (DI)
 	VMOVDQU Y1, 32(DI)
@@ -16254,6 +16496,7 @@ steps4:
 	CMPQ    R12, $0x00000001
 	JAE     steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -16301,6 +16544,7 @@ scan2:
 	CMPQ     R12, $0x00000002
 	JB       single5
 
+	PCALIGN	$32
 steps5:
 	VPMOVSXBD (SI), Y2
 	VPSLLD    $0x14, Y2, Y1
@@ -16400,6 +16644,7 @@ steps5:
 	CMPQ      R12, $0x00000002
 	JAE       steps5
 
+	PCALIGN	$32
 single5:
 	TESTQ R12, R12
 	JZ    stepped5
@@ -16463,6 +16708,7 @@ nancodes2:
 	CMPQ R12, $0x00000002
 	JB   single6
 
+	PCALIGN	$32
 steps6:
 	VPMOVSXBD (SI), Y2
 	VPSLLD    $0x14, Y2, Y1
@@ -16602,6 +16848,7 @@ steps6:
 	CMPQ      R12, $0x00000002
 	JAE       steps6
 
+	PCALIGN	$32
 single6:
 	TESTQ R12, R12
 	JZ    stepped6
@@ -16686,6 +16933,7 @@ special2:
 	CMPQ R12, $0x00000002
 	JB   single7
 
+	PCALIGN	$32
 steps7:
 	VPMOVSXBD (SI), Y2
 	VPSLLD    $0x14, Y2, Y1
@@ -16841,6 +17089,7 @@ steps7:
 	CMPQ      R12, $0x00000002
 	JAE       steps7
 
+	PCALIGN	$32
 single7:
 	TESTQ R12, R12
 	JZ    stepped7
@@ -16935,6 +17184,7 @@ fill2:
 	CMPQ         R12, $0x00000001
 	JB           single8
 
+	PCALIGN	$32
 steps8:
 	VMOVNTDQ Y1, (DI)
 	VMOVNTDQ Y1, 32(DI)
@@ -16944,6 +17194,7 @@ steps8:
 	CMPQ     R12, $0x00000001
 	JAE      steps8
 
+	PCALIGN	$32
 single8:
 	TESTQ R12, R12
 	JZ    stepped8
@@ -17038,6 +17289,7 @@ scan:
 	CMPQ     R12, $0x00000002
 	JB       single
 
+	PCALIGN	$32
 steps:
 	VPMOVSXBD (SI), Y2
 	VPSLLD    $0x14, Y2, Y1
@@ -17093,6 +17345,7 @@ steps:
 	CMPQ      R12, $0x00000002
 	JAE       steps
 
+	PCALIGN	$32
 single:
 	TESTQ R12, R12
 	JZ    stepped
@@ -17134,6 +17387,7 @@ nancodes:
 	CMPQ R12, $0x00000002
 	JB   single2
 
+	PCALIGN	$32
 steps2:
 	VPMOVSXBD (SI), Y2
 	VPSLLD    $0x14, Y2, Y1
@@ -17229,6 +17483,7 @@ steps2:
 	CMPQ      R12, $0x00000002
 	JAE       steps2
 
+	PCALIGN	$32
 single2:
 	TESTQ R12, R12
 	JZ    stepped2
@@ -17291,6 +17546,7 @@ special:
 	CMPQ R12, $0x00000002
 	JB   single3
 
+	PCALIGN	$32
 steps3:
 	VPMOVSXBD (SI), Y2
 	VPSLLD    $0x14, Y2, Y1
@@ -17402,6 +17658,7 @@ steps3:
 	CMPQ      R12, $0x00000002
 	JAE       steps3
 
+	PCALIGN	$32
 single3:
 	TESTQ R12, R12
 	JZ    stepped3
@@ -17471,6 +17728,7 @@ fill:
 	CMPQ R12, $0x00000001
 	JB   single4
 
+	PCALIGN	$32
 steps4:
 	VMOVDQU Y15, (DI)
 	VMOVDQU Y15, 32(DI)
@@ -17482,6 +17740,7 @@ steps4:
 	CMPQ    R12, $0x00000001
 	JAE     steps4
 
+	PCALIGN	$32
 single4:
 	TESTQ R12, R12
 	JZ    stepped4
@@ -17531,6 +17790,7 @@ scan2:
 	CMPQ     R12, $0x00000002
 	JB       single5
 
+	PCALIGN	$32
 steps5:
 	VPMOVSXBD (SI), Y2
 	VPSLLD    $0x14, Y2, Y1
@@ -17586,6 +17846,7 @@ steps5:
 	CMPQ      R12, $0x00000002
 	JAE       steps5
 
+	PCALIGN	$32
 single5:
 	TESTQ R12, R12
 	JZ    stepped5
@@ -17627,6 +17888,7 @@ nancodes2:
 	CMPQ R12, $0x00000002
 	JB   single6
 
+	PCALIGN	$32
 steps6:
 	VPMOVSXBD (SI), Y2
 	VPSLLD    $0x14, Y2, Y1
@@ -17722,6 +17984,7 @@ steps6:
 	CMPQ      R12, $0x00000002
 	JAE       steps6
 
+	PCALIGN	$32
 single6:
 	TESTQ R12, R12
 	JZ    stepped6
@@ -17784,6 +18047,7 @@ special2:
 	CMPQ R12, $0x00000002
 	JB   single7
 
+	PCALIGN	$32
 steps7:
 	VPMOVSXBD (SI), Y2
 	VPSLLD    $0x14, Y2, Y1
@@ -17895,6 +18159,7 @@ steps7:
 	CMPQ      R12, $0x00000002
 	JAE       steps7
 
+	PCALIGN	$32
 single7:
 	TESTQ R12, R12
 	JZ    stepped7
@@ -17964,6 +18229,7 @@ fill2:
 	CMPQ R12, $0x00000001
 	JB   single8
 
+	PCALIGN	$32
 steps8:
 	VMOVNTDQ Y15, (DI)
 	VMOVNTDQ Y15, 32(DI)
@@ -17975,6 +18241,7 @@ steps8:
 	CMPQ     R12, $0x00000001
 	JAE      steps8
 
+	PCALIGN	$32
 single8:
 	TESTQ R12, R12
 	JZ    stepped8

@@ -36,6 +36,13 @@ var (
 	avx512 = &isa{path: "AVX512", bytes: 64, vec: func(i int) VecPhysical { return zs[i] }, copyIn: copyVecsIn, copyOut: copyVecsOut}
 )
 
+// loopHeads are the labels at the top of the skeletons' loops, which the assembly files align
+// (loopHead in asm.go): blocks' four-block and one-block loops, loopFast's fast and exact routes,
+// loopCheck's blocks and steps, and quant's block and step loops. quant's group loops (group,
+// pair) are left as they fall: with PCALIGN before them, Go's assembler (go1.26) does not finish
+// assembling quant_amd64.s.
+var loopHeads = []string{"four", "single", "fast", "loop", "ckblock", "ckstep", "step", "steps", "tailloop", "groupslowloop"}
+
 // body converts the block at i(SI) into o(DI).
 type body func(i, o int)
 
