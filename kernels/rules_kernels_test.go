@@ -145,13 +145,14 @@ func specialF32s() []uint32 {
 
 // TestRuleKernelsAllF32 converts all 2^32 float32 patterns with every f32 row's kernels and
 // compares them with the row's pure-Go loop. The rows of one encoder constant share their
-// kernels' computation, so one row for each encoder runs. Skipped under -short.
+// kernels' computation, so one row for each encoder runs: sixteen passes over 2^32 inputs, some
+// six minutes of CPU, so it runs only when CONVERTPROMOTE_RULES_ALL_F32 is set (the f32 sweep of
+// TestRulesNarrowExhaustive runs always):
+//
+//	CONVERTPROMOTE_RULES_ALL_F32=1 go test -run TestRuleKernelsAllF32 ./kernels
 func TestRuleKernelsAllF32(t *testing.T) {
-	if testing.Short() {
-		t.Skip("all 2^32 float32 patterns: skipped with -short")
-	}
-	if os.Getenv("CONVERTPROMOTE_SKIP_ALL_F32") != "" {
-		t.Skip("CONVERTPROMOTE_SKIP_ALL_F32 is set")
+	if os.Getenv("CONVERTPROMOTE_RULES_ALL_F32") == "" {
+		t.Skip("all 2^32 float32 patterns for every rule-set encoder: set CONVERTPROMOTE_RULES_ALL_F32 to run")
 	}
 	var done []string
 	for _, row := range ruleRegistry {
