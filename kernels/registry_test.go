@@ -106,12 +106,7 @@ func registryTable() string {
 	var b strings.Builder
 	b.WriteString("| pair | loop: for i := range n { … } | paths | non-temporal block |\n| --- | --- | --- | ---: |\n")
 	for _, r := range registry {
-		var ps []string
-		for p := range numPaths {
-			if r.paths.has(p) {
-				ps = append(ps, p.String())
-			}
-		}
+		ps := pathSetNames(r.paths)
 		nt := "–"
 		if r.nt != 0 {
 			nt = fmt.Sprint(r.nt)
@@ -121,17 +116,23 @@ func registryTable() string {
 	return b.String()
 }
 
+// pathSetNames returns the names of the paths in s, in Path order.
+func pathSetNames(s pathSet) []string {
+	var ps []string
+	for p := range numPaths {
+		if s.has(p) {
+			ps = append(ps, p.String())
+		}
+	}
+	return ps
+}
+
 // ruleRegistryTable renders ruleRegistry as the Markdown table of docs/kernels.md.
 func ruleRegistryTable() string {
 	var b strings.Builder
 	b.WriteString("| rules | pair | loop: for i := range n { … } | paths |\n| --- | --- | --- | --- |\n")
 	for _, r := range ruleRegistry {
-		var ps []string
-		for p := range numPaths {
-			if r.paths.has(p) {
-				ps = append(ps, p.String())
-			}
-		}
+		ps := pathSetNames(r.paths)
 		fmt.Fprintf(&b, "| %s | %s → %s | `%s` | %s |\n", r.rules, r.from, r.to, r.loop, strings.Join(ps, ", "))
 	}
 	return b.String()

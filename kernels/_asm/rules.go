@@ -252,11 +252,7 @@ func f8EncodeRulesAVX512(from string, e f8Enc) {
 				VPTERNLOGD(U8(0xF8), z(rcSign), x, c)
 			}
 		}
-		VPACKUSDW(Z6, Z3, Z3)
-		VPACKUSDW(Z12, Z9, Z9)
-		VPACKUSWB(Z9, Z3, Z3)
-		VPERMD(Z3, Z31, Z3)
-		VMOVDQU64(Z3, dst(o))
+		packCodes(avx512, [4]VecPhysical{Z3, Z6, Z9, Z12}, Z31, o)
 	}
 	loop(avx512, body, block{64, 64 * bytesOf(from), 64})
 }
@@ -299,11 +295,7 @@ func f8EncodeRulesAVX2(from string, e f8Enc) {
 			}
 			VPOR(x, c, c)
 		}
-		VPACKUSDW(Y1, Y0, Y0)
-		VPACKUSDW(Y3, Y2, Y2)
-		VPACKUSWB(Y2, Y0, Y0)
-		VPERMD(Y0, Y8, Y0)
-		VMOVDQU(Y0, dst(o))
+		packCodes(avx2, [4]VecPhysical{Y0, Y1, Y2, Y3}, Y8, o)
 	}
 	loop(avx2, body, block{32, 32 * bytesOf(from), 32})
 }
@@ -640,11 +632,7 @@ func e8m0Encode(a *isa, from string, u uint64) {
 			VPCMPGTD(dwords32("f8Inf", 0x7F800000), t, m)
 			VPBLENDVB(m, dwords32("e8m0Code", 0xFF), c, c)
 		}
-		VPACKUSDW(Y1, Y0, Y0)
-		VPACKUSDW(Y3, Y2, Y2)
-		VPACKUSWB(Y2, Y0, Y0)
-		VPERMD(Y0, Y5, Y0)
-		VMOVDQU(Y0, dst(o))
+		packCodes(avx2, [4]VecPhysical{Y0, Y1, Y2, Y3}, Y5, o)
 	}
 	loop(avx2, body, block{32, 32 * bytesOf(from), 32})
 }
@@ -687,11 +675,23 @@ func e8m0AVX512(from string, ml bool, low, high uint32) {
 			VPCMPUD(U8(6), Z9, t, K4)
 			VMOVDQA32(Z8, K4, c)
 		}
-		VPACKUSDW(Z1, Z0, Z0)
-		VPACKUSDW(Z3, Z2, Z2)
-		VPACKUSWB(Z2, Z0, Z0)
-		VPERMD(Z0, Z5, Z0)
-		VMOVDQU64(Z0, dst(o))
+		packCodes(avx512, [4]VecPhysical{Z0, Z1, Z2, Z3}, Z5, o)
 	}
 	loop(avx512, body, block{64, 64 * bytesOf(from), 64})
+}
+
+// packCodes packs four vectors of codes in 32-bit lanes (each at most 0xFF), c[0] the first
+// elements, into bytes at o(DI): two VPACKUSDW and a VPACKUSWB, which interleave the vectors'
+// 128-bit lanes, then a VPERMD by idx (packOrder, or packOrder16 on AVX-512) into element
+// order. It leaves the bytes in c[0], and changes c[2].
+func packCodes(a *isa, c [4]VecPhysical, idx VecPhysical, o int) {
+	VPACKUSDW(c[1], c[0], c[0])
+	VPACKUSDW(c[3], c[2], c[2])
+	VPACKUSWB(c[2], c[0], c[0])
+	VPERMD(c[0], idx, c[0])
+	if a == avx512 {
+		VMOVDQU64(c[0], dst(o))
+	} else {
+		VMOVDQU(c[0], dst(o))
+	}
 }
