@@ -535,6 +535,123 @@ func f32ToF64Generic(dst []float64, src []float32) {
 	}
 }
 
+// f16ToF64Generic is the loop of the pair f16 → f64 over len(dst) elements; src must be at least
+// as long.
+func f16ToF64Generic(dst []float64, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = float64(F32FromF16(src[i]))
+	}
+}
+
+// bf16ToF64Generic is the loop of the pair bf16 → f64 over len(dst) elements; src must be at
+// least as long.
+func bf16ToF64Generic(dst []float64, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = float64(F32FromBF16(src[i]))
+	}
+}
+
+// i8ToF64Generic is the loop of the pair i8 → f64 over len(dst) elements; src must be at least
+// as long.
+func i8ToF64Generic(dst []float64, src []int8) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = float64(src[i])
+	}
+}
+
+// u8ToF64Generic is the loop of the pair u8 → f64 over len(dst) elements; src must be at least
+// as long.
+func u8ToF64Generic(dst []float64, src []uint8) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = float64(src[i])
+	}
+}
+
+// i16ToF64Generic is the loop of the pair i16 → f64 over len(dst) elements; src must be at least
+// as long.
+func i16ToF64Generic(dst []float64, src []int16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = float64(src[i])
+	}
+}
+
+// u16ToF64Generic is the loop of the pair u16 → f64 over len(dst) elements; src must be at least
+// as long.
+func u16ToF64Generic(dst []float64, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = float64(src[i])
+	}
+}
+
+// i32ToF64Generic is the loop of the pair i32 → f64 over len(dst) elements; src must be at least
+// as long.
+func i32ToF64Generic(dst []float64, src []int32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = float64(src[i])
+	}
+}
+
+// u32ToF64Generic is the loop of the pair u32 → f64 over len(dst) elements; src must be at least
+// as long.
+func u32ToF64Generic(dst []float64, src []uint32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = float64(src[i])
+	}
+}
+
+// i64ToF64Generic is the loop of the pair i64 → f64 over len(dst) elements; src must be at least
+// as long.
+func i64ToF64Generic(dst []float64, src []int64) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = float64(src[i]) // to nearest even
+	}
+}
+
+// u64ToF64Generic is the loop of the pair u64 → f64 over len(dst) elements; src must be at least
+// as long.
+func u64ToF64Generic(dst []float64, src []uint64) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = float64(src[i]) // to nearest even
+	}
+}
+
+// u32ToF32Generic is the loop of the pair u32 → f32 over len(dst) elements; src must be at least
+// as long.
+func u32ToF32Generic(dst []float32, src []uint32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = float32(src[i]) // to nearest even
+	}
+}
+
+// i64ToF32Generic is the loop of the pair i64 → f32 over len(dst) elements; src must be at least
+// as long.
+func i64ToF32Generic(dst []float32, src []int64) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = float32(src[i]) // to nearest even
+	}
+}
+
+// u64ToF32Generic is the loop of the pair u64 → f32 over len(dst) elements; src must be at least
+// as long.
+func u64ToF32Generic(dst []float32, src []uint64) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = float32(src[i]) // to nearest even
+	}
+}
+
 // boolToU8Generic is the loop of the pair boolean → u8 over len(dst) elements; src must be at
 // least as long.
 func boolToU8Generic(dst []uint8, src []uint8) {
@@ -1266,6 +1383,19 @@ var directLoops = [...]directLoop{
 	{element.F32, element.U8, typedLoop(f32ToU8Generic)},
 	{element.F64, element.F32, typedLoop(f64ToF32Generic)},
 	{element.F32, element.F64, typedLoop(f32ToF64Generic)},
+	{element.F16, element.F64, typedLoop(f16ToF64Generic)},
+	{element.BF16, element.F64, typedLoop(bf16ToF64Generic)},
+	{element.I8, element.F64, typedLoop(i8ToF64Generic)},
+	{element.U8, element.F64, typedLoop(u8ToF64Generic)},
+	{element.I16, element.F64, typedLoop(i16ToF64Generic)},
+	{element.U16, element.F64, typedLoop(u16ToF64Generic)},
+	{element.I32, element.F64, typedLoop(i32ToF64Generic)},
+	{element.U32, element.F64, typedLoop(u32ToF64Generic)},
+	{element.I64, element.F64, typedLoop(i64ToF64Generic)},
+	{element.U64, element.F64, typedLoop(u64ToF64Generic)},
+	{element.U32, element.F32, typedLoop(u32ToF32Generic)},
+	{element.I64, element.F32, typedLoop(i64ToF32Generic)},
+	{element.U64, element.F32, typedLoop(u64ToF32Generic)},
 	{element.Boolean, element.U8, typedLoop(boolToU8Generic)},
 	{element.U8, element.Boolean, typedLoop(u8ToBoolGeneric)},
 	{element.Boolean, element.F32, typedLoop(boolToF32Generic)},

@@ -18,6 +18,12 @@ func RegistryPairs() [][2]element.Type {
 	return ps
 }
 
+// RegistryNames reports whether the registry's row of the pair names path p.
+func RegistryNames(p Path, from, to element.Type) bool {
+	r := registryRow(from, to)
+	return r != nil && r.paths.has(p)
+}
+
 // pairName names a pair in the tests' subtests: "f32-f16". Every test that loops over pairs and
 // paths runs one subtest per pair and path, named pair/path ("f32-f16/avx512"; "f32-f16/generic"
 // for the pure-Go path, "f32-f16/best" for a Converter left to choose), so that

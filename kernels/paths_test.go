@@ -46,15 +46,12 @@ func TestSIMDPairsHaveKernels(t *testing.T) {
 			if !kernels.Supported(pr[0], pr[1]) {
 				t.Errorf("pair %s→%s is not supported by the generic path", pr[0], pr[1])
 			}
-			if !kernels.HasKernel(p, pr[0], pr[1]) {
+			if kernels.RegistryNames(p, pr[0], pr[1]) && !kernels.HasKernel(p, pr[0], pr[1]) {
 				missing = append(missing, pr[0].String()+"→"+pr[1].String())
 			}
 		}
 		if len(missing) > 0 {
-			t.Logf("path %s has no kernel for: %s", p, strings.Join(missing, " "))
-			if p.String() == "avx2" || p.String() == "avx512" {
-				t.Errorf("amd64 path %s must have a kernel for every SIMD pair", p)
-			}
+			t.Errorf("path %s has no kernel for pairs whose registry rows name it: %s", p, strings.Join(missing, " "))
 		}
 	}
 }
@@ -379,7 +376,7 @@ func TestSIMDSparseSpecials(t *testing.T) {
 				binary.LittleEndian.PutUint32(base[i*esz:], math.Float32bits(float32(v)))
 			case element.F64:
 				binary.LittleEndian.PutUint64(base[i*esz:], math.Float64bits(v))
-			case element.I32:
+			case element.I32, element.U32:
 				binary.LittleEndian.PutUint32(base[i*esz:], uint32(int32(v)))
 			default:
 				binary.LittleEndian.PutUint64(base[i*esz:], uint64(int64(v)))

@@ -1388,6 +1388,186 @@ func f8e5m2fnuzToBF16AVX2(dst, src []byte, n int)
 //go:noescape
 func f8e5m2fnuzToBF16AVX512(dst, src []byte, n int)
 
+// f16ToF64AVX2 converts n elements of the pair f16 → f64 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(F32FromF16(src[i]))
+//	}
+//
+//go:noescape
+func f16ToF64AVX2(dst, src []byte, n int)
+
+// f16ToF64AVX512 converts n elements of the pair f16 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(F32FromF16(src[i]))
+//	}
+//
+//go:noescape
+func f16ToF64AVX512(dst, src []byte, n int)
+
+// bf16ToF64AVX2 converts n elements of the pair bf16 → f64 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(F32FromBF16(src[i]))
+//	}
+//
+//go:noescape
+func bf16ToF64AVX2(dst, src []byte, n int)
+
+// bf16ToF64AVX512 converts n elements of the pair bf16 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(F32FromBF16(src[i]))
+//	}
+//
+//go:noescape
+func bf16ToF64AVX512(dst, src []byte, n int)
+
+// i8ToF64AVX2 converts n elements of the pair i8 → f64 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+//go:noescape
+func i8ToF64AVX2(dst, src []byte, n int)
+
+// i8ToF64AVX512 converts n elements of the pair i8 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+//go:noescape
+func i8ToF64AVX512(dst, src []byte, n int)
+
+// u8ToF64AVX2 converts n elements of the pair u8 → f64 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+//go:noescape
+func u8ToF64AVX2(dst, src []byte, n int)
+
+// u8ToF64AVX512 converts n elements of the pair u8 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+//go:noescape
+func u8ToF64AVX512(dst, src []byte, n int)
+
+// i16ToF64AVX2 converts n elements of the pair i16 → f64 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+//go:noescape
+func i16ToF64AVX2(dst, src []byte, n int)
+
+// i16ToF64AVX512 converts n elements of the pair i16 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+//go:noescape
+func i16ToF64AVX512(dst, src []byte, n int)
+
+// u16ToF64AVX2 converts n elements of the pair u16 → f64 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+//go:noescape
+func u16ToF64AVX2(dst, src []byte, n int)
+
+// u16ToF64AVX512 converts n elements of the pair u16 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+//go:noescape
+func u16ToF64AVX512(dst, src []byte, n int)
+
+// i32ToF64AVX2 converts n elements of the pair i32 → f64 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+//go:noescape
+func i32ToF64AVX2(dst, src []byte, n int)
+
+// i32ToF64AVX512 converts n elements of the pair i32 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+//go:noescape
+func i32ToF64AVX512(dst, src []byte, n int)
+
+// u32ToF64AVX512 converts n elements of the pair u32 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+//go:noescape
+func u32ToF64AVX512(dst, src []byte, n int)
+
+// i64ToF64AVX512 converts n elements of the pair i64 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i]) // to nearest even
+//	}
+//
+//go:noescape
+func i64ToF64AVX512(dst, src []byte, n int)
+
+// u64ToF64AVX512 converts n elements of the pair u64 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i]) // to nearest even
+//	}
+//
+//go:noescape
+func u64ToF64AVX512(dst, src []byte, n int)
+
+// u32ToF32AVX512 converts n elements of the pair u32 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i]) // to nearest even
+//	}
+//
+//go:noescape
+func u32ToF32AVX512(dst, src []byte, n int)
+
+// i64ToF32AVX512 converts n elements of the pair i64 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i]) // to nearest even
+//	}
+//
+//go:noescape
+func i64ToF32AVX512(dst, src []byte, n int)
+
+// u64ToF32AVX512 converts n elements of the pair u64 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i]) // to nearest even
+//	}
+//
+//go:noescape
+func u64ToF32AVX512(dst, src []byte, n int)
+
 // f32ToF8e4m3ONNXAVX2 converts n elements of the pair f32 → f8e4m3 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -3430,6 +3610,13 @@ func avx2Kernels() []kernelSpec {
 		{AVX2, element.F8E5M2FNUZ, element.F32, f8e5m2fnuzToF32AVX2, false},
 		{AVX2, element.F8E5M2FNUZ, element.F16, f8e5m2fnuzToF16AVX2, false},
 		{AVX2, element.F8E5M2FNUZ, element.BF16, f8e5m2fnuzToBF16AVX2, false},
+		{AVX2, element.F16, element.F64, f16ToF64AVX2, false},
+		{AVX2, element.BF16, element.F64, bf16ToF64AVX2, false},
+		{AVX2, element.I8, element.F64, i8ToF64AVX2, false},
+		{AVX2, element.U8, element.F64, u8ToF64AVX2, false},
+		{AVX2, element.I16, element.F64, i16ToF64AVX2, false},
+		{AVX2, element.U16, element.F64, u16ToF64AVX2, false},
+		{AVX2, element.I32, element.F64, i32ToF64AVX2, false},
 	}
 }
 
@@ -3503,6 +3690,19 @@ func avx512Kernels() []kernelSpec {
 		{AVX512, element.F8E5M2FNUZ, element.F32, f8e5m2fnuzToF32AVX512, false},
 		{AVX512, element.F8E5M2FNUZ, element.F16, f8e5m2fnuzToF16AVX512, false},
 		{AVX512, element.F8E5M2FNUZ, element.BF16, f8e5m2fnuzToBF16AVX512, false},
+		{AVX512, element.F16, element.F64, f16ToF64AVX512, false},
+		{AVX512, element.BF16, element.F64, bf16ToF64AVX512, false},
+		{AVX512, element.I8, element.F64, i8ToF64AVX512, false},
+		{AVX512, element.U8, element.F64, u8ToF64AVX512, false},
+		{AVX512, element.I16, element.F64, i16ToF64AVX512, false},
+		{AVX512, element.U16, element.F64, u16ToF64AVX512, false},
+		{AVX512, element.I32, element.F64, i32ToF64AVX512, false},
+		{AVX512, element.U32, element.F64, u32ToF64AVX512, false},
+		{AVX512, element.I64, element.F64, i64ToF64AVX512, false},
+		{AVX512, element.U64, element.F64, u64ToF64AVX512, false},
+		{AVX512, element.U32, element.F32, u32ToF32AVX512, false},
+		{AVX512, element.I64, element.F32, i64ToF32AVX512, false},
+		{AVX512, element.U64, element.F32, u64ToF32AVX512, false},
 	}
 }
 

@@ -332,6 +332,73 @@ func F64sFromF32s[D ~float64, S ~float32](dst []D, src []S) error {
 	return convertSlices(dst, element.F64, src, element.F32)
 }
 
+// F64sFromF16s converts binary16 bits to float64, exactly. Special cases are: NaN → quiet NaN
+// with its sign and payload kept.
+func F64sFromF16s[D ~float64, S ~uint16](dst []D, src []S) error {
+	return convertSlices(dst, element.F64, src, element.F16)
+}
+
+// F64sFromBF16s converts bfloat16 bits to float64, exactly. Special cases are: NaN → quiet NaN
+// with its sign and payload kept.
+func F64sFromBF16s[D ~float64, S ~uint16](dst []D, src []S) error {
+	return convertSlices(dst, element.F64, src, element.BF16)
+}
+
+// F64sFromI8s converts int8 to float64, exactly.
+func F64sFromI8s[D ~float64, S ~int8](dst []D, src []S) error {
+	return convertSlices(dst, element.F64, src, element.I8)
+}
+
+// F64sFromU8s converts uint8 to float64, exactly.
+func F64sFromU8s[D ~float64, S ~uint8](dst []D, src []S) error {
+	return convertSlices(dst, element.F64, src, element.U8)
+}
+
+// F64sFromI16s converts int16 to float64, exactly.
+func F64sFromI16s[D ~float64, S ~int16](dst []D, src []S) error {
+	return convertSlices(dst, element.F64, src, element.I16)
+}
+
+// F64sFromU16s converts uint16 to float64, exactly.
+func F64sFromU16s[D ~float64, S ~uint16](dst []D, src []S) error {
+	return convertSlices(dst, element.F64, src, element.U16)
+}
+
+// F64sFromI32s converts int32 to float64, exactly.
+func F64sFromI32s[D ~float64, S ~int32](dst []D, src []S) error {
+	return convertSlices(dst, element.F64, src, element.I32)
+}
+
+// F64sFromU32s converts uint32 to float64, exactly.
+func F64sFromU32s[D ~float64, S ~uint32](dst []D, src []S) error {
+	return convertSlices(dst, element.F64, src, element.U32)
+}
+
+// F64sFromI64s converts int64 to float64, rounding to nearest even.
+func F64sFromI64s[D ~float64, S ~int64](dst []D, src []S) error {
+	return convertSlices(dst, element.F64, src, element.I64)
+}
+
+// F64sFromU64s converts uint64 to float64, rounding to nearest even.
+func F64sFromU64s[D ~float64, S ~uint64](dst []D, src []S) error {
+	return convertSlices(dst, element.F64, src, element.U64)
+}
+
+// F32sFromU32s converts uint32 to float32, rounding to nearest even.
+func F32sFromU32s[D ~float32, S ~uint32](dst []D, src []S) error {
+	return convertSlices(dst, element.F32, src, element.U32)
+}
+
+// F32sFromI64s converts int64 to float32, rounding to nearest even.
+func F32sFromI64s[D ~float32, S ~int64](dst []D, src []S) error {
+	return convertSlices(dst, element.F32, src, element.I64)
+}
+
+// F32sFromU64s converts uint64 to float32, rounding to nearest even.
+func F32sFromU64s[D ~float32, S ~uint64](dst []D, src []S) error {
+	return convertSlices(dst, element.F32, src, element.U64)
+}
+
 // U8sFromBools converts booleans to uint8, as 0 for false and 1 for true; a source byte other than
 // 0 counts as true.
 func U8sFromBools[D ~uint8, S ~bool | ~uint8](dst []D, src []S) error {

@@ -42,6 +42,7 @@ var families = []struct {
 	{"ints_amd64.s", intKernels},
 	{"nibbles_amd64.s", nibbleKernels},
 	{"fnuz_amd64.s", fnuzKernels},
+	{"widen_amd64.s", widenKernels},
 	{"rules_amd64.s", ruleKernels},
 }
 

@@ -1,0 +1,93 @@
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// widenKernels declares the conversions to float64, and from the 32- and 64-bit integers that
+// AVX-512 converts directly to float32: one or two instructions a vector (a widening load, a
+// conversion).
+func widenKernels() {
+	for _, from := range []string{"F16", "BF16", "I8", "U8", "I16", "U16", "I32", "U32", "I64", "U64"} {
+		for _, a := range []*isa{avx2, avx512} {
+			if a == avx2 && (from == "U32" || from == "I64" || from == "U64") {
+				continue // AVX2 has no unsigned or 64-bit integer conversions
+			}
+			from, a := from, a
+			add(&kernel{name: kname(from, "F64", a), isa: a, from: from, to: "F64",
+				body: func() { toF64(a, from) }})
+		}
+	}
+	for _, from := range []string{"U32", "I64", "U64"} {
+		from := from
+		add(&kernel{name: kname(from, "F32", avx512), isa: avx512, from: from, to: "F32",
+			body: func() { toF32AVX512(from) }})
+	}
+}
+
+// toF64 is the body of a conversion to float64: four vectors of float64 a block (16 elements
+// on AVX2, 32 on AVX-512), each from a vector of half the width of float32 or int32 (or, for a
+// 64-bit integer, converted directly).
+func toF64(a *isa, from string) {
+	lanes := a.bytes / 8
+	half := func(v VecPhysical) Register {
+		if a == avx512 {
+			return v.AsY()
+		}
+		return v.AsX()
+	}
+	body := func(i, o int) {
+		for k := range 4 {
+			v := a.vec(k)
+			s := src(i + k*lanes*bytesOf(from))
+			switch from {
+			case "F16":
+				VCVTPH2PS(s, half(v))
+				VCVTPS2PD(half(v), v)
+			case "BF16":
+				VPMOVZXWD(s, half(v))
+				VPSLLD(U8(16), half(v), half(v))
+				VCVTPS2PD(half(v), v)
+			case "I8", "U8", "I16", "U16":
+				map[string]func(...Op){"I8": VPMOVSXBD, "U8": VPMOVZXBD, "I16": VPMOVSXWD, "U16": VPMOVZXWD}[from](s, half(v))
+				VCVTDQ2PD(half(v), v)
+			case "I32":
+				VCVTDQ2PD(s, v)
+			case "U32":
+				VCVTUDQ2PD(s, v)
+			case "I64":
+				VCVTQQ2PD(s, v)
+			case "U64":
+				VCVTUQQ2PD(s, v)
+			}
+		}
+		for k := range 4 {
+			storeInt(a, 8)(a.vec(k), dst(o+k*a.bytes))
+		}
+	}
+	loop(a, body, block{4 * lanes, 4 * lanes * bytesOf(from), 4 * a.bytes})
+}
+
+// toF32AVX512 is the body of the AVX-512 conversions of u32, i64 and u64 to float32, rounding to
+// nearest even: four vectors a block.
+func toF32AVX512(from string) {
+	if from == "U32" {
+		loop(avx512, cvt4(VCVTUDQ2PS, VMOVDQU32, zs, 64, 64), block{64, 256, 256})
+		return
+	}
+	cvt := VCVTQQ2PS
+	if from == "U64" {
+		cvt = VCVTUQQ2PS
+	}
+	body := func(i, o int) {
+		for k := range 4 {
+			cvt(src(i+64*k), zs[k].AsY())
+		}
+		for k := range 4 {
+			VMOVDQU(zs[k].AsY(), dst(o+32*k))
+		}
+	}
+	loop(avx512, body, block{32, 256, 128})
+}
