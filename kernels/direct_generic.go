@@ -652,6 +652,33 @@ func u64ToF32Generic(dst []float32, src []uint64) {
 	}
 }
 
+// u32ToF16Generic is the loop of the pair u32 → f16 over len(dst) elements; src must be at least
+// as long.
+func u32ToF16Generic(dst []uint16, src []uint32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = F16FromF32(float32(src[i]))
+	}
+}
+
+// i64ToF16Generic is the loop of the pair i64 → f16 over len(dst) elements; src must be at least
+// as long.
+func i64ToF16Generic(dst []uint16, src []int64) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = F16FromF32(float32(src[i]))
+	}
+}
+
+// u64ToF16Generic is the loop of the pair u64 → f16 over len(dst) elements; src must be at least
+// as long.
+func u64ToF16Generic(dst []uint16, src []uint64) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = F16FromF32(float32(src[i]))
+	}
+}
+
 // boolToU8Generic is the loop of the pair boolean → u8 over len(dst) elements; src must be at
 // least as long.
 func boolToU8Generic(dst []uint8, src []uint8) {
@@ -1396,6 +1423,9 @@ var directLoops = [...]directLoop{
 	{element.U32, element.F32, typedLoop(u32ToF32Generic)},
 	{element.I64, element.F32, typedLoop(i64ToF32Generic)},
 	{element.U64, element.F32, typedLoop(u64ToF32Generic)},
+	{element.U32, element.F16, typedLoop(u32ToF16Generic)},
+	{element.I64, element.F16, typedLoop(i64ToF16Generic)},
+	{element.U64, element.F16, typedLoop(u64ToF16Generic)},
 	{element.Boolean, element.U8, typedLoop(boolToU8Generic)},
 	{element.U8, element.Boolean, typedLoop(u8ToBoolGeneric)},
 	{element.Boolean, element.F32, typedLoop(boolToF32Generic)},

@@ -244,6 +244,13 @@ var registry = []pairRow{
 	{from: element.U64, to: element.F32, paths: onAVX512, loop: "dst[i] = float32(src[i]) // to nearest even",
 		doc: "converts uint64 to float32, rounding to nearest even."},
 
+	{from: element.U32, to: element.F16, paths: onAVX512, loop: "dst[i] = F16FromF32(float32(src[i]))",
+		doc: "converts uint32 to binary16 bits, through float32, rounding to nearest even (the float32 rounding matters only beyond 2^24, where binary16 has overflowed). Special cases are: magnitudes of 65520 and more → ±Inf."},
+	{from: element.I64, to: element.F16, paths: onAVX512, loop: "dst[i] = F16FromF32(float32(src[i]))",
+		doc: "converts int64 to binary16 bits, through float32, rounding to nearest even (the float32 rounding matters only beyond 2^24, where binary16 has overflowed). Special cases are: magnitudes of 65520 and more → ±Inf."},
+	{from: element.U64, to: element.F16, paths: onAVX512, loop: "dst[i] = F16FromF32(float32(src[i]))",
+		doc: "converts uint64 to binary16 bits, through float32, rounding to nearest even (the float32 rounding matters only beyond 2^24, where binary16 has overflowed). Special cases are: magnitudes of 65520 and more → ±Inf."},
+
 	{from: element.Boolean, to: element.U8, paths: onAll, loop: "dst[i] = uint8(b2u(src[i] != 0))",
 		doc: "converts booleans to uint8, as 0 for false and 1 for true; a source byte other than 0 " +
 			"counts as true."},

@@ -1550,6 +1550,15 @@ func u64ToF64AVX512(dst, src []byte, n int)
 //go:noescape
 func u32ToF32AVX512(dst, src []byte, n int)
 
+// u32ToF16AVX512 converts n elements of the pair u32 → f16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i]))
+//	}
+//
+//go:noescape
+func u32ToF16AVX512(dst, src []byte, n int)
+
 // i64ToF32AVX512 converts n elements of the pair i64 → f32 on the AVX512 path, as the registry's loop:
 //
 //	for i := range n {
@@ -1559,6 +1568,15 @@ func u32ToF32AVX512(dst, src []byte, n int)
 //go:noescape
 func i64ToF32AVX512(dst, src []byte, n int)
 
+// i64ToF16AVX512 converts n elements of the pair i64 → f16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i]))
+//	}
+//
+//go:noescape
+func i64ToF16AVX512(dst, src []byte, n int)
+
 // u64ToF32AVX512 converts n elements of the pair u64 → f32 on the AVX512 path, as the registry's loop:
 //
 //	for i := range n {
@@ -1567,6 +1585,15 @@ func i64ToF32AVX512(dst, src []byte, n int)
 //
 //go:noescape
 func u64ToF32AVX512(dst, src []byte, n int)
+
+// u64ToF16AVX512 converts n elements of the pair u64 → f16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i]))
+//	}
+//
+//go:noescape
+func u64ToF16AVX512(dst, src []byte, n int)
 
 // f32ToF8e4m3ONNXAVX2 converts n elements of the pair f32 → f8e4m3 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
@@ -3701,8 +3728,11 @@ func avx512Kernels() []kernelSpec {
 		{AVX512, element.I64, element.F64, i64ToF64AVX512, false},
 		{AVX512, element.U64, element.F64, u64ToF64AVX512, false},
 		{AVX512, element.U32, element.F32, u32ToF32AVX512, false},
+		{AVX512, element.U32, element.F16, u32ToF16AVX512, false},
 		{AVX512, element.I64, element.F32, i64ToF32AVX512, false},
+		{AVX512, element.I64, element.F16, i64ToF16AVX512, false},
 		{AVX512, element.U64, element.F32, u64ToF32AVX512, false},
+		{AVX512, element.U64, element.F16, u64ToF16AVX512, false},
 	}
 }
 

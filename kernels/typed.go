@@ -399,6 +399,27 @@ func F32sFromU64s[D ~float32, S ~uint64](dst []D, src []S) error {
 	return convertSlices(dst, element.F32, src, element.U64)
 }
 
+// F16sFromU32s converts uint32 to binary16 bits, through float32, rounding to nearest even (the
+// float32 rounding matters only beyond 2^24, where binary16 has overflowed). Special cases are:
+// magnitudes of 65520 and more → ±Inf.
+func F16sFromU32s[D ~uint16, S ~uint32](dst []D, src []S) error {
+	return convertSlices(dst, element.F16, src, element.U32)
+}
+
+// F16sFromI64s converts int64 to binary16 bits, through float32, rounding to nearest even (the
+// float32 rounding matters only beyond 2^24, where binary16 has overflowed). Special cases are:
+// magnitudes of 65520 and more → ±Inf.
+func F16sFromI64s[D ~uint16, S ~int64](dst []D, src []S) error {
+	return convertSlices(dst, element.F16, src, element.I64)
+}
+
+// F16sFromU64s converts uint64 to binary16 bits, through float32, rounding to nearest even (the
+// float32 rounding matters only beyond 2^24, where binary16 has overflowed). Special cases are:
+// magnitudes of 65520 and more → ±Inf.
+func F16sFromU64s[D ~uint16, S ~uint64](dst []D, src []S) error {
+	return convertSlices(dst, element.F16, src, element.U64)
+}
+
 // U8sFromBools converts booleans to uint8, as 0 for false and 1 for true; a source byte other than
 // 0 counts as true.
 func U8sFromBools[D ~uint8, S ~bool | ~uint8](dst []D, src []S) error {

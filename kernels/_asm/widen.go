@@ -21,9 +21,11 @@ func widenKernels() {
 		}
 	}
 	for _, from := range []string{"U32", "I64", "U64"} {
-		from := from
-		add(&kernel{name: kname(from, "F32", avx512), isa: avx512, from: from, to: "F32",
-			body: func() { toF32AVX512(from) }})
+		for _, to := range []string{"F32", "F16"} {
+			from, to := from, to
+			add(&kernel{name: kname(from, to, avx512), isa: avx512, from: from, to: to,
+				body: func() { toF32AVX512(from, to) }})
+		}
 	}
 }
 
@@ -71,23 +73,42 @@ func toF64(a *isa, from string) {
 }
 
 // toF32AVX512 is the body of the AVX-512 conversions of u32, i64 and u64 to float32, rounding to
-// nearest even: four vectors a block.
-func toF32AVX512(from string) {
-	if from == "U32" {
-		loop(avx512, cvt4(VCVTUDQ2PS, VMOVDQU32, zs, 64, 64), block{64, 256, 256})
-		return
-	}
-	cvt := VCVTQQ2PS
-	if from == "U64" {
+// nearest even, and on to binary16 (VCVTPS2PH, nearest even: the float32 step rounds only beyond
+// 2^24, where binary16 has overflowed): four vectors a block.
+func toF32AVX512(from, to string) {
+	lanes, cvt := 8, VCVTQQ2PS
+	switch from {
+	case "U32":
+		lanes, cvt = 16, VCVTUDQ2PS
+	case "U64":
 		cvt = VCVTUQQ2PS
+	}
+	out := 4
+	if to == "F16" {
+		out = 2
 	}
 	body := func(i, o int) {
 		for k := range 4 {
-			cvt(src(i+64*k), zs[k].AsY())
+			r := zs[k]
+			if lanes == 8 {
+				cvt(src(i+64*k), r.AsY())
+			} else {
+				cvt(src(i+64*k), r)
+			}
 		}
 		for k := range 4 {
-			VMOVDQU(zs[k].AsY(), dst(o+32*k))
+			d := dst(o + k*lanes*out)
+			switch {
+			case to == "F16" && lanes == 8:
+				VCVTPS2PH(U8(0), zs[k].AsY(), d)
+			case to == "F16":
+				VCVTPS2PH(U8(0), zs[k], d)
+			case lanes == 8:
+				VMOVDQU(zs[k].AsY(), d)
+			default:
+				VMOVDQU32(zs[k], d)
+			}
 		}
 	}
-	loop(avx512, body, block{32, 256, 128})
+	loop(avx512, body, block{4 * lanes, 4 * lanes * bytesOf(from), 4 * lanes * out})
 }
