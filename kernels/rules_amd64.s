@@ -39647,11 +39647,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -39670,11 +39672,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -39693,11 +39697,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -39716,11 +39722,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -39739,11 +39747,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -39762,11 +39772,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -39785,11 +39797,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -39808,11 +39822,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -39831,11 +39847,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -39854,11 +39872,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -39877,11 +39897,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -39900,11 +39922,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -39923,11 +39947,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -39946,11 +39972,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -39969,11 +39997,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -39992,11 +40022,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -40025,11 +40057,13 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -40048,11 +40082,13 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -40071,11 +40107,13 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -40094,11 +40132,13 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -40140,11 +40180,13 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -40163,11 +40205,13 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -40186,11 +40230,13 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -40209,11 +40255,13 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -40263,11 +40311,13 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -40286,11 +40336,13 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -40309,11 +40361,13 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -40332,11 +40386,13 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -40401,11 +40457,13 @@ four:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y29, Y0, Y0
 	VPCMPUD          $0x06, Y28, Y0, K2
 	VPORD            Y27, Y1, K2, Y2
@@ -40415,11 +40473,13 @@ four:
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y29, Y3, Y3
 	VPCMPUD          $0x06, Y28, Y3, K2
 	VPORD            Y27, Y4, K2, Y5
@@ -40429,11 +40489,13 @@ four:
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y29, Y6, Y6
 	VPCMPUD          $0x06, Y28, Y6, K2
 	VPORD            Y27, Y7, K2, Y8
@@ -40443,11 +40505,13 @@ four:
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y29, Y9, Y9
 	VPCMPUD          $0x06, Y28, Y9, K2
 	VPORD            Y27, Y10, K2, Y11
@@ -40457,11 +40521,13 @@ four:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y29, Y0, Y0
 	VPCMPUD          $0x06, Y28, Y0, K2
 	VPORD            Y27, Y1, K2, Y2
@@ -40471,11 +40537,13 @@ four:
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y29, Y3, Y3
 	VPCMPUD          $0x06, Y28, Y3, K2
 	VPORD            Y27, Y4, K2, Y5
@@ -40485,11 +40553,13 @@ four:
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y29, Y6, Y6
 	VPCMPUD          $0x06, Y28, Y6, K2
 	VPORD            Y27, Y7, K2, Y8
@@ -40499,11 +40569,13 @@ four:
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y29, Y9, Y9
 	VPCMPUD          $0x06, Y28, Y9, K2
 	VPORD            Y27, Y10, K2, Y11
@@ -40513,11 +40585,13 @@ four:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y29, Y0, Y0
 	VPCMPUD          $0x06, Y28, Y0, K2
 	VPORD            Y27, Y1, K2, Y2
@@ -40527,11 +40601,13 @@ four:
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y29, Y3, Y3
 	VPCMPUD          $0x06, Y28, Y3, K2
 	VPORD            Y27, Y4, K2, Y5
@@ -40541,11 +40617,13 @@ four:
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y29, Y6, Y6
 	VPCMPUD          $0x06, Y28, Y6, K2
 	VPORD            Y27, Y7, K2, Y8
@@ -40555,11 +40633,13 @@ four:
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y29, Y9, Y9
 	VPCMPUD          $0x06, Y28, Y9, K2
 	VPORD            Y27, Y10, K2, Y11
@@ -40569,11 +40649,13 @@ four:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y29, Y0, Y0
 	VPCMPUD          $0x06, Y28, Y0, K2
 	VPORD            Y27, Y1, K2, Y2
@@ -40583,11 +40665,13 @@ four:
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y29, Y3, Y3
 	VPCMPUD          $0x06, Y28, Y3, K2
 	VPORD            Y27, Y4, K2, Y5
@@ -40597,11 +40681,13 @@ four:
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y29, Y6, Y6
 	VPCMPUD          $0x06, Y28, Y6, K2
 	VPORD            Y27, Y7, K2, Y8
@@ -40611,11 +40697,13 @@ four:
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y29, Y9, Y9
 	VPCMPUD          $0x06, Y28, Y9, K2
 	VPORD            Y27, Y10, K2, Y11
@@ -40635,11 +40723,13 @@ single:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y29, Y0, Y0
 	VPCMPUD          $0x06, Y28, Y0, K2
 	VPORD            Y27, Y1, K2, Y2
@@ -40649,11 +40739,13 @@ single:
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y29, Y3, Y3
 	VPCMPUD          $0x06, Y28, Y3, K2
 	VPORD            Y27, Y4, K2, Y5
@@ -40663,11 +40755,13 @@ single:
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y29, Y6, Y6
 	VPCMPUD          $0x06, Y28, Y6, K2
 	VPORD            Y27, Y7, K2, Y8
@@ -40677,11 +40771,13 @@ single:
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y29, Y9, Y9
 	VPCMPUD          $0x06, Y28, Y9, K2
 	VPORD            Y27, Y10, K2, Y11
@@ -40714,11 +40810,13 @@ tail:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y29, Y0, Y0
 	VPCMPUD          $0x06, Y28, Y0, K2
 	VPORD            Y27, Y1, K2, Y2
@@ -40728,11 +40826,13 @@ tail:
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y29, Y3, Y3
 	VPCMPUD          $0x06, Y28, Y3, K2
 	VPORD            Y27, Y4, K2, Y5
@@ -40742,11 +40842,13 @@ tail:
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y29, Y6, Y6
 	VPCMPUD          $0x06, Y28, Y6, K2
 	VPORD            Y27, Y7, K2, Y8
@@ -40756,11 +40858,13 @@ tail:
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y29, Y9, Y9
 	VPCMPUD          $0x06, Y28, Y9, K2
 	VPORD            Y27, Y10, K2, Y11
@@ -40802,11 +40906,13 @@ copied:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y29, Y0, Y0
 	VPCMPUD          $0x06, Y28, Y0, K2
 	VPORD            Y27, Y1, K2, Y2
@@ -40816,11 +40922,13 @@ copied:
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y29, Y3, Y3
 	VPCMPUD          $0x06, Y28, Y3, K2
 	VPORD            Y27, Y4, K2, Y5
@@ -40830,11 +40938,13 @@ copied:
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y29, Y6, Y6
 	VPCMPUD          $0x06, Y28, Y6, K2
 	VPORD            Y27, Y7, K2, Y8
@@ -40844,11 +40954,13 @@ copied:
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y29, Y9, Y9
 	VPCMPUD          $0x06, Y28, Y9, K2
 	VPORD            Y27, Y10, K2, Y11
@@ -41621,10 +41733,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, (DI)
@@ -41640,10 +41753,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 8(DI)
@@ -41659,10 +41773,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 16(DI)
@@ -41678,10 +41793,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 24(DI)
@@ -41697,10 +41813,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 32(DI)
@@ -41716,10 +41833,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 40(DI)
@@ -41735,10 +41853,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 48(DI)
@@ -41754,10 +41873,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 56(DI)
@@ -41773,10 +41893,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 64(DI)
@@ -41792,10 +41913,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 72(DI)
@@ -41811,10 +41933,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 80(DI)
@@ -41830,10 +41953,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 88(DI)
@@ -41849,10 +41973,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 96(DI)
@@ -41868,10 +41993,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 104(DI)
@@ -41887,10 +42013,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 112(DI)
@@ -41906,10 +42033,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 120(DI)
@@ -41935,10 +42063,11 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, (DI)
@@ -41954,10 +42083,11 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 8(DI)
@@ -41973,10 +42103,11 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 16(DI)
@@ -41992,10 +42123,11 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 24(DI)
@@ -42034,10 +42166,11 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, (DI)
@@ -42053,10 +42186,11 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 8(DI)
@@ -42072,10 +42206,11 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 16(DI)
@@ -42091,10 +42226,11 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 24(DI)
@@ -42141,10 +42277,11 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, (DI)
@@ -42160,10 +42297,11 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 8(DI)
@@ -42179,10 +42317,11 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 16(DI)
@@ -42198,10 +42337,11 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 24(DI)
@@ -42263,10 +42403,11 @@ four:
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VPSRLD           $0x10, Z0, Z1
-	VPANDD           Z31, Z1, Z2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Z2, Z1
+	VPANDD           Z31, Z1, Z1
 	VPADDD           Z30, Z2, Z2
-	VPADDD           Z0, Z2, Z2
+	VPADDD           Z1, Z2, Z2
 	VPSRLD           $0x10, Z2, Z2
 	VPMOVDW          Z2, (DI)
 	VMOVDQU32        64(SI), Z4
@@ -42274,10 +42415,11 @@ four:
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VPSRLD           $0x10, Z3, Z4
-	VPANDD           Z31, Z4, Z5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Z5, Z4
+	VPANDD           Z31, Z4, Z4
 	VPADDD           Z30, Z5, Z5
-	VPADDD           Z3, Z5, Z5
+	VPADDD           Z4, Z5, Z5
 	VPSRLD           $0x10, Z5, Z5
 	VPMOVDW          Z5, 32(DI)
 	VMOVDQU32        128(SI), Z7
@@ -42285,10 +42427,11 @@ four:
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VPSRLD           $0x10, Z6, Z7
-	VPANDD           Z31, Z7, Z8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Z8, Z7
+	VPANDD           Z31, Z7, Z7
 	VPADDD           Z30, Z8, Z8
-	VPADDD           Z6, Z8, Z8
+	VPADDD           Z7, Z8, Z8
 	VPSRLD           $0x10, Z8, Z8
 	VPMOVDW          Z8, 64(DI)
 	VMOVDQU32        192(SI), Z10
@@ -42296,10 +42439,11 @@ four:
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VPSRLD           $0x10, Z9, Z10
-	VPANDD           Z31, Z10, Z11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Z11, Z10
+	VPANDD           Z31, Z10, Z10
 	VPADDD           Z30, Z11, Z11
-	VPADDD           Z9, Z11, Z11
+	VPADDD           Z10, Z11, Z11
 	VPSRLD           $0x10, Z11, Z11
 	VPMOVDW          Z11, 96(DI)
 	VMOVDQU32        256(SI), Z1
@@ -42307,10 +42451,11 @@ four:
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VPSRLD           $0x10, Z0, Z1
-	VPANDD           Z31, Z1, Z2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Z2, Z1
+	VPANDD           Z31, Z1, Z1
 	VPADDD           Z30, Z2, Z2
-	VPADDD           Z0, Z2, Z2
+	VPADDD           Z1, Z2, Z2
 	VPSRLD           $0x10, Z2, Z2
 	VPMOVDW          Z2, 128(DI)
 	VMOVDQU32        320(SI), Z4
@@ -42318,10 +42463,11 @@ four:
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VPSRLD           $0x10, Z3, Z4
-	VPANDD           Z31, Z4, Z5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Z5, Z4
+	VPANDD           Z31, Z4, Z4
 	VPADDD           Z30, Z5, Z5
-	VPADDD           Z3, Z5, Z5
+	VPADDD           Z4, Z5, Z5
 	VPSRLD           $0x10, Z5, Z5
 	VPMOVDW          Z5, 160(DI)
 	VMOVDQU32        384(SI), Z7
@@ -42329,10 +42475,11 @@ four:
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VPSRLD           $0x10, Z6, Z7
-	VPANDD           Z31, Z7, Z8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Z8, Z7
+	VPANDD           Z31, Z7, Z7
 	VPADDD           Z30, Z8, Z8
-	VPADDD           Z6, Z8, Z8
+	VPADDD           Z7, Z8, Z8
 	VPSRLD           $0x10, Z8, Z8
 	VPMOVDW          Z8, 192(DI)
 	VMOVDQU32        448(SI), Z10
@@ -42340,10 +42487,11 @@ four:
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VPSRLD           $0x10, Z9, Z10
-	VPANDD           Z31, Z10, Z11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Z11, Z10
+	VPANDD           Z31, Z10, Z10
 	VPADDD           Z30, Z11, Z11
-	VPADDD           Z9, Z11, Z11
+	VPADDD           Z10, Z11, Z11
 	VPSRLD           $0x10, Z11, Z11
 	VPMOVDW          Z11, 224(DI)
 	VMOVDQU32        512(SI), Z1
@@ -42351,10 +42499,11 @@ four:
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VPSRLD           $0x10, Z0, Z1
-	VPANDD           Z31, Z1, Z2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Z2, Z1
+	VPANDD           Z31, Z1, Z1
 	VPADDD           Z30, Z2, Z2
-	VPADDD           Z0, Z2, Z2
+	VPADDD           Z1, Z2, Z2
 	VPSRLD           $0x10, Z2, Z2
 	VPMOVDW          Z2, 256(DI)
 	VMOVDQU32        576(SI), Z4
@@ -42362,10 +42511,11 @@ four:
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VPSRLD           $0x10, Z3, Z4
-	VPANDD           Z31, Z4, Z5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Z5, Z4
+	VPANDD           Z31, Z4, Z4
 	VPADDD           Z30, Z5, Z5
-	VPADDD           Z3, Z5, Z5
+	VPADDD           Z4, Z5, Z5
 	VPSRLD           $0x10, Z5, Z5
 	VPMOVDW          Z5, 288(DI)
 	VMOVDQU32        640(SI), Z7
@@ -42373,10 +42523,11 @@ four:
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VPSRLD           $0x10, Z6, Z7
-	VPANDD           Z31, Z7, Z8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Z8, Z7
+	VPANDD           Z31, Z7, Z7
 	VPADDD           Z30, Z8, Z8
-	VPADDD           Z6, Z8, Z8
+	VPADDD           Z7, Z8, Z8
 	VPSRLD           $0x10, Z8, Z8
 	VPMOVDW          Z8, 320(DI)
 	VMOVDQU32        704(SI), Z10
@@ -42384,10 +42535,11 @@ four:
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VPSRLD           $0x10, Z9, Z10
-	VPANDD           Z31, Z10, Z11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Z11, Z10
+	VPANDD           Z31, Z10, Z10
 	VPADDD           Z30, Z11, Z11
-	VPADDD           Z9, Z11, Z11
+	VPADDD           Z10, Z11, Z11
 	VPSRLD           $0x10, Z11, Z11
 	VPMOVDW          Z11, 352(DI)
 	VMOVDQU32        768(SI), Z1
@@ -42395,10 +42547,11 @@ four:
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VPSRLD           $0x10, Z0, Z1
-	VPANDD           Z31, Z1, Z2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Z2, Z1
+	VPANDD           Z31, Z1, Z1
 	VPADDD           Z30, Z2, Z2
-	VPADDD           Z0, Z2, Z2
+	VPADDD           Z1, Z2, Z2
 	VPSRLD           $0x10, Z2, Z2
 	VPMOVDW          Z2, 384(DI)
 	VMOVDQU32        832(SI), Z4
@@ -42406,10 +42559,11 @@ four:
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VPSRLD           $0x10, Z3, Z4
-	VPANDD           Z31, Z4, Z5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Z5, Z4
+	VPANDD           Z31, Z4, Z4
 	VPADDD           Z30, Z5, Z5
-	VPADDD           Z3, Z5, Z5
+	VPADDD           Z4, Z5, Z5
 	VPSRLD           $0x10, Z5, Z5
 	VPMOVDW          Z5, 416(DI)
 	VMOVDQU32        896(SI), Z7
@@ -42417,10 +42571,11 @@ four:
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VPSRLD           $0x10, Z6, Z7
-	VPANDD           Z31, Z7, Z8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Z8, Z7
+	VPANDD           Z31, Z7, Z7
 	VPADDD           Z30, Z8, Z8
-	VPADDD           Z6, Z8, Z8
+	VPADDD           Z7, Z8, Z8
 	VPSRLD           $0x10, Z8, Z8
 	VPMOVDW          Z8, 448(DI)
 	VMOVDQU32        960(SI), Z10
@@ -42428,10 +42583,11 @@ four:
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VPSRLD           $0x10, Z9, Z10
-	VPANDD           Z31, Z10, Z11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Z11, Z10
+	VPANDD           Z31, Z10, Z10
 	VPADDD           Z30, Z11, Z11
-	VPADDD           Z9, Z11, Z11
+	VPADDD           Z10, Z11, Z11
 	VPSRLD           $0x10, Z11, Z11
 	VPMOVDW          Z11, 480(DI)
 	ADDQ             $0x00000400, SI
@@ -42449,10 +42605,11 @@ single:
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VPSRLD           $0x10, Z0, Z1
-	VPANDD           Z31, Z1, Z2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Z2, Z1
+	VPANDD           Z31, Z1, Z1
 	VPADDD           Z30, Z2, Z2
-	VPADDD           Z0, Z2, Z2
+	VPADDD           Z1, Z2, Z2
 	VPSRLD           $0x10, Z2, Z2
 	VPMOVDW          Z2, (DI)
 	VMOVDQU32        64(SI), Z4
@@ -42460,10 +42617,11 @@ single:
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VPSRLD           $0x10, Z3, Z4
-	VPANDD           Z31, Z4, Z5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Z5, Z4
+	VPANDD           Z31, Z4, Z4
 	VPADDD           Z30, Z5, Z5
-	VPADDD           Z3, Z5, Z5
+	VPADDD           Z4, Z5, Z5
 	VPSRLD           $0x10, Z5, Z5
 	VPMOVDW          Z5, 32(DI)
 	VMOVDQU32        128(SI), Z7
@@ -42471,10 +42629,11 @@ single:
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VPSRLD           $0x10, Z6, Z7
-	VPANDD           Z31, Z7, Z8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Z8, Z7
+	VPANDD           Z31, Z7, Z7
 	VPADDD           Z30, Z8, Z8
-	VPADDD           Z6, Z8, Z8
+	VPADDD           Z7, Z8, Z8
 	VPSRLD           $0x10, Z8, Z8
 	VPMOVDW          Z8, 64(DI)
 	VMOVDQU32        192(SI), Z10
@@ -42482,10 +42641,11 @@ single:
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VPSRLD           $0x10, Z9, Z10
-	VPANDD           Z31, Z10, Z11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Z11, Z10
+	VPANDD           Z31, Z10, Z10
 	VPADDD           Z30, Z11, Z11
-	VPADDD           Z9, Z11, Z11
+	VPADDD           Z10, Z11, Z11
 	VPSRLD           $0x10, Z11, Z11
 	VPMOVDW          Z11, 96(DI)
 	ADDQ             $0x00000100, SI
@@ -42516,10 +42676,11 @@ tail:
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VPSRLD           $0x10, Z0, Z1
-	VPANDD           Z31, Z1, Z2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Z2, Z1
+	VPANDD           Z31, Z1, Z1
 	VPADDD           Z30, Z2, Z2
-	VPADDD           Z0, Z2, Z2
+	VPADDD           Z1, Z2, Z2
 	VPSRLD           $0x10, Z2, Z2
 	VPMOVDW          Z2, (DI)
 	VMOVDQU32        64(SI), Z4
@@ -42527,10 +42688,11 @@ tail:
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VPSRLD           $0x10, Z3, Z4
-	VPANDD           Z31, Z4, Z5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Z5, Z4
+	VPANDD           Z31, Z4, Z4
 	VPADDD           Z30, Z5, Z5
-	VPADDD           Z3, Z5, Z5
+	VPADDD           Z4, Z5, Z5
 	VPSRLD           $0x10, Z5, Z5
 	VPMOVDW          Z5, 32(DI)
 	VMOVDQU32        128(SI), Z7
@@ -42538,10 +42700,11 @@ tail:
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VPSRLD           $0x10, Z6, Z7
-	VPANDD           Z31, Z7, Z8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Z8, Z7
+	VPANDD           Z31, Z7, Z7
 	VPADDD           Z30, Z8, Z8
-	VPADDD           Z6, Z8, Z8
+	VPADDD           Z7, Z8, Z8
 	VPSRLD           $0x10, Z8, Z8
 	VPMOVDW          Z8, 64(DI)
 	VMOVDQU32        192(SI), Z10
@@ -42549,10 +42712,11 @@ tail:
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VPSRLD           $0x10, Z9, Z10
-	VPANDD           Z31, Z10, Z11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Z11, Z10
+	VPANDD           Z31, Z10, Z10
 	VPADDD           Z30, Z11, Z11
-	VPADDD           Z9, Z11, Z11
+	VPADDD           Z10, Z11, Z11
 	VPSRLD           $0x10, Z11, Z11
 	VPMOVDW          Z11, 96(DI)
 	JMP              done
@@ -42592,10 +42756,11 @@ copied:
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VPSRLD           $0x10, Z0, Z1
-	VPANDD           Z31, Z1, Z2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Z2, Z1
+	VPANDD           Z31, Z1, Z1
 	VPADDD           Z30, Z2, Z2
-	VPADDD           Z0, Z2, Z2
+	VPADDD           Z1, Z2, Z2
 	VPSRLD           $0x10, Z2, Z2
 	VPMOVDW          Z2, (DI)
 	VMOVDQU32        64(SI), Z4
@@ -42603,10 +42768,11 @@ copied:
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VPSRLD           $0x10, Z3, Z4
-	VPANDD           Z31, Z4, Z5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Z5, Z4
+	VPANDD           Z31, Z4, Z4
 	VPADDD           Z30, Z5, Z5
-	VPADDD           Z3, Z5, Z5
+	VPADDD           Z4, Z5, Z5
 	VPSRLD           $0x10, Z5, Z5
 	VPMOVDW          Z5, 32(DI)
 	VMOVDQU32        128(SI), Z7
@@ -42614,10 +42780,11 @@ copied:
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VPSRLD           $0x10, Z6, Z7
-	VPANDD           Z31, Z7, Z8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Z8, Z7
+	VPANDD           Z31, Z7, Z7
 	VPADDD           Z30, Z8, Z8
-	VPADDD           Z6, Z8, Z8
+	VPADDD           Z7, Z8, Z8
 	VPSRLD           $0x10, Z8, Z8
 	VPMOVDW          Z8, 64(DI)
 	VMOVDQU32        192(SI), Z10
@@ -42625,10 +42792,11 @@ copied:
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VPSRLD           $0x10, Z9, Z10
-	VPANDD           Z31, Z10, Z11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Z11, Z10
+	VPANDD           Z31, Z10, Z10
 	VPADDD           Z30, Z11, Z11
-	VPADDD           Z9, Z11, Z11
+	VPADDD           Z10, Z11, Z11
 	VPSRLD           $0x10, Z11, Z11
 	VPMOVDW          Z11, 96(DI)
 	MOVQ             R10, BX
@@ -42709,10 +42877,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, (DI)
@@ -42731,10 +42900,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 8(DI)
@@ -42753,10 +42923,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 16(DI)
@@ -42775,10 +42946,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 24(DI)
@@ -42797,10 +42969,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 32(DI)
@@ -42819,10 +42992,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 40(DI)
@@ -42841,10 +43015,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 48(DI)
@@ -42863,10 +43038,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 56(DI)
@@ -42885,10 +43061,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 64(DI)
@@ -42907,10 +43084,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 72(DI)
@@ -42929,10 +43107,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 80(DI)
@@ -42951,10 +43130,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 88(DI)
@@ -42973,10 +43153,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 96(DI)
@@ -42995,10 +43176,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 104(DI)
@@ -43017,10 +43199,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 112(DI)
@@ -43039,10 +43222,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 120(DI)
@@ -43071,10 +43255,11 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, (DI)
@@ -43093,10 +43278,11 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 8(DI)
@@ -43115,10 +43301,11 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 16(DI)
@@ -43137,10 +43324,11 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 24(DI)
@@ -43182,10 +43370,11 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, (DI)
@@ -43204,10 +43393,11 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 8(DI)
@@ -43226,10 +43416,11 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 16(DI)
@@ -43248,10 +43439,11 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 24(DI)
@@ -43301,10 +43493,11 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, (DI)
@@ -43323,10 +43516,11 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 8(DI)
@@ -43345,10 +43539,11 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 16(DI)
@@ -43367,10 +43562,11 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 24(DI)
@@ -43432,10 +43628,11 @@ four:
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VPSRLD            $0x10, Z0, Z1
-	VPANDD            Z31, Z1, Z2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Z2, Z1
+	VPANDD            Z31, Z1, Z1
 	VPADDD            Z30, Z2, Z2
-	VPADDD            Z0, Z2, Z2
+	VPADDD            Z1, Z2, Z2
 	VPSRLD            $0x10, Z2, Z2
 	VPMOVDW           Z2, (DI)
 	VMOVDQU32         64(SI), Z4
@@ -43443,10 +43640,11 @@ four:
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VPSRLD            $0x10, Z3, Z4
-	VPANDD            Z31, Z4, Z5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Z5, Z4
+	VPANDD            Z31, Z4, Z4
 	VPADDD            Z30, Z5, Z5
-	VPADDD            Z3, Z5, Z5
+	VPADDD            Z4, Z5, Z5
 	VPSRLD            $0x10, Z5, Z5
 	VPMOVDW           Z5, 32(DI)
 	VMOVDQU32         128(SI), Z7
@@ -43454,10 +43652,11 @@ four:
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VPSRLD            $0x10, Z6, Z7
-	VPANDD            Z31, Z7, Z8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Z8, Z7
+	VPANDD            Z31, Z7, Z7
 	VPADDD            Z30, Z8, Z8
-	VPADDD            Z6, Z8, Z8
+	VPADDD            Z7, Z8, Z8
 	VPSRLD            $0x10, Z8, Z8
 	VPMOVDW           Z8, 64(DI)
 	VMOVDQU32         192(SI), Z10
@@ -43465,10 +43664,11 @@ four:
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VPSRLD            $0x10, Z9, Z10
-	VPANDD            Z31, Z10, Z11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Z11, Z10
+	VPANDD            Z31, Z10, Z10
 	VPADDD            Z30, Z11, Z11
-	VPADDD            Z9, Z11, Z11
+	VPADDD            Z10, Z11, Z11
 	VPSRLD            $0x10, Z11, Z11
 	VPMOVDW           Z11, 96(DI)
 	VMOVDQU32         256(SI), Z1
@@ -43476,10 +43676,11 @@ four:
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VPSRLD            $0x10, Z0, Z1
-	VPANDD            Z31, Z1, Z2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Z2, Z1
+	VPANDD            Z31, Z1, Z1
 	VPADDD            Z30, Z2, Z2
-	VPADDD            Z0, Z2, Z2
+	VPADDD            Z1, Z2, Z2
 	VPSRLD            $0x10, Z2, Z2
 	VPMOVDW           Z2, 128(DI)
 	VMOVDQU32         320(SI), Z4
@@ -43487,10 +43688,11 @@ four:
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VPSRLD            $0x10, Z3, Z4
-	VPANDD            Z31, Z4, Z5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Z5, Z4
+	VPANDD            Z31, Z4, Z4
 	VPADDD            Z30, Z5, Z5
-	VPADDD            Z3, Z5, Z5
+	VPADDD            Z4, Z5, Z5
 	VPSRLD            $0x10, Z5, Z5
 	VPMOVDW           Z5, 160(DI)
 	VMOVDQU32         384(SI), Z7
@@ -43498,10 +43700,11 @@ four:
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VPSRLD            $0x10, Z6, Z7
-	VPANDD            Z31, Z7, Z8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Z8, Z7
+	VPANDD            Z31, Z7, Z7
 	VPADDD            Z30, Z8, Z8
-	VPADDD            Z6, Z8, Z8
+	VPADDD            Z7, Z8, Z8
 	VPSRLD            $0x10, Z8, Z8
 	VPMOVDW           Z8, 192(DI)
 	VMOVDQU32         448(SI), Z10
@@ -43509,10 +43712,11 @@ four:
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VPSRLD            $0x10, Z9, Z10
-	VPANDD            Z31, Z10, Z11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Z11, Z10
+	VPANDD            Z31, Z10, Z10
 	VPADDD            Z30, Z11, Z11
-	VPADDD            Z9, Z11, Z11
+	VPADDD            Z10, Z11, Z11
 	VPSRLD            $0x10, Z11, Z11
 	VPMOVDW           Z11, 224(DI)
 	VMOVDQU32         512(SI), Z1
@@ -43520,10 +43724,11 @@ four:
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VPSRLD            $0x10, Z0, Z1
-	VPANDD            Z31, Z1, Z2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Z2, Z1
+	VPANDD            Z31, Z1, Z1
 	VPADDD            Z30, Z2, Z2
-	VPADDD            Z0, Z2, Z2
+	VPADDD            Z1, Z2, Z2
 	VPSRLD            $0x10, Z2, Z2
 	VPMOVDW           Z2, 256(DI)
 	VMOVDQU32         576(SI), Z4
@@ -43531,10 +43736,11 @@ four:
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VPSRLD            $0x10, Z3, Z4
-	VPANDD            Z31, Z4, Z5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Z5, Z4
+	VPANDD            Z31, Z4, Z4
 	VPADDD            Z30, Z5, Z5
-	VPADDD            Z3, Z5, Z5
+	VPADDD            Z4, Z5, Z5
 	VPSRLD            $0x10, Z5, Z5
 	VPMOVDW           Z5, 288(DI)
 	VMOVDQU32         640(SI), Z7
@@ -43542,10 +43748,11 @@ four:
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VPSRLD            $0x10, Z6, Z7
-	VPANDD            Z31, Z7, Z8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Z8, Z7
+	VPANDD            Z31, Z7, Z7
 	VPADDD            Z30, Z8, Z8
-	VPADDD            Z6, Z8, Z8
+	VPADDD            Z7, Z8, Z8
 	VPSRLD            $0x10, Z8, Z8
 	VPMOVDW           Z8, 320(DI)
 	VMOVDQU32         704(SI), Z10
@@ -43553,10 +43760,11 @@ four:
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VPSRLD            $0x10, Z9, Z10
-	VPANDD            Z31, Z10, Z11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Z11, Z10
+	VPANDD            Z31, Z10, Z10
 	VPADDD            Z30, Z11, Z11
-	VPADDD            Z9, Z11, Z11
+	VPADDD            Z10, Z11, Z11
 	VPSRLD            $0x10, Z11, Z11
 	VPMOVDW           Z11, 352(DI)
 	VMOVDQU32         768(SI), Z1
@@ -43564,10 +43772,11 @@ four:
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VPSRLD            $0x10, Z0, Z1
-	VPANDD            Z31, Z1, Z2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Z2, Z1
+	VPANDD            Z31, Z1, Z1
 	VPADDD            Z30, Z2, Z2
-	VPADDD            Z0, Z2, Z2
+	VPADDD            Z1, Z2, Z2
 	VPSRLD            $0x10, Z2, Z2
 	VPMOVDW           Z2, 384(DI)
 	VMOVDQU32         832(SI), Z4
@@ -43575,10 +43784,11 @@ four:
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VPSRLD            $0x10, Z3, Z4
-	VPANDD            Z31, Z4, Z5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Z5, Z4
+	VPANDD            Z31, Z4, Z4
 	VPADDD            Z30, Z5, Z5
-	VPADDD            Z3, Z5, Z5
+	VPADDD            Z4, Z5, Z5
 	VPSRLD            $0x10, Z5, Z5
 	VPMOVDW           Z5, 416(DI)
 	VMOVDQU32         896(SI), Z7
@@ -43586,10 +43796,11 @@ four:
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VPSRLD            $0x10, Z6, Z7
-	VPANDD            Z31, Z7, Z8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Z8, Z7
+	VPANDD            Z31, Z7, Z7
 	VPADDD            Z30, Z8, Z8
-	VPADDD            Z6, Z8, Z8
+	VPADDD            Z7, Z8, Z8
 	VPSRLD            $0x10, Z8, Z8
 	VPMOVDW           Z8, 448(DI)
 	VMOVDQU32         960(SI), Z10
@@ -43597,10 +43808,11 @@ four:
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VPSRLD            $0x10, Z9, Z10
-	VPANDD            Z31, Z10, Z11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Z11, Z10
+	VPANDD            Z31, Z10, Z10
 	VPADDD            Z30, Z11, Z11
-	VPADDD            Z9, Z11, Z11
+	VPADDD            Z10, Z11, Z11
 	VPSRLD            $0x10, Z11, Z11
 	VPMOVDW           Z11, 480(DI)
 	ADDQ              $0x00000400, SI
@@ -43618,10 +43830,11 @@ single:
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VPSRLD            $0x10, Z0, Z1
-	VPANDD            Z31, Z1, Z2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Z2, Z1
+	VPANDD            Z31, Z1, Z1
 	VPADDD            Z30, Z2, Z2
-	VPADDD            Z0, Z2, Z2
+	VPADDD            Z1, Z2, Z2
 	VPSRLD            $0x10, Z2, Z2
 	VPMOVDW           Z2, (DI)
 	VMOVDQU32         64(SI), Z4
@@ -43629,10 +43842,11 @@ single:
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VPSRLD            $0x10, Z3, Z4
-	VPANDD            Z31, Z4, Z5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Z5, Z4
+	VPANDD            Z31, Z4, Z4
 	VPADDD            Z30, Z5, Z5
-	VPADDD            Z3, Z5, Z5
+	VPADDD            Z4, Z5, Z5
 	VPSRLD            $0x10, Z5, Z5
 	VPMOVDW           Z5, 32(DI)
 	VMOVDQU32         128(SI), Z7
@@ -43640,10 +43854,11 @@ single:
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VPSRLD            $0x10, Z6, Z7
-	VPANDD            Z31, Z7, Z8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Z8, Z7
+	VPANDD            Z31, Z7, Z7
 	VPADDD            Z30, Z8, Z8
-	VPADDD            Z6, Z8, Z8
+	VPADDD            Z7, Z8, Z8
 	VPSRLD            $0x10, Z8, Z8
 	VPMOVDW           Z8, 64(DI)
 	VMOVDQU32         192(SI), Z10
@@ -43651,10 +43866,11 @@ single:
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VPSRLD            $0x10, Z9, Z10
-	VPANDD            Z31, Z10, Z11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Z11, Z10
+	VPANDD            Z31, Z10, Z10
 	VPADDD            Z30, Z11, Z11
-	VPADDD            Z9, Z11, Z11
+	VPADDD            Z10, Z11, Z11
 	VPSRLD            $0x10, Z11, Z11
 	VPMOVDW           Z11, 96(DI)
 	ADDQ              $0x00000100, SI
@@ -43685,10 +43901,11 @@ tail:
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VPSRLD            $0x10, Z0, Z1
-	VPANDD            Z31, Z1, Z2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Z2, Z1
+	VPANDD            Z31, Z1, Z1
 	VPADDD            Z30, Z2, Z2
-	VPADDD            Z0, Z2, Z2
+	VPADDD            Z1, Z2, Z2
 	VPSRLD            $0x10, Z2, Z2
 	VPMOVDW           Z2, (DI)
 	VMOVDQU32         64(SI), Z4
@@ -43696,10 +43913,11 @@ tail:
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VPSRLD            $0x10, Z3, Z4
-	VPANDD            Z31, Z4, Z5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Z5, Z4
+	VPANDD            Z31, Z4, Z4
 	VPADDD            Z30, Z5, Z5
-	VPADDD            Z3, Z5, Z5
+	VPADDD            Z4, Z5, Z5
 	VPSRLD            $0x10, Z5, Z5
 	VPMOVDW           Z5, 32(DI)
 	VMOVDQU32         128(SI), Z7
@@ -43707,10 +43925,11 @@ tail:
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VPSRLD            $0x10, Z6, Z7
-	VPANDD            Z31, Z7, Z8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Z8, Z7
+	VPANDD            Z31, Z7, Z7
 	VPADDD            Z30, Z8, Z8
-	VPADDD            Z6, Z8, Z8
+	VPADDD            Z7, Z8, Z8
 	VPSRLD            $0x10, Z8, Z8
 	VPMOVDW           Z8, 64(DI)
 	VMOVDQU32         192(SI), Z10
@@ -43718,10 +43937,11 @@ tail:
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VPSRLD            $0x10, Z9, Z10
-	VPANDD            Z31, Z10, Z11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Z11, Z10
+	VPANDD            Z31, Z10, Z10
 	VPADDD            Z30, Z11, Z11
-	VPADDD            Z9, Z11, Z11
+	VPADDD            Z10, Z11, Z11
 	VPSRLD            $0x10, Z11, Z11
 	VPMOVDW           Z11, 96(DI)
 	JMP               done
@@ -43761,10 +43981,11 @@ copied:
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VPSRLD            $0x10, Z0, Z1
-	VPANDD            Z31, Z1, Z2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Z2, Z1
+	VPANDD            Z31, Z1, Z1
 	VPADDD            Z30, Z2, Z2
-	VPADDD            Z0, Z2, Z2
+	VPADDD            Z1, Z2, Z2
 	VPSRLD            $0x10, Z2, Z2
 	VPMOVDW           Z2, (DI)
 	VMOVDQU32         64(SI), Z4
@@ -43772,10 +43993,11 @@ copied:
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VPSRLD            $0x10, Z3, Z4
-	VPANDD            Z31, Z4, Z5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Z5, Z4
+	VPANDD            Z31, Z4, Z4
 	VPADDD            Z30, Z5, Z5
-	VPADDD            Z3, Z5, Z5
+	VPADDD            Z4, Z5, Z5
 	VPSRLD            $0x10, Z5, Z5
 	VPMOVDW           Z5, 32(DI)
 	VMOVDQU32         128(SI), Z7
@@ -43783,10 +44005,11 @@ copied:
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VPSRLD            $0x10, Z6, Z7
-	VPANDD            Z31, Z7, Z8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Z8, Z7
+	VPANDD            Z31, Z7, Z7
 	VPADDD            Z30, Z8, Z8
-	VPADDD            Z6, Z8, Z8
+	VPADDD            Z7, Z8, Z8
 	VPSRLD            $0x10, Z8, Z8
 	VPMOVDW           Z8, 64(DI)
 	VMOVDQU32         192(SI), Z10
@@ -43794,10 +44017,11 @@ copied:
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VPSRLD            $0x10, Z9, Z10
-	VPANDD            Z31, Z10, Z11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Z11, Z10
+	VPANDD            Z31, Z10, Z10
 	VPADDD            Z30, Z11, Z11
-	VPADDD            Z9, Z11, Z11
+	VPADDD            Z10, Z11, Z11
 	VPSRLD            $0x10, Z11, Z11
 	VPMOVDW           Z11, 96(DI)
 	MOVQ              R10, BX
@@ -43859,10 +44083,11 @@ four:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
 	VPMOVDW          Y2, (DI)
 	VMOVDQU64        64(SI), Z4
@@ -43870,10 +44095,11 @@ four:
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
 	VPMOVDW          Y5, 16(DI)
 	VMOVDQU64        128(SI), Z7
@@ -43881,10 +44107,11 @@ four:
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
 	VPMOVDW          Y8, 32(DI)
 	VMOVDQU64        192(SI), Z10
@@ -43892,10 +44119,11 @@ four:
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
 	VPMOVDW          Y11, 48(DI)
 	VMOVDQU64        256(SI), Z1
@@ -43903,10 +44131,11 @@ four:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
 	VPMOVDW          Y2, 64(DI)
 	VMOVDQU64        320(SI), Z4
@@ -43914,10 +44143,11 @@ four:
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
 	VPMOVDW          Y5, 80(DI)
 	VMOVDQU64        384(SI), Z7
@@ -43925,10 +44155,11 @@ four:
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
 	VPMOVDW          Y8, 96(DI)
 	VMOVDQU64        448(SI), Z10
@@ -43936,10 +44167,11 @@ four:
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
 	VPMOVDW          Y11, 112(DI)
 	VMOVDQU64        512(SI), Z1
@@ -43947,10 +44179,11 @@ four:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
 	VPMOVDW          Y2, 128(DI)
 	VMOVDQU64        576(SI), Z4
@@ -43958,10 +44191,11 @@ four:
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
 	VPMOVDW          Y5, 144(DI)
 	VMOVDQU64        640(SI), Z7
@@ -43969,10 +44203,11 @@ four:
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
 	VPMOVDW          Y8, 160(DI)
 	VMOVDQU64        704(SI), Z10
@@ -43980,10 +44215,11 @@ four:
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
 	VPMOVDW          Y11, 176(DI)
 	VMOVDQU64        768(SI), Z1
@@ -43991,10 +44227,11 @@ four:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
 	VPMOVDW          Y2, 192(DI)
 	VMOVDQU64        832(SI), Z4
@@ -44002,10 +44239,11 @@ four:
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
 	VPMOVDW          Y5, 208(DI)
 	VMOVDQU64        896(SI), Z7
@@ -44013,10 +44251,11 @@ four:
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
 	VPMOVDW          Y8, 224(DI)
 	VMOVDQU64        960(SI), Z10
@@ -44024,10 +44263,11 @@ four:
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
 	VPMOVDW          Y11, 240(DI)
 	ADDQ             $0x00000400, SI
@@ -44045,10 +44285,11 @@ single:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
 	VPMOVDW          Y2, (DI)
 	VMOVDQU64        64(SI), Z4
@@ -44056,10 +44297,11 @@ single:
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
 	VPMOVDW          Y5, 16(DI)
 	VMOVDQU64        128(SI), Z7
@@ -44067,10 +44309,11 @@ single:
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
 	VPMOVDW          Y8, 32(DI)
 	VMOVDQU64        192(SI), Z10
@@ -44078,10 +44321,11 @@ single:
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
 	VPMOVDW          Y11, 48(DI)
 	ADDQ             $0x00000100, SI
@@ -44112,10 +44356,11 @@ tail:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
 	VPMOVDW          Y2, (DI)
 	VMOVDQU64        64(SI), Z4
@@ -44123,10 +44368,11 @@ tail:
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
 	VPMOVDW          Y5, 16(DI)
 	VMOVDQU64        128(SI), Z7
@@ -44134,10 +44380,11 @@ tail:
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
 	VPMOVDW          Y8, 32(DI)
 	VMOVDQU64        192(SI), Z10
@@ -44145,10 +44392,11 @@ tail:
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
 	VPMOVDW          Y11, 48(DI)
 	JMP              done
@@ -44188,10 +44436,11 @@ copied:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
 	VPMOVDW          Y2, (DI)
 	VMOVDQU64        64(SI), Z4
@@ -44199,10 +44448,11 @@ copied:
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
 	VPMOVDW          Y5, 16(DI)
 	VMOVDQU64        128(SI), Z7
@@ -44210,10 +44460,11 @@ copied:
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
 	VPMOVDW          Y8, 32(DI)
 	VMOVDQU64        192(SI), Z10
@@ -44221,10 +44472,11 @@ copied:
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
 	VPMOVDW          Y11, 48(DI)
 	MOVQ             R10, BX
@@ -44286,10 +44538,11 @@ four:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Y2, Y1
+	VPANDD            Y31, Y1, Y1
 	VPADDD            Y30, Y2, Y2
-	VPADDD            Y0, Y2, Y2
+	VPADDD            Y1, Y2, Y2
 	VPSRLD            $0x10, Y2, Y2
 	VPMOVDW           Y2, (DI)
 	VMOVDQU64         64(SI), Z4
@@ -44297,10 +44550,11 @@ four:
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Y5, Y4
+	VPANDD            Y31, Y4, Y4
 	VPADDD            Y30, Y5, Y5
-	VPADDD            Y3, Y5, Y5
+	VPADDD            Y4, Y5, Y5
 	VPSRLD            $0x10, Y5, Y5
 	VPMOVDW           Y5, 16(DI)
 	VMOVDQU64         128(SI), Z7
@@ -44308,10 +44562,11 @@ four:
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Y8, Y7
+	VPANDD            Y31, Y7, Y7
 	VPADDD            Y30, Y8, Y8
-	VPADDD            Y6, Y8, Y8
+	VPADDD            Y7, Y8, Y8
 	VPSRLD            $0x10, Y8, Y8
 	VPMOVDW           Y8, 32(DI)
 	VMOVDQU64         192(SI), Z10
@@ -44319,10 +44574,11 @@ four:
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Y11, Y10
+	VPANDD            Y31, Y10, Y10
 	VPADDD            Y30, Y11, Y11
-	VPADDD            Y9, Y11, Y11
+	VPADDD            Y10, Y11, Y11
 	VPSRLD            $0x10, Y11, Y11
 	VPMOVDW           Y11, 48(DI)
 	VMOVDQU64         256(SI), Z1
@@ -44330,10 +44586,11 @@ four:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Y2, Y1
+	VPANDD            Y31, Y1, Y1
 	VPADDD            Y30, Y2, Y2
-	VPADDD            Y0, Y2, Y2
+	VPADDD            Y1, Y2, Y2
 	VPSRLD            $0x10, Y2, Y2
 	VPMOVDW           Y2, 64(DI)
 	VMOVDQU64         320(SI), Z4
@@ -44341,10 +44598,11 @@ four:
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Y5, Y4
+	VPANDD            Y31, Y4, Y4
 	VPADDD            Y30, Y5, Y5
-	VPADDD            Y3, Y5, Y5
+	VPADDD            Y4, Y5, Y5
 	VPSRLD            $0x10, Y5, Y5
 	VPMOVDW           Y5, 80(DI)
 	VMOVDQU64         384(SI), Z7
@@ -44352,10 +44610,11 @@ four:
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Y8, Y7
+	VPANDD            Y31, Y7, Y7
 	VPADDD            Y30, Y8, Y8
-	VPADDD            Y6, Y8, Y8
+	VPADDD            Y7, Y8, Y8
 	VPSRLD            $0x10, Y8, Y8
 	VPMOVDW           Y8, 96(DI)
 	VMOVDQU64         448(SI), Z10
@@ -44363,10 +44622,11 @@ four:
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Y11, Y10
+	VPANDD            Y31, Y10, Y10
 	VPADDD            Y30, Y11, Y11
-	VPADDD            Y9, Y11, Y11
+	VPADDD            Y10, Y11, Y11
 	VPSRLD            $0x10, Y11, Y11
 	VPMOVDW           Y11, 112(DI)
 	VMOVDQU64         512(SI), Z1
@@ -44374,10 +44634,11 @@ four:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Y2, Y1
+	VPANDD            Y31, Y1, Y1
 	VPADDD            Y30, Y2, Y2
-	VPADDD            Y0, Y2, Y2
+	VPADDD            Y1, Y2, Y2
 	VPSRLD            $0x10, Y2, Y2
 	VPMOVDW           Y2, 128(DI)
 	VMOVDQU64         576(SI), Z4
@@ -44385,10 +44646,11 @@ four:
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Y5, Y4
+	VPANDD            Y31, Y4, Y4
 	VPADDD            Y30, Y5, Y5
-	VPADDD            Y3, Y5, Y5
+	VPADDD            Y4, Y5, Y5
 	VPSRLD            $0x10, Y5, Y5
 	VPMOVDW           Y5, 144(DI)
 	VMOVDQU64         640(SI), Z7
@@ -44396,10 +44658,11 @@ four:
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Y8, Y7
+	VPANDD            Y31, Y7, Y7
 	VPADDD            Y30, Y8, Y8
-	VPADDD            Y6, Y8, Y8
+	VPADDD            Y7, Y8, Y8
 	VPSRLD            $0x10, Y8, Y8
 	VPMOVDW           Y8, 160(DI)
 	VMOVDQU64         704(SI), Z10
@@ -44407,10 +44670,11 @@ four:
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Y11, Y10
+	VPANDD            Y31, Y10, Y10
 	VPADDD            Y30, Y11, Y11
-	VPADDD            Y9, Y11, Y11
+	VPADDD            Y10, Y11, Y11
 	VPSRLD            $0x10, Y11, Y11
 	VPMOVDW           Y11, 176(DI)
 	VMOVDQU64         768(SI), Z1
@@ -44418,10 +44682,11 @@ four:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Y2, Y1
+	VPANDD            Y31, Y1, Y1
 	VPADDD            Y30, Y2, Y2
-	VPADDD            Y0, Y2, Y2
+	VPADDD            Y1, Y2, Y2
 	VPSRLD            $0x10, Y2, Y2
 	VPMOVDW           Y2, 192(DI)
 	VMOVDQU64         832(SI), Z4
@@ -44429,10 +44694,11 @@ four:
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Y5, Y4
+	VPANDD            Y31, Y4, Y4
 	VPADDD            Y30, Y5, Y5
-	VPADDD            Y3, Y5, Y5
+	VPADDD            Y4, Y5, Y5
 	VPSRLD            $0x10, Y5, Y5
 	VPMOVDW           Y5, 208(DI)
 	VMOVDQU64         896(SI), Z7
@@ -44440,10 +44706,11 @@ four:
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Y8, Y7
+	VPANDD            Y31, Y7, Y7
 	VPADDD            Y30, Y8, Y8
-	VPADDD            Y6, Y8, Y8
+	VPADDD            Y7, Y8, Y8
 	VPSRLD            $0x10, Y8, Y8
 	VPMOVDW           Y8, 224(DI)
 	VMOVDQU64         960(SI), Z10
@@ -44451,10 +44718,11 @@ four:
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Y11, Y10
+	VPANDD            Y31, Y10, Y10
 	VPADDD            Y30, Y11, Y11
-	VPADDD            Y9, Y11, Y11
+	VPADDD            Y10, Y11, Y11
 	VPSRLD            $0x10, Y11, Y11
 	VPMOVDW           Y11, 240(DI)
 	ADDQ              $0x00000400, SI
@@ -44472,10 +44740,11 @@ single:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Y2, Y1
+	VPANDD            Y31, Y1, Y1
 	VPADDD            Y30, Y2, Y2
-	VPADDD            Y0, Y2, Y2
+	VPADDD            Y1, Y2, Y2
 	VPSRLD            $0x10, Y2, Y2
 	VPMOVDW           Y2, (DI)
 	VMOVDQU64         64(SI), Z4
@@ -44483,10 +44752,11 @@ single:
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Y5, Y4
+	VPANDD            Y31, Y4, Y4
 	VPADDD            Y30, Y5, Y5
-	VPADDD            Y3, Y5, Y5
+	VPADDD            Y4, Y5, Y5
 	VPSRLD            $0x10, Y5, Y5
 	VPMOVDW           Y5, 16(DI)
 	VMOVDQU64         128(SI), Z7
@@ -44494,10 +44764,11 @@ single:
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Y8, Y7
+	VPANDD            Y31, Y7, Y7
 	VPADDD            Y30, Y8, Y8
-	VPADDD            Y6, Y8, Y8
+	VPADDD            Y7, Y8, Y8
 	VPSRLD            $0x10, Y8, Y8
 	VPMOVDW           Y8, 32(DI)
 	VMOVDQU64         192(SI), Z10
@@ -44505,10 +44776,11 @@ single:
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Y11, Y10
+	VPANDD            Y31, Y10, Y10
 	VPADDD            Y30, Y11, Y11
-	VPADDD            Y9, Y11, Y11
+	VPADDD            Y10, Y11, Y11
 	VPSRLD            $0x10, Y11, Y11
 	VPMOVDW           Y11, 48(DI)
 	ADDQ              $0x00000100, SI
@@ -44539,10 +44811,11 @@ tail:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Y2, Y1
+	VPANDD            Y31, Y1, Y1
 	VPADDD            Y30, Y2, Y2
-	VPADDD            Y0, Y2, Y2
+	VPADDD            Y1, Y2, Y2
 	VPSRLD            $0x10, Y2, Y2
 	VPMOVDW           Y2, (DI)
 	VMOVDQU64         64(SI), Z4
@@ -44550,10 +44823,11 @@ tail:
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Y5, Y4
+	VPANDD            Y31, Y4, Y4
 	VPADDD            Y30, Y5, Y5
-	VPADDD            Y3, Y5, Y5
+	VPADDD            Y4, Y5, Y5
 	VPSRLD            $0x10, Y5, Y5
 	VPMOVDW           Y5, 16(DI)
 	VMOVDQU64         128(SI), Z7
@@ -44561,10 +44835,11 @@ tail:
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Y8, Y7
+	VPANDD            Y31, Y7, Y7
 	VPADDD            Y30, Y8, Y8
-	VPADDD            Y6, Y8, Y8
+	VPADDD            Y7, Y8, Y8
 	VPSRLD            $0x10, Y8, Y8
 	VPMOVDW           Y8, 32(DI)
 	VMOVDQU64         192(SI), Z10
@@ -44572,10 +44847,11 @@ tail:
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Y11, Y10
+	VPANDD            Y31, Y10, Y10
 	VPADDD            Y30, Y11, Y11
-	VPADDD            Y9, Y11, Y11
+	VPADDD            Y10, Y11, Y11
 	VPSRLD            $0x10, Y11, Y11
 	VPMOVDW           Y11, 48(DI)
 	JMP               done
@@ -44615,10 +44891,11 @@ copied:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Y2, Y1
+	VPANDD            Y31, Y1, Y1
 	VPADDD            Y30, Y2, Y2
-	VPADDD            Y0, Y2, Y2
+	VPADDD            Y1, Y2, Y2
 	VPSRLD            $0x10, Y2, Y2
 	VPMOVDW           Y2, (DI)
 	VMOVDQU64         64(SI), Z4
@@ -44626,10 +44903,11 @@ copied:
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Y5, Y4
+	VPANDD            Y31, Y4, Y4
 	VPADDD            Y30, Y5, Y5
-	VPADDD            Y3, Y5, Y5
+	VPADDD            Y4, Y5, Y5
 	VPSRLD            $0x10, Y5, Y5
 	VPMOVDW           Y5, 16(DI)
 	VMOVDQU64         128(SI), Z7
@@ -44637,10 +44915,11 @@ copied:
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Y8, Y7
+	VPANDD            Y31, Y7, Y7
 	VPADDD            Y30, Y8, Y8
-	VPADDD            Y6, Y8, Y8
+	VPADDD            Y7, Y8, Y8
 	VPSRLD            $0x10, Y8, Y8
 	VPMOVDW           Y8, 32(DI)
 	VMOVDQU64         192(SI), Z10
@@ -44648,10 +44927,11 @@ copied:
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Y11, Y10
+	VPANDD            Y31, Y10, Y10
 	VPADDD            Y30, Y11, Y11
-	VPADDD            Y9, Y11, Y11
+	VPADDD            Y10, Y11, Y11
 	VPSRLD            $0x10, Y11, Y11
 	VPMOVDW           Y11, 48(DI)
 	MOVQ              R10, BX
@@ -45506,11 +45786,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -45529,11 +45811,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -45552,11 +45836,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -45575,11 +45861,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -45598,11 +45886,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -45621,11 +45911,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -45644,11 +45936,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -45667,11 +45961,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -45690,11 +45986,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -45713,11 +46011,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -45736,11 +46036,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -45759,11 +46061,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -45782,11 +46086,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -45805,11 +46111,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -45828,11 +46136,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -45851,11 +46161,13 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -45884,11 +46196,13 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -45907,11 +46221,13 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -45930,11 +46246,13 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -45953,11 +46271,13 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -45999,11 +46319,13 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -46022,11 +46344,13 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -46045,11 +46369,13 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -46068,11 +46394,13 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -46122,11 +46450,13 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -46145,11 +46475,13 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -46168,11 +46500,13 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -46191,11 +46525,13 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
+	VPSRLD     $0x10, X5, X6
 	VPAND      X9, X5, X5
 	VPCMPGTD   X8, X5, X5
 	VPOR       X7, X6, X6
@@ -46260,11 +46596,13 @@ four:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y29, Y0, Y0
 	VPCMPUD          $0x06, Y28, Y0, K2
 	VPORD            Y27, Y1, K2, Y2
@@ -46274,11 +46612,13 @@ four:
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y29, Y3, Y3
 	VPCMPUD          $0x06, Y28, Y3, K2
 	VPORD            Y27, Y4, K2, Y5
@@ -46288,11 +46628,13 @@ four:
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y29, Y6, Y6
 	VPCMPUD          $0x06, Y28, Y6, K2
 	VPORD            Y27, Y7, K2, Y8
@@ -46302,11 +46644,13 @@ four:
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y29, Y9, Y9
 	VPCMPUD          $0x06, Y28, Y9, K2
 	VPORD            Y27, Y10, K2, Y11
@@ -46316,11 +46660,13 @@ four:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y29, Y0, Y0
 	VPCMPUD          $0x06, Y28, Y0, K2
 	VPORD            Y27, Y1, K2, Y2
@@ -46330,11 +46676,13 @@ four:
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y29, Y3, Y3
 	VPCMPUD          $0x06, Y28, Y3, K2
 	VPORD            Y27, Y4, K2, Y5
@@ -46344,11 +46692,13 @@ four:
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y29, Y6, Y6
 	VPCMPUD          $0x06, Y28, Y6, K2
 	VPORD            Y27, Y7, K2, Y8
@@ -46358,11 +46708,13 @@ four:
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y29, Y9, Y9
 	VPCMPUD          $0x06, Y28, Y9, K2
 	VPORD            Y27, Y10, K2, Y11
@@ -46372,11 +46724,13 @@ four:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y29, Y0, Y0
 	VPCMPUD          $0x06, Y28, Y0, K2
 	VPORD            Y27, Y1, K2, Y2
@@ -46386,11 +46740,13 @@ four:
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y29, Y3, Y3
 	VPCMPUD          $0x06, Y28, Y3, K2
 	VPORD            Y27, Y4, K2, Y5
@@ -46400,11 +46756,13 @@ four:
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y29, Y6, Y6
 	VPCMPUD          $0x06, Y28, Y6, K2
 	VPORD            Y27, Y7, K2, Y8
@@ -46414,11 +46772,13 @@ four:
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y29, Y9, Y9
 	VPCMPUD          $0x06, Y28, Y9, K2
 	VPORD            Y27, Y10, K2, Y11
@@ -46428,11 +46788,13 @@ four:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y29, Y0, Y0
 	VPCMPUD          $0x06, Y28, Y0, K2
 	VPORD            Y27, Y1, K2, Y2
@@ -46442,11 +46804,13 @@ four:
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y29, Y3, Y3
 	VPCMPUD          $0x06, Y28, Y3, K2
 	VPORD            Y27, Y4, K2, Y5
@@ -46456,11 +46820,13 @@ four:
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y29, Y6, Y6
 	VPCMPUD          $0x06, Y28, Y6, K2
 	VPORD            Y27, Y7, K2, Y8
@@ -46470,11 +46836,13 @@ four:
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y29, Y9, Y9
 	VPCMPUD          $0x06, Y28, Y9, K2
 	VPORD            Y27, Y10, K2, Y11
@@ -46494,11 +46862,13 @@ single:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y29, Y0, Y0
 	VPCMPUD          $0x06, Y28, Y0, K2
 	VPORD            Y27, Y1, K2, Y2
@@ -46508,11 +46878,13 @@ single:
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y29, Y3, Y3
 	VPCMPUD          $0x06, Y28, Y3, K2
 	VPORD            Y27, Y4, K2, Y5
@@ -46522,11 +46894,13 @@ single:
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y29, Y6, Y6
 	VPCMPUD          $0x06, Y28, Y6, K2
 	VPORD            Y27, Y7, K2, Y8
@@ -46536,11 +46910,13 @@ single:
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y29, Y9, Y9
 	VPCMPUD          $0x06, Y28, Y9, K2
 	VPORD            Y27, Y10, K2, Y11
@@ -46573,11 +46949,13 @@ tail:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y29, Y0, Y0
 	VPCMPUD          $0x06, Y28, Y0, K2
 	VPORD            Y27, Y1, K2, Y2
@@ -46587,11 +46965,13 @@ tail:
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y29, Y3, Y3
 	VPCMPUD          $0x06, Y28, Y3, K2
 	VPORD            Y27, Y4, K2, Y5
@@ -46601,11 +46981,13 @@ tail:
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y29, Y6, Y6
 	VPCMPUD          $0x06, Y28, Y6, K2
 	VPORD            Y27, Y7, K2, Y8
@@ -46615,11 +46997,13 @@ tail:
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y29, Y9, Y9
 	VPCMPUD          $0x06, Y28, Y9, K2
 	VPORD            Y27, Y10, K2, Y11
@@ -46661,11 +47045,13 @@ copied:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y29, Y0, Y0
 	VPCMPUD          $0x06, Y28, Y0, K2
 	VPORD            Y27, Y1, K2, Y2
@@ -46675,11 +47061,13 @@ copied:
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y29, Y3, Y3
 	VPCMPUD          $0x06, Y28, Y3, K2
 	VPORD            Y27, Y4, K2, Y5
@@ -46689,11 +47077,13 @@ copied:
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y29, Y6, Y6
 	VPCMPUD          $0x06, Y28, Y6, K2
 	VPORD            Y27, Y7, K2, Y8
@@ -46703,11 +47093,13 @@ copied:
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y29, Y9, Y9
 	VPCMPUD          $0x06, Y28, Y9, K2
 	VPORD            Y27, Y10, K2, Y11
@@ -47480,10 +47872,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, (DI)
@@ -47499,10 +47892,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 8(DI)
@@ -47518,10 +47912,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 16(DI)
@@ -47537,10 +47932,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 24(DI)
@@ -47556,10 +47952,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 32(DI)
@@ -47575,10 +47972,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 40(DI)
@@ -47594,10 +47992,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 48(DI)
@@ -47613,10 +48012,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 56(DI)
@@ -47632,10 +48032,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 64(DI)
@@ -47651,10 +48052,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 72(DI)
@@ -47670,10 +48072,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 80(DI)
@@ -47689,10 +48092,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 88(DI)
@@ -47708,10 +48112,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 96(DI)
@@ -47727,10 +48132,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 104(DI)
@@ -47746,10 +48152,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 112(DI)
@@ -47765,10 +48172,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 120(DI)
@@ -47794,10 +48202,11 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, (DI)
@@ -47813,10 +48222,11 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 8(DI)
@@ -47832,10 +48242,11 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 16(DI)
@@ -47851,10 +48262,11 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 24(DI)
@@ -47893,10 +48305,11 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, (DI)
@@ -47912,10 +48325,11 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 8(DI)
@@ -47931,10 +48345,11 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 16(DI)
@@ -47950,10 +48365,11 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 24(DI)
@@ -48000,10 +48416,11 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, (DI)
@@ -48019,10 +48436,11 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 8(DI)
@@ -48038,10 +48456,11 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 16(DI)
@@ -48057,10 +48476,11 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 24(DI)
@@ -48122,10 +48542,11 @@ four:
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VPSRLD           $0x10, Z0, Z1
-	VPANDD           Z31, Z1, Z2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Z2, Z1
+	VPANDD           Z31, Z1, Z1
 	VPADDD           Z30, Z2, Z2
-	VPADDD           Z0, Z2, Z2
+	VPADDD           Z1, Z2, Z2
 	VPSRLD           $0x10, Z2, Z2
 	VPMOVDW          Z2, (DI)
 	VMOVDQU32        64(SI), Z4
@@ -48133,10 +48554,11 @@ four:
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VPSRLD           $0x10, Z3, Z4
-	VPANDD           Z31, Z4, Z5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Z5, Z4
+	VPANDD           Z31, Z4, Z4
 	VPADDD           Z30, Z5, Z5
-	VPADDD           Z3, Z5, Z5
+	VPADDD           Z4, Z5, Z5
 	VPSRLD           $0x10, Z5, Z5
 	VPMOVDW          Z5, 32(DI)
 	VMOVDQU32        128(SI), Z7
@@ -48144,10 +48566,11 @@ four:
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VPSRLD           $0x10, Z6, Z7
-	VPANDD           Z31, Z7, Z8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Z8, Z7
+	VPANDD           Z31, Z7, Z7
 	VPADDD           Z30, Z8, Z8
-	VPADDD           Z6, Z8, Z8
+	VPADDD           Z7, Z8, Z8
 	VPSRLD           $0x10, Z8, Z8
 	VPMOVDW          Z8, 64(DI)
 	VMOVDQU32        192(SI), Z10
@@ -48155,10 +48578,11 @@ four:
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VPSRLD           $0x10, Z9, Z10
-	VPANDD           Z31, Z10, Z11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Z11, Z10
+	VPANDD           Z31, Z10, Z10
 	VPADDD           Z30, Z11, Z11
-	VPADDD           Z9, Z11, Z11
+	VPADDD           Z10, Z11, Z11
 	VPSRLD           $0x10, Z11, Z11
 	VPMOVDW          Z11, 96(DI)
 	VMOVDQU32        256(SI), Z1
@@ -48166,10 +48590,11 @@ four:
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VPSRLD           $0x10, Z0, Z1
-	VPANDD           Z31, Z1, Z2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Z2, Z1
+	VPANDD           Z31, Z1, Z1
 	VPADDD           Z30, Z2, Z2
-	VPADDD           Z0, Z2, Z2
+	VPADDD           Z1, Z2, Z2
 	VPSRLD           $0x10, Z2, Z2
 	VPMOVDW          Z2, 128(DI)
 	VMOVDQU32        320(SI), Z4
@@ -48177,10 +48602,11 @@ four:
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VPSRLD           $0x10, Z3, Z4
-	VPANDD           Z31, Z4, Z5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Z5, Z4
+	VPANDD           Z31, Z4, Z4
 	VPADDD           Z30, Z5, Z5
-	VPADDD           Z3, Z5, Z5
+	VPADDD           Z4, Z5, Z5
 	VPSRLD           $0x10, Z5, Z5
 	VPMOVDW          Z5, 160(DI)
 	VMOVDQU32        384(SI), Z7
@@ -48188,10 +48614,11 @@ four:
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VPSRLD           $0x10, Z6, Z7
-	VPANDD           Z31, Z7, Z8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Z8, Z7
+	VPANDD           Z31, Z7, Z7
 	VPADDD           Z30, Z8, Z8
-	VPADDD           Z6, Z8, Z8
+	VPADDD           Z7, Z8, Z8
 	VPSRLD           $0x10, Z8, Z8
 	VPMOVDW          Z8, 192(DI)
 	VMOVDQU32        448(SI), Z10
@@ -48199,10 +48626,11 @@ four:
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VPSRLD           $0x10, Z9, Z10
-	VPANDD           Z31, Z10, Z11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Z11, Z10
+	VPANDD           Z31, Z10, Z10
 	VPADDD           Z30, Z11, Z11
-	VPADDD           Z9, Z11, Z11
+	VPADDD           Z10, Z11, Z11
 	VPSRLD           $0x10, Z11, Z11
 	VPMOVDW          Z11, 224(DI)
 	VMOVDQU32        512(SI), Z1
@@ -48210,10 +48638,11 @@ four:
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VPSRLD           $0x10, Z0, Z1
-	VPANDD           Z31, Z1, Z2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Z2, Z1
+	VPANDD           Z31, Z1, Z1
 	VPADDD           Z30, Z2, Z2
-	VPADDD           Z0, Z2, Z2
+	VPADDD           Z1, Z2, Z2
 	VPSRLD           $0x10, Z2, Z2
 	VPMOVDW          Z2, 256(DI)
 	VMOVDQU32        576(SI), Z4
@@ -48221,10 +48650,11 @@ four:
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VPSRLD           $0x10, Z3, Z4
-	VPANDD           Z31, Z4, Z5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Z5, Z4
+	VPANDD           Z31, Z4, Z4
 	VPADDD           Z30, Z5, Z5
-	VPADDD           Z3, Z5, Z5
+	VPADDD           Z4, Z5, Z5
 	VPSRLD           $0x10, Z5, Z5
 	VPMOVDW          Z5, 288(DI)
 	VMOVDQU32        640(SI), Z7
@@ -48232,10 +48662,11 @@ four:
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VPSRLD           $0x10, Z6, Z7
-	VPANDD           Z31, Z7, Z8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Z8, Z7
+	VPANDD           Z31, Z7, Z7
 	VPADDD           Z30, Z8, Z8
-	VPADDD           Z6, Z8, Z8
+	VPADDD           Z7, Z8, Z8
 	VPSRLD           $0x10, Z8, Z8
 	VPMOVDW          Z8, 320(DI)
 	VMOVDQU32        704(SI), Z10
@@ -48243,10 +48674,11 @@ four:
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VPSRLD           $0x10, Z9, Z10
-	VPANDD           Z31, Z10, Z11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Z11, Z10
+	VPANDD           Z31, Z10, Z10
 	VPADDD           Z30, Z11, Z11
-	VPADDD           Z9, Z11, Z11
+	VPADDD           Z10, Z11, Z11
 	VPSRLD           $0x10, Z11, Z11
 	VPMOVDW          Z11, 352(DI)
 	VMOVDQU32        768(SI), Z1
@@ -48254,10 +48686,11 @@ four:
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VPSRLD           $0x10, Z0, Z1
-	VPANDD           Z31, Z1, Z2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Z2, Z1
+	VPANDD           Z31, Z1, Z1
 	VPADDD           Z30, Z2, Z2
-	VPADDD           Z0, Z2, Z2
+	VPADDD           Z1, Z2, Z2
 	VPSRLD           $0x10, Z2, Z2
 	VPMOVDW          Z2, 384(DI)
 	VMOVDQU32        832(SI), Z4
@@ -48265,10 +48698,11 @@ four:
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VPSRLD           $0x10, Z3, Z4
-	VPANDD           Z31, Z4, Z5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Z5, Z4
+	VPANDD           Z31, Z4, Z4
 	VPADDD           Z30, Z5, Z5
-	VPADDD           Z3, Z5, Z5
+	VPADDD           Z4, Z5, Z5
 	VPSRLD           $0x10, Z5, Z5
 	VPMOVDW          Z5, 416(DI)
 	VMOVDQU32        896(SI), Z7
@@ -48276,10 +48710,11 @@ four:
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VPSRLD           $0x10, Z6, Z7
-	VPANDD           Z31, Z7, Z8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Z8, Z7
+	VPANDD           Z31, Z7, Z7
 	VPADDD           Z30, Z8, Z8
-	VPADDD           Z6, Z8, Z8
+	VPADDD           Z7, Z8, Z8
 	VPSRLD           $0x10, Z8, Z8
 	VPMOVDW          Z8, 448(DI)
 	VMOVDQU32        960(SI), Z10
@@ -48287,10 +48722,11 @@ four:
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VPSRLD           $0x10, Z9, Z10
-	VPANDD           Z31, Z10, Z11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Z11, Z10
+	VPANDD           Z31, Z10, Z10
 	VPADDD           Z30, Z11, Z11
-	VPADDD           Z9, Z11, Z11
+	VPADDD           Z10, Z11, Z11
 	VPSRLD           $0x10, Z11, Z11
 	VPMOVDW          Z11, 480(DI)
 	ADDQ             $0x00000400, SI
@@ -48308,10 +48744,11 @@ single:
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VPSRLD           $0x10, Z0, Z1
-	VPANDD           Z31, Z1, Z2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Z2, Z1
+	VPANDD           Z31, Z1, Z1
 	VPADDD           Z30, Z2, Z2
-	VPADDD           Z0, Z2, Z2
+	VPADDD           Z1, Z2, Z2
 	VPSRLD           $0x10, Z2, Z2
 	VPMOVDW          Z2, (DI)
 	VMOVDQU32        64(SI), Z4
@@ -48319,10 +48756,11 @@ single:
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VPSRLD           $0x10, Z3, Z4
-	VPANDD           Z31, Z4, Z5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Z5, Z4
+	VPANDD           Z31, Z4, Z4
 	VPADDD           Z30, Z5, Z5
-	VPADDD           Z3, Z5, Z5
+	VPADDD           Z4, Z5, Z5
 	VPSRLD           $0x10, Z5, Z5
 	VPMOVDW          Z5, 32(DI)
 	VMOVDQU32        128(SI), Z7
@@ -48330,10 +48768,11 @@ single:
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VPSRLD           $0x10, Z6, Z7
-	VPANDD           Z31, Z7, Z8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Z8, Z7
+	VPANDD           Z31, Z7, Z7
 	VPADDD           Z30, Z8, Z8
-	VPADDD           Z6, Z8, Z8
+	VPADDD           Z7, Z8, Z8
 	VPSRLD           $0x10, Z8, Z8
 	VPMOVDW          Z8, 64(DI)
 	VMOVDQU32        192(SI), Z10
@@ -48341,10 +48780,11 @@ single:
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VPSRLD           $0x10, Z9, Z10
-	VPANDD           Z31, Z10, Z11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Z11, Z10
+	VPANDD           Z31, Z10, Z10
 	VPADDD           Z30, Z11, Z11
-	VPADDD           Z9, Z11, Z11
+	VPADDD           Z10, Z11, Z11
 	VPSRLD           $0x10, Z11, Z11
 	VPMOVDW          Z11, 96(DI)
 	ADDQ             $0x00000100, SI
@@ -48375,10 +48815,11 @@ tail:
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VPSRLD           $0x10, Z0, Z1
-	VPANDD           Z31, Z1, Z2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Z2, Z1
+	VPANDD           Z31, Z1, Z1
 	VPADDD           Z30, Z2, Z2
-	VPADDD           Z0, Z2, Z2
+	VPADDD           Z1, Z2, Z2
 	VPSRLD           $0x10, Z2, Z2
 	VPMOVDW          Z2, (DI)
 	VMOVDQU32        64(SI), Z4
@@ -48386,10 +48827,11 @@ tail:
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VPSRLD           $0x10, Z3, Z4
-	VPANDD           Z31, Z4, Z5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Z5, Z4
+	VPANDD           Z31, Z4, Z4
 	VPADDD           Z30, Z5, Z5
-	VPADDD           Z3, Z5, Z5
+	VPADDD           Z4, Z5, Z5
 	VPSRLD           $0x10, Z5, Z5
 	VPMOVDW          Z5, 32(DI)
 	VMOVDQU32        128(SI), Z7
@@ -48397,10 +48839,11 @@ tail:
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VPSRLD           $0x10, Z6, Z7
-	VPANDD           Z31, Z7, Z8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Z8, Z7
+	VPANDD           Z31, Z7, Z7
 	VPADDD           Z30, Z8, Z8
-	VPADDD           Z6, Z8, Z8
+	VPADDD           Z7, Z8, Z8
 	VPSRLD           $0x10, Z8, Z8
 	VPMOVDW          Z8, 64(DI)
 	VMOVDQU32        192(SI), Z10
@@ -48408,10 +48851,11 @@ tail:
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VPSRLD           $0x10, Z9, Z10
-	VPANDD           Z31, Z10, Z11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Z11, Z10
+	VPANDD           Z31, Z10, Z10
 	VPADDD           Z30, Z11, Z11
-	VPADDD           Z9, Z11, Z11
+	VPADDD           Z10, Z11, Z11
 	VPSRLD           $0x10, Z11, Z11
 	VPMOVDW          Z11, 96(DI)
 	JMP              done
@@ -48451,10 +48895,11 @@ copied:
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VPSRLD           $0x10, Z0, Z1
-	VPANDD           Z31, Z1, Z2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Z2, Z1
+	VPANDD           Z31, Z1, Z1
 	VPADDD           Z30, Z2, Z2
-	VPADDD           Z0, Z2, Z2
+	VPADDD           Z1, Z2, Z2
 	VPSRLD           $0x10, Z2, Z2
 	VPMOVDW          Z2, (DI)
 	VMOVDQU32        64(SI), Z4
@@ -48462,10 +48907,11 @@ copied:
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VPSRLD           $0x10, Z3, Z4
-	VPANDD           Z31, Z4, Z5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Z5, Z4
+	VPANDD           Z31, Z4, Z4
 	VPADDD           Z30, Z5, Z5
-	VPADDD           Z3, Z5, Z5
+	VPADDD           Z4, Z5, Z5
 	VPSRLD           $0x10, Z5, Z5
 	VPMOVDW          Z5, 32(DI)
 	VMOVDQU32        128(SI), Z7
@@ -48473,10 +48919,11 @@ copied:
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VPSRLD           $0x10, Z6, Z7
-	VPANDD           Z31, Z7, Z8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Z8, Z7
+	VPANDD           Z31, Z7, Z7
 	VPADDD           Z30, Z8, Z8
-	VPADDD           Z6, Z8, Z8
+	VPADDD           Z7, Z8, Z8
 	VPSRLD           $0x10, Z8, Z8
 	VPMOVDW          Z8, 64(DI)
 	VMOVDQU32        192(SI), Z10
@@ -48484,10 +48931,11 @@ copied:
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VPSRLD           $0x10, Z9, Z10
-	VPANDD           Z31, Z10, Z11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Z11, Z10
+	VPANDD           Z31, Z10, Z10
 	VPADDD           Z30, Z11, Z11
-	VPADDD           Z9, Z11, Z11
+	VPADDD           Z10, Z11, Z11
 	VPSRLD           $0x10, Z11, Z11
 	VPMOVDW          Z11, 96(DI)
 	MOVQ             R10, BX
@@ -48568,10 +49016,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, (DI)
@@ -48590,10 +49039,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 8(DI)
@@ -48612,10 +49062,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 16(DI)
@@ -48634,10 +49085,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 24(DI)
@@ -48656,10 +49108,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 32(DI)
@@ -48678,10 +49131,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 40(DI)
@@ -48700,10 +49154,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 48(DI)
@@ -48722,10 +49177,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 56(DI)
@@ -48744,10 +49200,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 64(DI)
@@ -48766,10 +49223,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 72(DI)
@@ -48788,10 +49246,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 80(DI)
@@ -48810,10 +49269,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 88(DI)
@@ -48832,10 +49292,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 96(DI)
@@ -48854,10 +49315,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 104(DI)
@@ -48876,10 +49338,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 112(DI)
@@ -48898,10 +49361,11 @@ four:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 120(DI)
@@ -48930,10 +49394,11 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, (DI)
@@ -48952,10 +49417,11 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 8(DI)
@@ -48974,10 +49440,11 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 16(DI)
@@ -48996,10 +49463,11 @@ single:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 24(DI)
@@ -49041,10 +49509,11 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, (DI)
@@ -49063,10 +49532,11 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 8(DI)
@@ -49085,10 +49555,11 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 16(DI)
@@ -49107,10 +49578,11 @@ tail:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 24(DI)
@@ -49160,10 +49632,11 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, (DI)
@@ -49182,10 +49655,11 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 8(DI)
@@ -49204,10 +49678,11 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 16(DI)
@@ -49226,10 +49701,11 @@ copied:
 	VPADDD     X4, X5, X5
 	VPAND      X13, X2, X2
 	VPOR       X2, X5, X5
-	VPSRLD     $0x10, X5, X6
-	VPAND      X13, X6, X1
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
 	VPADDD     X12, X1, X1
-	VPADDD     X5, X1, X1
+	VPADDD     X6, X1, X1
 	VPSRLD     $0x10, X1, X1
 	VPACKUSDW  X1, X1, X1
 	VMOVQ      X1, 24(DI)
@@ -49291,10 +49767,11 @@ four:
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VPSRLD            $0x10, Z0, Z1
-	VPANDD            Z31, Z1, Z2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Z2, Z1
+	VPANDD            Z31, Z1, Z1
 	VPADDD            Z30, Z2, Z2
-	VPADDD            Z0, Z2, Z2
+	VPADDD            Z1, Z2, Z2
 	VPSRLD            $0x10, Z2, Z2
 	VPMOVDW           Z2, (DI)
 	VMOVDQU32         64(SI), Z4
@@ -49302,10 +49779,11 @@ four:
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VPSRLD            $0x10, Z3, Z4
-	VPANDD            Z31, Z4, Z5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Z5, Z4
+	VPANDD            Z31, Z4, Z4
 	VPADDD            Z30, Z5, Z5
-	VPADDD            Z3, Z5, Z5
+	VPADDD            Z4, Z5, Z5
 	VPSRLD            $0x10, Z5, Z5
 	VPMOVDW           Z5, 32(DI)
 	VMOVDQU32         128(SI), Z7
@@ -49313,10 +49791,11 @@ four:
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VPSRLD            $0x10, Z6, Z7
-	VPANDD            Z31, Z7, Z8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Z8, Z7
+	VPANDD            Z31, Z7, Z7
 	VPADDD            Z30, Z8, Z8
-	VPADDD            Z6, Z8, Z8
+	VPADDD            Z7, Z8, Z8
 	VPSRLD            $0x10, Z8, Z8
 	VPMOVDW           Z8, 64(DI)
 	VMOVDQU32         192(SI), Z10
@@ -49324,10 +49803,11 @@ four:
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VPSRLD            $0x10, Z9, Z10
-	VPANDD            Z31, Z10, Z11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Z11, Z10
+	VPANDD            Z31, Z10, Z10
 	VPADDD            Z30, Z11, Z11
-	VPADDD            Z9, Z11, Z11
+	VPADDD            Z10, Z11, Z11
 	VPSRLD            $0x10, Z11, Z11
 	VPMOVDW           Z11, 96(DI)
 	VMOVDQU32         256(SI), Z1
@@ -49335,10 +49815,11 @@ four:
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VPSRLD            $0x10, Z0, Z1
-	VPANDD            Z31, Z1, Z2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Z2, Z1
+	VPANDD            Z31, Z1, Z1
 	VPADDD            Z30, Z2, Z2
-	VPADDD            Z0, Z2, Z2
+	VPADDD            Z1, Z2, Z2
 	VPSRLD            $0x10, Z2, Z2
 	VPMOVDW           Z2, 128(DI)
 	VMOVDQU32         320(SI), Z4
@@ -49346,10 +49827,11 @@ four:
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VPSRLD            $0x10, Z3, Z4
-	VPANDD            Z31, Z4, Z5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Z5, Z4
+	VPANDD            Z31, Z4, Z4
 	VPADDD            Z30, Z5, Z5
-	VPADDD            Z3, Z5, Z5
+	VPADDD            Z4, Z5, Z5
 	VPSRLD            $0x10, Z5, Z5
 	VPMOVDW           Z5, 160(DI)
 	VMOVDQU32         384(SI), Z7
@@ -49357,10 +49839,11 @@ four:
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VPSRLD            $0x10, Z6, Z7
-	VPANDD            Z31, Z7, Z8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Z8, Z7
+	VPANDD            Z31, Z7, Z7
 	VPADDD            Z30, Z8, Z8
-	VPADDD            Z6, Z8, Z8
+	VPADDD            Z7, Z8, Z8
 	VPSRLD            $0x10, Z8, Z8
 	VPMOVDW           Z8, 192(DI)
 	VMOVDQU32         448(SI), Z10
@@ -49368,10 +49851,11 @@ four:
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VPSRLD            $0x10, Z9, Z10
-	VPANDD            Z31, Z10, Z11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Z11, Z10
+	VPANDD            Z31, Z10, Z10
 	VPADDD            Z30, Z11, Z11
-	VPADDD            Z9, Z11, Z11
+	VPADDD            Z10, Z11, Z11
 	VPSRLD            $0x10, Z11, Z11
 	VPMOVDW           Z11, 224(DI)
 	VMOVDQU32         512(SI), Z1
@@ -49379,10 +49863,11 @@ four:
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VPSRLD            $0x10, Z0, Z1
-	VPANDD            Z31, Z1, Z2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Z2, Z1
+	VPANDD            Z31, Z1, Z1
 	VPADDD            Z30, Z2, Z2
-	VPADDD            Z0, Z2, Z2
+	VPADDD            Z1, Z2, Z2
 	VPSRLD            $0x10, Z2, Z2
 	VPMOVDW           Z2, 256(DI)
 	VMOVDQU32         576(SI), Z4
@@ -49390,10 +49875,11 @@ four:
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VPSRLD            $0x10, Z3, Z4
-	VPANDD            Z31, Z4, Z5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Z5, Z4
+	VPANDD            Z31, Z4, Z4
 	VPADDD            Z30, Z5, Z5
-	VPADDD            Z3, Z5, Z5
+	VPADDD            Z4, Z5, Z5
 	VPSRLD            $0x10, Z5, Z5
 	VPMOVDW           Z5, 288(DI)
 	VMOVDQU32         640(SI), Z7
@@ -49401,10 +49887,11 @@ four:
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VPSRLD            $0x10, Z6, Z7
-	VPANDD            Z31, Z7, Z8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Z8, Z7
+	VPANDD            Z31, Z7, Z7
 	VPADDD            Z30, Z8, Z8
-	VPADDD            Z6, Z8, Z8
+	VPADDD            Z7, Z8, Z8
 	VPSRLD            $0x10, Z8, Z8
 	VPMOVDW           Z8, 320(DI)
 	VMOVDQU32         704(SI), Z10
@@ -49412,10 +49899,11 @@ four:
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VPSRLD            $0x10, Z9, Z10
-	VPANDD            Z31, Z10, Z11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Z11, Z10
+	VPANDD            Z31, Z10, Z10
 	VPADDD            Z30, Z11, Z11
-	VPADDD            Z9, Z11, Z11
+	VPADDD            Z10, Z11, Z11
 	VPSRLD            $0x10, Z11, Z11
 	VPMOVDW           Z11, 352(DI)
 	VMOVDQU32         768(SI), Z1
@@ -49423,10 +49911,11 @@ four:
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VPSRLD            $0x10, Z0, Z1
-	VPANDD            Z31, Z1, Z2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Z2, Z1
+	VPANDD            Z31, Z1, Z1
 	VPADDD            Z30, Z2, Z2
-	VPADDD            Z0, Z2, Z2
+	VPADDD            Z1, Z2, Z2
 	VPSRLD            $0x10, Z2, Z2
 	VPMOVDW           Z2, 384(DI)
 	VMOVDQU32         832(SI), Z4
@@ -49434,10 +49923,11 @@ four:
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VPSRLD            $0x10, Z3, Z4
-	VPANDD            Z31, Z4, Z5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Z5, Z4
+	VPANDD            Z31, Z4, Z4
 	VPADDD            Z30, Z5, Z5
-	VPADDD            Z3, Z5, Z5
+	VPADDD            Z4, Z5, Z5
 	VPSRLD            $0x10, Z5, Z5
 	VPMOVDW           Z5, 416(DI)
 	VMOVDQU32         896(SI), Z7
@@ -49445,10 +49935,11 @@ four:
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VPSRLD            $0x10, Z6, Z7
-	VPANDD            Z31, Z7, Z8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Z8, Z7
+	VPANDD            Z31, Z7, Z7
 	VPADDD            Z30, Z8, Z8
-	VPADDD            Z6, Z8, Z8
+	VPADDD            Z7, Z8, Z8
 	VPSRLD            $0x10, Z8, Z8
 	VPMOVDW           Z8, 448(DI)
 	VMOVDQU32         960(SI), Z10
@@ -49456,10 +49947,11 @@ four:
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VPSRLD            $0x10, Z9, Z10
-	VPANDD            Z31, Z10, Z11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Z11, Z10
+	VPANDD            Z31, Z10, Z10
 	VPADDD            Z30, Z11, Z11
-	VPADDD            Z9, Z11, Z11
+	VPADDD            Z10, Z11, Z11
 	VPSRLD            $0x10, Z11, Z11
 	VPMOVDW           Z11, 480(DI)
 	ADDQ              $0x00000400, SI
@@ -49477,10 +49969,11 @@ single:
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VPSRLD            $0x10, Z0, Z1
-	VPANDD            Z31, Z1, Z2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Z2, Z1
+	VPANDD            Z31, Z1, Z1
 	VPADDD            Z30, Z2, Z2
-	VPADDD            Z0, Z2, Z2
+	VPADDD            Z1, Z2, Z2
 	VPSRLD            $0x10, Z2, Z2
 	VPMOVDW           Z2, (DI)
 	VMOVDQU32         64(SI), Z4
@@ -49488,10 +49981,11 @@ single:
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VPSRLD            $0x10, Z3, Z4
-	VPANDD            Z31, Z4, Z5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Z5, Z4
+	VPANDD            Z31, Z4, Z4
 	VPADDD            Z30, Z5, Z5
-	VPADDD            Z3, Z5, Z5
+	VPADDD            Z4, Z5, Z5
 	VPSRLD            $0x10, Z5, Z5
 	VPMOVDW           Z5, 32(DI)
 	VMOVDQU32         128(SI), Z7
@@ -49499,10 +49993,11 @@ single:
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VPSRLD            $0x10, Z6, Z7
-	VPANDD            Z31, Z7, Z8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Z8, Z7
+	VPANDD            Z31, Z7, Z7
 	VPADDD            Z30, Z8, Z8
-	VPADDD            Z6, Z8, Z8
+	VPADDD            Z7, Z8, Z8
 	VPSRLD            $0x10, Z8, Z8
 	VPMOVDW           Z8, 64(DI)
 	VMOVDQU32         192(SI), Z10
@@ -49510,10 +50005,11 @@ single:
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VPSRLD            $0x10, Z9, Z10
-	VPANDD            Z31, Z10, Z11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Z11, Z10
+	VPANDD            Z31, Z10, Z10
 	VPADDD            Z30, Z11, Z11
-	VPADDD            Z9, Z11, Z11
+	VPADDD            Z10, Z11, Z11
 	VPSRLD            $0x10, Z11, Z11
 	VPMOVDW           Z11, 96(DI)
 	ADDQ              $0x00000100, SI
@@ -49544,10 +50040,11 @@ tail:
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VPSRLD            $0x10, Z0, Z1
-	VPANDD            Z31, Z1, Z2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Z2, Z1
+	VPANDD            Z31, Z1, Z1
 	VPADDD            Z30, Z2, Z2
-	VPADDD            Z0, Z2, Z2
+	VPADDD            Z1, Z2, Z2
 	VPSRLD            $0x10, Z2, Z2
 	VPMOVDW           Z2, (DI)
 	VMOVDQU32         64(SI), Z4
@@ -49555,10 +50052,11 @@ tail:
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VPSRLD            $0x10, Z3, Z4
-	VPANDD            Z31, Z4, Z5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Z5, Z4
+	VPANDD            Z31, Z4, Z4
 	VPADDD            Z30, Z5, Z5
-	VPADDD            Z3, Z5, Z5
+	VPADDD            Z4, Z5, Z5
 	VPSRLD            $0x10, Z5, Z5
 	VPMOVDW           Z5, 32(DI)
 	VMOVDQU32         128(SI), Z7
@@ -49566,10 +50064,11 @@ tail:
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VPSRLD            $0x10, Z6, Z7
-	VPANDD            Z31, Z7, Z8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Z8, Z7
+	VPANDD            Z31, Z7, Z7
 	VPADDD            Z30, Z8, Z8
-	VPADDD            Z6, Z8, Z8
+	VPADDD            Z7, Z8, Z8
 	VPSRLD            $0x10, Z8, Z8
 	VPMOVDW           Z8, 64(DI)
 	VMOVDQU32         192(SI), Z10
@@ -49577,10 +50076,11 @@ tail:
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VPSRLD            $0x10, Z9, Z10
-	VPANDD            Z31, Z10, Z11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Z11, Z10
+	VPANDD            Z31, Z10, Z10
 	VPADDD            Z30, Z11, Z11
-	VPADDD            Z9, Z11, Z11
+	VPADDD            Z10, Z11, Z11
 	VPSRLD            $0x10, Z11, Z11
 	VPMOVDW           Z11, 96(DI)
 	JMP               done
@@ -49620,10 +50120,11 @@ copied:
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VPSRLD            $0x10, Z0, Z1
-	VPANDD            Z31, Z1, Z2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Z2, Z1
+	VPANDD            Z31, Z1, Z1
 	VPADDD            Z30, Z2, Z2
-	VPADDD            Z0, Z2, Z2
+	VPADDD            Z1, Z2, Z2
 	VPSRLD            $0x10, Z2, Z2
 	VPMOVDW           Z2, (DI)
 	VMOVDQU32         64(SI), Z4
@@ -49631,10 +50132,11 @@ copied:
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VPSRLD            $0x10, Z3, Z4
-	VPANDD            Z31, Z4, Z5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Z5, Z4
+	VPANDD            Z31, Z4, Z4
 	VPADDD            Z30, Z5, Z5
-	VPADDD            Z3, Z5, Z5
+	VPADDD            Z4, Z5, Z5
 	VPSRLD            $0x10, Z5, Z5
 	VPMOVDW           Z5, 32(DI)
 	VMOVDQU32         128(SI), Z7
@@ -49642,10 +50144,11 @@ copied:
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VPSRLD            $0x10, Z6, Z7
-	VPANDD            Z31, Z7, Z8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Z8, Z7
+	VPANDD            Z31, Z7, Z7
 	VPADDD            Z30, Z8, Z8
-	VPADDD            Z6, Z8, Z8
+	VPADDD            Z7, Z8, Z8
 	VPSRLD            $0x10, Z8, Z8
 	VPMOVDW           Z8, 64(DI)
 	VMOVDQU32         192(SI), Z10
@@ -49653,10 +50156,11 @@ copied:
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VPSRLD            $0x10, Z9, Z10
-	VPANDD            Z31, Z10, Z11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Z11, Z10
+	VPANDD            Z31, Z10, Z10
 	VPADDD            Z30, Z11, Z11
-	VPADDD            Z9, Z11, Z11
+	VPADDD            Z10, Z11, Z11
 	VPSRLD            $0x10, Z11, Z11
 	VPMOVDW           Z11, 96(DI)
 	MOVQ              R10, BX
@@ -49718,10 +50222,11 @@ four:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
 	VPMOVDW          Y2, (DI)
 	VMOVDQU64        64(SI), Z4
@@ -49729,10 +50234,11 @@ four:
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
 	VPMOVDW          Y5, 16(DI)
 	VMOVDQU64        128(SI), Z7
@@ -49740,10 +50246,11 @@ four:
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
 	VPMOVDW          Y8, 32(DI)
 	VMOVDQU64        192(SI), Z10
@@ -49751,10 +50258,11 @@ four:
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
 	VPMOVDW          Y11, 48(DI)
 	VMOVDQU64        256(SI), Z1
@@ -49762,10 +50270,11 @@ four:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
 	VPMOVDW          Y2, 64(DI)
 	VMOVDQU64        320(SI), Z4
@@ -49773,10 +50282,11 @@ four:
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
 	VPMOVDW          Y5, 80(DI)
 	VMOVDQU64        384(SI), Z7
@@ -49784,10 +50294,11 @@ four:
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
 	VPMOVDW          Y8, 96(DI)
 	VMOVDQU64        448(SI), Z10
@@ -49795,10 +50306,11 @@ four:
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
 	VPMOVDW          Y11, 112(DI)
 	VMOVDQU64        512(SI), Z1
@@ -49806,10 +50318,11 @@ four:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
 	VPMOVDW          Y2, 128(DI)
 	VMOVDQU64        576(SI), Z4
@@ -49817,10 +50330,11 @@ four:
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
 	VPMOVDW          Y5, 144(DI)
 	VMOVDQU64        640(SI), Z7
@@ -49828,10 +50342,11 @@ four:
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
 	VPMOVDW          Y8, 160(DI)
 	VMOVDQU64        704(SI), Z10
@@ -49839,10 +50354,11 @@ four:
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
 	VPMOVDW          Y11, 176(DI)
 	VMOVDQU64        768(SI), Z1
@@ -49850,10 +50366,11 @@ four:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
 	VPMOVDW          Y2, 192(DI)
 	VMOVDQU64        832(SI), Z4
@@ -49861,10 +50378,11 @@ four:
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
 	VPMOVDW          Y5, 208(DI)
 	VMOVDQU64        896(SI), Z7
@@ -49872,10 +50390,11 @@ four:
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
 	VPMOVDW          Y8, 224(DI)
 	VMOVDQU64        960(SI), Z10
@@ -49883,10 +50402,11 @@ four:
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
 	VPMOVDW          Y11, 240(DI)
 	ADDQ             $0x00000400, SI
@@ -49904,10 +50424,11 @@ single:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
 	VPMOVDW          Y2, (DI)
 	VMOVDQU64        64(SI), Z4
@@ -49915,10 +50436,11 @@ single:
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
 	VPMOVDW          Y5, 16(DI)
 	VMOVDQU64        128(SI), Z7
@@ -49926,10 +50448,11 @@ single:
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
 	VPMOVDW          Y8, 32(DI)
 	VMOVDQU64        192(SI), Z10
@@ -49937,10 +50460,11 @@ single:
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
 	VPMOVDW          Y11, 48(DI)
 	ADDQ             $0x00000100, SI
@@ -49971,10 +50495,11 @@ tail:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
 	VPMOVDW          Y2, (DI)
 	VMOVDQU64        64(SI), Z4
@@ -49982,10 +50507,11 @@ tail:
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
 	VPMOVDW          Y5, 16(DI)
 	VMOVDQU64        128(SI), Z7
@@ -49993,10 +50519,11 @@ tail:
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
 	VPMOVDW          Y8, 32(DI)
 	VMOVDQU64        192(SI), Z10
@@ -50004,10 +50531,11 @@ tail:
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
 	VPMOVDW          Y11, 48(DI)
 	JMP              done
@@ -50047,10 +50575,11 @@ copied:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y2
+	VMOVDQA64        Z0, Z2
+	VPSRLD           $0x10, Y2, Y1
+	VPANDD           Y31, Y1, Y1
 	VPADDD           Y30, Y2, Y2
-	VPADDD           Y0, Y2, Y2
+	VPADDD           Y1, Y2, Y2
 	VPSRLD           $0x10, Y2, Y2
 	VPMOVDW          Y2, (DI)
 	VMOVDQU64        64(SI), Z4
@@ -50058,10 +50587,11 @@ copied:
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y5
+	VMOVDQA64        Z3, Z5
+	VPSRLD           $0x10, Y5, Y4
+	VPANDD           Y31, Y4, Y4
 	VPADDD           Y30, Y5, Y5
-	VPADDD           Y3, Y5, Y5
+	VPADDD           Y4, Y5, Y5
 	VPSRLD           $0x10, Y5, Y5
 	VPMOVDW          Y5, 16(DI)
 	VMOVDQU64        128(SI), Z7
@@ -50069,10 +50599,11 @@ copied:
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y8
+	VMOVDQA64        Z6, Z8
+	VPSRLD           $0x10, Y8, Y7
+	VPANDD           Y31, Y7, Y7
 	VPADDD           Y30, Y8, Y8
-	VPADDD           Y6, Y8, Y8
+	VPADDD           Y7, Y8, Y8
 	VPSRLD           $0x10, Y8, Y8
 	VPMOVDW          Y8, 32(DI)
 	VMOVDQU64        192(SI), Z10
@@ -50080,10 +50611,11 @@ copied:
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y11
+	VMOVDQA64        Z9, Z11
+	VPSRLD           $0x10, Y11, Y10
+	VPANDD           Y31, Y10, Y10
 	VPADDD           Y30, Y11, Y11
-	VPADDD           Y9, Y11, Y11
+	VPADDD           Y10, Y11, Y11
 	VPSRLD           $0x10, Y11, Y11
 	VPMOVDW          Y11, 48(DI)
 	MOVQ             R10, BX
@@ -50145,10 +50677,11 @@ four:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Y2, Y1
+	VPANDD            Y31, Y1, Y1
 	VPADDD            Y30, Y2, Y2
-	VPADDD            Y0, Y2, Y2
+	VPADDD            Y1, Y2, Y2
 	VPSRLD            $0x10, Y2, Y2
 	VPMOVDW           Y2, (DI)
 	VMOVDQU64         64(SI), Z4
@@ -50156,10 +50689,11 @@ four:
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Y5, Y4
+	VPANDD            Y31, Y4, Y4
 	VPADDD            Y30, Y5, Y5
-	VPADDD            Y3, Y5, Y5
+	VPADDD            Y4, Y5, Y5
 	VPSRLD            $0x10, Y5, Y5
 	VPMOVDW           Y5, 16(DI)
 	VMOVDQU64         128(SI), Z7
@@ -50167,10 +50701,11 @@ four:
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Y8, Y7
+	VPANDD            Y31, Y7, Y7
 	VPADDD            Y30, Y8, Y8
-	VPADDD            Y6, Y8, Y8
+	VPADDD            Y7, Y8, Y8
 	VPSRLD            $0x10, Y8, Y8
 	VPMOVDW           Y8, 32(DI)
 	VMOVDQU64         192(SI), Z10
@@ -50178,10 +50713,11 @@ four:
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Y11, Y10
+	VPANDD            Y31, Y10, Y10
 	VPADDD            Y30, Y11, Y11
-	VPADDD            Y9, Y11, Y11
+	VPADDD            Y10, Y11, Y11
 	VPSRLD            $0x10, Y11, Y11
 	VPMOVDW           Y11, 48(DI)
 	VMOVDQU64         256(SI), Z1
@@ -50189,10 +50725,11 @@ four:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Y2, Y1
+	VPANDD            Y31, Y1, Y1
 	VPADDD            Y30, Y2, Y2
-	VPADDD            Y0, Y2, Y2
+	VPADDD            Y1, Y2, Y2
 	VPSRLD            $0x10, Y2, Y2
 	VPMOVDW           Y2, 64(DI)
 	VMOVDQU64         320(SI), Z4
@@ -50200,10 +50737,11 @@ four:
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Y5, Y4
+	VPANDD            Y31, Y4, Y4
 	VPADDD            Y30, Y5, Y5
-	VPADDD            Y3, Y5, Y5
+	VPADDD            Y4, Y5, Y5
 	VPSRLD            $0x10, Y5, Y5
 	VPMOVDW           Y5, 80(DI)
 	VMOVDQU64         384(SI), Z7
@@ -50211,10 +50749,11 @@ four:
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Y8, Y7
+	VPANDD            Y31, Y7, Y7
 	VPADDD            Y30, Y8, Y8
-	VPADDD            Y6, Y8, Y8
+	VPADDD            Y7, Y8, Y8
 	VPSRLD            $0x10, Y8, Y8
 	VPMOVDW           Y8, 96(DI)
 	VMOVDQU64         448(SI), Z10
@@ -50222,10 +50761,11 @@ four:
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Y11, Y10
+	VPANDD            Y31, Y10, Y10
 	VPADDD            Y30, Y11, Y11
-	VPADDD            Y9, Y11, Y11
+	VPADDD            Y10, Y11, Y11
 	VPSRLD            $0x10, Y11, Y11
 	VPMOVDW           Y11, 112(DI)
 	VMOVDQU64         512(SI), Z1
@@ -50233,10 +50773,11 @@ four:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Y2, Y1
+	VPANDD            Y31, Y1, Y1
 	VPADDD            Y30, Y2, Y2
-	VPADDD            Y0, Y2, Y2
+	VPADDD            Y1, Y2, Y2
 	VPSRLD            $0x10, Y2, Y2
 	VPMOVDW           Y2, 128(DI)
 	VMOVDQU64         576(SI), Z4
@@ -50244,10 +50785,11 @@ four:
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Y5, Y4
+	VPANDD            Y31, Y4, Y4
 	VPADDD            Y30, Y5, Y5
-	VPADDD            Y3, Y5, Y5
+	VPADDD            Y4, Y5, Y5
 	VPSRLD            $0x10, Y5, Y5
 	VPMOVDW           Y5, 144(DI)
 	VMOVDQU64         640(SI), Z7
@@ -50255,10 +50797,11 @@ four:
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Y8, Y7
+	VPANDD            Y31, Y7, Y7
 	VPADDD            Y30, Y8, Y8
-	VPADDD            Y6, Y8, Y8
+	VPADDD            Y7, Y8, Y8
 	VPSRLD            $0x10, Y8, Y8
 	VPMOVDW           Y8, 160(DI)
 	VMOVDQU64         704(SI), Z10
@@ -50266,10 +50809,11 @@ four:
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Y11, Y10
+	VPANDD            Y31, Y10, Y10
 	VPADDD            Y30, Y11, Y11
-	VPADDD            Y9, Y11, Y11
+	VPADDD            Y10, Y11, Y11
 	VPSRLD            $0x10, Y11, Y11
 	VPMOVDW           Y11, 176(DI)
 	VMOVDQU64         768(SI), Z1
@@ -50277,10 +50821,11 @@ four:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Y2, Y1
+	VPANDD            Y31, Y1, Y1
 	VPADDD            Y30, Y2, Y2
-	VPADDD            Y0, Y2, Y2
+	VPADDD            Y1, Y2, Y2
 	VPSRLD            $0x10, Y2, Y2
 	VPMOVDW           Y2, 192(DI)
 	VMOVDQU64         832(SI), Z4
@@ -50288,10 +50833,11 @@ four:
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Y5, Y4
+	VPANDD            Y31, Y4, Y4
 	VPADDD            Y30, Y5, Y5
-	VPADDD            Y3, Y5, Y5
+	VPADDD            Y4, Y5, Y5
 	VPSRLD            $0x10, Y5, Y5
 	VPMOVDW           Y5, 208(DI)
 	VMOVDQU64         896(SI), Z7
@@ -50299,10 +50845,11 @@ four:
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Y8, Y7
+	VPANDD            Y31, Y7, Y7
 	VPADDD            Y30, Y8, Y8
-	VPADDD            Y6, Y8, Y8
+	VPADDD            Y7, Y8, Y8
 	VPSRLD            $0x10, Y8, Y8
 	VPMOVDW           Y8, 224(DI)
 	VMOVDQU64         960(SI), Z10
@@ -50310,10 +50857,11 @@ four:
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Y11, Y10
+	VPANDD            Y31, Y10, Y10
 	VPADDD            Y30, Y11, Y11
-	VPADDD            Y9, Y11, Y11
+	VPADDD            Y10, Y11, Y11
 	VPSRLD            $0x10, Y11, Y11
 	VPMOVDW           Y11, 240(DI)
 	ADDQ              $0x00000400, SI
@@ -50331,10 +50879,11 @@ single:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Y2, Y1
+	VPANDD            Y31, Y1, Y1
 	VPADDD            Y30, Y2, Y2
-	VPADDD            Y0, Y2, Y2
+	VPADDD            Y1, Y2, Y2
 	VPSRLD            $0x10, Y2, Y2
 	VPMOVDW           Y2, (DI)
 	VMOVDQU64         64(SI), Z4
@@ -50342,10 +50891,11 @@ single:
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Y5, Y4
+	VPANDD            Y31, Y4, Y4
 	VPADDD            Y30, Y5, Y5
-	VPADDD            Y3, Y5, Y5
+	VPADDD            Y4, Y5, Y5
 	VPSRLD            $0x10, Y5, Y5
 	VPMOVDW           Y5, 16(DI)
 	VMOVDQU64         128(SI), Z7
@@ -50353,10 +50903,11 @@ single:
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Y8, Y7
+	VPANDD            Y31, Y7, Y7
 	VPADDD            Y30, Y8, Y8
-	VPADDD            Y6, Y8, Y8
+	VPADDD            Y7, Y8, Y8
 	VPSRLD            $0x10, Y8, Y8
 	VPMOVDW           Y8, 32(DI)
 	VMOVDQU64         192(SI), Z10
@@ -50364,10 +50915,11 @@ single:
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Y11, Y10
+	VPANDD            Y31, Y10, Y10
 	VPADDD            Y30, Y11, Y11
-	VPADDD            Y9, Y11, Y11
+	VPADDD            Y10, Y11, Y11
 	VPSRLD            $0x10, Y11, Y11
 	VPMOVDW           Y11, 48(DI)
 	ADDQ              $0x00000100, SI
@@ -50398,10 +50950,11 @@ tail:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Y2, Y1
+	VPANDD            Y31, Y1, Y1
 	VPADDD            Y30, Y2, Y2
-	VPADDD            Y0, Y2, Y2
+	VPADDD            Y1, Y2, Y2
 	VPSRLD            $0x10, Y2, Y2
 	VPMOVDW           Y2, (DI)
 	VMOVDQU64         64(SI), Z4
@@ -50409,10 +50962,11 @@ tail:
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Y5, Y4
+	VPANDD            Y31, Y4, Y4
 	VPADDD            Y30, Y5, Y5
-	VPADDD            Y3, Y5, Y5
+	VPADDD            Y4, Y5, Y5
 	VPSRLD            $0x10, Y5, Y5
 	VPMOVDW           Y5, 16(DI)
 	VMOVDQU64         128(SI), Z7
@@ -50420,10 +50974,11 @@ tail:
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Y8, Y7
+	VPANDD            Y31, Y7, Y7
 	VPADDD            Y30, Y8, Y8
-	VPADDD            Y6, Y8, Y8
+	VPADDD            Y7, Y8, Y8
 	VPSRLD            $0x10, Y8, Y8
 	VPMOVDW           Y8, 32(DI)
 	VMOVDQU64         192(SI), Z10
@@ -50431,10 +50986,11 @@ tail:
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Y11, Y10
+	VPANDD            Y31, Y10, Y10
 	VPADDD            Y30, Y11, Y11
-	VPADDD            Y9, Y11, Y11
+	VPADDD            Y10, Y11, Y11
 	VPSRLD            $0x10, Y11, Y11
 	VPMOVDW           Y11, 48(DI)
 	JMP               done
@@ -50474,10 +51030,11 @@ copied:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y2
+	VMOVDQA64         Z0, Z2
+	VPSRLD            $0x10, Y2, Y1
+	VPANDD            Y31, Y1, Y1
 	VPADDD            Y30, Y2, Y2
-	VPADDD            Y0, Y2, Y2
+	VPADDD            Y1, Y2, Y2
 	VPSRLD            $0x10, Y2, Y2
 	VPMOVDW           Y2, (DI)
 	VMOVDQU64         64(SI), Z4
@@ -50485,10 +51042,11 @@ copied:
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y5
+	VMOVDQA64         Z3, Z5
+	VPSRLD            $0x10, Y5, Y4
+	VPANDD            Y31, Y4, Y4
 	VPADDD            Y30, Y5, Y5
-	VPADDD            Y3, Y5, Y5
+	VPADDD            Y4, Y5, Y5
 	VPSRLD            $0x10, Y5, Y5
 	VPMOVDW           Y5, 16(DI)
 	VMOVDQU64         128(SI), Z7
@@ -50496,10 +51054,11 @@ copied:
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y8
+	VMOVDQA64         Z6, Z8
+	VPSRLD            $0x10, Y8, Y7
+	VPANDD            Y31, Y7, Y7
 	VPADDD            Y30, Y8, Y8
-	VPADDD            Y6, Y8, Y8
+	VPADDD            Y7, Y8, Y8
 	VPSRLD            $0x10, Y8, Y8
 	VPMOVDW           Y8, 32(DI)
 	VMOVDQU64         192(SI), Z10
@@ -50507,10 +51066,11 @@ copied:
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y11
+	VMOVDQA64         Z9, Z11
+	VPSRLD            $0x10, Y11, Y10
+	VPANDD            Y31, Y10, Y10
 	VPADDD            Y30, Y11, Y11
-	VPADDD            Y9, Y11, Y11
+	VPADDD            Y10, Y11, Y11
 	VPSRLD            $0x10, Y11, Y11
 	VPMOVDW           Y11, 48(DI)
 	MOVQ              R10, BX

@@ -464,13 +464,11 @@ func wideTo16AVX512(from, to string) {
 				VCVTPS2PH(U8(0), y, out)
 				continue
 			}
-			// BF16FromF32: (v + 0x7FFF + (v>>16)&1) >> 16, and a NaN's top half with 0x40 set.
-			VPSRLD(U8(16), y, t)
-			VPANDD(sized(Z31), t, r)
-			VPADDD(sized(Z30), r, r)
-			VPADDD(y, r, r)
-			VPSRLD(U8(16), r, r)
+			// BF16FromF32: roundBF16, and a NaN's top half with 0x40 set.
+			VMOVDQA64(f, b)
+			roundBF16(r, t, sized(Z31), sized(Z30), func(a, b, c Op) { VPANDD(a, b, c) })
 			if from == "F64" {
+				VPSRLD(U8(16), y, t)
 				VPANDD(sized(Z29), y, y)
 				VPCMPUD(U8(6), sized(Z28), y, K2)
 				VPORD(sized(Z27), t, K2, r)
@@ -529,12 +527,10 @@ func wideTo16AVX2(from, to string) {
 				VCVTPS2PH(U8(0), X5, dst(o+8*k))
 				continue
 			}
-			VPSRLD(U8(16), X5, X6)
-			VPAND(X13, X6, X1)
-			VPADDD(X12, X1, X1)
-			VPADDD(X5, X1, X1)
-			VPSRLD(U8(16), X1, X1)
+			VMOVDQA(X5, X1)
+			roundBF16(X1, X6, X13, X12, VPAND)
 			if from == "F64" {
+				VPSRLD(U8(16), X5, X6)
 				VPAND(X9, X5, X5)
 				VPCMPGTD(X8, X5, X5) // NaN
 				VPOR(X7, X6, X6)
