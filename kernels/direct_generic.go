@@ -679,6 +679,60 @@ func u64ToF16Generic(dst []uint16, src []uint64) {
 	}
 }
 
+// u8ToBF16Generic is the loop of the pair u8 → bf16 over len(dst) elements; src must be at least
+// as long.
+func u8ToBF16Generic(dst []uint16, src []uint8) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = BF16FromF32(float32(src[i]))
+	}
+}
+
+// i16ToBF16Generic is the loop of the pair i16 → bf16 over len(dst) elements; src must be at
+// least as long.
+func i16ToBF16Generic(dst []uint16, src []int16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = BF16FromF32(float32(src[i]))
+	}
+}
+
+// u16ToBF16Generic is the loop of the pair u16 → bf16 over len(dst) elements; src must be at
+// least as long.
+func u16ToBF16Generic(dst []uint16, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = BF16FromF32(float32(src[i]))
+	}
+}
+
+// f8e8m0ToF32Generic is the loop of the pair f8e8m0 → f32 over len(dst) elements; src must be at
+// least as long.
+func f8e8m0ToF32Generic(dst []float32, src []uint8) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = F32FromF8E8M0(src[i])
+	}
+}
+
+// f8e8m0ToF16Generic is the loop of the pair f8e8m0 → f16 over len(dst) elements; src must be at
+// least as long.
+func f8e8m0ToF16Generic(dst []uint16, src []uint8) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = F16FromF32(F32FromF8E8M0(src[i]))
+	}
+}
+
+// f8e8m0ToBF16Generic is the loop of the pair f8e8m0 → bf16 over len(dst) elements; src must be
+// at least as long.
+func f8e8m0ToBF16Generic(dst []uint16, src []uint8) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = BF16FromF32(F32FromF8E8M0(src[i]))
+	}
+}
+
 // boolToU8Generic is the loop of the pair boolean → u8 over len(dst) elements; src must be at
 // least as long.
 func boolToU8Generic(dst []uint8, src []uint8) {
@@ -1426,6 +1480,12 @@ var directLoops = [...]directLoop{
 	{element.U32, element.F16, typedLoop(u32ToF16Generic)},
 	{element.I64, element.F16, typedLoop(i64ToF16Generic)},
 	{element.U64, element.F16, typedLoop(u64ToF16Generic)},
+	{element.U8, element.BF16, typedLoop(u8ToBF16Generic)},
+	{element.I16, element.BF16, typedLoop(i16ToBF16Generic)},
+	{element.U16, element.BF16, typedLoop(u16ToBF16Generic)},
+	{element.F8E8M0, element.F32, typedLoop(f8e8m0ToF32Generic)},
+	{element.F8E8M0, element.F16, typedLoop(f8e8m0ToF16Generic)},
+	{element.F8E8M0, element.BF16, typedLoop(f8e8m0ToBF16Generic)},
 	{element.Boolean, element.U8, typedLoop(boolToU8Generic)},
 	{element.U8, element.Boolean, typedLoop(u8ToBoolGeneric)},
 	{element.Boolean, element.F32, typedLoop(boolToF32Generic)},

@@ -251,6 +251,19 @@ var registry = []pairRow{
 	{from: element.U64, to: element.F16, paths: onAVX512, loop: "dst[i] = F16FromF32(float32(src[i]))",
 		doc: "converts uint64 to binary16 bits, through float32, rounding to nearest even (the float32 rounding matters only beyond 2^24, where binary16 has overflowed). Special cases are: magnitudes of 65520 and more → ±Inf."},
 
+	{from: element.U8, to: element.BF16, paths: onAVX2 | onAVX512, loop: "dst[i] = BF16FromF32(float32(src[i]))",
+		doc: "converts uint8 to bfloat16 bits, exactly: a uint8 has at most 8 significant bits."},
+	{from: element.I16, to: element.BF16, paths: onAVX2 | onAVX512, loop: "dst[i] = BF16FromF32(float32(src[i]))",
+		doc: "converts int16 to bfloat16 bits, exactly to float32, then rounding to nearest even."},
+	{from: element.U16, to: element.BF16, paths: onAVX2 | onAVX512, loop: "dst[i] = BF16FromF32(float32(src[i]))",
+		doc: "converts uint16 to bfloat16 bits, exactly to float32, then rounding to nearest even."},
+	{from: element.F8E8M0, to: element.F32, paths: onAVX2 | onAVX512, loop: "dst[i] = F32FromF8E8M0(src[i])",
+		doc: "converts f8e8m0 codes to float32, exactly, as F32FromF8E8M0 does: 2^(c-127). Special cases are: code 0x00 is 2^-127 (a float32 subnormal); code 0xFF is NaN (0x7FC00000)."},
+	{from: element.F8E8M0, to: element.F16, paths: onAVX2 | onAVX512, loop: "dst[i] = F16FromF32(F32FromF8E8M0(src[i]))",
+		doc: "converts f8e8m0 codes to binary16 bits, 2^(c-127) rounded to nearest even. Special cases are: codes of 2^-25 and below → +0; codes of 2^16 and above → +Inf; code 0xFF is NaN (0x7E00)."},
+	{from: element.F8E8M0, to: element.BF16, paths: onAVX2 | onAVX512, loop: "dst[i] = BF16FromF32(F32FromF8E8M0(src[i]))",
+		doc: "converts f8e8m0 codes to bfloat16 bits, exactly (2^(c-127), code 0x00 a bfloat16 subnormal). Special cases are: code 0xFF is NaN (0x7FC0)."},
+
 	{from: element.Boolean, to: element.U8, paths: onAll, loop: "dst[i] = uint8(b2u(src[i] != 0))",
 		doc: "converts booleans to uint8, as 0 for false and 1 for true; a source byte other than 0 " +
 			"counts as true."},

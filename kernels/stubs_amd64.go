@@ -1541,6 +1541,114 @@ func i64ToF64AVX512(dst, src []byte, n int)
 //go:noescape
 func u64ToF64AVX512(dst, src []byte, n int)
 
+// u8ToBF16AVX2 converts n elements of the pair u8 → bf16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(float32(src[i]))
+//	}
+//
+//go:noescape
+func u8ToBF16AVX2(dst, src []byte, n int)
+
+// u8ToBF16AVX512 converts n elements of the pair u8 → bf16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(float32(src[i]))
+//	}
+//
+//go:noescape
+func u8ToBF16AVX512(dst, src []byte, n int)
+
+// i16ToBF16AVX2 converts n elements of the pair i16 → bf16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(float32(src[i]))
+//	}
+//
+//go:noescape
+func i16ToBF16AVX2(dst, src []byte, n int)
+
+// i16ToBF16AVX512 converts n elements of the pair i16 → bf16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(float32(src[i]))
+//	}
+//
+//go:noescape
+func i16ToBF16AVX512(dst, src []byte, n int)
+
+// u16ToBF16AVX2 converts n elements of the pair u16 → bf16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(float32(src[i]))
+//	}
+//
+//go:noescape
+func u16ToBF16AVX2(dst, src []byte, n int)
+
+// u16ToBF16AVX512 converts n elements of the pair u16 → bf16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(float32(src[i]))
+//	}
+//
+//go:noescape
+func u16ToBF16AVX512(dst, src []byte, n int)
+
+// f8e8m0ToBF16AVX2 converts n elements of the pair f8e8m0 → bf16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromF8E8M0(src[i]))
+//	}
+//
+//go:noescape
+func f8e8m0ToBF16AVX2(dst, src []byte, n int)
+
+// f8e8m0ToBF16AVX512 converts n elements of the pair f8e8m0 → bf16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromF8E8M0(src[i]))
+//	}
+//
+//go:noescape
+func f8e8m0ToBF16AVX512(dst, src []byte, n int)
+
+// f8e8m0ToF32AVX2 converts n elements of the pair f8e8m0 → f32 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromF8E8M0(src[i])
+//	}
+//
+//go:noescape
+func f8e8m0ToF32AVX2(dst, src []byte, n int)
+
+// f8e8m0ToF32AVX512 converts n elements of the pair f8e8m0 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromF8E8M0(src[i])
+//	}
+//
+//go:noescape
+func f8e8m0ToF32AVX512(dst, src []byte, n int)
+
+// f8e8m0ToF16AVX2 converts n elements of the pair f8e8m0 → f16 on the AVX2 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(F32FromF8E8M0(src[i]))
+//	}
+//
+//go:noescape
+func f8e8m0ToF16AVX2(dst, src []byte, n int)
+
+// f8e8m0ToF16AVX512 converts n elements of the pair f8e8m0 → f16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(F32FromF8E8M0(src[i]))
+//	}
+//
+//go:noescape
+func f8e8m0ToF16AVX512(dst, src []byte, n int)
+
 // u32ToF32AVX512 converts n elements of the pair u32 → f32 on the AVX512 path, as the registry's loop:
 //
 //	for i := range n {
@@ -3644,6 +3752,12 @@ func avx2Kernels() []kernelSpec {
 		{AVX2, element.I16, element.F64, i16ToF64AVX2, false},
 		{AVX2, element.U16, element.F64, u16ToF64AVX2, false},
 		{AVX2, element.I32, element.F64, i32ToF64AVX2, false},
+		{AVX2, element.U8, element.BF16, u8ToBF16AVX2, false},
+		{AVX2, element.I16, element.BF16, i16ToBF16AVX2, false},
+		{AVX2, element.U16, element.BF16, u16ToBF16AVX2, false},
+		{AVX2, element.F8E8M0, element.BF16, f8e8m0ToBF16AVX2, false},
+		{AVX2, element.F8E8M0, element.F32, f8e8m0ToF32AVX2, false},
+		{AVX2, element.F8E8M0, element.F16, f8e8m0ToF16AVX2, false},
 	}
 }
 
@@ -3727,6 +3841,12 @@ func avx512Kernels() []kernelSpec {
 		{AVX512, element.U32, element.F64, u32ToF64AVX512, false},
 		{AVX512, element.I64, element.F64, i64ToF64AVX512, false},
 		{AVX512, element.U64, element.F64, u64ToF64AVX512, false},
+		{AVX512, element.U8, element.BF16, u8ToBF16AVX512, false},
+		{AVX512, element.I16, element.BF16, i16ToBF16AVX512, false},
+		{AVX512, element.U16, element.BF16, u16ToBF16AVX512, false},
+		{AVX512, element.F8E8M0, element.BF16, f8e8m0ToBF16AVX512, false},
+		{AVX512, element.F8E8M0, element.F32, f8e8m0ToF32AVX512, false},
+		{AVX512, element.F8E8M0, element.F16, f8e8m0ToF16AVX512, false},
 		{AVX512, element.U32, element.F32, u32ToF32AVX512, false},
 		{AVX512, element.U32, element.F16, u32ToF16AVX512, false},
 		{AVX512, element.I64, element.F32, i64ToF32AVX512, false},

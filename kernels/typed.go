@@ -420,6 +420,42 @@ func F16sFromU64s[D ~uint16, S ~uint64](dst []D, src []S) error {
 	return convertSlices(dst, element.F16, src, element.U64)
 }
 
+// BF16sFromU8s converts uint8 to bfloat16 bits, exactly: a uint8 has at most 8 significant bits.
+func BF16sFromU8s[D ~uint16, S ~uint8](dst []D, src []S) error {
+	return convertSlices(dst, element.BF16, src, element.U8)
+}
+
+// BF16sFromI16s converts int16 to bfloat16 bits, exactly to float32, then rounding to nearest
+// even.
+func BF16sFromI16s[D ~uint16, S ~int16](dst []D, src []S) error {
+	return convertSlices(dst, element.BF16, src, element.I16)
+}
+
+// BF16sFromU16s converts uint16 to bfloat16 bits, exactly to float32, then rounding to nearest
+// even.
+func BF16sFromU16s[D ~uint16, S ~uint16](dst []D, src []S) error {
+	return convertSlices(dst, element.BF16, src, element.U16)
+}
+
+// F32sFromF8E8M0s converts f8e8m0 codes to float32, exactly, as F32FromF8E8M0 does: 2^(c-127).
+// Special cases are: code 0x00 is 2^-127 (a float32 subnormal); code 0xFF is NaN (0x7FC00000).
+func F32sFromF8E8M0s[D ~float32, S ~uint8](dst []D, src []S) error {
+	return convertSlices(dst, element.F32, src, element.F8E8M0)
+}
+
+// F16sFromF8E8M0s converts f8e8m0 codes to binary16 bits, 2^(c-127) rounded to nearest even.
+// Special cases are: codes of 2^-25 and below → +0; codes of 2^16 and above → +Inf; code 0xFF
+// is NaN (0x7E00).
+func F16sFromF8E8M0s[D ~uint16, S ~uint8](dst []D, src []S) error {
+	return convertSlices(dst, element.F16, src, element.F8E8M0)
+}
+
+// BF16sFromF8E8M0s converts f8e8m0 codes to bfloat16 bits, exactly (2^(c-127), code 0x00 a
+// bfloat16 subnormal). Special cases are: code 0xFF is NaN (0x7FC0).
+func BF16sFromF8E8M0s[D ~uint16, S ~uint8](dst []D, src []S) error {
+	return convertSlices(dst, element.BF16, src, element.F8E8M0)
+}
+
 // U8sFromBools converts booleans to uint8, as 0 for false and 1 for true; a source byte other than
 // 0 counts as true.
 func U8sFromBools[D ~uint8, S ~bool | ~uint8](dst []D, src []S) error {

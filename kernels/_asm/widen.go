@@ -20,6 +20,18 @@ func widenKernels() {
 				body: func() { toF64(a, from) }})
 		}
 	}
+	for _, from := range []string{"U8", "I16", "U16", "F8E8M0"} {
+		for _, to := range []string{"BF16", "F32", "F16"} {
+			if from != "F8E8M0" && to != "BF16" {
+				continue
+			}
+			for _, a := range []*isa{avx2, avx512} {
+				from, to, a := from, to, a
+				add(&kernel{name: kname(from, to, a), isa: a, from: from, to: to,
+					body: func() { smallTo32(a, from, to) }})
+			}
+		}
+	}
 	for _, from := range []string{"U32", "I64", "U64"} {
 		for _, to := range []string{"F32", "F16"} {
 			from, to := from, to
@@ -111,4 +123,72 @@ func toF32AVX512(from, to string) {
 		}
 	}
 	loop(avx512, body, block{4 * lanes, 4 * lanes * bytesOf(from), 4 * lanes * out})
+}
+
+// smallTo32 is the body of the conversions of u8, i16 and u16 to bfloat16 (widened, VCVTDQ2PS,
+// exact, then roundBF16) and of f8e8m0 to float32, binary16 and bfloat16 (the code moved to the
+// float32 exponent, code 0 given 2^-127 and code 0xFF NaN, then VCVTPS2PH or the top halves):
+// four vectors of 32-bit lanes a block.
+func smallTo32(a *isa, from, to string) {
+	lanes := a.bytes / 4
+	v := a.vec
+	bcastD(1, v(15))
+	bcastD(0x7FFF, v(14))
+	bcastD(0x00400000, v(13)) // 2^-127
+	bcastD(0x7FC00000, v(12)) // NaN
+	bcastD(0xFF, v(11))
+	VPXOR(v(10).AsX(), v(10).AsX(), v(10).AsX())
+	and := func(x, y, z Op) { VPAND(x, y, z) }
+	if a == avx512 {
+		and = func(x, y, z Op) { VPANDD(x, y, z) }
+	}
+	body := func(i, o int) {
+		for k := range 4 {
+			x, s, m := v(k), v(4), v(5)
+			in := src(i + k*lanes*bytesOf(from))
+			switch from {
+			case "U8", "F8E8M0":
+				VPMOVZXBD(in, x)
+			case "I16":
+				VPMOVSXWD(in, x)
+			case "U16":
+				VPMOVZXWD(in, x)
+			}
+			if from != "F8E8M0" {
+				VCVTDQ2PS(x, x)
+				roundBF16(x, s, v(15), v(14), and)
+			} else {
+				VPSLLD(U8(23), x, s)
+				if a == avx512 {
+					VPCMPEQD(v(10), x, K1)
+					VMOVDQA32(v(13), K1, s)
+					VPCMPEQD(v(11), x, K1)
+					VMOVDQA32(v(12), K1, s)
+				} else {
+					VPCMPEQD(v(10), x, m)
+					VPBLENDVB(m, v(13), s, s)
+					VPCMPEQD(v(11), x, m)
+					VPBLENDVB(m, v(12), s, s)
+				}
+				if to == "BF16" {
+					VPSRLD(U8(16), s, x)
+				}
+			}
+			out := dst(o + k*lanes*map[string]int{"F32": 4, "F16": 2, "BF16": 2}[to])
+			switch {
+			case to == "F32":
+				storeInt(a, 4)(s, out)
+			case to == "F16":
+				VCVTPS2PH(U8(0), s, out)
+			case a == avx512:
+				VPMOVDW(x, out)
+			default:
+				VEXTRACTI128(U8(1), x, m.AsX())
+				VPACKUSDW(m.AsX(), x.AsX(), m.AsX())
+				VMOVDQU(m.AsX(), out)
+			}
+		}
+	}
+	outBytes := map[string]int{"F32": 4, "F16": 2, "BF16": 2}[to]
+	loop(a, body, block{4 * lanes, 4 * lanes * bytesOf(from), 4 * lanes * outBytes})
 }
