@@ -160,9 +160,8 @@ const f8LookupDoc = "It converts a float32 or bfloat16 source to binary16 rounde
 	"(rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the FNUZ types " +
 	"overflow without saturation) their code."
 
-// Registers of the float8 encoders' constants: Z16… on AVX-512 (all of them), Y15… on AVX2 (the
-// first seven; the others are memory operands there, for want of registers, and Y8 holds the
-// VPERMD indices of the packing).
+// Registers of the AVX2 float8 encoders' constants, Y15 down (the NaN code, 0x7F800000 and 0x80
+// are memory operands, for want of registers, and Y8 holds the VPERMD indices of the packing).
 const (
 	rcAbs   = iota // 0x7FFFFFFF
 	rcMin          // e.minNormal()
@@ -171,13 +170,10 @@ const (
 	rcClamp        // e.clamp
 	rcHalf         // 1<<(shift-1) - 1
 	rcOne          // 1
-	rcNaN          // e.nan (AVX2: memory)
-	rcInf          // 0x7F800000 (AVX2: memory)
-	rcSign         // 0x80 (AVX2: memory)
 )
 
-// f8EncConsts loads the encoders' constants into reg(rc…) on AVX-512 and the first seven on AVX2.
-func f8EncConsts(a *isa, e f8Enc, reg func(int) VecPhysical) {
+// f8EncConsts loads the AVX2 encoders' constants into reg(rc…).
+func f8EncConsts(e f8Enc, reg func(int) VecPhysical) {
 	bcastD(0x7FFFFFFF, reg(rcAbs))
 	bcastD(e.minNormal(), reg(rcMin))
 	bcastD(e.magic(), reg(rcMagic))
@@ -185,12 +181,6 @@ func f8EncConsts(a *isa, e f8Enc, reg func(int) VecPhysical) {
 	bcastD(e.clamp, reg(rcClamp))
 	bcastD(1<<(e.shift()-1)-1, reg(rcHalf))
 	bcastD(1, reg(rcOne))
-	if a == avx2 {
-		return
-	}
-	bcastD(e.nan, reg(rcNaN))
-	bcastD(0x7F800000, reg(rcInf))
-	bcastD(0x80, reg(rcSign))
 }
 
 // dwords32 returns the read-only 32 bytes name<> holding the dword c eight times.
@@ -217,53 +207,13 @@ func loadF32(a *isa, from string, i, k int, x VecPhysical) {
 	}
 }
 
-// f8EncodeRulesAVX512 is the AVX-512 body: 64 elements a block, four vectors of 16 lanes, each
-// through f8FromF32's steps (K1: the lanes below the smallest normal, K2: NaN, K3: the nonzero
-// codes of an FNUZ type, which alone take the sign), packed to bytes by VPACKUSDW, VPACKUSWB and
-// a VPERMD into element order.
-func f8EncodeRulesAVX512(from string, e f8Enc) {
-	z := func(i int) VecPhysical { return zs[16+i] }
-	f8EncConsts(avx512, e, z)
-	VMOVDQU64(rodata("packOrder16", 0|4<<32, 8|12<<32, 1|5<<32, 9|13<<32, 2|6<<32, 10|14<<32, 3|7<<32, 11|15<<32), Z31)
-	body := func(i, o int) {
-		for k := range 4 {
-			x, a, c := zs[1+3*k], zs[2+3*k], zs[3+3*k]
-			loadF32(avx512, from, i, k, x)
-			VPANDD(z(rcAbs), x, a)
-			VPCMPUD(U8(1), z(rcMin), a, K1)
-			VPSRLD(U8(e.shift()), a, c)
-			VPANDD(z(rcOne), c, c)
-			VPADDD(z(rcHalf), c, c)
-			VPADDD(a, c, c)
-			VPSRLD(U8(e.shift()), c, c)
-			VPSUBD(z(rcOff), c, c)
-			VADDPS(z(rcMagic), a, K1, c)
-			VPSUBD(z(rcMagic), c, K1, c)
-			VPMINUD(z(rcClamp), c, c)
-			if e.nanOwnCode() {
-				VPCMPUD(U8(6), z(rcInf), a, K2)
-				VMOVDQA32(z(rcNaN), K2, c)
-			}
-			VPSRLD(U8(24), x, x)
-			if e.fnuz {
-				VPTESTMD(c, c, K3)
-				VPTERNLOGD(U8(0xF8), z(rcSign), x, K3, c)
-			} else {
-				VPTERNLOGD(U8(0xF8), z(rcSign), x, c)
-			}
-		}
-		packCodes(avx512, [4]VecPhysical{Z3, Z6, Z9, Z12}, Z31, o)
-	}
-	loop(avx512, body, block{64, 64 * bytesOf(from), 64})
-}
-
 // f8EncodeRulesAVX2 is the AVX2 body: 32 elements a block, four vectors of 8 lanes (codes in Y0
 // to Y3), each through f8FromF32's steps with the normal lanes rounded by integer arithmetic and
 // the lanes below the smallest normal blended in (VPBLENDVB), packed to bytes as the integer
 // kernels pack (packOrder).
 func f8EncodeRulesAVX2(from string, e f8Enc) {
 	y := func(i int) VecPhysical { return ys[15-i] }
-	f8EncConsts(avx2, e, y)
+	f8EncConsts(e, y)
 	VMOVDQU(packOrder(), Y8)
 	x, a, t, m := Y4, Y5, Y6, Y7
 	body := func(i, o int) {
