@@ -2065,6 +2065,26 @@ TEXT ·u32ToBF16ONNXNEON(SB), NOSPLIT, $0-56
 	MOVD	$(8<<16 | 32<<8 | 16), R10
 	JMP	neonRun<>(SB)
 
+// func i64ToBF16ONNXNEON(dst, src []byte, n int)
+TEXT ·i64ToBF16ONNXNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonWide+56(SB), R3
+	MOVD	$wideBlocks<>(SB), R9
+	MOVD	$(8<<16 | 64<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func u64ToBF16ONNXNEON(dst, src []byte, n int)
+TEXT ·u64ToBF16ONNXNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonWide+72(SB), R3
+	MOVD	$wideBlocks<>(SB), R9
+	MOVD	$(8<<16 | 64<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
 // func f64ToF16MLDtypesNEON(dst, src []byte, n int)
 TEXT ·f64ToF16MLDtypesNEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
@@ -2115,11 +2135,42 @@ TEXT ·u32ToBF16MLDtypesNEON(SB), NOSPLIT, $0-56
 	MOVD	$(8<<16 | 32<<8 | 16), R10
 	JMP	neonRun<>(SB)
 
-// wideBlocks<> is the block routine of the rule sets' one rounding of f64, i32 and u32 to f16 and
-// bf16: 8 elements a block, widened to f64 (exactly: SXTL or UXTL, then SCVTF or UCVTF), rounded
-// to float32 to odd by FCVTXN, then to nearest even: FCVTN for binary16, BF16FromF32's rounding on
-// the bits for bfloat16 (a NaN's top half with 0x40 set). R3 points to the pair's row of neonWide
-// (rules_arm64.go): the source (0 f64, 1 i32, 2 u32) and the output (0 f16, 1 bf16).
+// func i64ToBF16MLDtypesNEON(dst, src []byte, n int)
+TEXT ·i64ToBF16MLDtypesNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonWide+56(SB), R3
+	MOVD	$wideBlocks<>(SB), R9
+	MOVD	$(8<<16 | 64<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func u64ToBF16MLDtypesNEON(dst, src []byte, n int)
+TEXT ·u64ToBF16MLDtypesNEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonWide+72(SB), R3
+	MOVD	$wideBlocks<>(SB), R9
+	MOVD	$(8<<16 | 64<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// wideBlocks<> is the block routine of the rule sets' one rounding of f64, i32, u32, i64 and u64
+// to f16 and bf16: 8 elements a block, made float64 (the 32-bit integers exactly: SXTL or UXTL,
+// then SCVTF or UCVTF; the 64-bit ones rounded to odd, below), rounded to float32 to odd by
+// FCVTXN, then to nearest even: FCVTN for binary16, BF16FromF32's rounding on the bits for
+// bfloat16 (a NaN's top half with 0x40 set). R3 points to the pair's row of neonWide
+// (rules_arm64.go): the source (0 f64, 1 i32, 2 u32, 3 i64, 4 u64) and the output (0 f16, 1
+// bf16).
+//
+// A 64-bit integer x converts to float64 s to nearest (SCVTF, UCVTF) and back (FCVTZS, FCVTZU:
+// exact, but for s = 2^63 or 2^64, which saturate one below); the difference d = x - back, at
+// most 2^10 in magnitude, tells where s rounded away from zero (d and s of opposite signs) and
+// whether it was inexact (d ≠ 0): there s goes one down in magnitude and gets its last bit set,
+// which makes it x rounded to odd. Float64 rounded to odd and then to float32 to odd is x rounded
+// to float32 to odd, from which one rounding to nearest gives what one from x gives. The
+// saturated case x = 2^63-1 (2^64-1 unsigned) keeps s = 2^63 (2^64), a value that rounds to the
+// same bf16 as x.
 TEXT wideBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
 	// Word lanes: V20 = 1, V21 = 0x7FFF, V22 = 0x7FFFFFFF, V23 = 0x7F800000, V25 = 0x40.
 	MOVW	$1, R4
@@ -2135,12 +2186,17 @@ TEXT wideBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
 	MOVWU	0(R3), R7
 	MOVWU	4(R3), R8
 
+	MOVD	$1, R4
+	VDUP	R4, V14.D2
+
 loop:
 	CBNZ	R7, ints
 	VLD1.P	64(R1), [V0.D2, V1.D2, V2.D2, V3.D2]
 	B	round
 
 ints:
+	CMP	$3, R7
+	BHS	ints64
 	VLD1.P	32(R1), [V4.S4, V5.S4]
 	CMP	$1, R7
 	BNE	unsigned
@@ -2163,6 +2219,87 @@ unsigned:
 	WORD	$0x6e61d821 // UCVTF V1.2D, V1.2D
 	WORD	$0x6e61d842 // UCVTF V2.2D, V2.2D
 	WORD	$0x6e61d863 // UCVTF V3.2D, V3.2D
+	B	round
+
+ints64:
+	VLD1.P	64(R1), [V10.D2, V11.D2, V12.D2, V13.D2]
+	CMP	$4, R7
+	BEQ	unsigned64
+	WORD	$0x4e61d940 // SCVTF V0.2D, V10.2D
+	WORD	$0x4e61d961 // SCVTF V1.2D, V11.2D
+	WORD	$0x4e61d982 // SCVTF V2.2D, V12.2D
+	WORD	$0x4e61d9a3 // SCVTF V3.2D, V13.2D
+	WORD	$0x4ee1b80f // FCVTZS V15.2D, V0.2D
+	WORD	$0x4ee1b83a // FCVTZS V26.2D, V1.2D
+	WORD	$0x4ee1b85c // FCVTZS V28.2D, V2.2D
+	WORD	$0x4ee1b87e // FCVTZS V30.2D, V3.2D
+	VSUB	V15.D2, V10.D2, V15.D2
+	VSUB	V26.D2, V11.D2, V26.D2
+	VSUB	V28.D2, V12.D2, V28.D2
+	VSUB	V30.D2, V13.D2, V30.D2
+	WORD	$0x4eef8df8 // CMTST V24.2D, V15.2D, V15.2D
+	WORD	$0x4efa8f5b // CMTST V27.2D, V26.2D, V26.2D
+	WORD	$0x4efc8f9d // CMTST V29.2D, V28.2D, V28.2D
+	WORD	$0x4efe8fdf // CMTST V31.2D, V30.2D, V30.2D
+	VEOR	V0.B16, V15.B16, V15.B16
+	VEOR	V1.B16, V26.B16, V26.B16
+	VEOR	V2.B16, V28.B16, V28.B16
+	VEOR	V3.B16, V30.B16, V30.B16
+	WORD	$0x4ee0a9ef // CMLT V15.2D, V15.2D, #0
+	WORD	$0x4ee0ab5a // CMLT V26.2D, V26.2D, #0
+	WORD	$0x4ee0ab9c // CMLT V28.2D, V28.2D, #0
+	WORD	$0x4ee0abde // CMLT V30.2D, V30.2D, #0
+	VAND	V24.B16, V15.B16, V15.B16
+	VAND	V27.B16, V26.B16, V26.B16
+	VAND	V29.B16, V28.B16, V28.B16
+	VAND	V31.B16, V30.B16, V30.B16
+	VADD	V15.D2, V0.D2, V0.D2
+	VADD	V26.D2, V1.D2, V1.D2
+	VADD	V28.D2, V2.D2, V2.D2
+	VADD	V30.D2, V3.D2, V3.D2
+	VAND	V14.B16, V24.B16, V24.B16
+	VAND	V14.B16, V27.B16, V27.B16
+	VAND	V14.B16, V29.B16, V29.B16
+	VAND	V14.B16, V31.B16, V31.B16
+	VORR	V24.B16, V0.B16, V0.B16
+	VORR	V27.B16, V1.B16, V1.B16
+	VORR	V29.B16, V2.B16, V2.B16
+	VORR	V31.B16, V3.B16, V3.B16
+	B	round
+
+unsigned64:
+	WORD	$0x6e61d940 // UCVTF V0.2D, V10.2D
+	WORD	$0x6e61d961 // UCVTF V1.2D, V11.2D
+	WORD	$0x6e61d982 // UCVTF V2.2D, V12.2D
+	WORD	$0x6e61d9a3 // UCVTF V3.2D, V13.2D
+	WORD	$0x6ee1b80f // FCVTZU V15.2D, V0.2D
+	WORD	$0x6ee1b83a // FCVTZU V26.2D, V1.2D
+	WORD	$0x6ee1b85c // FCVTZU V28.2D, V2.2D
+	WORD	$0x6ee1b87e // FCVTZU V30.2D, V3.2D
+	VSUB	V15.D2, V10.D2, V15.D2
+	VSUB	V26.D2, V11.D2, V26.D2
+	VSUB	V28.D2, V12.D2, V28.D2
+	VSUB	V30.D2, V13.D2, V30.D2
+	WORD	$0x4eef8df8 // CMTST V24.2D, V15.2D, V15.2D
+	WORD	$0x4efa8f5b // CMTST V27.2D, V26.2D, V26.2D
+	WORD	$0x4efc8f9d // CMTST V29.2D, V28.2D, V28.2D
+	WORD	$0x4efe8fdf // CMTST V31.2D, V30.2D, V30.2D
+	WORD	$0x4ee0a9ef // CMLT V15.2D, V15.2D, #0
+	WORD	$0x4ee0ab5a // CMLT V26.2D, V26.2D, #0
+	WORD	$0x4ee0ab9c // CMLT V28.2D, V28.2D, #0
+	WORD	$0x4ee0abde // CMLT V30.2D, V30.2D, #0
+	VADD	V15.D2, V0.D2, V0.D2
+	VADD	V26.D2, V1.D2, V1.D2
+	VADD	V28.D2, V2.D2, V2.D2
+	VADD	V30.D2, V3.D2, V3.D2
+	VAND	V14.B16, V24.B16, V24.B16
+	VAND	V14.B16, V27.B16, V27.B16
+	VAND	V14.B16, V29.B16, V29.B16
+	VAND	V14.B16, V31.B16, V31.B16
+	VORR	V24.B16, V0.B16, V0.B16
+	VORR	V27.B16, V1.B16, V1.B16
+	VORR	V29.B16, V2.B16, V2.B16
+	VORR	V31.B16, V3.B16, V3.B16
 
 round:
 	WORD	$0x2e616810 // FCVTXN V16.2S, V0.2D

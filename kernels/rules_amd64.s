@@ -44053,6 +44053,1130 @@ done:
 	VZEROUPPER
 	RET
 
+// func i64ToBF16ONNXAVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2
+TEXT ·i64ToBF16ONNXAVX2(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	VMOVDQU      abs64<>+0(SB), Y15
+	VMOVDQU      evenDwords<>+0(SB), Y14
+	MOVL         $0x00000001, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x00007fff, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	VMOVDQU      two32<>+0(SB), Y11
+	VPXOR        Y10, Y10, Y10
+	MOVL         $0x7fffffff, AX
+	VMOVD        AX, X9
+	VPBROADCASTD X9, Y9
+	MOVL         $0x7f800000, AX
+	VMOVD        AX, X8
+	VPBROADCASTD X8, Y8
+	MOVL         $0x00000040, AX
+	VMOVD        AX, X7
+	VPBROADCASTD X7, Y7
+	MOVQ         CX, R10
+	ANDQ         $0x0000000f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000040
+	JB           single
+
+	PCALIGN	$32
+four:
+	VMOVDQU    (SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, (DI)
+	VMOVDQU    32(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 8(DI)
+	VMOVDQU    64(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 16(DI)
+	VMOVDQU    96(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 24(DI)
+	VMOVDQU    128(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 32(DI)
+	VMOVDQU    160(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 40(DI)
+	VMOVDQU    192(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 48(DI)
+	VMOVDQU    224(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 56(DI)
+	VMOVDQU    256(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 64(DI)
+	VMOVDQU    288(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 72(DI)
+	VMOVDQU    320(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 80(DI)
+	VMOVDQU    352(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 88(DI)
+	VMOVDQU    384(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 96(DI)
+	VMOVDQU    416(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 104(DI)
+	VMOVDQU    448(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 112(DI)
+	VMOVDQU    480(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 120(DI)
+	ADDQ       $0x00000200, SI
+	ADDQ       $0x00000080, DI
+	SUBQ       $0x00000040, CX
+	CMPQ       CX, $0x00000040
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+	PCALIGN	$32
+single:
+	VMOVDQU    (SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, (DI)
+	VMOVDQU    32(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 8(DI)
+	VMOVDQU    64(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 16(DI)
+	VMOVDQU    96(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 24(DI)
+	ADDQ       $0x00000080, SI
+	ADDQ       $0x00000020, DI
+	SUBQ       $0x00000010, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000010
+	JB         frame
+	MOVQ       $0x00000010, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000040, AX, AX
+	IMUL3Q     $0x00000010, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VMOVDQU    (SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, (DI)
+	VMOVDQU    32(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 8(DI)
+	VMOVDQU    64(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 16(DI)
+	VMOVDQU    96(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 24(DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000040, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VMOVDQU    (SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, (DI)
+	VMOVDQU    32(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 8(DI)
+	VMOVDQU    64(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 16(DI)
+	VMOVDQU    96(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 24(DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000010, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+DATA exp52<>+0(SB)/8, $0x4330000000000000
+DATA exp52<>+8(SB)/8, $0x4330000000000000
+DATA exp52<>+16(SB)/8, $0x4330000000000000
+DATA exp52<>+24(SB)/8, $0x4330000000000000
+GLOBL exp52<>(SB), RODATA|NOPTR, $32
+
+DATA exp84s<>+0(SB)/8, $0x4530000080000000
+DATA exp84s<>+8(SB)/8, $0x4530000080000000
+DATA exp84s<>+16(SB)/8, $0x4530000080000000
+DATA exp84s<>+24(SB)/8, $0x4530000080000000
+GLOBL exp84s<>(SB), RODATA|NOPTR, $32
+
+DATA one64<>+0(SB)/8, $0x0000000000000001
+DATA one64<>+8(SB)/8, $0x0000000000000001
+DATA one64<>+16(SB)/8, $0x0000000000000001
+DATA one64<>+24(SB)/8, $0x0000000000000001
+GLOBL one64<>(SB), RODATA|NOPTR, $32
+
 // func i64ToBF16ONNXAVX512(dst []byte, src []byte, n int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·i64ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
@@ -44507,6 +45631,1118 @@ copied2:
 done:
 	VZEROUPPER
 	RET
+
+// func u64ToBF16ONNXAVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2
+TEXT ·u64ToBF16ONNXAVX2(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	VMOVDQU      abs64<>+0(SB), Y15
+	VMOVDQU      evenDwords<>+0(SB), Y14
+	MOVL         $0x00000001, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x00007fff, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	VMOVDQU      two32<>+0(SB), Y11
+	VPXOR        Y10, Y10, Y10
+	MOVL         $0x7fffffff, AX
+	VMOVD        AX, X9
+	VPBROADCASTD X9, Y9
+	MOVL         $0x7f800000, AX
+	VMOVD        AX, X8
+	VPBROADCASTD X8, Y8
+	MOVL         $0x00000040, AX
+	VMOVD        AX, X7
+	VPBROADCASTD X7, Y7
+	MOVQ         CX, R10
+	ANDQ         $0x0000000f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000040
+	JB           single
+
+	PCALIGN	$32
+four:
+	VMOVDQU    (SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, (DI)
+	VMOVDQU    32(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 8(DI)
+	VMOVDQU    64(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 16(DI)
+	VMOVDQU    96(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 24(DI)
+	VMOVDQU    128(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 32(DI)
+	VMOVDQU    160(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 40(DI)
+	VMOVDQU    192(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 48(DI)
+	VMOVDQU    224(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 56(DI)
+	VMOVDQU    256(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 64(DI)
+	VMOVDQU    288(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 72(DI)
+	VMOVDQU    320(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 80(DI)
+	VMOVDQU    352(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 88(DI)
+	VMOVDQU    384(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 96(DI)
+	VMOVDQU    416(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 104(DI)
+	VMOVDQU    448(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 112(DI)
+	VMOVDQU    480(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 120(DI)
+	ADDQ       $0x00000200, SI
+	ADDQ       $0x00000080, DI
+	SUBQ       $0x00000040, CX
+	CMPQ       CX, $0x00000040
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+	PCALIGN	$32
+single:
+	VMOVDQU    (SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, (DI)
+	VMOVDQU    32(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 8(DI)
+	VMOVDQU    64(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 16(DI)
+	VMOVDQU    96(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 24(DI)
+	ADDQ       $0x00000080, SI
+	ADDQ       $0x00000020, DI
+	SUBQ       $0x00000010, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000010
+	JB         frame
+	MOVQ       $0x00000010, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000040, AX, AX
+	IMUL3Q     $0x00000010, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VMOVDQU    (SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, (DI)
+	VMOVDQU    32(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 8(DI)
+	VMOVDQU    64(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 16(DI)
+	VMOVDQU    96(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 24(DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000040, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VMOVDQU    (SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, (DI)
+	VMOVDQU    32(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 8(DI)
+	VMOVDQU    64(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 16(DI)
+	VMOVDQU    96(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 24(DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000010, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+DATA exp84<>+0(SB)/8, $0x4530000000000000
+DATA exp84<>+8(SB)/8, $0x4530000000000000
+DATA exp84<>+16(SB)/8, $0x4530000000000000
+DATA exp84<>+24(SB)/8, $0x4530000000000000
+GLOBL exp84<>(SB), RODATA|NOPTR, $32
 
 // func u64ToBF16ONNXAVX512(dst []byte, src []byte, n int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
@@ -50192,6 +52428,1112 @@ done:
 	VZEROUPPER
 	RET
 
+// func i64ToBF16MLDtypesAVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2
+TEXT ·i64ToBF16MLDtypesAVX2(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	VMOVDQU      abs64<>+0(SB), Y15
+	VMOVDQU      evenDwords<>+0(SB), Y14
+	MOVL         $0x00000001, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x00007fff, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	VMOVDQU      two32<>+0(SB), Y11
+	VPXOR        Y10, Y10, Y10
+	MOVL         $0x7fffffff, AX
+	VMOVD        AX, X9
+	VPBROADCASTD X9, Y9
+	MOVL         $0x7f800000, AX
+	VMOVD        AX, X8
+	VPBROADCASTD X8, Y8
+	MOVL         $0x00000040, AX
+	VMOVD        AX, X7
+	VPBROADCASTD X7, Y7
+	MOVQ         CX, R10
+	ANDQ         $0x0000000f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000040
+	JB           single
+
+	PCALIGN	$32
+four:
+	VMOVDQU    (SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, (DI)
+	VMOVDQU    32(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 8(DI)
+	VMOVDQU    64(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 16(DI)
+	VMOVDQU    96(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 24(DI)
+	VMOVDQU    128(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 32(DI)
+	VMOVDQU    160(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 40(DI)
+	VMOVDQU    192(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 48(DI)
+	VMOVDQU    224(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 56(DI)
+	VMOVDQU    256(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 64(DI)
+	VMOVDQU    288(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 72(DI)
+	VMOVDQU    320(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 80(DI)
+	VMOVDQU    352(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 88(DI)
+	VMOVDQU    384(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 96(DI)
+	VMOVDQU    416(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 104(DI)
+	VMOVDQU    448(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 112(DI)
+	VMOVDQU    480(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 120(DI)
+	ADDQ       $0x00000200, SI
+	ADDQ       $0x00000080, DI
+	SUBQ       $0x00000040, CX
+	CMPQ       CX, $0x00000040
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+	PCALIGN	$32
+single:
+	VMOVDQU    (SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, (DI)
+	VMOVDQU    32(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 8(DI)
+	VMOVDQU    64(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 16(DI)
+	VMOVDQU    96(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 24(DI)
+	ADDQ       $0x00000080, SI
+	ADDQ       $0x00000020, DI
+	SUBQ       $0x00000010, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000010
+	JB         frame
+	MOVQ       $0x00000010, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000040, AX, AX
+	IMUL3Q     $0x00000010, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VMOVDQU    (SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, (DI)
+	VMOVDQU    32(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 8(DI)
+	VMOVDQU    64(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 16(DI)
+	VMOVDQU    96(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 24(DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000040, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VMOVDQU    (SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, (DI)
+	VMOVDQU    32(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 8(DI)
+	VMOVDQU    64(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 16(DI)
+	VMOVDQU    96(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84s<>+0(SB), Y2, Y2
+	VSUBPD     exp84s<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 24(DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000010, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
 // func i64ToBF16MLDtypesAVX512(dst []byte, src []byte, n int)
 // Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·i64ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
@@ -50641,6 +53983,1112 @@ copypart2:
 	KMOVQ     R9, K7
 	VMOVDQU64 (DI)(AX*1), Z0
 	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func u64ToBF16MLDtypesAVX2(dst []byte, src []byte, n int)
+// Requires: AVX, AVX2
+TEXT ·u64ToBF16MLDtypesAVX2(SB), NOSPLIT, $512-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	VMOVDQU      abs64<>+0(SB), Y15
+	VMOVDQU      evenDwords<>+0(SB), Y14
+	MOVL         $0x00000001, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x00007fff, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	VMOVDQU      two32<>+0(SB), Y11
+	VPXOR        Y10, Y10, Y10
+	MOVL         $0x7fffffff, AX
+	VMOVD        AX, X9
+	VPBROADCASTD X9, Y9
+	MOVL         $0x7f800000, AX
+	VMOVD        AX, X8
+	VPBROADCASTD X8, Y8
+	MOVL         $0x00000040, AX
+	VMOVD        AX, X7
+	VPBROADCASTD X7, Y7
+	MOVQ         CX, R10
+	ANDQ         $0x0000000f, R10
+	SUBQ         R10, CX
+	JZ           tail
+	CMPQ         CX, $0x00000040
+	JB           single
+
+	PCALIGN	$32
+four:
+	VMOVDQU    (SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, (DI)
+	VMOVDQU    32(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 8(DI)
+	VMOVDQU    64(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 16(DI)
+	VMOVDQU    96(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 24(DI)
+	VMOVDQU    128(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 32(DI)
+	VMOVDQU    160(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 40(DI)
+	VMOVDQU    192(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 48(DI)
+	VMOVDQU    224(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 56(DI)
+	VMOVDQU    256(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 64(DI)
+	VMOVDQU    288(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 72(DI)
+	VMOVDQU    320(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 80(DI)
+	VMOVDQU    352(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 88(DI)
+	VMOVDQU    384(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 96(DI)
+	VMOVDQU    416(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 104(DI)
+	VMOVDQU    448(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 112(DI)
+	VMOVDQU    480(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 120(DI)
+	ADDQ       $0x00000200, SI
+	ADDQ       $0x00000080, DI
+	SUBQ       $0x00000040, CX
+	CMPQ       CX, $0x00000040
+	JAE        four
+	TESTQ      CX, CX
+	JZ         tail
+
+	PCALIGN	$32
+single:
+	VMOVDQU    (SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, (DI)
+	VMOVDQU    32(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 8(DI)
+	VMOVDQU    64(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 16(DI)
+	VMOVDQU    96(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 24(DI)
+	ADDQ       $0x00000080, SI
+	ADDQ       $0x00000020, DI
+	SUBQ       $0x00000010, CX
+	JNZ        single
+
+tail:
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000010
+	JB         frame
+	MOVQ       $0x00000010, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000040, AX, AX
+	IMUL3Q     $0x00000010, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VMOVDQU    (SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, (DI)
+	VMOVDQU    32(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 8(DI)
+	VMOVDQU    64(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 16(DI)
+	VMOVDQU    96(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 24(DI)
+	JMP        done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000040, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy8:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy1
+	MOVQ (SI)(AX*1), DX
+	MOVQ DX, (R8)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy8
+
+copy1:
+	CMPQ AX, BX
+	JAE  copied
+	MOVB (SI)(AX*1), DL
+	MOVB DL, (R8)(AX*1)
+	INCQ AX
+	JMP  copy1
+
+copied:
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VMOVDQU    (SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, (DI)
+	VMOVDQU    32(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 8(DI)
+	VMOVDQU    64(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 16(DI)
+	VMOVDQU    96(SI), Y0
+	VPBLENDD   $0xaa, exp52<>+0(SB), Y0, Y1
+	VSUBPD     exp52<>+0(SB), Y1, Y1
+	VPSRLQ     $0x20, Y0, Y2
+	VPXOR      exp84<>+0(SB), Y2, Y2
+	VSUBPD     exp84<>+0(SB), Y2, Y2
+	VADDPD     Y1, Y2, Y3
+	VSUBPD     Y2, Y3, Y4
+	VSUBPD     Y4, Y1, Y4
+	VCMPPD     $0x04, Y10, Y4, Y5
+	VXORPD     Y3, Y4, Y6
+	VPCMPGTQ   Y6, Y10, Y6
+	VPAND      Y5, Y6, Y6
+	VPADDQ     Y6, Y3, Y3
+	VPAND      one64<>+0(SB), Y5, Y5
+	VPOR       Y5, Y3, Y0
+	VCVTPD2PSY Y0, X5
+	VCVTPS2PD  X5, Y1
+	VCMPPD     $0x0c, Y1, Y0, Y2
+	VANDPD     Y15, Y0, Y3
+	VANDPD     Y15, Y1, Y4
+	VCMPPD     $0x1e, Y3, Y4, Y4
+	VPERMD     Y2, Y14, Y2
+	VPERMD     Y4, Y14, Y4
+	VPADDD     X4, X5, X5
+	VPAND      X13, X2, X2
+	VPOR       X2, X5, X5
+	VMOVDQA    X5, X1
+	VPSRLD     $0x10, X1, X6
+	VPAND      X13, X6, X6
+	VPADDD     X12, X1, X1
+	VPADDD     X6, X1, X1
+	VPSRLD     $0x10, X1, X1
+	VPACKUSDW  X1, X1, X1
+	VMOVQ      X1, 24(DI)
+	MOVQ       R10, BX
+	IMUL3Q     $0x00000010, BX, BX
+	ADDQ       $0x00000007, BX
+	SHRQ       $0x03, BX
+	XORQ       AX, AX
+
+copy82:
+	LEAQ 8(AX), DX
+	CMPQ DX, BX
+	JA   copy12
+	MOVQ (DI)(AX*1), DX
+	MOVQ DX, (R11)(AX*1)
+	ADDQ $0x00000008, AX
+	JMP  copy82
+
+copy12:
+	CMPQ AX, BX
+	JAE  copied2
+	MOVB (DI)(AX*1), DL
+	MOVB DL, (R11)(AX*1)
+	INCQ AX
+	JMP  copy12
 
 copied2:
 done:

@@ -45,8 +45,8 @@ var neonFNUZ = func() (t [6][4]uint32) {
 }()
 
 // neonWide holds the parameters of wideBlocks<> (kernels_arm64.s): for each source (f64, i32,
-// u32) and output (f16, bf16), the source (0, 1, 2) and the output (0, 1).
-var neonWide = [3][2][2]uint32{{{0, 0}, {0, 1}}, {{1, 0}, {1, 1}}, {{2, 0}, {2, 1}}}
+// u32, i64, u64) and output (f16, bf16), the source (0 to 4) and the output (0, 1).
+var neonWide = [5][2][2]uint32{{{0, 0}, {0, 1}}, {{1, 0}, {1, 1}}, {{2, 0}, {2, 1}}, {{3, 0}, {3, 1}}, {{4, 0}, {4, 1}}}
 
 // The parameters of the NEON f8e8m0 encoders (e8m0Blocks<> in kernels_arm64.s), one variable for
 // each encoder constant of rules_codec.go, named neon and the constant's name.

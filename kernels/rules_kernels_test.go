@@ -246,6 +246,13 @@ func TestRuleKernelsIntegerTies(t *testing.T) {
 			mags = append(mags, tie|1<<(e/2), tie+1<<(e-30+30*b2i(e < 30)))
 		}
 	}
+	// Where float64 rounds up to 2^63 or 2^64, and the conversion back saturates.
+	for _, top := range []uint64{1 << 63, 0} {
+		for _, d := range []uint64{1, 2, 511, 512, 513, 1023, 1024, 1025, 2048} {
+			mags = append(mags, top-d)
+		}
+	}
+	mags = append(mags, 1<<63, 1<<63+1, 1<<63+1024, 1<<63+1025)
 	for _, r := range []Rules{{Set: ONNX}, {Set: MLDtypes}} {
 		for _, from := range []element.Type{element.I32, element.U32, element.I64, element.U64} {
 			for _, to := range []element.Type{element.F16, element.BF16} {

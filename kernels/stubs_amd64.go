@@ -1262,8 +1262,8 @@ func f8e4m3fnuzToF32AVX2(dst, src []byte, n int)
 //		dst[i] = F32FromF8E4M3FNUZ(src[i])
 //	}
 //
-// It computes float32((c&0x7F) << 20 as bits) · 2^119, with the sign and code 0x80 (NaN) set
-// apart.
+// VPERMI2B lookups of the low and high bytes of each magnitude's bfloat16 (lutFNUZ16), widened to
+// float32 under a zero low half, the sign ORed in and code 0x80 (NaN) set apart.
 //
 //go:noescape
 func f8e4m3fnuzToF32AVX512(dst, src []byte, n int)
@@ -1286,8 +1286,8 @@ func f8e4m3fnuzToF16AVX2(dst, src []byte, n int)
 //		dst[i] = F16FromF32(F32FromF8E4M3FNUZ(src[i]))
 //	}
 //
-// It computes float32((c&0x7F) << 20 as bits) · 2^119, with the sign and code 0x80 (NaN) set
-// apart.
+// VPERMI2B lookups of the low and high bytes of each magnitude's binary16 (lutFNUZ16), the sign
+// ORed in and code 0x80 (NaN) set apart.
 //
 //go:noescape
 func f8e4m3fnuzToF16AVX512(dst, src []byte, n int)
@@ -1310,8 +1310,8 @@ func f8e4m3fnuzToBF16AVX2(dst, src []byte, n int)
 //		dst[i] = BF16FromF32(F32FromF8E4M3FNUZ(src[i]))
 //	}
 //
-// It computes float32((c&0x7F) << 20 as bits) · 2^119, with the sign and code 0x80 (NaN) set
-// apart.
+// VPERMI2B lookups of the low and high bytes of each magnitude's bfloat16 (lutFNUZ16), the sign
+// ORed in and code 0x80 (NaN) set apart.
 //
 //go:noescape
 func f8e4m3fnuzToBF16AVX512(dst, src []byte, n int)
@@ -1334,8 +1334,8 @@ func f8e5m2fnuzToF32AVX2(dst, src []byte, n int)
 //		dst[i] = F32FromF8E5M2FNUZ(src[i])
 //	}
 //
-// It computes float32((c&0x7F) << 21 as bits) · 2^111, with the sign and code 0x80 (NaN) set
-// apart.
+// VPERMI2B lookups of the low and high bytes of each magnitude's bfloat16 (lutFNUZ16), widened to
+// float32 under a zero low half, the sign ORed in and code 0x80 (NaN) set apart.
 //
 //go:noescape
 func f8e5m2fnuzToF32AVX512(dst, src []byte, n int)
@@ -1358,8 +1358,8 @@ func f8e5m2fnuzToF16AVX2(dst, src []byte, n int)
 //		dst[i] = F16FromF32(F32FromF8E5M2FNUZ(src[i]))
 //	}
 //
-// It computes float32((c&0x7F) << 21 as bits) · 2^111, with the sign and code 0x80 (NaN) set
-// apart.
+// VPERMI2B lookups of the low and high bytes of each magnitude's binary16 (lutFNUZ16), the sign
+// ORed in and code 0x80 (NaN) set apart.
 //
 //go:noescape
 func f8e5m2fnuzToF16AVX512(dst, src []byte, n int)
@@ -1382,8 +1382,8 @@ func f8e5m2fnuzToBF16AVX2(dst, src []byte, n int)
 //		dst[i] = BF16FromF32(F32FromF8E5M2FNUZ(src[i]))
 //	}
 //
-// It computes float32((c&0x7F) << 21 as bits) · 2^111, with the sign and code 0x80 (NaN) set
-// apart.
+// VPERMI2B lookups of the low and high bytes of each magnitude's bfloat16 (lutFNUZ16), the sign
+// ORed in and code 0x80 (NaN) set apart.
 //
 //go:noescape
 func f8e5m2fnuzToBF16AVX512(dst, src []byte, n int)
@@ -2753,10 +2753,11 @@ func bf16ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)
 //		dst[i] = F16FromF32(f32RoundOdd(src[i]))
 //	}
 //
-// It widens an integer source to float64 exactly, converts to float32 to nearest, converts back,
-// and turns the result into the source rounded to odd: one less in magnitude where the rounding
-// went away from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16
-// BF16FromF32's rounding on the bits.
+// It widens a 32-bit integer source to float64 exactly, a 64-bit one to float64 rounded to odd
+// (int64ToF64Odd in the generator), converts to float32 to nearest, converts back, and turns the
+// result into the source rounded to odd: one less in magnitude where the rounding went away from
+// zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's
+// rounding on the bits.
 //
 //go:noescape
 func f64ToF16ONNXAVX2(dst, src []byte, n int)
@@ -2782,10 +2783,11 @@ func f64ToF16ONNXAVX512(dst, src []byte, n int)
 //		dst[i] = BF16FromF32(f32RoundOdd(src[i]))
 //	}
 //
-// It widens an integer source to float64 exactly, converts to float32 to nearest, converts back,
-// and turns the result into the source rounded to odd: one less in magnitude where the rounding
-// went away from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16
-// BF16FromF32's rounding on the bits.
+// It widens a 32-bit integer source to float64 exactly, a 64-bit one to float64 rounded to odd
+// (int64ToF64Odd in the generator), converts to float32 to nearest, converts back, and turns the
+// result into the source rounded to odd: one less in magnitude where the rounding went away from
+// zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's
+// rounding on the bits.
 //
 //go:noescape
 func f64ToBF16ONNXAVX2(dst, src []byte, n int)
@@ -2811,10 +2813,11 @@ func f64ToBF16ONNXAVX512(dst, src []byte, n int)
 //		dst[i] = F16FromF32(float32(src[i])) // |x| ≥ 2^24 overflows either way
 //	}
 //
-// It widens an integer source to float64 exactly, converts to float32 to nearest, converts back,
-// and turns the result into the source rounded to odd: one less in magnitude where the rounding
-// went away from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16
-// BF16FromF32's rounding on the bits.
+// It widens a 32-bit integer source to float64 exactly, a 64-bit one to float64 rounded to odd
+// (int64ToF64Odd in the generator), converts to float32 to nearest, converts back, and turns the
+// result into the source rounded to odd: one less in magnitude where the rounding went away from
+// zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's
+// rounding on the bits.
 //
 //go:noescape
 func i32ToF16ONNXAVX2(dst, src []byte, n int)
@@ -2840,10 +2843,11 @@ func i32ToF16ONNXAVX512(dst, src []byte, n int)
 //		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
 //	}
 //
-// It widens an integer source to float64 exactly, converts to float32 to nearest, converts back,
-// and turns the result into the source rounded to odd: one less in magnitude where the rounding
-// went away from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16
-// BF16FromF32's rounding on the bits.
+// It widens a 32-bit integer source to float64 exactly, a 64-bit one to float64 rounded to odd
+// (int64ToF64Odd in the generator), converts to float32 to nearest, converts back, and turns the
+// result into the source rounded to odd: one less in magnitude where the rounding went away from
+// zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's
+// rounding on the bits.
 //
 //go:noescape
 func i32ToBF16ONNXAVX2(dst, src []byte, n int)
@@ -2869,10 +2873,11 @@ func i32ToBF16ONNXAVX512(dst, src []byte, n int)
 //		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
 //	}
 //
-// It widens an integer source to float64 exactly, converts to float32 to nearest, converts back,
-// and turns the result into the source rounded to odd: one less in magnitude where the rounding
-// went away from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16
-// BF16FromF32's rounding on the bits.
+// It widens a 32-bit integer source to float64 exactly, a 64-bit one to float64 rounded to odd
+// (int64ToF64Odd in the generator), converts to float32 to nearest, converts back, and turns the
+// result into the source rounded to odd: one less in magnitude where the rounding went away from
+// zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's
+// rounding on the bits.
 //
 //go:noescape
 func u32ToBF16ONNXAVX2(dst, src []byte, n int)
@@ -2892,6 +2897,21 @@ func u32ToBF16ONNXAVX2(dst, src []byte, n int)
 //go:noescape
 func u32ToBF16ONNXAVX512(dst, src []byte, n int)
 
+// i64ToBF16ONNXAVX2 converts n elements of the pair i64 → bf16 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOddI64(src[i]))
+//	}
+//
+// It widens a 32-bit integer source to float64 exactly, a 64-bit one to float64 rounded to odd
+// (int64ToF64Odd in the generator), converts to float32 to nearest, converts back, and turns the
+// result into the source rounded to odd: one less in magnitude where the rounding went away from
+// zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's
+// rounding on the bits.
+//
+//go:noescape
+func i64ToBF16ONNXAVX2(dst, src []byte, n int)
+
 // i64ToBF16ONNXAVX512 converts n elements of the pair i64 → bf16 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -2906,6 +2926,21 @@ func u32ToBF16ONNXAVX512(dst, src []byte, n int)
 //
 //go:noescape
 func i64ToBF16ONNXAVX512(dst, src []byte, n int)
+
+// u64ToBF16ONNXAVX2 converts n elements of the pair u64 → bf16 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOddU64(src[i]))
+//	}
+//
+// It widens a 32-bit integer source to float64 exactly, a 64-bit one to float64 rounded to odd
+// (int64ToF64Odd in the generator), converts to float32 to nearest, converts back, and turns the
+// result into the source rounded to odd: one less in magnitude where the rounding went away from
+// zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's
+// rounding on the bits.
+//
+//go:noescape
+func u64ToBF16ONNXAVX2(dst, src []byte, n int)
 
 // u64ToBF16ONNXAVX512 converts n elements of the pair u64 → bf16 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
@@ -2928,10 +2963,11 @@ func u64ToBF16ONNXAVX512(dst, src []byte, n int)
 //		dst[i] = F16FromF32(f32RoundOdd(src[i]))
 //	}
 //
-// It widens an integer source to float64 exactly, converts to float32 to nearest, converts back,
-// and turns the result into the source rounded to odd: one less in magnitude where the rounding
-// went away from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16
-// BF16FromF32's rounding on the bits.
+// It widens a 32-bit integer source to float64 exactly, a 64-bit one to float64 rounded to odd
+// (int64ToF64Odd in the generator), converts to float32 to nearest, converts back, and turns the
+// result into the source rounded to odd: one less in magnitude where the rounding went away from
+// zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's
+// rounding on the bits.
 //
 //go:noescape
 func f64ToF16MLDtypesAVX2(dst, src []byte, n int)
@@ -2957,10 +2993,11 @@ func f64ToF16MLDtypesAVX512(dst, src []byte, n int)
 //		dst[i] = BF16FromF32(f32RoundOdd(src[i]))
 //	}
 //
-// It widens an integer source to float64 exactly, converts to float32 to nearest, converts back,
-// and turns the result into the source rounded to odd: one less in magnitude where the rounding
-// went away from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16
-// BF16FromF32's rounding on the bits.
+// It widens a 32-bit integer source to float64 exactly, a 64-bit one to float64 rounded to odd
+// (int64ToF64Odd in the generator), converts to float32 to nearest, converts back, and turns the
+// result into the source rounded to odd: one less in magnitude where the rounding went away from
+// zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's
+// rounding on the bits.
 //
 //go:noescape
 func f64ToBF16MLDtypesAVX2(dst, src []byte, n int)
@@ -2986,10 +3023,11 @@ func f64ToBF16MLDtypesAVX512(dst, src []byte, n int)
 //		dst[i] = F16FromF32(float32(src[i])) // |x| ≥ 2^24 overflows either way
 //	}
 //
-// It widens an integer source to float64 exactly, converts to float32 to nearest, converts back,
-// and turns the result into the source rounded to odd: one less in magnitude where the rounding
-// went away from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16
-// BF16FromF32's rounding on the bits.
+// It widens a 32-bit integer source to float64 exactly, a 64-bit one to float64 rounded to odd
+// (int64ToF64Odd in the generator), converts to float32 to nearest, converts back, and turns the
+// result into the source rounded to odd: one less in magnitude where the rounding went away from
+// zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's
+// rounding on the bits.
 //
 //go:noescape
 func i32ToF16MLDtypesAVX2(dst, src []byte, n int)
@@ -3015,10 +3053,11 @@ func i32ToF16MLDtypesAVX512(dst, src []byte, n int)
 //		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
 //	}
 //
-// It widens an integer source to float64 exactly, converts to float32 to nearest, converts back,
-// and turns the result into the source rounded to odd: one less in magnitude where the rounding
-// went away from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16
-// BF16FromF32's rounding on the bits.
+// It widens a 32-bit integer source to float64 exactly, a 64-bit one to float64 rounded to odd
+// (int64ToF64Odd in the generator), converts to float32 to nearest, converts back, and turns the
+// result into the source rounded to odd: one less in magnitude where the rounding went away from
+// zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's
+// rounding on the bits.
 //
 //go:noescape
 func i32ToBF16MLDtypesAVX2(dst, src []byte, n int)
@@ -3044,10 +3083,11 @@ func i32ToBF16MLDtypesAVX512(dst, src []byte, n int)
 //		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
 //	}
 //
-// It widens an integer source to float64 exactly, converts to float32 to nearest, converts back,
-// and turns the result into the source rounded to odd: one less in magnitude where the rounding
-// went away from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16
-// BF16FromF32's rounding on the bits.
+// It widens a 32-bit integer source to float64 exactly, a 64-bit one to float64 rounded to odd
+// (int64ToF64Odd in the generator), converts to float32 to nearest, converts back, and turns the
+// result into the source rounded to odd: one less in magnitude where the rounding went away from
+// zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's
+// rounding on the bits.
 //
 //go:noescape
 func u32ToBF16MLDtypesAVX2(dst, src []byte, n int)
@@ -3067,6 +3107,21 @@ func u32ToBF16MLDtypesAVX2(dst, src []byte, n int)
 //go:noescape
 func u32ToBF16MLDtypesAVX512(dst, src []byte, n int)
 
+// i64ToBF16MLDtypesAVX2 converts n elements of the pair i64 → bf16 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOddI64(src[i]))
+//	}
+//
+// It widens a 32-bit integer source to float64 exactly, a 64-bit one to float64 rounded to odd
+// (int64ToF64Odd in the generator), converts to float32 to nearest, converts back, and turns the
+// result into the source rounded to odd: one less in magnitude where the rounding went away from
+// zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's
+// rounding on the bits.
+//
+//go:noescape
+func i64ToBF16MLDtypesAVX2(dst, src []byte, n int)
+
 // i64ToBF16MLDtypesAVX512 converts n elements of the pair i64 → bf16 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -3081,6 +3136,21 @@ func u32ToBF16MLDtypesAVX512(dst, src []byte, n int)
 //
 //go:noescape
 func i64ToBF16MLDtypesAVX512(dst, src []byte, n int)
+
+// u64ToBF16MLDtypesAVX2 converts n elements of the pair u64 → bf16 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOddU64(src[i]))
+//	}
+//
+// It widens a 32-bit integer source to float64 exactly, a 64-bit one to float64 rounded to odd
+// (int64ToF64Odd in the generator), converts to float32 to nearest, converts back, and turns the
+// result into the source rounded to odd: one less in magnitude where the rounding went away from
+// zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's
+// rounding on the bits.
+//
+//go:noescape
+func u64ToBF16MLDtypesAVX2(dst, src []byte, n int)
 
 // u64ToBF16MLDtypesAVX512 converts n elements of the pair u64 → bf16 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
@@ -3908,11 +3978,15 @@ func avx2RuleKernels() []ruleKernelSpec {
 		{AVX2, Rules{Set: ONNX}, element.I32, element.F16, i32ToF16ONNXAVX2},
 		{AVX2, Rules{Set: ONNX}, element.I32, element.BF16, i32ToBF16ONNXAVX2},
 		{AVX2, Rules{Set: ONNX}, element.U32, element.BF16, u32ToBF16ONNXAVX2},
+		{AVX2, Rules{Set: ONNX}, element.I64, element.BF16, i64ToBF16ONNXAVX2},
+		{AVX2, Rules{Set: ONNX}, element.U64, element.BF16, u64ToBF16ONNXAVX2},
 		{AVX2, Rules{Set: MLDtypes}, element.F64, element.F16, f64ToF16MLDtypesAVX2},
 		{AVX2, Rules{Set: MLDtypes}, element.F64, element.BF16, f64ToBF16MLDtypesAVX2},
 		{AVX2, Rules{Set: MLDtypes}, element.I32, element.F16, i32ToF16MLDtypesAVX2},
 		{AVX2, Rules{Set: MLDtypes}, element.I32, element.BF16, i32ToBF16MLDtypesAVX2},
 		{AVX2, Rules{Set: MLDtypes}, element.U32, element.BF16, u32ToBF16MLDtypesAVX2},
+		{AVX2, Rules{Set: MLDtypes}, element.I64, element.BF16, i64ToBF16MLDtypesAVX2},
+		{AVX2, Rules{Set: MLDtypes}, element.U64, element.BF16, u64ToBF16MLDtypesAVX2},
 		{AVX2, Rules{Set: ONNX}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXAVX2},
 		{AVX2, Rules{Set: ONNX}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXAVX2},
 		{AVX2, Rules{Set: ONNX}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXAVX2},

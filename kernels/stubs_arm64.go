@@ -907,6 +907,24 @@ func i32ToBF16ONNXNEON(dst, src []byte, n int)
 //go:noescape
 func u32ToBF16ONNXNEON(dst, src []byte, n int)
 
+// i64ToBF16ONNXNEON converts n elements of the pair i64 → bf16 on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOddI64(src[i]))
+//	}
+//
+//go:noescape
+func i64ToBF16ONNXNEON(dst, src []byte, n int)
+
+// u64ToBF16ONNXNEON converts n elements of the pair u64 → bf16 on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOddU64(src[i]))
+//	}
+//
+//go:noescape
+func u64ToBF16ONNXNEON(dst, src []byte, n int)
+
 // f64ToF16MLDtypesNEON converts n elements of the pair f64 → f16 on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -951,6 +969,24 @@ func i32ToBF16MLDtypesNEON(dst, src []byte, n int)
 //
 //go:noescape
 func u32ToBF16MLDtypesNEON(dst, src []byte, n int)
+
+// i64ToBF16MLDtypesNEON converts n elements of the pair i64 → bf16 on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOddI64(src[i]))
+//	}
+//
+//go:noescape
+func i64ToBF16MLDtypesNEON(dst, src []byte, n int)
+
+// u64ToBF16MLDtypesNEON converts n elements of the pair u64 → bf16 on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOddU64(src[i]))
+//	}
+//
+//go:noescape
+func u64ToBF16MLDtypesNEON(dst, src []byte, n int)
 
 // f32ToF8e8m0ONNXNEON converts n elements of the pair f32 → f8e8m0 on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
@@ -1248,11 +1284,15 @@ func arm64RuleKernels() []ruleKernelSpec {
 		{NEON, Rules{Set: ONNX}, element.I32, element.F16, i32ToF16ONNXNEON},
 		{NEON, Rules{Set: ONNX}, element.I32, element.BF16, i32ToBF16ONNXNEON},
 		{NEON, Rules{Set: ONNX}, element.U32, element.BF16, u32ToBF16ONNXNEON},
+		{NEON, Rules{Set: ONNX}, element.I64, element.BF16, i64ToBF16ONNXNEON},
+		{NEON, Rules{Set: ONNX}, element.U64, element.BF16, u64ToBF16ONNXNEON},
 		{NEON, Rules{Set: MLDtypes}, element.F64, element.F16, f64ToF16MLDtypesNEON},
 		{NEON, Rules{Set: MLDtypes}, element.F64, element.BF16, f64ToBF16MLDtypesNEON},
 		{NEON, Rules{Set: MLDtypes}, element.I32, element.F16, i32ToF16MLDtypesNEON},
 		{NEON, Rules{Set: MLDtypes}, element.I32, element.BF16, i32ToBF16MLDtypesNEON},
 		{NEON, Rules{Set: MLDtypes}, element.U32, element.BF16, u32ToBF16MLDtypesNEON},
+		{NEON, Rules{Set: MLDtypes}, element.I64, element.BF16, i64ToBF16MLDtypesNEON},
+		{NEON, Rules{Set: MLDtypes}, element.U64, element.BF16, u64ToBF16MLDtypesNEON},
 		{NEON, Rules{Set: ONNX}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNEON},
 		{NEON, Rules{Set: ONNX}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNEON},
 		{NEON, Rules{Set: ONNX}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNEON},

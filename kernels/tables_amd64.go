@@ -63,6 +63,11 @@ var (
 	// magnitude 0..127, as 128 low bytes followed by 128 high bytes (the VPERMI2B tables of
 	// f8e4m3ToF32AVX512).
 	lutE4m3BF16 [256]byte
+	// lutFNUZ16 holds, for f8e4m3fnuz (index 0) and f8e5m2fnuz (1) and for binary16 (0) and
+	// bfloat16 (1), the target's value of each magnitude 0..127 as 128 low bytes followed by 128
+	// high bytes: the VPERMI2B tables of the FNUZ decoders (fnuz_amd64.s). Both targets hold
+	// every FNUZ value exactly (initTables checks it); the float32 decoder widens the bfloat16.
+	lutFNUZ16 [2][2][256]byte
 
 	// lutE4m3Enc and lutE5m2Enc hold, for each high byte H = 0..127 of a binary16 magnitude,
 	// how its f8 code depends on the low byte L: code = base&0x7F + [L > thr1] + [L > s2 if
@@ -157,6 +162,15 @@ func initTables() {
 			panic("kernels: an f8e4m3 value whose float32 has a nonzero low half")
 		}
 		lutE4m3BF16[c], lutE4m3BF16[c+128] = byte(b>>16), byte(b>>24)
+		for t, dec := range [2]func(uint8) float32{F32FromF8E4M3FNUZ, F32FromF8E5M2FNUZ} {
+			f := dec(uint8(c))
+			h, b := F16FromF32(f), math.Float32bits(f)
+			if F32FromF16(h) != f || b&0xFFFF != 0 {
+				panic("kernels: an FNUZ value that binary16 or bfloat16 does not hold exactly")
+			}
+			lutFNUZ16[t][0][c], lutFNUZ16[t][0][c+128] = byte(h), byte(h>>8)
+			lutFNUZ16[t][1][c], lutFNUZ16[t][1][c+128] = byte(b>>16), byte(b>>24)
+		}
 	}
 	for i := range 256 {
 		s, u := F16FromF32(float32(int8(i))), F16FromF32(float32(i))

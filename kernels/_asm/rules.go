@@ -320,7 +320,7 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
 // f16 or bf16: the source rounded once to float32 to odd (f32RoundOdd), then to nearest even.
 func wideKernels(r row) {
 	if r.has("AVX2") {
-		if r.from != "F64" && r.from != "I32" && r.from != "U32" {
+		if r.from == "U64" && r.to != "BF16" || r.from == "I64" && r.to != "BF16" {
 			fatal(fmt.Errorf("ruleRegistry row %s → %s: the generator has no AVX2 kernel for it", r.from, r.to))
 		}
 		add(&kernel{name: pairName(r.from, r.to, r.rules+"AVX2"), isa: avx2, from: r.from, to: r.to, rules: r.rules,
@@ -430,13 +430,14 @@ func wideTo16AVX512(from, to string) {
 }
 
 // wideDocAVX2 says how the AVX2 kernels of wideKernels compute their loop.
-const wideDocAVX2 = "It widens an integer source to float64 exactly, converts to float32 to nearest, converts back, " +
+const wideDocAVX2 = "It widens a 32-bit integer source to float64 exactly, a 64-bit one to float64 rounded to odd " +
+	"(int64ToF64Odd in the generator), converts to float32 to nearest, converts back, " +
 	"and turns the result into the source rounded to odd: one less in magnitude where the rounding went away " +
 	"from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's rounding " +
 	"on the bits."
 
-// wideTo16AVX2 is the AVX2 body of wideKernels' kernels for f64, i32 and u32: 16 elements a
-// block, four vectors of four float64.
+// wideTo16AVX2 is the AVX2 body of wideKernels' kernels: 16 elements a block, four vectors of
+// four float64.
 func wideTo16AVX2(from, to string) {
 	q := uint64(0x7FFFFFFFFFFFFFFF)
 	VMOVDQU(rodata("abs64", q, q, q, q), Y15)
@@ -454,6 +455,8 @@ func wideTo16AVX2(from, to string) {
 			switch from {
 			case "F64":
 				VMOVUPD(src(i+32*k), Y0)
+			case "I64", "U64":
+				int64ToF64Odd(from == "I64", src(i+32*k))
 			default:
 				VCVTDQ2PD(src(i+16*k), Y0)
 				if from == "U32" { // a u32 read as negative int32 lacks 2^32
@@ -640,4 +643,37 @@ func packCodes(a *isa, c [4]VecPhysical, idx VecPhysical, o int) {
 	} else {
 		VMOVDQU(c[0], dst(o))
 	}
+}
+
+// int64ToF64Odd sets Y0 to the four 64-bit integers at m (signed or not) as float64 rounded to
+// odd, for wideTo16AVX2, with Y10 = 0; it uses Y1–Y6. AVX2 has no conversion from 64-bit
+// integers, and a rounding to nearest there would round twice. Each integer is split into its
+// high half h and low half l, both exact as float64 (l with 2^52's exponent put above it, h
+// with 2^84's, and those powers subtracted, the signed h biased by 2^31 on the way); their sum
+// s rounds to nearest, and since |h·2^32| ≥ l wherever h ≠ 0 the error e = l − (s − h·2^32) is
+// exact (Fast2Sum). Where e ≠ 0, s becomes one less in magnitude if its rounding went away from
+// zero (the signs of e and s differ), and its last bit is set.
+func int64ToF64Odd(signed bool, m Mem) {
+	// The same bits serve as the exponent put above a half and as the power it makes: 2^52
+	// above l; 2^84 above h, and for a signed h also bit 31 flipped (h + 2^31) and 2^63 more.
+	lo, hi := rodata("exp52", 0x4330000000000000, 0x4330000000000000, 0x4330000000000000, 0x4330000000000000), rodata("exp84", 0x4530000000000000, 0x4530000000000000, 0x4530000000000000, 0x4530000000000000)
+	if signed {
+		hi = rodata("exp84s", 0x4530000080000000, 0x4530000080000000, 0x4530000080000000, 0x4530000080000000)
+	}
+	VMOVDQU(m, Y0)
+	VPBLENDD(U8(0xAA), lo, Y0, Y1)
+	VSUBPD(lo, Y1, Y1) // l
+	VPSRLQ(U8(32), Y0, Y2)
+	VPXOR(hi, Y2, Y2)
+	VSUBPD(hi, Y2, Y2) // h·2^32
+	VADDPD(Y1, Y2, Y3) // s
+	VSUBPD(Y2, Y3, Y4)
+	VSUBPD(Y4, Y1, Y4)         // e
+	VCMPPD(U8(4), Y10, Y4, Y5) // e ≠ 0
+	VXORPD(Y3, Y4, Y6)
+	VPCMPGTQ(Y6, Y10, Y6) // the signs of e and s differ
+	VPAND(Y5, Y6, Y6)
+	VPADDQ(Y6, Y3, Y3)
+	VPAND(rodata("one64", 1, 1, 1, 1), Y5, Y5)
+	VPOR(Y5, Y3, Y0)
 }
