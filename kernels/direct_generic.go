@@ -733,6 +733,179 @@ func f8e8m0ToBF16Generic(dst []uint16, src []uint8) {
 	}
 }
 
+// f8e8m0ToF64Generic is the loop of the pair f8e8m0 → f64 over len(dst) elements; src must be at
+// least as long.
+func f8e8m0ToF64Generic(dst []float64, src []uint8) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = float64(F32FromF8E8M0(src[i]))
+	}
+}
+
+// f8e4m3ToF64Generic is the loop of the pair f8e4m3 → f64 over len(dst) elements; src must be at
+// least as long.
+func f8e4m3ToF64Generic(dst []float64, src []uint8) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = float64(F32FromF8E4M3(src[i]))
+	}
+}
+
+// f8e5m2ToF64Generic is the loop of the pair f8e5m2 → f64 over len(dst) elements; src must be at
+// least as long.
+func f8e5m2ToF64Generic(dst []float64, src []uint8) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = float64(F32FromF8E5M2(src[i]))
+	}
+}
+
+// f8e5m2ToBF16Generic is the loop of the pair f8e5m2 → bf16 over len(dst) elements; src must be
+// at least as long.
+func f8e5m2ToBF16Generic(dst []uint16, src []uint8) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = BF16FromF32(F32FromF8E5M2(src[i]))
+	}
+}
+
+// f8e4m3fnuzToF64Generic is the loop of the pair f8e4m3fnuz → f64 over len(dst) elements; src
+// must be at least as long.
+func f8e4m3fnuzToF64Generic(dst []float64, src []uint8) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = float64(F32FromF8E4M3FNUZ(src[i]))
+	}
+}
+
+// f8e5m2fnuzToF64Generic is the loop of the pair f8e5m2fnuz → f64 over len(dst) elements; src
+// must be at least as long.
+func f8e5m2fnuzToF64Generic(dst []float64, src []uint8) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = float64(F32FromF8E5M2FNUZ(src[i]))
+	}
+}
+
+// u4ToF64Values holds the loop of the pair u4 → f64 for each 4-bit code c: float64(c).
+var u4ToF64Values = func() (t [16]float64) {
+	for c := range uint8(16) {
+		t[c] = float64(c)
+	}
+	return t
+}()
+
+// u4ToF64Generic is the loop of the pair u4 → f64 over n elements: the codes of src, two a byte,
+// the low nibble first, into dst[:n].
+func u4ToF64Generic(dst []float64, src []byte, n int) {
+	nibblesTo(dst, src, n, &u4ToF64Values)
+}
+
+// i4ToF64Values holds the loop of the pair i4 → f64 for each 4-bit code c: float64(int8(c<<4) >>
+// 4).
+var i4ToF64Values = func() (t [16]float64) {
+	for c := range uint8(16) {
+		t[c] = float64(int8(c<<4) >> 4)
+	}
+	return t
+}()
+
+// i4ToF64Generic is the loop of the pair i4 → f64 over n elements: the codes of src, two a byte,
+// the low nibble first, into dst[:n].
+func i4ToF64Generic(dst []float64, src []byte, n int) {
+	nibblesTo(dst, src, n, &i4ToF64Values)
+}
+
+// nf4ToF64Values holds the loop of the pair nf4 → f64 for each 4-bit code c:
+// float64(F32FromNF4(c)).
+var nf4ToF64Values = func() (t [16]float64) {
+	for c := range uint8(16) {
+		t[c] = float64(F32FromNF4(c))
+	}
+	return t
+}()
+
+// nf4ToF64Generic is the loop of the pair nf4 → f64 over n elements: the codes of src, two a
+// byte, the low nibble first, into dst[:n].
+func nf4ToF64Generic(dst []float64, src []byte, n int) {
+	nibblesTo(dst, src, n, &nf4ToF64Values)
+}
+
+// f4e2m1ToF64Values holds the loop of the pair f4e2m1 → f64 for each 4-bit code c:
+// float64(F32FromF4E2M1(c)).
+var f4e2m1ToF64Values = func() (t [16]float64) {
+	for c := range uint8(16) {
+		t[c] = float64(F32FromF4E2M1(c))
+	}
+	return t
+}()
+
+// f4e2m1ToF64Generic is the loop of the pair f4e2m1 → f64 over n elements: the codes of src, two
+// a byte, the low nibble first, into dst[:n].
+func f4e2m1ToF64Generic(dst []float64, src []byte, n int) {
+	nibblesTo(dst, src, n, &f4e2m1ToF64Values)
+}
+
+// u4ToBF16Values holds the loop of the pair u4 → bf16 for each 4-bit code c:
+// BF16FromF32(float32(c)).
+var u4ToBF16Values = func() (t [16]uint16) {
+	for c := range uint8(16) {
+		t[c] = BF16FromF32(float32(c))
+	}
+	return t
+}()
+
+// u4ToBF16Generic is the loop of the pair u4 → bf16 over n elements: the codes of src, two a
+// byte, the low nibble first, into dst[:n].
+func u4ToBF16Generic(dst []uint16, src []byte, n int) {
+	nibblesTo(dst, src, n, &u4ToBF16Values)
+}
+
+// i4ToBF16Values holds the loop of the pair i4 → bf16 for each 4-bit code c:
+// BF16FromF32(float32(int8(c<<4) >> 4)).
+var i4ToBF16Values = func() (t [16]uint16) {
+	for c := range uint8(16) {
+		t[c] = BF16FromF32(float32(int8(c<<4) >> 4))
+	}
+	return t
+}()
+
+// i4ToBF16Generic is the loop of the pair i4 → bf16 over n elements: the codes of src, two a
+// byte, the low nibble first, into dst[:n].
+func i4ToBF16Generic(dst []uint16, src []byte, n int) {
+	nibblesTo(dst, src, n, &i4ToBF16Values)
+}
+
+// nf4ToBF16Values holds the loop of the pair nf4 → bf16 for each 4-bit code c:
+// BF16FromF32(F32FromNF4(c)).
+var nf4ToBF16Values = func() (t [16]uint16) {
+	for c := range uint8(16) {
+		t[c] = BF16FromF32(F32FromNF4(c))
+	}
+	return t
+}()
+
+// nf4ToBF16Generic is the loop of the pair nf4 → bf16 over n elements: the codes of src, two a
+// byte, the low nibble first, into dst[:n].
+func nf4ToBF16Generic(dst []uint16, src []byte, n int) {
+	nibblesTo(dst, src, n, &nf4ToBF16Values)
+}
+
+// f4e2m1ToBF16Values holds the loop of the pair f4e2m1 → bf16 for each 4-bit code c:
+// BF16FromF32(F32FromF4E2M1(c)).
+var f4e2m1ToBF16Values = func() (t [16]uint16) {
+	for c := range uint8(16) {
+		t[c] = BF16FromF32(F32FromF4E2M1(c))
+	}
+	return t
+}()
+
+// f4e2m1ToBF16Generic is the loop of the pair f4e2m1 → bf16 over n elements: the codes of src,
+// two a byte, the low nibble first, into dst[:n].
+func f4e2m1ToBF16Generic(dst []uint16, src []byte, n int) {
+	nibblesTo(dst, src, n, &f4e2m1ToBF16Values)
+}
+
 // boolToU8Generic is the loop of the pair boolean → u8 over len(dst) elements; src must be at
 // least as long.
 func boolToU8Generic(dst []uint8, src []uint8) {
@@ -1486,6 +1659,20 @@ var directLoops = [...]directLoop{
 	{element.F8E8M0, element.F32, typedLoop(f8e8m0ToF32Generic)},
 	{element.F8E8M0, element.F16, typedLoop(f8e8m0ToF16Generic)},
 	{element.F8E8M0, element.BF16, typedLoop(f8e8m0ToBF16Generic)},
+	{element.F8E8M0, element.F64, typedLoop(f8e8m0ToF64Generic)},
+	{element.F8E4M3, element.F64, typedLoop(f8e4m3ToF64Generic)},
+	{element.F8E5M2, element.F64, typedLoop(f8e5m2ToF64Generic)},
+	{element.F8E5M2, element.BF16, typedLoop(f8e5m2ToBF16Generic)},
+	{element.F8E4M3FNUZ, element.F64, typedLoop(f8e4m3fnuzToF64Generic)},
+	{element.F8E5M2FNUZ, element.F64, typedLoop(f8e5m2fnuzToF64Generic)},
+	{element.U4, element.F64, packedLoop(u4ToF64Generic)},
+	{element.I4, element.F64, packedLoop(i4ToF64Generic)},
+	{element.NF4, element.F64, packedLoop(nf4ToF64Generic)},
+	{element.F4E2M1, element.F64, packedLoop(f4e2m1ToF64Generic)},
+	{element.U4, element.BF16, packedLoop(u4ToBF16Generic)},
+	{element.I4, element.BF16, packedLoop(i4ToBF16Generic)},
+	{element.NF4, element.BF16, packedLoop(nf4ToBF16Generic)},
+	{element.F4E2M1, element.BF16, packedLoop(f4e2m1ToBF16Generic)},
 	{element.Boolean, element.U8, typedLoop(boolToU8Generic)},
 	{element.U8, element.Boolean, typedLoop(u8ToBoolGeneric)},
 	{element.Boolean, element.F32, typedLoop(boolToF32Generic)},

@@ -1910,6 +1910,324 @@ done:
 	VZEROUPPER
 	RET
 
+// func u4ToF64AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·u4ToF64AVX512(SB), NOSPLIT, $512-56
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    src_base+24(FP), SI
+	MOVQ    n+48(FP), CX
+	VMOVUPS ·nibbleValuesF32+0(SB), Z15
+	MOVQ    CX, R10
+	ANDQ    $0x0000000f, R10
+	SUBQ    R10, CX
+	JZ      tail
+	CMPQ    CX, $0x00000040
+	JB      single
+
+	PCALIGN	$32
+four:
+	VPMOVZXBQ     (SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, (DI)
+	VMOVUPD       Z3, 64(DI)
+	VPMOVZXBQ     8(SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, 128(DI)
+	VMOVUPD       Z3, 192(DI)
+	VPMOVZXBQ     16(SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, 256(DI)
+	VMOVUPD       Z3, 320(DI)
+	VPMOVZXBQ     24(SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, 384(DI)
+	VMOVUPD       Z3, 448(DI)
+	ADDQ          $0x00000020, SI
+	ADDQ          $0x00000200, DI
+	SUBQ          $0x00000040, CX
+	CMPQ          CX, $0x00000040
+	JAE           four
+	TESTQ         CX, CX
+	JZ            tail
+
+	PCALIGN	$32
+single:
+	VPMOVZXBQ     (SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, (DI)
+	VMOVUPD       Z3, 64(DI)
+	ADDQ          $0x00000008, SI
+	ADDQ          $0x00000080, DI
+	SUBQ          $0x00000010, CX
+	JNZ           single
+
+tail:
+	TESTQ         R10, R10
+	JZ            done
+	CMPQ          n+48(FP), $0x00000010
+	JB            frame
+	MOVQ          $0x00000010, BX
+	SUBQ          R10, BX
+	MOVQ          BX, AX
+	IMUL3Q        $0x00000004, AX, AX
+	IMUL3Q        $0x00000040, BX, BX
+	MOVQ          AX, DX
+	ORQ           BX, DX
+	TESTQ         $0x00000007, DX
+	JNZ           frame
+	SHRQ          $0x03, AX
+	SHRQ          $0x03, BX
+	SUBQ          AX, SI
+	SUBQ          BX, DI
+	VPMOVZXBQ     (SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, (DI)
+	VMOVUPD       Z3, 64(DI)
+	JMP           done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000004, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ          DI, R11
+	MOVQ          R8, SI
+	LEAQ          256(SP), DI
+	VPMOVZXBQ     (SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, (DI)
+	VMOVUPD       Z3, 64(DI)
+	MOVQ          R10, BX
+	IMUL3Q        $0x00000040, BX, BX
+	ADDQ          $0x00000007, BX
+	SHRQ          $0x03, BX
+	XORQ          AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func u4ToBF16AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·u4ToBF16AVX512(SB), NOSPLIT, $512-56
+	MOVQ      dst_base+0(FP), DI
+	MOVQ      src_base+24(FP), SI
+	MOVQ      n+48(FP), CX
+	VMOVDQU64 ·nibbleWordsBF16+0(SB), Z15
+	MOVQ      CX, R10
+	ANDQ      $0x0000001f, R10
+	SUBQ      R10, CX
+	JZ        tail
+	CMPQ      CX, $0x00000080
+	JB        single
+
+	PCALIGN	$32
+four:
+	VPMOVZXBD (SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, (DI)
+	VPMOVZXBD 16(SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, 64(DI)
+	VPMOVZXBD 32(SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, 128(DI)
+	VPMOVZXBD 48(SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000080, CX
+	CMPQ      CX, $0x00000080
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+	PCALIGN	$32
+single:
+	VPMOVZXBD (SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000020, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000020
+	JB        frame
+	MOVQ      $0x00000020, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000004, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVZXBD (SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000004, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVZXBD (SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
 // func u4ToF16AVX512(dst []byte, src []byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·u4ToF16AVX512(SB), NOSPLIT, $512-56
@@ -2173,6 +2491,324 @@ copied:
 	VMOVUPS   Z1, (DI)
 	MOVQ      R10, BX
 	IMUL3Q    $0x00000020, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func i4ToF64AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·i4ToF64AVX512(SB), NOSPLIT, $512-56
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    src_base+24(FP), SI
+	MOVQ    n+48(FP), CX
+	VMOVUPS ·nibbleValuesF32+64(SB), Z15
+	MOVQ    CX, R10
+	ANDQ    $0x0000000f, R10
+	SUBQ    R10, CX
+	JZ      tail
+	CMPQ    CX, $0x00000040
+	JB      single
+
+	PCALIGN	$32
+four:
+	VPMOVZXBQ     (SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, (DI)
+	VMOVUPD       Z3, 64(DI)
+	VPMOVZXBQ     8(SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, 128(DI)
+	VMOVUPD       Z3, 192(DI)
+	VPMOVZXBQ     16(SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, 256(DI)
+	VMOVUPD       Z3, 320(DI)
+	VPMOVZXBQ     24(SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, 384(DI)
+	VMOVUPD       Z3, 448(DI)
+	ADDQ          $0x00000020, SI
+	ADDQ          $0x00000200, DI
+	SUBQ          $0x00000040, CX
+	CMPQ          CX, $0x00000040
+	JAE           four
+	TESTQ         CX, CX
+	JZ            tail
+
+	PCALIGN	$32
+single:
+	VPMOVZXBQ     (SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, (DI)
+	VMOVUPD       Z3, 64(DI)
+	ADDQ          $0x00000008, SI
+	ADDQ          $0x00000080, DI
+	SUBQ          $0x00000010, CX
+	JNZ           single
+
+tail:
+	TESTQ         R10, R10
+	JZ            done
+	CMPQ          n+48(FP), $0x00000010
+	JB            frame
+	MOVQ          $0x00000010, BX
+	SUBQ          R10, BX
+	MOVQ          BX, AX
+	IMUL3Q        $0x00000004, AX, AX
+	IMUL3Q        $0x00000040, BX, BX
+	MOVQ          AX, DX
+	ORQ           BX, DX
+	TESTQ         $0x00000007, DX
+	JNZ           frame
+	SHRQ          $0x03, AX
+	SHRQ          $0x03, BX
+	SUBQ          AX, SI
+	SUBQ          BX, DI
+	VPMOVZXBQ     (SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, (DI)
+	VMOVUPD       Z3, 64(DI)
+	JMP           done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000004, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ          DI, R11
+	MOVQ          R8, SI
+	LEAQ          256(SP), DI
+	VPMOVZXBQ     (SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, (DI)
+	VMOVUPD       Z3, 64(DI)
+	MOVQ          R10, BX
+	IMUL3Q        $0x00000040, BX, BX
+	ADDQ          $0x00000007, BX
+	SHRQ          $0x03, BX
+	XORQ          AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func i4ToBF16AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·i4ToBF16AVX512(SB), NOSPLIT, $512-56
+	MOVQ      dst_base+0(FP), DI
+	MOVQ      src_base+24(FP), SI
+	MOVQ      n+48(FP), CX
+	VMOVDQU64 ·nibbleWordsBF16+64(SB), Z15
+	MOVQ      CX, R10
+	ANDQ      $0x0000001f, R10
+	SUBQ      R10, CX
+	JZ        tail
+	CMPQ      CX, $0x00000080
+	JB        single
+
+	PCALIGN	$32
+four:
+	VPMOVZXBD (SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, (DI)
+	VPMOVZXBD 16(SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, 64(DI)
+	VPMOVZXBD 32(SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, 128(DI)
+	VPMOVZXBD 48(SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000080, CX
+	CMPQ      CX, $0x00000080
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+	PCALIGN	$32
+single:
+	VPMOVZXBD (SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000020, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000020
+	JB        frame
+	MOVQ      $0x00000020, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000004, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVZXBD (SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000004, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVZXBD (SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
 	ADDQ      $0x00000007, BX
 	SHRQ      $0x03, BX
 	XORQ      AX, AX
@@ -2490,6 +3126,324 @@ done:
 	VZEROUPPER
 	RET
 
+// func nf4ToF64AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·nf4ToF64AVX512(SB), NOSPLIT, $512-56
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    src_base+24(FP), SI
+	MOVQ    n+48(FP), CX
+	VMOVUPS ·nibbleValuesF32+128(SB), Z15
+	MOVQ    CX, R10
+	ANDQ    $0x0000000f, R10
+	SUBQ    R10, CX
+	JZ      tail
+	CMPQ    CX, $0x00000040
+	JB      single
+
+	PCALIGN	$32
+four:
+	VPMOVZXBQ     (SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, (DI)
+	VMOVUPD       Z3, 64(DI)
+	VPMOVZXBQ     8(SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, 128(DI)
+	VMOVUPD       Z3, 192(DI)
+	VPMOVZXBQ     16(SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, 256(DI)
+	VMOVUPD       Z3, 320(DI)
+	VPMOVZXBQ     24(SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, 384(DI)
+	VMOVUPD       Z3, 448(DI)
+	ADDQ          $0x00000020, SI
+	ADDQ          $0x00000200, DI
+	SUBQ          $0x00000040, CX
+	CMPQ          CX, $0x00000040
+	JAE           four
+	TESTQ         CX, CX
+	JZ            tail
+
+	PCALIGN	$32
+single:
+	VPMOVZXBQ     (SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, (DI)
+	VMOVUPD       Z3, 64(DI)
+	ADDQ          $0x00000008, SI
+	ADDQ          $0x00000080, DI
+	SUBQ          $0x00000010, CX
+	JNZ           single
+
+tail:
+	TESTQ         R10, R10
+	JZ            done
+	CMPQ          n+48(FP), $0x00000010
+	JB            frame
+	MOVQ          $0x00000010, BX
+	SUBQ          R10, BX
+	MOVQ          BX, AX
+	IMUL3Q        $0x00000004, AX, AX
+	IMUL3Q        $0x00000040, BX, BX
+	MOVQ          AX, DX
+	ORQ           BX, DX
+	TESTQ         $0x00000007, DX
+	JNZ           frame
+	SHRQ          $0x03, AX
+	SHRQ          $0x03, BX
+	SUBQ          AX, SI
+	SUBQ          BX, DI
+	VPMOVZXBQ     (SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, (DI)
+	VMOVUPD       Z3, 64(DI)
+	JMP           done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000004, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ          DI, R11
+	MOVQ          R8, SI
+	LEAQ          256(SP), DI
+	VPMOVZXBQ     (SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, (DI)
+	VMOVUPD       Z3, 64(DI)
+	MOVQ          R10, BX
+	IMUL3Q        $0x00000040, BX, BX
+	ADDQ          $0x00000007, BX
+	SHRQ          $0x03, BX
+	XORQ          AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func nf4ToBF16AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·nf4ToBF16AVX512(SB), NOSPLIT, $512-56
+	MOVQ      dst_base+0(FP), DI
+	MOVQ      src_base+24(FP), SI
+	MOVQ      n+48(FP), CX
+	VMOVDQU64 ·nibbleWordsBF16+128(SB), Z15
+	MOVQ      CX, R10
+	ANDQ      $0x0000001f, R10
+	SUBQ      R10, CX
+	JZ        tail
+	CMPQ      CX, $0x00000080
+	JB        single
+
+	PCALIGN	$32
+four:
+	VPMOVZXBD (SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, (DI)
+	VPMOVZXBD 16(SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, 64(DI)
+	VPMOVZXBD 32(SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, 128(DI)
+	VPMOVZXBD 48(SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000080, CX
+	CMPQ      CX, $0x00000080
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+	PCALIGN	$32
+single:
+	VPMOVZXBD (SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000020, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000020
+	JB        frame
+	MOVQ      $0x00000020, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000004, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVZXBD (SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000004, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVZXBD (SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
 // func nf4ToF16AVX512(dst []byte, src []byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·nf4ToF16AVX512(SB), NOSPLIT, $512-56
@@ -2753,6 +3707,324 @@ copied:
 	VMOVUPS   Z1, (DI)
 	MOVQ      R10, BX
 	IMUL3Q    $0x00000020, BX, BX
+	ADDQ      $0x00000007, BX
+	SHRQ      $0x03, BX
+	XORQ      AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f4e2m1ToF64AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·f4e2m1ToF64AVX512(SB), NOSPLIT, $512-56
+	MOVQ    dst_base+0(FP), DI
+	MOVQ    src_base+24(FP), SI
+	MOVQ    n+48(FP), CX
+	VMOVUPS ·nibbleValuesF32+192(SB), Z15
+	MOVQ    CX, R10
+	ANDQ    $0x0000000f, R10
+	SUBQ    R10, CX
+	JZ      tail
+	CMPQ    CX, $0x00000040
+	JB      single
+
+	PCALIGN	$32
+four:
+	VPMOVZXBQ     (SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, (DI)
+	VMOVUPD       Z3, 64(DI)
+	VPMOVZXBQ     8(SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, 128(DI)
+	VMOVUPD       Z3, 192(DI)
+	VPMOVZXBQ     16(SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, 256(DI)
+	VMOVUPD       Z3, 320(DI)
+	VPMOVZXBQ     24(SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, 384(DI)
+	VMOVUPD       Z3, 448(DI)
+	ADDQ          $0x00000020, SI
+	ADDQ          $0x00000200, DI
+	SUBQ          $0x00000040, CX
+	CMPQ          CX, $0x00000040
+	JAE           four
+	TESTQ         CX, CX
+	JZ            tail
+
+	PCALIGN	$32
+single:
+	VPMOVZXBQ     (SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, (DI)
+	VMOVUPD       Z3, 64(DI)
+	ADDQ          $0x00000008, SI
+	ADDQ          $0x00000080, DI
+	SUBQ          $0x00000010, CX
+	JNZ           single
+
+tail:
+	TESTQ         R10, R10
+	JZ            done
+	CMPQ          n+48(FP), $0x00000010
+	JB            frame
+	MOVQ          $0x00000010, BX
+	SUBQ          R10, BX
+	MOVQ          BX, AX
+	IMUL3Q        $0x00000004, AX, AX
+	IMUL3Q        $0x00000040, BX, BX
+	MOVQ          AX, DX
+	ORQ           BX, DX
+	TESTQ         $0x00000007, DX
+	JNZ           frame
+	SHRQ          $0x03, AX
+	SHRQ          $0x03, BX
+	SUBQ          AX, SI
+	SUBQ          BX, DI
+	VPMOVZXBQ     (SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, (DI)
+	VMOVUPD       Z3, 64(DI)
+	JMP           done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000004, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ          DI, R11
+	MOVQ          R8, SI
+	LEAQ          256(SP), DI
+	VPMOVZXBQ     (SI), Z0
+	VPSLLQ        $0x1c, Z0, Z1
+	VPORQ         Z1, Z0, Z0
+	VPERMPS       Z15, Z0, Z1
+	VCVTPS2PD     Y1, Z2
+	VEXTRACTF64X4 $0x01, Z1, Y3
+	VCVTPS2PD     Y3, Z3
+	VMOVUPD       Z2, (DI)
+	VMOVUPD       Z3, 64(DI)
+	MOVQ          R10, BX
+	IMUL3Q        $0x00000040, BX, BX
+	ADDQ          $0x00000007, BX
+	SHRQ          $0x03, BX
+	XORQ          AX, AX
+
+copy642:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied2
+	CMPQ      DX, $0x00000040
+	JB        copypart2
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU64 Z0, (R11)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy642
+
+copypart2:
+	MOVQ      $-1, R9
+	BZHIQ     DX, R9, R9
+	KMOVQ     R9, K7
+	VMOVDQU64 (DI)(AX*1), Z0
+	VMOVDQU8  Z0, K7, (R11)(AX*1)
+
+copied2:
+done:
+	VZEROUPPER
+	RET
+
+// func f4e2m1ToBF16AVX512(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·f4e2m1ToBF16AVX512(SB), NOSPLIT, $512-56
+	MOVQ      dst_base+0(FP), DI
+	MOVQ      src_base+24(FP), SI
+	MOVQ      n+48(FP), CX
+	VMOVDQU64 ·nibbleWordsBF16+192(SB), Z15
+	MOVQ      CX, R10
+	ANDQ      $0x0000001f, R10
+	SUBQ      R10, CX
+	JZ        tail
+	CMPQ      CX, $0x00000080
+	JB        single
+
+	PCALIGN	$32
+four:
+	VPMOVZXBD (SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, (DI)
+	VPMOVZXBD 16(SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, 64(DI)
+	VPMOVZXBD 32(SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, 128(DI)
+	VPMOVZXBD 48(SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, 192(DI)
+	ADDQ      $0x00000040, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000080, CX
+	CMPQ      CX, $0x00000080
+	JAE       four
+	TESTQ     CX, CX
+	JZ        tail
+
+	PCALIGN	$32
+single:
+	VPMOVZXBD (SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, (DI)
+	ADDQ      $0x00000010, SI
+	ADDQ      $0x00000040, DI
+	SUBQ      $0x00000020, CX
+	JNZ       single
+
+tail:
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000020
+	JB        frame
+	MOVQ      $0x00000020, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000004, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VPMOVZXBD (SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, (DI)
+	JMP       done
+
+frame:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000004, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	LEAQ   (SP), R8
+	XORQ   AX, AX
+
+copy64:
+	MOVQ      BX, DX
+	SUBQ      AX, DX
+	JBE       copied
+	CMPQ      DX, $0x00000040
+	JB        copypart
+	VMOVDQU64 (SI)(AX*1), Z0
+	VMOVDQU64 Z0, (R8)(AX*1)
+	ADDQ      $0x00000040, AX
+	JMP       copy64
+
+copypart:
+	MOVQ       $-1, R9
+	BZHIQ      DX, R9, R9
+	KMOVQ      R9, K7
+	VMOVDQU8.Z (SI)(AX*1), K7, Z0
+	VMOVDQU64  Z0, (R8)(AX*1)
+
+copied:
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VPMOVZXBD (SI), Z0
+	VPSLLD    $0x0c, Z0, Z1
+	VPORD     Z1, Z0, Z0
+	VPERMW    Z15, Z0, Z1
+	VMOVDQU64 Z1, (DI)
+	MOVQ      R10, BX
+	IMUL3Q    $0x00000010, BX, BX
 	ADDQ      $0x00000007, BX
 	SHRQ      $0x03, BX
 	XORQ      AX, AX

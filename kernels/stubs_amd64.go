@@ -1167,6 +1167,29 @@ func f4e2m1ToF32AVX2(dst, src []byte, n int)
 //go:noescape
 func u4ToF32AVX512(dst, src []byte, n int)
 
+// u4ToF64AVX512 converts n elements of the pair u4 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(nibble(src, i))
+//	}
+//
+// VPERMPS lookups of nibbleValuesF32, indexed by the nibbles spread over the dwords, converted to
+// float64 (VCVTPS2PD, exact).
+//
+//go:noescape
+func u4ToF64AVX512(dst, src []byte, n int)
+
+// u4ToBF16AVX512 converts n elements of the pair u4 → bf16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(float32(nibble(src, i)))
+//	}
+//
+// VPERMW lookups of nibbleWordsBF16, indexed by the nibbles spread over the words.
+//
+//go:noescape
+func u4ToBF16AVX512(dst, src []byte, n int)
+
 // u4ToF16AVX512 converts n elements of the pair u4 → f16 on the AVX512 path, as the registry's loop:
 //
 //	for i := range n {
@@ -1188,6 +1211,29 @@ func u4ToF16AVX512(dst, src []byte, n int)
 //
 //go:noescape
 func i4ToF32AVX512(dst, src []byte, n int)
+
+// i4ToF64AVX512 converts n elements of the pair i4 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(int8(nibble(src, i)<<4) >> 4)
+//	}
+//
+// VPERMPS lookups of nibbleValuesF32, indexed by the nibbles spread over the dwords, converted to
+// float64 (VCVTPS2PD, exact).
+//
+//go:noescape
+func i4ToF64AVX512(dst, src []byte, n int)
+
+// i4ToBF16AVX512 converts n elements of the pair i4 → bf16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(float32(int8(nibble(src, i)<<4) >> 4))
+//	}
+//
+// VPERMW lookups of nibbleWordsBF16, indexed by the nibbles spread over the words.
+//
+//go:noescape
+func i4ToBF16AVX512(dst, src []byte, n int)
 
 // i4ToF16AVX512 converts n elements of the pair i4 → f16 on the AVX512 path, as the registry's loop:
 //
@@ -1211,6 +1257,29 @@ func i4ToF16AVX512(dst, src []byte, n int)
 //go:noescape
 func nf4ToF32AVX512(dst, src []byte, n int)
 
+// nf4ToF64AVX512 converts n elements of the pair nf4 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(F32FromNF4(nibble(src, i)))
+//	}
+//
+// VPERMPS lookups of nibbleValuesF32, indexed by the nibbles spread over the dwords, converted to
+// float64 (VCVTPS2PD, exact).
+//
+//go:noescape
+func nf4ToF64AVX512(dst, src []byte, n int)
+
+// nf4ToBF16AVX512 converts n elements of the pair nf4 → bf16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromNF4(nibble(src, i)))
+//	}
+//
+// VPERMW lookups of nibbleWordsBF16, indexed by the nibbles spread over the words.
+//
+//go:noescape
+func nf4ToBF16AVX512(dst, src []byte, n int)
+
 // nf4ToF16AVX512 converts n elements of the pair nf4 → f16 on the AVX512 path, as the registry's loop:
 //
 //	for i := range n {
@@ -1232,6 +1301,29 @@ func nf4ToF16AVX512(dst, src []byte, n int)
 //
 //go:noescape
 func f4e2m1ToF32AVX512(dst, src []byte, n int)
+
+// f4e2m1ToF64AVX512 converts n elements of the pair f4e2m1 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(F32FromF4E2M1(nibble(src, i)))
+//	}
+//
+// VPERMPS lookups of nibbleValuesF32, indexed by the nibbles spread over the dwords, converted to
+// float64 (VCVTPS2PD, exact).
+//
+//go:noescape
+func f4e2m1ToF64AVX512(dst, src []byte, n int)
+
+// f4e2m1ToBF16AVX512 converts n elements of the pair f4e2m1 → bf16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromF4E2M1(nibble(src, i)))
+//	}
+//
+// VPERMW lookups of nibbleWordsBF16, indexed by the nibbles spread over the words.
+//
+//go:noescape
+func f4e2m1ToBF16AVX512(dst, src []byte, n int)
 
 // f4e2m1ToF16AVX512 converts n elements of the pair f4e2m1 → f16 on the AVX512 path, as the registry's loop:
 //
@@ -1262,8 +1354,8 @@ func f8e4m3fnuzToF32AVX2(dst, src []byte, n int)
 //		dst[i] = F32FromF8E4M3FNUZ(src[i])
 //	}
 //
-// VPERMI2B lookups of the low and high bytes of each magnitude's bfloat16 (lutFNUZ16), widened to
-// float32 under a zero low half, the sign ORed in and code 0x80 (NaN) set apart.
+// VPERMI2B lookups of the low and high bytes of each magnitude's bfloat16, widened to float32
+// under a zero low half (lutFNUZ16), the sign ORed in and code 0x80 (NaN) set apart.
 //
 //go:noescape
 func f8e4m3fnuzToF32AVX512(dst, src []byte, n int)
@@ -1316,6 +1408,19 @@ func f8e4m3fnuzToBF16AVX2(dst, src []byte, n int)
 //go:noescape
 func f8e4m3fnuzToBF16AVX512(dst, src []byte, n int)
 
+// f8e4m3fnuzToF64AVX512 converts n elements of the pair f8e4m3fnuz → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(F32FromF8E4M3FNUZ(src[i]))
+//	}
+//
+// VPERMI2B lookups of the low and high bytes of each magnitude's bfloat16, widened to float32
+// under a zero low half and converted to float64 (lutFNUZ16), the sign ORed in and code 0x80 (NaN)
+// set apart.
+//
+//go:noescape
+func f8e4m3fnuzToF64AVX512(dst, src []byte, n int)
+
 // f8e5m2fnuzToF32AVX2 converts n elements of the pair f8e5m2fnuz → f32 on the AVX2 path, as the registry's loop:
 //
 //	for i := range n {
@@ -1334,8 +1439,8 @@ func f8e5m2fnuzToF32AVX2(dst, src []byte, n int)
 //		dst[i] = F32FromF8E5M2FNUZ(src[i])
 //	}
 //
-// VPERMI2B lookups of the low and high bytes of each magnitude's bfloat16 (lutFNUZ16), widened to
-// float32 under a zero low half, the sign ORed in and code 0x80 (NaN) set apart.
+// VPERMI2B lookups of the low and high bytes of each magnitude's bfloat16, widened to float32
+// under a zero low half (lutFNUZ16), the sign ORed in and code 0x80 (NaN) set apart.
 //
 //go:noescape
 func f8e5m2fnuzToF32AVX512(dst, src []byte, n int)
@@ -1387,6 +1492,19 @@ func f8e5m2fnuzToBF16AVX2(dst, src []byte, n int)
 //
 //go:noescape
 func f8e5m2fnuzToBF16AVX512(dst, src []byte, n int)
+
+// f8e5m2fnuzToF64AVX512 converts n elements of the pair f8e5m2fnuz → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(F32FromF8E5M2FNUZ(src[i]))
+//	}
+//
+// VPERMI2B lookups of the low and high bytes of each magnitude's bfloat16, widened to float32
+// under a zero low half and converted to float64 (lutFNUZ16), the sign ORed in and code 0x80 (NaN)
+// set apart.
+//
+//go:noescape
+func f8e5m2fnuzToF64AVX512(dst, src []byte, n int)
 
 // f16ToF64AVX2 converts n elements of the pair f16 → f64 on the AVX2 path, as the registry's loop:
 //
@@ -1648,6 +1766,51 @@ func f8e8m0ToF16AVX2(dst, src []byte, n int)
 //
 //go:noescape
 func f8e8m0ToF16AVX512(dst, src []byte, n int)
+
+// f8e8m0ToF64AVX512 converts n elements of the pair f8e8m0 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(F32FromF8E8M0(src[i]))
+//	}
+//
+//go:noescape
+func f8e8m0ToF64AVX512(dst, src []byte, n int)
+
+// f8e4m3ToF64AVX512 converts n elements of the pair f8e4m3 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(F32FromF8E4M3(src[i]))
+//	}
+//
+// VPERMI2B lookups of the low and high bytes of each magnitude's bfloat16, widened to float32
+// under a zero low half and converted to float64 (lutE4m3BF16), the sign ORed in.
+//
+//go:noescape
+func f8e4m3ToF64AVX512(dst, src []byte, n int)
+
+// f8e5m2ToF64AVX512 converts n elements of the pair f8e5m2 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(F32FromF8E5M2(src[i]))
+//	}
+//
+// VPERMI2B lookups of the low and high bytes of each magnitude's bfloat16, widened to float32
+// under a zero low half and converted to float64 (lutE5m2BF16), the sign ORed in.
+//
+//go:noescape
+func f8e5m2ToF64AVX512(dst, src []byte, n int)
+
+// f8e5m2ToBF16AVX512 converts n elements of the pair f8e5m2 → bf16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromF8E5M2(src[i]))
+//	}
+//
+// VPERMI2B lookups of the low and high bytes of each magnitude's bfloat16 (lutE5m2BF16), the sign
+// ORed in.
+//
+//go:noescape
+func f8e5m2ToBF16AVX512(dst, src []byte, n int)
 
 // u32ToF32AVX512 converts n elements of the pair u32 → f32 on the AVX512 path, as the registry's loop:
 //
@@ -3888,19 +4051,29 @@ func avx512Kernels() []kernelSpec {
 		{AVX512, element.I32, element.I16, i32ToI16AVX512, false},
 		{AVX512, element.I32, element.I8, i32ToI8AVX512, false},
 		{AVX512, element.U4, element.F32, u4ToF32AVX512, false},
+		{AVX512, element.U4, element.F64, u4ToF64AVX512, false},
+		{AVX512, element.U4, element.BF16, u4ToBF16AVX512, false},
 		{AVX512, element.U4, element.F16, u4ToF16AVX512, false},
 		{AVX512, element.I4, element.F32, i4ToF32AVX512, false},
+		{AVX512, element.I4, element.F64, i4ToF64AVX512, false},
+		{AVX512, element.I4, element.BF16, i4ToBF16AVX512, false},
 		{AVX512, element.I4, element.F16, i4ToF16AVX512, false},
 		{AVX512, element.NF4, element.F32, nf4ToF32AVX512, false},
+		{AVX512, element.NF4, element.F64, nf4ToF64AVX512, false},
+		{AVX512, element.NF4, element.BF16, nf4ToBF16AVX512, false},
 		{AVX512, element.NF4, element.F16, nf4ToF16AVX512, false},
 		{AVX512, element.F4E2M1, element.F32, f4e2m1ToF32AVX512, false},
+		{AVX512, element.F4E2M1, element.F64, f4e2m1ToF64AVX512, false},
+		{AVX512, element.F4E2M1, element.BF16, f4e2m1ToBF16AVX512, false},
 		{AVX512, element.F4E2M1, element.F16, f4e2m1ToF16AVX512, false},
 		{AVX512, element.F8E4M3FNUZ, element.F32, f8e4m3fnuzToF32AVX512, false},
 		{AVX512, element.F8E4M3FNUZ, element.F16, f8e4m3fnuzToF16AVX512, false},
 		{AVX512, element.F8E4M3FNUZ, element.BF16, f8e4m3fnuzToBF16AVX512, false},
+		{AVX512, element.F8E4M3FNUZ, element.F64, f8e4m3fnuzToF64AVX512, false},
 		{AVX512, element.F8E5M2FNUZ, element.F32, f8e5m2fnuzToF32AVX512, false},
 		{AVX512, element.F8E5M2FNUZ, element.F16, f8e5m2fnuzToF16AVX512, false},
 		{AVX512, element.F8E5M2FNUZ, element.BF16, f8e5m2fnuzToBF16AVX512, false},
+		{AVX512, element.F8E5M2FNUZ, element.F64, f8e5m2fnuzToF64AVX512, false},
 		{AVX512, element.F16, element.F64, f16ToF64AVX512, false},
 		{AVX512, element.BF16, element.F64, bf16ToF64AVX512, false},
 		{AVX512, element.I8, element.F64, i8ToF64AVX512, false},
@@ -3917,6 +4090,10 @@ func avx512Kernels() []kernelSpec {
 		{AVX512, element.F8E8M0, element.BF16, f8e8m0ToBF16AVX512, false},
 		{AVX512, element.F8E8M0, element.F32, f8e8m0ToF32AVX512, false},
 		{AVX512, element.F8E8M0, element.F16, f8e8m0ToF16AVX512, false},
+		{AVX512, element.F8E8M0, element.F64, f8e8m0ToF64AVX512, false},
+		{AVX512, element.F8E4M3, element.F64, f8e4m3ToF64AVX512, false},
+		{AVX512, element.F8E5M2, element.F64, f8e5m2ToF64AVX512, false},
+		{AVX512, element.F8E5M2, element.BF16, f8e5m2ToBF16AVX512, false},
 		{AVX512, element.U32, element.F32, u32ToF32AVX512, false},
 		{AVX512, element.U32, element.F16, u32ToF16AVX512, false},
 		{AVX512, element.I64, element.F32, i64ToF32AVX512, false},

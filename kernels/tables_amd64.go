@@ -68,6 +68,13 @@ var (
 	// high bytes: the VPERMI2B tables of the FNUZ decoders (fnuz_amd64.s). Both targets hold
 	// every FNUZ value exactly (initTables checks it); the float32 decoder widens the bfloat16.
 	lutFNUZ16 [2][2][256]byte
+	// lutE5m2BF16 holds the bfloat16 of each f8e5m2 magnitude 0..127 (BF16FromF32 of its exact
+	// float32, so a NaN quiet), 128 low bytes then 128 high bytes: the tables of the f8e5m2 →
+	// bf16 and f64 decoders.
+	lutE5m2BF16 [256]byte
+	// nibbleWordsBF16 holds the bfloat16 of each code of each 4-bit type (BF16FromF32 of
+	// nibbleValuesF32: exact but for nf4), twice, for VPERMW.
+	nibbleWordsBF16 [len(nibbleTypes)][32]uint16
 
 	// lutE4m3Enc and lutE5m2Enc hold, for each high byte H = 0..127 of a binary16 magnitude,
 	// how its f8 code depends on the low byte L: code = base&0x7F + [L > thr1] + [L > s2 if
@@ -133,6 +140,9 @@ func initTables() {
 		unpackOrder2[pos] = byte(elem)
 	}
 	for t := range nibbleTypes {
+		for i, v := range nibbleValuesF32[t] {
+			nibbleWordsBF16[t][i], nibbleWordsBF16[t][i+16] = BF16FromF32(v), BF16FromF32(v)
+		}
 		for i, v := range nibbleValuesF16[t] {
 			nibbleWordsF16[t][i], nibbleWordsF16[t][i+16] = v, v
 			nibbleBytesF16[t][i], nibbleBytesF16[t][i+16] = byte(v), byte(v>>8)
@@ -162,6 +172,11 @@ func initTables() {
 			panic("kernels: an f8e4m3 value whose float32 has a nonzero low half")
 		}
 		lutE4m3BF16[c], lutE4m3BF16[c+128] = byte(b>>16), byte(b>>24)
+		if b := BF16FromF32(F32FromF8E5M2(uint8(c))); uint32(b)<<16 != math.Float32bits(F32FromF8E5M2(uint8(c))) && b&0x7FFF <= 0x7F80 {
+			panic("kernels: an f8e5m2 number that bfloat16 does not hold exactly")
+		} else {
+			lutE5m2BF16[c], lutE5m2BF16[c+128] = byte(b), byte(b>>8)
+		}
 		for t, dec := range [2]func(uint8) float32{F32FromF8E4M3FNUZ, F32FromF8E5M2FNUZ} {
 			f := dec(uint8(c))
 			h, b := F16FromF32(f), math.Float32bits(f)

@@ -456,6 +456,90 @@ func BF16sFromF8E8M0s[D ~uint16, S ~uint8](dst []D, src []S) error {
 	return convertSlices(dst, element.BF16, src, element.F8E8M0)
 }
 
+// F64sFromF8E8M0s converts f8e8m0 codes to float64, exactly: 2^(c-127). Special cases are: code
+// 0xFF is NaN (quiet, from 0x7FC00000).
+func F64sFromF8E8M0s[D ~float64, S ~uint8](dst []D, src []S) error {
+	return convertSlices(dst, element.F64, src, element.F8E8M0)
+}
+
+// F64sFromF8E4M3s converts f8e4m3 codes to float64, exactly. Special cases are: codes 0x7F and
+// 0xFF are NaN (quiet, sign kept).
+func F64sFromF8E4M3s[D ~float64, S ~uint8](dst []D, src []S) error {
+	return convertSlices(dst, element.F64, src, element.F8E4M3)
+}
+
+// F64sFromF8E5M2s converts f8e5m2 codes to float64, exactly. Special cases are: 0x7C and 0xFC are
+// ±Inf; the NaN codes become quiet NaNs with their sign and payload kept.
+func F64sFromF8E5M2s[D ~float64, S ~uint8](dst []D, src []S) error {
+	return convertSlices(dst, element.F64, src, element.F8E5M2)
+}
+
+// BF16sFromF8E5M2s converts f8e5m2 codes to bfloat16 bits, exactly. Special cases are: 0x7C and
+// 0xFC are ±Inf; the NaN codes become quiet NaNs with their sign and payload kept.
+func BF16sFromF8E5M2s[D ~uint16, S ~uint8](dst []D, src []S) error {
+	return convertSlices(dst, element.BF16, src, element.F8E5M2)
+}
+
+// F64sFromF8E4M3FNUZs converts f8e4m3fnuz codes to float64, exactly. Special cases are: code 0x80
+// is NaN (quiet, from 0x7FC00000).
+func F64sFromF8E4M3FNUZs[D ~float64, S ~uint8](dst []D, src []S) error {
+	return convertSlices(dst, element.F64, src, element.F8E4M3FNUZ)
+}
+
+// F64sFromF8E5M2FNUZs converts f8e5m2fnuz codes to float64, exactly. Special cases are: code 0x80
+// is NaN (quiet, from 0x7FC00000).
+func F64sFromF8E5M2FNUZs[D ~float64, S ~uint8](dst []D, src []S) error {
+	return convertSlices(dst, element.F64, src, element.F8E5M2FNUZ)
+}
+
+// F64sFromU4s decodes packed u4 codes (two a byte, low nibble first) to float64, exactly (values 0
+// to 15).
+func F64sFromU4s[D ~float64, S ~uint8](dst []D, src []S) error {
+	return convertPacked(dst, element.F64, src, element.U4)
+}
+
+// F64sFromI4s decodes packed i4 codes (two a byte, low nibble first) to float64, exactly (values
+// -8 to 7).
+func F64sFromI4s[D ~float64, S ~uint8](dst []D, src []S) error {
+	return convertPacked(dst, element.F64, src, element.I4)
+}
+
+// F64sFromNF4s decodes packed nf4 codes (two a byte, low nibble first) to float64: the float32
+// values of F32FromNF4, exactly.
+func F64sFromNF4s[D ~float64, S ~uint8](dst []D, src []S) error {
+	return convertPacked(dst, element.F64, src, element.NF4)
+}
+
+// F64sFromF4E2M1s decodes packed f4e2m1 codes (two a byte, low nibble first) to float64, exactly
+// (±0, ±0.5 to ±6).
+func F64sFromF4E2M1s[D ~float64, S ~uint8](dst []D, src []S) error {
+	return convertPacked(dst, element.F64, src, element.F4E2M1)
+}
+
+// BF16sFromU4s decodes packed u4 codes (two a byte, low nibble first) to bfloat16 bits, exactly
+// (values 0 to 15).
+func BF16sFromU4s[D ~uint16, S ~uint8](dst []D, src []S) error {
+	return convertPacked(dst, element.BF16, src, element.U4)
+}
+
+// BF16sFromI4s decodes packed i4 codes (two a byte, low nibble first) to bfloat16 bits, exactly
+// (values -8 to 7).
+func BF16sFromI4s[D ~uint16, S ~uint8](dst []D, src []S) error {
+	return convertPacked(dst, element.BF16, src, element.I4)
+}
+
+// BF16sFromNF4s decodes packed nf4 codes (two a byte, low nibble first) to bfloat16 bits:
+// F32FromNF4's values rounded to nearest even.
+func BF16sFromNF4s[D ~uint16, S ~uint8](dst []D, src []S) error {
+	return convertPacked(dst, element.BF16, src, element.NF4)
+}
+
+// BF16sFromF4E2M1s decodes packed f4e2m1 codes (two a byte, low nibble first) to bfloat16 bits,
+// exactly (±0, ±0.5 to ±6).
+func BF16sFromF4E2M1s[D ~uint16, S ~uint8](dst []D, src []S) error {
+	return convertPacked(dst, element.BF16, src, element.F4E2M1)
+}
+
 // U8sFromBools converts booleans to uint8, as 0 for false and 1 for true; a source byte other than
 // 0 counts as true.
 func U8sFromBools[D ~uint8, S ~bool | ~uint8](dst []D, src []S) error {

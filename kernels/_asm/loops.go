@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -125,6 +127,9 @@ func ret() {
 // the partial block is copied into the frame, converted there as a whole block, and only its R10
 // elements are copied out. It returns.
 func loop(a *isa, b body, bl block) {
+	if bl.sin > 256 || bl.sout > 256 {
+		panic(fmt.Sprintf("loop: a block of %d source and %d destination bytes does not fit the frame's 256 and 256", bl.sin, bl.sout))
+	}
 	tail, inFrame, done := label("tail"), label("frame"), label("done")
 	bitsIn, bitsOut := U32(bl.sin*8/bl.v), U32(bl.sout*8/bl.v)
 	MOVQ(RCX, R10)

@@ -6,8 +6,8 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// The 4-bit types u4, i4, nf4 and f4e2m1 to f32 and f16: two elements a byte, the low nibble
-// first. The tables (nibbleValuesF32 of tables.go, nibbleWordsF16, nibbleBytesF16 and lutF4e2m1BF16B of
+// The 4-bit types u4, i4, nf4 and f4e2m1 to f32 and f16 (and on AVX-512 to f64 and bf16): two elements a byte, the low nibble
+// first. The tables (nibbleValuesF32 of tables.go, nibbleWordsF16, nibbleWordsBF16, nibbleBytesF16 and lutF4e2m1BF16B of
 // tables_amd64.go) come from the scalar codecs.
 
 // nibbleTypes are the 4-bit types in the order of the tables (nibbleTypes in tables.go; main
@@ -42,6 +42,32 @@ func nibbleKernels() {
 					VPERMPS(Z15, Z0, Z1)
 					VMOVUPS(Z1, dst(o))
 				}, block{16, 8, 64})
+			}})
+		// AVX-512 f64: the f32 lookup, converted (exact).
+		add(&kernel{name: kname(t, "F64", avx512), isa: avx512, from: t, to: "F64",
+			doc: []string{"VPERMPS lookups of nibbleValuesF32, indexed by the nibbles spread over the dwords, converted to float64 (VCVTPS2PD, exact)."},
+			body: func() {
+				VMOVUPS(nibbleTable("nibbleValuesF32", t, 64, 0), Z15)
+				loop(avx512, func(i, o int) {
+					VPMOVZXBQ(src(i), Z0)
+					VPSLLQ(U8(28), Z0, Z1)
+					VPORQ(Z1, Z0, Z0)
+					VPERMPS(Z15, Z0, Z1)
+					storeF64Halves(Z1, Z2, Z3, dst(o), dst(o+64))
+				}, block{16, 8, 128})
+			}})
+		// AVX-512 bf16: as f16 below, from nibbleWordsBF16.
+		add(&kernel{name: kname(t, "BF16", avx512), isa: avx512, from: t, to: "BF16",
+			doc: []string{"VPERMW lookups of nibbleWordsBF16, indexed by the nibbles spread over the words."},
+			body: func() {
+				VMOVDQU64(nibbleTable("nibbleWordsBF16", t, 64, 0), Z15)
+				loop(avx512, func(i, o int) {
+					VPMOVZXBD(src(i), Z0)
+					VPSLLD(U8(12), Z0, Z1)
+					VPORD(Z1, Z0, Z0)
+					VPERMW(Z15, Z0, Z1)
+					VMOVDQU64(Z1, dst(o))
+				}, block{32, 16, 64})
 			}})
 		// AVX-512 f16: 16 bytes (32 nibbles) a block; each byte b becomes the word pair
 		// (b | b<<12, b>>4), and VPERMW reads the low 5 bits of each index (the table holds its 16

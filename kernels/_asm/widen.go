@@ -21,16 +21,26 @@ func widenKernels() {
 		}
 	}
 	for _, from := range []string{"U8", "I16", "U16", "F8E8M0"} {
-		for _, to := range []string{"BF16", "F32", "F16"} {
+		for _, to := range []string{"BF16", "F32", "F16", "F64"} {
 			if from != "F8E8M0" && to != "BF16" {
 				continue
 			}
 			for _, a := range []*isa{avx2, avx512} {
+				if to == "F64" && a == avx2 {
+					continue
+				}
 				from, to, a := from, to, a
 				add(&kernel{name: kname(from, to, a), isa: a, from: from, to: to,
 					body: func() { smallTo32(a, from, to) }})
 			}
 		}
+	}
+	// The f8e4m3 and f8e5m2 lookups to float64, and f8e5m2's to bfloat16.
+	for _, k := range []struct{ from, to, table string }{{"F8E4M3", "F64", "lutE4m3BF16"}, {"F8E5M2", "F64", "lutE5m2BF16"}, {"F8E5M2", "BF16", "lutE5m2BF16"}} {
+		k := k
+		add(&kernel{name: kname(k.from, k.to, avx512), isa: avx512, from: k.from, to: k.to,
+			doc:  []string{"VPERMI2B lookups of the low and high bytes of each magnitude's " + lookupDoc[k.to] + " (" + k.table + "), the sign ORed in."},
+			body: func() { byteLookupAVX512(k.table, 0, 0, k.to) }})
 	}
 	for _, from := range []string{"U32", "I64", "U64"} {
 		for _, to := range []string{"F32", "F16"} {
@@ -126,9 +136,9 @@ func toF32AVX512(from, to string) {
 }
 
 // smallTo32 is the body of the conversions of u8, i16 and u16 to bfloat16 (widened, VCVTDQ2PS,
-// exact, then roundBF16) and of f8e8m0 to float32, binary16 and bfloat16 (the code moved to the
-// float32 exponent, code 0 given 2^-127 and code 0xFF NaN, then VCVTPS2PH or the top halves):
-// four vectors of 32-bit lanes a block.
+// exact, then roundBF16) and of f8e8m0 to float32, binary16, bfloat16 and (AVX-512) float64 (the
+// code moved to the float32 exponent, code 0 given 2^-127 and code 0xFF NaN, then VCVTPS2PH, the
+// top halves or VCVTPS2PD): four vectors of 32-bit lanes a block, two for float64.
 func smallTo32(a *isa, from, to string) {
 	lanes := a.bytes / 4
 	v := a.vec
@@ -142,8 +152,12 @@ func smallTo32(a *isa, from, to string) {
 	if a == avx512 {
 		and = func(x, y, z Op) { VPANDD(x, y, z) }
 	}
+	nv := 4 // vectors a block; two for float64, whose four would not fit loop's frame
+	if to == "F64" {
+		nv = 2
+	}
 	body := func(i, o int) {
-		for k := range 4 {
+		for k := range nv {
 			x, s, m := v(k), v(4), v(5)
 			in := src(i + k*lanes*bytesOf(from))
 			switch from {
@@ -174,8 +188,10 @@ func smallTo32(a *isa, from, to string) {
 					VPSRLD(U8(16), s, x)
 				}
 			}
-			out := dst(o + k*lanes*map[string]int{"F32": 4, "F16": 2, "BF16": 2}[to])
+			out := dst(o + k*lanes*map[string]int{"F64": 8, "F32": 4, "F16": 2, "BF16": 2}[to])
 			switch {
+			case to == "F64":
+				storeF64Halves(s, v(6), v(7), out, dst(o+k*lanes*8+64))
 			case to == "F32":
 				storeInt(a, 4)(s, out)
 			case to == "F16":
@@ -189,6 +205,6 @@ func smallTo32(a *isa, from, to string) {
 			}
 		}
 	}
-	outBytes := map[string]int{"F32": 4, "F16": 2, "BF16": 2}[to]
-	loop(a, body, block{4 * lanes, 4 * lanes * bytesOf(from), 4 * lanes * outBytes})
+	outBytes := map[string]int{"F64": 8, "F32": 4, "F16": 2, "BF16": 2}[to]
+	loop(a, body, block{nv * lanes, nv * lanes * bytesOf(from), nv * lanes * outBytes})
 }
