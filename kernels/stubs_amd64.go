@@ -1560,6 +1560,18 @@ func i8ToF64AVX2(dst, src []byte, n int)
 //go:noescape
 func i8ToF64AVX512(dst, src []byte, n int)
 
+// i8ToF64AVX512NT converts n elements of the pair i8 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+//go:noescape
+func i8ToF64AVX512NT(dst, src []byte, n int)
+
 // u8ToF64AVX2 converts n elements of the pair u8 → f64 on the AVX2 path, as the registry's loop:
 //
 //	for i := range n {
@@ -1577,6 +1589,18 @@ func u8ToF64AVX2(dst, src []byte, n int)
 //
 //go:noescape
 func u8ToF64AVX512(dst, src []byte, n int)
+
+// u8ToF64AVX512NT converts n elements of the pair u8 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+//go:noescape
+func u8ToF64AVX512NT(dst, src []byte, n int)
 
 // i16ToF64AVX2 converts n elements of the pair i16 → f64 on the AVX2 path, as the registry's loop:
 //
@@ -1596,6 +1620,18 @@ func i16ToF64AVX2(dst, src []byte, n int)
 //go:noescape
 func i16ToF64AVX512(dst, src []byte, n int)
 
+// i16ToF64AVX512NT converts n elements of the pair i16 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+//go:noescape
+func i16ToF64AVX512NT(dst, src []byte, n int)
+
 // u16ToF64AVX2 converts n elements of the pair u16 → f64 on the AVX2 path, as the registry's loop:
 //
 //	for i := range n {
@@ -1613,6 +1649,18 @@ func u16ToF64AVX2(dst, src []byte, n int)
 //
 //go:noescape
 func u16ToF64AVX512(dst, src []byte, n int)
+
+// u16ToF64AVX512NT converts n elements of the pair u16 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+//go:noescape
+func u16ToF64AVX512NT(dst, src []byte, n int)
 
 // i32ToF64AVX2 converts n elements of the pair i32 → f64 on the AVX2 path, as the registry's loop:
 //
@@ -1632,6 +1680,18 @@ func i32ToF64AVX2(dst, src []byte, n int)
 //go:noescape
 func i32ToF64AVX512(dst, src []byte, n int)
 
+// i32ToF64AVX512NT converts n elements of the pair i32 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+//go:noescape
+func i32ToF64AVX512NT(dst, src []byte, n int)
+
 // u32ToF64AVX512 converts n elements of the pair u32 → f64 on the AVX512 path, as the registry's loop:
 //
 //	for i := range n {
@@ -1640,6 +1700,18 @@ func i32ToF64AVX512(dst, src []byte, n int)
 //
 //go:noescape
 func u32ToF64AVX512(dst, src []byte, n int)
+
+// u32ToF64AVX512NT converts n elements of the pair u32 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+//go:noescape
+func u32ToF64AVX512NT(dst, src []byte, n int)
 
 // i64ToF64AVX512 converts n elements of the pair i64 → f64 on the AVX512 path, as the registry's loop:
 //
@@ -1650,6 +1722,18 @@ func u32ToF64AVX512(dst, src []byte, n int)
 //go:noescape
 func i64ToF64AVX512(dst, src []byte, n int)
 
+// i64ToF64AVX512NT converts n elements of the pair i64 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i]) // to nearest even
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+//go:noescape
+func i64ToF64AVX512NT(dst, src []byte, n int)
+
 // u64ToF64AVX512 converts n elements of the pair u64 → f64 on the AVX512 path, as the registry's loop:
 //
 //	for i := range n {
@@ -1658,6 +1742,18 @@ func i64ToF64AVX512(dst, src []byte, n int)
 //
 //go:noescape
 func u64ToF64AVX512(dst, src []byte, n int)
+
+// u64ToF64AVX512NT converts n elements of the pair u64 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i]) // to nearest even
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+//go:noescape
+func u64ToF64AVX512NT(dst, src []byte, n int)
 
 // u8ToBF16AVX2 converts n elements of the pair u8 → bf16 on the AVX2 path, as the registry's loop:
 //
@@ -1838,6 +1934,18 @@ func u32ToF16AVX512(dst, src []byte, n int)
 //
 //go:noescape
 func i64ToF32AVX512(dst, src []byte, n int)
+
+// i64ToF32AVX512NT converts n elements of the pair i64 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i]) // to nearest even
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+//go:noescape
+func i64ToF32AVX512NT(dst, src []byte, n int)
 
 // i64ToF16AVX512 converts n elements of the pair i64 → f16 on the AVX512 path, as the registry's loop:
 //
@@ -4077,13 +4185,21 @@ func avx512Kernels() []kernelSpec {
 		{AVX512, element.F16, element.F64, f16ToF64AVX512, false},
 		{AVX512, element.BF16, element.F64, bf16ToF64AVX512, false},
 		{AVX512, element.I8, element.F64, i8ToF64AVX512, false},
+		{AVX512, element.I8, element.F64, i8ToF64AVX512NT, true},
 		{AVX512, element.U8, element.F64, u8ToF64AVX512, false},
+		{AVX512, element.U8, element.F64, u8ToF64AVX512NT, true},
 		{AVX512, element.I16, element.F64, i16ToF64AVX512, false},
+		{AVX512, element.I16, element.F64, i16ToF64AVX512NT, true},
 		{AVX512, element.U16, element.F64, u16ToF64AVX512, false},
+		{AVX512, element.U16, element.F64, u16ToF64AVX512NT, true},
 		{AVX512, element.I32, element.F64, i32ToF64AVX512, false},
+		{AVX512, element.I32, element.F64, i32ToF64AVX512NT, true},
 		{AVX512, element.U32, element.F64, u32ToF64AVX512, false},
+		{AVX512, element.U32, element.F64, u32ToF64AVX512NT, true},
 		{AVX512, element.I64, element.F64, i64ToF64AVX512, false},
+		{AVX512, element.I64, element.F64, i64ToF64AVX512NT, true},
 		{AVX512, element.U64, element.F64, u64ToF64AVX512, false},
+		{AVX512, element.U64, element.F64, u64ToF64AVX512NT, true},
 		{AVX512, element.U8, element.BF16, u8ToBF16AVX512, false},
 		{AVX512, element.I16, element.BF16, i16ToBF16AVX512, false},
 		{AVX512, element.U16, element.BF16, u16ToBF16AVX512, false},
@@ -4097,6 +4213,7 @@ func avx512Kernels() []kernelSpec {
 		{AVX512, element.U32, element.F32, u32ToF32AVX512, false},
 		{AVX512, element.U32, element.F16, u32ToF16AVX512, false},
 		{AVX512, element.I64, element.F32, i64ToF32AVX512, false},
+		{AVX512, element.I64, element.F32, i64ToF32AVX512NT, true},
 		{AVX512, element.I64, element.F16, i64ToF16AVX512, false},
 		{AVX512, element.U64, element.F32, u64ToF32AVX512, false},
 		{AVX512, element.U64, element.F16, u64ToF16AVX512, false},

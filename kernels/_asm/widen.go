@@ -17,7 +17,11 @@ func widenKernels() {
 			}
 			from, a := from, a
 			add(&kernel{name: kname(from, "F64", a), isa: a, from: from, to: "F64",
-				body: func() { toF64(a, from) }})
+				body: func() { toF64(a, from, false) }})
+			if a == avx512 && from != "F16" && from != "BF16" {
+				add(&kernel{name: kname(from, "F64", a) + "NT", isa: a, from: from, to: "F64", nt: true, noFrame: true,
+					body: func() { toF64(a, from, true) }})
+			}
 		}
 	}
 	for _, from := range []string{"U8", "I16", "U16", "F8E8M0"} {
@@ -46,15 +50,23 @@ func widenKernels() {
 		for _, to := range []string{"F32", "F16"} {
 			from, to := from, to
 			add(&kernel{name: kname(from, to, avx512), isa: avx512, from: from, to: to,
-				body: func() { toF32AVX512(from, to) }})
+				body: func() { toF32AVX512(from, to, false) }})
+			if from == "I64" && to == "F32" {
+				add(&kernel{name: kname(from, to, avx512) + "NT", isa: avx512, from: from, to: to, nt: true, noFrame: true,
+					body: func() { toF32AVX512(from, to, true) }})
+			}
 		}
 	}
 }
 
 // toF64 is the body of a conversion to float64: four vectors of float64 a block (16 elements
 // on AVX2, 32 on AVX-512), each from a vector of half the width of float32 or int32 (or, for a
-// 64-bit integer, converted directly).
-func toF64(a *isa, from string) {
+// 64-bit integer, converted directly); nt makes the non-temporal kernel (VMOVNTDQ).
+func toF64(a *isa, from string, nt bool) {
+	st := storeInt(a, 8)
+	if nt {
+		st = vmovntdq
+	}
 	lanes := a.bytes / 8
 	half := func(v VecPhysical) Register {
 		if a == avx512 {
@@ -88,16 +100,22 @@ func toF64(a *isa, from string) {
 			}
 		}
 		for k := range 4 {
-			storeInt(a, 8)(a.vec(k), dst(o+k*a.bytes))
+			st(a.vec(k), dst(o+k*a.bytes))
 		}
 	}
-	loop(a, body, block{4 * lanes, 4 * lanes * bytesOf(from), 4 * a.bytes})
+	bl := block{4 * lanes, 4 * lanes * bytesOf(from), 4 * a.bytes}
+	if nt {
+		loopNT(body, bl)
+		return
+	}
+	loop(a, body, bl)
 }
 
 // toF32AVX512 is the body of the AVX-512 conversions of u32, i64 and u64 to float32, rounding to
 // nearest even, and on to binary16 (VCVTPS2PH, nearest even: the float32 step rounds only beyond
-// 2^24, where binary16 has overflowed): four vectors a block.
-func toF32AVX512(from, to string) {
+// 2^24, where binary16 has overflowed): four vectors a block; nt makes the non-temporal kernel
+// (i64 → f32 only).
+func toF32AVX512(from, to string, nt bool) {
 	lanes, cvt := 8, VCVTQQ2PS
 	switch from {
 	case "U32":
@@ -125,6 +143,8 @@ func toF32AVX512(from, to string) {
 				VCVTPS2PH(U8(0), zs[k].AsY(), d)
 			case to == "F16":
 				VCVTPS2PH(U8(0), zs[k], d)
+			case lanes == 8 && nt:
+				VMOVNTDQ(zs[k].AsY(), d)
 			case lanes == 8:
 				VMOVDQU(zs[k].AsY(), d)
 			default:
@@ -132,7 +152,12 @@ func toF32AVX512(from, to string) {
 			}
 		}
 	}
-	loop(avx512, body, block{4 * lanes, 4 * lanes * bytesOf(from), 4 * lanes * out})
+	bl := block{4 * lanes, 4 * lanes * bytesOf(from), 4 * lanes * out}
+	if nt {
+		loopNT(body, bl)
+		return
+	}
+	loop(avx512, body, bl)
 }
 
 // smallTo32 is the body of the conversions of u8, i16 and u16 to bfloat16 (widened, VCVTDQ2PS,
