@@ -107,34 +107,38 @@ func f8FromF32(u uint32, e f8Enc) uint8 {
 //	f32RoundOdd(±Inf) = ±Inf
 //	f32RoundOdd(NaN) = float32(x) (quiet, sign and top payload kept)
 func f32RoundOdd(x float64) float32 {
+	// Without branches (whether a float64 is a float32 is a coin toss on real data), and small
+	// enough to inline. d is exact; d·x > 0 where r went away from zero (NaN: false; where the
+	// product underflows, r is 0, which never does), and d ≠ 0 where r is inexact.
 	r := float32(x)
-	if float64(r) == x || x != x {
-		return r
-	}
-	b := math.Float32bits(r)
-	if math.Abs(float64(r)) > math.Abs(x) {
-		b-- // r rounded away from zero: its neighbour toward zero, same sign
-	}
-	return math.Float32frombits(b | 1)
+	d := float64(r) - x
+	b := math.Float32bits(r) - uint32(b2u(d*x > 0))
+	return math.Float32frombits(b | uint32(b2u(d != 0 && x == x)))
 }
 
 // f32RoundOddU64 returns u rounded to float32 to odd: u's top 24 significant bits, the last one
 // set when any bit below them is.
-func f32RoundOddU64(u uint64) float32 {
-	sh := 40 - bits.LeadingZeros64(u) // significant bits beyond 24
-	if sh <= 0 {
-		return float32(u) // exact
-	}
-	m := u>>sh | uint64(b2u(u&(1<<sh-1) != 0))
-	return float32(m) * math.Float32frombits(uint32(127+sh)<<23) // m < 2^24: both steps exact
-}
+func f32RoundOddU64(u uint64) float32 { return roundOdd24(u, 0) }
 
 // f32RoundOddI64 returns x rounded to float32 to odd (as f32RoundOddU64, with x's sign).
 func f32RoundOddI64(x int64) float32 {
-	if x < 0 {
-		return -f32RoundOddU64(-uint64(x))
-	}
-	return f32RoundOddU64(uint64(x))
+	s := uint64(x >> 63) // all ones for a negative x
+	return roundOdd24((uint64(x)^s)-s, uint32(s)<<31)
+}
+
+// roundOdd24 returns the magnitude u rounded to float32 to odd, with the sign bit sign.
+//
+// Without branches: the magnitudes of real data vary. m < 2^24, so both steps are exact (and
+// int64's conversion is one instruction where uint64's is not). Not inlined: inlined into a
+// loop, the compiler gives BSR (LeadingZeros64 without LZCNT) the register of the previous
+// element's result, and BSR's dependence on its destination then chains each element to the one
+// before it.
+//
+//go:noinline
+func roundOdd24(u uint64, sign uint32) float32 {
+	sh := max(40-bits.LeadingZeros64(u), 0) // significant bits beyond 24
+	m := u>>sh | uint64(b2u(u&(1<<sh-1) != 0))
+	return float32(int64(m)) * math.Float32frombits(uint32(127+sh)<<23|sign)
 }
 
 // e8m0Enc describes an f8e8m0 rule for e8m0FromF32, packed in one constant: the ONNX round mode
