@@ -983,7 +983,7 @@ func f32ToF8e5m2fnuzONNXGeneric(dst []uint8, src []float32) {
 func f16ToF8e4m3ONNXGeneric(dst []uint8, src []uint16) {
 	src = src[:len(dst)]
 	for i := range dst {
-		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3Sat)
+		dst[i] = f8FromF16(src[i], encE4M3Sat)
 	}
 }
 
@@ -992,7 +992,7 @@ func f16ToF8e4m3ONNXGeneric(dst []uint8, src []uint16) {
 func f16ToF8e5m2ONNXGeneric(dst []uint8, src []uint16) {
 	src = src[:len(dst)]
 	for i := range dst {
-		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2Sat)
+		dst[i] = f8FromF16E5M2(src[i], encE5M2Sat)
 	}
 }
 
@@ -1001,7 +1001,7 @@ func f16ToF8e5m2ONNXGeneric(dst []uint8, src []uint16) {
 func f16ToF8e4m3fnuzONNXGeneric(dst []uint8, src []uint16) {
 	src = src[:len(dst)]
 	for i := range dst {
-		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZSat)
+		dst[i] = f8FromF16(src[i], encE4M3FNUZSat)
 	}
 }
 
@@ -1010,7 +1010,7 @@ func f16ToF8e4m3fnuzONNXGeneric(dst []uint8, src []uint16) {
 func f16ToF8e5m2fnuzONNXGeneric(dst []uint8, src []uint16) {
 	src = src[:len(dst)]
 	for i := range dst {
-		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZSat)
+		dst[i] = f8FromF16(src[i], encE5M2FNUZSat)
 	}
 }
 
@@ -1091,7 +1091,7 @@ func f32ToF8e5m2fnuzONNXNoSatGeneric(dst []uint8, src []float32) {
 func f16ToF8e4m3ONNXNoSatGeneric(dst []uint8, src []uint16) {
 	src = src[:len(dst)]
 	for i := range dst {
-		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3NoSat)
+		dst[i] = f8FromF16(src[i], encE4M3NoSat)
 	}
 }
 
@@ -1100,7 +1100,7 @@ func f16ToF8e4m3ONNXNoSatGeneric(dst []uint8, src []uint16) {
 func f16ToF8e5m2ONNXNoSatGeneric(dst []uint8, src []uint16) {
 	src = src[:len(dst)]
 	for i := range dst {
-		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2NoSat)
+		dst[i] = f8FromF16E5M2(src[i], encE5M2NoSat)
 	}
 }
 
@@ -1109,7 +1109,7 @@ func f16ToF8e5m2ONNXNoSatGeneric(dst []uint8, src []uint16) {
 func f16ToF8e4m3fnuzONNXNoSatGeneric(dst []uint8, src []uint16) {
 	src = src[:len(dst)]
 	for i := range dst {
-		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZNoSat)
+		dst[i] = f8FromF16(src[i], encE4M3FNUZNoSat)
 	}
 }
 
@@ -1118,7 +1118,7 @@ func f16ToF8e4m3fnuzONNXNoSatGeneric(dst []uint8, src []uint16) {
 func f16ToF8e5m2fnuzONNXNoSatGeneric(dst []uint8, src []uint16) {
 	src = src[:len(dst)]
 	for i := range dst {
-		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZNoSat)
+		dst[i] = f8FromF16(src[i], encE5M2FNUZNoSat)
 	}
 }
 
@@ -1199,7 +1199,7 @@ func f32ToF8e5m2fnuzMLDtypesGeneric(dst []uint8, src []float32) {
 func f16ToF8e4m3MLDtypesGeneric(dst []uint8, src []uint16) {
 	src = src[:len(dst)]
 	for i := range dst {
-		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3NoSat)
+		dst[i] = f8FromF16(src[i], encE4M3NoSat)
 	}
 }
 
@@ -1208,7 +1208,7 @@ func f16ToF8e4m3MLDtypesGeneric(dst []uint8, src []uint16) {
 func f16ToF8e5m2MLDtypesGeneric(dst []uint8, src []uint16) {
 	src = src[:len(dst)]
 	for i := range dst {
-		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2ML)
+		dst[i] = f8FromF16E5M2(src[i], encE5M2ML)
 	}
 }
 
@@ -1217,7 +1217,7 @@ func f16ToF8e5m2MLDtypesGeneric(dst []uint8, src []uint16) {
 func f16ToF8e4m3fnuzMLDtypesGeneric(dst []uint8, src []uint16) {
 	src = src[:len(dst)]
 	for i := range dst {
-		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZNoSat)
+		dst[i] = f8FromF16(src[i], encE4M3FNUZNoSat)
 	}
 }
 
@@ -1226,7 +1226,7 @@ func f16ToF8e4m3fnuzMLDtypesGeneric(dst []uint8, src []uint16) {
 func f16ToF8e5m2fnuzMLDtypesGeneric(dst []uint8, src []uint16) {
 	src = src[:len(dst)]
 	for i := range dst {
-		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZNoSat)
+		dst[i] = f8FromF16(src[i], encE5M2FNUZNoSat)
 	}
 }
 

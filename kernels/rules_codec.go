@@ -3,6 +3,7 @@ package kernels
 import (
 	"math"
 	"math/bits"
+	"sync/atomic"
 )
 
 // The float8 encoders of the rule sets on float32 bits: one rounding to nearest even from the
@@ -90,6 +91,53 @@ func f8FromF32(u uint32, e f8Enc) uint8 {
 		return 0
 	}
 	return uint8(c | u>>24&0x80)
+}
+
+// f8FromF16 returns f8FromF32 of the binary16 h (exactly a float32) under e, from a table of
+// every binary16 input built with f8FromF32 on the first use of e (64 KiB an encoder): the
+// arithmetic of f8FromF32 and the widening cost several times OpenVINO's encoders, which work on
+// the binary16 bits alone.
+func f8FromF16(h uint16, e f8Enc) uint8 { return f16EncTable(e)[h] }
+
+// f8FromF16E5M2 returns f8FromF16(h, e) for the f8e5m2 encoders (bias 15), on the binary16 bits
+// alone: f8e5m2 has binary16's exponent range, so rounding off the 8 low bits to nearest even is
+// the one rounding, subnormals included; then the clamp, NaN's code and the sign as f8FromF32
+// puts them.
+func f8FromF16E5M2(h uint16, e f8Enc) uint8 {
+	a := uint32(h) & 0x7FFF
+	c := min((a+0x7F+a>>8&1)>>8, e.clamp())
+	if a > 0x7C00 {
+		c = e.nan()
+	}
+	return uint8(c | uint32(h)>>8&0x80)
+}
+
+// f16EncTables holds f8FromF16's tables by f8Enc.slot, nil until first used.
+var f16EncTables [64]atomic.Pointer[[1 << 16]uint8]
+
+// slot numbers the encoders of the rule sets (f16EncTables) from the fields that tell them apart:
+// the clamp code (0x7B to 0x80), the mantissa bits (2 or 3) and the NaN code (0x7E to 0x80).
+func (e f8Enc) slot() uint32 {
+	return (uint32(e)>>12&0xFF-0x7B)*2 + uint32(e)&0xF - 2 + (uint32(e)>>20&0xFF-0x7E)*12 // clamp, mant, nan
+}
+
+// f16EncTable returns e's table of f8FromF16, building it if no call has.
+func f16EncTable(e f8Enc) *[1 << 16]uint8 {
+	if t := f16EncTables[e.slot()&63].Load(); t != nil {
+		return t
+	}
+	return newF16EncTable(e)
+}
+
+// newF16EncTable builds e's table of f8FromF16 and returns the one f16EncTables keeps (another
+// goroutine's, if it stored one first).
+func newF16EncTable(e f8Enc) *[1 << 16]uint8 {
+	t := new([1 << 16]uint8)
+	for h := range t {
+		t[h] = f8FromF32(math.Float32bits(F32FromF16(uint16(h))), e)
+	}
+	f16EncTables[e.slot()].CompareAndSwap(nil, t)
+	return f16EncTables[e.slot()].Load()
 }
 
 // The one rounding of a wide source to f16 or bf16, as the rule sets round: through float32

@@ -296,3 +296,19 @@ func TestRuleKernelsIntegerTies(t *testing.T) {
 		}
 	}
 }
+
+// TestF8EncSlots checks that f8FromF16's table slots tell the rule sets' float8 encoders apart.
+func TestF8EncSlots(t *testing.T) {
+	seen := map[uint32]f8Enc{}
+	for _, e := range []f8Enc{encE4M3Sat, encE4M3NoSat, encE5M2Sat, encE5M2NoSat, encE5M2ML,
+		encE4M3FNUZSat, encE4M3FNUZNoSat, encE5M2FNUZSat, encE5M2FNUZNoSat} {
+		s := e.slot()
+		if s >= uint32(len(f16EncTables)) {
+			t.Errorf("encoder %#x: slot %d beyond the %d tables", uint32(e), s, len(f16EncTables))
+		}
+		if o, ok := seen[s]; ok {
+			t.Errorf("encoders %#x and %#x share slot %d", uint32(o), uint32(e), s)
+		}
+		seen[s] = e
+	}
+}

@@ -2093,7 +2093,7 @@ func f32ToF8e5m2fnuzONNXAVX512(dst, src []byte, n int)
 // f16ToF8e4m3ONNXAVX2 converts n elements of the pair f16 → f8e4m3 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3Sat)
+//		dst[i] = f8FromF16(src[i], encE4M3Sat)
 //	}
 //
 // It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
@@ -2107,7 +2107,7 @@ func f16ToF8e4m3ONNXAVX2(dst, src []byte, n int)
 // f16ToF8e4m3ONNXAVX512 converts n elements of the pair f16 → f8e4m3 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3Sat)
+//		dst[i] = f8FromF16(src[i], encE4M3Sat)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
@@ -2122,7 +2122,7 @@ func f16ToF8e4m3ONNXAVX512(dst, src []byte, n int)
 // f16ToF8e5m2ONNXAVX2 converts n elements of the pair f16 → f8e5m2 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2Sat)
+//		dst[i] = f8FromF16E5M2(src[i], encE5M2Sat)
 //	}
 //
 // It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
@@ -2136,7 +2136,7 @@ func f16ToF8e5m2ONNXAVX2(dst, src []byte, n int)
 // f16ToF8e5m2ONNXAVX512 converts n elements of the pair f16 → f8e5m2 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2Sat)
+//		dst[i] = f8FromF16E5M2(src[i], encE5M2Sat)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
@@ -2151,7 +2151,7 @@ func f16ToF8e5m2ONNXAVX512(dst, src []byte, n int)
 // f16ToF8e4m3fnuzONNXAVX2 converts n elements of the pair f16 → f8e4m3fnuz on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZSat)
+//		dst[i] = f8FromF16(src[i], encE4M3FNUZSat)
 //	}
 //
 // It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
@@ -2165,7 +2165,7 @@ func f16ToF8e4m3fnuzONNXAVX2(dst, src []byte, n int)
 // f16ToF8e4m3fnuzONNXAVX512 converts n elements of the pair f16 → f8e4m3fnuz on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZSat)
+//		dst[i] = f8FromF16(src[i], encE4M3FNUZSat)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
@@ -2180,7 +2180,7 @@ func f16ToF8e4m3fnuzONNXAVX512(dst, src []byte, n int)
 // f16ToF8e5m2fnuzONNXAVX2 converts n elements of the pair f16 → f8e5m2fnuz on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZSat)
+//		dst[i] = f8FromF16(src[i], encE5M2FNUZSat)
 //	}
 //
 // It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
@@ -2194,7 +2194,7 @@ func f16ToF8e5m2fnuzONNXAVX2(dst, src []byte, n int)
 // f16ToF8e5m2fnuzONNXAVX512 converts n elements of the pair f16 → f8e5m2fnuz on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZSat)
+//		dst[i] = f8FromF16(src[i], encE5M2FNUZSat)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
@@ -2441,7 +2441,7 @@ func f32ToF8e5m2fnuzONNXNoSatAVX512(dst, src []byte, n int)
 // f16ToF8e4m3ONNXNoSatAVX2 converts n elements of the pair f16 → f8e4m3 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3NoSat)
+//		dst[i] = f8FromF16(src[i], encE4M3NoSat)
 //	}
 //
 // It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
@@ -2455,7 +2455,7 @@ func f16ToF8e4m3ONNXNoSatAVX2(dst, src []byte, n int)
 // f16ToF8e4m3ONNXNoSatAVX512 converts n elements of the pair f16 → f8e4m3 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3NoSat)
+//		dst[i] = f8FromF16(src[i], encE4M3NoSat)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
@@ -2470,7 +2470,7 @@ func f16ToF8e4m3ONNXNoSatAVX512(dst, src []byte, n int)
 // f16ToF8e5m2ONNXNoSatAVX2 converts n elements of the pair f16 → f8e5m2 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2NoSat)
+//		dst[i] = f8FromF16E5M2(src[i], encE5M2NoSat)
 //	}
 //
 // It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
@@ -2484,7 +2484,7 @@ func f16ToF8e5m2ONNXNoSatAVX2(dst, src []byte, n int)
 // f16ToF8e5m2ONNXNoSatAVX512 converts n elements of the pair f16 → f8e5m2 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2NoSat)
+//		dst[i] = f8FromF16E5M2(src[i], encE5M2NoSat)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
@@ -2499,7 +2499,7 @@ func f16ToF8e5m2ONNXNoSatAVX512(dst, src []byte, n int)
 // f16ToF8e4m3fnuzONNXNoSatAVX2 converts n elements of the pair f16 → f8e4m3fnuz on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZNoSat)
+//		dst[i] = f8FromF16(src[i], encE4M3FNUZNoSat)
 //	}
 //
 // It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
@@ -2513,7 +2513,7 @@ func f16ToF8e4m3fnuzONNXNoSatAVX2(dst, src []byte, n int)
 // f16ToF8e4m3fnuzONNXNoSatAVX512 converts n elements of the pair f16 → f8e4m3fnuz on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZNoSat)
+//		dst[i] = f8FromF16(src[i], encE4M3FNUZNoSat)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
@@ -2528,7 +2528,7 @@ func f16ToF8e4m3fnuzONNXNoSatAVX512(dst, src []byte, n int)
 // f16ToF8e5m2fnuzONNXNoSatAVX2 converts n elements of the pair f16 → f8e5m2fnuz on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZNoSat)
+//		dst[i] = f8FromF16(src[i], encE5M2FNUZNoSat)
 //	}
 //
 // It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
@@ -2542,7 +2542,7 @@ func f16ToF8e5m2fnuzONNXNoSatAVX2(dst, src []byte, n int)
 // f16ToF8e5m2fnuzONNXNoSatAVX512 converts n elements of the pair f16 → f8e5m2fnuz on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZNoSat)
+//		dst[i] = f8FromF16(src[i], encE5M2FNUZNoSat)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
@@ -2789,7 +2789,7 @@ func f32ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)
 // f16ToF8e4m3MLDtypesAVX2 converts n elements of the pair f16 → f8e4m3 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3NoSat)
+//		dst[i] = f8FromF16(src[i], encE4M3NoSat)
 //	}
 //
 // It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
@@ -2803,7 +2803,7 @@ func f16ToF8e4m3MLDtypesAVX2(dst, src []byte, n int)
 // f16ToF8e4m3MLDtypesAVX512 converts n elements of the pair f16 → f8e4m3 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3NoSat)
+//		dst[i] = f8FromF16(src[i], encE4M3NoSat)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
@@ -2818,7 +2818,7 @@ func f16ToF8e4m3MLDtypesAVX512(dst, src []byte, n int)
 // f16ToF8e5m2MLDtypesAVX2 converts n elements of the pair f16 → f8e5m2 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2ML)
+//		dst[i] = f8FromF16E5M2(src[i], encE5M2ML)
 //	}
 //
 // It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
@@ -2832,7 +2832,7 @@ func f16ToF8e5m2MLDtypesAVX2(dst, src []byte, n int)
 // f16ToF8e5m2MLDtypesAVX512 converts n elements of the pair f16 → f8e5m2 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2ML)
+//		dst[i] = f8FromF16E5M2(src[i], encE5M2ML)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
@@ -2847,7 +2847,7 @@ func f16ToF8e5m2MLDtypesAVX512(dst, src []byte, n int)
 // f16ToF8e4m3fnuzMLDtypesAVX2 converts n elements of the pair f16 → f8e4m3fnuz on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZNoSat)
+//		dst[i] = f8FromF16(src[i], encE4M3FNUZNoSat)
 //	}
 //
 // It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
@@ -2861,7 +2861,7 @@ func f16ToF8e4m3fnuzMLDtypesAVX2(dst, src []byte, n int)
 // f16ToF8e4m3fnuzMLDtypesAVX512 converts n elements of the pair f16 → f8e4m3fnuz on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE4M3FNUZNoSat)
+//		dst[i] = f8FromF16(src[i], encE4M3FNUZNoSat)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
@@ -2876,7 +2876,7 @@ func f16ToF8e4m3fnuzMLDtypesAVX512(dst, src []byte, n int)
 // f16ToF8e5m2fnuzMLDtypesAVX2 converts n elements of the pair f16 → f8e5m2fnuz on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZNoSat)
+//		dst[i] = f8FromF16(src[i], encE5M2FNUZNoSat)
 //	}
 //
 // It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
@@ -2890,7 +2890,7 @@ func f16ToF8e5m2fnuzMLDtypesAVX2(dst, src []byte, n int)
 // f16ToF8e5m2fnuzMLDtypesAVX512 converts n elements of the pair f16 → f8e5m2fnuz on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF32(math.Float32bits(F32FromF16(src[i])), encE5M2FNUZNoSat)
+//		dst[i] = f8FromF16(src[i], encE5M2FNUZNoSat)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
