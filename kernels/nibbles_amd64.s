@@ -2083,13 +2083,13 @@ done:
 	VZEROUPPER
 	RET
 
-// func u4ToBF16AVX512(dst []byte, src []byte, n int)
+// func u4ToF16AVX512(dst []byte, src []byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·u4ToBF16AVX512(SB), NOSPLIT, $512-56
+TEXT ·u4ToF16AVX512(SB), NOSPLIT, $512-56
 	MOVQ      dst_base+0(FP), DI
 	MOVQ      src_base+24(FP), SI
 	MOVQ      n+48(FP), CX
-	VMOVDQU64 ·nibbleWordsBF16+0(SB), Z15
+	VMOVDQU64 ·nibbleWordsF16+0(SB), Z15
 	MOVQ      CX, R10
 	ANDQ      $0x0000001f, R10
 	SUBQ      R10, CX
@@ -2228,13 +2228,13 @@ done:
 	VZEROUPPER
 	RET
 
-// func u4ToF16AVX512(dst []byte, src []byte, n int)
+// func u4ToBF16AVX512(dst []byte, src []byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·u4ToF16AVX512(SB), NOSPLIT, $512-56
+TEXT ·u4ToBF16AVX512(SB), NOSPLIT, $512-56
 	MOVQ      dst_base+0(FP), DI
 	MOVQ      src_base+24(FP), SI
 	MOVQ      n+48(FP), CX
-	VMOVDQU64 ·nibbleWordsF16+0(SB), Z15
+	VMOVDQU64 ·nibbleWordsBF16+0(SB), Z15
 	MOVQ      CX, R10
 	ANDQ      $0x0000001f, R10
 	SUBQ      R10, CX
@@ -2691,13 +2691,13 @@ done:
 	VZEROUPPER
 	RET
 
-// func i4ToBF16AVX512(dst []byte, src []byte, n int)
+// func i4ToF16AVX512(dst []byte, src []byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·i4ToBF16AVX512(SB), NOSPLIT, $512-56
+TEXT ·i4ToF16AVX512(SB), NOSPLIT, $512-56
 	MOVQ      dst_base+0(FP), DI
 	MOVQ      src_base+24(FP), SI
 	MOVQ      n+48(FP), CX
-	VMOVDQU64 ·nibbleWordsBF16+64(SB), Z15
+	VMOVDQU64 ·nibbleWordsF16+64(SB), Z15
 	MOVQ      CX, R10
 	ANDQ      $0x0000001f, R10
 	SUBQ      R10, CX
@@ -2836,13 +2836,13 @@ done:
 	VZEROUPPER
 	RET
 
-// func i4ToF16AVX512(dst []byte, src []byte, n int)
+// func i4ToBF16AVX512(dst []byte, src []byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·i4ToF16AVX512(SB), NOSPLIT, $512-56
+TEXT ·i4ToBF16AVX512(SB), NOSPLIT, $512-56
 	MOVQ      dst_base+0(FP), DI
 	MOVQ      src_base+24(FP), SI
 	MOVQ      n+48(FP), CX
-	VMOVDQU64 ·nibbleWordsF16+64(SB), Z15
+	VMOVDQU64 ·nibbleWordsBF16+64(SB), Z15
 	MOVQ      CX, R10
 	ANDQ      $0x0000001f, R10
 	SUBQ      R10, CX
@@ -3299,13 +3299,13 @@ done:
 	VZEROUPPER
 	RET
 
-// func nf4ToBF16AVX512(dst []byte, src []byte, n int)
+// func nf4ToF16AVX512(dst []byte, src []byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·nf4ToBF16AVX512(SB), NOSPLIT, $512-56
+TEXT ·nf4ToF16AVX512(SB), NOSPLIT, $512-56
 	MOVQ      dst_base+0(FP), DI
 	MOVQ      src_base+24(FP), SI
 	MOVQ      n+48(FP), CX
-	VMOVDQU64 ·nibbleWordsBF16+128(SB), Z15
+	VMOVDQU64 ·nibbleWordsF16+128(SB), Z15
 	MOVQ      CX, R10
 	ANDQ      $0x0000001f, R10
 	SUBQ      R10, CX
@@ -3444,13 +3444,13 @@ done:
 	VZEROUPPER
 	RET
 
-// func nf4ToF16AVX512(dst []byte, src []byte, n int)
+// func nf4ToBF16AVX512(dst []byte, src []byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·nf4ToF16AVX512(SB), NOSPLIT, $512-56
+TEXT ·nf4ToBF16AVX512(SB), NOSPLIT, $512-56
 	MOVQ      dst_base+0(FP), DI
 	MOVQ      src_base+24(FP), SI
 	MOVQ      n+48(FP), CX
-	VMOVDQU64 ·nibbleWordsF16+128(SB), Z15
+	VMOVDQU64 ·nibbleWordsBF16+128(SB), Z15
 	MOVQ      CX, R10
 	ANDQ      $0x0000001f, R10
 	SUBQ      R10, CX
@@ -3907,13 +3907,13 @@ done:
 	VZEROUPPER
 	RET
 
-// func f4e2m1ToBF16AVX512(dst []byte, src []byte, n int)
+// func f4e2m1ToF16AVX512(dst []byte, src []byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·f4e2m1ToBF16AVX512(SB), NOSPLIT, $512-56
+TEXT ·f4e2m1ToF16AVX512(SB), NOSPLIT, $512-56
 	MOVQ      dst_base+0(FP), DI
 	MOVQ      src_base+24(FP), SI
 	MOVQ      n+48(FP), CX
-	VMOVDQU64 ·nibbleWordsBF16+192(SB), Z15
+	VMOVDQU64 ·nibbleWordsF16+192(SB), Z15
 	MOVQ      CX, R10
 	ANDQ      $0x0000001f, R10
 	SUBQ      R10, CX
@@ -4052,13 +4052,13 @@ done:
 	VZEROUPPER
 	RET
 
-// func f4e2m1ToF16AVX512(dst []byte, src []byte, n int)
+// func f4e2m1ToBF16AVX512(dst []byte, src []byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
-TEXT ·f4e2m1ToF16AVX512(SB), NOSPLIT, $512-56
+TEXT ·f4e2m1ToBF16AVX512(SB), NOSPLIT, $512-56
 	MOVQ      dst_base+0(FP), DI
 	MOVQ      src_base+24(FP), SI
 	MOVQ      n+48(FP), CX
-	VMOVDQU64 ·nibbleWordsF16+192(SB), Z15
+	VMOVDQU64 ·nibbleWordsBF16+192(SB), Z15
 	MOVQ      CX, R10
 	ANDQ      $0x0000001f, R10
 	SUBQ      R10, CX

@@ -1179,17 +1179,6 @@ func u4ToF32AVX512(dst, src []byte, n int)
 //go:noescape
 func u4ToF64AVX512(dst, src []byte, n int)
 
-// u4ToBF16AVX512 converts n elements of the pair u4 → bf16 on the AVX512 path, as the registry's loop:
-//
-//	for i := range n {
-//		dst[i] = BF16FromF32(float32(nibble(src, i)))
-//	}
-//
-// VPERMW lookups of nibbleWordsBF16, indexed by the nibbles spread over the words.
-//
-//go:noescape
-func u4ToBF16AVX512(dst, src []byte, n int)
-
 // u4ToF16AVX512 converts n elements of the pair u4 → f16 on the AVX512 path, as the registry's loop:
 //
 //	for i := range n {
@@ -1200,6 +1189,17 @@ func u4ToBF16AVX512(dst, src []byte, n int)
 //
 //go:noescape
 func u4ToF16AVX512(dst, src []byte, n int)
+
+// u4ToBF16AVX512 converts n elements of the pair u4 → bf16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(float32(nibble(src, i)))
+//	}
+//
+// VPERMW lookups of nibbleWordsBF16, indexed by the nibbles spread over the words.
+//
+//go:noescape
+func u4ToBF16AVX512(dst, src []byte, n int)
 
 // i4ToF32AVX512 converts n elements of the pair i4 → f32 on the AVX512 path, as the registry's loop:
 //
@@ -1224,17 +1224,6 @@ func i4ToF32AVX512(dst, src []byte, n int)
 //go:noescape
 func i4ToF64AVX512(dst, src []byte, n int)
 
-// i4ToBF16AVX512 converts n elements of the pair i4 → bf16 on the AVX512 path, as the registry's loop:
-//
-//	for i := range n {
-//		dst[i] = BF16FromF32(float32(int8(nibble(src, i)<<4) >> 4))
-//	}
-//
-// VPERMW lookups of nibbleWordsBF16, indexed by the nibbles spread over the words.
-//
-//go:noescape
-func i4ToBF16AVX512(dst, src []byte, n int)
-
 // i4ToF16AVX512 converts n elements of the pair i4 → f16 on the AVX512 path, as the registry's loop:
 //
 //	for i := range n {
@@ -1245,6 +1234,17 @@ func i4ToBF16AVX512(dst, src []byte, n int)
 //
 //go:noescape
 func i4ToF16AVX512(dst, src []byte, n int)
+
+// i4ToBF16AVX512 converts n elements of the pair i4 → bf16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(float32(int8(nibble(src, i)<<4) >> 4))
+//	}
+//
+// VPERMW lookups of nibbleWordsBF16, indexed by the nibbles spread over the words.
+//
+//go:noescape
+func i4ToBF16AVX512(dst, src []byte, n int)
 
 // nf4ToF32AVX512 converts n elements of the pair nf4 → f32 on the AVX512 path, as the registry's loop:
 //
@@ -1269,17 +1269,6 @@ func nf4ToF32AVX512(dst, src []byte, n int)
 //go:noescape
 func nf4ToF64AVX512(dst, src []byte, n int)
 
-// nf4ToBF16AVX512 converts n elements of the pair nf4 → bf16 on the AVX512 path, as the registry's loop:
-//
-//	for i := range n {
-//		dst[i] = BF16FromF32(F32FromNF4(nibble(src, i)))
-//	}
-//
-// VPERMW lookups of nibbleWordsBF16, indexed by the nibbles spread over the words.
-//
-//go:noescape
-func nf4ToBF16AVX512(dst, src []byte, n int)
-
 // nf4ToF16AVX512 converts n elements of the pair nf4 → f16 on the AVX512 path, as the registry's loop:
 //
 //	for i := range n {
@@ -1290,6 +1279,17 @@ func nf4ToBF16AVX512(dst, src []byte, n int)
 //
 //go:noescape
 func nf4ToF16AVX512(dst, src []byte, n int)
+
+// nf4ToBF16AVX512 converts n elements of the pair nf4 → bf16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromNF4(nibble(src, i)))
+//	}
+//
+// VPERMW lookups of nibbleWordsBF16, indexed by the nibbles spread over the words.
+//
+//go:noescape
+func nf4ToBF16AVX512(dst, src []byte, n int)
 
 // f4e2m1ToF32AVX512 converts n elements of the pair f4e2m1 → f32 on the AVX512 path, as the registry's loop:
 //
@@ -1314,17 +1314,6 @@ func f4e2m1ToF32AVX512(dst, src []byte, n int)
 //go:noescape
 func f4e2m1ToF64AVX512(dst, src []byte, n int)
 
-// f4e2m1ToBF16AVX512 converts n elements of the pair f4e2m1 → bf16 on the AVX512 path, as the registry's loop:
-//
-//	for i := range n {
-//		dst[i] = BF16FromF32(F32FromF4E2M1(nibble(src, i)))
-//	}
-//
-// VPERMW lookups of nibbleWordsBF16, indexed by the nibbles spread over the words.
-//
-//go:noescape
-func f4e2m1ToBF16AVX512(dst, src []byte, n int)
-
 // f4e2m1ToF16AVX512 converts n elements of the pair f4e2m1 → f16 on the AVX512 path, as the registry's loop:
 //
 //	for i := range n {
@@ -1335,6 +1324,17 @@ func f4e2m1ToBF16AVX512(dst, src []byte, n int)
 //
 //go:noescape
 func f4e2m1ToF16AVX512(dst, src []byte, n int)
+
+// f4e2m1ToBF16AVX512 converts n elements of the pair f4e2m1 → bf16 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromF4E2M1(nibble(src, i)))
+//	}
+//
+// VPERMW lookups of nibbleWordsBF16, indexed by the nibbles spread over the words.
+//
+//go:noescape
+func f4e2m1ToBF16AVX512(dst, src []byte, n int)
 
 // f8e4m3fnuzToF32AVX2 converts n elements of the pair f8e4m3fnuz → f32 on the AVX2 path, as the registry's loop:
 //
@@ -4160,20 +4160,20 @@ func avx512Kernels() []kernelSpec {
 		{AVX512, element.I32, element.I8, i32ToI8AVX512, false},
 		{AVX512, element.U4, element.F32, u4ToF32AVX512, false},
 		{AVX512, element.U4, element.F64, u4ToF64AVX512, false},
-		{AVX512, element.U4, element.BF16, u4ToBF16AVX512, false},
 		{AVX512, element.U4, element.F16, u4ToF16AVX512, false},
+		{AVX512, element.U4, element.BF16, u4ToBF16AVX512, false},
 		{AVX512, element.I4, element.F32, i4ToF32AVX512, false},
 		{AVX512, element.I4, element.F64, i4ToF64AVX512, false},
-		{AVX512, element.I4, element.BF16, i4ToBF16AVX512, false},
 		{AVX512, element.I4, element.F16, i4ToF16AVX512, false},
+		{AVX512, element.I4, element.BF16, i4ToBF16AVX512, false},
 		{AVX512, element.NF4, element.F32, nf4ToF32AVX512, false},
 		{AVX512, element.NF4, element.F64, nf4ToF64AVX512, false},
-		{AVX512, element.NF4, element.BF16, nf4ToBF16AVX512, false},
 		{AVX512, element.NF4, element.F16, nf4ToF16AVX512, false},
+		{AVX512, element.NF4, element.BF16, nf4ToBF16AVX512, false},
 		{AVX512, element.F4E2M1, element.F32, f4e2m1ToF32AVX512, false},
 		{AVX512, element.F4E2M1, element.F64, f4e2m1ToF64AVX512, false},
-		{AVX512, element.F4E2M1, element.BF16, f4e2m1ToBF16AVX512, false},
 		{AVX512, element.F4E2M1, element.F16, f4e2m1ToF16AVX512, false},
+		{AVX512, element.F4E2M1, element.BF16, f4e2m1ToBF16AVX512, false},
 		{AVX512, element.F8E4M3FNUZ, element.F32, f8e4m3fnuzToF32AVX512, false},
 		{AVX512, element.F8E4M3FNUZ, element.F16, f8e4m3fnuzToF16AVX512, false},
 		{AVX512, element.F8E4M3FNUZ, element.BF16, f8e4m3fnuzToBF16AVX512, false},

@@ -29,61 +29,45 @@ func nibbleTable(table, typ string, size, off int) Mem {
 func nibbleKernels() {
 	nibblesAVX2()
 	for _, t := range nibbleTypes {
-		// AVX-512 f32: 8 bytes (16 nibbles) a block; each byte b becomes the dword pair
-		// (b | b<<28, b>>4), and VPERMPS reads the low 4 bits of each index.
+		// AVX-512 f32 (and f64, converted exactly): 8 bytes (16 nibbles) a block; each byte b
+		// becomes the dword pair (b | b<<28, b>>4), and VPERMPS reads the low 4 bits of each
+		// index.
+		dwords := func(store func(o int), sout int) func() {
+			return func() {
+				VMOVUPS(nibbleTable("nibbleValuesF32", t, 64, 0), Z15)
+				loop(avx512, func(i, o int) {
+					VPMOVZXBQ(src(i), Z0)
+					VPSLLQ(U8(28), Z0, Z1)
+					VPORQ(Z1, Z0, Z0)
+					VPERMPS(Z15, Z0, Z1)
+					store(o)
+				}, block{16, 8, sout})
+			}
+		}
 		add(&kernel{name: kname(t, "F32", avx512), isa: avx512, from: t, to: "F32",
-			doc: []string{"VPERMPS lookups of nibbleValuesF32, indexed by the nibbles spread over the dwords."},
-			body: func() {
-				VMOVUPS(nibbleTable("nibbleValuesF32", t, 64, 0), Z15)
-				loop(avx512, func(i, o int) {
-					VPMOVZXBQ(src(i), Z0)
-					VPSLLQ(U8(28), Z0, Z1)
-					VPORQ(Z1, Z0, Z0)
-					VPERMPS(Z15, Z0, Z1)
-					VMOVUPS(Z1, dst(o))
-				}, block{16, 8, 64})
-			}})
-		// AVX-512 f64: the f32 lookup, converted (exact).
-		add(&kernel{name: kname(t, "F64", avx512), isa: avx512, from: t, to: "F64",
-			doc: []string{"VPERMPS lookups of nibbleValuesF32, indexed by the nibbles spread over the dwords, converted to float64 (VCVTPS2PD, exact)."},
-			body: func() {
-				VMOVUPS(nibbleTable("nibbleValuesF32", t, 64, 0), Z15)
-				loop(avx512, func(i, o int) {
-					VPMOVZXBQ(src(i), Z0)
-					VPSLLQ(U8(28), Z0, Z1)
-					VPORQ(Z1, Z0, Z0)
-					VPERMPS(Z15, Z0, Z1)
-					storeF64Halves(Z1, Z2, Z3, dst(o), dst(o+64))
-				}, block{16, 8, 128})
-			}})
-		// AVX-512 bf16: as f16 below, from nibbleWordsBF16.
-		add(&kernel{name: kname(t, "BF16", avx512), isa: avx512, from: t, to: "BF16",
-			doc: []string{"VPERMW lookups of nibbleWordsBF16, indexed by the nibbles spread over the words."},
-			body: func() {
-				VMOVDQU64(nibbleTable("nibbleWordsBF16", t, 64, 0), Z15)
-				loop(avx512, func(i, o int) {
-					VPMOVZXBD(src(i), Z0)
-					VPSLLD(U8(12), Z0, Z1)
-					VPORD(Z1, Z0, Z0)
-					VPERMW(Z15, Z0, Z1)
-					VMOVDQU64(Z1, dst(o))
-				}, block{32, 16, 64})
-			}})
-		// AVX-512 f16: 16 bytes (32 nibbles) a block; each byte b becomes the word pair
-		// (b | b<<12, b>>4), and VPERMW reads the low 5 bits of each index (the table holds its 16
-		// values twice).
-		add(&kernel{name: kname(t, "F16", avx512), isa: avx512, from: t, to: "F16",
-			doc: []string{"VPERMW lookups of nibbleWordsF16, indexed by the nibbles spread over the words."},
-			body: func() {
-				VMOVDQU64(nibbleTable("nibbleWordsF16", t, 64, 0), Z15)
-				loop(avx512, func(i, o int) {
-					VPMOVZXBD(src(i), Z0)
-					VPSLLD(U8(12), Z0, Z1)
-					VPORD(Z1, Z0, Z0)
-					VPERMW(Z15, Z0, Z1)
-					VMOVDQU64(Z1, dst(o))
-				}, block{32, 16, 64})
-			}})
+			doc:  []string{"VPERMPS lookups of nibbleValuesF32, indexed by the nibbles spread over the dwords."},
+			body: dwords(func(o int) { VMOVUPS(Z1, dst(o)) }, 64)},
+			&kernel{name: kname(t, "F64", avx512), isa: avx512, from: t, to: "F64",
+				doc:  []string{"VPERMPS lookups of nibbleValuesF32, indexed by the nibbles spread over the dwords, converted to float64 (VCVTPS2PD, exact)."},
+				body: dwords(func(o int) { storeF64Halves(Z1, Z2, Z3, dst(o), dst(o+64)) }, 128)})
+		// AVX-512 f16 and bf16: 16 bytes (32 nibbles) a block; each byte b becomes the word pair
+		// (b | b<<12, b>>4), and VPERMW reads the low 5 bits of each index (the tables hold their
+		// 16 values twice).
+		for _, to := range []string{"F16", "BF16"} {
+			table := "nibbleWords" + to
+			add(&kernel{name: kname(t, to, avx512), isa: avx512, from: t, to: to,
+				doc: []string{"VPERMW lookups of " + table + ", indexed by the nibbles spread over the words."},
+				body: func() {
+					VMOVDQU64(nibbleTable(table, t, 64, 0), Z15)
+					loop(avx512, func(i, o int) {
+						VPMOVZXBD(src(i), Z0)
+						VPSLLD(U8(12), Z0, Z1)
+						VPORD(Z1, Z0, Z0)
+						VPERMW(Z15, Z0, Z1)
+						VMOVDQU64(Z1, dst(o))
+					}, block{32, 16, 64})
+				}})
+		}
 	}
 }
 
