@@ -113,7 +113,7 @@ func f8FromF16E5M2(h uint16, e f8Enc) uint8 {
 }
 
 // f16EncTables holds f8FromF16's tables by f8Enc.slot, nil until first used.
-var f16EncTables [64]atomic.Pointer[[1 << 16]uint8]
+var f16EncTables [36]atomic.Pointer[[1 << 16]uint8]
 
 // slot numbers the encoders of the rule sets (f16EncTables) from the fields that tell them apart:
 // the clamp code (0x7B to 0x80), the mantissa bits (2 or 3) and the NaN code (0x7E to 0x80).
@@ -123,7 +123,7 @@ func (e f8Enc) slot() uint32 {
 
 // f16EncTable returns e's table of f8FromF16, building it if no call has.
 func f16EncTable(e f8Enc) *[1 << 16]uint8 {
-	if t := f16EncTables[e.slot()&63].Load(); t != nil {
+	if t := f16EncTables[e.slot()].Load(); t != nil {
 		return t
 	}
 	return newF16EncTable(e)

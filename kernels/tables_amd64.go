@@ -172,11 +172,12 @@ func initTables() {
 			panic("kernels: an f8e4m3 value whose float32 has a nonzero low half")
 		}
 		lutE4m3BF16[c], lutE4m3BF16[c+128] = byte(b>>16), byte(b>>24)
-		if b := BF16FromF32(F32FromF8E5M2(uint8(c))); uint32(b)<<16 != math.Float32bits(F32FromF8E5M2(uint8(c))) && b&0x7FFF <= 0x7F80 {
+		f5 := F32FromF8E5M2(uint8(c))
+		b5 := BF16FromF32(f5)
+		if f5 == f5 && uint32(b5)<<16 != math.Float32bits(f5) {
 			panic("kernels: an f8e5m2 number that bfloat16 does not hold exactly")
-		} else {
-			lutE5m2BF16[c], lutE5m2BF16[c+128] = byte(b), byte(b>>8)
 		}
+		lutE5m2BF16[c], lutE5m2BF16[c+128] = byte(b5), byte(b5>>8)
 		for t, dec := range [2]func(uint8) float32{F32FromF8E4M3FNUZ, F32FromF8E5M2FNUZ} {
 			f := dec(uint8(c))
 			h, b := F16FromF32(f), math.Float32bits(f)

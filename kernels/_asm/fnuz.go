@@ -39,13 +39,13 @@ func fnuzKernels() {
 }
 
 // byteLookupAVX512 is the body of an AVX-512 decoder of 8-bit codes by table, 64 elements a
-// block (32 for float64): table (at byte off of its symbol) holds the 16-bit value (binary16, or bfloat16 for a
-// float32 or float64 target) of each magnitude 0..127, 128 low bytes then 128 high bytes. The
-// codes, permuted into unpack order (unpackOrder, or unpackOrder2 for the wider targets), index
-// the low and high bytes (e4m3BF16BytesAVX512), the sign is ORed into the high byte, and where
-// nan is not 0 code 0x80 (the FNUZ types' NaN) is given its bytes; the bytes are interleaved into
-// words, for float32 into the high halves of dwords, and for float64 those are converted
-// (VCVTPS2PD: exact), 32 elements a block.
+// block (32 for float64): table, at byte off of its symbol, holds the 16-bit value (binary16,
+// or bfloat16 for a float32 or float64 target) of each magnitude 0..127, 128 low bytes then 128
+// high bytes. The codes, permuted into unpack order (unpackOrder, or unpackOrder2 for the wider
+// targets), index the low and high bytes (e4m3BF16BytesAVX512), the sign is ORed into the high
+// byte, and where nan is not 0 code 0x80 (the FNUZ types' NaN) is given its bytes; the bytes
+// are interleaved into words, for float32 into the high halves of dwords, and for float64
+// those are converted (VCVTPS2PD: exact).
 func byteLookupAVX512(table string, off int, nan uint32, to string) {
 	VMOVDQU64(sym(table, off), Z30)
 	VMOVDQU64(sym(table, off+64), Z31)

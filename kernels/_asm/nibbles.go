@@ -6,9 +6,10 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// The 4-bit types u4, i4, nf4 and f4e2m1 to f32 and f16 (and on AVX-512 to f64 and bf16): two elements a byte, the low nibble
-// first. The tables (nibbleValuesF32 of tables.go, nibbleWordsF16, nibbleWordsBF16, nibbleBytesF16 and lutF4e2m1BF16B of
-// tables_amd64.go) come from the scalar codecs.
+// The 4-bit types u4, i4, nf4 and f4e2m1 to f32 and f16, and on AVX-512 to f64 and bf16: two
+// elements a byte, the low nibble first. The tables (nibbleValuesF32 of tables.go,
+// nibbleWordsF16, nibbleWordsBF16, nibbleBytesF16 and lutF4e2m1BF16B of tables_amd64.go) come
+// from the scalar codecs.
 
 // nibbleTypes are the 4-bit types in the order of the tables (nibbleTypes in tables.go; main
 // checks the order).
