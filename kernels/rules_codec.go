@@ -156,12 +156,13 @@ func newF16EncTable(e f8Enc) *[1 << 16]uint8 {
 //	f32RoundOdd(NaN) = float32(x) (quiet, sign and top payload kept)
 func f32RoundOdd(x float64) float32 {
 	// Without branches (whether a float64 is a float32 is a coin toss on real data), and small
-	// enough to inline. d is exact; d·x > 0 where r went away from zero (NaN: false; where the
-	// product underflows, r is 0, which never does), and d ≠ 0 where r is inexact.
+	// enough to inline. d is exact, and NaN for ±Inf and NaN, which are exact: d·x > 0 where r
+	// went away from zero (where the product underflows, r is 0, which never does), and d is
+	// neither 0 nor NaN where r is inexact.
 	r := float32(x)
 	d := float64(r) - x
 	b := math.Float32bits(r) - uint32(b2u(d*x > 0))
-	return math.Float32frombits(b | uint32(b2u(d != 0 && x == x)))
+	return math.Float32frombits(b | uint32(b2u(d != 0 && d == d)))
 }
 
 // f32RoundOddU64 returns u rounded to float32 to odd: u's top 24 significant bits, the last one

@@ -101,8 +101,8 @@ func TestRulesDifferMatchesDocs(t *testing.T) {
 
 // TestAllPairsRules is TestAllPairs under every rule variant: every pair, on the source vectors
 // (every code of the 8-bit and smaller types, edge values and random patterns of the others),
-// against the reference model of the rule sets. Its subtests are pair/best, each looping over the
-// rule variants.
+// against the reference model of the rule sets, on every path the CPU runs (the SIMD kernels and
+// the pure-Go loops). Its subtests are pair/path, each looping over the rule variants.
 func TestAllPairsRules(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	ts := convertibleTypes()
@@ -117,29 +117,31 @@ func TestAllPairsRules(t *testing.T) {
 		for _, to := range ts {
 			t.Run(pairName(from, to), func(t *testing.T) {
 				t.Parallel()
-				t.Run(Best.String(), func(t *testing.T) {
-					for _, rules := range allRules()[1:] {
-						c := Converter{Rules: rules}
-						size, _ := to.ByteSize(int64(n))
-						dst := make([]byte, size)
-						if err := c.Convert(dst, to, src, from, n); err != nil {
-							t.Fatalf("%+v %s → %s: %v", rules, from, to, err)
-						}
-						got, stray := refUnpack(to, dst, n)
-						if stray {
-							t.Errorf("%+v %s → %s: unused bits of the packed destination are not zero", rules, from, to)
-						}
-						bad := 0
-						for i, v := range vec {
-							wr, wi := refConvertRules(rules, from, to, v[0], v[1])
-							if got[i] != [2]uint64{wr, wi} {
-								if bad++; bad <= 3 {
-									t.Errorf("%+v %s → %s: element %s gives %s, want %s", rules, from, to, vecKey(v), vecKey(got[i]), vecKey([2]uint64{wr, wi}))
+				for _, p := range Paths() {
+					t.Run(p.String(), func(t *testing.T) {
+						for _, rules := range allRules()[1:] {
+							c := Converter{Path: p, Rules: rules}
+							size, _ := to.ByteSize(int64(n))
+							dst := make([]byte, size)
+							if err := c.Convert(dst, to, src, from, n); err != nil {
+								t.Fatalf("%+v %s → %s: %v", rules, from, to, err)
+							}
+							got, stray := refUnpack(to, dst, n)
+							if stray {
+								t.Errorf("%+v %s → %s: unused bits of the packed destination are not zero", rules, from, to)
+							}
+							bad := 0
+							for i, v := range vec {
+								wr, wi := refConvertRules(rules, from, to, v[0], v[1])
+								if got[i] != [2]uint64{wr, wi} {
+									if bad++; bad <= 3 {
+										t.Errorf("%+v %s → %s: element %s gives %s, want %s", rules, from, to, vecKey(v), vecKey(got[i]), vecKey([2]uint64{wr, wi}))
+									}
 								}
 							}
 						}
-					}
-				})
+					})
+				}
 			})
 		}
 	}
