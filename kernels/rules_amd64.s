@@ -39324,12 +39324,9 @@ TEXT ·f64ToF16ONNXAVX512(SB), NOSPLIT, $512-56
 	VPBROADCASTD AX, Z31
 	MOVL         $0x00007fff, AX
 	VPBROADCASTD AX, Z30
-	MOVL         $0x7fffffff, AX
-	VPBROADCASTD AX, Z29
-	MOVL         $0x7f800000, AX
-	VPBROADCASTD AX, Z28
-	MOVL         $0x00000040, AX
-	VPBROADCASTD AX, Z27
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
 	MOVQ         CX, R10
 	ANDQ         $0x0000001f, R10
 	SUBQ         R10, CX
@@ -40437,12 +40434,9 @@ TEXT ·f64ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 	VPBROADCASTD AX, Z31
 	MOVL         $0x00007fff, AX
 	VPBROADCASTD AX, Z30
-	MOVL         $0x7fffffff, AX
-	VPBROADCASTD AX, Z29
-	MOVL         $0x7f800000, AX
-	VPBROADCASTD AX, Z28
-	MOVL         $0x00000040, AX
-	VPBROADCASTD AX, Z27
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
 	MOVQ         CX, R10
 	ANDQ         $0x0000001f, R10
 	SUBQ         R10, CX
@@ -40457,257 +40451,193 @@ four:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
 	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y29, Y0, Y0
-	VPCMPUD          $0x06, Y28, Y0, K2
-	VPORD            Y27, Y1, K2, Y2
-	VPMOVDW          Y2, (DI)
+	VPANDD           Y31, Y1, Y1
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
+	VCMPPS           $0x03, Y0, Y0, K2
+	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
 	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y29, Y3, Y3
-	VPCMPUD          $0x06, Y28, Y3, K2
-	VPORD            Y27, Y4, K2, Y5
-	VPMOVDW          Y5, 16(DI)
+	VPANDD           Y31, Y4, Y4
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VCMPPS           $0x03, Y3, Y3, K2
+	VPORD            Y25, Y3, K2, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
 	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y29, Y6, Y6
-	VPCMPUD          $0x06, Y28, Y6, K2
-	VPORD            Y27, Y7, K2, Y8
-	VPMOVDW          Y8, 32(DI)
+	VPANDD           Y31, Y7, Y7
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
+	VCMPPS           $0x03, Y6, Y6, K2
+	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
 	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y29, Y9, Y9
-	VPCMPUD          $0x06, Y28, Y9, K2
-	VPORD            Y27, Y10, K2, Y11
-	VPMOVDW          Y11, 48(DI)
+	VPANDD           Y31, Y10, Y10
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VCMPPS           $0x03, Y9, Y9, K2
+	VPORD            Y25, Y9, K2, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 32(DI)
 	VMOVDQU64        256(SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
 	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y29, Y0, Y0
-	VPCMPUD          $0x06, Y28, Y0, K2
-	VPORD            Y27, Y1, K2, Y2
-	VPMOVDW          Y2, 64(DI)
+	VPANDD           Y31, Y1, Y1
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
+	VCMPPS           $0x03, Y0, Y0, K2
+	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        320(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
 	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y29, Y3, Y3
-	VPCMPUD          $0x06, Y28, Y3, K2
-	VPORD            Y27, Y4, K2, Y5
-	VPMOVDW          Y5, 80(DI)
+	VPANDD           Y31, Y4, Y4
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VCMPPS           $0x03, Y3, Y3, K2
+	VPORD            Y25, Y3, K2, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, 64(DI)
 	VMOVDQU64        384(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
 	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y29, Y6, Y6
-	VPCMPUD          $0x06, Y28, Y6, K2
-	VPORD            Y27, Y7, K2, Y8
-	VPMOVDW          Y8, 96(DI)
+	VPANDD           Y31, Y7, Y7
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
+	VCMPPS           $0x03, Y6, Y6, K2
+	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        448(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
 	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y29, Y9, Y9
-	VPCMPUD          $0x06, Y28, Y9, K2
-	VPORD            Y27, Y10, K2, Y11
-	VPMOVDW          Y11, 112(DI)
+	VPANDD           Y31, Y10, Y10
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VCMPPS           $0x03, Y9, Y9, K2
+	VPORD            Y25, Y9, K2, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 96(DI)
 	VMOVDQU64        512(SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
 	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y29, Y0, Y0
-	VPCMPUD          $0x06, Y28, Y0, K2
-	VPORD            Y27, Y1, K2, Y2
-	VPMOVDW          Y2, 128(DI)
+	VPANDD           Y31, Y1, Y1
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
+	VCMPPS           $0x03, Y0, Y0, K2
+	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        576(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
 	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y29, Y3, Y3
-	VPCMPUD          $0x06, Y28, Y3, K2
-	VPORD            Y27, Y4, K2, Y5
-	VPMOVDW          Y5, 144(DI)
+	VPANDD           Y31, Y4, Y4
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VCMPPS           $0x03, Y3, Y3, K2
+	VPORD            Y25, Y3, K2, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, 128(DI)
 	VMOVDQU64        640(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
 	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y29, Y6, Y6
-	VPCMPUD          $0x06, Y28, Y6, K2
-	VPORD            Y27, Y7, K2, Y8
-	VPMOVDW          Y8, 160(DI)
+	VPANDD           Y31, Y7, Y7
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
+	VCMPPS           $0x03, Y6, Y6, K2
+	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        704(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
 	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y29, Y9, Y9
-	VPCMPUD          $0x06, Y28, Y9, K2
-	VPORD            Y27, Y10, K2, Y11
-	VPMOVDW          Y11, 176(DI)
+	VPANDD           Y31, Y10, Y10
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VCMPPS           $0x03, Y9, Y9, K2
+	VPORD            Y25, Y9, K2, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 160(DI)
 	VMOVDQU64        768(SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
 	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y29, Y0, Y0
-	VPCMPUD          $0x06, Y28, Y0, K2
-	VPORD            Y27, Y1, K2, Y2
-	VPMOVDW          Y2, 192(DI)
+	VPANDD           Y31, Y1, Y1
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
+	VCMPPS           $0x03, Y0, Y0, K2
+	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        832(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
 	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y29, Y3, Y3
-	VPCMPUD          $0x06, Y28, Y3, K2
-	VPORD            Y27, Y4, K2, Y5
-	VPMOVDW          Y5, 208(DI)
+	VPANDD           Y31, Y4, Y4
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VCMPPS           $0x03, Y3, Y3, K2
+	VPORD            Y25, Y3, K2, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, 192(DI)
 	VMOVDQU64        896(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
 	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y29, Y6, Y6
-	VPCMPUD          $0x06, Y28, Y6, K2
-	VPORD            Y27, Y7, K2, Y8
-	VPMOVDW          Y8, 224(DI)
+	VPANDD           Y31, Y7, Y7
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
+	VCMPPS           $0x03, Y6, Y6, K2
+	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        960(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
 	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y29, Y9, Y9
-	VPCMPUD          $0x06, Y28, Y9, K2
-	VPORD            Y27, Y10, K2, Y11
-	VPMOVDW          Y11, 240(DI)
+	VPANDD           Y31, Y10, Y10
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VCMPPS           $0x03, Y9, Y9, K2
+	VPORD            Y25, Y9, K2, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 224(DI)
 	ADDQ             $0x00000400, SI
 	ADDQ             $0x00000100, DI
 	SUBQ             $0x00000080, CX
@@ -40723,65 +40653,49 @@ single:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
 	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y29, Y0, Y0
-	VPCMPUD          $0x06, Y28, Y0, K2
-	VPORD            Y27, Y1, K2, Y2
-	VPMOVDW          Y2, (DI)
+	VPANDD           Y31, Y1, Y1
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
+	VCMPPS           $0x03, Y0, Y0, K2
+	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
 	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y29, Y3, Y3
-	VPCMPUD          $0x06, Y28, Y3, K2
-	VPORD            Y27, Y4, K2, Y5
-	VPMOVDW          Y5, 16(DI)
+	VPANDD           Y31, Y4, Y4
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VCMPPS           $0x03, Y3, Y3, K2
+	VPORD            Y25, Y3, K2, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
 	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y29, Y6, Y6
-	VPCMPUD          $0x06, Y28, Y6, K2
-	VPORD            Y27, Y7, K2, Y8
-	VPMOVDW          Y8, 32(DI)
+	VPANDD           Y31, Y7, Y7
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
+	VCMPPS           $0x03, Y6, Y6, K2
+	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
 	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y29, Y9, Y9
-	VPCMPUD          $0x06, Y28, Y9, K2
-	VPORD            Y27, Y10, K2, Y11
-	VPMOVDW          Y11, 48(DI)
+	VPANDD           Y31, Y10, Y10
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VCMPPS           $0x03, Y9, Y9, K2
+	VPORD            Y25, Y9, K2, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 32(DI)
 	ADDQ             $0x00000100, SI
 	ADDQ             $0x00000040, DI
 	SUBQ             $0x00000020, CX
@@ -40810,65 +40724,49 @@ tail:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
 	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y29, Y0, Y0
-	VPCMPUD          $0x06, Y28, Y0, K2
-	VPORD            Y27, Y1, K2, Y2
-	VPMOVDW          Y2, (DI)
+	VPANDD           Y31, Y1, Y1
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
+	VCMPPS           $0x03, Y0, Y0, K2
+	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
 	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y29, Y3, Y3
-	VPCMPUD          $0x06, Y28, Y3, K2
-	VPORD            Y27, Y4, K2, Y5
-	VPMOVDW          Y5, 16(DI)
+	VPANDD           Y31, Y4, Y4
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VCMPPS           $0x03, Y3, Y3, K2
+	VPORD            Y25, Y3, K2, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
 	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y29, Y6, Y6
-	VPCMPUD          $0x06, Y28, Y6, K2
-	VPORD            Y27, Y7, K2, Y8
-	VPMOVDW          Y8, 32(DI)
+	VPANDD           Y31, Y7, Y7
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
+	VCMPPS           $0x03, Y6, Y6, K2
+	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
 	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y29, Y9, Y9
-	VPCMPUD          $0x06, Y28, Y9, K2
-	VPORD            Y27, Y10, K2, Y11
-	VPMOVDW          Y11, 48(DI)
+	VPANDD           Y31, Y10, Y10
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VCMPPS           $0x03, Y9, Y9, K2
+	VPORD            Y25, Y9, K2, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 32(DI)
 	JMP              done
 
 frame:
@@ -40906,65 +40804,49 @@ copied:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
 	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y29, Y0, Y0
-	VPCMPUD          $0x06, Y28, Y0, K2
-	VPORD            Y27, Y1, K2, Y2
-	VPMOVDW          Y2, (DI)
+	VPANDD           Y31, Y1, Y1
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
+	VCMPPS           $0x03, Y0, Y0, K2
+	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
 	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y29, Y3, Y3
-	VPCMPUD          $0x06, Y28, Y3, K2
-	VPORD            Y27, Y4, K2, Y5
-	VPMOVDW          Y5, 16(DI)
+	VPANDD           Y31, Y4, Y4
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VCMPPS           $0x03, Y3, Y3, K2
+	VPORD            Y25, Y3, K2, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
 	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y29, Y6, Y6
-	VPCMPUD          $0x06, Y28, Y6, K2
-	VPORD            Y27, Y7, K2, Y8
-	VPMOVDW          Y8, 32(DI)
+	VPANDD           Y31, Y7, Y7
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
+	VCMPPS           $0x03, Y6, Y6, K2
+	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
 	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y29, Y9, Y9
-	VPCMPUD          $0x06, Y28, Y9, K2
-	VPORD            Y27, Y10, K2, Y11
-	VPMOVDW          Y11, 48(DI)
+	VPANDD           Y31, Y10, Y10
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VCMPPS           $0x03, Y9, Y9, K2
+	VPORD            Y25, Y9, K2, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 32(DI)
 	MOVQ             R10, BX
 	IMUL3Q           $0x00000010, BX, BX
 	ADDQ             $0x00000007, BX
@@ -41494,12 +41376,9 @@ TEXT ·i32ToF16ONNXAVX512(SB), NOSPLIT, $512-56
 	VPBROADCASTD AX, Z31
 	MOVL         $0x00007fff, AX
 	VPBROADCASTD AX, Z30
-	MOVL         $0x7fffffff, AX
-	VPBROADCASTD AX, Z29
-	MOVL         $0x7f800000, AX
-	VPBROADCASTD AX, Z28
-	MOVL         $0x00000040, AX
-	VPBROADCASTD AX, Z27
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
 	MOVQ         CX, R10
 	ANDQ         $0x0000003f, R10
 	SUBQ         R10, CX
@@ -42383,12 +42262,9 @@ TEXT ·i32ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 	VPBROADCASTD AX, Z31
 	MOVL         $0x00007fff, AX
 	VPBROADCASTD AX, Z30
-	MOVL         $0x7fffffff, AX
-	VPBROADCASTD AX, Z29
-	MOVL         $0x7f800000, AX
-	VPBROADCASTD AX, Z28
-	MOVL         $0x00000040, AX
-	VPBROADCASTD AX, Z27
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
 	MOVQ         CX, R10
 	ANDQ         $0x0000003f, R10
 	SUBQ         R10, CX
@@ -42403,193 +42279,161 @@ four:
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Z2, Z1
+	VPSRLD           $0x10, Z0, Z1
 	VPANDD           Z31, Z1, Z1
-	VPADDD           Z30, Z2, Z2
-	VPADDD           Z1, Z2, Z2
-	VPSRLD           $0x10, Z2, Z2
-	VPMOVDW          Z2, (DI)
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
 	VMOVDQU32        64(SI), Z4
 	VCVTDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Z5, Z4
+	VPSRLD           $0x10, Z3, Z4
 	VPANDD           Z31, Z4, Z4
-	VPADDD           Z30, Z5, Z5
-	VPADDD           Z4, Z5, Z5
-	VPSRLD           $0x10, Z5, Z5
-	VPMOVDW          Z5, 32(DI)
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	VMOVDQU32        128(SI), Z7
 	VCVTDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Z8, Z7
+	VPSRLD           $0x10, Z6, Z7
 	VPANDD           Z31, Z7, Z7
-	VPADDD           Z30, Z8, Z8
-	VPADDD           Z7, Z8, Z8
-	VPSRLD           $0x10, Z8, Z8
-	VPMOVDW          Z8, 64(DI)
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
 	VMOVDQU32        192(SI), Z10
 	VCVTDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Z11, Z10
+	VPSRLD           $0x10, Z9, Z10
 	VPANDD           Z31, Z10, Z10
-	VPADDD           Z30, Z11, Z11
-	VPADDD           Z10, Z11, Z11
-	VPSRLD           $0x10, Z11, Z11
-	VPMOVDW          Z11, 96(DI)
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVDQU64        Z7, 64(DI)
 	VMOVDQU32        256(SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Z2, Z1
+	VPSRLD           $0x10, Z0, Z1
 	VPANDD           Z31, Z1, Z1
-	VPADDD           Z30, Z2, Z2
-	VPADDD           Z1, Z2, Z2
-	VPSRLD           $0x10, Z2, Z2
-	VPMOVDW          Z2, 128(DI)
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
 	VMOVDQU32        320(SI), Z4
 	VCVTDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Z5, Z4
+	VPSRLD           $0x10, Z3, Z4
 	VPANDD           Z31, Z4, Z4
-	VPADDD           Z30, Z5, Z5
-	VPADDD           Z4, Z5, Z5
-	VPSRLD           $0x10, Z5, Z5
-	VPMOVDW          Z5, 160(DI)
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVDQU64        Z1, 128(DI)
 	VMOVDQU32        384(SI), Z7
 	VCVTDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Z8, Z7
+	VPSRLD           $0x10, Z6, Z7
 	VPANDD           Z31, Z7, Z7
-	VPADDD           Z30, Z8, Z8
-	VPADDD           Z7, Z8, Z8
-	VPSRLD           $0x10, Z8, Z8
-	VPMOVDW          Z8, 192(DI)
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
 	VMOVDQU32        448(SI), Z10
 	VCVTDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Z11, Z10
+	VPSRLD           $0x10, Z9, Z10
 	VPANDD           Z31, Z10, Z10
-	VPADDD           Z30, Z11, Z11
-	VPADDD           Z10, Z11, Z11
-	VPSRLD           $0x10, Z11, Z11
-	VPMOVDW          Z11, 224(DI)
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVDQU64        Z7, 192(DI)
 	VMOVDQU32        512(SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Z2, Z1
+	VPSRLD           $0x10, Z0, Z1
 	VPANDD           Z31, Z1, Z1
-	VPADDD           Z30, Z2, Z2
-	VPADDD           Z1, Z2, Z2
-	VPSRLD           $0x10, Z2, Z2
-	VPMOVDW          Z2, 256(DI)
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
 	VMOVDQU32        576(SI), Z4
 	VCVTDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Z5, Z4
+	VPSRLD           $0x10, Z3, Z4
 	VPANDD           Z31, Z4, Z4
-	VPADDD           Z30, Z5, Z5
-	VPADDD           Z4, Z5, Z5
-	VPSRLD           $0x10, Z5, Z5
-	VPMOVDW          Z5, 288(DI)
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVDQU64        Z1, 256(DI)
 	VMOVDQU32        640(SI), Z7
 	VCVTDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Z8, Z7
+	VPSRLD           $0x10, Z6, Z7
 	VPANDD           Z31, Z7, Z7
-	VPADDD           Z30, Z8, Z8
-	VPADDD           Z7, Z8, Z8
-	VPSRLD           $0x10, Z8, Z8
-	VPMOVDW          Z8, 320(DI)
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
 	VMOVDQU32        704(SI), Z10
 	VCVTDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Z11, Z10
+	VPSRLD           $0x10, Z9, Z10
 	VPANDD           Z31, Z10, Z10
-	VPADDD           Z30, Z11, Z11
-	VPADDD           Z10, Z11, Z11
-	VPSRLD           $0x10, Z11, Z11
-	VPMOVDW          Z11, 352(DI)
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVDQU64        Z7, 320(DI)
 	VMOVDQU32        768(SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Z2, Z1
+	VPSRLD           $0x10, Z0, Z1
 	VPANDD           Z31, Z1, Z1
-	VPADDD           Z30, Z2, Z2
-	VPADDD           Z1, Z2, Z2
-	VPSRLD           $0x10, Z2, Z2
-	VPMOVDW          Z2, 384(DI)
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
 	VMOVDQU32        832(SI), Z4
 	VCVTDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Z5, Z4
+	VPSRLD           $0x10, Z3, Z4
 	VPANDD           Z31, Z4, Z4
-	VPADDD           Z30, Z5, Z5
-	VPADDD           Z4, Z5, Z5
-	VPSRLD           $0x10, Z5, Z5
-	VPMOVDW          Z5, 416(DI)
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVDQU64        Z1, 384(DI)
 	VMOVDQU32        896(SI), Z7
 	VCVTDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Z8, Z7
+	VPSRLD           $0x10, Z6, Z7
 	VPANDD           Z31, Z7, Z7
-	VPADDD           Z30, Z8, Z8
-	VPADDD           Z7, Z8, Z8
-	VPSRLD           $0x10, Z8, Z8
-	VPMOVDW          Z8, 448(DI)
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
 	VMOVDQU32        960(SI), Z10
 	VCVTDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Z11, Z10
+	VPSRLD           $0x10, Z9, Z10
 	VPANDD           Z31, Z10, Z10
-	VPADDD           Z30, Z11, Z11
-	VPADDD           Z10, Z11, Z11
-	VPSRLD           $0x10, Z11, Z11
-	VPMOVDW          Z11, 480(DI)
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVDQU64        Z7, 448(DI)
 	ADDQ             $0x00000400, SI
 	ADDQ             $0x00000200, DI
 	SUBQ             $0x00000100, CX
@@ -42605,49 +42449,41 @@ single:
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Z2, Z1
+	VPSRLD           $0x10, Z0, Z1
 	VPANDD           Z31, Z1, Z1
-	VPADDD           Z30, Z2, Z2
-	VPADDD           Z1, Z2, Z2
-	VPSRLD           $0x10, Z2, Z2
-	VPMOVDW          Z2, (DI)
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
 	VMOVDQU32        64(SI), Z4
 	VCVTDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Z5, Z4
+	VPSRLD           $0x10, Z3, Z4
 	VPANDD           Z31, Z4, Z4
-	VPADDD           Z30, Z5, Z5
-	VPADDD           Z4, Z5, Z5
-	VPSRLD           $0x10, Z5, Z5
-	VPMOVDW          Z5, 32(DI)
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	VMOVDQU32        128(SI), Z7
 	VCVTDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Z8, Z7
+	VPSRLD           $0x10, Z6, Z7
 	VPANDD           Z31, Z7, Z7
-	VPADDD           Z30, Z8, Z8
-	VPADDD           Z7, Z8, Z8
-	VPSRLD           $0x10, Z8, Z8
-	VPMOVDW          Z8, 64(DI)
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
 	VMOVDQU32        192(SI), Z10
 	VCVTDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Z11, Z10
+	VPSRLD           $0x10, Z9, Z10
 	VPANDD           Z31, Z10, Z10
-	VPADDD           Z30, Z11, Z11
-	VPADDD           Z10, Z11, Z11
-	VPSRLD           $0x10, Z11, Z11
-	VPMOVDW          Z11, 96(DI)
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVDQU64        Z7, 64(DI)
 	ADDQ             $0x00000100, SI
 	ADDQ             $0x00000080, DI
 	SUBQ             $0x00000040, CX
@@ -42676,49 +42512,41 @@ tail:
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Z2, Z1
+	VPSRLD           $0x10, Z0, Z1
 	VPANDD           Z31, Z1, Z1
-	VPADDD           Z30, Z2, Z2
-	VPADDD           Z1, Z2, Z2
-	VPSRLD           $0x10, Z2, Z2
-	VPMOVDW          Z2, (DI)
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
 	VMOVDQU32        64(SI), Z4
 	VCVTDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Z5, Z4
+	VPSRLD           $0x10, Z3, Z4
 	VPANDD           Z31, Z4, Z4
-	VPADDD           Z30, Z5, Z5
-	VPADDD           Z4, Z5, Z5
-	VPSRLD           $0x10, Z5, Z5
-	VPMOVDW          Z5, 32(DI)
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	VMOVDQU32        128(SI), Z7
 	VCVTDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Z8, Z7
+	VPSRLD           $0x10, Z6, Z7
 	VPANDD           Z31, Z7, Z7
-	VPADDD           Z30, Z8, Z8
-	VPADDD           Z7, Z8, Z8
-	VPSRLD           $0x10, Z8, Z8
-	VPMOVDW          Z8, 64(DI)
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
 	VMOVDQU32        192(SI), Z10
 	VCVTDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Z11, Z10
+	VPSRLD           $0x10, Z9, Z10
 	VPANDD           Z31, Z10, Z10
-	VPADDD           Z30, Z11, Z11
-	VPADDD           Z10, Z11, Z11
-	VPSRLD           $0x10, Z11, Z11
-	VPMOVDW          Z11, 96(DI)
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVDQU64        Z7, 64(DI)
 	JMP              done
 
 frame:
@@ -42756,49 +42584,41 @@ copied:
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Z2, Z1
+	VPSRLD           $0x10, Z0, Z1
 	VPANDD           Z31, Z1, Z1
-	VPADDD           Z30, Z2, Z2
-	VPADDD           Z1, Z2, Z2
-	VPSRLD           $0x10, Z2, Z2
-	VPMOVDW          Z2, (DI)
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
 	VMOVDQU32        64(SI), Z4
 	VCVTDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Z5, Z4
+	VPSRLD           $0x10, Z3, Z4
 	VPANDD           Z31, Z4, Z4
-	VPADDD           Z30, Z5, Z5
-	VPADDD           Z4, Z5, Z5
-	VPSRLD           $0x10, Z5, Z5
-	VPMOVDW          Z5, 32(DI)
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	VMOVDQU32        128(SI), Z7
 	VCVTDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Z8, Z7
+	VPSRLD           $0x10, Z6, Z7
 	VPANDD           Z31, Z7, Z7
-	VPADDD           Z30, Z8, Z8
-	VPADDD           Z7, Z8, Z8
-	VPSRLD           $0x10, Z8, Z8
-	VPMOVDW          Z8, 64(DI)
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
 	VMOVDQU32        192(SI), Z10
 	VCVTDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Z11, Z10
+	VPSRLD           $0x10, Z9, Z10
 	VPANDD           Z31, Z10, Z10
-	VPADDD           Z30, Z11, Z11
-	VPADDD           Z10, Z11, Z11
-	VPSRLD           $0x10, Z11, Z11
-	VPMOVDW          Z11, 96(DI)
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVDQU64        Z7, 64(DI)
 	MOVQ             R10, BX
 	IMUL3Q           $0x00000010, BX, BX
 	ADDQ             $0x00000007, BX
@@ -43608,12 +43428,9 @@ TEXT ·u32ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 	VPBROADCASTD AX, Z31
 	MOVL         $0x00007fff, AX
 	VPBROADCASTD AX, Z30
-	MOVL         $0x7fffffff, AX
-	VPBROADCASTD AX, Z29
-	MOVL         $0x7f800000, AX
-	VPBROADCASTD AX, Z28
-	MOVL         $0x00000040, AX
-	VPBROADCASTD AX, Z27
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
 	MOVQ         CX, R10
 	ANDQ         $0x0000003f, R10
 	SUBQ         R10, CX
@@ -43628,193 +43445,161 @@ four:
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Z2, Z1
+	VPSRLD            $0x10, Z0, Z1
 	VPANDD            Z31, Z1, Z1
-	VPADDD            Z30, Z2, Z2
-	VPADDD            Z1, Z2, Z2
-	VPSRLD            $0x10, Z2, Z2
-	VPMOVDW           Z2, (DI)
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
 	VMOVDQU32         64(SI), Z4
 	VCVTUDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Z5, Z4
+	VPSRLD            $0x10, Z3, Z4
 	VPANDD            Z31, Z4, Z4
-	VPADDD            Z30, Z5, Z5
-	VPADDD            Z4, Z5, Z5
-	VPSRLD            $0x10, Z5, Z5
-	VPMOVDW           Z5, 32(DI)
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVDQU64         Z1, (DI)
 	VMOVDQU32         128(SI), Z7
 	VCVTUDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Z8, Z7
+	VPSRLD            $0x10, Z6, Z7
 	VPANDD            Z31, Z7, Z7
-	VPADDD            Z30, Z8, Z8
-	VPADDD            Z7, Z8, Z8
-	VPSRLD            $0x10, Z8, Z8
-	VPMOVDW           Z8, 64(DI)
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
 	VMOVDQU32         192(SI), Z10
 	VCVTUDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Z11, Z10
+	VPSRLD            $0x10, Z9, Z10
 	VPANDD            Z31, Z10, Z10
-	VPADDD            Z30, Z11, Z11
-	VPADDD            Z10, Z11, Z11
-	VPSRLD            $0x10, Z11, Z11
-	VPMOVDW           Z11, 96(DI)
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVDQU64         Z7, 64(DI)
 	VMOVDQU32         256(SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Z2, Z1
+	VPSRLD            $0x10, Z0, Z1
 	VPANDD            Z31, Z1, Z1
-	VPADDD            Z30, Z2, Z2
-	VPADDD            Z1, Z2, Z2
-	VPSRLD            $0x10, Z2, Z2
-	VPMOVDW           Z2, 128(DI)
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
 	VMOVDQU32         320(SI), Z4
 	VCVTUDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Z5, Z4
+	VPSRLD            $0x10, Z3, Z4
 	VPANDD            Z31, Z4, Z4
-	VPADDD            Z30, Z5, Z5
-	VPADDD            Z4, Z5, Z5
-	VPSRLD            $0x10, Z5, Z5
-	VPMOVDW           Z5, 160(DI)
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVDQU64         Z1, 128(DI)
 	VMOVDQU32         384(SI), Z7
 	VCVTUDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Z8, Z7
+	VPSRLD            $0x10, Z6, Z7
 	VPANDD            Z31, Z7, Z7
-	VPADDD            Z30, Z8, Z8
-	VPADDD            Z7, Z8, Z8
-	VPSRLD            $0x10, Z8, Z8
-	VPMOVDW           Z8, 192(DI)
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
 	VMOVDQU32         448(SI), Z10
 	VCVTUDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Z11, Z10
+	VPSRLD            $0x10, Z9, Z10
 	VPANDD            Z31, Z10, Z10
-	VPADDD            Z30, Z11, Z11
-	VPADDD            Z10, Z11, Z11
-	VPSRLD            $0x10, Z11, Z11
-	VPMOVDW           Z11, 224(DI)
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVDQU64         Z7, 192(DI)
 	VMOVDQU32         512(SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Z2, Z1
+	VPSRLD            $0x10, Z0, Z1
 	VPANDD            Z31, Z1, Z1
-	VPADDD            Z30, Z2, Z2
-	VPADDD            Z1, Z2, Z2
-	VPSRLD            $0x10, Z2, Z2
-	VPMOVDW           Z2, 256(DI)
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
 	VMOVDQU32         576(SI), Z4
 	VCVTUDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Z5, Z4
+	VPSRLD            $0x10, Z3, Z4
 	VPANDD            Z31, Z4, Z4
-	VPADDD            Z30, Z5, Z5
-	VPADDD            Z4, Z5, Z5
-	VPSRLD            $0x10, Z5, Z5
-	VPMOVDW           Z5, 288(DI)
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVDQU64         Z1, 256(DI)
 	VMOVDQU32         640(SI), Z7
 	VCVTUDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Z8, Z7
+	VPSRLD            $0x10, Z6, Z7
 	VPANDD            Z31, Z7, Z7
-	VPADDD            Z30, Z8, Z8
-	VPADDD            Z7, Z8, Z8
-	VPSRLD            $0x10, Z8, Z8
-	VPMOVDW           Z8, 320(DI)
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
 	VMOVDQU32         704(SI), Z10
 	VCVTUDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Z11, Z10
+	VPSRLD            $0x10, Z9, Z10
 	VPANDD            Z31, Z10, Z10
-	VPADDD            Z30, Z11, Z11
-	VPADDD            Z10, Z11, Z11
-	VPSRLD            $0x10, Z11, Z11
-	VPMOVDW           Z11, 352(DI)
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVDQU64         Z7, 320(DI)
 	VMOVDQU32         768(SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Z2, Z1
+	VPSRLD            $0x10, Z0, Z1
 	VPANDD            Z31, Z1, Z1
-	VPADDD            Z30, Z2, Z2
-	VPADDD            Z1, Z2, Z2
-	VPSRLD            $0x10, Z2, Z2
-	VPMOVDW           Z2, 384(DI)
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
 	VMOVDQU32         832(SI), Z4
 	VCVTUDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Z5, Z4
+	VPSRLD            $0x10, Z3, Z4
 	VPANDD            Z31, Z4, Z4
-	VPADDD            Z30, Z5, Z5
-	VPADDD            Z4, Z5, Z5
-	VPSRLD            $0x10, Z5, Z5
-	VPMOVDW           Z5, 416(DI)
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVDQU64         Z1, 384(DI)
 	VMOVDQU32         896(SI), Z7
 	VCVTUDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Z8, Z7
+	VPSRLD            $0x10, Z6, Z7
 	VPANDD            Z31, Z7, Z7
-	VPADDD            Z30, Z8, Z8
-	VPADDD            Z7, Z8, Z8
-	VPSRLD            $0x10, Z8, Z8
-	VPMOVDW           Z8, 448(DI)
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
 	VMOVDQU32         960(SI), Z10
 	VCVTUDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Z11, Z10
+	VPSRLD            $0x10, Z9, Z10
 	VPANDD            Z31, Z10, Z10
-	VPADDD            Z30, Z11, Z11
-	VPADDD            Z10, Z11, Z11
-	VPSRLD            $0x10, Z11, Z11
-	VPMOVDW           Z11, 480(DI)
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVDQU64         Z7, 448(DI)
 	ADDQ              $0x00000400, SI
 	ADDQ              $0x00000200, DI
 	SUBQ              $0x00000100, CX
@@ -43830,49 +43615,41 @@ single:
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Z2, Z1
+	VPSRLD            $0x10, Z0, Z1
 	VPANDD            Z31, Z1, Z1
-	VPADDD            Z30, Z2, Z2
-	VPADDD            Z1, Z2, Z2
-	VPSRLD            $0x10, Z2, Z2
-	VPMOVDW           Z2, (DI)
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
 	VMOVDQU32         64(SI), Z4
 	VCVTUDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Z5, Z4
+	VPSRLD            $0x10, Z3, Z4
 	VPANDD            Z31, Z4, Z4
-	VPADDD            Z30, Z5, Z5
-	VPADDD            Z4, Z5, Z5
-	VPSRLD            $0x10, Z5, Z5
-	VPMOVDW           Z5, 32(DI)
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVDQU64         Z1, (DI)
 	VMOVDQU32         128(SI), Z7
 	VCVTUDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Z8, Z7
+	VPSRLD            $0x10, Z6, Z7
 	VPANDD            Z31, Z7, Z7
-	VPADDD            Z30, Z8, Z8
-	VPADDD            Z7, Z8, Z8
-	VPSRLD            $0x10, Z8, Z8
-	VPMOVDW           Z8, 64(DI)
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
 	VMOVDQU32         192(SI), Z10
 	VCVTUDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Z11, Z10
+	VPSRLD            $0x10, Z9, Z10
 	VPANDD            Z31, Z10, Z10
-	VPADDD            Z30, Z11, Z11
-	VPADDD            Z10, Z11, Z11
-	VPSRLD            $0x10, Z11, Z11
-	VPMOVDW           Z11, 96(DI)
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVDQU64         Z7, 64(DI)
 	ADDQ              $0x00000100, SI
 	ADDQ              $0x00000080, DI
 	SUBQ              $0x00000040, CX
@@ -43901,49 +43678,41 @@ tail:
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Z2, Z1
+	VPSRLD            $0x10, Z0, Z1
 	VPANDD            Z31, Z1, Z1
-	VPADDD            Z30, Z2, Z2
-	VPADDD            Z1, Z2, Z2
-	VPSRLD            $0x10, Z2, Z2
-	VPMOVDW           Z2, (DI)
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
 	VMOVDQU32         64(SI), Z4
 	VCVTUDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Z5, Z4
+	VPSRLD            $0x10, Z3, Z4
 	VPANDD            Z31, Z4, Z4
-	VPADDD            Z30, Z5, Z5
-	VPADDD            Z4, Z5, Z5
-	VPSRLD            $0x10, Z5, Z5
-	VPMOVDW           Z5, 32(DI)
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVDQU64         Z1, (DI)
 	VMOVDQU32         128(SI), Z7
 	VCVTUDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Z8, Z7
+	VPSRLD            $0x10, Z6, Z7
 	VPANDD            Z31, Z7, Z7
-	VPADDD            Z30, Z8, Z8
-	VPADDD            Z7, Z8, Z8
-	VPSRLD            $0x10, Z8, Z8
-	VPMOVDW           Z8, 64(DI)
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
 	VMOVDQU32         192(SI), Z10
 	VCVTUDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Z11, Z10
+	VPSRLD            $0x10, Z9, Z10
 	VPANDD            Z31, Z10, Z10
-	VPADDD            Z30, Z11, Z11
-	VPADDD            Z10, Z11, Z11
-	VPSRLD            $0x10, Z11, Z11
-	VPMOVDW           Z11, 96(DI)
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVDQU64         Z7, 64(DI)
 	JMP               done
 
 frame:
@@ -43981,49 +43750,41 @@ copied:
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Z2, Z1
+	VPSRLD            $0x10, Z0, Z1
 	VPANDD            Z31, Z1, Z1
-	VPADDD            Z30, Z2, Z2
-	VPADDD            Z1, Z2, Z2
-	VPSRLD            $0x10, Z2, Z2
-	VPMOVDW           Z2, (DI)
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
 	VMOVDQU32         64(SI), Z4
 	VCVTUDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Z5, Z4
+	VPSRLD            $0x10, Z3, Z4
 	VPANDD            Z31, Z4, Z4
-	VPADDD            Z30, Z5, Z5
-	VPADDD            Z4, Z5, Z5
-	VPSRLD            $0x10, Z5, Z5
-	VPMOVDW           Z5, 32(DI)
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVDQU64         Z1, (DI)
 	VMOVDQU32         128(SI), Z7
 	VCVTUDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Z8, Z7
+	VPSRLD            $0x10, Z6, Z7
 	VPANDD            Z31, Z7, Z7
-	VPADDD            Z30, Z8, Z8
-	VPADDD            Z7, Z8, Z8
-	VPSRLD            $0x10, Z8, Z8
-	VPMOVDW           Z8, 64(DI)
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
 	VMOVDQU32         192(SI), Z10
 	VCVTUDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Z11, Z10
+	VPSRLD            $0x10, Z9, Z10
 	VPANDD            Z31, Z10, Z10
-	VPADDD            Z30, Z11, Z11
-	VPADDD            Z10, Z11, Z11
-	VPSRLD            $0x10, Z11, Z11
-	VPMOVDW           Z11, 96(DI)
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVDQU64         Z7, 64(DI)
 	MOVQ              R10, BX
 	IMUL3Q            $0x00000010, BX, BX
 	ADDQ              $0x00000007, BX
@@ -45187,12 +44948,9 @@ TEXT ·i64ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 	VPBROADCASTD AX, Z31
 	MOVL         $0x00007fff, AX
 	VPBROADCASTD AX, Z30
-	MOVL         $0x7fffffff, AX
-	VPBROADCASTD AX, Z29
-	MOVL         $0x7f800000, AX
-	VPBROADCASTD AX, Z28
-	MOVL         $0x00000040, AX
-	VPBROADCASTD AX, Z27
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
 	MOVQ         CX, R10
 	ANDQ         $0x0000001f, R10
 	SUBQ         R10, CX
@@ -45207,193 +44965,161 @@ four:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
-	VPMOVDW          Y2, (DI)
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
-	VPMOVDW          Y5, 16(DI)
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
-	VPMOVDW          Y8, 32(DI)
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
-	VPMOVDW          Y11, 48(DI)
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 32(DI)
 	VMOVDQU64        256(SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
-	VPMOVDW          Y2, 64(DI)
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        320(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
-	VPMOVDW          Y5, 80(DI)
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, 64(DI)
 	VMOVDQU64        384(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
-	VPMOVDW          Y8, 96(DI)
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        448(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
-	VPMOVDW          Y11, 112(DI)
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 96(DI)
 	VMOVDQU64        512(SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
-	VPMOVDW          Y2, 128(DI)
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        576(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
-	VPMOVDW          Y5, 144(DI)
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, 128(DI)
 	VMOVDQU64        640(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
-	VPMOVDW          Y8, 160(DI)
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        704(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
-	VPMOVDW          Y11, 176(DI)
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 160(DI)
 	VMOVDQU64        768(SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
-	VPMOVDW          Y2, 192(DI)
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        832(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
-	VPMOVDW          Y5, 208(DI)
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, 192(DI)
 	VMOVDQU64        896(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
-	VPMOVDW          Y8, 224(DI)
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        960(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
-	VPMOVDW          Y11, 240(DI)
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 224(DI)
 	ADDQ             $0x00000400, SI
 	ADDQ             $0x00000100, DI
 	SUBQ             $0x00000080, CX
@@ -45409,49 +45135,41 @@ single:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
-	VPMOVDW          Y2, (DI)
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
-	VPMOVDW          Y5, 16(DI)
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
-	VPMOVDW          Y8, 32(DI)
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
-	VPMOVDW          Y11, 48(DI)
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 32(DI)
 	ADDQ             $0x00000100, SI
 	ADDQ             $0x00000040, DI
 	SUBQ             $0x00000020, CX
@@ -45480,49 +45198,41 @@ tail:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
-	VPMOVDW          Y2, (DI)
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
-	VPMOVDW          Y5, 16(DI)
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
-	VPMOVDW          Y8, 32(DI)
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
-	VPMOVDW          Y11, 48(DI)
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 32(DI)
 	JMP              done
 
 frame:
@@ -45560,49 +45270,41 @@ copied:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
-	VPMOVDW          Y2, (DI)
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
-	VPMOVDW          Y5, 16(DI)
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
-	VPMOVDW          Y8, 32(DI)
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
-	VPMOVDW          Y11, 48(DI)
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 32(DI)
 	MOVQ             R10, BX
 	IMUL3Q           $0x00000010, BX, BX
 	ADDQ             $0x00000007, BX
@@ -46754,12 +46456,9 @@ TEXT ·u64ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 	VPBROADCASTD AX, Z31
 	MOVL         $0x00007fff, AX
 	VPBROADCASTD AX, Z30
-	MOVL         $0x7fffffff, AX
-	VPBROADCASTD AX, Z29
-	MOVL         $0x7f800000, AX
-	VPBROADCASTD AX, Z28
-	MOVL         $0x00000040, AX
-	VPBROADCASTD AX, Z27
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
 	MOVQ         CX, R10
 	ANDQ         $0x0000001f, R10
 	SUBQ         R10, CX
@@ -46774,193 +46473,161 @@ four:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Y2, Y1
+	VPSRLD            $0x10, Y0, Y1
 	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y2, Y2
-	VPADDD            Y1, Y2, Y2
-	VPSRLD            $0x10, Y2, Y2
-	VPMOVDW           Y2, (DI)
+	VPADDD            Y30, Y1, Y1
+	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         64(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Y5, Y4
+	VPSRLD            $0x10, Y3, Y4
 	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y5, Y5
-	VPADDD            Y4, Y5, Y5
-	VPSRLD            $0x10, Y5, Y5
-	VPMOVDW           Y5, 16(DI)
+	VPADDD            Y30, Y4, Y4
+	VPADDD            Y3, Y4, Y4
+	VPERMT2W          Y4, Y26, Y1
+	VMOVDQU           Y1, (DI)
 	VMOVDQU64         128(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Y8, Y7
+	VPSRLD            $0x10, Y6, Y7
 	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y8, Y8
-	VPADDD            Y7, Y8, Y8
-	VPSRLD            $0x10, Y8, Y8
-	VPMOVDW           Y8, 32(DI)
+	VPADDD            Y30, Y7, Y7
+	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         192(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Y11, Y10
+	VPSRLD            $0x10, Y9, Y10
 	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y11, Y11
-	VPADDD            Y10, Y11, Y11
-	VPSRLD            $0x10, Y11, Y11
-	VPMOVDW           Y11, 48(DI)
+	VPADDD            Y30, Y10, Y10
+	VPADDD            Y9, Y10, Y10
+	VPERMT2W          Y10, Y26, Y7
+	VMOVDQU           Y7, 32(DI)
 	VMOVDQU64         256(SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Y2, Y1
+	VPSRLD            $0x10, Y0, Y1
 	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y2, Y2
-	VPADDD            Y1, Y2, Y2
-	VPSRLD            $0x10, Y2, Y2
-	VPMOVDW           Y2, 64(DI)
+	VPADDD            Y30, Y1, Y1
+	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         320(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Y5, Y4
+	VPSRLD            $0x10, Y3, Y4
 	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y5, Y5
-	VPADDD            Y4, Y5, Y5
-	VPSRLD            $0x10, Y5, Y5
-	VPMOVDW           Y5, 80(DI)
+	VPADDD            Y30, Y4, Y4
+	VPADDD            Y3, Y4, Y4
+	VPERMT2W          Y4, Y26, Y1
+	VMOVDQU           Y1, 64(DI)
 	VMOVDQU64         384(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Y8, Y7
+	VPSRLD            $0x10, Y6, Y7
 	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y8, Y8
-	VPADDD            Y7, Y8, Y8
-	VPSRLD            $0x10, Y8, Y8
-	VPMOVDW           Y8, 96(DI)
+	VPADDD            Y30, Y7, Y7
+	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         448(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Y11, Y10
+	VPSRLD            $0x10, Y9, Y10
 	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y11, Y11
-	VPADDD            Y10, Y11, Y11
-	VPSRLD            $0x10, Y11, Y11
-	VPMOVDW           Y11, 112(DI)
+	VPADDD            Y30, Y10, Y10
+	VPADDD            Y9, Y10, Y10
+	VPERMT2W          Y10, Y26, Y7
+	VMOVDQU           Y7, 96(DI)
 	VMOVDQU64         512(SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Y2, Y1
+	VPSRLD            $0x10, Y0, Y1
 	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y2, Y2
-	VPADDD            Y1, Y2, Y2
-	VPSRLD            $0x10, Y2, Y2
-	VPMOVDW           Y2, 128(DI)
+	VPADDD            Y30, Y1, Y1
+	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         576(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Y5, Y4
+	VPSRLD            $0x10, Y3, Y4
 	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y5, Y5
-	VPADDD            Y4, Y5, Y5
-	VPSRLD            $0x10, Y5, Y5
-	VPMOVDW           Y5, 144(DI)
+	VPADDD            Y30, Y4, Y4
+	VPADDD            Y3, Y4, Y4
+	VPERMT2W          Y4, Y26, Y1
+	VMOVDQU           Y1, 128(DI)
 	VMOVDQU64         640(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Y8, Y7
+	VPSRLD            $0x10, Y6, Y7
 	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y8, Y8
-	VPADDD            Y7, Y8, Y8
-	VPSRLD            $0x10, Y8, Y8
-	VPMOVDW           Y8, 160(DI)
+	VPADDD            Y30, Y7, Y7
+	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         704(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Y11, Y10
+	VPSRLD            $0x10, Y9, Y10
 	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y11, Y11
-	VPADDD            Y10, Y11, Y11
-	VPSRLD            $0x10, Y11, Y11
-	VPMOVDW           Y11, 176(DI)
+	VPADDD            Y30, Y10, Y10
+	VPADDD            Y9, Y10, Y10
+	VPERMT2W          Y10, Y26, Y7
+	VMOVDQU           Y7, 160(DI)
 	VMOVDQU64         768(SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Y2, Y1
+	VPSRLD            $0x10, Y0, Y1
 	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y2, Y2
-	VPADDD            Y1, Y2, Y2
-	VPSRLD            $0x10, Y2, Y2
-	VPMOVDW           Y2, 192(DI)
+	VPADDD            Y30, Y1, Y1
+	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         832(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Y5, Y4
+	VPSRLD            $0x10, Y3, Y4
 	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y5, Y5
-	VPADDD            Y4, Y5, Y5
-	VPSRLD            $0x10, Y5, Y5
-	VPMOVDW           Y5, 208(DI)
+	VPADDD            Y30, Y4, Y4
+	VPADDD            Y3, Y4, Y4
+	VPERMT2W          Y4, Y26, Y1
+	VMOVDQU           Y1, 192(DI)
 	VMOVDQU64         896(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Y8, Y7
+	VPSRLD            $0x10, Y6, Y7
 	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y8, Y8
-	VPADDD            Y7, Y8, Y8
-	VPSRLD            $0x10, Y8, Y8
-	VPMOVDW           Y8, 224(DI)
+	VPADDD            Y30, Y7, Y7
+	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         960(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Y11, Y10
+	VPSRLD            $0x10, Y9, Y10
 	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y11, Y11
-	VPADDD            Y10, Y11, Y11
-	VPSRLD            $0x10, Y11, Y11
-	VPMOVDW           Y11, 240(DI)
+	VPADDD            Y30, Y10, Y10
+	VPADDD            Y9, Y10, Y10
+	VPERMT2W          Y10, Y26, Y7
+	VMOVDQU           Y7, 224(DI)
 	ADDQ              $0x00000400, SI
 	ADDQ              $0x00000100, DI
 	SUBQ              $0x00000080, CX
@@ -46976,49 +46643,41 @@ single:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Y2, Y1
+	VPSRLD            $0x10, Y0, Y1
 	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y2, Y2
-	VPADDD            Y1, Y2, Y2
-	VPSRLD            $0x10, Y2, Y2
-	VPMOVDW           Y2, (DI)
+	VPADDD            Y30, Y1, Y1
+	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         64(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Y5, Y4
+	VPSRLD            $0x10, Y3, Y4
 	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y5, Y5
-	VPADDD            Y4, Y5, Y5
-	VPSRLD            $0x10, Y5, Y5
-	VPMOVDW           Y5, 16(DI)
+	VPADDD            Y30, Y4, Y4
+	VPADDD            Y3, Y4, Y4
+	VPERMT2W          Y4, Y26, Y1
+	VMOVDQU           Y1, (DI)
 	VMOVDQU64         128(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Y8, Y7
+	VPSRLD            $0x10, Y6, Y7
 	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y8, Y8
-	VPADDD            Y7, Y8, Y8
-	VPSRLD            $0x10, Y8, Y8
-	VPMOVDW           Y8, 32(DI)
+	VPADDD            Y30, Y7, Y7
+	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         192(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Y11, Y10
+	VPSRLD            $0x10, Y9, Y10
 	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y11, Y11
-	VPADDD            Y10, Y11, Y11
-	VPSRLD            $0x10, Y11, Y11
-	VPMOVDW           Y11, 48(DI)
+	VPADDD            Y30, Y10, Y10
+	VPADDD            Y9, Y10, Y10
+	VPERMT2W          Y10, Y26, Y7
+	VMOVDQU           Y7, 32(DI)
 	ADDQ              $0x00000100, SI
 	ADDQ              $0x00000040, DI
 	SUBQ              $0x00000020, CX
@@ -47047,49 +46706,41 @@ tail:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Y2, Y1
+	VPSRLD            $0x10, Y0, Y1
 	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y2, Y2
-	VPADDD            Y1, Y2, Y2
-	VPSRLD            $0x10, Y2, Y2
-	VPMOVDW           Y2, (DI)
+	VPADDD            Y30, Y1, Y1
+	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         64(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Y5, Y4
+	VPSRLD            $0x10, Y3, Y4
 	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y5, Y5
-	VPADDD            Y4, Y5, Y5
-	VPSRLD            $0x10, Y5, Y5
-	VPMOVDW           Y5, 16(DI)
+	VPADDD            Y30, Y4, Y4
+	VPADDD            Y3, Y4, Y4
+	VPERMT2W          Y4, Y26, Y1
+	VMOVDQU           Y1, (DI)
 	VMOVDQU64         128(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Y8, Y7
+	VPSRLD            $0x10, Y6, Y7
 	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y8, Y8
-	VPADDD            Y7, Y8, Y8
-	VPSRLD            $0x10, Y8, Y8
-	VPMOVDW           Y8, 32(DI)
+	VPADDD            Y30, Y7, Y7
+	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         192(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Y11, Y10
+	VPSRLD            $0x10, Y9, Y10
 	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y11, Y11
-	VPADDD            Y10, Y11, Y11
-	VPSRLD            $0x10, Y11, Y11
-	VPMOVDW           Y11, 48(DI)
+	VPADDD            Y30, Y10, Y10
+	VPADDD            Y9, Y10, Y10
+	VPERMT2W          Y10, Y26, Y7
+	VMOVDQU           Y7, 32(DI)
 	JMP               done
 
 frame:
@@ -47127,49 +46778,41 @@ copied:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Y2, Y1
+	VPSRLD            $0x10, Y0, Y1
 	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y2, Y2
-	VPADDD            Y1, Y2, Y2
-	VPSRLD            $0x10, Y2, Y2
-	VPMOVDW           Y2, (DI)
+	VPADDD            Y30, Y1, Y1
+	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         64(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Y5, Y4
+	VPSRLD            $0x10, Y3, Y4
 	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y5, Y5
-	VPADDD            Y4, Y5, Y5
-	VPSRLD            $0x10, Y5, Y5
-	VPMOVDW           Y5, 16(DI)
+	VPADDD            Y30, Y4, Y4
+	VPADDD            Y3, Y4, Y4
+	VPERMT2W          Y4, Y26, Y1
+	VMOVDQU           Y1, (DI)
 	VMOVDQU64         128(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Y8, Y7
+	VPSRLD            $0x10, Y6, Y7
 	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y8, Y8
-	VPADDD            Y7, Y8, Y8
-	VPSRLD            $0x10, Y8, Y8
-	VPMOVDW           Y8, 32(DI)
+	VPADDD            Y30, Y7, Y7
+	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         192(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Y11, Y10
+	VPSRLD            $0x10, Y9, Y10
 	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y11, Y11
-	VPADDD            Y10, Y11, Y11
-	VPSRLD            $0x10, Y11, Y11
-	VPMOVDW           Y11, 48(DI)
+	VPADDD            Y30, Y10, Y10
+	VPADDD            Y9, Y10, Y10
+	VPERMT2W          Y10, Y26, Y7
+	VMOVDQU           Y7, 32(DI)
 	MOVQ              R10, BX
 	IMUL3Q            $0x00000010, BX, BX
 	ADDQ              $0x00000007, BX
@@ -47699,12 +47342,9 @@ TEXT ·f64ToF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 	VPBROADCASTD AX, Z31
 	MOVL         $0x00007fff, AX
 	VPBROADCASTD AX, Z30
-	MOVL         $0x7fffffff, AX
-	VPBROADCASTD AX, Z29
-	MOVL         $0x7f800000, AX
-	VPBROADCASTD AX, Z28
-	MOVL         $0x00000040, AX
-	VPBROADCASTD AX, Z27
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
 	MOVQ         CX, R10
 	ANDQ         $0x0000001f, R10
 	SUBQ         R10, CX
@@ -48812,12 +48452,9 @@ TEXT ·f64ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 	VPBROADCASTD AX, Z31
 	MOVL         $0x00007fff, AX
 	VPBROADCASTD AX, Z30
-	MOVL         $0x7fffffff, AX
-	VPBROADCASTD AX, Z29
-	MOVL         $0x7f800000, AX
-	VPBROADCASTD AX, Z28
-	MOVL         $0x00000040, AX
-	VPBROADCASTD AX, Z27
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
 	MOVQ         CX, R10
 	ANDQ         $0x0000001f, R10
 	SUBQ         R10, CX
@@ -48832,257 +48469,193 @@ four:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
 	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y29, Y0, Y0
-	VPCMPUD          $0x06, Y28, Y0, K2
-	VPORD            Y27, Y1, K2, Y2
-	VPMOVDW          Y2, (DI)
+	VPANDD           Y31, Y1, Y1
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
+	VCMPPS           $0x03, Y0, Y0, K2
+	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
 	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y29, Y3, Y3
-	VPCMPUD          $0x06, Y28, Y3, K2
-	VPORD            Y27, Y4, K2, Y5
-	VPMOVDW          Y5, 16(DI)
+	VPANDD           Y31, Y4, Y4
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VCMPPS           $0x03, Y3, Y3, K2
+	VPORD            Y25, Y3, K2, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
 	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y29, Y6, Y6
-	VPCMPUD          $0x06, Y28, Y6, K2
-	VPORD            Y27, Y7, K2, Y8
-	VPMOVDW          Y8, 32(DI)
+	VPANDD           Y31, Y7, Y7
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
+	VCMPPS           $0x03, Y6, Y6, K2
+	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
 	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y29, Y9, Y9
-	VPCMPUD          $0x06, Y28, Y9, K2
-	VPORD            Y27, Y10, K2, Y11
-	VPMOVDW          Y11, 48(DI)
+	VPANDD           Y31, Y10, Y10
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VCMPPS           $0x03, Y9, Y9, K2
+	VPORD            Y25, Y9, K2, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 32(DI)
 	VMOVDQU64        256(SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
 	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y29, Y0, Y0
-	VPCMPUD          $0x06, Y28, Y0, K2
-	VPORD            Y27, Y1, K2, Y2
-	VPMOVDW          Y2, 64(DI)
+	VPANDD           Y31, Y1, Y1
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
+	VCMPPS           $0x03, Y0, Y0, K2
+	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        320(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
 	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y29, Y3, Y3
-	VPCMPUD          $0x06, Y28, Y3, K2
-	VPORD            Y27, Y4, K2, Y5
-	VPMOVDW          Y5, 80(DI)
+	VPANDD           Y31, Y4, Y4
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VCMPPS           $0x03, Y3, Y3, K2
+	VPORD            Y25, Y3, K2, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, 64(DI)
 	VMOVDQU64        384(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
 	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y29, Y6, Y6
-	VPCMPUD          $0x06, Y28, Y6, K2
-	VPORD            Y27, Y7, K2, Y8
-	VPMOVDW          Y8, 96(DI)
+	VPANDD           Y31, Y7, Y7
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
+	VCMPPS           $0x03, Y6, Y6, K2
+	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        448(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
 	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y29, Y9, Y9
-	VPCMPUD          $0x06, Y28, Y9, K2
-	VPORD            Y27, Y10, K2, Y11
-	VPMOVDW          Y11, 112(DI)
+	VPANDD           Y31, Y10, Y10
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VCMPPS           $0x03, Y9, Y9, K2
+	VPORD            Y25, Y9, K2, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 96(DI)
 	VMOVDQU64        512(SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
 	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y29, Y0, Y0
-	VPCMPUD          $0x06, Y28, Y0, K2
-	VPORD            Y27, Y1, K2, Y2
-	VPMOVDW          Y2, 128(DI)
+	VPANDD           Y31, Y1, Y1
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
+	VCMPPS           $0x03, Y0, Y0, K2
+	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        576(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
 	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y29, Y3, Y3
-	VPCMPUD          $0x06, Y28, Y3, K2
-	VPORD            Y27, Y4, K2, Y5
-	VPMOVDW          Y5, 144(DI)
+	VPANDD           Y31, Y4, Y4
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VCMPPS           $0x03, Y3, Y3, K2
+	VPORD            Y25, Y3, K2, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, 128(DI)
 	VMOVDQU64        640(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
 	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y29, Y6, Y6
-	VPCMPUD          $0x06, Y28, Y6, K2
-	VPORD            Y27, Y7, K2, Y8
-	VPMOVDW          Y8, 160(DI)
+	VPANDD           Y31, Y7, Y7
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
+	VCMPPS           $0x03, Y6, Y6, K2
+	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        704(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
 	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y29, Y9, Y9
-	VPCMPUD          $0x06, Y28, Y9, K2
-	VPORD            Y27, Y10, K2, Y11
-	VPMOVDW          Y11, 176(DI)
+	VPANDD           Y31, Y10, Y10
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VCMPPS           $0x03, Y9, Y9, K2
+	VPORD            Y25, Y9, K2, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 160(DI)
 	VMOVDQU64        768(SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
 	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y29, Y0, Y0
-	VPCMPUD          $0x06, Y28, Y0, K2
-	VPORD            Y27, Y1, K2, Y2
-	VPMOVDW          Y2, 192(DI)
+	VPANDD           Y31, Y1, Y1
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
+	VCMPPS           $0x03, Y0, Y0, K2
+	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        832(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
 	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y29, Y3, Y3
-	VPCMPUD          $0x06, Y28, Y3, K2
-	VPORD            Y27, Y4, K2, Y5
-	VPMOVDW          Y5, 208(DI)
+	VPANDD           Y31, Y4, Y4
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VCMPPS           $0x03, Y3, Y3, K2
+	VPORD            Y25, Y3, K2, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, 192(DI)
 	VMOVDQU64        896(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
 	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y29, Y6, Y6
-	VPCMPUD          $0x06, Y28, Y6, K2
-	VPORD            Y27, Y7, K2, Y8
-	VPMOVDW          Y8, 224(DI)
+	VPANDD           Y31, Y7, Y7
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
+	VCMPPS           $0x03, Y6, Y6, K2
+	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        960(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
 	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y29, Y9, Y9
-	VPCMPUD          $0x06, Y28, Y9, K2
-	VPORD            Y27, Y10, K2, Y11
-	VPMOVDW          Y11, 240(DI)
+	VPANDD           Y31, Y10, Y10
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VCMPPS           $0x03, Y9, Y9, K2
+	VPORD            Y25, Y9, K2, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 224(DI)
 	ADDQ             $0x00000400, SI
 	ADDQ             $0x00000100, DI
 	SUBQ             $0x00000080, CX
@@ -49098,65 +48671,49 @@ single:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
 	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y29, Y0, Y0
-	VPCMPUD          $0x06, Y28, Y0, K2
-	VPORD            Y27, Y1, K2, Y2
-	VPMOVDW          Y2, (DI)
+	VPANDD           Y31, Y1, Y1
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
+	VCMPPS           $0x03, Y0, Y0, K2
+	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
 	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y29, Y3, Y3
-	VPCMPUD          $0x06, Y28, Y3, K2
-	VPORD            Y27, Y4, K2, Y5
-	VPMOVDW          Y5, 16(DI)
+	VPANDD           Y31, Y4, Y4
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VCMPPS           $0x03, Y3, Y3, K2
+	VPORD            Y25, Y3, K2, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
 	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y29, Y6, Y6
-	VPCMPUD          $0x06, Y28, Y6, K2
-	VPORD            Y27, Y7, K2, Y8
-	VPMOVDW          Y8, 32(DI)
+	VPANDD           Y31, Y7, Y7
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
+	VCMPPS           $0x03, Y6, Y6, K2
+	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
 	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y29, Y9, Y9
-	VPCMPUD          $0x06, Y28, Y9, K2
-	VPORD            Y27, Y10, K2, Y11
-	VPMOVDW          Y11, 48(DI)
+	VPANDD           Y31, Y10, Y10
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VCMPPS           $0x03, Y9, Y9, K2
+	VPORD            Y25, Y9, K2, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 32(DI)
 	ADDQ             $0x00000100, SI
 	ADDQ             $0x00000040, DI
 	SUBQ             $0x00000020, CX
@@ -49185,65 +48742,49 @@ tail:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
 	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y29, Y0, Y0
-	VPCMPUD          $0x06, Y28, Y0, K2
-	VPORD            Y27, Y1, K2, Y2
-	VPMOVDW          Y2, (DI)
+	VPANDD           Y31, Y1, Y1
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
+	VCMPPS           $0x03, Y0, Y0, K2
+	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
 	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y29, Y3, Y3
-	VPCMPUD          $0x06, Y28, Y3, K2
-	VPORD            Y27, Y4, K2, Y5
-	VPMOVDW          Y5, 16(DI)
+	VPANDD           Y31, Y4, Y4
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VCMPPS           $0x03, Y3, Y3, K2
+	VPORD            Y25, Y3, K2, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
 	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y29, Y6, Y6
-	VPCMPUD          $0x06, Y28, Y6, K2
-	VPORD            Y27, Y7, K2, Y8
-	VPMOVDW          Y8, 32(DI)
+	VPANDD           Y31, Y7, Y7
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
+	VCMPPS           $0x03, Y6, Y6, K2
+	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
 	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y29, Y9, Y9
-	VPCMPUD          $0x06, Y28, Y9, K2
-	VPORD            Y27, Y10, K2, Y11
-	VPMOVDW          Y11, 48(DI)
+	VPANDD           Y31, Y10, Y10
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VCMPPS           $0x03, Y9, Y9, K2
+	VPORD            Y25, Y9, K2, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 32(DI)
 	JMP              done
 
 frame:
@@ -49281,65 +48822,49 @@ copied:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
 	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y29, Y0, Y0
-	VPCMPUD          $0x06, Y28, Y0, K2
-	VPORD            Y27, Y1, K2, Y2
-	VPMOVDW          Y2, (DI)
+	VPANDD           Y31, Y1, Y1
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
+	VCMPPS           $0x03, Y0, Y0, K2
+	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
 	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y29, Y3, Y3
-	VPCMPUD          $0x06, Y28, Y3, K2
-	VPORD            Y27, Y4, K2, Y5
-	VPMOVDW          Y5, 16(DI)
+	VPANDD           Y31, Y4, Y4
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VCMPPS           $0x03, Y3, Y3, K2
+	VPORD            Y25, Y3, K2, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
 	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y29, Y6, Y6
-	VPCMPUD          $0x06, Y28, Y6, K2
-	VPORD            Y27, Y7, K2, Y8
-	VPMOVDW          Y8, 32(DI)
+	VPANDD           Y31, Y7, Y7
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
+	VCMPPS           $0x03, Y6, Y6, K2
+	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
 	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y29, Y9, Y9
-	VPCMPUD          $0x06, Y28, Y9, K2
-	VPORD            Y27, Y10, K2, Y11
-	VPMOVDW          Y11, 48(DI)
+	VPANDD           Y31, Y10, Y10
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VCMPPS           $0x03, Y9, Y9, K2
+	VPORD            Y25, Y9, K2, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 32(DI)
 	MOVQ             R10, BX
 	IMUL3Q           $0x00000010, BX, BX
 	ADDQ             $0x00000007, BX
@@ -49869,12 +49394,9 @@ TEXT ·i32ToF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 	VPBROADCASTD AX, Z31
 	MOVL         $0x00007fff, AX
 	VPBROADCASTD AX, Z30
-	MOVL         $0x7fffffff, AX
-	VPBROADCASTD AX, Z29
-	MOVL         $0x7f800000, AX
-	VPBROADCASTD AX, Z28
-	MOVL         $0x00000040, AX
-	VPBROADCASTD AX, Z27
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
 	MOVQ         CX, R10
 	ANDQ         $0x0000003f, R10
 	SUBQ         R10, CX
@@ -50758,12 +50280,9 @@ TEXT ·i32ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 	VPBROADCASTD AX, Z31
 	MOVL         $0x00007fff, AX
 	VPBROADCASTD AX, Z30
-	MOVL         $0x7fffffff, AX
-	VPBROADCASTD AX, Z29
-	MOVL         $0x7f800000, AX
-	VPBROADCASTD AX, Z28
-	MOVL         $0x00000040, AX
-	VPBROADCASTD AX, Z27
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
 	MOVQ         CX, R10
 	ANDQ         $0x0000003f, R10
 	SUBQ         R10, CX
@@ -50778,193 +50297,161 @@ four:
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Z2, Z1
+	VPSRLD           $0x10, Z0, Z1
 	VPANDD           Z31, Z1, Z1
-	VPADDD           Z30, Z2, Z2
-	VPADDD           Z1, Z2, Z2
-	VPSRLD           $0x10, Z2, Z2
-	VPMOVDW          Z2, (DI)
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
 	VMOVDQU32        64(SI), Z4
 	VCVTDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Z5, Z4
+	VPSRLD           $0x10, Z3, Z4
 	VPANDD           Z31, Z4, Z4
-	VPADDD           Z30, Z5, Z5
-	VPADDD           Z4, Z5, Z5
-	VPSRLD           $0x10, Z5, Z5
-	VPMOVDW          Z5, 32(DI)
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	VMOVDQU32        128(SI), Z7
 	VCVTDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Z8, Z7
+	VPSRLD           $0x10, Z6, Z7
 	VPANDD           Z31, Z7, Z7
-	VPADDD           Z30, Z8, Z8
-	VPADDD           Z7, Z8, Z8
-	VPSRLD           $0x10, Z8, Z8
-	VPMOVDW          Z8, 64(DI)
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
 	VMOVDQU32        192(SI), Z10
 	VCVTDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Z11, Z10
+	VPSRLD           $0x10, Z9, Z10
 	VPANDD           Z31, Z10, Z10
-	VPADDD           Z30, Z11, Z11
-	VPADDD           Z10, Z11, Z11
-	VPSRLD           $0x10, Z11, Z11
-	VPMOVDW          Z11, 96(DI)
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVDQU64        Z7, 64(DI)
 	VMOVDQU32        256(SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Z2, Z1
+	VPSRLD           $0x10, Z0, Z1
 	VPANDD           Z31, Z1, Z1
-	VPADDD           Z30, Z2, Z2
-	VPADDD           Z1, Z2, Z2
-	VPSRLD           $0x10, Z2, Z2
-	VPMOVDW          Z2, 128(DI)
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
 	VMOVDQU32        320(SI), Z4
 	VCVTDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Z5, Z4
+	VPSRLD           $0x10, Z3, Z4
 	VPANDD           Z31, Z4, Z4
-	VPADDD           Z30, Z5, Z5
-	VPADDD           Z4, Z5, Z5
-	VPSRLD           $0x10, Z5, Z5
-	VPMOVDW          Z5, 160(DI)
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVDQU64        Z1, 128(DI)
 	VMOVDQU32        384(SI), Z7
 	VCVTDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Z8, Z7
+	VPSRLD           $0x10, Z6, Z7
 	VPANDD           Z31, Z7, Z7
-	VPADDD           Z30, Z8, Z8
-	VPADDD           Z7, Z8, Z8
-	VPSRLD           $0x10, Z8, Z8
-	VPMOVDW          Z8, 192(DI)
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
 	VMOVDQU32        448(SI), Z10
 	VCVTDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Z11, Z10
+	VPSRLD           $0x10, Z9, Z10
 	VPANDD           Z31, Z10, Z10
-	VPADDD           Z30, Z11, Z11
-	VPADDD           Z10, Z11, Z11
-	VPSRLD           $0x10, Z11, Z11
-	VPMOVDW          Z11, 224(DI)
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVDQU64        Z7, 192(DI)
 	VMOVDQU32        512(SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Z2, Z1
+	VPSRLD           $0x10, Z0, Z1
 	VPANDD           Z31, Z1, Z1
-	VPADDD           Z30, Z2, Z2
-	VPADDD           Z1, Z2, Z2
-	VPSRLD           $0x10, Z2, Z2
-	VPMOVDW          Z2, 256(DI)
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
 	VMOVDQU32        576(SI), Z4
 	VCVTDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Z5, Z4
+	VPSRLD           $0x10, Z3, Z4
 	VPANDD           Z31, Z4, Z4
-	VPADDD           Z30, Z5, Z5
-	VPADDD           Z4, Z5, Z5
-	VPSRLD           $0x10, Z5, Z5
-	VPMOVDW          Z5, 288(DI)
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVDQU64        Z1, 256(DI)
 	VMOVDQU32        640(SI), Z7
 	VCVTDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Z8, Z7
+	VPSRLD           $0x10, Z6, Z7
 	VPANDD           Z31, Z7, Z7
-	VPADDD           Z30, Z8, Z8
-	VPADDD           Z7, Z8, Z8
-	VPSRLD           $0x10, Z8, Z8
-	VPMOVDW          Z8, 320(DI)
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
 	VMOVDQU32        704(SI), Z10
 	VCVTDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Z11, Z10
+	VPSRLD           $0x10, Z9, Z10
 	VPANDD           Z31, Z10, Z10
-	VPADDD           Z30, Z11, Z11
-	VPADDD           Z10, Z11, Z11
-	VPSRLD           $0x10, Z11, Z11
-	VPMOVDW          Z11, 352(DI)
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVDQU64        Z7, 320(DI)
 	VMOVDQU32        768(SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Z2, Z1
+	VPSRLD           $0x10, Z0, Z1
 	VPANDD           Z31, Z1, Z1
-	VPADDD           Z30, Z2, Z2
-	VPADDD           Z1, Z2, Z2
-	VPSRLD           $0x10, Z2, Z2
-	VPMOVDW          Z2, 384(DI)
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
 	VMOVDQU32        832(SI), Z4
 	VCVTDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Z5, Z4
+	VPSRLD           $0x10, Z3, Z4
 	VPANDD           Z31, Z4, Z4
-	VPADDD           Z30, Z5, Z5
-	VPADDD           Z4, Z5, Z5
-	VPSRLD           $0x10, Z5, Z5
-	VPMOVDW          Z5, 416(DI)
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVDQU64        Z1, 384(DI)
 	VMOVDQU32        896(SI), Z7
 	VCVTDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Z8, Z7
+	VPSRLD           $0x10, Z6, Z7
 	VPANDD           Z31, Z7, Z7
-	VPADDD           Z30, Z8, Z8
-	VPADDD           Z7, Z8, Z8
-	VPSRLD           $0x10, Z8, Z8
-	VPMOVDW          Z8, 448(DI)
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
 	VMOVDQU32        960(SI), Z10
 	VCVTDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Z11, Z10
+	VPSRLD           $0x10, Z9, Z10
 	VPANDD           Z31, Z10, Z10
-	VPADDD           Z30, Z11, Z11
-	VPADDD           Z10, Z11, Z11
-	VPSRLD           $0x10, Z11, Z11
-	VPMOVDW          Z11, 480(DI)
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVDQU64        Z7, 448(DI)
 	ADDQ             $0x00000400, SI
 	ADDQ             $0x00000200, DI
 	SUBQ             $0x00000100, CX
@@ -50980,49 +50467,41 @@ single:
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Z2, Z1
+	VPSRLD           $0x10, Z0, Z1
 	VPANDD           Z31, Z1, Z1
-	VPADDD           Z30, Z2, Z2
-	VPADDD           Z1, Z2, Z2
-	VPSRLD           $0x10, Z2, Z2
-	VPMOVDW          Z2, (DI)
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
 	VMOVDQU32        64(SI), Z4
 	VCVTDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Z5, Z4
+	VPSRLD           $0x10, Z3, Z4
 	VPANDD           Z31, Z4, Z4
-	VPADDD           Z30, Z5, Z5
-	VPADDD           Z4, Z5, Z5
-	VPSRLD           $0x10, Z5, Z5
-	VPMOVDW          Z5, 32(DI)
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	VMOVDQU32        128(SI), Z7
 	VCVTDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Z8, Z7
+	VPSRLD           $0x10, Z6, Z7
 	VPANDD           Z31, Z7, Z7
-	VPADDD           Z30, Z8, Z8
-	VPADDD           Z7, Z8, Z8
-	VPSRLD           $0x10, Z8, Z8
-	VPMOVDW          Z8, 64(DI)
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
 	VMOVDQU32        192(SI), Z10
 	VCVTDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Z11, Z10
+	VPSRLD           $0x10, Z9, Z10
 	VPANDD           Z31, Z10, Z10
-	VPADDD           Z30, Z11, Z11
-	VPADDD           Z10, Z11, Z11
-	VPSRLD           $0x10, Z11, Z11
-	VPMOVDW          Z11, 96(DI)
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVDQU64        Z7, 64(DI)
 	ADDQ             $0x00000100, SI
 	ADDQ             $0x00000080, DI
 	SUBQ             $0x00000040, CX
@@ -51051,49 +50530,41 @@ tail:
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Z2, Z1
+	VPSRLD           $0x10, Z0, Z1
 	VPANDD           Z31, Z1, Z1
-	VPADDD           Z30, Z2, Z2
-	VPADDD           Z1, Z2, Z2
-	VPSRLD           $0x10, Z2, Z2
-	VPMOVDW          Z2, (DI)
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
 	VMOVDQU32        64(SI), Z4
 	VCVTDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Z5, Z4
+	VPSRLD           $0x10, Z3, Z4
 	VPANDD           Z31, Z4, Z4
-	VPADDD           Z30, Z5, Z5
-	VPADDD           Z4, Z5, Z5
-	VPSRLD           $0x10, Z5, Z5
-	VPMOVDW          Z5, 32(DI)
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	VMOVDQU32        128(SI), Z7
 	VCVTDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Z8, Z7
+	VPSRLD           $0x10, Z6, Z7
 	VPANDD           Z31, Z7, Z7
-	VPADDD           Z30, Z8, Z8
-	VPADDD           Z7, Z8, Z8
-	VPSRLD           $0x10, Z8, Z8
-	VPMOVDW          Z8, 64(DI)
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
 	VMOVDQU32        192(SI), Z10
 	VCVTDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Z11, Z10
+	VPSRLD           $0x10, Z9, Z10
 	VPANDD           Z31, Z10, Z10
-	VPADDD           Z30, Z11, Z11
-	VPADDD           Z10, Z11, Z11
-	VPSRLD           $0x10, Z11, Z11
-	VPMOVDW          Z11, 96(DI)
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVDQU64        Z7, 64(DI)
 	JMP              done
 
 frame:
@@ -51131,49 +50602,41 @@ copied:
 	VCVTTPS2DQ       Z0, Z2
 	VPCMPD           $0x04, Z2, Z1, K1
 	VPORD            Z31, Z0, K1, Z0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Z2, Z1
+	VPSRLD           $0x10, Z0, Z1
 	VPANDD           Z31, Z1, Z1
-	VPADDD           Z30, Z2, Z2
-	VPADDD           Z1, Z2, Z2
-	VPSRLD           $0x10, Z2, Z2
-	VPMOVDW          Z2, (DI)
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
 	VMOVDQU32        64(SI), Z4
 	VCVTDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2DQ       Z3, Z5
 	VPCMPD           $0x04, Z5, Z4, K1
 	VPORD            Z31, Z3, K1, Z3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Z5, Z4
+	VPSRLD           $0x10, Z3, Z4
 	VPANDD           Z31, Z4, Z4
-	VPADDD           Z30, Z5, Z5
-	VPADDD           Z4, Z5, Z5
-	VPSRLD           $0x10, Z5, Z5
-	VPMOVDW          Z5, 32(DI)
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	VMOVDQU32        128(SI), Z7
 	VCVTDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2DQ       Z6, Z8
 	VPCMPD           $0x04, Z8, Z7, K1
 	VPORD            Z31, Z6, K1, Z6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Z8, Z7
+	VPSRLD           $0x10, Z6, Z7
 	VPANDD           Z31, Z7, Z7
-	VPADDD           Z30, Z8, Z8
-	VPADDD           Z7, Z8, Z8
-	VPSRLD           $0x10, Z8, Z8
-	VPMOVDW          Z8, 64(DI)
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
 	VMOVDQU32        192(SI), Z10
 	VCVTDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2DQ       Z9, Z11
 	VPCMPD           $0x04, Z11, Z10, K1
 	VPORD            Z31, Z9, K1, Z9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Z11, Z10
+	VPSRLD           $0x10, Z9, Z10
 	VPANDD           Z31, Z10, Z10
-	VPADDD           Z30, Z11, Z11
-	VPADDD           Z10, Z11, Z11
-	VPSRLD           $0x10, Z11, Z11
-	VPMOVDW          Z11, 96(DI)
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVDQU64        Z7, 64(DI)
 	MOVQ             R10, BX
 	IMUL3Q           $0x00000010, BX, BX
 	ADDQ             $0x00000007, BX
@@ -51983,12 +51446,9 @@ TEXT ·u32ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 	VPBROADCASTD AX, Z31
 	MOVL         $0x00007fff, AX
 	VPBROADCASTD AX, Z30
-	MOVL         $0x7fffffff, AX
-	VPBROADCASTD AX, Z29
-	MOVL         $0x7f800000, AX
-	VPBROADCASTD AX, Z28
-	MOVL         $0x00000040, AX
-	VPBROADCASTD AX, Z27
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
 	MOVQ         CX, R10
 	ANDQ         $0x0000003f, R10
 	SUBQ         R10, CX
@@ -52003,193 +51463,161 @@ four:
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Z2, Z1
+	VPSRLD            $0x10, Z0, Z1
 	VPANDD            Z31, Z1, Z1
-	VPADDD            Z30, Z2, Z2
-	VPADDD            Z1, Z2, Z2
-	VPSRLD            $0x10, Z2, Z2
-	VPMOVDW           Z2, (DI)
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
 	VMOVDQU32         64(SI), Z4
 	VCVTUDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Z5, Z4
+	VPSRLD            $0x10, Z3, Z4
 	VPANDD            Z31, Z4, Z4
-	VPADDD            Z30, Z5, Z5
-	VPADDD            Z4, Z5, Z5
-	VPSRLD            $0x10, Z5, Z5
-	VPMOVDW           Z5, 32(DI)
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVDQU64         Z1, (DI)
 	VMOVDQU32         128(SI), Z7
 	VCVTUDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Z8, Z7
+	VPSRLD            $0x10, Z6, Z7
 	VPANDD            Z31, Z7, Z7
-	VPADDD            Z30, Z8, Z8
-	VPADDD            Z7, Z8, Z8
-	VPSRLD            $0x10, Z8, Z8
-	VPMOVDW           Z8, 64(DI)
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
 	VMOVDQU32         192(SI), Z10
 	VCVTUDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Z11, Z10
+	VPSRLD            $0x10, Z9, Z10
 	VPANDD            Z31, Z10, Z10
-	VPADDD            Z30, Z11, Z11
-	VPADDD            Z10, Z11, Z11
-	VPSRLD            $0x10, Z11, Z11
-	VPMOVDW           Z11, 96(DI)
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVDQU64         Z7, 64(DI)
 	VMOVDQU32         256(SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Z2, Z1
+	VPSRLD            $0x10, Z0, Z1
 	VPANDD            Z31, Z1, Z1
-	VPADDD            Z30, Z2, Z2
-	VPADDD            Z1, Z2, Z2
-	VPSRLD            $0x10, Z2, Z2
-	VPMOVDW           Z2, 128(DI)
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
 	VMOVDQU32         320(SI), Z4
 	VCVTUDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Z5, Z4
+	VPSRLD            $0x10, Z3, Z4
 	VPANDD            Z31, Z4, Z4
-	VPADDD            Z30, Z5, Z5
-	VPADDD            Z4, Z5, Z5
-	VPSRLD            $0x10, Z5, Z5
-	VPMOVDW           Z5, 160(DI)
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVDQU64         Z1, 128(DI)
 	VMOVDQU32         384(SI), Z7
 	VCVTUDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Z8, Z7
+	VPSRLD            $0x10, Z6, Z7
 	VPANDD            Z31, Z7, Z7
-	VPADDD            Z30, Z8, Z8
-	VPADDD            Z7, Z8, Z8
-	VPSRLD            $0x10, Z8, Z8
-	VPMOVDW           Z8, 192(DI)
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
 	VMOVDQU32         448(SI), Z10
 	VCVTUDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Z11, Z10
+	VPSRLD            $0x10, Z9, Z10
 	VPANDD            Z31, Z10, Z10
-	VPADDD            Z30, Z11, Z11
-	VPADDD            Z10, Z11, Z11
-	VPSRLD            $0x10, Z11, Z11
-	VPMOVDW           Z11, 224(DI)
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVDQU64         Z7, 192(DI)
 	VMOVDQU32         512(SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Z2, Z1
+	VPSRLD            $0x10, Z0, Z1
 	VPANDD            Z31, Z1, Z1
-	VPADDD            Z30, Z2, Z2
-	VPADDD            Z1, Z2, Z2
-	VPSRLD            $0x10, Z2, Z2
-	VPMOVDW           Z2, 256(DI)
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
 	VMOVDQU32         576(SI), Z4
 	VCVTUDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Z5, Z4
+	VPSRLD            $0x10, Z3, Z4
 	VPANDD            Z31, Z4, Z4
-	VPADDD            Z30, Z5, Z5
-	VPADDD            Z4, Z5, Z5
-	VPSRLD            $0x10, Z5, Z5
-	VPMOVDW           Z5, 288(DI)
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVDQU64         Z1, 256(DI)
 	VMOVDQU32         640(SI), Z7
 	VCVTUDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Z8, Z7
+	VPSRLD            $0x10, Z6, Z7
 	VPANDD            Z31, Z7, Z7
-	VPADDD            Z30, Z8, Z8
-	VPADDD            Z7, Z8, Z8
-	VPSRLD            $0x10, Z8, Z8
-	VPMOVDW           Z8, 320(DI)
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
 	VMOVDQU32         704(SI), Z10
 	VCVTUDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Z11, Z10
+	VPSRLD            $0x10, Z9, Z10
 	VPANDD            Z31, Z10, Z10
-	VPADDD            Z30, Z11, Z11
-	VPADDD            Z10, Z11, Z11
-	VPSRLD            $0x10, Z11, Z11
-	VPMOVDW           Z11, 352(DI)
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVDQU64         Z7, 320(DI)
 	VMOVDQU32         768(SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Z2, Z1
+	VPSRLD            $0x10, Z0, Z1
 	VPANDD            Z31, Z1, Z1
-	VPADDD            Z30, Z2, Z2
-	VPADDD            Z1, Z2, Z2
-	VPSRLD            $0x10, Z2, Z2
-	VPMOVDW           Z2, 384(DI)
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
 	VMOVDQU32         832(SI), Z4
 	VCVTUDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Z5, Z4
+	VPSRLD            $0x10, Z3, Z4
 	VPANDD            Z31, Z4, Z4
-	VPADDD            Z30, Z5, Z5
-	VPADDD            Z4, Z5, Z5
-	VPSRLD            $0x10, Z5, Z5
-	VPMOVDW           Z5, 416(DI)
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVDQU64         Z1, 384(DI)
 	VMOVDQU32         896(SI), Z7
 	VCVTUDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Z8, Z7
+	VPSRLD            $0x10, Z6, Z7
 	VPANDD            Z31, Z7, Z7
-	VPADDD            Z30, Z8, Z8
-	VPADDD            Z7, Z8, Z8
-	VPSRLD            $0x10, Z8, Z8
-	VPMOVDW           Z8, 448(DI)
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
 	VMOVDQU32         960(SI), Z10
 	VCVTUDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Z11, Z10
+	VPSRLD            $0x10, Z9, Z10
 	VPANDD            Z31, Z10, Z10
-	VPADDD            Z30, Z11, Z11
-	VPADDD            Z10, Z11, Z11
-	VPSRLD            $0x10, Z11, Z11
-	VPMOVDW           Z11, 480(DI)
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVDQU64         Z7, 448(DI)
 	ADDQ              $0x00000400, SI
 	ADDQ              $0x00000200, DI
 	SUBQ              $0x00000100, CX
@@ -52205,49 +51633,41 @@ single:
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Z2, Z1
+	VPSRLD            $0x10, Z0, Z1
 	VPANDD            Z31, Z1, Z1
-	VPADDD            Z30, Z2, Z2
-	VPADDD            Z1, Z2, Z2
-	VPSRLD            $0x10, Z2, Z2
-	VPMOVDW           Z2, (DI)
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
 	VMOVDQU32         64(SI), Z4
 	VCVTUDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Z5, Z4
+	VPSRLD            $0x10, Z3, Z4
 	VPANDD            Z31, Z4, Z4
-	VPADDD            Z30, Z5, Z5
-	VPADDD            Z4, Z5, Z5
-	VPSRLD            $0x10, Z5, Z5
-	VPMOVDW           Z5, 32(DI)
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVDQU64         Z1, (DI)
 	VMOVDQU32         128(SI), Z7
 	VCVTUDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Z8, Z7
+	VPSRLD            $0x10, Z6, Z7
 	VPANDD            Z31, Z7, Z7
-	VPADDD            Z30, Z8, Z8
-	VPADDD            Z7, Z8, Z8
-	VPSRLD            $0x10, Z8, Z8
-	VPMOVDW           Z8, 64(DI)
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
 	VMOVDQU32         192(SI), Z10
 	VCVTUDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Z11, Z10
+	VPSRLD            $0x10, Z9, Z10
 	VPANDD            Z31, Z10, Z10
-	VPADDD            Z30, Z11, Z11
-	VPADDD            Z10, Z11, Z11
-	VPSRLD            $0x10, Z11, Z11
-	VPMOVDW           Z11, 96(DI)
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVDQU64         Z7, 64(DI)
 	ADDQ              $0x00000100, SI
 	ADDQ              $0x00000080, DI
 	SUBQ              $0x00000040, CX
@@ -52276,49 +51696,41 @@ tail:
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Z2, Z1
+	VPSRLD            $0x10, Z0, Z1
 	VPANDD            Z31, Z1, Z1
-	VPADDD            Z30, Z2, Z2
-	VPADDD            Z1, Z2, Z2
-	VPSRLD            $0x10, Z2, Z2
-	VPMOVDW           Z2, (DI)
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
 	VMOVDQU32         64(SI), Z4
 	VCVTUDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Z5, Z4
+	VPSRLD            $0x10, Z3, Z4
 	VPANDD            Z31, Z4, Z4
-	VPADDD            Z30, Z5, Z5
-	VPADDD            Z4, Z5, Z5
-	VPSRLD            $0x10, Z5, Z5
-	VPMOVDW           Z5, 32(DI)
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVDQU64         Z1, (DI)
 	VMOVDQU32         128(SI), Z7
 	VCVTUDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Z8, Z7
+	VPSRLD            $0x10, Z6, Z7
 	VPANDD            Z31, Z7, Z7
-	VPADDD            Z30, Z8, Z8
-	VPADDD            Z7, Z8, Z8
-	VPSRLD            $0x10, Z8, Z8
-	VPMOVDW           Z8, 64(DI)
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
 	VMOVDQU32         192(SI), Z10
 	VCVTUDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Z11, Z10
+	VPSRLD            $0x10, Z9, Z10
 	VPANDD            Z31, Z10, Z10
-	VPADDD            Z30, Z11, Z11
-	VPADDD            Z10, Z11, Z11
-	VPSRLD            $0x10, Z11, Z11
-	VPMOVDW           Z11, 96(DI)
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVDQU64         Z7, 64(DI)
 	JMP               done
 
 frame:
@@ -52356,49 +51768,41 @@ copied:
 	VCVTTPS2UDQ       Z0, Z2
 	VPCMPUD           $0x04, Z2, Z1, K1
 	VPORD             Z31, Z0, K1, Z0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Z2, Z1
+	VPSRLD            $0x10, Z0, Z1
 	VPANDD            Z31, Z1, Z1
-	VPADDD            Z30, Z2, Z2
-	VPADDD            Z1, Z2, Z2
-	VPSRLD            $0x10, Z2, Z2
-	VPMOVDW           Z2, (DI)
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
 	VMOVDQU32         64(SI), Z4
 	VCVTUDQ2PS.RZ_SAE Z4, Z3
 	VCVTTPS2UDQ       Z3, Z5
 	VPCMPUD           $0x04, Z5, Z4, K1
 	VPORD             Z31, Z3, K1, Z3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Z5, Z4
+	VPSRLD            $0x10, Z3, Z4
 	VPANDD            Z31, Z4, Z4
-	VPADDD            Z30, Z5, Z5
-	VPADDD            Z4, Z5, Z5
-	VPSRLD            $0x10, Z5, Z5
-	VPMOVDW           Z5, 32(DI)
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVDQU64         Z1, (DI)
 	VMOVDQU32         128(SI), Z7
 	VCVTUDQ2PS.RZ_SAE Z7, Z6
 	VCVTTPS2UDQ       Z6, Z8
 	VPCMPUD           $0x04, Z8, Z7, K1
 	VPORD             Z31, Z6, K1, Z6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Z8, Z7
+	VPSRLD            $0x10, Z6, Z7
 	VPANDD            Z31, Z7, Z7
-	VPADDD            Z30, Z8, Z8
-	VPADDD            Z7, Z8, Z8
-	VPSRLD            $0x10, Z8, Z8
-	VPMOVDW           Z8, 64(DI)
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
 	VMOVDQU32         192(SI), Z10
 	VCVTUDQ2PS.RZ_SAE Z10, Z9
 	VCVTTPS2UDQ       Z9, Z11
 	VPCMPUD           $0x04, Z11, Z10, K1
 	VPORD             Z31, Z9, K1, Z9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Z11, Z10
+	VPSRLD            $0x10, Z9, Z10
 	VPANDD            Z31, Z10, Z10
-	VPADDD            Z30, Z11, Z11
-	VPADDD            Z10, Z11, Z11
-	VPSRLD            $0x10, Z11, Z11
-	VPMOVDW           Z11, 96(DI)
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVDQU64         Z7, 64(DI)
 	MOVQ              R10, BX
 	IMUL3Q            $0x00000010, BX, BX
 	ADDQ              $0x00000007, BX
@@ -53544,12 +52948,9 @@ TEXT ·i64ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 	VPBROADCASTD AX, Z31
 	MOVL         $0x00007fff, AX
 	VPBROADCASTD AX, Z30
-	MOVL         $0x7fffffff, AX
-	VPBROADCASTD AX, Z29
-	MOVL         $0x7f800000, AX
-	VPBROADCASTD AX, Z28
-	MOVL         $0x00000040, AX
-	VPBROADCASTD AX, Z27
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
 	MOVQ         CX, R10
 	ANDQ         $0x0000001f, R10
 	SUBQ         R10, CX
@@ -53564,193 +52965,161 @@ four:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
-	VPMOVDW          Y2, (DI)
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
-	VPMOVDW          Y5, 16(DI)
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
-	VPMOVDW          Y8, 32(DI)
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
-	VPMOVDW          Y11, 48(DI)
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 32(DI)
 	VMOVDQU64        256(SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
-	VPMOVDW          Y2, 64(DI)
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        320(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
-	VPMOVDW          Y5, 80(DI)
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, 64(DI)
 	VMOVDQU64        384(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
-	VPMOVDW          Y8, 96(DI)
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        448(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
-	VPMOVDW          Y11, 112(DI)
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 96(DI)
 	VMOVDQU64        512(SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
-	VPMOVDW          Y2, 128(DI)
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        576(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
-	VPMOVDW          Y5, 144(DI)
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, 128(DI)
 	VMOVDQU64        640(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
-	VPMOVDW          Y8, 160(DI)
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        704(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
-	VPMOVDW          Y11, 176(DI)
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 160(DI)
 	VMOVDQU64        768(SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
-	VPMOVDW          Y2, 192(DI)
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        832(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
-	VPMOVDW          Y5, 208(DI)
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, 192(DI)
 	VMOVDQU64        896(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
-	VPMOVDW          Y8, 224(DI)
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        960(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
-	VPMOVDW          Y11, 240(DI)
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 224(DI)
 	ADDQ             $0x00000400, SI
 	ADDQ             $0x00000100, DI
 	SUBQ             $0x00000080, CX
@@ -53766,49 +53135,41 @@ single:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
-	VPMOVDW          Y2, (DI)
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
-	VPMOVDW          Y5, 16(DI)
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
-	VPMOVDW          Y8, 32(DI)
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
-	VPMOVDW          Y11, 48(DI)
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 32(DI)
 	ADDQ             $0x00000100, SI
 	ADDQ             $0x00000040, DI
 	SUBQ             $0x00000020, CX
@@ -53837,49 +53198,41 @@ tail:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
-	VPMOVDW          Y2, (DI)
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
-	VPMOVDW          Y5, 16(DI)
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
-	VPMOVDW          Y8, 32(DI)
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
-	VPMOVDW          Y11, 48(DI)
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 32(DI)
 	JMP              done
 
 frame:
@@ -53917,49 +53270,41 @@ copied:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VMOVDQA64        Z0, Z2
-	VPSRLD           $0x10, Y2, Y1
+	VPSRLD           $0x10, Y0, Y1
 	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y2, Y2
-	VPADDD           Y1, Y2, Y2
-	VPSRLD           $0x10, Y2, Y2
-	VPMOVDW          Y2, (DI)
+	VPADDD           Y30, Y1, Y1
+	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VMOVDQA64        Z3, Z5
-	VPSRLD           $0x10, Y5, Y4
+	VPSRLD           $0x10, Y3, Y4
 	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y5, Y5
-	VPADDD           Y4, Y5, Y5
-	VPSRLD           $0x10, Y5, Y5
-	VPMOVDW          Y5, 16(DI)
+	VPADDD           Y30, Y4, Y4
+	VPADDD           Y3, Y4, Y4
+	VPERMT2W         Y4, Y26, Y1
+	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VMOVDQA64        Z6, Z8
-	VPSRLD           $0x10, Y8, Y7
+	VPSRLD           $0x10, Y6, Y7
 	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y8, Y8
-	VPADDD           Y7, Y8, Y8
-	VPSRLD           $0x10, Y8, Y8
-	VPMOVDW          Y8, 32(DI)
+	VPADDD           Y30, Y7, Y7
+	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VMOVDQA64        Z9, Z11
-	VPSRLD           $0x10, Y11, Y10
+	VPSRLD           $0x10, Y9, Y10
 	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y11, Y11
-	VPADDD           Y10, Y11, Y11
-	VPSRLD           $0x10, Y11, Y11
-	VPMOVDW          Y11, 48(DI)
+	VPADDD           Y30, Y10, Y10
+	VPADDD           Y9, Y10, Y10
+	VPERMT2W         Y10, Y26, Y7
+	VMOVDQU          Y7, 32(DI)
 	MOVQ             R10, BX
 	IMUL3Q           $0x00000010, BX, BX
 	ADDQ             $0x00000007, BX
@@ -55105,12 +54450,9 @@ TEXT ·u64ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 	VPBROADCASTD AX, Z31
 	MOVL         $0x00007fff, AX
 	VPBROADCASTD AX, Z30
-	MOVL         $0x7fffffff, AX
-	VPBROADCASTD AX, Z29
-	MOVL         $0x7f800000, AX
-	VPBROADCASTD AX, Z28
-	MOVL         $0x00000040, AX
-	VPBROADCASTD AX, Z27
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
 	MOVQ         CX, R10
 	ANDQ         $0x0000001f, R10
 	SUBQ         R10, CX
@@ -55125,193 +54467,161 @@ four:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Y2, Y1
+	VPSRLD            $0x10, Y0, Y1
 	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y2, Y2
-	VPADDD            Y1, Y2, Y2
-	VPSRLD            $0x10, Y2, Y2
-	VPMOVDW           Y2, (DI)
+	VPADDD            Y30, Y1, Y1
+	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         64(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Y5, Y4
+	VPSRLD            $0x10, Y3, Y4
 	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y5, Y5
-	VPADDD            Y4, Y5, Y5
-	VPSRLD            $0x10, Y5, Y5
-	VPMOVDW           Y5, 16(DI)
+	VPADDD            Y30, Y4, Y4
+	VPADDD            Y3, Y4, Y4
+	VPERMT2W          Y4, Y26, Y1
+	VMOVDQU           Y1, (DI)
 	VMOVDQU64         128(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Y8, Y7
+	VPSRLD            $0x10, Y6, Y7
 	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y8, Y8
-	VPADDD            Y7, Y8, Y8
-	VPSRLD            $0x10, Y8, Y8
-	VPMOVDW           Y8, 32(DI)
+	VPADDD            Y30, Y7, Y7
+	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         192(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Y11, Y10
+	VPSRLD            $0x10, Y9, Y10
 	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y11, Y11
-	VPADDD            Y10, Y11, Y11
-	VPSRLD            $0x10, Y11, Y11
-	VPMOVDW           Y11, 48(DI)
+	VPADDD            Y30, Y10, Y10
+	VPADDD            Y9, Y10, Y10
+	VPERMT2W          Y10, Y26, Y7
+	VMOVDQU           Y7, 32(DI)
 	VMOVDQU64         256(SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Y2, Y1
+	VPSRLD            $0x10, Y0, Y1
 	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y2, Y2
-	VPADDD            Y1, Y2, Y2
-	VPSRLD            $0x10, Y2, Y2
-	VPMOVDW           Y2, 64(DI)
+	VPADDD            Y30, Y1, Y1
+	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         320(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Y5, Y4
+	VPSRLD            $0x10, Y3, Y4
 	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y5, Y5
-	VPADDD            Y4, Y5, Y5
-	VPSRLD            $0x10, Y5, Y5
-	VPMOVDW           Y5, 80(DI)
+	VPADDD            Y30, Y4, Y4
+	VPADDD            Y3, Y4, Y4
+	VPERMT2W          Y4, Y26, Y1
+	VMOVDQU           Y1, 64(DI)
 	VMOVDQU64         384(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Y8, Y7
+	VPSRLD            $0x10, Y6, Y7
 	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y8, Y8
-	VPADDD            Y7, Y8, Y8
-	VPSRLD            $0x10, Y8, Y8
-	VPMOVDW           Y8, 96(DI)
+	VPADDD            Y30, Y7, Y7
+	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         448(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Y11, Y10
+	VPSRLD            $0x10, Y9, Y10
 	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y11, Y11
-	VPADDD            Y10, Y11, Y11
-	VPSRLD            $0x10, Y11, Y11
-	VPMOVDW           Y11, 112(DI)
+	VPADDD            Y30, Y10, Y10
+	VPADDD            Y9, Y10, Y10
+	VPERMT2W          Y10, Y26, Y7
+	VMOVDQU           Y7, 96(DI)
 	VMOVDQU64         512(SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Y2, Y1
+	VPSRLD            $0x10, Y0, Y1
 	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y2, Y2
-	VPADDD            Y1, Y2, Y2
-	VPSRLD            $0x10, Y2, Y2
-	VPMOVDW           Y2, 128(DI)
+	VPADDD            Y30, Y1, Y1
+	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         576(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Y5, Y4
+	VPSRLD            $0x10, Y3, Y4
 	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y5, Y5
-	VPADDD            Y4, Y5, Y5
-	VPSRLD            $0x10, Y5, Y5
-	VPMOVDW           Y5, 144(DI)
+	VPADDD            Y30, Y4, Y4
+	VPADDD            Y3, Y4, Y4
+	VPERMT2W          Y4, Y26, Y1
+	VMOVDQU           Y1, 128(DI)
 	VMOVDQU64         640(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Y8, Y7
+	VPSRLD            $0x10, Y6, Y7
 	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y8, Y8
-	VPADDD            Y7, Y8, Y8
-	VPSRLD            $0x10, Y8, Y8
-	VPMOVDW           Y8, 160(DI)
+	VPADDD            Y30, Y7, Y7
+	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         704(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Y11, Y10
+	VPSRLD            $0x10, Y9, Y10
 	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y11, Y11
-	VPADDD            Y10, Y11, Y11
-	VPSRLD            $0x10, Y11, Y11
-	VPMOVDW           Y11, 176(DI)
+	VPADDD            Y30, Y10, Y10
+	VPADDD            Y9, Y10, Y10
+	VPERMT2W          Y10, Y26, Y7
+	VMOVDQU           Y7, 160(DI)
 	VMOVDQU64         768(SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Y2, Y1
+	VPSRLD            $0x10, Y0, Y1
 	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y2, Y2
-	VPADDD            Y1, Y2, Y2
-	VPSRLD            $0x10, Y2, Y2
-	VPMOVDW           Y2, 192(DI)
+	VPADDD            Y30, Y1, Y1
+	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         832(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Y5, Y4
+	VPSRLD            $0x10, Y3, Y4
 	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y5, Y5
-	VPADDD            Y4, Y5, Y5
-	VPSRLD            $0x10, Y5, Y5
-	VPMOVDW           Y5, 208(DI)
+	VPADDD            Y30, Y4, Y4
+	VPADDD            Y3, Y4, Y4
+	VPERMT2W          Y4, Y26, Y1
+	VMOVDQU           Y1, 192(DI)
 	VMOVDQU64         896(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Y8, Y7
+	VPSRLD            $0x10, Y6, Y7
 	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y8, Y8
-	VPADDD            Y7, Y8, Y8
-	VPSRLD            $0x10, Y8, Y8
-	VPMOVDW           Y8, 224(DI)
+	VPADDD            Y30, Y7, Y7
+	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         960(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Y11, Y10
+	VPSRLD            $0x10, Y9, Y10
 	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y11, Y11
-	VPADDD            Y10, Y11, Y11
-	VPSRLD            $0x10, Y11, Y11
-	VPMOVDW           Y11, 240(DI)
+	VPADDD            Y30, Y10, Y10
+	VPADDD            Y9, Y10, Y10
+	VPERMT2W          Y10, Y26, Y7
+	VMOVDQU           Y7, 224(DI)
 	ADDQ              $0x00000400, SI
 	ADDQ              $0x00000100, DI
 	SUBQ              $0x00000080, CX
@@ -55327,49 +54637,41 @@ single:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Y2, Y1
+	VPSRLD            $0x10, Y0, Y1
 	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y2, Y2
-	VPADDD            Y1, Y2, Y2
-	VPSRLD            $0x10, Y2, Y2
-	VPMOVDW           Y2, (DI)
+	VPADDD            Y30, Y1, Y1
+	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         64(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Y5, Y4
+	VPSRLD            $0x10, Y3, Y4
 	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y5, Y5
-	VPADDD            Y4, Y5, Y5
-	VPSRLD            $0x10, Y5, Y5
-	VPMOVDW           Y5, 16(DI)
+	VPADDD            Y30, Y4, Y4
+	VPADDD            Y3, Y4, Y4
+	VPERMT2W          Y4, Y26, Y1
+	VMOVDQU           Y1, (DI)
 	VMOVDQU64         128(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Y8, Y7
+	VPSRLD            $0x10, Y6, Y7
 	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y8, Y8
-	VPADDD            Y7, Y8, Y8
-	VPSRLD            $0x10, Y8, Y8
-	VPMOVDW           Y8, 32(DI)
+	VPADDD            Y30, Y7, Y7
+	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         192(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Y11, Y10
+	VPSRLD            $0x10, Y9, Y10
 	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y11, Y11
-	VPADDD            Y10, Y11, Y11
-	VPSRLD            $0x10, Y11, Y11
-	VPMOVDW           Y11, 48(DI)
+	VPADDD            Y30, Y10, Y10
+	VPADDD            Y9, Y10, Y10
+	VPERMT2W          Y10, Y26, Y7
+	VMOVDQU           Y7, 32(DI)
 	ADDQ              $0x00000100, SI
 	ADDQ              $0x00000040, DI
 	SUBQ              $0x00000020, CX
@@ -55398,49 +54700,41 @@ tail:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Y2, Y1
+	VPSRLD            $0x10, Y0, Y1
 	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y2, Y2
-	VPADDD            Y1, Y2, Y2
-	VPSRLD            $0x10, Y2, Y2
-	VPMOVDW           Y2, (DI)
+	VPADDD            Y30, Y1, Y1
+	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         64(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Y5, Y4
+	VPSRLD            $0x10, Y3, Y4
 	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y5, Y5
-	VPADDD            Y4, Y5, Y5
-	VPSRLD            $0x10, Y5, Y5
-	VPMOVDW           Y5, 16(DI)
+	VPADDD            Y30, Y4, Y4
+	VPADDD            Y3, Y4, Y4
+	VPERMT2W          Y4, Y26, Y1
+	VMOVDQU           Y1, (DI)
 	VMOVDQU64         128(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Y8, Y7
+	VPSRLD            $0x10, Y6, Y7
 	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y8, Y8
-	VPADDD            Y7, Y8, Y8
-	VPSRLD            $0x10, Y8, Y8
-	VPMOVDW           Y8, 32(DI)
+	VPADDD            Y30, Y7, Y7
+	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         192(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Y11, Y10
+	VPSRLD            $0x10, Y9, Y10
 	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y11, Y11
-	VPADDD            Y10, Y11, Y11
-	VPSRLD            $0x10, Y11, Y11
-	VPMOVDW           Y11, 48(DI)
+	VPADDD            Y30, Y10, Y10
+	VPADDD            Y9, Y10, Y10
+	VPERMT2W          Y10, Y26, Y7
+	VMOVDQU           Y7, 32(DI)
 	JMP               done
 
 frame:
@@ -55478,49 +54772,41 @@ copied:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VMOVDQA64         Z0, Z2
-	VPSRLD            $0x10, Y2, Y1
+	VPSRLD            $0x10, Y0, Y1
 	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y2, Y2
-	VPADDD            Y1, Y2, Y2
-	VPSRLD            $0x10, Y2, Y2
-	VPMOVDW           Y2, (DI)
+	VPADDD            Y30, Y1, Y1
+	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         64(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VMOVDQA64         Z3, Z5
-	VPSRLD            $0x10, Y5, Y4
+	VPSRLD            $0x10, Y3, Y4
 	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y5, Y5
-	VPADDD            Y4, Y5, Y5
-	VPSRLD            $0x10, Y5, Y5
-	VPMOVDW           Y5, 16(DI)
+	VPADDD            Y30, Y4, Y4
+	VPADDD            Y3, Y4, Y4
+	VPERMT2W          Y4, Y26, Y1
+	VMOVDQU           Y1, (DI)
 	VMOVDQU64         128(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VMOVDQA64         Z6, Z8
-	VPSRLD            $0x10, Y8, Y7
+	VPSRLD            $0x10, Y6, Y7
 	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y8, Y8
-	VPADDD            Y7, Y8, Y8
-	VPSRLD            $0x10, Y8, Y8
-	VPMOVDW           Y8, 32(DI)
+	VPADDD            Y30, Y7, Y7
+	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         192(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VMOVDQA64         Z9, Z11
-	VPSRLD            $0x10, Y11, Y10
+	VPSRLD            $0x10, Y9, Y10
 	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y11, Y11
-	VPADDD            Y10, Y11, Y11
-	VPSRLD            $0x10, Y11, Y11
-	VPMOVDW           Y11, 48(DI)
+	VPADDD            Y30, Y10, Y10
+	VPADDD            Y9, Y10, Y10
+	VPERMT2W          Y10, Y26, Y7
+	VMOVDQU           Y7, 32(DI)
 	MOVQ              R10, BX
 	IMUL3Q            $0x00000010, BX, BX
 	ADDQ              $0x00000007, BX

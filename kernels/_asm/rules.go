@@ -351,9 +351,8 @@ func wideTo16AVX512(from, to string) {
 	}
 	bcastD(1, Z31)
 	bcastD(0x7FFF, Z30)
-	bcastD(0x7FFFFFFF, Z29)
-	bcastD(0x7F800000, Z28)
-	bcastD(0x40, Z27)
+	VMOVDQU64(sym("oddWords", 0), Z26)
+	bcastD(0x00400000, Z25)
 	// f32 gives the source's vector k at i(SI) as float32 rounded to odd, in f (a Y register for
 	// a 64-bit source), with x and b as scratch.
 	f32 := func(i, k int, f, x, b VecPhysical) {
@@ -408,22 +407,33 @@ func wideTo16AVX512(from, to string) {
 		for k := range 4 {
 			f, x, b := zs[3*k], zs[3*k+1], zs[3*k+2]
 			f32(i, k, f, x, b)
-			y, t, r := sized(f), sized(x), sized(b)
+			y, t := sized(f), sized(x)
 			out := dst(o + k*lanes*2)
 			if to == "F16" {
 				VCVTPS2PH(U8(0), y, out)
 				continue
 			}
-			// BF16FromF32: roundBF16, and a NaN's top half with 0x40 set.
-			VMOVDQA64(f, b)
-			roundBF16(r, t, sized(Z31), sized(Z30), func(a, b, c Op) { VPANDD(a, b, c) })
+			// BF16FromF32 in the high half of each lane: y + 0x7FFF + (y>>16 & 1), and for a
+			// float64 source a NaN lane y | 0x00400000 (its top half with 0x40 set). The high
+			// halves of two vectors are packed by one VPERMT2W (oddWords) and stored together.
+			VPSRLD(U8(16), y, t)
+			VPANDD(sized(Z31), t, t)
+			VPADDD(sized(Z30), t, t)
+			VPADDD(y, t, t)
 			if from == "F64" {
-				VPSRLD(U8(16), y, t)
-				VPANDD(sized(Z29), y, y)
-				VPCMPUD(U8(6), sized(Z28), y, K2)
-				VPORD(sized(Z27), t, K2, r)
+				VCMPPS(U8(3), y, y, K2)
+				VPORD(sized(Z25), y, K2, t)
 			}
-			VPMOVDW(r, out)
+			if k%2 == 0 {
+				continue
+			}
+			first := sized(zs[3*(k-1)+1])
+			VPERMT2W(t, sized(Z26), first)
+			if wide {
+				VMOVDQU(first, dst(o+(k-1)*lanes*2))
+			} else {
+				VMOVDQU64(first, dst(o+(k-1)*lanes*2))
+			}
 		}
 	}
 	loop(avx512, body, block{4 * lanes, 4 * lanes * bytesOf(from), 4 * lanes * 2})
