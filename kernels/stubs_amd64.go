@@ -1995,10 +1995,12 @@ func f32ToF8e4m3ONNXAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE4M3Sat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the table
-// cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3Sat, built from f8FromF32 (rules_tables_amd64.go), and
+// gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func f32ToF8e4m3ONNXAVX512(dst, src []byte, n int)
@@ -2024,10 +2026,12 @@ func f32ToF8e5m2ONNXAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE5M2Sat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the table
-// cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2Sat, built from f8FromF32 (rules_tables_amd64.go), and
+// gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func f32ToF8e5m2ONNXAVX512(dst, src []byte, n int)
@@ -2053,10 +2057,12 @@ func f32ToF8e4m3fnuzONNXAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE4M3FNUZSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3FNUZSat, built from f8FromF32 (rules_tables_amd64.go),
+// and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func f32ToF8e4m3fnuzONNXAVX512(dst, src []byte, n int)
@@ -2082,10 +2088,12 @@ func f32ToF8e5m2fnuzONNXAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE5M2FNUZSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2FNUZSat, built from f8FromF32 (rules_tables_amd64.go),
+// and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func f32ToF8e5m2fnuzONNXAVX512(dst, src []byte, n int)
@@ -2111,10 +2119,12 @@ func f16ToF8e4m3ONNXAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE4M3Sat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the table
-// cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3Sat, built from f8FromF32 (rules_tables_amd64.go), and
+// gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func f16ToF8e4m3ONNXAVX512(dst, src []byte, n int)
@@ -2140,10 +2150,12 @@ func f16ToF8e5m2ONNXAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE5M2Sat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the table
-// cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2Sat, built from f8FromF32 (rules_tables_amd64.go), and
+// gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func f16ToF8e5m2ONNXAVX512(dst, src []byte, n int)
@@ -2169,10 +2181,12 @@ func f16ToF8e4m3fnuzONNXAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE4M3FNUZSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3FNUZSat, built from f8FromF32 (rules_tables_amd64.go),
+// and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func f16ToF8e4m3fnuzONNXAVX512(dst, src []byte, n int)
@@ -2198,10 +2212,12 @@ func f16ToF8e5m2fnuzONNXAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE5M2FNUZSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2FNUZSat, built from f8FromF32 (rules_tables_amd64.go),
+// and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func f16ToF8e5m2fnuzONNXAVX512(dst, src []byte, n int)
@@ -2227,10 +2243,12 @@ func bf16ToF8e4m3ONNXAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE4M3Sat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the table
-// cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3Sat, built from f8FromF32 (rules_tables_amd64.go), and
+// gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func bf16ToF8e4m3ONNXAVX512(dst, src []byte, n int)
@@ -2256,10 +2274,12 @@ func bf16ToF8e5m2ONNXAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE5M2Sat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the table
-// cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2Sat, built from f8FromF32 (rules_tables_amd64.go), and
+// gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func bf16ToF8e5m2ONNXAVX512(dst, src []byte, n int)
@@ -2285,10 +2305,12 @@ func bf16ToF8e4m3fnuzONNXAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE4M3FNUZSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3FNUZSat, built from f8FromF32 (rules_tables_amd64.go),
+// and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func bf16ToF8e4m3fnuzONNXAVX512(dst, src []byte, n int)
@@ -2314,10 +2336,12 @@ func bf16ToF8e5m2fnuzONNXAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE5M2FNUZSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2FNUZSat, built from f8FromF32 (rules_tables_amd64.go),
+// and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func bf16ToF8e5m2fnuzONNXAVX512(dst, src []byte, n int)
@@ -2343,10 +2367,12 @@ func f32ToF8e4m3ONNXNoSatAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE4M3NoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3NoSat, built from f8FromF32 (rules_tables_amd64.go),
+// and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func f32ToF8e4m3ONNXNoSatAVX512(dst, src []byte, n int)
@@ -2372,10 +2398,12 @@ func f32ToF8e5m2ONNXNoSatAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE5M2NoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2NoSat, built from f8FromF32 (rules_tables_amd64.go),
+// and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func f32ToF8e5m2ONNXNoSatAVX512(dst, src []byte, n int)
@@ -2401,10 +2429,12 @@ func f32ToF8e4m3fnuzONNXNoSatAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE4M3FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3FNUZNoSat, built from f8FromF32
+// (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
+// FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f32ToF8e4m3fnuzONNXNoSatAVX512(dst, src []byte, n int)
@@ -2430,10 +2460,12 @@ func f32ToF8e5m2fnuzONNXNoSatAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE5M2FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2FNUZNoSat, built from f8FromF32
+// (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
+// FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f32ToF8e5m2fnuzONNXNoSatAVX512(dst, src []byte, n int)
@@ -2459,10 +2491,12 @@ func f16ToF8e4m3ONNXNoSatAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE4M3NoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3NoSat, built from f8FromF32 (rules_tables_amd64.go),
+// and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func f16ToF8e4m3ONNXNoSatAVX512(dst, src []byte, n int)
@@ -2488,10 +2522,12 @@ func f16ToF8e5m2ONNXNoSatAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE5M2NoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2NoSat, built from f8FromF32 (rules_tables_amd64.go),
+// and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func f16ToF8e5m2ONNXNoSatAVX512(dst, src []byte, n int)
@@ -2517,10 +2553,12 @@ func f16ToF8e4m3fnuzONNXNoSatAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE4M3FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3FNUZNoSat, built from f8FromF32
+// (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
+// FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f16ToF8e4m3fnuzONNXNoSatAVX512(dst, src []byte, n int)
@@ -2546,10 +2584,12 @@ func f16ToF8e5m2fnuzONNXNoSatAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE5M2FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2FNUZNoSat, built from f8FromF32
+// (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
+// FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f16ToF8e5m2fnuzONNXNoSatAVX512(dst, src []byte, n int)
@@ -2575,10 +2615,12 @@ func bf16ToF8e4m3ONNXNoSatAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE4M3NoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3NoSat, built from f8FromF32 (rules_tables_amd64.go),
+// and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func bf16ToF8e4m3ONNXNoSatAVX512(dst, src []byte, n int)
@@ -2604,10 +2646,12 @@ func bf16ToF8e5m2ONNXNoSatAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE5M2NoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2NoSat, built from f8FromF32 (rules_tables_amd64.go),
+// and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func bf16ToF8e5m2ONNXNoSatAVX512(dst, src []byte, n int)
@@ -2633,10 +2677,12 @@ func bf16ToF8e4m3fnuzONNXNoSatAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE4M3FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3FNUZNoSat, built from f8FromF32
+// (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
+// FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func bf16ToF8e4m3fnuzONNXNoSatAVX512(dst, src []byte, n int)
@@ -2662,10 +2708,12 @@ func bf16ToF8e5m2fnuzONNXNoSatAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE5M2FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2FNUZNoSat, built from f8FromF32
+// (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
+// FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func bf16ToF8e5m2fnuzONNXNoSatAVX512(dst, src []byte, n int)
@@ -2691,10 +2739,12 @@ func f32ToF8e4m3MLDtypesAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE4M3NoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3NoSat, built from f8FromF32 (rules_tables_amd64.go),
+// and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func f32ToF8e4m3MLDtypesAVX512(dst, src []byte, n int)
@@ -2720,10 +2770,12 @@ func f32ToF8e5m2MLDtypesAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE5M2ML, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the table
-// cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2ML, built from f8FromF32 (rules_tables_amd64.go), and
+// gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func f32ToF8e5m2MLDtypesAVX512(dst, src []byte, n int)
@@ -2749,10 +2801,12 @@ func f32ToF8e4m3fnuzMLDtypesAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE4M3FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3FNUZNoSat, built from f8FromF32
+// (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
+// FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f32ToF8e4m3fnuzMLDtypesAVX512(dst, src []byte, n int)
@@ -2778,10 +2832,12 @@ func f32ToF8e5m2fnuzMLDtypesAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE5M2FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2FNUZNoSat, built from f8FromF32
+// (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
+// FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f32ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)
@@ -2807,10 +2863,12 @@ func f16ToF8e4m3MLDtypesAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE4M3NoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3NoSat, built from f8FromF32 (rules_tables_amd64.go),
+// and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func f16ToF8e4m3MLDtypesAVX512(dst, src []byte, n int)
@@ -2836,10 +2894,12 @@ func f16ToF8e5m2MLDtypesAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE5M2ML, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the table
-// cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2ML, built from f8FromF32 (rules_tables_amd64.go), and
+// gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func f16ToF8e5m2MLDtypesAVX512(dst, src []byte, n int)
@@ -2865,10 +2925,12 @@ func f16ToF8e4m3fnuzMLDtypesAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE4M3FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3FNUZNoSat, built from f8FromF32
+// (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
+// FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f16ToF8e4m3fnuzMLDtypesAVX512(dst, src []byte, n int)
@@ -2894,10 +2956,12 @@ func f16ToF8e5m2fnuzMLDtypesAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE5M2FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2FNUZNoSat, built from f8FromF32
+// (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
+// FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func f16ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)
@@ -2923,10 +2987,12 @@ func bf16ToF8e4m3MLDtypesAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE4M3NoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3NoSat, built from f8FromF32 (rules_tables_amd64.go),
+// and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func bf16ToF8e4m3MLDtypesAVX512(dst, src []byte, n int)
@@ -2952,10 +3018,12 @@ func bf16ToF8e5m2MLDtypesAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE5M2ML, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the table
-// cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2ML, built from f8FromF32 (rules_tables_amd64.go), and
+// gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
 //
 //go:noescape
 func bf16ToF8e5m2MLDtypesAVX512(dst, src []byte, n int)
@@ -2981,10 +3049,12 @@ func bf16ToF8e4m3fnuzMLDtypesAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE4M3FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3FNUZNoSat, built from f8FromF32
+// (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
+// FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func bf16ToF8e4m3fnuzMLDtypesAVX512(dst, src []byte, n int)
@@ -3010,10 +3080,12 @@ func bf16ToF8e5m2fnuzMLDtypesAVX2(dst, src []byte, n int)
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is), then looks up the codes as the
-// OpenVINO encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in
-// lutEncE5M2FNUZNoSat, built from f8FromF32 (rules_tables_amd64.go), and gives the magnitudes the
-// table cannot express (NaN, and for the FNUZ types overflow without saturation) their code.
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2FNUZNoSat, built from f8FromF32
+// (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
+// FNUZ types overflow without saturation) their code.
 //
 //go:noescape
 func bf16ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)

@@ -155,7 +155,8 @@ const f8EncDoc = "It widens the source to float32 and computes f8FromF32's steps
 
 // f8LookupDoc says how the AVX-512 rule-set float8 encoders compute their loop; %s is the table.
 const f8LookupDoc = "It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and the " +
-	"last bit set where one of the source's 18 low bits is), then looks up the codes as the OpenVINO " +
+	"last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which round every binary16 " +
+	"subnormal to zero, bit 13 set before the conversion where one of bits 0 to 12 is), then looks up the codes as the OpenVINO " +
 	"encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in %s, built from f8FromF32 " +
 	"(rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the FNUZ types " +
 	"overflow without saturation) their code."
@@ -261,14 +262,25 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
 	bcastW(0x7FFF, Z21)
 	VPBROADCASTW(sym(table, 256), Z20)
 	VPBROADCASTB(sym(table, 258), Z19)
-	bcastW(1, Z18)
 	VPXORD(Z24, Z24, Z24)
-	bcastD(0x3FFFF, Z17)
+	// A target whose smallest subnormal is 2^-13 or more (f8e4m3, f8e4m3fnuz) rounds every
+	// binary16 subnormal to zero whatever was dropped: only the binary16 normals need their last
+	// bit right, and that bit is the float32's bit 13.
+	normalsOnly := 1-int(e.bias)-int(e.mant) >= -13
+	if normalsOnly {
+		bcastD(0x1FFF, Z17)
+		bcastD(0x2000, Z18)
+	} else {
+		bcastD(0x3FFFF, Z17)
+		bcastW(1, Z18)
+	}
 	// toF16 converts the 16 float32 (or bfloat16) of vector k at i(SI) to binary16 rounded to odd
-	// in the Y half of r, with t and u as scratch. The last bit is set where any of the float32's
-	// 18 low bits is (K5): that covers every bit VCVTPS2PH drops from a binary16 subnormal of
-	// 2^-19 or more, below which every float8 target rounds to zero anyway, and a bit it keeps is
-	// below the rounding position of every target, so setting the last bit for it changes nothing.
+	// in the Y half of r, with t and u as scratch. In general the last bit is set where any of the
+	// float32's 18 low bits is (K5): that covers every bit VCVTPS2PH drops from a binary16
+	// subnormal of 2^-19 or more, below which every float8 target rounds to zero anyway, and a bit
+	// it keeps is below the rounding position of every target, so setting the last bit for it
+	// changes nothing. For normalsOnly targets bit 13 is set before the conversion where one of
+	// bits 0 to 12 is, one masked VPORD; a bfloat16 has none of them, and converts exactly.
 	toF16 := func(i, k int, r, t, u VecPhysical) {
 		if from == "BF16" {
 			VPMOVZXWD(src(i+32*k), t)
@@ -276,10 +288,19 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
 		} else {
 			VMOVDQU32(src(i+64*k), t)
 		}
-		VPTESTMD(Z17, t, K5)
-		VCVTPS2PH(U8(3), t, half(r))
-		VPORD(half(Z18), half(r), half(u))
-		VMOVDQU16(half(u), K5, half(r))
+		switch {
+		case normalsOnly && from == "BF16":
+			VCVTPS2PH(U8(3), t, half(r))
+		case normalsOnly:
+			VPTESTMD(Z17, t, K5)
+			VPORD(Z18, t, K5, t)
+			VCVTPS2PH(U8(3), t, half(r))
+		default:
+			VPTESTMD(Z17, t, K5)
+			VCVTPS2PH(U8(3), t, half(r))
+			VPORD(half(Z18), half(r), half(u))
+			VMOVDQU16(half(u), K5, half(r))
+		}
 	}
 	body := func(i, o int) {
 		if from == "F16" {
