@@ -535,10 +535,88 @@ func e8m0Kernels(r row, u uint64) {
 			continue
 		}
 		a := a
-		add(&kernel{name: pairName(r.from, r.to, r.rules+a.path), isa: a, from: r.from, to: r.to, rules: r.rules,
+		k := &kernel{name: pairName(r.from, r.to, r.rules+a.path), isa: a, from: r.from, to: r.to, rules: r.rules,
 			doc:  []string{e8m0Doc},
-			body: func() { e8m0Encode(a, r.from, u) }})
+			body: func() { e8m0Encode(a, r.from, u) }}
+		if a == avx512 && r.from == "BF16" {
+			k.doc = []string{e8m0BF16Doc}
+			k.body = func() { e8m0BF16AVX512(u) }
+		}
+		add(k)
 	}
+}
+
+// e8m0BF16Doc says how the AVX-512 bf16 → f8e8m0 encoders compute their loop.
+const e8m0BF16Doc = "It computes e8m0FromF32's steps on the bfloat16 bits in 16-bit lanes (the float32's low half " +
+	"being zero, its additions and thresholds scale down by 2^16): the code from the exponent bits after the round " +
+	"mode's addition, a subnormal doubled and its code taken one lower, then the codes of the ranges blended in; " +
+	"then the low bytes of two vectors packed by one VPERMT2B."
+
+// e8m0BF16AVX512 is the AVX-512 body of the bf16 → f8e8m0 encoders (encoder constant u): 64
+// elements a block, two vectors of 32 words. A bfloat16 b is the float32 b<<16, whose low half is
+// zero, so e8m0FromF32's (b<<16 + add) >> 23 is (b + add>>16) >> 7, and its thresholds are the
+// float32 ones shifted right by 16.
+func e8m0BF16AVX512(u uint64) {
+	ml, sat := u&8 != 0, u&4 != 0
+	add := []uint16{0x7F, 0, 0x40}[u&3]
+	if ml {
+		add = 0x40
+	}
+	low, high := uint16(0xFF), uint16(0xFF)
+	if sat {
+		low, high = 0, 0xFE
+	}
+	bcastW(0x7FFF, Z31)
+	bcastW(add, Z30)
+	bcastW(0x80, Z29) // the smallest normal
+	bcastW(1, Z28)
+	bcastW(low, Z27)
+	bcastW(high, Z26)
+	bcastW(0xFF, Z25)
+	bcastW(0x40, Z24)   // 2^-127
+	bcastW(0x7F00, Z23) // 2^127
+	bcastW(0x7F80, Z22) // infinity
+	bcastW(0x7F40, Z21) // ml_dtypes: 1.5·2^127, which rounds to code 0xFF
+	VPXORD(Z20, Z20, Z20)
+	VMOVDQU64(sym("evenBytes", 0), Z19)
+	codes := func(x, a, c VecPhysical) {
+		VPANDD(Z31, x, a)
+		if ml {
+			VPADDW(Z30, a, c)
+			VPSRLW(U8(7), c, c)
+			VPCMPUW(U8(1), Z29, a, K1) // a subnormal: code 1
+			VMOVDQU16(Z28, K1, c)
+			VPCMPUW(U8(2), Z24, a, K1) // at most 2^-127: code 0
+			VMOVDQU16(Z20, K1, c)
+			VPCMPW(U8(1), Z20, x, K1)  // negative
+			VPCMPUW(U8(0), Z20, a, K2) // zero
+			KORD(K1, K2, K1)
+			VPCMPUW(U8(5), Z21, a, K2) // at least 1.5·2^127, NaN included
+			KORD(K1, K2, K1)
+			VMOVDQU16(Z25, K1, c)
+			return
+		}
+		VPCMPUW(U8(1), Z29, a, K1) // a subnormal: doubled, and its code one lower
+		VPADDW(a, a, K1, a)
+		VPADDW(Z30, a, c)
+		VPSRLW(U8(7), c, c)
+		VPSUBW(Z28, c, K1, c)
+		VPCMPW(U8(1), Z24, x, K1) // below 2^-127, zeros and negative values included
+		VMOVDQU16(Z27, K1, c)
+		VPCMPW(U8(6), Z23, x, K1) // above 2^127
+		VMOVDQU16(Z26, K1, c)
+		VPANDD(Z31, x, a)
+		VPCMPUW(U8(6), Z22, a, K1) // NaN
+		VMOVDQU16(Z25, K1, c)
+	}
+	loop(avx512, func(i, o int) {
+		VMOVDQU64(src(i), Z0)
+		VMOVDQU64(src(i+64), Z1)
+		codes(Z0, Z2, Z4)
+		codes(Z1, Z3, Z5)
+		VPERMT2B(Z5, Z19, Z4)
+		VMOVDQU64(Z4, dst(o))
+	}, block{64, 128, 64})
 }
 
 // e8m0Doc says how the f8e8m0 encoders compute their loop.
