@@ -735,7 +735,77 @@ func e8m0AVX512(from string, ml bool, low, high uint32) {
 		}
 		packCodes(avx512, [4]VecPhysical{Z0, Z1, Z2, Z3}, Z5, o)
 	}
+	if from == "F16" {
+		body = e8m0F16Words(ml, low, high, body)
+	}
 	loop(avx512, body, block{64, 64 * bytesOf(from), 64})
+}
+
+// e8m0F16Words returns the AVX-512 body of the f16 → f8e8m0 encoders: a binary16 normal is the
+// float32 (a<<13) + 112<<23, so e8m0FromF32's code is (a + add>>13) >> 10 + 112, computed on 32
+// words a vector; zero, the negative values, ±Inf and NaN take their codes, and no binary16 is
+// below 2^-127 or a finite one above 2^127. A block with a binary16 subnormal (rare; its code
+// needs the position of its leading one) is converted by wide, the float32 route, instead.
+// Constants in Z24–Z31, which wide does not use, and the packing order in Z23, which it does:
+// reloaded after it.
+func e8m0F16Words(ml bool, low, high uint32, wide body) body {
+	add := uint16(0x200) // ml_dtypes and nearest: 0x400000 >> 13
+	bcastW(0x7FFF, Z31)
+	bcastW(0x400, Z29) // the smallest normal
+	bcastW(112, Z28)
+	bcastW(uint16(low), Z27)
+	bcastW(uint16(high), Z26)
+	bcastW(0xFF, Z25)
+	bcastW(0x7C00, Z24) // infinity
+	VMOVDQU64(sym("evenBytes", 0), Z23)
+	if !ml {
+		// e8m0Encode's round mode constant in Z13 (0x7FFFFF, 0 or 0x400000), shifted for words.
+		VPSRLD(U8(13), Z13, Z30)
+		VPSLLD(U8(16), Z30, Z22)
+		VPORD(Z22, Z30, Z30)
+	} else {
+		bcastW(add, Z30)
+	}
+	// codes sets c to the codes of the 32 binary16 in x (a scratch), K3 to where one is a
+	// subnormal.
+	codes := func(x, a, c VecPhysical, k Op) {
+		VPANDD(Z31, x, a)
+		VPCMPUW(U8(1), Z29, a, k)
+		VPTESTMW(a, a, k, k) // a subnormal: not zero, below 2^-14
+		VPADDW(Z30, a, c)
+		VPSRLW(U8(10), c, c)
+		VPADDW(Z28, c, c)
+		VPMOVW2M(x, K1)     // negative
+		VPTESTNMW(a, a, K2) // zero
+		KORD(K1, K2, K1)
+		if ml {
+			VPCMPUW(U8(5), Z24, a, K2) // ±Inf, NaN
+			KORD(K1, K2, K1)
+			VMOVDQU16(Z25, K1, c)
+			return
+		}
+		VPCMPUW(U8(0), Z24, a, K2) // infinity: above 2^127
+		VMOVDQU16(Z26, K2, c)
+		VMOVDQU16(Z27, K1, c)      // below 2^-127: zero, negative, -Inf
+		VPCMPUW(U8(6), Z24, a, K2) // NaN
+		VMOVDQU16(Z25, K2, c)
+	}
+	return func(i, o int) {
+		slow, done := label("e8m0wide"), label("e8m0done")
+		VMOVDQU64(src(i), Z16)
+		VMOVDQU64(src(i+64), Z17)
+		codes(Z16, Z18, Z0, K3)
+		codes(Z17, Z19, Z1, K4)
+		KORTESTD(K3, K4)
+		JNZ(LabelRef(slow))
+		VPERMT2B(Z1, Z23, Z0)
+		VMOVDQU64(Z0, dst(o))
+		JMP(LabelRef(done))
+		Label(slow)
+		wide(i, o)
+		VMOVDQU64(sym("evenBytes", 0), Z23) // wide's scratch
+		Label(done)
+	}
 }
 
 // packCodes packs four vectors of codes in 32-bit lanes (each at most 0xFF), c[0] the first
