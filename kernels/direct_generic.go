@@ -982,8 +982,9 @@ func f32ToF8e5m2fnuzONNXGeneric(dst []uint8, src []float32) {
 // len(dst) elements; src must be at least as long.
 func f16ToF8e4m3ONNXGeneric(dst []uint8, src []uint16) {
 	src = src[:len(dst)]
+	t := f16EncTable(encE4M3Sat)
 	for i := range dst {
-		dst[i] = f8FromF16(src[i], encE4M3Sat)
+		dst[i] = t[src[i]]
 	}
 }
 
@@ -1000,8 +1001,9 @@ func f16ToF8e5m2ONNXGeneric(dst []uint8, src []uint16) {
 // over len(dst) elements; src must be at least as long.
 func f16ToF8e4m3fnuzONNXGeneric(dst []uint8, src []uint16) {
 	src = src[:len(dst)]
+	t := f16EncTable(encE4M3FNUZSat)
 	for i := range dst {
-		dst[i] = f8FromF16(src[i], encE4M3FNUZSat)
+		dst[i] = t[src[i]]
 	}
 }
 
@@ -1009,8 +1011,9 @@ func f16ToF8e4m3fnuzONNXGeneric(dst []uint8, src []uint16) {
 // over len(dst) elements; src must be at least as long.
 func f16ToF8e5m2fnuzONNXGeneric(dst []uint8, src []uint16) {
 	src = src[:len(dst)]
+	t := f16EncTable(encE5M2FNUZSat)
 	for i := range dst {
-		dst[i] = f8FromF16(src[i], encE5M2FNUZSat)
+		dst[i] = t[src[i]]
 	}
 }
 
@@ -1090,8 +1093,9 @@ func f32ToF8e5m2fnuzONNXNoSatGeneric(dst []uint8, src []float32) {
 // NoSaturate: true} over len(dst) elements; src must be at least as long.
 func f16ToF8e4m3ONNXNoSatGeneric(dst []uint8, src []uint16) {
 	src = src[:len(dst)]
+	t := f16EncTable(encE4M3NoSat)
 	for i := range dst {
-		dst[i] = f8FromF16(src[i], encE4M3NoSat)
+		dst[i] = t[src[i]]
 	}
 }
 
@@ -1108,8 +1112,9 @@ func f16ToF8e5m2ONNXNoSatGeneric(dst []uint8, src []uint16) {
 // ONNX, NoSaturate: true} over len(dst) elements; src must be at least as long.
 func f16ToF8e4m3fnuzONNXNoSatGeneric(dst []uint8, src []uint16) {
 	src = src[:len(dst)]
+	t := f16EncTable(encE4M3FNUZNoSat)
 	for i := range dst {
-		dst[i] = f8FromF16(src[i], encE4M3FNUZNoSat)
+		dst[i] = t[src[i]]
 	}
 }
 
@@ -1117,8 +1122,9 @@ func f16ToF8e4m3fnuzONNXNoSatGeneric(dst []uint8, src []uint16) {
 // ONNX, NoSaturate: true} over len(dst) elements; src must be at least as long.
 func f16ToF8e5m2fnuzONNXNoSatGeneric(dst []uint8, src []uint16) {
 	src = src[:len(dst)]
+	t := f16EncTable(encE5M2FNUZNoSat)
 	for i := range dst {
-		dst[i] = f8FromF16(src[i], encE5M2FNUZNoSat)
+		dst[i] = t[src[i]]
 	}
 }
 
@@ -1198,8 +1204,9 @@ func f32ToF8e5m2fnuzMLDtypesGeneric(dst []uint8, src []float32) {
 // over len(dst) elements; src must be at least as long.
 func f16ToF8e4m3MLDtypesGeneric(dst []uint8, src []uint16) {
 	src = src[:len(dst)]
+	t := f16EncTable(encE4M3NoSat)
 	for i := range dst {
-		dst[i] = f8FromF16(src[i], encE4M3NoSat)
+		dst[i] = t[src[i]]
 	}
 }
 
@@ -1216,8 +1223,9 @@ func f16ToF8e5m2MLDtypesGeneric(dst []uint8, src []uint16) {
 // MLDtypes} over len(dst) elements; src must be at least as long.
 func f16ToF8e4m3fnuzMLDtypesGeneric(dst []uint8, src []uint16) {
 	src = src[:len(dst)]
+	t := f16EncTable(encE4M3FNUZNoSat)
 	for i := range dst {
-		dst[i] = f8FromF16(src[i], encE4M3FNUZNoSat)
+		dst[i] = t[src[i]]
 	}
 }
 
@@ -1225,8 +1233,9 @@ func f16ToF8e4m3fnuzMLDtypesGeneric(dst []uint8, src []uint16) {
 // MLDtypes} over len(dst) elements; src must be at least as long.
 func f16ToF8e5m2fnuzMLDtypesGeneric(dst []uint8, src []uint16) {
 	src = src[:len(dst)]
+	t := f16EncTable(encE5M2FNUZNoSat)
 	for i := range dst {
-		dst[i] = f8FromF16(src[i], encE5M2FNUZNoSat)
+		dst[i] = t[src[i]]
 	}
 }
 

@@ -45,7 +45,8 @@ type pairRow struct {
 	nt int
 	// loop is the body of the scalar loop, for i := range n { loop }, that every kernel of the
 	// pair computes: one assignment dst[i] = …, which the generator writes as the pair's pure-Go
-	// loop. src and dst are the buffers viewed as slices of the pair's Go types (uint16 for f16
+	// loop, optionally after one declaration t := v that uses none of i, src and dst (written
+	// before the loop, so that it runs once a call). src and dst are the buffers viewed as slices of the pair's Go types (uint16 for f16
 	// and bf16, uint8 for the 8-bit floats and boolean); nibble(src, i) is the i-th 4-bit code,
 	// the low nibble of a byte first, a uint8.
 	loop string
@@ -327,10 +328,10 @@ var ruleRegistry = []ruleRow{
 	{rules: Rules{Set: ONNX}, from: element.F32, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2Sat)"},
 	{rules: Rules{Set: ONNX}, from: element.F32, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZSat)"},
 	{rules: Rules{Set: ONNX}, from: element.F32, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZSat)"},
-	{rules: Rules{Set: ONNX}, from: element.F16, to: element.F8E4M3, paths: onAll, loop: "dst[i] = f8FromF16(src[i], encE4M3Sat)"},
+	{rules: Rules{Set: ONNX}, from: element.F16, to: element.F8E4M3, paths: onAll, loop: "t := f16EncTable(encE4M3Sat); dst[i] = t[src[i]]"},
 	{rules: Rules{Set: ONNX}, from: element.F16, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF16E5M2(src[i], encE5M2Sat)"},
-	{rules: Rules{Set: ONNX}, from: element.F16, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF16(src[i], encE4M3FNUZSat)"},
-	{rules: Rules{Set: ONNX}, from: element.F16, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF16(src[i], encE5M2FNUZSat)"},
+	{rules: Rules{Set: ONNX}, from: element.F16, to: element.F8E4M3FNUZ, paths: onAll, loop: "t := f16EncTable(encE4M3FNUZSat); dst[i] = t[src[i]]"},
+	{rules: Rules{Set: ONNX}, from: element.F16, to: element.F8E5M2FNUZ, paths: onAll, loop: "t := f16EncTable(encE5M2FNUZSat); dst[i] = t[src[i]]"},
 	{rules: Rules{Set: ONNX}, from: element.BF16, to: element.F8E4M3, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3Sat)"},
 	{rules: Rules{Set: ONNX}, from: element.BF16, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2Sat)"},
 	{rules: Rules{Set: ONNX}, from: element.BF16, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZSat)"},
@@ -339,10 +340,10 @@ var ruleRegistry = []ruleRow{
 	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F32, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2NoSat)"},
 	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F32, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)"},
 	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F32, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)"},
-	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F16, to: element.F8E4M3, paths: onAll, loop: "dst[i] = f8FromF16(src[i], encE4M3NoSat)"},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F16, to: element.F8E4M3, paths: onAll, loop: "t := f16EncTable(encE4M3NoSat); dst[i] = t[src[i]]"},
 	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F16, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF16E5M2(src[i], encE5M2NoSat)"},
-	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F16, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF16(src[i], encE4M3FNUZNoSat)"},
-	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F16, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF16(src[i], encE5M2FNUZNoSat)"},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F16, to: element.F8E4M3FNUZ, paths: onAll, loop: "t := f16EncTable(encE4M3FNUZNoSat); dst[i] = t[src[i]]"},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F16, to: element.F8E5M2FNUZ, paths: onAll, loop: "t := f16EncTable(encE5M2FNUZNoSat); dst[i] = t[src[i]]"},
 	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.BF16, to: element.F8E4M3, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3NoSat)"},
 	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.BF16, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2NoSat)"},
 	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.BF16, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZNoSat)"},
@@ -351,10 +352,10 @@ var ruleRegistry = []ruleRow{
 	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2ML)"},
 	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)"},
 	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)"},
-	{rules: Rules{Set: MLDtypes}, from: element.F16, to: element.F8E4M3, paths: onAll, loop: "dst[i] = f8FromF16(src[i], encE4M3NoSat)"},
+	{rules: Rules{Set: MLDtypes}, from: element.F16, to: element.F8E4M3, paths: onAll, loop: "t := f16EncTable(encE4M3NoSat); dst[i] = t[src[i]]"},
 	{rules: Rules{Set: MLDtypes}, from: element.F16, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF16E5M2(src[i], encE5M2ML)"},
-	{rules: Rules{Set: MLDtypes}, from: element.F16, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF16(src[i], encE4M3FNUZNoSat)"},
-	{rules: Rules{Set: MLDtypes}, from: element.F16, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF16(src[i], encE5M2FNUZNoSat)"},
+	{rules: Rules{Set: MLDtypes}, from: element.F16, to: element.F8E4M3FNUZ, paths: onAll, loop: "t := f16EncTable(encE4M3FNUZNoSat); dst[i] = t[src[i]]"},
+	{rules: Rules{Set: MLDtypes}, from: element.F16, to: element.F8E5M2FNUZ, paths: onAll, loop: "t := f16EncTable(encE5M2FNUZNoSat); dst[i] = t[src[i]]"},
 	{rules: Rules{Set: MLDtypes}, from: element.BF16, to: element.F8E4M3, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3NoSat)"},
 	{rules: Rules{Set: MLDtypes}, from: element.BF16, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2ML)"},
 	{rules: Rules{Set: MLDtypes}, from: element.BF16, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZNoSat)"},

@@ -93,13 +93,7 @@ func f8FromF32(u uint32, e f8Enc) uint8 {
 	return uint8(c | u>>24&0x80)
 }
 
-// f8FromF16 returns f8FromF32 of the binary16 h (exactly a float32) under e, from a table of
-// every binary16 input built with f8FromF32 on the first use of e (64 KiB an encoder): the
-// arithmetic of f8FromF32 and the widening cost several times OpenVINO's encoders, which work on
-// the binary16 bits alone.
-func f8FromF16(h uint16, e f8Enc) uint8 { return f16EncTable(e)[h] }
-
-// f8FromF16E5M2 returns f8FromF16(h, e) for the f8e5m2 encoders (bias 15), on the binary16 bits
+// f8FromF16E5M2 returns f8FromF32 of the binary16 h for the f8e5m2 encoders (bias 15), on the binary16 bits
 // alone: f8e5m2 has binary16's exponent range, so rounding off the 8 low bits to nearest even is
 // the one rounding, subnormals included; then the clamp, NaN's code and the sign as f8FromF32
 // puts them.
@@ -112,7 +106,7 @@ func f8FromF16E5M2(h uint16, e f8Enc) uint8 {
 	return uint8(c | uint32(h)>>8&0x80)
 }
 
-// f16EncTables holds f8FromF16's tables by f8Enc.slot, nil until first used.
+// f16EncTables holds f16EncTable's tables by f8Enc.slot, nil until first used.
 var f16EncTables [36]atomic.Pointer[[1 << 16]uint8]
 
 // slot numbers the encoders of the rule sets (f16EncTables) from the fields that tell them apart:
@@ -121,7 +115,10 @@ func (e f8Enc) slot() uint32 {
 	return (uint32(e)>>12&0xFF-0x7B)*2 + uint32(e)&0xF - 2 + (uint32(e)>>20&0xFF-0x7E)*12 // clamp, mant, nan
 }
 
-// f16EncTable returns e's table of f8FromF16, building it if no call has.
+// f16EncTable returns e's table of the codes of every binary16 input h, f8FromF32 of its float32
+// (exact), building it if no call has (64 KiB an encoder): the arithmetic of f8FromF32 and the
+// widening cost several times OpenVINO's encoders, which work on the binary16 bits alone. The
+// pure-Go loops from f16 look their codes up in it, fetched once a call.
 func f16EncTable(e f8Enc) *[1 << 16]uint8 {
 	if t := f16EncTables[e.slot()].Load(); t != nil {
 		return t
@@ -129,7 +126,7 @@ func f16EncTable(e f8Enc) *[1 << 16]uint8 {
 	return newF16EncTable(e)
 }
 
-// newF16EncTable builds e's table of f8FromF16 and returns the one f16EncTables keeps (another
+// newF16EncTable builds e's table of f16EncTable and returns the one f16EncTables keeps (another
 // goroutine's, if it stored one first).
 func newF16EncTable(e f8Enc) *[1 << 16]uint8 {
 	t := new([1 << 16]uint8)

@@ -297,7 +297,7 @@ func TestRuleKernelsIntegerTies(t *testing.T) {
 	}
 }
 
-// TestF8EncSlots checks that f8FromF16's table slots tell the rule sets' float8 encoders apart.
+// TestF8EncSlots checks that f16EncTable's slots tell the rule sets' float8 encoders apart.
 func TestF8EncSlots(t *testing.T) {
 	seen := map[uint32]f8Enc{}
 	for _, e := range []f8Enc{encE4M3Sat, encE4M3NoSat, encE5M2Sat, encE5M2NoSat, encE5M2ML,

@@ -2101,7 +2101,7 @@ func f32ToF8e5m2fnuzONNXAVX512(dst, src []byte, n int)
 // f16ToF8e4m3ONNXAVX2 converts n elements of the pair f16 → f8e4m3 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE4M3Sat)
+//		t := f16EncTable(encE4M3Sat); dst[i] = t[src[i]]
 //	}
 //
 // It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
@@ -2115,7 +2115,7 @@ func f16ToF8e4m3ONNXAVX2(dst, src []byte, n int)
 // f16ToF8e4m3ONNXAVX512 converts n elements of the pair f16 → f8e4m3 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE4M3Sat)
+//		t := f16EncTable(encE4M3Sat); dst[i] = t[src[i]]
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
@@ -2163,7 +2163,7 @@ func f16ToF8e5m2ONNXAVX512(dst, src []byte, n int)
 // f16ToF8e4m3fnuzONNXAVX2 converts n elements of the pair f16 → f8e4m3fnuz on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE4M3FNUZSat)
+//		t := f16EncTable(encE4M3FNUZSat); dst[i] = t[src[i]]
 //	}
 //
 // It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
@@ -2177,7 +2177,7 @@ func f16ToF8e4m3fnuzONNXAVX2(dst, src []byte, n int)
 // f16ToF8e4m3fnuzONNXAVX512 converts n elements of the pair f16 → f8e4m3fnuz on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE4M3FNUZSat)
+//		t := f16EncTable(encE4M3FNUZSat); dst[i] = t[src[i]]
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
@@ -2194,7 +2194,7 @@ func f16ToF8e4m3fnuzONNXAVX512(dst, src []byte, n int)
 // f16ToF8e5m2fnuzONNXAVX2 converts n elements of the pair f16 → f8e5m2fnuz on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE5M2FNUZSat)
+//		t := f16EncTable(encE5M2FNUZSat); dst[i] = t[src[i]]
 //	}
 //
 // It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
@@ -2208,7 +2208,7 @@ func f16ToF8e5m2fnuzONNXAVX2(dst, src []byte, n int)
 // f16ToF8e5m2fnuzONNXAVX512 converts n elements of the pair f16 → f8e5m2fnuz on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE5M2FNUZSat)
+//		t := f16EncTable(encE5M2FNUZSat); dst[i] = t[src[i]]
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
@@ -2473,7 +2473,7 @@ func f32ToF8e5m2fnuzONNXNoSatAVX512(dst, src []byte, n int)
 // f16ToF8e4m3ONNXNoSatAVX2 converts n elements of the pair f16 → f8e4m3 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE4M3NoSat)
+//		t := f16EncTable(encE4M3NoSat); dst[i] = t[src[i]]
 //	}
 //
 // It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
@@ -2487,7 +2487,7 @@ func f16ToF8e4m3ONNXNoSatAVX2(dst, src []byte, n int)
 // f16ToF8e4m3ONNXNoSatAVX512 converts n elements of the pair f16 → f8e4m3 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE4M3NoSat)
+//		t := f16EncTable(encE4M3NoSat); dst[i] = t[src[i]]
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
@@ -2535,7 +2535,7 @@ func f16ToF8e5m2ONNXNoSatAVX512(dst, src []byte, n int)
 // f16ToF8e4m3fnuzONNXNoSatAVX2 converts n elements of the pair f16 → f8e4m3fnuz on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE4M3FNUZNoSat)
+//		t := f16EncTable(encE4M3FNUZNoSat); dst[i] = t[src[i]]
 //	}
 //
 // It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
@@ -2549,7 +2549,7 @@ func f16ToF8e4m3fnuzONNXNoSatAVX2(dst, src []byte, n int)
 // f16ToF8e4m3fnuzONNXNoSatAVX512 converts n elements of the pair f16 → f8e4m3fnuz on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE4M3FNUZNoSat)
+//		t := f16EncTable(encE4M3FNUZNoSat); dst[i] = t[src[i]]
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
@@ -2566,7 +2566,7 @@ func f16ToF8e4m3fnuzONNXNoSatAVX512(dst, src []byte, n int)
 // f16ToF8e5m2fnuzONNXNoSatAVX2 converts n elements of the pair f16 → f8e5m2fnuz on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE5M2FNUZNoSat)
+//		t := f16EncTable(encE5M2FNUZNoSat); dst[i] = t[src[i]]
 //	}
 //
 // It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
@@ -2580,7 +2580,7 @@ func f16ToF8e5m2fnuzONNXNoSatAVX2(dst, src []byte, n int)
 // f16ToF8e5m2fnuzONNXNoSatAVX512 converts n elements of the pair f16 → f8e5m2fnuz on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE5M2FNUZNoSat)
+//		t := f16EncTable(encE5M2FNUZNoSat); dst[i] = t[src[i]]
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
@@ -2845,7 +2845,7 @@ func f32ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)
 // f16ToF8e4m3MLDtypesAVX2 converts n elements of the pair f16 → f8e4m3 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE4M3NoSat)
+//		t := f16EncTable(encE4M3NoSat); dst[i] = t[src[i]]
 //	}
 //
 // It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
@@ -2859,7 +2859,7 @@ func f16ToF8e4m3MLDtypesAVX2(dst, src []byte, n int)
 // f16ToF8e4m3MLDtypesAVX512 converts n elements of the pair f16 → f8e4m3 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE4M3NoSat)
+//		t := f16EncTable(encE4M3NoSat); dst[i] = t[src[i]]
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
@@ -2907,7 +2907,7 @@ func f16ToF8e5m2MLDtypesAVX512(dst, src []byte, n int)
 // f16ToF8e4m3fnuzMLDtypesAVX2 converts n elements of the pair f16 → f8e4m3fnuz on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE4M3FNUZNoSat)
+//		t := f16EncTable(encE4M3FNUZNoSat); dst[i] = t[src[i]]
 //	}
 //
 // It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
@@ -2921,7 +2921,7 @@ func f16ToF8e4m3fnuzMLDtypesAVX2(dst, src []byte, n int)
 // f16ToF8e4m3fnuzMLDtypesAVX512 converts n elements of the pair f16 → f8e4m3fnuz on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE4M3FNUZNoSat)
+//		t := f16EncTable(encE4M3FNUZNoSat); dst[i] = t[src[i]]
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
@@ -2938,7 +2938,7 @@ func f16ToF8e4m3fnuzMLDtypesAVX512(dst, src []byte, n int)
 // f16ToF8e5m2fnuzMLDtypesAVX2 converts n elements of the pair f16 → f8e5m2fnuz on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE5M2FNUZNoSat)
+//		t := f16EncTable(encE5M2FNUZNoSat); dst[i] = t[src[i]]
 //	}
 //
 // It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
@@ -2952,7 +2952,7 @@ func f16ToF8e5m2fnuzMLDtypesAVX2(dst, src []byte, n int)
 // f16ToF8e5m2fnuzMLDtypesAVX512 converts n elements of the pair f16 → f8e5m2fnuz on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE5M2FNUZNoSat)
+//		t := f16EncTable(encE5M2FNUZNoSat); dst[i] = t[src[i]]
 //	}
 //
 // It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and

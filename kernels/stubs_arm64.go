@@ -577,7 +577,7 @@ func f32ToF8e5m2fnuzONNXNEON(dst, src []byte, n int)
 // f16ToF8e4m3ONNXNEON converts n elements of the pair f16 → f8e4m3 on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE4M3Sat)
+//		t := f16EncTable(encE4M3Sat); dst[i] = t[src[i]]
 //	}
 //
 //go:noescape
@@ -595,7 +595,7 @@ func f16ToF8e5m2ONNXNEON(dst, src []byte, n int)
 // f16ToF8e4m3fnuzONNXNEON converts n elements of the pair f16 → f8e4m3fnuz on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE4M3FNUZSat)
+//		t := f16EncTable(encE4M3FNUZSat); dst[i] = t[src[i]]
 //	}
 //
 //go:noescape
@@ -604,7 +604,7 @@ func f16ToF8e4m3fnuzONNXNEON(dst, src []byte, n int)
 // f16ToF8e5m2fnuzONNXNEON converts n elements of the pair f16 → f8e5m2fnuz on the NEON path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE5M2FNUZSat)
+//		t := f16EncTable(encE5M2FNUZSat); dst[i] = t[src[i]]
 //	}
 //
 //go:noescape
@@ -685,7 +685,7 @@ func f32ToF8e5m2fnuzONNXNoSatNEON(dst, src []byte, n int)
 // f16ToF8e4m3ONNXNoSatNEON converts n elements of the pair f16 → f8e4m3 on the NEON path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE4M3NoSat)
+//		t := f16EncTable(encE4M3NoSat); dst[i] = t[src[i]]
 //	}
 //
 //go:noescape
@@ -703,7 +703,7 @@ func f16ToF8e5m2ONNXNoSatNEON(dst, src []byte, n int)
 // f16ToF8e4m3fnuzONNXNoSatNEON converts n elements of the pair f16 → f8e4m3fnuz on the NEON path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE4M3FNUZNoSat)
+//		t := f16EncTable(encE4M3FNUZNoSat); dst[i] = t[src[i]]
 //	}
 //
 //go:noescape
@@ -712,7 +712,7 @@ func f16ToF8e4m3fnuzONNXNoSatNEON(dst, src []byte, n int)
 // f16ToF8e5m2fnuzONNXNoSatNEON converts n elements of the pair f16 → f8e5m2fnuz on the NEON path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE5M2FNUZNoSat)
+//		t := f16EncTable(encE5M2FNUZNoSat); dst[i] = t[src[i]]
 //	}
 //
 //go:noescape
@@ -793,7 +793,7 @@ func f32ToF8e5m2fnuzMLDtypesNEON(dst, src []byte, n int)
 // f16ToF8e4m3MLDtypesNEON converts n elements of the pair f16 → f8e4m3 on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE4M3NoSat)
+//		t := f16EncTable(encE4M3NoSat); dst[i] = t[src[i]]
 //	}
 //
 //go:noescape
@@ -811,7 +811,7 @@ func f16ToF8e5m2MLDtypesNEON(dst, src []byte, n int)
 // f16ToF8e4m3fnuzMLDtypesNEON converts n elements of the pair f16 → f8e4m3fnuz on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE4M3FNUZNoSat)
+//		t := f16EncTable(encE4M3FNUZNoSat); dst[i] = t[src[i]]
 //	}
 //
 //go:noescape
@@ -820,7 +820,7 @@ func f16ToF8e4m3fnuzMLDtypesNEON(dst, src []byte, n int)
 // f16ToF8e5m2fnuzMLDtypesNEON converts n elements of the pair f16 → f8e5m2fnuz on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
-//		dst[i] = f8FromF16(src[i], encE5M2FNUZNoSat)
+//		t := f16EncTable(encE5M2FNUZNoSat); dst[i] = t[src[i]]
 //	}
 //
 //go:noescape

@@ -7,6 +7,7 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"slices"
 	"strings"
 )
 
@@ -36,22 +37,52 @@ func pairName(from, to, suffix string) string {
 // package quant's schemes: f32To, bf16To, mxfp4To.
 func fromName(from string) string { return strings.ToLower(spell(from)) + "To" }
 
-// loopExpr parses a row's loop, which must be one assignment dst[i] = e, and returns e.
-func loopExpr(r row) (ast.Expr, error) {
-	src := "package p\nfunc _() {\n\tfor i := range n {\n\t\t" + r.loop + "\n\t}\n}\n"
-	f, err := parser.ParseFile(token.NewFileSet(), "", src, 0)
+// loopExpr parses a row's loop, which must be one assignment dst[i] = e, optionally after one
+// declaration t := v whose value uses none of i, src and dst (a table the loop reads, say), and
+// returns the declaration's source ("" for none), the assignment's (comment included) and e. The
+// generator writes the declaration before the loop, so that it runs once a call rather than
+// once an element.
+func loopExpr(r row) (string, string, ast.Expr, error) {
+	const head = "package p\nfunc _() {\n\tfor i := range n {\n\t\t"
+	src := head + r.loop + "\n\t}\n}\n"
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, 0)
 	if err != nil {
-		return nil, fmt.Errorf("loop of %s → %s: %v", r.from, r.to, err)
+		return "", "", nil, fmt.Errorf("loop of %s → %s: %v", r.from, r.to, err)
 	}
 	body := f.Decls[0].(*ast.FuncDecl).Body.List[0].(*ast.RangeStmt).Body.List
+	setup := ""
+	if len(body) == 2 {
+		d, ok := body[0].(*ast.AssignStmt)
+		if !ok || d.Tok != token.DEFINE || len(d.Lhs) != 1 || len(d.Rhs) != 1 || mentions(d.Rhs[0], "i", "src", "dst") {
+			return "", "", nil, fmt.Errorf("loop of %s → %s: a statement before dst[i] = … must be one t := v that uses none of i, src and dst: %q", r.from, r.to, r.loop)
+		}
+		var b bytes.Buffer
+		if err := format.Node(&b, token.NewFileSet(), d); err != nil {
+			return "", "", nil, err
+		}
+		setup, body = b.String(), body[1:]
+	}
 	if len(body) == 1 {
 		if as, ok := body[0].(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && len(as.Lhs) == 1 && len(as.Rhs) == 1 {
 			if ix, ok := as.Lhs[0].(*ast.IndexExpr); ok && isIdent(ix.X, "dst") && isIdent(ix.Index, "i") {
-				return as.Rhs[0], nil
+				return setup, r.loop[fset.Position(as.Pos()).Offset-len(head):], as.Rhs[0], nil
 			}
 		}
 	}
-	return nil, fmt.Errorf("loop of %s → %s is not one assignment dst[i] = …: %q", r.from, r.to, r.loop)
+	return "", "", nil, fmt.Errorf("loop of %s → %s is not one assignment dst[i] = …: %q", r.from, r.to, r.loop)
+}
+
+// mentions reports whether e uses any of the identifiers names.
+func mentions(e ast.Expr, names ...string) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && slices.Contains(names, id.Name) {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 func isIdent(e ast.Expr, name string) bool {
@@ -107,9 +138,12 @@ func writeDirect(path string, rows, ruleRows []row) error {
 	var fns, list, rules bytes.Buffer
 	usesMath := false
 	for _, r := range append(rows, ruleRows...) {
-		e, err := loopExpr(r)
+		setup, assign, e, err := loopExpr(r)
 		if err != nil {
 			return err
+		}
+		if setup != "" && packed[r.from] {
+			return fmt.Errorf("loop of %s → %s: a 4-bit source's loop has no declaration: %q", r.from, r.to, r.loop)
 		}
 		usesMath = usesMath || strings.Contains(r.loop, "math.")
 		name := pairName(r.from, r.to, r.rules+"Generic")
@@ -139,7 +173,10 @@ func writeDirect(path string, rows, ruleRows []row) error {
 			what += " under " + r.rulesLit
 		}
 		comment(&fns, fmt.Sprintf("%s is the loop of the pair %s over len(dst) elements; src must be at least as long.", name, what))
-		fmt.Fprintf(&fns, "func %s(dst []%s, src []%s) {\n\tsrc = src[:len(dst)]\n\tfor i := range dst {\n\t\t%s\n\t}\n}\n", name, to, from, r.loop)
+		if setup != "" {
+			setup = "\t" + setup + "\n"
+		}
+		fmt.Fprintf(&fns, "func %s(dst []%s, src []%s) {\n\tsrc = src[:len(dst)]\n%s\tfor i := range dst {\n\t\t%s\n\t}\n}\n", name, to, from, setup, assign)
 		if r.rules != "" {
 			fmt.Fprintf(&rules, "\t{%s, element.%s, element.%s, typedLoop(%s)},\n", r.rulesLit, r.from, r.to, name)
 			continue
