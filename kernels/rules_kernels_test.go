@@ -131,6 +131,50 @@ func TestRuleKernelsLengthsAndOffsets(t *testing.T) {
 	}
 }
 
+// TestRuleKernelsLoneValues: every rule-set kernel from f16 or bf16 gives its row's loop's
+// bytes for each of the 2^16 inputs alone among ordinary ones (1.0): input v at element v%64 of
+// a 64-element block of its own. Kernels that take a block another way when one of its elements
+// needs it (a binary16 subnormal, a bfloat16 below binary16's normals) must notice the one
+// element; an exhaustive test on consecutive inputs never puts such an element among others.
+func TestRuleKernelsLoneValues(t *testing.T) {
+	one := map[element.Type]uint16{element.F16: 0x3C00, element.BF16: 0x3F80}
+	for _, row := range ruleRegistry {
+		fill, ok := one[row.from]
+		if !ok {
+			continue
+		}
+		for _, p := range ruleKernelPaths(row) {
+			t.Run(fmt.Sprintf("%v/%v-%v/%v", row.rules, row.from, row.to, p), func(t *testing.T) {
+				t.Parallel()
+				const n = 64 << 16
+				src := make([]byte, 2*n)
+				for i := range n {
+					v := fill
+					if i%64 == i>>6%64 {
+						v = uint16(i >> 6)
+					}
+					binary.LittleEndian.PutUint16(src[2*i:], v)
+				}
+				db, _ := row.to.ByteSize(n)
+				want, got := make([]byte, db), make([]byte, db)
+				if err := (Converter{Path: Generic, Threads: 1, Rules: row.rules}).Convert(want, row.to, src, row.from, n); err != nil {
+					t.Fatal(err)
+				}
+				if err := (Converter{Path: p, Threads: 1, Rules: row.rules}).Convert(got, row.to, src, row.from, n); err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, want) {
+					for i := range got {
+						if got[i] != want[i] {
+							t.Fatalf("element %d (input %#04x): got %#02x, pure Go %#02x", i, binary.LittleEndian.Uint16(src[2*i:]), got[i], want[i])
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
 // specialF32s are float32 bits at the edges of the float8 formats: zeros, the subnormal and
 // normal boundaries of every target, the midpoints around their largest values, Inf and NaNs.
 func specialF32s() []uint32 {

@@ -302,17 +302,29 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
 			VMOVDQU16(half(u), K5, half(r))
 		}
 	}
+	// wide converts the block at i(SI) to binary16 in Z0 and Z1 through float32, with Z4–Z7 as
+	// scratch.
+	wide := func(i int) {
+		toF16(i, 0, Z0, Z4, Z5)
+		toF16(i, 1, Z6, Z4, Z5)
+		toF16(i, 2, Z1, Z4, Z5)
+		toF16(i, 3, Z7, Z4, Z5)
+		VINSERTI64X4(U8(1), Y6, Z0, Z0)
+		VINSERTI64X4(U8(1), Y7, Z1, Z1)
+	}
+	var words func(i int)
+	if from == "BF16" {
+		words = bf16Words(e, wide)
+	}
 	body := func(i, o int) {
-		if from == "F16" {
+		switch from {
+		case "F16":
 			VMOVDQU64(src(i), Z0)
 			VMOVDQU64(src(i+64), Z1)
-		} else {
-			toF16(i, 0, Z0, Z4, Z5)
-			toF16(i, 1, Z6, Z7, Z8)
-			toF16(i, 2, Z1, Z9, Z10)
-			toF16(i, 3, Z11, Z12, Z13)
-			VINSERTI64X4(U8(1), Y6, Z0, Z0)
-			VINSERTI64X4(U8(1), Y11, Z1, Z1)
+		case "BF16":
+			words(i)
+		default:
+			wide(i)
 		}
 		fix := e.fnuz || e.nan != e.clamp // see ruleEncTable
 		if fix {
@@ -335,6 +347,60 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
 		VMOVDQU64(Z3, dst(o))
 	}
 	loop(avx512, body, block{64, 64 * bytesOf(from), 64})
+}
+
+// bf16Words returns the part of the AVX-512 bf16 → float8 body that converts the 64 bfloat16 at
+// i(SI) to binary16 in Z0 and Z1, in 16-bit lanes, exactly wherever the target's code depends on
+// it. A bfloat16 magnitude a from 2^-14 (0x3880) to below 2^16 is the binary16 (a − 0x3800) << 3;
+// a finite one from 2^16 up is clamped to 0x477F (65280, above every target's largest finite
+// value and overflow threshold, so that it keeps a finite input's code where saturation tells
+// infinity from overflow); ±Inf and NaN (a ≥ 0x7F80) become (a − 0x7000) << 3, infinity and a
+// NaN, where the target has a code for NaN of its own (elsewhere NaN, infinity and overflow
+// share the clamp code, and the clamp serves all three); a magnitude below 2^-15 becomes zero (VPSUBUSW), and one from 2^-15 to below 2^-14 a
+// binary16 below 2^-14. Every target whose half smallest subnormal is at least 2^-14 (f8e4m3,
+// f8e4m3fnuz) rounds all of those to zero, as it does the bfloat16 itself. For the others
+// (f8e5m2, f8e5m2fnuz) a block with a magnitude above half the smallest subnormal and below
+// 2^-14 (rare in weights) is converted by wide, the float32 route, instead. Constants in Z8–Z13;
+// the sign is put back from the source with Z21 (0x7FFF).
+func bf16Words(e f8Enc, wide func(i int)) func(i int) {
+	low := (127 - e.bias - e.mant) << 7 // half the target's smallest subnormal, as bfloat16 bits
+	check := low < 0x3880
+	bcastW(0x477F, Z8)
+	bcastW(0x3800, Z9)
+	bcastW(0x7F80, Z10)
+	if check {
+		bcastW(uint16(low+1), Z11)
+		bcastW(uint16(0x3880-low-1), Z12)
+	}
+	conv := func(i int, r VecPhysical, fall Op) {
+		b, a, t := Z4, Z5, Z6
+		VMOVDQU64(src(i), b)
+		VPANDD(Z21, b, a)
+		VPMINUW(Z8, a, r)
+		if e.nanOwnCode() {
+			VPCMPUW(U8(5), Z10, a, K1) // ±Inf, NaN
+			VPSUBUSW(Z9, a, K1, r)
+		}
+		VPSUBUSW(Z9, r, r)
+		VPSLLW(U8(3), r, r)
+		VPTERNLOGD(U8(0xF4), Z21, b, r) // r | b&^0x7FFF
+		if check {
+			VPSUBW(Z11, a, t)
+			VPCMPUW(U8(1), Z12, t, fall)
+		}
+	}
+	return func(i int) {
+		conv(i, Z0, K2)
+		conv(i+64, Z1, K3)
+		if !check {
+			return
+		}
+		done := label("bf16words")
+		KORTESTD(K2, K3)
+		JZ(LabelRef(done))
+		wide(i)
+		Label(done)
+	}
 }
 
 // wideKernels declares the AVX-512 kernel of a ruleRegistry row from f64, i32, u32, i64 or u64 to
