@@ -3530,10 +3530,13 @@ func f32ToF8e8m0ONNXAVX2(dst, src []byte, n int)
 //		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Up)
 //	}
 //
-// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
-// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
-// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
-// subnormal codes) blended in; then packs the codes to bytes.
+// It computes e8m0FromF32's steps on the bfloat16 bits in 16-bit lanes (the float32's low half
+// being zero, its additions and thresholds scale down by 2^16): the code from the exponent bits
+// after the round mode's addition, a subnormal doubled and its code taken one lower, then the
+// codes of the ranges blended in; then the low bytes of two vectors packed by one VPERMT2B.
+//
+// A float32 source gives its high halves, gathered by VPERMT2W, with bit 0 set where the low half
+// is not zero: every addition and threshold of e8m0FromF32 then decides as on the float32.
 //
 //go:noescape
 func f32ToF8e8m0ONNXAVX512(dst, src []byte, n int)
@@ -3614,10 +3617,13 @@ func f32ToF8e8m0ONNXDownAVX2(dst, src []byte, n int)
 //		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Down)
 //	}
 //
-// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
-// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
-// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
-// subnormal codes) blended in; then packs the codes to bytes.
+// It computes e8m0FromF32's steps on the bfloat16 bits in 16-bit lanes (the float32's low half
+// being zero, its additions and thresholds scale down by 2^16): the code from the exponent bits
+// after the round mode's addition, a subnormal doubled and its code taken one lower, then the
+// codes of the ranges blended in; then the low bytes of two vectors packed by one VPERMT2B.
+//
+// A float32 source gives its high halves, gathered by VPERMT2W, with bit 0 set where the low half
+// is not zero: every addition and threshold of e8m0FromF32 then decides as on the float32.
 //
 //go:noescape
 func f32ToF8e8m0ONNXDownAVX512(dst, src []byte, n int)
@@ -3698,10 +3704,13 @@ func f32ToF8e8m0ONNXNearestAVX2(dst, src []byte, n int)
 //		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Nearest)
 //	}
 //
-// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
-// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
-// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
-// subnormal codes) blended in; then packs the codes to bytes.
+// It computes e8m0FromF32's steps on the bfloat16 bits in 16-bit lanes (the float32's low half
+// being zero, its additions and thresholds scale down by 2^16): the code from the exponent bits
+// after the round mode's addition, a subnormal doubled and its code taken one lower, then the
+// codes of the ranges blended in; then the low bytes of two vectors packed by one VPERMT2B.
+//
+// A float32 source gives its high halves, gathered by VPERMT2W, with bit 0 set where the low half
+// is not zero: every addition and threshold of e8m0FromF32 then decides as on the float32.
 //
 //go:noescape
 func f32ToF8e8m0ONNXNearestAVX512(dst, src []byte, n int)
@@ -3782,10 +3791,13 @@ func f32ToF8e8m0ONNXNoSatAVX2(dst, src []byte, n int)
 //		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0UpNoSat)
 //	}
 //
-// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
-// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
-// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
-// subnormal codes) blended in; then packs the codes to bytes.
+// It computes e8m0FromF32's steps on the bfloat16 bits in 16-bit lanes (the float32's low half
+// being zero, its additions and thresholds scale down by 2^16): the code from the exponent bits
+// after the round mode's addition, a subnormal doubled and its code taken one lower, then the
+// codes of the ranges blended in; then the low bytes of two vectors packed by one VPERMT2B.
+//
+// A float32 source gives its high halves, gathered by VPERMT2W, with bit 0 set where the low half
+// is not zero: every addition and threshold of e8m0FromF32 then decides as on the float32.
 //
 //go:noescape
 func f32ToF8e8m0ONNXNoSatAVX512(dst, src []byte, n int)
@@ -3866,10 +3878,13 @@ func f32ToF8e8m0ONNXNoSatDownAVX2(dst, src []byte, n int)
 //		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0DownNoSat)
 //	}
 //
-// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
-// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
-// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
-// subnormal codes) blended in; then packs the codes to bytes.
+// It computes e8m0FromF32's steps on the bfloat16 bits in 16-bit lanes (the float32's low half
+// being zero, its additions and thresholds scale down by 2^16): the code from the exponent bits
+// after the round mode's addition, a subnormal doubled and its code taken one lower, then the
+// codes of the ranges blended in; then the low bytes of two vectors packed by one VPERMT2B.
+//
+// A float32 source gives its high halves, gathered by VPERMT2W, with bit 0 set where the low half
+// is not zero: every addition and threshold of e8m0FromF32 then decides as on the float32.
 //
 //go:noescape
 func f32ToF8e8m0ONNXNoSatDownAVX512(dst, src []byte, n int)
@@ -3950,10 +3965,13 @@ func f32ToF8e8m0ONNXNoSatNearestAVX2(dst, src []byte, n int)
 //		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0NearestNoSat)
 //	}
 //
-// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
-// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
-// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
-// subnormal codes) blended in; then packs the codes to bytes.
+// It computes e8m0FromF32's steps on the bfloat16 bits in 16-bit lanes (the float32's low half
+// being zero, its additions and thresholds scale down by 2^16): the code from the exponent bits
+// after the round mode's addition, a subnormal doubled and its code taken one lower, then the
+// codes of the ranges blended in; then the low bytes of two vectors packed by one VPERMT2B.
+//
+// A float32 source gives its high halves, gathered by VPERMT2W, with bit 0 set where the low half
+// is not zero: every addition and threshold of e8m0FromF32 then decides as on the float32.
 //
 //go:noescape
 func f32ToF8e8m0ONNXNoSatNearestAVX512(dst, src []byte, n int)
@@ -4034,10 +4052,13 @@ func f32ToF8e8m0MLDtypesAVX2(dst, src []byte, n int)
 //		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0ML)
 //	}
 //
-// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
-// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
-// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
-// subnormal codes) blended in; then packs the codes to bytes.
+// It computes e8m0FromF32's steps on the bfloat16 bits in 16-bit lanes (the float32's low half
+// being zero, its additions and thresholds scale down by 2^16): the code from the exponent bits
+// after the round mode's addition, a subnormal doubled and its code taken one lower, then the
+// codes of the ranges blended in; then the low bytes of two vectors packed by one VPERMT2B.
+//
+// A float32 source gives its high halves, gathered by VPERMT2W, with bit 0 set where the low half
+// is not zero: every addition and threshold of e8m0FromF32 then decides as on the float32.
 //
 //go:noescape
 func f32ToF8e8m0MLDtypesAVX512(dst, src []byte, n int)

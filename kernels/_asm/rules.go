@@ -606,7 +606,11 @@ func e8m0Kernels(r row, u uint64) {
 			body: func() { e8m0Encode(a, r.from, u) }}
 		if a == avx512 && r.from == "BF16" {
 			k.doc = []string{e8m0BF16Doc}
-			k.body = func() { e8m0BF16AVX512(u) }
+			k.body = func() { e8m0WordsAVX512(r.from, u) }
+		}
+		if a == avx512 && r.from == "F32" {
+			k.doc = []string{e8m0BF16Doc, e8m0F32Doc}
+			k.body = func() { e8m0WordsAVX512(r.from, u) }
 		}
 		add(k)
 	}
@@ -618,71 +622,112 @@ const e8m0BF16Doc = "It computes e8m0FromF32's steps on the bfloat16 bits in 16-
 	"mode's addition, a subnormal doubled and its code taken one lower, then the codes of the ranges blended in; " +
 	"then the low bytes of two vectors packed by one VPERMT2B."
 
-// e8m0BF16AVX512 is the AVX-512 body of the bf16 → f8e8m0 encoders (encoder constant u): 64
-// elements a block, two vectors of 32 words. A bfloat16 b is the float32 b<<16, whose low half is
-// zero, so e8m0FromF32's (b<<16 + add) >> 23 is (b + add>>16) >> 7, and its thresholds are the
-// float32 ones shifted right by 16.
-func e8m0BF16AVX512(u uint64) {
+// e8m0F32Doc says how the AVX-512 f32 → f8e8m0 encoders get their 16-bit lanes.
+const e8m0F32Doc = "A float32 source gives its high halves, gathered by VPERMT2W, with bit 0 set where " +
+	"the low half is not zero: every addition and threshold of e8m0FromF32 then decides as on the float32."
+
+// e8m0WordsAVX512 is the AVX-512 body of the bf16 and f32 → f8e8m0 encoders (encoder constant u):
+// 64 elements a block, two vectors of 32 words. A bfloat16 b is the float32 b<<16, whose low half
+// is zero, so e8m0FromF32's (b<<16 + add) >> 23 is (b + add>>16) >> 7, and its thresholds are
+// the float32 ones shifted right by 16. A float32 is its high half h with bit 0 set where its low
+// half is not zero (VPTESTMD, a masked VPORD, then one VPERMT2W gathers the high halves of two
+// vectors): each threshold's low half is zero and its bit 16 is clear, so the float32 is above it
+// exactly when that word is; the round modes' additions carry into the exponent from the low
+// half only for up, which carries from any bit that is set, as from the sticky bit; and for a
+// subnormal, doubled, bit 0 moves to bit 1, below the seven fraction bits whose carry up
+// decides, and the carry comes from a set bit there as from one in the low half.
+func e8m0WordsAVX512(from string, u uint64) {
 	ml, sat := u&8 != 0, u&4 != 0
 	add := []uint16{0x7F, 0, 0x40}[u&3]
 	if ml {
 		add = 0x40
 	}
-	low, high := uint16(0xFF), uint16(0xFF)
-	if sat {
-		low, high = 0, 0xFE
-	}
 	bcastW(0x7FFF, Z31)
 	bcastW(add, Z30)
-	bcastW(0x80, Z29) // the smallest normal
 	bcastW(1, Z28)
-	bcastW(low, Z27)
-	bcastW(high, Z26)
 	bcastW(0xFF, Z25)
 	bcastW(0x40, Z24)   // 2^-127
 	bcastW(0x7F00, Z23) // 2^127
 	bcastW(0x7F80, Z22) // infinity
-	bcastW(0x7F40, Z21) // ml_dtypes: 1.5·2^127, which rounds to code 0xFF
+	switch {
+	case ml:
+		bcastW(0x7F3F, Z21) // 1.5·2^127, which rounds to code 0xFF, less one
+	case !sat:
+		bcastW(0x7F00-0x40, Z21) // the width of the range [2^-127, 2^127]
+	}
 	VPXORD(Z20, Z20, Z20)
 	VMOVDQU64(sym("evenBytes", 0), Z19)
+	// Up to zeroMax (a signed word: zero and the negative values too) the code is 0 wherever a
+	// code from 2^-127 to 2^127 is given: every magnitude below 2^-127 gets 2^-127's code 0 under
+	// saturation, and from 2^-127 up to the smallest normal, where e8m0FromF32 doubles a
+	// subnormal and takes its code one lower, the code is 0 up to 2^-127 (up; ml_dtypes, which
+	// gives 0 only up to 2^-127), up to 0x5F (nearest: 1.5·2^-127 goes up) or up to the smallest
+	// normal (down), and 1 above that, which the normals' (x + add) >> 7 also gives there.
+	zeroMax := []uint16{0x40, 0x7F, 0x5F}[u&3]
+	if ml {
+		zeroMax = 0x40
+	}
+	bcastW(zeroMax, Z29)
+	// codes sets c to the codes of the 32 words in x, with a as scratch.
 	codes := func(x, a, c VecPhysical) {
-		VPANDD(Z31, x, a)
-		if ml {
-			VPADDW(Z30, a, c)
-			VPSRLW(U8(7), c, c)
-			VPCMPUW(U8(1), Z29, a, K1) // a subnormal: code 1
-			VMOVDQU16(Z28, K1, c)
-			VPCMPUW(U8(2), Z24, a, K1) // at most 2^-127: code 0
-			VMOVDQU16(Z20, K1, c)
-			VPCMPW(U8(1), Z20, x, K1)  // negative
-			VPCMPUW(U8(0), Z20, a, K2) // zero
-			KORD(K1, K2, K1)
-			VPCMPUW(U8(5), Z21, a, K2) // at least 1.5·2^127, NaN included
-			KORD(K1, K2, K1)
-			VMOVDQU16(Z25, K1, c)
+		switch {
+		case ml:
+			// Zero, the negative values, 1.5·2^127 and above (NaN too) give 0xFF: x − 1 is at
+			// least 0x7F3F exactly for them.
+			VPSUBW(Z28, x, a)
+			VPCMPUW(U8(5), Z21, a, K2)
+		case sat:
+			// Above 2^127 (+Inf too) the code is 2^127's, 0xFE: x clamped there. NaN gives 0xFF.
+			VPANDD(Z31, x, a)
+			VPCMPUW(U8(6), Z22, a, K2)
+		default:
+			// Outside [2^-127, 2^127] (zeros, negative values, ±Inf and NaN included) the code is
+			// 0xFF: x − 2^-127 above the range's width, unsigned.
+			VPSUBW(Z24, x, a)
+			VPCMPUW(U8(6), Z21, a, K2)
+		}
+		VPCMPW(U8(2), Z29, x, K1)
+		c0 := x
+		if sat {
+			VPMINSW(Z23, x, c)
+			c0 = c
+		}
+		if add != 0 {
+			VPADDW(Z30, c0, c)
+			c0 = c
+		}
+		VPSRLW(U8(7), c0, c)
+		VMOVDQU16(Z20, K1, c)
+		VMOVDQU16(Z25, K2, c)
+	}
+	if from == "F32" {
+		bcastD(0xFFFF, Z16)
+		bcastD(0x10000, Z17)
+		VMOVDQU64(sym("oddWords", 0), Z18)
+	}
+	// words loads the 32 elements at i(SI) as 16-bit lanes into x, with t as scratch.
+	words := func(i int, x, t VecPhysical) {
+		if from == "BF16" {
+			VMOVDQU64(src(i), x)
 			return
 		}
-		VPCMPUW(U8(1), Z29, a, K1) // a subnormal: doubled, and its code one lower
-		VPADDW(a, a, K1, a)
-		VPADDW(Z30, a, c)
-		VPSRLW(U8(7), c, c)
-		VPSUBW(Z28, c, K1, c)
-		VPCMPW(U8(1), Z24, x, K1) // below 2^-127, zeros and negative values included
-		VMOVDQU16(Z27, K1, c)
-		VPCMPW(U8(6), Z23, x, K1) // above 2^127
-		VMOVDQU16(Z26, K1, c)
-		VPANDD(Z31, x, a)
-		VPCMPUW(U8(6), Z22, a, K1) // NaN
-		VMOVDQU16(Z25, K1, c)
+		VMOVDQU64(src(i), x)
+		VMOVDQU64(src(i+64), t)
+		VPTESTMD(Z16, x, K1)
+		VPORD(Z17, x, K1, x)
+		VPTESTMD(Z16, t, K2)
+		VPORD(Z17, t, K2, t)
+		VPERMT2W(t, Z18, x)
 	}
+	w := bytesOf(from)
 	loop(avx512, func(i, o int) {
-		VMOVDQU64(src(i), Z0)
-		VMOVDQU64(src(i+64), Z1)
+		words(i, Z0, Z2)
+		words(i+32*w, Z1, Z3)
 		codes(Z0, Z2, Z4)
 		codes(Z1, Z3, Z5)
 		VPERMT2B(Z5, Z19, Z4)
 		VMOVDQU64(Z4, dst(o))
-	}, block{64, 128, 64})
+	}, block{64, 64 * w, 64})
 }
 
 // e8m0Doc says how the f8e8m0 encoders compute their loop.
