@@ -855,17 +855,24 @@ func e8m0AVX512(from string, ml bool, low, high uint32) {
 // e8m0F16Words returns the AVX-512 body of the f16 → f8e8m0 encoders: a binary16 normal is the
 // float32 (a<<13) + 112<<23, so e8m0FromF32's code is (a + add>>13) >> 10 + 112, computed on 32
 // words a vector; zero, the negative values, ±Inf and NaN take their codes, and no binary16 is
-// below 2^-127 or a finite one above 2^127. A block with a binary16 subnormal (rare; its code
-// needs the position of its leading one) is converted by wide, the float32 route, instead.
+// below 2^-127 or a finite one above 2^127. A block with a positive binary16 subnormal (rare;
+// its code needs the position of its leading one) is converted by wide, the float32 route,
+// instead; a negative one has zero's code.
 // Constants in Z24–Z31, which wide does not use, and the packing order in Z23, which it does:
 // reloaded after it.
 func e8m0F16Words(ml bool, low, high uint32, wide body) body {
 	add := uint16(0x200) // ml_dtypes and nearest: 0x400000 >> 13
+	sat := !ml && low == 0
 	bcastW(0x7FFF, Z31)
-	bcastW(0x400, Z29) // the smallest normal
+	bcastW(0x3FF, Z29) // the largest subnormal
 	bcastW(112, Z28)
-	bcastW(uint16(low), Z27)
-	bcastW(uint16(high), Z26)
+	bcastW(1, Z27)
+	switch {
+	case ml:
+		bcastW(0x7BFF, Z26) // the largest finite binary16, less one
+	case sat:
+		bcastW(uint16(high), Z26)
+	}
 	bcastW(0xFF, Z25)
 	bcastW(0x7C00, Z24) // infinity
 	VMOVDQU64(sym("evenBytes", 0), Z23)
@@ -877,29 +884,35 @@ func e8m0F16Words(ml bool, low, high uint32, wide body) body {
 	} else {
 		bcastW(add, Z30)
 	}
-	// codes sets c to the codes of the 32 binary16 in x (a scratch), K3 to where one is a
-	// subnormal.
+	// codes sets c to the codes of the 32 binary16 in x, k to where one is a positive subnormal
+	// (a negative one is below 2^-127, and its code that of zero), with a as scratch. x − 1,
+	// unsigned, is below 0x3FF for the positive subnormals and at least 0x7FFF for zero and the
+	// negative values.
 	codes := func(x, a, c VecPhysical, k Op) {
-		VPANDD(Z31, x, a)
+		VPSUBW(Z27, x, a)
 		VPCMPUW(U8(1), Z29, a, k)
-		VPTESTMW(a, a, k, k) // a subnormal: not zero, below 2^-14
-		VPADDW(Z30, a, c)
+		VPADDW(Z30, x, c)
 		VPSRLW(U8(10), c, c)
 		VPADDW(Z28, c, c)
-		VPMOVW2M(x, K1)     // negative
-		VPTESTNMW(a, a, K2) // zero
-		KORD(K1, K2, K1)
 		if ml {
-			VPCMPUW(U8(5), Z24, a, K2) // ±Inf, NaN
-			KORD(K1, K2, K1)
+			VPCMPUW(U8(5), Z26, a, K1) // zero, negative, ±Inf, NaN
 			VMOVDQU16(Z25, K1, c)
 			return
 		}
-		VPCMPUW(U8(0), Z24, a, K2) // infinity: above 2^127
-		VMOVDQU16(Z26, K2, c)
-		VMOVDQU16(Z27, K1, c)      // below 2^-127: zero, negative, -Inf
-		VPCMPUW(U8(6), Z24, a, K2) // NaN
-		VMOVDQU16(Z25, K2, c)
+		VPCMPUW(U8(5), Z31, a, K1) // below 2^-127: zero, negative, -Inf
+		if sat {
+			VPSUBW(c, c, K1, c)
+			VPCMPW(U8(5), Z24, x, K1) // +Inf (above 2^127), NaN
+			VMOVDQU16(Z26, K1, c)
+			VPANDD(Z31, x, a)
+			VPCMPUW(U8(6), Z24, a, K1) // NaN
+			VMOVDQU16(Z25, K1, c)
+			return
+		}
+		VPANDD(Z31, x, a)
+		VPCMPUW(U8(5), Z24, a, K2) // ±Inf, NaN
+		KORD(K1, K2, K1)
+		VMOVDQU16(Z25, K1, c)
 	}
 	return func(i, o int) {
 		slow, done := label("e8m0wide"), label("e8m0done")
