@@ -40773,7 +40773,7 @@ done:
 	RET
 
 // func f64ToBF16ONNXAVX512(dst []byte, src []byte, n int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·f64ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         src_base+24(FP), SI
@@ -40799,193 +40799,145 @@ four:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
-	VCMPPS           $0x03, Y0, Y0, K2
-	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VCMPPS           $0x03, Y3, Y3, K2
-	VPORD            Y25, Y3, K2, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
-	VCMPPS           $0x03, Y6, Y6, K2
-	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VCMPPS           $0x03, Y9, Y9, K2
-	VPORD            Y25, Y9, K2, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 32(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	VMOVDQU64        256(SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
-	VCMPPS           $0x03, Y0, Y0, K2
-	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        320(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VCMPPS           $0x03, Y3, Y3, K2
-	VPORD            Y25, Y3, K2, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, 64(DI)
 	VMOVDQU64        384(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
-	VCMPPS           $0x03, Y6, Y6, K2
-	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        448(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VCMPPS           $0x03, Y9, Y9, K2
-	VPORD            Y25, Y9, K2, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 96(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, 64(DI)
 	VMOVDQU64        512(SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
-	VCMPPS           $0x03, Y0, Y0, K2
-	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        576(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VCMPPS           $0x03, Y3, Y3, K2
-	VPORD            Y25, Y3, K2, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, 128(DI)
 	VMOVDQU64        640(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
-	VCMPPS           $0x03, Y6, Y6, K2
-	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        704(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VCMPPS           $0x03, Y9, Y9, K2
-	VPORD            Y25, Y9, K2, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 160(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, 128(DI)
 	VMOVDQU64        768(SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
-	VCMPPS           $0x03, Y0, Y0, K2
-	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        832(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VCMPPS           $0x03, Y3, Y3, K2
-	VPORD            Y25, Y3, K2, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, 192(DI)
 	VMOVDQU64        896(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
-	VCMPPS           $0x03, Y6, Y6, K2
-	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        960(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VCMPPS           $0x03, Y9, Y9, K2
-	VPORD            Y25, Y9, K2, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 224(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, 192(DI)
 	ADDQ             $0x00000400, SI
 	ADDQ             $0x00000100, DI
 	SUBQ             $0x00000080, CX
@@ -41001,49 +40953,37 @@ single:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
-	VCMPPS           $0x03, Y0, Y0, K2
-	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VCMPPS           $0x03, Y3, Y3, K2
-	VPORD            Y25, Y3, K2, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
-	VCMPPS           $0x03, Y6, Y6, K2
-	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VCMPPS           $0x03, Y9, Y9, K2
-	VPORD            Y25, Y9, K2, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 32(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	ADDQ             $0x00000100, SI
 	ADDQ             $0x00000040, DI
 	SUBQ             $0x00000020, CX
@@ -41072,49 +41012,37 @@ tail:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
-	VCMPPS           $0x03, Y0, Y0, K2
-	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VCMPPS           $0x03, Y3, Y3, K2
-	VPORD            Y25, Y3, K2, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
-	VCMPPS           $0x03, Y6, Y6, K2
-	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VCMPPS           $0x03, Y9, Y9, K2
-	VPORD            Y25, Y9, K2, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 32(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	JMP              done
 
 frame:
@@ -41152,49 +41080,37 @@ copied:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
-	VCMPPS           $0x03, Y0, Y0, K2
-	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VCMPPS           $0x03, Y3, Y3, K2
-	VPORD            Y25, Y3, K2, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
-	VCMPPS           $0x03, Y6, Y6, K2
-	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VCMPPS           $0x03, Y9, Y9, K2
-	VPORD            Y25, Y9, K2, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 32(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	MOVQ             R10, BX
 	IMUL3Q           $0x00000010, BX, BX
 	ADDQ             $0x00000007, BX
@@ -45287,7 +45203,7 @@ DATA one64<>+24(SB)/8, $0x0000000000000001
 GLOBL one64<>(SB), RODATA|NOPTR, $32
 
 // func i64ToBF16ONNXAVX512(dst []byte, src []byte, n int)
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·i64ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         src_base+24(FP), SI
@@ -45313,161 +45229,129 @@ four:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 32(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	VMOVDQU64        256(SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        320(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, 64(DI)
 	VMOVDQU64        384(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        448(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 96(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, 64(DI)
 	VMOVDQU64        512(SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        576(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, 128(DI)
 	VMOVDQU64        640(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        704(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 160(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, 128(DI)
 	VMOVDQU64        768(SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        832(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, 192(DI)
 	VMOVDQU64        896(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        960(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 224(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, 192(DI)
 	ADDQ             $0x00000400, SI
 	ADDQ             $0x00000100, DI
 	SUBQ             $0x00000080, CX
@@ -45483,41 +45367,33 @@ single:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 32(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	ADDQ             $0x00000100, SI
 	ADDQ             $0x00000040, DI
 	SUBQ             $0x00000020, CX
@@ -45546,41 +45422,33 @@ tail:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 32(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	JMP              done
 
 frame:
@@ -45618,41 +45486,33 @@ copied:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 32(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	MOVQ             R10, BX
 	IMUL3Q           $0x00000010, BX, BX
 	ADDQ             $0x00000007, BX
@@ -46795,7 +46655,7 @@ DATA exp84<>+24(SB)/8, $0x4530000000000000
 GLOBL exp84<>(SB), RODATA|NOPTR, $32
 
 // func u64ToBF16ONNXAVX512(dst []byte, src []byte, n int)
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·u64ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         src_base+24(FP), SI
@@ -46821,161 +46681,129 @@ four:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y1, Y1
-	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         64(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y4, Y4
-	VPADDD            Y3, Y4, Y4
-	VPERMT2W          Y4, Y26, Y1
-	VMOVDQU           Y1, (DI)
 	VMOVDQU64         128(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y7, Y7
-	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         192(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y10, Y10
-	VPADDD            Y9, Y10, Y10
-	VPERMT2W          Y10, Y26, Y7
-	VMOVDQU           Y7, 32(DI)
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVDQU64         Z1, (DI)
 	VMOVDQU64         256(SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y1, Y1
-	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         320(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y4, Y4
-	VPADDD            Y3, Y4, Y4
-	VPERMT2W          Y4, Y26, Y1
-	VMOVDQU           Y1, 64(DI)
 	VMOVDQU64         384(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y7, Y7
-	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         448(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y10, Y10
-	VPADDD            Y9, Y10, Y10
-	VPERMT2W          Y10, Y26, Y7
-	VMOVDQU           Y7, 96(DI)
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVDQU64         Z1, 64(DI)
 	VMOVDQU64         512(SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y1, Y1
-	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         576(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y4, Y4
-	VPADDD            Y3, Y4, Y4
-	VPERMT2W          Y4, Y26, Y1
-	VMOVDQU           Y1, 128(DI)
 	VMOVDQU64         640(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y7, Y7
-	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         704(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y10, Y10
-	VPADDD            Y9, Y10, Y10
-	VPERMT2W          Y10, Y26, Y7
-	VMOVDQU           Y7, 160(DI)
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVDQU64         Z1, 128(DI)
 	VMOVDQU64         768(SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y1, Y1
-	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         832(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y4, Y4
-	VPADDD            Y3, Y4, Y4
-	VPERMT2W          Y4, Y26, Y1
-	VMOVDQU           Y1, 192(DI)
 	VMOVDQU64         896(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y7, Y7
-	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         960(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y10, Y10
-	VPADDD            Y9, Y10, Y10
-	VPERMT2W          Y10, Y26, Y7
-	VMOVDQU           Y7, 224(DI)
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVDQU64         Z1, 192(DI)
 	ADDQ              $0x00000400, SI
 	ADDQ              $0x00000100, DI
 	SUBQ              $0x00000080, CX
@@ -46991,41 +46819,33 @@ single:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y1, Y1
-	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         64(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y4, Y4
-	VPADDD            Y3, Y4, Y4
-	VPERMT2W          Y4, Y26, Y1
-	VMOVDQU           Y1, (DI)
 	VMOVDQU64         128(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y7, Y7
-	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         192(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y10, Y10
-	VPADDD            Y9, Y10, Y10
-	VPERMT2W          Y10, Y26, Y7
-	VMOVDQU           Y7, 32(DI)
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVDQU64         Z1, (DI)
 	ADDQ              $0x00000100, SI
 	ADDQ              $0x00000040, DI
 	SUBQ              $0x00000020, CX
@@ -47054,41 +46874,33 @@ tail:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y1, Y1
-	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         64(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y4, Y4
-	VPADDD            Y3, Y4, Y4
-	VPERMT2W          Y4, Y26, Y1
-	VMOVDQU           Y1, (DI)
 	VMOVDQU64         128(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y7, Y7
-	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         192(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y10, Y10
-	VPADDD            Y9, Y10, Y10
-	VPERMT2W          Y10, Y26, Y7
-	VMOVDQU           Y7, 32(DI)
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVDQU64         Z1, (DI)
 	JMP               done
 
 frame:
@@ -47126,41 +46938,33 @@ copied:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y1, Y1
-	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         64(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y4, Y4
-	VPADDD            Y3, Y4, Y4
-	VPERMT2W          Y4, Y26, Y1
-	VMOVDQU           Y1, (DI)
 	VMOVDQU64         128(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y7, Y7
-	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         192(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y10, Y10
-	VPADDD            Y9, Y10, Y10
-	VPERMT2W          Y10, Y26, Y7
-	VMOVDQU           Y7, 32(DI)
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVDQU64         Z1, (DI)
 	MOVQ              R10, BX
 	IMUL3Q            $0x00000010, BX, BX
 	ADDQ              $0x00000007, BX
@@ -48791,7 +48595,7 @@ done:
 	RET
 
 // func f64ToBF16MLDtypesAVX512(dst []byte, src []byte, n int)
-// Requires: AVX, AVX2, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·f64ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         src_base+24(FP), SI
@@ -48817,193 +48621,145 @@ four:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
-	VCMPPS           $0x03, Y0, Y0, K2
-	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VCMPPS           $0x03, Y3, Y3, K2
-	VPORD            Y25, Y3, K2, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
-	VCMPPS           $0x03, Y6, Y6, K2
-	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VCMPPS           $0x03, Y9, Y9, K2
-	VPORD            Y25, Y9, K2, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 32(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	VMOVDQU64        256(SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
-	VCMPPS           $0x03, Y0, Y0, K2
-	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        320(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VCMPPS           $0x03, Y3, Y3, K2
-	VPORD            Y25, Y3, K2, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, 64(DI)
 	VMOVDQU64        384(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
-	VCMPPS           $0x03, Y6, Y6, K2
-	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        448(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VCMPPS           $0x03, Y9, Y9, K2
-	VPORD            Y25, Y9, K2, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 96(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, 64(DI)
 	VMOVDQU64        512(SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
-	VCMPPS           $0x03, Y0, Y0, K2
-	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        576(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VCMPPS           $0x03, Y3, Y3, K2
-	VPORD            Y25, Y3, K2, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, 128(DI)
 	VMOVDQU64        640(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
-	VCMPPS           $0x03, Y6, Y6, K2
-	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        704(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VCMPPS           $0x03, Y9, Y9, K2
-	VPORD            Y25, Y9, K2, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 160(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, 128(DI)
 	VMOVDQU64        768(SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
-	VCMPPS           $0x03, Y0, Y0, K2
-	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        832(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VCMPPS           $0x03, Y3, Y3, K2
-	VPORD            Y25, Y3, K2, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, 192(DI)
 	VMOVDQU64        896(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
-	VCMPPS           $0x03, Y6, Y6, K2
-	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        960(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VCMPPS           $0x03, Y9, Y9, K2
-	VPORD            Y25, Y9, K2, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 224(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, 192(DI)
 	ADDQ             $0x00000400, SI
 	ADDQ             $0x00000100, DI
 	SUBQ             $0x00000080, CX
@@ -49019,49 +48775,37 @@ single:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
-	VCMPPS           $0x03, Y0, Y0, K2
-	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VCMPPS           $0x03, Y3, Y3, K2
-	VPORD            Y25, Y3, K2, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
-	VCMPPS           $0x03, Y6, Y6, K2
-	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VCMPPS           $0x03, Y9, Y9, K2
-	VPORD            Y25, Y9, K2, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 32(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	ADDQ             $0x00000100, SI
 	ADDQ             $0x00000040, DI
 	SUBQ             $0x00000020, CX
@@ -49090,49 +48834,37 @@ tail:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
-	VCMPPS           $0x03, Y0, Y0, K2
-	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VCMPPS           $0x03, Y3, Y3, K2
-	VPORD            Y25, Y3, K2, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
-	VCMPPS           $0x03, Y6, Y6, K2
-	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VCMPPS           $0x03, Y9, Y9, K2
-	VPORD            Y25, Y9, K2, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 32(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	JMP              done
 
 frame:
@@ -49170,49 +48902,37 @@ copied:
 	VCVTPS2PD        Y0, Z2
 	VCMPPD           $0x0c, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
-	VCMPPS           $0x03, Y0, Y0, K2
-	VPORD            Y25, Y0, K2, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTPD2PS.RZ_SAE Z4, Y3
 	VCVTPS2PD        Y3, Z5
 	VCMPPD           $0x0c, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VCMPPS           $0x03, Y3, Y3, K2
-	VPORD            Y25, Y3, K2, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTPD2PS.RZ_SAE Z7, Y6
 	VCVTPS2PD        Y6, Z8
 	VCMPPD           $0x0c, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
-	VCMPPS           $0x03, Y6, Y6, K2
-	VPORD            Y25, Y6, K2, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTPD2PS.RZ_SAE Z10, Y9
 	VCVTPS2PD        Y9, Z11
 	VCMPPD           $0x0c, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VCMPPS           $0x03, Y9, Y9, K2
-	VPORD            Y25, Y9, K2, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 32(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	MOVQ             R10, BX
 	IMUL3Q           $0x00000010, BX, BX
 	ADDQ             $0x00000007, BX
@@ -53287,7 +53007,7 @@ done:
 	RET
 
 // func i64ToBF16MLDtypesAVX512(dst []byte, src []byte, n int)
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·i64ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         src_base+24(FP), SI
@@ -53313,161 +53033,129 @@ four:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 32(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	VMOVDQU64        256(SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        320(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, 64(DI)
 	VMOVDQU64        384(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        448(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 96(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, 64(DI)
 	VMOVDQU64        512(SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        576(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, 128(DI)
 	VMOVDQU64        640(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        704(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 160(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, 128(DI)
 	VMOVDQU64        768(SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        832(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, 192(DI)
 	VMOVDQU64        896(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        960(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 224(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, 192(DI)
 	ADDQ             $0x00000400, SI
 	ADDQ             $0x00000100, DI
 	SUBQ             $0x00000080, CX
@@ -53483,41 +53171,33 @@ single:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 32(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	ADDQ             $0x00000100, SI
 	ADDQ             $0x00000040, DI
 	SUBQ             $0x00000020, CX
@@ -53546,41 +53226,33 @@ tail:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 32(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	JMP              done
 
 frame:
@@ -53618,41 +53290,33 @@ copied:
 	VCVTTPS2QQ       Y0, Z2
 	VPCMPQ           $0x04, Z2, Z1, K1
 	VPORD            Y31, Y0, K1, Y0
-	VPSRLD           $0x10, Y0, Y1
-	VPANDD           Y31, Y1, Y1
-	VPADDD           Y30, Y1, Y1
-	VPADDD           Y0, Y1, Y1
 	VMOVDQU64        64(SI), Z4
 	VCVTQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2QQ       Y3, Z5
 	VPCMPQ           $0x04, Z5, Z4, K1
 	VPORD            Y31, Y3, K1, Y3
-	VPSRLD           $0x10, Y3, Y4
-	VPANDD           Y31, Y4, Y4
-	VPADDD           Y30, Y4, Y4
-	VPADDD           Y3, Y4, Y4
-	VPERMT2W         Y4, Y26, Y1
-	VMOVDQU          Y1, (DI)
 	VMOVDQU64        128(SI), Z7
 	VCVTQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2QQ       Y6, Z8
 	VPCMPQ           $0x04, Z8, Z7, K1
 	VPORD            Y31, Y6, K1, Y6
-	VPSRLD           $0x10, Y6, Y7
-	VPANDD           Y31, Y7, Y7
-	VPADDD           Y30, Y7, Y7
-	VPADDD           Y6, Y7, Y7
 	VMOVDQU64        192(SI), Z10
 	VCVTQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2QQ       Y9, Z11
 	VPCMPQ           $0x04, Z11, Z10, K1
 	VPORD            Y31, Y9, K1, Y9
-	VPSRLD           $0x10, Y9, Y10
-	VPANDD           Y31, Y10, Y10
-	VPADDD           Y30, Y10, Y10
-	VPADDD           Y9, Y10, Y10
-	VPERMT2W         Y10, Y26, Y7
-	VMOVDQU          Y7, 32(DI)
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVDQU64        Z1, (DI)
 	MOVQ             R10, BX
 	IMUL3Q           $0x00000010, BX, BX
 	ADDQ             $0x00000007, BX
@@ -54789,7 +54453,7 @@ done:
 	RET
 
 // func u64ToBF16MLDtypesAVX512(dst []byte, src []byte, n int)
-// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·u64ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         src_base+24(FP), SI
@@ -54815,161 +54479,129 @@ four:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y1, Y1
-	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         64(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y4, Y4
-	VPADDD            Y3, Y4, Y4
-	VPERMT2W          Y4, Y26, Y1
-	VMOVDQU           Y1, (DI)
 	VMOVDQU64         128(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y7, Y7
-	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         192(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y10, Y10
-	VPADDD            Y9, Y10, Y10
-	VPERMT2W          Y10, Y26, Y7
-	VMOVDQU           Y7, 32(DI)
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVDQU64         Z1, (DI)
 	VMOVDQU64         256(SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y1, Y1
-	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         320(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y4, Y4
-	VPADDD            Y3, Y4, Y4
-	VPERMT2W          Y4, Y26, Y1
-	VMOVDQU           Y1, 64(DI)
 	VMOVDQU64         384(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y7, Y7
-	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         448(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y10, Y10
-	VPADDD            Y9, Y10, Y10
-	VPERMT2W          Y10, Y26, Y7
-	VMOVDQU           Y7, 96(DI)
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVDQU64         Z1, 64(DI)
 	VMOVDQU64         512(SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y1, Y1
-	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         576(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y4, Y4
-	VPADDD            Y3, Y4, Y4
-	VPERMT2W          Y4, Y26, Y1
-	VMOVDQU           Y1, 128(DI)
 	VMOVDQU64         640(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y7, Y7
-	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         704(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y10, Y10
-	VPADDD            Y9, Y10, Y10
-	VPERMT2W          Y10, Y26, Y7
-	VMOVDQU           Y7, 160(DI)
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVDQU64         Z1, 128(DI)
 	VMOVDQU64         768(SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y1, Y1
-	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         832(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y4, Y4
-	VPADDD            Y3, Y4, Y4
-	VPERMT2W          Y4, Y26, Y1
-	VMOVDQU           Y1, 192(DI)
 	VMOVDQU64         896(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y7, Y7
-	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         960(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y10, Y10
-	VPADDD            Y9, Y10, Y10
-	VPERMT2W          Y10, Y26, Y7
-	VMOVDQU           Y7, 224(DI)
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVDQU64         Z1, 192(DI)
 	ADDQ              $0x00000400, SI
 	ADDQ              $0x00000100, DI
 	SUBQ              $0x00000080, CX
@@ -54985,41 +54617,33 @@ single:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y1, Y1
-	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         64(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y4, Y4
-	VPADDD            Y3, Y4, Y4
-	VPERMT2W          Y4, Y26, Y1
-	VMOVDQU           Y1, (DI)
 	VMOVDQU64         128(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y7, Y7
-	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         192(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y10, Y10
-	VPADDD            Y9, Y10, Y10
-	VPERMT2W          Y10, Y26, Y7
-	VMOVDQU           Y7, 32(DI)
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVDQU64         Z1, (DI)
 	ADDQ              $0x00000100, SI
 	ADDQ              $0x00000040, DI
 	SUBQ              $0x00000020, CX
@@ -55048,41 +54672,33 @@ tail:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y1, Y1
-	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         64(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y4, Y4
-	VPADDD            Y3, Y4, Y4
-	VPERMT2W          Y4, Y26, Y1
-	VMOVDQU           Y1, (DI)
 	VMOVDQU64         128(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y7, Y7
-	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         192(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y10, Y10
-	VPADDD            Y9, Y10, Y10
-	VPERMT2W          Y10, Y26, Y7
-	VMOVDQU           Y7, 32(DI)
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVDQU64         Z1, (DI)
 	JMP               done
 
 frame:
@@ -55120,41 +54736,33 @@ copied:
 	VCVTTPS2UQQ       Y0, Z2
 	VPCMPUQ           $0x04, Z2, Z1, K1
 	VPORD             Y31, Y0, K1, Y0
-	VPSRLD            $0x10, Y0, Y1
-	VPANDD            Y31, Y1, Y1
-	VPADDD            Y30, Y1, Y1
-	VPADDD            Y0, Y1, Y1
 	VMOVDQU64         64(SI), Z4
 	VCVTUQQ2PS.RZ_SAE Z4, Y3
 	VCVTTPS2UQQ       Y3, Z5
 	VPCMPUQ           $0x04, Z5, Z4, K1
 	VPORD             Y31, Y3, K1, Y3
-	VPSRLD            $0x10, Y3, Y4
-	VPANDD            Y31, Y4, Y4
-	VPADDD            Y30, Y4, Y4
-	VPADDD            Y3, Y4, Y4
-	VPERMT2W          Y4, Y26, Y1
-	VMOVDQU           Y1, (DI)
 	VMOVDQU64         128(SI), Z7
 	VCVTUQQ2PS.RZ_SAE Z7, Y6
 	VCVTTPS2UQQ       Y6, Z8
 	VPCMPUQ           $0x04, Z8, Z7, K1
 	VPORD             Y31, Y6, K1, Y6
-	VPSRLD            $0x10, Y6, Y7
-	VPANDD            Y31, Y7, Y7
-	VPADDD            Y30, Y7, Y7
-	VPADDD            Y6, Y7, Y7
 	VMOVDQU64         192(SI), Z10
 	VCVTUQQ2PS.RZ_SAE Z10, Y9
 	VCVTTPS2UQQ       Y9, Z11
 	VPCMPUQ           $0x04, Z11, Z10, K1
 	VPORD             Y31, Y9, K1, Y9
-	VPSRLD            $0x10, Y9, Y10
-	VPANDD            Y31, Y10, Y10
-	VPADDD            Y30, Y10, Y10
-	VPADDD            Y9, Y10, Y10
-	VPERMT2W          Y10, Y26, Y7
-	VMOVDQU           Y7, 32(DI)
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVDQU64         Z1, (DI)
 	MOVQ              R10, BX
 	IMUL3Q            $0x00000010, BX, BX
 	ADDQ              $0x00000007, BX

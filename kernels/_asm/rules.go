@@ -490,6 +490,41 @@ func wideTo16AVX512(from, to string) {
 		}
 		return z
 	}
+	// round sets t to BF16FromF32 of the float32 in y in the high half of each lane: y + 0x7FFF
+	// + (y>>16 & 1), and for a float64 source a NaN lane y | 0x00400000 (its top half with 0x40
+	// set). The constants come in y's size.
+	round := func(y, t VecPhysical) {
+		c := func(z VecPhysical) VecPhysical {
+			if y.Size() == 32 {
+				return half(z)
+			}
+			return z
+		}
+		VPSRLD(U8(16), y, t)
+		VPANDD(c(Z31), t, t)
+		VPADDD(c(Z30), t, t)
+		VPADDD(y, t, t)
+		if from == "F64" {
+			VCMPPS(U8(3), y, y, K2)
+			VPORD(c(Z25), y, K2, t)
+		}
+	}
+	if wide && to == "BF16" {
+		// Two vectors of eight float32 joined into one of sixteen before the rounding; the high
+		// halves of two such packed by one VPERMT2W and stored together.
+		loop(avx512, func(i, o int) {
+			for k := range 4 {
+				f32(i, k, zs[3*k], zs[3*k+1], zs[3*k+2])
+			}
+			VINSERTF32X8(U8(1), Y3, Z0, Z0)
+			VINSERTF32X8(U8(1), Y9, Z6, Z6)
+			round(Z0, Z1)
+			round(Z6, Z7)
+			VPERMT2W(Z7, Z26, Z1)
+			VMOVDQU64(Z1, dst(o))
+		}, block{32, 32 * 8, 64})
+		return
+	}
 	body := func(i, o int) {
 		for k := range 4 {
 			f, x, b := zs[3*k], zs[3*k+1], zs[3*k+2]
@@ -500,17 +535,9 @@ func wideTo16AVX512(from, to string) {
 				VCVTPS2PH(U8(0), y, out)
 				continue
 			}
-			// BF16FromF32 in the high half of each lane: y + 0x7FFF + (y>>16 & 1), and for a
-			// float64 source a NaN lane y | 0x00400000 (its top half with 0x40 set). The high
-			// halves of two vectors are packed by one VPERMT2W (oddWords) and stored together.
-			VPSRLD(U8(16), y, t)
-			VPANDD(sized(Z31), t, t)
-			VPADDD(sized(Z30), t, t)
-			VPADDD(y, t, t)
-			if from == "F64" {
-				VCMPPS(U8(3), y, y, K2)
-				VPORD(sized(Z25), y, K2, t)
-			}
+			// The high halves of two vectors are packed by one VPERMT2W (oddWords) and stored
+			// together.
+			round(y, t)
 			if k%2 == 0 {
 				continue
 			}
