@@ -22,12 +22,14 @@ var (
 // 256, fixCode at 258.
 type ruleEncTab struct {
 	// lut holds, as f8EncTable builds it, the codes of the magnitudes by the route without the
-	// correction: NaN encoded as infinity, and for the FNUZ types the saturating encoder (their
-	// NaN, 0x80, does not fit the table's seven bits).
+	// correction: a NaN with high byte 0x7C encoded as infinity (unless its code is infinity's
+	// plus one), and for the FNUZ types the saturating encoder (their NaN, 0x80, does not fit the
+	// table's seven bits).
 	lut [256]byte
 	// fixFrom is the smallest binary16 magnitude whose code the lookup gets wrong; fixCode is
-	// that code. Other types: NaN's code where it is not infinity's (fixFrom 0x7C01; 0xFFFF, which
-	// no magnitude reaches, where it is), set before the sign goes on. FNUZ: 0x80 from NaN's
+	// that code. Other types: NaN's code where it is neither infinity's nor the one above it
+	// (fixFrom 0x7C01; 0xFFFF, which no magnitude reaches, elsewhere), set before the sign goes
+	// on; only the kernels from f16, whose input may be a signalling NaN, use it. FNUZ: 0x80 from NaN's
 	// magnitude, or from the first that overflows when the encoder does not saturate, set after
 	// the sign.
 	fixFrom uint16
@@ -41,11 +43,18 @@ func ruleEncTable(e f8Enc) (t ruleEncTab) {
 		route = f8EncOf(e.mant(), e.bias(), 0x7F, e.nan(), true)
 	}
 	code := func(h uint16, e f8Enc) uint8 { return f8FromF32(math.Float32bits(F32FromF16(h)), e) }
+	// A NaN whose high byte is above 0x7C gets its own code in the table (no step within those
+	// high bytes); the kernels from float32 and bfloat16, whose NaNs reach binary16 quiet (bit 9
+	// set: high byte 0x7E or 0x7F), need no correction for it. In the high byte 0x7C, where
+	// infinity and the NaNs meet, NaN is encoded as infinity, unless its code is infinity's plus
+	// one (f8e4m3 with saturation: 0x7E and 0x7F), which the table's step can express. The FNUZ
+	// types encode every NaN as infinity: a code of zero would be taken for a negative zero.
+	nanInTable := !e.fnuz() && e.nan() == uint32(code(0x7C00, e))+1
 	// A second step within one high byte comes at L = 0xC0 wherever one does (the binades where a
 	// high byte spans two codes: f8e4m3's normal range, f8e5m2fnuz's subnormals), so 0xBF is
 	// every table's s2; the kernels use it.
 	t.lut = f8EncTable(func(h uint16) uint8 {
-		if h&0x7FFF > 0x7C00 {
+		if h&0x7FFF > 0x7C00 && (h&0x7F00 == 0x7C00 || e.fnuz()) && !nanInTable {
 			h = h&0x8000 | 0x7C00 // NaN as infinity: the codes rise with the magnitude
 		}
 		return code(h, route) & 0x7F
@@ -58,7 +67,7 @@ func ruleEncTable(e f8Enc) (t ruleEncTab) {
 				break
 			}
 		}
-	} else if e.nan() != uint32(code(0x7C00, e)) {
+	} else if e.nan() != uint32(code(0x7C00, e)) && !nanInTable {
 		t.fixFrom = 0x7C01
 	}
 	return t

@@ -263,6 +263,8 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
 	VPBROADCASTW(sym(table, 256), Z20)
 	VPBROADCASTB(sym(table, 258), Z19)
 	VPXORD(Z24, Z24, Z24)
+	bcastD(0x7F7F7F7F, Z14)
+	bcastD(0x7C7C7C7C, Z15)
 	// A target whose smallest subnormal is 2^-13 or more (f8e4m3, f8e4m3fnuz) rounds every
 	// binary16 subnormal to zero whatever was dropped: only the binary16 normals need their last
 	// bit right, and that bit is the float32's bit 13.
@@ -326,8 +328,14 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
 		default:
 			wide(i)
 		}
-		fix := e.fnuz || e.nan != e.clamp // see ruleEncTable
-		if fix {
+		// See ruleEncTable: the table holds a quiet NaN's code, which is every NaN from f32 and
+		// bf16, and a NaN code one above infinity's (the clamp code) for every NaN.
+		fix := e.fnuz || e.nan != e.clamp && e.nan != e.clamp+1 && from == "F16"
+		// The FNUZ types with saturation correct NaN alone (0x80; infinity saturates), and from
+		// f32 and bf16 every NaN is quiet: its high byte, less the sign, is above 0x7C, which a
+		// compare of the high bytes gathered for the lookup finds.
+		byteNaN := e.fnuz && e.clamp != 0x80 && from != "F16"
+		if fix && !byteNaN {
 			VPANDD(Z21, Z0, Z5)
 			VPCMPUW(U8(5), Z20, Z5, K4)
 			VPANDD(Z21, Z1, Z6)
@@ -335,6 +343,10 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
 			KUNPCKDQ(K4, K5, K4)
 		}
 		toF8Codes()
+		if byteNaN {
+			VPANDD(Z14, Z0, Z5)
+			VPCMPUB(U8(6), Z15, Z5, K4)
+		}
 		if fix && !e.fnuz {
 			VMOVDQU8(Z19, K4, Z3)
 		}
@@ -351,23 +363,23 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
 
 // bf16Words returns the part of the AVX-512 bf16 → float8 body that converts the 64 bfloat16 at
 // i(SI) to binary16 in Z0 and Z1, in 16-bit lanes, exactly wherever the target's code depends on
-// it. A bfloat16 magnitude a from 2^-14 (0x3880) to below 2^16 is the binary16 (a − 0x3800) << 3;
-// a finite one from 2^16 up is clamped to 0x477F (65280, above every target's largest finite
-// value and overflow threshold, so that it keeps a finite input's code where saturation tells
-// infinity from overflow); ±Inf and NaN (a ≥ 0x7F80) become (a − 0x7000) << 3, infinity and a
-// NaN, where the target has a code for NaN of its own (elsewhere NaN, infinity and overflow
-// share the clamp code, and the clamp serves all three); a magnitude below 2^-15 becomes zero (VPSUBUSW), and one from 2^-15 to below 2^-14 a
-// binary16 below 2^-14. Every target whose half smallest subnormal is at least 2^-14 (f8e4m3,
-// f8e4m3fnuz) rounds all of those to zero, as it does the bfloat16 itself. For the others
-// (f8e5m2, f8e5m2fnuz) a block with a magnitude above half the smallest subnormal and below
-// 2^-14 (rare in weights) is converted by wide, the float32 route, instead. Constants in Z8–Z13;
-// the sign is put back from the source with Z21 (0x7FFF).
+// it. A bfloat16 magnitude a from 2^-14 (0x3880) to below 2^16 is the binary16 (a − 0x3800) << 3.
+// Everything above, ±Inf too, is clamped to 0x477F (65280, above every target's overflow
+// threshold): under every encoder infinity's code is that of a finite overflow. NaN becomes the
+// quiet binary16 NaN 0x7E00 where the target codes NaN apart (elsewhere the clamp serves it too),
+// whose code the table holds. A magnitude below 2^-15 becomes zero (VPSUBUSW), and one from 2^-15
+// to below 2^-14 a binary16 below 2^-14. Every target whose half smallest subnormal is at least
+// 2^-14 (f8e4m3, f8e4m3fnuz) rounds all of those to zero, as it does the bfloat16 itself. For the
+// others (f8e5m2, f8e5m2fnuz) a block with a magnitude above half the smallest subnormal and
+// below 2^-14 (rare in weights) is converted by wide, the float32 route, instead. Constants in
+// Z8–Z13; the sign is put back from the source with Z21 (0x7FFF).
 func bf16Words(e f8Enc, wide func(i int)) func(i int) {
 	low := (127 - e.bias - e.mant) << 7 // half the target's smallest subnormal, as bfloat16 bits
 	check := low < 0x3880
 	bcastW(0x477F, Z8)
 	bcastW(0x3800, Z9)
 	bcastW(0x7F80, Z10)
+	bcastW(0x47C0, Z13) // the binary16 quiet NaN 0x7E00, before the subtraction and the shift
 	if check {
 		bcastW(uint16(low+1), Z11)
 		bcastW(uint16(0x3880-low-1), Z12)
@@ -378,8 +390,8 @@ func bf16Words(e f8Enc, wide func(i int)) func(i int) {
 		VPANDD(Z21, b, a)
 		VPMINUW(Z8, a, r)
 		if e.nanOwnCode() {
-			VPCMPUW(U8(5), Z10, a, K1) // ±Inf, NaN
-			VPSUBUSW(Z9, a, K1, r)
+			VPCMPUW(U8(6), Z10, a, K1) // NaN
+			VMOVDQU16(Z13, K1, r)
 		}
 		VPSUBUSW(Z9, r, r)
 		VPSLLW(U8(3), r, r)
