@@ -1061,13 +1061,19 @@ encode:
 	RET
 
 // smallIntToBlocks<> converts R2 elements, a positive multiple of 16, from R1 to R0. R3 is
-// source<<4 | destination: source 0 i8, 1 u8, 2 i16, 3 u16; destination 0 i32, 1 f32, 2 f16.
-// The source is widened to i32 (SXTL, UXTL), converted exactly to f32 by SCVTF (a zero-extended
-// u8 or u16 is a non-negative i32, so SCVTF gives UCVTF's result) and narrowed to f16 by FCVTN
-// (round to nearest even; from u16, 65520 and above to +inf).
+// source<<4 | destination: source 0 i8, 1 u8, 2 i16, 3 u16; destination 0 i32, 1 f32, 2 f16,
+// 3 bf16, 4 f64. The source is widened to i32 (SXTL, UXTL), converted exactly to f32 by SCVTF (a
+// zero-extended u8 or u16 is a non-negative i32, so SCVTF gives UCVTF's result), then narrowed to
+// f16 by FCVTN (round to nearest even; from u16, 65520 and above to +inf), rounded to bf16 by
+// BF16FromF32's steps on the bits (x + 0x7FFF + (x>>16 & 1), its high half; no NaN can occur) or
+// widened exactly to f64 by FCVTL.
 TEXT smallIntToBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
 	LSR	$4, R3, R5 // source
 	AND	$15, R3, R6 // destination
+	MOVW	$0x7FFF, R4
+	VDUP	R4, V28.S4
+	MOVW	$1, R4
+	VDUP	R4, V29.S4
 loop:
 	CBZ	R5, i8
 	CMP	$2, R5
@@ -1115,11 +1121,49 @@ widened:
 	WORD	$0x4e21d8c6 // SCVTF V6.4S, V6.4S
 	CMP	$1, R6
 	BEQ	store32
+	CMP	$3, R6
+	BEQ	tobf16
+	BHI	tof64
 	WORD	$0x0e216867 // FCVTN V7.4H, V3.4S
 	WORD	$0x4e216887 // FCVTN2 V7.8H, V4.4S
 	WORD	$0x0e2168a8 // FCVTN V8.4H, V5.4S
 	WORD	$0x4e2168c8 // FCVTN2 V8.8H, V6.4S
 	VST1.P	[V7.H8, V8.H8], 32(R0)
+	B	next
+
+tobf16:
+	VUSHR	$16, V3.S4, V7.S4
+	VAND	V29.B16, V7.B16, V7.B16
+	VADD	V3.S4, V7.S4, V7.S4
+	VADD	V28.S4, V7.S4, V7.S4
+	VUSHR	$16, V4.S4, V8.S4
+	VAND	V29.B16, V8.B16, V8.B16
+	VADD	V4.S4, V8.S4, V8.S4
+	VADD	V28.S4, V8.S4, V8.S4
+	VUSHR	$16, V5.S4, V9.S4
+	VAND	V29.B16, V9.B16, V9.B16
+	VADD	V5.S4, V9.S4, V9.S4
+	VADD	V28.S4, V9.S4, V9.S4
+	VUSHR	$16, V6.S4, V10.S4
+	VAND	V29.B16, V10.B16, V10.B16
+	VADD	V6.S4, V10.S4, V10.S4
+	VADD	V28.S4, V10.S4, V10.S4
+	VUZP2	V8.H8, V7.H8, V11.H8
+	VUZP2	V10.H8, V9.H8, V12.H8
+	VST1.P	[V11.H8, V12.H8], 32(R0)
+	B	next
+
+tof64:
+	WORD	$0x0e617870 // FCVTL V16.2D, V3.2S
+	WORD	$0x4e617871 // FCVTL2 V17.2D, V3.4S
+	WORD	$0x0e617892 // FCVTL V18.2D, V4.2S
+	WORD	$0x4e617893 // FCVTL2 V19.2D, V4.4S
+	WORD	$0x0e6178b4 // FCVTL V20.2D, V5.2S
+	WORD	$0x4e6178b5 // FCVTL2 V21.2D, V5.4S
+	WORD	$0x0e6178d6 // FCVTL V22.2D, V6.2S
+	WORD	$0x4e6178d7 // FCVTL2 V23.2D, V6.4S
+	VST1.P	[V16.D2, V17.D2, V18.D2, V19.D2], 64(R0)
+	VST1.P	[V20.D2, V21.D2, V22.D2, V23.D2], 64(R0)
 	B	next
 
 store32:
@@ -2716,6 +2760,414 @@ pack:
 	VUZP1	V21.H8, V20.H8, V20.H8
 	VUZP1	V20.B16, V18.B16, V18.B16
 	VST1.P	[V18.B16], 16(R0)
+	SUBS	$16, R2, R2
+	BNE	loop
+	RET
+
+// The kernels of the registry's rows to f64, from u8, i16 and u16 to bf16, from u32, i64 and
+// u64 to f32 and f16, and from f8e8m0.
+
+// func u8ToBF16NEON(dst, src []byte, n int)
+TEXT ·u8ToBF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$(1<<4 | 3), R3 // u8 to bf16
+	MOVD	$smallIntToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func i16ToBF16NEON(dst, src []byte, n int)
+TEXT ·i16ToBF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$(2<<4 | 3), R3 // i16 to bf16
+	MOVD	$smallIntToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func u16ToBF16NEON(dst, src []byte, n int)
+TEXT ·u16ToBF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$(3<<4 | 3), R3 // u16 to bf16
+	MOVD	$smallIntToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func i8ToF64NEON(dst, src []byte, n int)
+TEXT ·i8ToF64NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$(0<<4 | 4), R3 // i8 to f64
+	MOVD	$smallIntToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 64), R10
+	JMP	neonRun<>(SB)
+
+// func u8ToF64NEON(dst, src []byte, n int)
+TEXT ·u8ToF64NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$(1<<4 | 4), R3 // u8 to f64
+	MOVD	$smallIntToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 64), R10
+	JMP	neonRun<>(SB)
+
+// func i16ToF64NEON(dst, src []byte, n int)
+TEXT ·i16ToF64NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$(2<<4 | 4), R3 // i16 to f64
+	MOVD	$smallIntToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 64), R10
+	JMP	neonRun<>(SB)
+
+// func u16ToF64NEON(dst, src []byte, n int)
+TEXT ·u16ToF64NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$(3<<4 | 4), R3 // u16 to f64
+	MOVD	$smallIntToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 64), R10
+	JMP	neonRun<>(SB)
+
+// func i32ToF64NEON(dst, src []byte, n int)
+TEXT ·i32ToF64NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$0, R3 // signed
+	MOVD	$word32ToF64Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 64), R10
+	JMP	neonRun<>(SB)
+
+// func u32ToF64NEON(dst, src []byte, n int)
+TEXT ·u32ToF64NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$1, R3 // unsigned
+	MOVD	$word32ToF64Blocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 64), R10
+	JMP	neonRun<>(SB)
+
+// func i64ToF64NEON(dst, src []byte, n int)
+TEXT ·i64ToF64NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$0, R3 // signed
+	MOVD	$word64ToF64Blocks<>(SB), R9
+	MOVD	$(8<<16 | 64<<8 | 64), R10
+	JMP	neonRun<>(SB)
+
+// func u64ToF64NEON(dst, src []byte, n int)
+TEXT ·u64ToF64NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$1, R3 // unsigned
+	MOVD	$word64ToF64Blocks<>(SB), R9
+	MOVD	$(8<<16 | 64<<8 | 64), R10
+	JMP	neonRun<>(SB)
+
+// func f16ToF64NEON(dst, src []byte, n int)
+TEXT ·f16ToF64NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$0, R3 // from f16
+	MOVD	$half16ToF64Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 64), R10
+	JMP	neonRun<>(SB)
+
+// func bf16ToF64NEON(dst, src []byte, n int)
+TEXT ·bf16ToF64NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$1, R3 // from bf16
+	MOVD	$half16ToF64Blocks<>(SB), R9
+	MOVD	$(16<<16 | 16<<8 | 64), R10
+	JMP	neonRun<>(SB)
+
+// func u32ToF32NEON(dst, src []byte, n int)
+TEXT ·u32ToF32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$0, R3 // to f32
+	MOVD	$u32ToFloatBlocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func u32ToF16NEON(dst, src []byte, n int)
+TEXT ·u32ToF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$1, R3 // to f16
+	MOVD	$u32ToFloatBlocks<>(SB), R9
+	MOVD	$(16<<16 | 32<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func f8e8m0ToF32NEON(dst, src []byte, n int)
+TEXT ·f8e8m0ToF32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$0, R3 // to f32
+	MOVD	$f8e8m0ToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func f8e8m0ToF16NEON(dst, src []byte, n int)
+TEXT ·f8e8m0ToF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$1, R3 // to f16
+	MOVD	$f8e8m0ToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func f8e8m0ToBF16NEON(dst, src []byte, n int)
+TEXT ·f8e8m0ToBF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$2, R3 // to bf16
+	MOVD	$f8e8m0ToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func f8e8m0ToF64NEON(dst, src []byte, n int)
+TEXT ·f8e8m0ToF64NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$3, R3 // to f64
+	MOVD	$f8e8m0ToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 64), R10
+	JMP	neonRun<>(SB)
+
+// word32ToF64Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0: i32 (R3 =
+// 0) or u32 (R3 = 1) to f64, exactly: SXTL or UXTL to 64 bits, then SCVTF or UCVTF.
+TEXT word32ToF64Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+loop:
+	VLD1.P	64(R1), [V3.S4, V4.S4, V5.S4, V6.S4]
+	CBNZ	R3, unsigned
+	WORD	$0x0f20a470 // SXTL V16.2D, V3.2S
+	WORD	$0x4f20a471 // SXTL2 V17.2D, V3.4S
+	WORD	$0x0f20a492 // SXTL V18.2D, V4.2S
+	WORD	$0x4f20a493 // SXTL2 V19.2D, V4.4S
+	WORD	$0x0f20a4b4 // SXTL V20.2D, V5.2S
+	WORD	$0x4f20a4b5 // SXTL2 V21.2D, V5.4S
+	WORD	$0x0f20a4d6 // SXTL V22.2D, V6.2S
+	WORD	$0x4f20a4d7 // SXTL2 V23.2D, V6.4S
+	WORD	$0x4e61da10 // SCVTF V16.2D, V16.2D
+	WORD	$0x4e61da31 // SCVTF V17.2D, V17.2D
+	WORD	$0x4e61da52 // SCVTF V18.2D, V18.2D
+	WORD	$0x4e61da73 // SCVTF V19.2D, V19.2D
+	WORD	$0x4e61da94 // SCVTF V20.2D, V20.2D
+	WORD	$0x4e61dab5 // SCVTF V21.2D, V21.2D
+	WORD	$0x4e61dad6 // SCVTF V22.2D, V22.2D
+	WORD	$0x4e61daf7 // SCVTF V23.2D, V23.2D
+	B	store
+
+unsigned:
+	VUXTL	V3.S2, V16.D2
+	VUXTL2	V3.S4, V17.D2
+	VUXTL	V4.S2, V18.D2
+	VUXTL2	V4.S4, V19.D2
+	VUXTL	V5.S2, V20.D2
+	VUXTL2	V5.S4, V21.D2
+	VUXTL	V6.S2, V22.D2
+	VUXTL2	V6.S4, V23.D2
+	WORD	$0x6e61da10 // UCVTF V16.2D, V16.2D
+	WORD	$0x6e61da31 // UCVTF V17.2D, V17.2D
+	WORD	$0x6e61da52 // UCVTF V18.2D, V18.2D
+	WORD	$0x6e61da73 // UCVTF V19.2D, V19.2D
+	WORD	$0x6e61da94 // UCVTF V20.2D, V20.2D
+	WORD	$0x6e61dab5 // UCVTF V21.2D, V21.2D
+	WORD	$0x6e61dad6 // UCVTF V22.2D, V22.2D
+	WORD	$0x6e61daf7 // UCVTF V23.2D, V23.2D
+
+store:
+	VST1.P	[V16.D2, V17.D2, V18.D2, V19.D2], 64(R0)
+	VST1.P	[V20.D2, V21.D2, V22.D2, V23.D2], 64(R0)
+	SUBS	$16, R2, R2
+	BNE	loop
+	RET
+
+// word64ToF64Blocks<> converts R2 elements, a positive multiple of 8, from R1 to R0: i64 (R3 =
+// 0) or u64 (R3 = 1) to f64 by SCVTF or UCVTF, rounding to nearest even as Go's float64 does.
+TEXT word64ToF64Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+loop:
+	VLD1.P	64(R1), [V3.D2, V4.D2, V5.D2, V6.D2]
+	CBNZ	R3, unsigned
+	WORD	$0x4e61d863 // SCVTF V3.2D, V3.2D
+	WORD	$0x4e61d884 // SCVTF V4.2D, V4.2D
+	WORD	$0x4e61d8a5 // SCVTF V5.2D, V5.2D
+	WORD	$0x4e61d8c6 // SCVTF V6.2D, V6.2D
+	B	store
+
+unsigned:
+	WORD	$0x6e61d863 // UCVTF V3.2D, V3.2D
+	WORD	$0x6e61d884 // UCVTF V4.2D, V4.2D
+	WORD	$0x6e61d8a5 // UCVTF V5.2D, V5.2D
+	WORD	$0x6e61d8c6 // UCVTF V6.2D, V6.2D
+
+store:
+	VST1.P	[V3.D2, V4.D2, V5.D2, V6.D2], 64(R0)
+	SUBS	$8, R2, R2
+	BNE	loop
+	RET
+
+// half16ToF64Blocks<> converts R2 elements, a positive multiple of 16, from R1 to R0: f16 (R3
+// = 0, FCVTL to f32) or bf16 (R3 = 1, the bits moved to the high halves) to f64 by FCVTL,
+// exactly; a signalling NaN is quieted, as Go's float64 of a float32 quiets it.
+TEXT half16ToF64Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	VEOR	V31.B16, V31.B16, V31.B16
+loop:
+	VLD1.P	32(R1), [V0.H8, V1.H8]
+	CBNZ	R3, frombf16
+	WORD	$0x0e217803 // FCVTL V3.4S, V0.4H
+	WORD	$0x4e217804 // FCVTL2 V4.4S, V0.8H
+	WORD	$0x0e217825 // FCVTL V5.4S, V1.4H
+	WORD	$0x4e217826 // FCVTL2 V6.4S, V1.8H
+	B	widen
+
+frombf16:
+	VZIP1	V0.H8, V31.H8, V3.H8
+	VZIP2	V0.H8, V31.H8, V4.H8
+	VZIP1	V1.H8, V31.H8, V5.H8
+	VZIP2	V1.H8, V31.H8, V6.H8
+
+widen:
+	WORD	$0x0e617870 // FCVTL V16.2D, V3.2S
+	WORD	$0x4e617871 // FCVTL2 V17.2D, V3.4S
+	WORD	$0x0e617892 // FCVTL V18.2D, V4.2S
+	WORD	$0x4e617893 // FCVTL2 V19.2D, V4.4S
+	WORD	$0x0e6178b4 // FCVTL V20.2D, V5.2S
+	WORD	$0x4e6178b5 // FCVTL2 V21.2D, V5.4S
+	WORD	$0x0e6178d6 // FCVTL V22.2D, V6.2S
+	WORD	$0x4e6178d7 // FCVTL2 V23.2D, V6.4S
+	VST1.P	[V16.D2, V17.D2, V18.D2, V19.D2], 64(R0)
+	VST1.P	[V20.D2, V21.D2, V22.D2, V23.D2], 64(R0)
+	SUBS	$16, R2, R2
+	BNE	loop
+	RET
+
+// u32ToFloatBlocks<> converts R2 elements, a positive multiple of 16, from R1 to R0: u32 to f32
+// by UCVTF (R3 = 0; round to nearest even, as Go's float32), then to f16 by FCVTN (R3 = 1;
+// F16FromF32 of that float32).
+TEXT u32ToFloatBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
+loop:
+	VLD1.P	64(R1), [V3.S4, V4.S4, V5.S4, V6.S4]
+	WORD	$0x6e21d863 // UCVTF V3.4S, V3.4S
+	WORD	$0x6e21d884 // UCVTF V4.4S, V4.4S
+	WORD	$0x6e21d8a5 // UCVTF V5.4S, V5.4S
+	WORD	$0x6e21d8c6 // UCVTF V6.4S, V6.4S
+	CBNZ	R3, tof16
+	VST1.P	[V3.S4, V4.S4, V5.S4, V6.S4], 64(R0)
+	B	next
+
+tof16:
+	WORD	$0x0e216867 // FCVTN V7.4H, V3.4S
+	WORD	$0x4e216887 // FCVTN2 V7.8H, V4.4S
+	WORD	$0x0e2168a8 // FCVTN V8.4H, V5.4S
+	WORD	$0x4e2168c8 // FCVTN2 V8.8H, V6.4S
+	VST1.P	[V7.H8, V8.H8], 32(R0)
+
+next:
+	SUBS	$16, R2, R2
+	BNE	loop
+	RET
+
+// f8e8m0ToBlocks<> converts R2 elements, a positive multiple of 16, from R1 to R0: f8e8m0 to f32
+// (R3 = 0), f16 (R3 = 1), bf16 (R3 = 2) or f64 (R3 = 3). The code c widened to 32 bits and
+// shifted to the exponent field is 2^(c-127), except code 0 (2^-127, the subnormal 0x00400000)
+// and 0xFF (NaN, 0x7FC00000), put in by compare and select. The f16 results are those narrowed
+// by FCVTN (round to nearest even: F16FromF32), the bf16 ones their high halves (exact: a power
+// of two or NaN has a zero low half), the f64 ones widened by FCVTL (exact).
+TEXT f8e8m0ToBlocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	// V27 = 0x00400000, V28 = 0x7F800000 (code 0xFF shifted), V29 = 0x7FC00000, V31 = 0.
+	MOVW	$0x00400000, R4
+	VDUP	R4, V27.S4
+	MOVW	$0x7F800000, R4
+	VDUP	R4, V28.S4
+	MOVW	$0x7FC00000, R4
+	VDUP	R4, V29.S4
+	VEOR	V31.B16, V31.B16, V31.B16
+loop:
+	VLD1.P	16(R1), [V0.B16]
+	VUXTL	V0.B8, V1.H8
+	VUXTL2	V0.B16, V2.H8
+	VUXTL	V1.H4, V3.S4
+	VUXTL2	V1.H8, V4.S4
+	VUXTL	V2.H4, V5.S4
+	VUXTL2	V2.H8, V6.S4
+	VSHL	$23, V3.S4, V3.S4
+	VSHL	$23, V4.S4, V4.S4
+	VSHL	$23, V5.S4, V5.S4
+	VSHL	$23, V6.S4, V6.S4
+	VCMEQ	V31.S4, V3.S4, V9.S4
+	VBIT	V9.B16, V27.B16, V3.B16
+	VCMEQ	V28.S4, V3.S4, V9.S4
+	VBIT	V9.B16, V29.B16, V3.B16
+	VCMEQ	V31.S4, V4.S4, V9.S4
+	VBIT	V9.B16, V27.B16, V4.B16
+	VCMEQ	V28.S4, V4.S4, V9.S4
+	VBIT	V9.B16, V29.B16, V4.B16
+	VCMEQ	V31.S4, V5.S4, V9.S4
+	VBIT	V9.B16, V27.B16, V5.B16
+	VCMEQ	V28.S4, V5.S4, V9.S4
+	VBIT	V9.B16, V29.B16, V5.B16
+	VCMEQ	V31.S4, V6.S4, V9.S4
+	VBIT	V9.B16, V27.B16, V6.B16
+	VCMEQ	V28.S4, V6.S4, V9.S4
+	VBIT	V9.B16, V29.B16, V6.B16
+	CBZ	R3, store32
+	CMP	$2, R3
+	BLO	tof16
+	BEQ	tobf16
+	WORD	$0x0e617870 // FCVTL V16.2D, V3.2S
+	WORD	$0x4e617871 // FCVTL2 V17.2D, V3.4S
+	WORD	$0x0e617892 // FCVTL V18.2D, V4.2S
+	WORD	$0x4e617893 // FCVTL2 V19.2D, V4.4S
+	WORD	$0x0e6178b4 // FCVTL V20.2D, V5.2S
+	WORD	$0x4e6178b5 // FCVTL2 V21.2D, V5.4S
+	WORD	$0x0e6178d6 // FCVTL V22.2D, V6.2S
+	WORD	$0x4e6178d7 // FCVTL2 V23.2D, V6.4S
+	VST1.P	[V16.D2, V17.D2, V18.D2, V19.D2], 64(R0)
+	VST1.P	[V20.D2, V21.D2, V22.D2, V23.D2], 64(R0)
+	B	next
+
+tof16:
+	WORD	$0x0e216867 // FCVTN V7.4H, V3.4S
+	WORD	$0x4e216887 // FCVTN2 V7.8H, V4.4S
+	WORD	$0x0e2168a8 // FCVTN V8.4H, V5.4S
+	WORD	$0x4e2168c8 // FCVTN2 V8.8H, V6.4S
+	VST1.P	[V7.H8, V8.H8], 32(R0)
+	B	next
+
+tobf16:
+	VUZP2	V4.H8, V3.H8, V7.H8
+	VUZP2	V6.H8, V5.H8, V8.H8
+	VST1.P	[V7.H8, V8.H8], 32(R0)
+	B	next
+
+store32:
+	VST1.P	[V3.S4, V4.S4, V5.S4, V6.S4], 64(R0)
+
+next:
 	SUBS	$16, R2, R2
 	BNE	loop
 	RET

@@ -491,6 +491,177 @@ func f64ToF32NEON(dst, src []byte, n int)
 //go:noescape
 func f32ToF64NEON(dst, src []byte, n int)
 
+// f16ToF64NEON converts n elements of the pair f16 → f64 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(F32FromF16(src[i]))
+//	}
+//
+//go:noescape
+func f16ToF64NEON(dst, src []byte, n int)
+
+// bf16ToF64NEON converts n elements of the pair bf16 → f64 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(F32FromBF16(src[i]))
+//	}
+//
+//go:noescape
+func bf16ToF64NEON(dst, src []byte, n int)
+
+// i8ToF64NEON converts n elements of the pair i8 → f64 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+//go:noescape
+func i8ToF64NEON(dst, src []byte, n int)
+
+// u8ToF64NEON converts n elements of the pair u8 → f64 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+//go:noescape
+func u8ToF64NEON(dst, src []byte, n int)
+
+// i16ToF64NEON converts n elements of the pair i16 → f64 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+//go:noescape
+func i16ToF64NEON(dst, src []byte, n int)
+
+// u16ToF64NEON converts n elements of the pair u16 → f64 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+//go:noescape
+func u16ToF64NEON(dst, src []byte, n int)
+
+// i32ToF64NEON converts n elements of the pair i32 → f64 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+//go:noescape
+func i32ToF64NEON(dst, src []byte, n int)
+
+// u32ToF64NEON converts n elements of the pair u32 → f64 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i])
+//	}
+//
+//go:noescape
+func u32ToF64NEON(dst, src []byte, n int)
+
+// i64ToF64NEON converts n elements of the pair i64 → f64 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i]) // to nearest even
+//	}
+//
+//go:noescape
+func i64ToF64NEON(dst, src []byte, n int)
+
+// u64ToF64NEON converts n elements of the pair u64 → f64 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(src[i]) // to nearest even
+//	}
+//
+//go:noescape
+func u64ToF64NEON(dst, src []byte, n int)
+
+// u32ToF32NEON converts n elements of the pair u32 → f32 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i]) // to nearest even
+//	}
+//
+//go:noescape
+func u32ToF32NEON(dst, src []byte, n int)
+
+// u32ToF16NEON converts n elements of the pair u32 → f16 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i]))
+//	}
+//
+//go:noescape
+func u32ToF16NEON(dst, src []byte, n int)
+
+// u8ToBF16NEON converts n elements of the pair u8 → bf16 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(float32(src[i]))
+//	}
+//
+//go:noescape
+func u8ToBF16NEON(dst, src []byte, n int)
+
+// i16ToBF16NEON converts n elements of the pair i16 → bf16 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(float32(src[i]))
+//	}
+//
+//go:noescape
+func i16ToBF16NEON(dst, src []byte, n int)
+
+// u16ToBF16NEON converts n elements of the pair u16 → bf16 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(float32(src[i]))
+//	}
+//
+//go:noescape
+func u16ToBF16NEON(dst, src []byte, n int)
+
+// f8e8m0ToF32NEON converts n elements of the pair f8e8m0 → f32 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F32FromF8E8M0(src[i])
+//	}
+//
+//go:noescape
+func f8e8m0ToF32NEON(dst, src []byte, n int)
+
+// f8e8m0ToF16NEON converts n elements of the pair f8e8m0 → f16 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(F32FromF8E8M0(src[i]))
+//	}
+//
+//go:noescape
+func f8e8m0ToF16NEON(dst, src []byte, n int)
+
+// f8e8m0ToBF16NEON converts n elements of the pair f8e8m0 → bf16 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromF8E8M0(src[i]))
+//	}
+//
+//go:noescape
+func f8e8m0ToBF16NEON(dst, src []byte, n int)
+
+// f8e8m0ToF64NEON converts n elements of the pair f8e8m0 → f64 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(F32FromF8E8M0(src[i]))
+//	}
+//
+//go:noescape
+func f8e8m0ToF64NEON(dst, src []byte, n int)
+
 // boolToU8NEON converts n elements of the pair boolean → u8 on the NEON path, as the registry's loop:
 //
 //	for i := range n {
@@ -1233,6 +1404,25 @@ func arm64Kernels() []kernelSpec {
 		{NEON, element.F32, element.U8, f32ToU8NEON, false},
 		{NEON, element.F64, element.F32, f64ToF32NEON, false},
 		{NEON, element.F32, element.F64, f32ToF64NEON, false},
+		{NEON, element.F16, element.F64, f16ToF64NEON, false},
+		{NEON, element.BF16, element.F64, bf16ToF64NEON, false},
+		{NEON, element.I8, element.F64, i8ToF64NEON, false},
+		{NEON, element.U8, element.F64, u8ToF64NEON, false},
+		{NEON, element.I16, element.F64, i16ToF64NEON, false},
+		{NEON, element.U16, element.F64, u16ToF64NEON, false},
+		{NEON, element.I32, element.F64, i32ToF64NEON, false},
+		{NEON, element.U32, element.F64, u32ToF64NEON, false},
+		{NEON, element.I64, element.F64, i64ToF64NEON, false},
+		{NEON, element.U64, element.F64, u64ToF64NEON, false},
+		{NEON, element.U32, element.F32, u32ToF32NEON, false},
+		{NEON, element.U32, element.F16, u32ToF16NEON, false},
+		{NEON, element.U8, element.BF16, u8ToBF16NEON, false},
+		{NEON, element.I16, element.BF16, i16ToBF16NEON, false},
+		{NEON, element.U16, element.BF16, u16ToBF16NEON, false},
+		{NEON, element.F8E8M0, element.F32, f8e8m0ToF32NEON, false},
+		{NEON, element.F8E8M0, element.F16, f8e8m0ToF16NEON, false},
+		{NEON, element.F8E8M0, element.BF16, f8e8m0ToBF16NEON, false},
+		{NEON, element.F8E8M0, element.F64, f8e8m0ToF64NEON, false},
 		{NEON, element.Boolean, element.U8, boolToU8NEON, false},
 		{NEON, element.U8, element.Boolean, u8ToBoolNEON, false},
 		{NEON, element.Boolean, element.F32, boolToF32NEON, false},
