@@ -832,8 +832,22 @@ loop:
 	VORR	V15.B16, V8.B16, V8.B16
 	CMP	$2, R3
 	BEQ	tobf16
+	BHI	tof64
 	CBNZ	R3, tof16
 	VST1.P	[V5.S4, V6.S4, V7.S4, V8.S4], 64(R0)
+	B	next
+
+tof64:
+	WORD	$0x0e6178b0 // FCVTL V16.2D, V5.2S
+	WORD	$0x4e6178b1 // FCVTL2 V17.2D, V5.4S
+	WORD	$0x0e6178d2 // FCVTL V18.2D, V6.2S
+	WORD	$0x4e6178d3 // FCVTL2 V19.2D, V6.4S
+	WORD	$0x0e6178f4 // FCVTL V20.2D, V7.2S
+	WORD	$0x4e6178f5 // FCVTL2 V21.2D, V7.4S
+	WORD	$0x0e617916 // FCVTL V22.2D, V8.2S
+	WORD	$0x4e617917 // FCVTL2 V23.2D, V8.4S
+	VST1.P	[V16.D2, V17.D2, V18.D2, V19.D2], 64(R0)
+	VST1.P	[V20.D2, V21.D2, V22.D2, V23.D2], 64(R0)
 	B	next
 
 tobf16:
@@ -863,7 +877,8 @@ loop:
 	VLD1.P	16(R1), [V0.B16]
 	VZIP1	V0.B16, V31.B16, V1.B16
 	VZIP2	V0.B16, V31.B16, V2.B16
-	CBZ	R3, tof32
+	CMP	$1, R3
+	BNE	tof32
 	VST1.P	[V1.H8, V2.H8], 32(R0)
 	B	next
 
@@ -872,7 +887,29 @@ tof32:
 	WORD	$0x4e217824 // FCVTL2 V4.4S, V1.8H
 	WORD	$0x0e217845 // FCVTL V5.4S, V2.4H
 	WORD	$0x4e217846 // FCVTL2 V6.4S, V2.8H
+	CMP	$2, R3
+	BEQ	tobf16
+	BHI	tof64
 	VST1.P	[V3.S4, V4.S4, V5.S4, V6.S4], 64(R0)
+	B	next
+
+tobf16:
+	VUZP2	V4.H8, V3.H8, V7.H8
+	VUZP2	V6.H8, V5.H8, V8.H8
+	VST1.P	[V7.H8, V8.H8], 32(R0)
+	B	next
+
+tof64:
+	WORD	$0x0e617870 // FCVTL V16.2D, V3.2S
+	WORD	$0x4e617871 // FCVTL2 V17.2D, V3.4S
+	WORD	$0x0e617892 // FCVTL V18.2D, V4.2S
+	WORD	$0x4e617893 // FCVTL2 V19.2D, V4.4S
+	WORD	$0x0e6178b4 // FCVTL V20.2D, V5.2S
+	WORD	$0x4e6178b5 // FCVTL2 V21.2D, V5.4S
+	WORD	$0x0e6178d6 // FCVTL V22.2D, V6.2S
+	WORD	$0x4e6178d7 // FCVTL2 V23.2D, V6.4S
+	VST1.P	[V16.D2, V17.D2, V18.D2, V19.D2], 64(R0)
+	VST1.P	[V20.D2, V21.D2, V22.D2, V23.D2], 64(R0)
 
 next:
 	SUBS	$16, R2, R2
@@ -906,8 +943,8 @@ nibf32loop:
 	RET
 
 // nibbleToF16Blocks<> converts R2 packed 4-bit codes (low nibble first), a positive multiple of
-// 32, from R1 to R0: each code is looked up in the table of 16 binary16 values at R3, by TBL on
-// both byte planes, and the planes are stored interleaved with ST2.
+// 32, from R1 to R0: each code is looked up in the table of 16 binary16 (or bfloat16) values at
+// R3, by TBL on both byte planes, and the planes are stored interleaved with ST2.
 TEXT nibbleToF16Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
 	VLD2	(R3), [V16.B16, V17.B16]
 	VMOVI	$15, V31.B16
@@ -1436,7 +1473,7 @@ TEXT ·f8e5m2fnuzToF32NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$·neonFNUZ+48(SB), R3
+	MOVD	$·neonFNUZ+64(SB), R3
 	MOVD	$fnuzBlocks<>(SB), R9
 	MOVD	$(16<<16 | 8<<8 | 32), R10
 	JMP	neonRun<>(SB)
@@ -1446,7 +1483,7 @@ TEXT ·f8e5m2fnuzToF16NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$·neonFNUZ+64(SB), R3
+	MOVD	$·neonFNUZ+80(SB), R3
 	MOVD	$fnuzBlocks<>(SB), R9
 	MOVD	$(16<<16 | 8<<8 | 16), R10
 	JMP	neonRun<>(SB)
@@ -1456,7 +1493,7 @@ TEXT ·f8e5m2fnuzToBF16NEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
 	MOVD	src_base+24(FP), R1
 	MOVD	n+48(FP), R2
-	MOVD	$·neonFNUZ+80(SB), R3
+	MOVD	$·neonFNUZ+96(SB), R3
 	MOVD	$fnuzBlocks<>(SB), R9
 	MOVD	$(16<<16 | 8<<8 | 16), R10
 	JMP	neonRun<>(SB)
@@ -2038,7 +2075,22 @@ loop:
 
 half:
 	CMP	$1, R7
-	BNE	bf16
+	BEQ	f16
+	CMP	$2, R7
+	BEQ	bf16
+	WORD	$0x0e617950 // FCVTL V16.2D, V10.2S
+	WORD	$0x4e617951 // FCVTL2 V17.2D, V10.4S
+	WORD	$0x0e617972 // FCVTL V18.2D, V11.2S
+	WORD	$0x4e617973 // FCVTL2 V19.2D, V11.4S
+	WORD	$0x0e617994 // FCVTL V20.2D, V12.2S
+	WORD	$0x4e617995 // FCVTL2 V21.2D, V12.4S
+	WORD	$0x0e6179b6 // FCVTL V22.2D, V13.2S
+	WORD	$0x4e6179b7 // FCVTL2 V23.2D, V13.4S
+	VST1.P	[V16.D2, V17.D2, V18.D2, V19.D2], 64(R0)
+	VST1.P	[V20.D2, V21.D2, V22.D2, V23.D2], 64(R0)
+	B	next
+
+f16:
 	WORD	$0x0e216950 // FCVTN V16.4H, V10.4S
 	WORD	$0x4e216970 // FCVTN2 V16.8H, V11.4S
 	WORD	$0x0e216991 // FCVTN V17.4H, V12.4S
@@ -2205,7 +2257,9 @@ TEXT ·u64ToBF16MLDtypesNEON(SB), NOSPLIT, $0-56
 // FCVTXN, then to nearest even: FCVTN for binary16, BF16FromF32's rounding on the bits for
 // bfloat16 (a NaN's top half with 0x40 set). R3 points to the pair's row of neonWide
 // (rules_arm64.go): the source (0 f64, 1 i32, 2 u32, 3 i64, 4 u64) and the output (0 f16, 1
-// bf16).
+// bf16). Outputs 2 and 3 serve the registry's i64 and u64 → f32 and f16 (neonWideNearest): the
+// float64 rounded to odd goes to float32 to nearest even (FCVTN), which is Go's float32 of the
+// integer, and for 3 on to binary16 by FCVTN (F16FromF32 of it).
 //
 // A 64-bit integer x converts to float64 s to nearest (SCVTF, UCVTF) and back (FCVTZS, FCVTZU:
 // exact, but for s = 2^63 or 2^64, which saturate one below); the difference d = x - back, at
@@ -2346,6 +2400,8 @@ unsigned64:
 	VORR	V31.B16, V3.B16, V3.B16
 
 round:
+	CMP	$2, R8
+	BHS	nearest
 	WORD	$0x2e616810 // FCVTXN V16.2S, V0.2D
 	WORD	$0x6e616830 // FCVTXN2 V16.4S, V1.2D
 	WORD	$0x2e616851 // FCVTXN V17.2S, V2.2D
@@ -2376,6 +2432,22 @@ tobf16:
 	VORR	V25.B16, V6.B16, V6.B16
 	VBIT	V9.B16, V6.B16, V19.B16
 	VUZP1	V19.H8, V18.H8, V18.H8
+	VST1.P	[V18.H8], 16(R0)
+	B	next
+
+nearest:
+	WORD	$0x0e616810 // FCVTN V16.2S, V0.2D
+	WORD	$0x4e616830 // FCVTN2 V16.4S, V1.2D
+	WORD	$0x0e616851 // FCVTN V17.2S, V2.2D
+	WORD	$0x4e616871 // FCVTN2 V17.4S, V3.2D
+	CMP	$3, R8
+	BEQ	nearestf16
+	VST1.P	[V16.S4, V17.S4], 32(R0)
+	B	next
+
+nearestf16:
+	WORD	$0x0e216a12 // FCVTN V18.4H, V16.4S
+	WORD	$0x4e216a32 // FCVTN2 V18.8H, V17.4S
 	VST1.P	[V18.H8], 16(R0)
 
 next:
@@ -2765,7 +2837,8 @@ pack:
 	RET
 
 // The kernels of the registry's rows to f64, from u8, i16 and u16 to bf16, from u32, i64 and
-// u64 to f32 and f16, and from f8e8m0.
+// u64 to f32 and f16, from f8e8m0, from f8e5m2 to bf16 and from the 4-bit types to bf16 (their
+// row of nibbleValuesBF16 through nibbleToF16Blocks<>, which looks up 16-bit values).
 
 // func u8ToBF16NEON(dst, src []byte, n int)
 TEXT ·u8ToBF16NEON(SB), NOSPLIT, $0-56
@@ -3171,3 +3244,133 @@ next:
 	SUBS	$16, R2, R2
 	BNE	loop
 	RET
+
+// func i64ToF32NEON(dst, src []byte, n int)
+TEXT ·i64ToF32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonWideNearest+0(SB), R3
+	MOVD	$wideBlocks<>(SB), R9
+	MOVD	$(8<<16 | 64<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func i64ToF16NEON(dst, src []byte, n int)
+TEXT ·i64ToF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonWideNearest+8(SB), R3
+	MOVD	$wideBlocks<>(SB), R9
+	MOVD	$(8<<16 | 64<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func u64ToF32NEON(dst, src []byte, n int)
+TEXT ·u64ToF32NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonWideNearest+16(SB), R3
+	MOVD	$wideBlocks<>(SB), R9
+	MOVD	$(8<<16 | 64<<8 | 32), R10
+	JMP	neonRun<>(SB)
+
+// func u64ToF16NEON(dst, src []byte, n int)
+TEXT ·u64ToF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonWideNearest+24(SB), R3
+	MOVD	$wideBlocks<>(SB), R9
+	MOVD	$(8<<16 | 64<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func f8e4m3ToF64NEON(dst, src []byte, n int)
+TEXT ·f8e4m3ToF64NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$3, R3
+	MOVD	$f8e4m3ToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 64), R10
+	JMP	neonRun<>(SB)
+
+// func f8e5m2ToBF16NEON(dst, src []byte, n int)
+TEXT ·f8e5m2ToBF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$2, R3
+	MOVD	$f8e5m2ToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func f8e5m2ToF64NEON(dst, src []byte, n int)
+TEXT ·f8e5m2ToF64NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$3, R3
+	MOVD	$f8e5m2ToBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 64), R10
+	JMP	neonRun<>(SB)
+
+// func f8e4m3fnuzToF64NEON(dst, src []byte, n int)
+TEXT ·f8e4m3fnuzToF64NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonFNUZ+48(SB), R3
+	MOVD	$fnuzBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 64), R10
+	JMP	neonRun<>(SB)
+
+// func f8e5m2fnuzToF64NEON(dst, src []byte, n int)
+TEXT ·f8e5m2fnuzToF64NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·neonFNUZ+112(SB), R3
+	MOVD	$fnuzBlocks<>(SB), R9
+	MOVD	$(16<<16 | 8<<8 | 64), R10
+	JMP	neonRun<>(SB)
+
+// func u4ToBF16NEON(dst, src []byte, n int)
+TEXT ·u4ToBF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·nibbleValuesBF16+0(SB), R3 // the u4 row
+	MOVD	$nibbleToF16Blocks<>(SB), R9
+	MOVD	$(32<<16 | 4<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func i4ToBF16NEON(dst, src []byte, n int)
+TEXT ·i4ToBF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·nibbleValuesBF16+32(SB), R3 // the i4 row
+	MOVD	$nibbleToF16Blocks<>(SB), R9
+	MOVD	$(32<<16 | 4<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func nf4ToBF16NEON(dst, src []byte, n int)
+TEXT ·nf4ToBF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·nibbleValuesBF16+64(SB), R3 // the nf4 row
+	MOVD	$nibbleToF16Blocks<>(SB), R9
+	MOVD	$(32<<16 | 4<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// func f4e2m1ToBF16NEON(dst, src []byte, n int)
+TEXT ·f4e2m1ToBF16NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·nibbleValuesBF16+96(SB), R3 // the f4e2m1 row
+	MOVD	$nibbleToF16Blocks<>(SB), R9
+	MOVD	$(32<<16 | 4<<8 | 16), R10
+	JMP	neonRun<>(SB)

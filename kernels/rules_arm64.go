@@ -31,14 +31,14 @@ func neonEncOf(e f8Enc) (p neonEnc) {
 	return p
 }
 
-// neonFNUZ holds the parameters of fnuzBlocks<> (kernels_arm64.s) for f8e4m3fnuz (rows 0 to 2)
-// and f8e5m2fnuz (rows 3 to 5), each type's rows for f32, f16 and bf16 output: the output (0, 1,
-// 2), the shift that moves a magnitude code to float32's mantissa position, the magnitude mask
-// once shifted, and the float32 bits of 2^(127-bias).
-var neonFNUZ = func() (t [6][4]uint32) {
+// neonFNUZ holds the parameters of fnuzBlocks<> (kernels_arm64.s) for f8e4m3fnuz (rows 0 to 3)
+// and f8e5m2fnuz (rows 4 to 7), each type's rows for f32, f16, bf16 and f64 output: the output
+// (0 to 3), the shift that moves a magnitude code to float32's mantissa position, the magnitude
+// mask once shifted, and the float32 bits of 2^(127-bias).
+var neonFNUZ = func() (t [8][4]uint32) {
 	for i, f := range []struct{ mant, bias uint32 }{{3, 8}, {2, 16}} {
-		for out := range uint32(3) {
-			t[3*i+int(out)] = [4]uint32{out, 23 - f.mant, 0x7F << (23 - f.mant), (254 - f.bias) << 23}
+		for out := range uint32(4) {
+			t[4*i+int(out)] = [4]uint32{out, 23 - f.mant, 0x7F << (23 - f.mant), (254 - f.bias) << 23}
 		}
 	}
 	return t
@@ -47,6 +47,11 @@ var neonFNUZ = func() (t [6][4]uint32) {
 // neonWide holds the parameters of wideBlocks<> (kernels_arm64.s): for each source (f64, i32,
 // u32, i64, u64) and output (f16, bf16), the source (0 to 4) and the output (0, 1).
 var neonWide = [5][2][2]uint32{{{0, 0}, {0, 1}}, {{1, 0}, {1, 1}}, {{2, 0}, {2, 1}}, {{3, 0}, {3, 1}}, {{4, 0}, {4, 1}}}
+
+// neonWideNearest holds the parameters of wideBlocks<> for the registry's i64 and u64 → f32 and
+// f16 (float32 to nearest even, then binary16): for each source (i64, u64) and output (f32,
+// f16), the source (3, 4) and the output (2, 3).
+var neonWideNearest = [2][2][2]uint32{{{3, 2}, {3, 3}}, {{4, 2}, {4, 3}}}
 
 // The parameters of the NEON f8e8m0 encoders (e8m0Blocks<> in kernels_arm64.s), one variable for
 // each encoder constant of rules_codec.go, named neon and the constant's name.

@@ -590,6 +590,24 @@ func u64ToF64NEON(dst, src []byte, n int)
 //go:noescape
 func u32ToF32NEON(dst, src []byte, n int)
 
+// i64ToF32NEON converts n elements of the pair i64 → f32 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i]) // to nearest even
+//	}
+//
+//go:noescape
+func i64ToF32NEON(dst, src []byte, n int)
+
+// u64ToF32NEON converts n elements of the pair u64 → f32 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i]) // to nearest even
+//	}
+//
+//go:noescape
+func u64ToF32NEON(dst, src []byte, n int)
+
 // u32ToF16NEON converts n elements of the pair u32 → f16 on the NEON path, as the registry's loop:
 //
 //	for i := range n {
@@ -598,6 +616,24 @@ func u32ToF32NEON(dst, src []byte, n int)
 //
 //go:noescape
 func u32ToF16NEON(dst, src []byte, n int)
+
+// i64ToF16NEON converts n elements of the pair i64 → f16 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i]))
+//	}
+//
+//go:noescape
+func i64ToF16NEON(dst, src []byte, n int)
+
+// u64ToF16NEON converts n elements of the pair u64 → f16 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i]))
+//	}
+//
+//go:noescape
+func u64ToF16NEON(dst, src []byte, n int)
 
 // u8ToBF16NEON converts n elements of the pair u8 → bf16 on the NEON path, as the registry's loop:
 //
@@ -661,6 +697,87 @@ func f8e8m0ToBF16NEON(dst, src []byte, n int)
 //
 //go:noescape
 func f8e8m0ToF64NEON(dst, src []byte, n int)
+
+// f8e4m3ToF64NEON converts n elements of the pair f8e4m3 → f64 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(F32FromF8E4M3(src[i]))
+//	}
+//
+//go:noescape
+func f8e4m3ToF64NEON(dst, src []byte, n int)
+
+// f8e5m2ToF64NEON converts n elements of the pair f8e5m2 → f64 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(F32FromF8E5M2(src[i]))
+//	}
+//
+//go:noescape
+func f8e5m2ToF64NEON(dst, src []byte, n int)
+
+// f8e5m2ToBF16NEON converts n elements of the pair f8e5m2 → bf16 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromF8E5M2(src[i]))
+//	}
+//
+//go:noescape
+func f8e5m2ToBF16NEON(dst, src []byte, n int)
+
+// f8e4m3fnuzToF64NEON converts n elements of the pair f8e4m3fnuz → f64 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(F32FromF8E4M3FNUZ(src[i]))
+//	}
+//
+//go:noescape
+func f8e4m3fnuzToF64NEON(dst, src []byte, n int)
+
+// f8e5m2fnuzToF64NEON converts n elements of the pair f8e5m2fnuz → f64 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(F32FromF8E5M2FNUZ(src[i]))
+//	}
+//
+//go:noescape
+func f8e5m2fnuzToF64NEON(dst, src []byte, n int)
+
+// u4ToBF16NEON converts n elements of the pair u4 → bf16 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(float32(nibble(src, i)))
+//	}
+//
+//go:noescape
+func u4ToBF16NEON(dst, src []byte, n int)
+
+// i4ToBF16NEON converts n elements of the pair i4 → bf16 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(float32(int8(nibble(src, i)<<4) >> 4))
+//	}
+//
+//go:noescape
+func i4ToBF16NEON(dst, src []byte, n int)
+
+// nf4ToBF16NEON converts n elements of the pair nf4 → bf16 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromNF4(nibble(src, i)))
+//	}
+//
+//go:noescape
+func nf4ToBF16NEON(dst, src []byte, n int)
+
+// f4e2m1ToBF16NEON converts n elements of the pair f4e2m1 → bf16 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(F32FromF4E2M1(nibble(src, i)))
+//	}
+//
+//go:noescape
+func f4e2m1ToBF16NEON(dst, src []byte, n int)
 
 // boolToU8NEON converts n elements of the pair boolean → u8 on the NEON path, as the registry's loop:
 //
@@ -1415,7 +1532,11 @@ func arm64Kernels() []kernelSpec {
 		{NEON, element.I64, element.F64, i64ToF64NEON, false},
 		{NEON, element.U64, element.F64, u64ToF64NEON, false},
 		{NEON, element.U32, element.F32, u32ToF32NEON, false},
+		{NEON, element.I64, element.F32, i64ToF32NEON, false},
+		{NEON, element.U64, element.F32, u64ToF32NEON, false},
 		{NEON, element.U32, element.F16, u32ToF16NEON, false},
+		{NEON, element.I64, element.F16, i64ToF16NEON, false},
+		{NEON, element.U64, element.F16, u64ToF16NEON, false},
 		{NEON, element.U8, element.BF16, u8ToBF16NEON, false},
 		{NEON, element.I16, element.BF16, i16ToBF16NEON, false},
 		{NEON, element.U16, element.BF16, u16ToBF16NEON, false},
@@ -1423,6 +1544,15 @@ func arm64Kernels() []kernelSpec {
 		{NEON, element.F8E8M0, element.F16, f8e8m0ToF16NEON, false},
 		{NEON, element.F8E8M0, element.BF16, f8e8m0ToBF16NEON, false},
 		{NEON, element.F8E8M0, element.F64, f8e8m0ToF64NEON, false},
+		{NEON, element.F8E4M3, element.F64, f8e4m3ToF64NEON, false},
+		{NEON, element.F8E5M2, element.F64, f8e5m2ToF64NEON, false},
+		{NEON, element.F8E5M2, element.BF16, f8e5m2ToBF16NEON, false},
+		{NEON, element.F8E4M3FNUZ, element.F64, f8e4m3fnuzToF64NEON, false},
+		{NEON, element.F8E5M2FNUZ, element.F64, f8e5m2fnuzToF64NEON, false},
+		{NEON, element.U4, element.BF16, u4ToBF16NEON, false},
+		{NEON, element.I4, element.BF16, i4ToBF16NEON, false},
+		{NEON, element.NF4, element.BF16, nf4ToBF16NEON, false},
+		{NEON, element.F4E2M1, element.BF16, f4e2m1ToBF16NEON, false},
 		{NEON, element.Boolean, element.U8, boolToU8NEON, false},
 		{NEON, element.U8, element.Boolean, u8ToBoolNEON, false},
 		{NEON, element.Boolean, element.F32, boolToF32NEON, false},
