@@ -350,11 +350,17 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
 		if fix && !e.fnuz {
 			VMOVDQU8(Z19, K4, Z3)
 		}
-		toF8Sign()
-		if e.fnuz {
-			VPCMPUB(U8(0), Z22, Z3, K1)
+		if !e.fnuz {
+			toF8Sign()
+		} else {
+			// The FNUZ types have no negative zero: the sign goes on only where the magnitude m
+			// (bits 0 to 6) is not zero. code + 0x7F carries into bit 7 exactly when m ≠ 0, so
+			// bit 7 of code ^ (code + 0x7F) is m ≠ 0 whatever bit 7 held (the two-step flag);
+			// two VPTERNLOGD put it, ANDed with the sign, in bit 7. Then NaN's 0x80.
+			VPADDB(Z14, Z3, Z5)
+			VPTERNLOGD(U8(0x78), Z22, Z5, Z3) // bit 7: code ^ (code + 0x7F); bits 0-6: code
+			VPTERNLOGD(U8(0xD0), Z22, Z0, Z3) // bit 7: that & the sign
 			VMOVDQU8(Z19, K4, Z3)
-			VMOVDQU8(Z24, K1, Z3)
 		}
 		VMOVDQU64(Z3, dst(o))
 	}
