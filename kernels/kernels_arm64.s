@@ -2838,7 +2838,7 @@ pack:
 
 // The kernels of the registry's rows to f64, from u8, i16 and u16 to bf16, from u32, i64 and
 // u64 to f32 and f16, from f8e8m0, from f8e5m2 to bf16 and from the 4-bit types to bf16 (their
-// row of nibbleValuesBF16 through nibbleToF16Blocks<>, which looks up 16-bit values).
+// row of nibbleValuesBF16 through nibbleToF16Blocks<>, which looks up 16-bit values) and f64.
 
 // func u8ToBF16NEON(dst, src []byte, n int)
 TEXT ·u8ToBF16NEON(SB), NOSPLIT, $0-56
@@ -3373,4 +3373,82 @@ TEXT ·f4e2m1ToBF16NEON(SB), NOSPLIT, $0-56
 	MOVD	$·nibbleValuesBF16+96(SB), R3 // the f4e2m1 row
 	MOVD	$nibbleToF16Blocks<>(SB), R9
 	MOVD	$(32<<16 | 4<<8 | 16), R10
+	JMP	neonRun<>(SB)
+
+// nibbleToF64Blocks<> converts R2 packed 4-bit codes (low nibble first), a positive multiple of
+// 16, from R1 to R0: each code is looked up in the table of 16 float32 values at R3 (its type's
+// row of nibbleValuesF32, exact) by TBL on each of the four byte planes, the planes are zipped
+// back into float32 lanes, and FCVTL widens them to f64, exactly.
+TEXT nibbleToF64Blocks<>(SB), NOSPLIT|NOFRAME, $0-0
+	VLD4	(R3), [V16.B16, V17.B16, V18.B16, V19.B16]
+	VMOVI	$15, V31.B16
+loop:
+	VLD1.P	8(R1), [V0.B8]
+	VAND	V31.B16, V0.B16, V1.B16
+	VUSHR	$4, V0.B16, V2.B16
+	VZIP1	V2.B16, V1.B16, V3.B16
+	VTBL	V3.B16, [V16.B16], V4.B16
+	VTBL	V3.B16, [V17.B16], V5.B16
+	VTBL	V3.B16, [V18.B16], V6.B16
+	VTBL	V3.B16, [V19.B16], V7.B16
+	VZIP1	V5.B16, V4.B16, V8.B16
+	VZIP2	V5.B16, V4.B16, V9.B16
+	VZIP1	V7.B16, V6.B16, V10.B16
+	VZIP2	V7.B16, V6.B16, V11.B16
+	VZIP1	V10.H8, V8.H8, V12.H8
+	VZIP2	V10.H8, V8.H8, V13.H8
+	VZIP1	V11.H8, V9.H8, V14.H8
+	VZIP2	V11.H8, V9.H8, V15.H8
+	WORD	$0x0e617994 // FCVTL V20.2D, V12.2S
+	WORD	$0x4e617995 // FCVTL2 V21.2D, V12.4S
+	WORD	$0x0e6179b6 // FCVTL V22.2D, V13.2S
+	WORD	$0x4e6179b7 // FCVTL2 V23.2D, V13.4S
+	WORD	$0x0e6179d8 // FCVTL V24.2D, V14.2S
+	WORD	$0x4e6179d9 // FCVTL2 V25.2D, V14.4S
+	WORD	$0x0e6179fa // FCVTL V26.2D, V15.2S
+	WORD	$0x4e6179fb // FCVTL2 V27.2D, V15.4S
+	VST1.P	[V20.D2, V21.D2, V22.D2, V23.D2], 64(R0)
+	VST1.P	[V24.D2, V25.D2, V26.D2, V27.D2], 64(R0)
+	SUBS	$16, R2, R2
+	BNE	loop
+	RET
+
+// func u4ToF64NEON(dst, src []byte, n int)
+TEXT ·u4ToF64NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·nibbleValuesF32+0(SB), R3 // the u4 row
+	MOVD	$nibbleToF64Blocks<>(SB), R9
+	MOVD	$(16<<16 | 4<<8 | 64), R10
+	JMP	neonRun<>(SB)
+
+// func i4ToF64NEON(dst, src []byte, n int)
+TEXT ·i4ToF64NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·nibbleValuesF32+64(SB), R3 // the i4 row
+	MOVD	$nibbleToF64Blocks<>(SB), R9
+	MOVD	$(16<<16 | 4<<8 | 64), R10
+	JMP	neonRun<>(SB)
+
+// func nf4ToF64NEON(dst, src []byte, n int)
+TEXT ·nf4ToF64NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·nibbleValuesF32+128(SB), R3 // the nf4 row
+	MOVD	$nibbleToF64Blocks<>(SB), R9
+	MOVD	$(16<<16 | 4<<8 | 64), R10
+	JMP	neonRun<>(SB)
+
+// func f4e2m1ToF64NEON(dst, src []byte, n int)
+TEXT ·f4e2m1ToF64NEON(SB), NOSPLIT, $0-56
+	MOVD	dst_base+0(FP), R0
+	MOVD	src_base+24(FP), R1
+	MOVD	n+48(FP), R2
+	MOVD	$·nibbleValuesF32+192(SB), R3 // the f4e2m1 row
+	MOVD	$nibbleToF64Blocks<>(SB), R9
+	MOVD	$(16<<16 | 4<<8 | 64), R10
 	JMP	neonRun<>(SB)

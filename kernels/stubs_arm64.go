@@ -743,6 +743,42 @@ func f8e4m3fnuzToF64NEON(dst, src []byte, n int)
 //go:noescape
 func f8e5m2fnuzToF64NEON(dst, src []byte, n int)
 
+// u4ToF64NEON converts n elements of the pair u4 → f64 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(nibble(src, i))
+//	}
+//
+//go:noescape
+func u4ToF64NEON(dst, src []byte, n int)
+
+// i4ToF64NEON converts n elements of the pair i4 → f64 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(int8(nibble(src, i)<<4) >> 4)
+//	}
+//
+//go:noescape
+func i4ToF64NEON(dst, src []byte, n int)
+
+// nf4ToF64NEON converts n elements of the pair nf4 → f64 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(F32FromNF4(nibble(src, i)))
+//	}
+//
+//go:noescape
+func nf4ToF64NEON(dst, src []byte, n int)
+
+// f4e2m1ToF64NEON converts n elements of the pair f4e2m1 → f64 on the NEON path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(F32FromF4E2M1(nibble(src, i)))
+//	}
+//
+//go:noescape
+func f4e2m1ToF64NEON(dst, src []byte, n int)
+
 // u4ToBF16NEON converts n elements of the pair u4 → bf16 on the NEON path, as the registry's loop:
 //
 //	for i := range n {
@@ -1549,6 +1585,10 @@ func arm64Kernels() []kernelSpec {
 		{NEON, element.F8E5M2, element.BF16, f8e5m2ToBF16NEON, false},
 		{NEON, element.F8E4M3FNUZ, element.F64, f8e4m3fnuzToF64NEON, false},
 		{NEON, element.F8E5M2FNUZ, element.F64, f8e5m2fnuzToF64NEON, false},
+		{NEON, element.U4, element.F64, u4ToF64NEON, false},
+		{NEON, element.I4, element.F64, i4ToF64NEON, false},
+		{NEON, element.NF4, element.F64, nf4ToF64NEON, false},
+		{NEON, element.F4E2M1, element.F64, f4e2m1ToF64NEON, false},
 		{NEON, element.U4, element.BF16, u4ToBF16NEON, false},
 		{NEON, element.I4, element.BF16, i4ToBF16NEON, false},
 		{NEON, element.NF4, element.BF16, nf4ToBF16NEON, false},
