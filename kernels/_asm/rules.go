@@ -282,7 +282,8 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
 	// subnormal of 2^-19 or more, below which every float8 target rounds to zero anyway, and a bit
 	// it keeps is below the rounding position of every target, so setting the last bit for it
 	// changes nothing. For normalsOnly targets bit 13 is set before the conversion where one of
-	// bits 0 to 12 is, one masked VPORD; a bfloat16 has none of them, and converts exactly.
+	// bits 0 to 12 is, one masked VPORD. A bfloat16 source takes this route only for the other
+	// targets, in the blocks bf16Words hands it.
 	toF16 := func(i, k int, r, t, u VecPhysical) {
 		if from == "BF16" {
 			VPMOVZXWD(src(i+32*k), t)
@@ -291,8 +292,6 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
 			VMOVDQU32(src(i+64*k), t)
 		}
 		switch {
-		case normalsOnly && from == "BF16":
-			VCVTPS2PH(U8(3), t, half(r))
 		case normalsOnly:
 			VPTESTMD(Z17, t, K5)
 			VPORD(Z18, t, K5, t)
@@ -649,12 +648,11 @@ func e8m0Kernels(r row, u uint64) {
 		k := &kernel{name: pairName(r.from, r.to, r.rules+a.path), isa: a, from: r.from, to: r.to, rules: r.rules,
 			doc:  []string{e8m0Doc},
 			body: func() { e8m0Encode(a, r.from, u) }}
-		if a == avx512 && r.from == "BF16" {
+		if a == avx512 && (r.from == "BF16" || r.from == "F32") {
 			k.doc = []string{e8m0BF16Doc}
-			k.body = func() { e8m0WordsAVX512(r.from, u) }
-		}
-		if a == avx512 && r.from == "F32" {
-			k.doc = []string{e8m0BF16Doc, e8m0F32Doc}
+			if r.from == "F32" {
+				k.doc = append(k.doc, e8m0F32Doc)
+			}
 			k.body = func() { e8m0WordsAVX512(r.from, u) }
 		}
 		add(k)
@@ -851,7 +849,9 @@ func e8m0Encode(a *isa, from string, u uint64) {
 	loop(avx2, body, block{32, 32 * bytesOf(from), 32})
 }
 
-// e8m0AVX512 is e8m0Encode's AVX-512 body, after the constants common to both paths.
+// e8m0AVX512 is e8m0Encode's AVX-512 body, after the constants common to both paths: the
+// f16 encoders' (e8m0F16Words), whose blocks holding a binary16 subnormal it converts; the f32
+// and bf16 encoders take e8m0WordsAVX512.
 func e8m0AVX512(from string, ml bool, low, high uint32) {
 	bcastD(0x7F800000, Z9)
 	bcastD(0xFF, Z8)
