@@ -72,8 +72,8 @@ var (
 	// float32, so a NaN quiet), 128 low bytes then 128 high bytes: the tables of the f8e5m2 →
 	// bf16 and f64 decoders.
 	lutE5m2BF16 [256]byte
-	// nibbleWordsBF16 holds the bfloat16 of each code of each 4-bit type (BF16FromF32 of
-	// nibbleValuesF32: exact but for nf4), twice, for VPERMW.
+	// nibbleWordsBF16 holds the bfloat16 of each code of each 4-bit type (nibbleValuesBF16:
+	// exact but for nf4), twice, for VPERMW.
 	nibbleWordsBF16 [len(nibbleTypes)][32]uint16
 
 	// lutE4m3Enc and lutE5m2Enc hold, for each high byte H = 0..127 of a binary16 magnitude,
@@ -140,8 +140,8 @@ func initTables() {
 		unpackOrder2[pos] = byte(elem)
 	}
 	for t := range nibbleTypes {
-		for i, v := range nibbleValuesF32[t] {
-			nibbleWordsBF16[t][i], nibbleWordsBF16[t][i+16] = BF16FromF32(v), BF16FromF32(v)
+		for i, v := range nibbleValuesBF16[t] {
+			nibbleWordsBF16[t][i], nibbleWordsBF16[t][i+16] = v, v
 		}
 		for i, v := range nibbleValuesF16[t] {
 			nibbleWordsF16[t][i], nibbleWordsF16[t][i+16] = v, v
