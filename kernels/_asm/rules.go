@@ -263,11 +263,19 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
 	VPBROADCASTW(sym(table, 256), Z20)
 	VPBROADCASTB(sym(table, 258), Z19)
 	VPXORD(Z24, Z24, Z24)
-	bcastD(0x7F7F7F7F, Z14)
-	bcastD(0x7C7C7C7C, Z15)
 	// A target whose smallest subnormal is 2^-13 or more (f8e4m3, f8e4m3fnuz) rounds every
 	// binary16 subnormal to zero whatever was dropped: only the binary16 normals need their last
 	// bit right, and that bit is the float32's bit 13.
+	if e.fnuz {
+		bcastD(0x7F7F7F7F, Z14) // the sign step's byte add; the NaN compare's magnitude mask
+	}
+	// The FNUZ types with saturation correct NaN alone (0x80; infinity saturates), and from
+	// f32 and bf16 every NaN is quiet: its high byte, less the sign, is above 0x7C, which a
+	// compare of the high bytes gathered for the lookup finds.
+	byteNaN := e.fnuz && e.clamp != 0x80 && from != "F16"
+	if byteNaN {
+		bcastD(0x7C7C7C7C, Z15)
+	}
 	normalsOnly := 1-int(e.bias)-int(e.mant) >= -13
 	if normalsOnly {
 		bcastD(0x1FFF, Z17)
@@ -330,10 +338,6 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
 		// See ruleEncTable: the table holds a quiet NaN's code, which is every NaN from f32 and
 		// bf16, and a NaN code one above infinity's (the clamp code) for every NaN.
 		fix := e.fnuz || e.nan != e.clamp && e.nan != e.clamp+1 && from == "F16"
-		// The FNUZ types with saturation correct NaN alone (0x80; infinity saturates), and from
-		// f32 and bf16 every NaN is quiet: its high byte, less the sign, is above 0x7C, which a
-		// compare of the high bytes gathered for the lookup finds.
-		byteNaN := e.fnuz && e.clamp != 0x80 && from != "F16"
 		if fix && !byteNaN {
 			VPANDD(Z21, Z0, Z5)
 			VPCMPUW(U8(5), Z20, Z5, K4)
@@ -685,17 +689,18 @@ func e8m0WordsAVX512(from string, u uint64) {
 	if ml {
 		add = 0x40
 	}
-	bcastW(0x7FFF, Z31)
 	bcastW(add, Z30)
-	bcastW(1, Z28)
 	bcastW(0xFF, Z25)
-	bcastW(0x40, Z24)   // 2^-127
-	bcastW(0x7F00, Z23) // 2^127
-	bcastW(0x7F80, Z22) // infinity
-	switch {
+	switch { // the constants of codes' three cases
 	case ml:
+		bcastW(1, Z28)
 		bcastW(0x7F3F, Z21) // 1.5·2^127, which rounds to code 0xFF, less one
-	case !sat:
+	case sat:
+		bcastW(0x7FFF, Z31)
+		bcastW(0x7F00, Z23) // 2^127
+		bcastW(0x7F80, Z22) // infinity
+	default:
+		bcastW(0x40, Z24)        // 2^-127
 		bcastW(0x7F00-0x40, Z21) // the width of the range [2^-127, 2^127]
 	}
 	VPXORD(Z20, Z20, Z20)
