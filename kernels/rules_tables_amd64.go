@@ -18,6 +18,26 @@ var (
 	lutEncE5M2FNUZSat, lutEncE5M2FNUZNoSat       = ruleEncTable(encE5M2FNUZSat), ruleEncTable(encE5M2FNUZNoSat)
 )
 
+// The tables of the AVX-512 f16 → f8e8m0 encoders, named as those above: the code of each
+// binary16 magnitude by its high byte and one threshold on its low byte (f8EncTable, no second
+// step), from e8m0FromF32. A high byte of 0 stands for zero: the kernels send a block holding a
+// positive binary16 below 2^-16 through float32 instead.
+var (
+	lutEncE8M0Up, lutEncE8M0Down, lutEncE8M0Nearest                = e8m0F16Table(encE8M0Up), e8m0F16Table(encE8M0Down), e8m0F16Table(encE8M0Nearest)
+	lutEncE8M0UpNoSat, lutEncE8M0DownNoSat, lutEncE8M0NearestNoSat = e8m0F16Table(encE8M0UpNoSat), e8m0F16Table(encE8M0DownNoSat), e8m0F16Table(encE8M0NearestNoSat)
+	lutEncE8M0ML                                                   = e8m0F16Table(encE8M0ML)
+)
+
+// e8m0F16Table builds the table of the f8e8m0 encoder e for binary16 sources.
+func e8m0F16Table(e e8m0Enc) [256]byte {
+	return f8EncTable(func(h uint16) uint8 {
+		if h < 0x100 {
+			h = 0
+		}
+		return e8m0FromF32(math.Float32bits(F32FromF16(h)), e)
+	}, 0x100)
+}
+
 // ruleEncTab is the table of one encoder, laid out for the kernels: lut at offset 0, fixFrom at
 // 256, fixCode at 258.
 type ruleEncTab struct {

@@ -3561,10 +3561,10 @@ func f16ToF8e8m0ONNXAVX2(dst, src []byte, n int)
 //		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0Up)
 //	}
 //
-// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
-// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
-// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
-// subnormal codes) blended in; then packs the codes to bytes.
+// It looks up the codes as the OpenVINO float8 encoders do (VPERMI2B on the high bytes, one
+// threshold on the low bytes) in lutEncE8M0Up, built from e8m0FromF32 (rules_tables_amd64.go), and
+// gives the negative values their code; a block holding a positive binary16 below 2^-16 goes
+// through float32 as the f32 encoders do.
 //
 //go:noescape
 func f16ToF8e8m0ONNXAVX512(dst, src []byte, n int)
@@ -3648,10 +3648,10 @@ func f16ToF8e8m0ONNXDownAVX2(dst, src []byte, n int)
 //		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0Down)
 //	}
 //
-// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
-// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
-// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
-// subnormal codes) blended in; then packs the codes to bytes.
+// It looks up the codes as the OpenVINO float8 encoders do (VPERMI2B on the high bytes, one
+// threshold on the low bytes) in lutEncE8M0Down, built from e8m0FromF32 (rules_tables_amd64.go),
+// and gives the negative values their code; a block holding a positive binary16 below 2^-16 goes
+// through float32 as the f32 encoders do.
 //
 //go:noescape
 func f16ToF8e8m0ONNXDownAVX512(dst, src []byte, n int)
@@ -3735,10 +3735,10 @@ func f16ToF8e8m0ONNXNearestAVX2(dst, src []byte, n int)
 //		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0Nearest)
 //	}
 //
-// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
-// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
-// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
-// subnormal codes) blended in; then packs the codes to bytes.
+// It looks up the codes as the OpenVINO float8 encoders do (VPERMI2B on the high bytes, one
+// threshold on the low bytes) in lutEncE8M0Nearest, built from e8m0FromF32
+// (rules_tables_amd64.go), and gives the negative values their code; a block holding a positive
+// binary16 below 2^-16 goes through float32 as the f32 encoders do.
 //
 //go:noescape
 func f16ToF8e8m0ONNXNearestAVX512(dst, src []byte, n int)
@@ -3822,10 +3822,10 @@ func f16ToF8e8m0ONNXNoSatAVX2(dst, src []byte, n int)
 //		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0UpNoSat)
 //	}
 //
-// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
-// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
-// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
-// subnormal codes) blended in; then packs the codes to bytes.
+// It looks up the codes as the OpenVINO float8 encoders do (VPERMI2B on the high bytes, one
+// threshold on the low bytes) in lutEncE8M0UpNoSat, built from e8m0FromF32
+// (rules_tables_amd64.go), and gives the negative values their code; a block holding a positive
+// binary16 below 2^-16 goes through float32 as the f32 encoders do.
 //
 //go:noescape
 func f16ToF8e8m0ONNXNoSatAVX512(dst, src []byte, n int)
@@ -3909,10 +3909,10 @@ func f16ToF8e8m0ONNXNoSatDownAVX2(dst, src []byte, n int)
 //		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0DownNoSat)
 //	}
 //
-// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
-// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
-// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
-// subnormal codes) blended in; then packs the codes to bytes.
+// It looks up the codes as the OpenVINO float8 encoders do (VPERMI2B on the high bytes, one
+// threshold on the low bytes) in lutEncE8M0DownNoSat, built from e8m0FromF32
+// (rules_tables_amd64.go), and gives the negative values their code; a block holding a positive
+// binary16 below 2^-16 goes through float32 as the f32 encoders do.
 //
 //go:noescape
 func f16ToF8e8m0ONNXNoSatDownAVX512(dst, src []byte, n int)
@@ -3996,10 +3996,10 @@ func f16ToF8e8m0ONNXNoSatNearestAVX2(dst, src []byte, n int)
 //		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0NearestNoSat)
 //	}
 //
-// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
-// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
-// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
-// subnormal codes) blended in; then packs the codes to bytes.
+// It looks up the codes as the OpenVINO float8 encoders do (VPERMI2B on the high bytes, one
+// threshold on the low bytes) in lutEncE8M0NearestNoSat, built from e8m0FromF32
+// (rules_tables_amd64.go), and gives the negative values their code; a block holding a positive
+// binary16 below 2^-16 goes through float32 as the f32 encoders do.
 //
 //go:noescape
 func f16ToF8e8m0ONNXNoSatNearestAVX512(dst, src []byte, n int)
@@ -4083,10 +4083,10 @@ func f16ToF8e8m0MLDtypesAVX2(dst, src []byte, n int)
 //		dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0ML)
 //	}
 //
-// It computes e8m0FromF32's steps on 32-bit lanes: the code from the exponent bits after the round
-// mode's addition, a float32 subnormal doubled and its code taken one lower, then the codes of the
-// ranges (below 2^-127, above 2^127, NaN; ml_dtypes': zero, negative and too large, and its two
-// subnormal codes) blended in; then packs the codes to bytes.
+// It looks up the codes as the OpenVINO float8 encoders do (VPERMI2B on the high bytes, one
+// threshold on the low bytes) in lutEncE8M0ML, built from e8m0FromF32 (rules_tables_amd64.go), and
+// gives the negative values their code; a block holding a positive binary16 below 2^-16 goes
+// through float32 as the f32 encoders do.
 //
 //go:noescape
 func f16ToF8e8m0MLDtypesAVX512(dst, src []byte, n int)

@@ -208,14 +208,14 @@ func initTables() {
 func f8EncTable(enc func(uint16) uint8, s2 int) (t [256]byte) {
 	for h := range 128 {
 		base := enc(uint16(h) << 8)
-		thr1, thr2, next := 0xFF, 0xFF, base+2
+		thr1, thr2, next := 0xFF, 0xFF, int(base)+2 // int: f8e8m0's base 0xFE steps to 0xFF
 		for l := 255; l >= 0; l-- {
 			c := enc(uint16(h)<<8 | uint16(l))
-			if c < base || c > next {
+			if c < base || int(c) > next {
 				panic("kernels: f8 codes of a 256-value block not rising by at most 2")
 			}
-			next = c
-			if c > base+1 {
+			next = int(c)
+			if int(c) > int(base)+1 {
 				thr2 = l - 1
 			}
 			if c > base {

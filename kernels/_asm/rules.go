@@ -126,7 +126,7 @@ func ruleKernels() {
 			fatal(fmt.Errorf("ruleRegistry row %s → %s under %s: its loop names no encoder constant of rules_codec.go", r.from, r.to, r.rulesLit))
 		}
 		if r.to == "F8E8M0" {
-			e8m0Kernels(r, u)
+			e8m0Kernels(r, u, "lut"+strings.ToUpper(name[:1])+name[1:])
 			continue
 		}
 		e := f8EncOf(u)
@@ -643,7 +643,7 @@ func wideTo16AVX2(from, to string) {
 
 // e8m0Kernels declares the kernels of a ruleRegistry row to f8e8m0 whose loop calls e8m0FromF32
 // with the encoder constant of value u (rules_codec.go: round mode, saturation, ml_dtypes).
-func e8m0Kernels(r row, u uint64) {
+func e8m0Kernels(r row, u uint64, table string) {
 	for _, a := range []*isa{avx2, avx512} {
 		if !r.has(a.path) {
 			continue
@@ -651,13 +651,16 @@ func e8m0Kernels(r row, u uint64) {
 		a := a
 		k := &kernel{name: pairName(r.from, r.to, r.rules+a.path), isa: a, from: r.from, to: r.to, rules: r.rules,
 			doc:  []string{e8m0Doc},
-			body: func() { e8m0Encode(a, r.from, u) }}
+			body: func() { e8m0Encode(a, r.from, u, table) }}
 		if a == avx512 && (r.from == "BF16" || r.from == "F32") {
 			k.doc = []string{e8m0BF16Doc}
 			if r.from == "F32" {
 				k.doc = append(k.doc, e8m0F32Doc)
 			}
 			k.body = func() { e8m0WordsAVX512(r.from, u) }
+		}
+		if a == avx512 && r.from == "F16" {
+			k.doc = []string{fmt.Sprintf(e8m0F16Doc, table)}
 		}
 		add(k)
 	}
@@ -668,6 +671,11 @@ const e8m0BF16Doc = "It computes e8m0FromF32's steps on the bfloat16 bits in 16-
 	"being zero, its additions and thresholds scale down by 2^16): the code from the exponent bits after the round " +
 	"mode's addition, a subnormal doubled and its code taken one lower, then the codes of the ranges blended in; " +
 	"then the low bytes of two vectors packed by one VPERMT2B."
+
+// e8m0F16Doc says how the AVX-512 f16 → f8e8m0 encoders compute their loop; %s is the table.
+const e8m0F16Doc = "It looks up the codes as the OpenVINO float8 encoders do (VPERMI2B on the high bytes, one " +
+	"threshold on the low bytes) in %s, built from e8m0FromF32 (rules_tables_amd64.go), and gives the negative " +
+	"values their code; a block holding a positive binary16 below 2^-16 goes through float32 as the f32 encoders do."
 
 // e8m0F32Doc says how the AVX-512 f32 → f8e8m0 encoders get their 16-bit lanes.
 const e8m0F32Doc = "A float32 source gives its high halves, gathered by VPERMT2W, with bit 0 set where " +
@@ -789,7 +797,7 @@ const e8m0Doc = "It computes e8m0FromF32's steps on 32-bit lanes: the code from 
 // registers 15 to 10: 0x7FFFFFFF, 0x800000, the round mode's addition, 1, 0x400000, and 0x7F000000
 // (ml_dtypes: 0x7F3FFFFF); on AVX-512 also 9 = 0x7F800000, 8 = 0xFF, 7 = the code below 2^-127,
 // 6 = the code above 2^127 (AVX2: memory operands), 5 = the packing's VPERMD indices, 4 = 0.
-func e8m0Encode(a *isa, from string, u uint64) {
+func e8m0Encode(a *isa, from string, u uint64, table string) {
 	ml, sat := u&8 != 0, u&4 != 0
 	add := []uint32{0x7FFFFF, 0, 0x400000}[u&3]
 	if ml {
@@ -811,7 +819,7 @@ func e8m0Encode(a *isa, from string, u uint64) {
 		bcastD(0x7F000000, v(10))
 	}
 	if a == avx512 {
-		e8m0AVX512(from, ml, low, high)
+		e8m0AVX512(from, ml, low, high, table)
 		return
 	}
 	VMOVDQU(packOrder(), Y5)
@@ -855,9 +863,9 @@ func e8m0Encode(a *isa, from string, u uint64) {
 }
 
 // e8m0AVX512 is e8m0Encode's AVX-512 body, after the constants common to both paths: the
-// f16 encoders' (e8m0F16Words), whose blocks holding a binary16 subnormal it converts; the f32
+// f16 encoders' (e8m0F16Table, with table), whose blocks holding a binary16 below 2^-16 it converts; the f32
 // and bf16 encoders take e8m0WordsAVX512.
-func e8m0AVX512(from string, ml bool, low, high uint32) {
+func e8m0AVX512(from string, ml bool, low, high uint32, table string) {
 	bcastD(0x7F800000, Z9)
 	bcastD(0xFF, Z8)
 	bcastD(low, Z7)
@@ -897,87 +905,56 @@ func e8m0AVX512(from string, ml bool, low, high uint32) {
 		packCodes(avx512, [4]VecPhysical{Z0, Z1, Z2, Z3}, Z5, o)
 	}
 	if from == "F16" {
-		body = e8m0F16Words(ml, low, high, body)
+		body = e8m0F16Table(table, low == 0, body)
 	}
 	loop(avx512, body, block{64, 64 * bytesOf(from), 64})
 }
 
-// e8m0F16Words returns the AVX-512 body of the f16 → f8e8m0 encoders: a binary16 normal is the
-// float32 (a<<13) + 112<<23, so e8m0FromF32's code is (a + add>>13) >> 10 + 112, computed on 32
-// words a vector; zero, the negative values, ±Inf and NaN take their codes, and no binary16 is
-// below 2^-127 or a finite one above 2^127. A block with a positive binary16 subnormal (rare;
-// its code needs the position of its leading one) is converted by wide, the float32 route,
-// instead; a negative one has zero's code.
-// Constants in Z24–Z31, which wide does not use, and the packing order in Z23, which it does:
-// reloaded after it.
-func e8m0F16Words(ml bool, low, high uint32, wide body) body {
-	add := uint16(0x200) // ml_dtypes and nearest: 0x400000 >> 13
-	sat := !ml && low == 0
-	bcastW(0x7FFF, Z31)
-	bcastW(0x3FF, Z29) // the largest subnormal
-	bcastW(112, Z28)
-	bcastW(1, Z27)
-	switch {
-	case ml:
-		bcastW(0x7BFF, Z26) // the largest finite binary16, less one
-	case sat:
-		bcastW(uint16(high), Z26)
-	}
-	bcastW(0xFF, Z25)
-	bcastW(0x7C00, Z24) // infinity
-	VMOVDQU64(sym("evenBytes", 0), Z23)
-	if !ml {
-		// e8m0Encode's round mode constant in Z13 (0x7FFFFF, 0 or 0x400000), shifted for words.
-		VPSRLD(U8(13), Z13, Z30)
-		VPSLLD(U8(16), Z30, Z22)
-		VPORD(Z22, Z30, Z30)
-	} else {
-		bcastW(add, Z30)
-	}
-	// codes sets c to the codes of the 32 binary16 in x, k to where one is a positive subnormal
-	// (a negative one is below 2^-127, and its code that of zero), with a as scratch. x − 1,
-	// unsigned, is below 0x3FF for the positive subnormals and at least 0x7FFF for zero and the
-	// negative values.
-	codes := func(x, a, c VecPhysical, k Op) {
-		VPSUBW(Z27, x, a)
-		VPCMPUW(U8(1), Z29, a, k)
-		VPADDW(Z30, x, c)
-		VPSRLW(U8(10), c, c)
-		VPADDW(Z28, c, c)
-		if ml {
-			VPCMPUW(U8(5), Z26, a, K1) // zero, negative, ±Inf, NaN
-			VMOVDQU16(Z25, K1, c)
-			return
-		}
-		VPCMPUW(U8(5), Z31, a, K1) // below 2^-127: zero, negative, -Inf
-		if sat {
-			VPSUBW(c, c, K1, c)
-			VPCMPW(U8(5), Z24, x, K1) // +Inf (above 2^127), NaN
-			VMOVDQU16(Z26, K1, c)
-			VPANDD(Z31, x, a)
-			VPCMPUW(U8(6), Z24, a, K1) // NaN
-			VMOVDQU16(Z25, K1, c)
-			return
-		}
-		VPANDD(Z31, x, a)
-		VPCMPUW(U8(5), Z24, a, K2) // ±Inf, NaN
-		KORD(K1, K2, K1)
-		VMOVDQU16(Z25, K1, c)
-	}
+// e8m0F16Table returns the AVX-512 body of the f16 → f8e8m0 encoders: the codes looked up as
+// the OpenVINO float8 encoders look up theirs (toF8Codes), in table (lutEnc…, rules_tables_amd64.go,
+// built from e8m0FromF32): the high bytes H and low bytes L of 64 binary16 gathered apart, the
+// code of each magnitude's H by the seven bits VPERMI2B reads, plus one where L is above the
+// threshold of that H. A negative binary16 gets 0xFF, or under saturation 0 unless its code is
+// NaN's 0xFF. A block with a positive binary16 below 2^-16 (H 0 and L not; rare in weights),
+// whose code needs the position of its leading one, is converted by wide, the float32 route,
+// instead. Constants in Z25–Z31, which wide does not use.
+func e8m0F16Table(table string, sat bool, wide body) body {
+	VMOVDQU64(sym("evenBytes", 0), Z31)
+	VMOVDQU64(sym("oddBytes", 0), Z30)
+	VMOVDQU64(sym(table, 0), Z28)
+	VMOVDQU64(sym(table, 64), Z29)
+	VMOVDQU64(sym(table, 128), Z26)
+	VMOVDQU64(sym(table, 192), Z27)
+	VPTERNLOGD(U8(0xFF), Z25, Z25, Z25)
 	return func(i, o int) {
 		slow, done := label("e8m0wide"), label("e8m0done")
-		VMOVDQU64(src(i), Z16)
-		VMOVDQU64(src(i+64), Z17)
-		codes(Z16, Z18, Z0, K3)
-		codes(Z17, Z19, Z1, K4)
-		KORTESTD(K3, K4)
+		h, l, c, t := Z16, Z17, Z18, Z19
+		VMOVDQU64(src(i), h)
+		VMOVDQU64(src(i+64), t)
+		VMOVDQA64(Z31, l)
+		VPERMI2B(t, h, l)
+		VPERMT2B(t, Z30, h)
+		VPTESTNMB(h, h, K1)
+		VPTESTMB(l, l, K1, K1) // a positive binary16 below 2^-16
+		KORTESTQ(K1, K1)
 		JNZ(LabelRef(slow))
-		VPERMT2B(Z1, Z23, Z0)
-		VMOVDQU64(Z0, dst(o))
+		VMOVDQA64(h, c)
+		VPERMI2B(Z29, Z28, c)
+		VMOVDQA64(h, t)
+		VPERMI2B(Z27, Z26, t)
+		VPCMPUB(U8(6), t, l, K2)
+		VPSUBB(Z25, c, K2, c)
+		VPMOVB2M(h, K3)
+		if sat {
+			VPCMPUB(U8(1), Z25, c, K3, K3) // negative, its code not NaN's
+			VPSUBB(c, c, K3, c)
+		} else {
+			VMOVDQU8(Z25, K3, c)
+		}
+		VMOVDQU64(c, dst(o))
 		JMP(LabelRef(done))
 		Label(slow)
 		wide(i, o)
-		VMOVDQU64(sym("evenBytes", 0), Z23) // wide's scratch
 		Label(done)
 	}
 }
