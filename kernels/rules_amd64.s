@@ -40391,6 +40391,10 @@ TEXT ·f64ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 	VMOVDQU64    ·oddWords+0(SB), Z26
 	MOVL         $0x00400000, AX
 	VPBROADCASTD AX, Z25
+	MOVL         $0x00008000, AX
+	VPBROADCASTD AX, Z24
+	MOVL         $0x55555555, AX
+	KMOVD        AX, K5
 	MOVQ         CX, R10
 	ANDQ         $0x0000001f, R10
 	SUBQ         R10, CX
@@ -40400,6 +40404,38 @@ TEXT ·f64ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 
 	PCALIGN	$32
 four:
+	VMOVDQU64    (SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done
+
+bf16odd:
 	VMOVDQU64        (SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
@@ -40436,6 +40472,40 @@ four:
 	VPORD            Z25, Z6, K2, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, (DI)
+
+bf16done:
+	VMOVDQU64    256(SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    320(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    384(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    448(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd2
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, 64(DI)
+	JMP          bf16done2
+
+bf16odd2:
 	VMOVDQU64        256(SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
@@ -40472,6 +40542,40 @@ four:
 	VPORD            Z25, Z6, K2, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, 64(DI)
+
+bf16done2:
+	VMOVDQU64    512(SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    576(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    640(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    704(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd3
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, 128(DI)
+	JMP          bf16done3
+
+bf16odd3:
 	VMOVDQU64        512(SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
@@ -40508,6 +40612,40 @@ four:
 	VPORD            Z25, Z6, K2, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, 128(DI)
+
+bf16done3:
+	VMOVDQU64    768(SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    832(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    896(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    960(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd4
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, 192(DI)
+	JMP          bf16done4
+
+bf16odd4:
 	VMOVDQU64        768(SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
@@ -40544,16 +40682,50 @@ four:
 	VPORD            Z25, Z6, K2, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, 192(DI)
-	ADDQ             $0x00000400, SI
-	ADDQ             $0x00000100, DI
-	SUBQ             $0x00000080, CX
-	CMPQ             CX, $0x00000080
-	JAE              four
-	TESTQ            CX, CX
-	JZ               tail
+
+bf16done4:
+	ADDQ  $0x00000400, SI
+	ADDQ  $0x00000100, DI
+	SUBQ  $0x00000080, CX
+	CMPQ  CX, $0x00000080
+	JAE   four
+	TESTQ CX, CX
+	JZ    tail
 
 	PCALIGN	$32
 single:
+	VMOVDQU64    (SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd5
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done5
+
+bf16odd5:
 	VMOVDQU64        (SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
@@ -40590,29 +40762,63 @@ single:
 	VPORD            Z25, Z6, K2, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, (DI)
-	ADDQ             $0x00000100, SI
-	ADDQ             $0x00000040, DI
-	SUBQ             $0x00000020, CX
-	JNZ              single
+
+bf16done5:
+	ADDQ $0x00000100, SI
+	ADDQ $0x00000040, DI
+	SUBQ $0x00000020, CX
+	JNZ  single
 
 tail:
-	TESTQ            R10, R10
-	JZ               done
-	CMPQ             n+48(FP), $0x00000020
-	JB               frame
-	MOVQ             $0x00000020, BX
-	SUBQ             R10, BX
-	MOVQ             BX, AX
-	IMUL3Q           $0x00000040, AX, AX
-	IMUL3Q           $0x00000010, BX, BX
-	MOVQ             AX, DX
-	ORQ              BX, DX
-	TESTQ            $0x00000007, DX
-	JNZ              frame
-	SHRQ             $0x03, AX
-	SHRQ             $0x03, BX
-	SUBQ             AX, SI
-	SUBQ             BX, DI
+	TESTQ        R10, R10
+	JZ           done
+	CMPQ         n+48(FP), $0x00000020
+	JB           frame
+	MOVQ         $0x00000020, BX
+	SUBQ         R10, BX
+	MOVQ         BX, AX
+	IMUL3Q       $0x00000040, AX, AX
+	IMUL3Q       $0x00000010, BX, BX
+	MOVQ         AX, DX
+	ORQ          BX, DX
+	TESTQ        $0x00000007, DX
+	JNZ          frame
+	SHRQ         $0x03, AX
+	SHRQ         $0x03, BX
+	SUBQ         AX, SI
+	SUBQ         BX, DI
+	VMOVDQU64    (SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd6
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done6
+
+bf16odd6:
 	VMOVDQU64        (SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
@@ -40649,7 +40855,9 @@ tail:
 	VPORD            Z25, Z6, K2, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, (DI)
-	JMP              done
+
+bf16done6:
+	JMP done
 
 frame:
 	MOVQ   R10, BX
@@ -40678,9 +40886,41 @@ copypart:
 	VMOVDQU64  Z0, (R8)(AX*1)
 
 copied:
-	MOVQ             DI, R11
-	MOVQ             R8, SI
-	LEAQ             256(SP), DI
+	MOVQ         DI, R11
+	MOVQ         R8, SI
+	LEAQ         256(SP), DI
+	VMOVDQU64    (SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd7
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done7
+
+bf16odd7:
 	VMOVDQU64        (SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
@@ -40717,11 +40957,13 @@ copied:
 	VPORD            Z25, Z6, K2, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, (DI)
-	MOVQ             R10, BX
-	IMUL3Q           $0x00000010, BX, BX
-	ADDQ             $0x00000007, BX
-	SHRQ             $0x03, BX
-	XORQ             AX, AX
+
+bf16done7:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	XORQ   AX, AX
 
 copy642:
 	MOVQ      BX, DX
@@ -44821,6 +45063,10 @@ TEXT ·i64ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 	VMOVDQU64    ·oddWords+0(SB), Z26
 	MOVL         $0x00400000, AX
 	VPBROADCASTD AX, Z25
+	MOVL         $0x00008000, AX
+	VPBROADCASTD AX, Z24
+	MOVL         $0x55555555, AX
+	KMOVD        AX, K5
 	MOVQ         CX, R10
 	ANDQ         $0x0000001f, R10
 	SUBQ         R10, CX
@@ -44830,6 +45076,34 @@ TEXT ·i64ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 
 	PCALIGN	$32
 four:
+	VMOVDQU64    (SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done
+
+bf16odd:
 	VMOVDQU64        (SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
@@ -44862,6 +45136,36 @@ four:
 	VPADDD           Z6, Z7, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, (DI)
+
+bf16done:
+	VMOVDQU64    256(SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    320(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    384(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    448(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd2
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, 64(DI)
+	JMP          bf16done2
+
+bf16odd2:
 	VMOVDQU64        256(SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
@@ -44894,6 +45198,36 @@ four:
 	VPADDD           Z6, Z7, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, 64(DI)
+
+bf16done2:
+	VMOVDQU64    512(SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    576(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    640(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    704(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd3
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, 128(DI)
+	JMP          bf16done3
+
+bf16odd3:
 	VMOVDQU64        512(SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
@@ -44926,6 +45260,36 @@ four:
 	VPADDD           Z6, Z7, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, 128(DI)
+
+bf16done3:
+	VMOVDQU64    768(SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    832(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    896(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    960(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd4
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, 192(DI)
+	JMP          bf16done4
+
+bf16odd4:
 	VMOVDQU64        768(SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
@@ -44958,16 +45322,46 @@ four:
 	VPADDD           Z6, Z7, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, 192(DI)
-	ADDQ             $0x00000400, SI
-	ADDQ             $0x00000100, DI
-	SUBQ             $0x00000080, CX
-	CMPQ             CX, $0x00000080
-	JAE              four
-	TESTQ            CX, CX
-	JZ               tail
+
+bf16done4:
+	ADDQ  $0x00000400, SI
+	ADDQ  $0x00000100, DI
+	SUBQ  $0x00000080, CX
+	CMPQ  CX, $0x00000080
+	JAE   four
+	TESTQ CX, CX
+	JZ    tail
 
 	PCALIGN	$32
 single:
+	VMOVDQU64    (SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd5
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done5
+
+bf16odd5:
 	VMOVDQU64        (SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
@@ -45000,29 +45394,59 @@ single:
 	VPADDD           Z6, Z7, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, (DI)
-	ADDQ             $0x00000100, SI
-	ADDQ             $0x00000040, DI
-	SUBQ             $0x00000020, CX
-	JNZ              single
+
+bf16done5:
+	ADDQ $0x00000100, SI
+	ADDQ $0x00000040, DI
+	SUBQ $0x00000020, CX
+	JNZ  single
 
 tail:
-	TESTQ            R10, R10
-	JZ               done
-	CMPQ             n+48(FP), $0x00000020
-	JB               frame
-	MOVQ             $0x00000020, BX
-	SUBQ             R10, BX
-	MOVQ             BX, AX
-	IMUL3Q           $0x00000040, AX, AX
-	IMUL3Q           $0x00000010, BX, BX
-	MOVQ             AX, DX
-	ORQ              BX, DX
-	TESTQ            $0x00000007, DX
-	JNZ              frame
-	SHRQ             $0x03, AX
-	SHRQ             $0x03, BX
-	SUBQ             AX, SI
-	SUBQ             BX, DI
+	TESTQ        R10, R10
+	JZ           done
+	CMPQ         n+48(FP), $0x00000020
+	JB           frame
+	MOVQ         $0x00000020, BX
+	SUBQ         R10, BX
+	MOVQ         BX, AX
+	IMUL3Q       $0x00000040, AX, AX
+	IMUL3Q       $0x00000010, BX, BX
+	MOVQ         AX, DX
+	ORQ          BX, DX
+	TESTQ        $0x00000007, DX
+	JNZ          frame
+	SHRQ         $0x03, AX
+	SHRQ         $0x03, BX
+	SUBQ         AX, SI
+	SUBQ         BX, DI
+	VMOVDQU64    (SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd6
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done6
+
+bf16odd6:
 	VMOVDQU64        (SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
@@ -45055,7 +45479,9 @@ tail:
 	VPADDD           Z6, Z7, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, (DI)
-	JMP              done
+
+bf16done6:
+	JMP done
 
 frame:
 	MOVQ   R10, BX
@@ -45084,9 +45510,37 @@ copypart:
 	VMOVDQU64  Z0, (R8)(AX*1)
 
 copied:
-	MOVQ             DI, R11
-	MOVQ             R8, SI
-	LEAQ             256(SP), DI
+	MOVQ         DI, R11
+	MOVQ         R8, SI
+	LEAQ         256(SP), DI
+	VMOVDQU64    (SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd7
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done7
+
+bf16odd7:
 	VMOVDQU64        (SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
@@ -45119,11 +45573,13 @@ copied:
 	VPADDD           Z6, Z7, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, (DI)
-	MOVQ             R10, BX
-	IMUL3Q           $0x00000010, BX, BX
-	ADDQ             $0x00000007, BX
-	SHRQ             $0x03, BX
-	XORQ             AX, AX
+
+bf16done7:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	XORQ   AX, AX
 
 copy642:
 	MOVQ      BX, DX
@@ -46273,6 +46729,10 @@ TEXT ·u64ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 	VMOVDQU64    ·oddWords+0(SB), Z26
 	MOVL         $0x00400000, AX
 	VPBROADCASTD AX, Z25
+	MOVL         $0x00008000, AX
+	VPBROADCASTD AX, Z24
+	MOVL         $0x55555555, AX
+	KMOVD        AX, K5
 	MOVQ         CX, R10
 	ANDQ         $0x0000001f, R10
 	SUBQ         R10, CX
@@ -46282,6 +46742,34 @@ TEXT ·u64ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 
 	PCALIGN	$32
 four:
+	VMOVDQU64    (SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done
+
+bf16odd:
 	VMOVDQU64         (SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
@@ -46314,6 +46802,36 @@ four:
 	VPADDD            Z6, Z7, Z7
 	VPERMT2W          Z7, Z26, Z1
 	VMOVDQU64         Z1, (DI)
+
+bf16done:
+	VMOVDQU64    256(SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    320(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    384(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    448(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd2
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, 64(DI)
+	JMP          bf16done2
+
+bf16odd2:
 	VMOVDQU64         256(SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
@@ -46346,6 +46864,36 @@ four:
 	VPADDD            Z6, Z7, Z7
 	VPERMT2W          Z7, Z26, Z1
 	VMOVDQU64         Z1, 64(DI)
+
+bf16done2:
+	VMOVDQU64    512(SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    576(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    640(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    704(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd3
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, 128(DI)
+	JMP          bf16done3
+
+bf16odd3:
 	VMOVDQU64         512(SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
@@ -46378,6 +46926,36 @@ four:
 	VPADDD            Z6, Z7, Z7
 	VPERMT2W          Z7, Z26, Z1
 	VMOVDQU64         Z1, 128(DI)
+
+bf16done3:
+	VMOVDQU64    768(SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    832(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    896(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    960(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd4
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, 192(DI)
+	JMP          bf16done4
+
+bf16odd4:
 	VMOVDQU64         768(SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
@@ -46410,16 +46988,46 @@ four:
 	VPADDD            Z6, Z7, Z7
 	VPERMT2W          Z7, Z26, Z1
 	VMOVDQU64         Z1, 192(DI)
-	ADDQ              $0x00000400, SI
-	ADDQ              $0x00000100, DI
-	SUBQ              $0x00000080, CX
-	CMPQ              CX, $0x00000080
-	JAE               four
-	TESTQ             CX, CX
-	JZ                tail
+
+bf16done4:
+	ADDQ  $0x00000400, SI
+	ADDQ  $0x00000100, DI
+	SUBQ  $0x00000080, CX
+	CMPQ  CX, $0x00000080
+	JAE   four
+	TESTQ CX, CX
+	JZ    tail
 
 	PCALIGN	$32
 single:
+	VMOVDQU64    (SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd5
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done5
+
+bf16odd5:
 	VMOVDQU64         (SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
@@ -46452,29 +47060,59 @@ single:
 	VPADDD            Z6, Z7, Z7
 	VPERMT2W          Z7, Z26, Z1
 	VMOVDQU64         Z1, (DI)
-	ADDQ              $0x00000100, SI
-	ADDQ              $0x00000040, DI
-	SUBQ              $0x00000020, CX
-	JNZ               single
+
+bf16done5:
+	ADDQ $0x00000100, SI
+	ADDQ $0x00000040, DI
+	SUBQ $0x00000020, CX
+	JNZ  single
 
 tail:
-	TESTQ             R10, R10
-	JZ                done
-	CMPQ              n+48(FP), $0x00000020
-	JB                frame
-	MOVQ              $0x00000020, BX
-	SUBQ              R10, BX
-	MOVQ              BX, AX
-	IMUL3Q            $0x00000040, AX, AX
-	IMUL3Q            $0x00000010, BX, BX
-	MOVQ              AX, DX
-	ORQ               BX, DX
-	TESTQ             $0x00000007, DX
-	JNZ               frame
-	SHRQ              $0x03, AX
-	SHRQ              $0x03, BX
-	SUBQ              AX, SI
-	SUBQ              BX, DI
+	TESTQ        R10, R10
+	JZ           done
+	CMPQ         n+48(FP), $0x00000020
+	JB           frame
+	MOVQ         $0x00000020, BX
+	SUBQ         R10, BX
+	MOVQ         BX, AX
+	IMUL3Q       $0x00000040, AX, AX
+	IMUL3Q       $0x00000010, BX, BX
+	MOVQ         AX, DX
+	ORQ          BX, DX
+	TESTQ        $0x00000007, DX
+	JNZ          frame
+	SHRQ         $0x03, AX
+	SHRQ         $0x03, BX
+	SUBQ         AX, SI
+	SUBQ         BX, DI
+	VMOVDQU64    (SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd6
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done6
+
+bf16odd6:
 	VMOVDQU64         (SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
@@ -46507,7 +47145,9 @@ tail:
 	VPADDD            Z6, Z7, Z7
 	VPERMT2W          Z7, Z26, Z1
 	VMOVDQU64         Z1, (DI)
-	JMP               done
+
+bf16done6:
+	JMP done
 
 frame:
 	MOVQ   R10, BX
@@ -46536,9 +47176,37 @@ copypart:
 	VMOVDQU64  Z0, (R8)(AX*1)
 
 copied:
-	MOVQ              DI, R11
-	MOVQ              R8, SI
-	LEAQ              256(SP), DI
+	MOVQ         DI, R11
+	MOVQ         R8, SI
+	LEAQ         256(SP), DI
+	VMOVDQU64    (SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd7
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done7
+
+bf16odd7:
 	VMOVDQU64         (SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
@@ -46571,11 +47239,13 @@ copied:
 	VPADDD            Z6, Z7, Z7
 	VPERMT2W          Z7, Z26, Z1
 	VMOVDQU64         Z1, (DI)
-	MOVQ              R10, BX
-	IMUL3Q            $0x00000010, BX, BX
-	ADDQ              $0x00000007, BX
-	SHRQ              $0x03, BX
-	XORQ              AX, AX
+
+bf16done7:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	XORQ   AX, AX
 
 copy642:
 	MOVQ      BX, DX
@@ -48213,6 +48883,10 @@ TEXT ·f64ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 	VMOVDQU64    ·oddWords+0(SB), Z26
 	MOVL         $0x00400000, AX
 	VPBROADCASTD AX, Z25
+	MOVL         $0x00008000, AX
+	VPBROADCASTD AX, Z24
+	MOVL         $0x55555555, AX
+	KMOVD        AX, K5
 	MOVQ         CX, R10
 	ANDQ         $0x0000001f, R10
 	SUBQ         R10, CX
@@ -48222,6 +48896,38 @@ TEXT ·f64ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 
 	PCALIGN	$32
 four:
+	VMOVDQU64    (SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done
+
+bf16odd:
 	VMOVDQU64        (SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
@@ -48258,6 +48964,40 @@ four:
 	VPORD            Z25, Z6, K2, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, (DI)
+
+bf16done:
+	VMOVDQU64    256(SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    320(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    384(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    448(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd2
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, 64(DI)
+	JMP          bf16done2
+
+bf16odd2:
 	VMOVDQU64        256(SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
@@ -48294,6 +49034,40 @@ four:
 	VPORD            Z25, Z6, K2, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, 64(DI)
+
+bf16done2:
+	VMOVDQU64    512(SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    576(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    640(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    704(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd3
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, 128(DI)
+	JMP          bf16done3
+
+bf16odd3:
 	VMOVDQU64        512(SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
@@ -48330,6 +49104,40 @@ four:
 	VPORD            Z25, Z6, K2, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, 128(DI)
+
+bf16done3:
+	VMOVDQU64    768(SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    832(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    896(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    960(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd4
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, 192(DI)
+	JMP          bf16done4
+
+bf16odd4:
 	VMOVDQU64        768(SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
@@ -48366,16 +49174,50 @@ four:
 	VPORD            Z25, Z6, K2, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, 192(DI)
-	ADDQ             $0x00000400, SI
-	ADDQ             $0x00000100, DI
-	SUBQ             $0x00000080, CX
-	CMPQ             CX, $0x00000080
-	JAE              four
-	TESTQ            CX, CX
-	JZ               tail
+
+bf16done4:
+	ADDQ  $0x00000400, SI
+	ADDQ  $0x00000100, DI
+	SUBQ  $0x00000080, CX
+	CMPQ  CX, $0x00000080
+	JAE   four
+	TESTQ CX, CX
+	JZ    tail
 
 	PCALIGN	$32
 single:
+	VMOVDQU64    (SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd5
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done5
+
+bf16odd5:
 	VMOVDQU64        (SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
@@ -48412,29 +49254,63 @@ single:
 	VPORD            Z25, Z6, K2, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, (DI)
-	ADDQ             $0x00000100, SI
-	ADDQ             $0x00000040, DI
-	SUBQ             $0x00000020, CX
-	JNZ              single
+
+bf16done5:
+	ADDQ $0x00000100, SI
+	ADDQ $0x00000040, DI
+	SUBQ $0x00000020, CX
+	JNZ  single
 
 tail:
-	TESTQ            R10, R10
-	JZ               done
-	CMPQ             n+48(FP), $0x00000020
-	JB               frame
-	MOVQ             $0x00000020, BX
-	SUBQ             R10, BX
-	MOVQ             BX, AX
-	IMUL3Q           $0x00000040, AX, AX
-	IMUL3Q           $0x00000010, BX, BX
-	MOVQ             AX, DX
-	ORQ              BX, DX
-	TESTQ            $0x00000007, DX
-	JNZ              frame
-	SHRQ             $0x03, AX
-	SHRQ             $0x03, BX
-	SUBQ             AX, SI
-	SUBQ             BX, DI
+	TESTQ        R10, R10
+	JZ           done
+	CMPQ         n+48(FP), $0x00000020
+	JB           frame
+	MOVQ         $0x00000020, BX
+	SUBQ         R10, BX
+	MOVQ         BX, AX
+	IMUL3Q       $0x00000040, AX, AX
+	IMUL3Q       $0x00000010, BX, BX
+	MOVQ         AX, DX
+	ORQ          BX, DX
+	TESTQ        $0x00000007, DX
+	JNZ          frame
+	SHRQ         $0x03, AX
+	SHRQ         $0x03, BX
+	SUBQ         AX, SI
+	SUBQ         BX, DI
+	VMOVDQU64    (SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd6
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done6
+
+bf16odd6:
 	VMOVDQU64        (SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
@@ -48471,7 +49347,9 @@ tail:
 	VPORD            Z25, Z6, K2, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, (DI)
-	JMP              done
+
+bf16done6:
+	JMP done
 
 frame:
 	MOVQ   R10, BX
@@ -48500,9 +49378,41 @@ copypart:
 	VMOVDQU64  Z0, (R8)(AX*1)
 
 copied:
-	MOVQ             DI, R11
-	MOVQ             R8, SI
-	LEAQ             256(SP), DI
+	MOVQ         DI, R11
+	MOVQ         R8, SI
+	LEAQ         256(SP), DI
+	VMOVDQU64    (SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd7
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done7
+
+bf16odd7:
 	VMOVDQU64        (SI), Z1
 	VCVTPD2PS.RZ_SAE Z1, Y0
 	VCVTPS2PD        Y0, Z2
@@ -48539,11 +49449,13 @@ copied:
 	VPORD            Z25, Z6, K2, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, (DI)
-	MOVQ             R10, BX
-	IMUL3Q           $0x00000010, BX, BX
-	ADDQ             $0x00000007, BX
-	SHRQ             $0x03, BX
-	XORQ             AX, AX
+
+bf16done7:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	XORQ   AX, AX
 
 copy642:
 	MOVQ      BX, DX
@@ -52625,6 +53537,10 @@ TEXT ·i64ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 	VMOVDQU64    ·oddWords+0(SB), Z26
 	MOVL         $0x00400000, AX
 	VPBROADCASTD AX, Z25
+	MOVL         $0x00008000, AX
+	VPBROADCASTD AX, Z24
+	MOVL         $0x55555555, AX
+	KMOVD        AX, K5
 	MOVQ         CX, R10
 	ANDQ         $0x0000001f, R10
 	SUBQ         R10, CX
@@ -52634,6 +53550,34 @@ TEXT ·i64ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 
 	PCALIGN	$32
 four:
+	VMOVDQU64    (SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done
+
+bf16odd:
 	VMOVDQU64        (SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
@@ -52666,6 +53610,36 @@ four:
 	VPADDD           Z6, Z7, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, (DI)
+
+bf16done:
+	VMOVDQU64    256(SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    320(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    384(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    448(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd2
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, 64(DI)
+	JMP          bf16done2
+
+bf16odd2:
 	VMOVDQU64        256(SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
@@ -52698,6 +53672,36 @@ four:
 	VPADDD           Z6, Z7, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, 64(DI)
+
+bf16done2:
+	VMOVDQU64    512(SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    576(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    640(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    704(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd3
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, 128(DI)
+	JMP          bf16done3
+
+bf16odd3:
 	VMOVDQU64        512(SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
@@ -52730,6 +53734,36 @@ four:
 	VPADDD           Z6, Z7, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, 128(DI)
+
+bf16done3:
+	VMOVDQU64    768(SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    832(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    896(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    960(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd4
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, 192(DI)
+	JMP          bf16done4
+
+bf16odd4:
 	VMOVDQU64        768(SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
@@ -52762,16 +53796,46 @@ four:
 	VPADDD           Z6, Z7, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, 192(DI)
-	ADDQ             $0x00000400, SI
-	ADDQ             $0x00000100, DI
-	SUBQ             $0x00000080, CX
-	CMPQ             CX, $0x00000080
-	JAE              four
-	TESTQ            CX, CX
-	JZ               tail
+
+bf16done4:
+	ADDQ  $0x00000400, SI
+	ADDQ  $0x00000100, DI
+	SUBQ  $0x00000080, CX
+	CMPQ  CX, $0x00000080
+	JAE   four
+	TESTQ CX, CX
+	JZ    tail
 
 	PCALIGN	$32
 single:
+	VMOVDQU64    (SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd5
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done5
+
+bf16odd5:
 	VMOVDQU64        (SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
@@ -52804,29 +53868,59 @@ single:
 	VPADDD           Z6, Z7, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, (DI)
-	ADDQ             $0x00000100, SI
-	ADDQ             $0x00000040, DI
-	SUBQ             $0x00000020, CX
-	JNZ              single
+
+bf16done5:
+	ADDQ $0x00000100, SI
+	ADDQ $0x00000040, DI
+	SUBQ $0x00000020, CX
+	JNZ  single
 
 tail:
-	TESTQ            R10, R10
-	JZ               done
-	CMPQ             n+48(FP), $0x00000020
-	JB               frame
-	MOVQ             $0x00000020, BX
-	SUBQ             R10, BX
-	MOVQ             BX, AX
-	IMUL3Q           $0x00000040, AX, AX
-	IMUL3Q           $0x00000010, BX, BX
-	MOVQ             AX, DX
-	ORQ              BX, DX
-	TESTQ            $0x00000007, DX
-	JNZ              frame
-	SHRQ             $0x03, AX
-	SHRQ             $0x03, BX
-	SUBQ             AX, SI
-	SUBQ             BX, DI
+	TESTQ        R10, R10
+	JZ           done
+	CMPQ         n+48(FP), $0x00000020
+	JB           frame
+	MOVQ         $0x00000020, BX
+	SUBQ         R10, BX
+	MOVQ         BX, AX
+	IMUL3Q       $0x00000040, AX, AX
+	IMUL3Q       $0x00000010, BX, BX
+	MOVQ         AX, DX
+	ORQ          BX, DX
+	TESTQ        $0x00000007, DX
+	JNZ          frame
+	SHRQ         $0x03, AX
+	SHRQ         $0x03, BX
+	SUBQ         AX, SI
+	SUBQ         BX, DI
+	VMOVDQU64    (SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd6
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done6
+
+bf16odd6:
 	VMOVDQU64        (SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
@@ -52859,7 +53953,9 @@ tail:
 	VPADDD           Z6, Z7, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, (DI)
-	JMP              done
+
+bf16done6:
+	JMP done
 
 frame:
 	MOVQ   R10, BX
@@ -52888,9 +53984,37 @@ copypart:
 	VMOVDQU64  Z0, (R8)(AX*1)
 
 copied:
-	MOVQ             DI, R11
-	MOVQ             R8, SI
-	LEAQ             256(SP), DI
+	MOVQ         DI, R11
+	MOVQ         R8, SI
+	LEAQ         256(SP), DI
+	VMOVDQU64    (SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd7
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done7
+
+bf16odd7:
 	VMOVDQU64        (SI), Z1
 	VCVTQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2QQ       Y0, Z2
@@ -52923,11 +54047,13 @@ copied:
 	VPADDD           Z6, Z7, Z7
 	VPERMT2W         Z7, Z26, Z1
 	VMOVDQU64        Z1, (DI)
-	MOVQ             R10, BX
-	IMUL3Q           $0x00000010, BX, BX
-	ADDQ             $0x00000007, BX
-	SHRQ             $0x03, BX
-	XORQ             AX, AX
+
+bf16done7:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	XORQ   AX, AX
 
 copy642:
 	MOVQ      BX, DX
@@ -54071,6 +55197,10 @@ TEXT ·u64ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 	VMOVDQU64    ·oddWords+0(SB), Z26
 	MOVL         $0x00400000, AX
 	VPBROADCASTD AX, Z25
+	MOVL         $0x00008000, AX
+	VPBROADCASTD AX, Z24
+	MOVL         $0x55555555, AX
+	KMOVD        AX, K5
 	MOVQ         CX, R10
 	ANDQ         $0x0000001f, R10
 	SUBQ         R10, CX
@@ -54080,6 +55210,34 @@ TEXT ·u64ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 
 	PCALIGN	$32
 four:
+	VMOVDQU64    (SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done
+
+bf16odd:
 	VMOVDQU64         (SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
@@ -54112,6 +55270,36 @@ four:
 	VPADDD            Z6, Z7, Z7
 	VPERMT2W          Z7, Z26, Z1
 	VMOVDQU64         Z1, (DI)
+
+bf16done:
+	VMOVDQU64    256(SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    320(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    384(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    448(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd2
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, 64(DI)
+	JMP          bf16done2
+
+bf16odd2:
 	VMOVDQU64         256(SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
@@ -54144,6 +55332,36 @@ four:
 	VPADDD            Z6, Z7, Z7
 	VPERMT2W          Z7, Z26, Z1
 	VMOVDQU64         Z1, 64(DI)
+
+bf16done2:
+	VMOVDQU64    512(SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    576(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    640(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    704(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd3
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, 128(DI)
+	JMP          bf16done3
+
+bf16odd3:
 	VMOVDQU64         512(SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
@@ -54176,6 +55394,36 @@ four:
 	VPADDD            Z6, Z7, Z7
 	VPERMT2W          Z7, Z26, Z1
 	VMOVDQU64         Z1, 128(DI)
+
+bf16done3:
+	VMOVDQU64    768(SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    832(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    896(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    960(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd4
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, 192(DI)
+	JMP          bf16done4
+
+bf16odd4:
 	VMOVDQU64         768(SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
@@ -54208,16 +55456,46 @@ four:
 	VPADDD            Z6, Z7, Z7
 	VPERMT2W          Z7, Z26, Z1
 	VMOVDQU64         Z1, 192(DI)
-	ADDQ              $0x00000400, SI
-	ADDQ              $0x00000100, DI
-	SUBQ              $0x00000080, CX
-	CMPQ              CX, $0x00000080
-	JAE               four
-	TESTQ             CX, CX
-	JZ                tail
+
+bf16done4:
+	ADDQ  $0x00000400, SI
+	ADDQ  $0x00000100, DI
+	SUBQ  $0x00000080, CX
+	CMPQ  CX, $0x00000080
+	JAE   four
+	TESTQ CX, CX
+	JZ    tail
 
 	PCALIGN	$32
 single:
+	VMOVDQU64    (SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd5
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done5
+
+bf16odd5:
 	VMOVDQU64         (SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
@@ -54250,29 +55528,59 @@ single:
 	VPADDD            Z6, Z7, Z7
 	VPERMT2W          Z7, Z26, Z1
 	VMOVDQU64         Z1, (DI)
-	ADDQ              $0x00000100, SI
-	ADDQ              $0x00000040, DI
-	SUBQ              $0x00000020, CX
-	JNZ               single
+
+bf16done5:
+	ADDQ $0x00000100, SI
+	ADDQ $0x00000040, DI
+	SUBQ $0x00000020, CX
+	JNZ  single
 
 tail:
-	TESTQ             R10, R10
-	JZ                done
-	CMPQ              n+48(FP), $0x00000020
-	JB                frame
-	MOVQ              $0x00000020, BX
-	SUBQ              R10, BX
-	MOVQ              BX, AX
-	IMUL3Q            $0x00000040, AX, AX
-	IMUL3Q            $0x00000010, BX, BX
-	MOVQ              AX, DX
-	ORQ               BX, DX
-	TESTQ             $0x00000007, DX
-	JNZ               frame
-	SHRQ              $0x03, AX
-	SHRQ              $0x03, BX
-	SUBQ              AX, SI
-	SUBQ              BX, DI
+	TESTQ        R10, R10
+	JZ           done
+	CMPQ         n+48(FP), $0x00000020
+	JB           frame
+	MOVQ         $0x00000020, BX
+	SUBQ         R10, BX
+	MOVQ         BX, AX
+	IMUL3Q       $0x00000040, AX, AX
+	IMUL3Q       $0x00000010, BX, BX
+	MOVQ         AX, DX
+	ORQ          BX, DX
+	TESTQ        $0x00000007, DX
+	JNZ          frame
+	SHRQ         $0x03, AX
+	SHRQ         $0x03, BX
+	SUBQ         AX, SI
+	SUBQ         BX, DI
+	VMOVDQU64    (SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd6
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done6
+
+bf16odd6:
 	VMOVDQU64         (SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
@@ -54305,7 +55613,9 @@ tail:
 	VPADDD            Z6, Z7, Z7
 	VPERMT2W          Z7, Z26, Z1
 	VMOVDQU64         Z1, (DI)
-	JMP               done
+
+bf16done6:
+	JMP done
 
 frame:
 	MOVQ   R10, BX
@@ -54334,9 +55644,37 @@ copypart:
 	VMOVDQU64  Z0, (R8)(AX*1)
 
 copied:
-	MOVQ              DI, R11
-	MOVQ              R8, SI
-	LEAQ              256(SP), DI
+	MOVQ         DI, R11
+	MOVQ         R8, SI
+	LEAQ         256(SP), DI
+	VMOVDQU64    (SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd7
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVDQU64    Z1, (DI)
+	JMP          bf16done7
+
+bf16odd7:
 	VMOVDQU64         (SI), Z1
 	VCVTUQQ2PS.RZ_SAE Z1, Y0
 	VCVTTPS2UQQ       Y0, Z2
@@ -54369,11 +55707,13 @@ copied:
 	VPADDD            Z6, Z7, Z7
 	VPERMT2W          Z7, Z26, Z1
 	VMOVDQU64         Z1, (DI)
-	MOVQ              R10, BX
-	IMUL3Q            $0x00000010, BX, BX
-	ADDQ              $0x00000007, BX
-	SHRQ              $0x03, BX
-	XORQ              AX, AX
+
+bf16done7:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	XORQ   AX, AX
 
 copy642:
 	MOVQ      BX, DX

@@ -3147,6 +3147,10 @@ func f64ToBF16ONNXAVX2(dst, src []byte, n int)
 // binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
 // binary16 overflows.
 //
+// A block first converts to float32 rounded to nearest even; only a block where one of those
+// float32 is a midpoint of bfloat16 (low half 0x8000), where two roundings to nearest may differ
+// from one, is converted again through float32 rounded to odd.
+//
 //go:noescape
 func f64ToBF16ONNXAVX512(dst, src []byte, n int)
 
@@ -3267,6 +3271,10 @@ func i64ToBF16ONNXAVX2(dst, src []byte, n int)
 // binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
 // binary16 overflows.
 //
+// A block first converts to float32 rounded to nearest even; only a block where one of those
+// float32 is a midpoint of bfloat16 (low half 0x8000), where two roundings to nearest may differ
+// from one, is converted again through float32 rounded to odd.
+//
 //go:noescape
 func i64ToBF16ONNXAVX512(dst, src []byte, n int)
 
@@ -3296,6 +3304,10 @@ func u64ToBF16ONNXAVX2(dst, src []byte, n int)
 // rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
 // binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
 // binary16 overflows.
+//
+// A block first converts to float32 rounded to nearest even; only a block where one of those
+// float32 is a midpoint of bfloat16 (low half 0x8000), where two roundings to nearest may differ
+// from one, is converted again through float32 rounded to odd.
 //
 //go:noescape
 func u64ToBF16ONNXAVX512(dst, src []byte, n int)
@@ -3356,6 +3368,10 @@ func f64ToBF16MLDtypesAVX2(dst, src []byte, n int)
 // rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
 // binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
 // binary16 overflows.
+//
+// A block first converts to float32 rounded to nearest even; only a block where one of those
+// float32 is a midpoint of bfloat16 (low half 0x8000), where two roundings to nearest may differ
+// from one, is converted again through float32 rounded to odd.
 //
 //go:noescape
 func f64ToBF16MLDtypesAVX512(dst, src []byte, n int)
@@ -3477,6 +3493,10 @@ func i64ToBF16MLDtypesAVX2(dst, src []byte, n int)
 // binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
 // binary16 overflows.
 //
+// A block first converts to float32 rounded to nearest even; only a block where one of those
+// float32 is a midpoint of bfloat16 (low half 0x8000), where two roundings to nearest may differ
+// from one, is converted again through float32 rounded to odd.
+//
 //go:noescape
 func i64ToBF16MLDtypesAVX512(dst, src []byte, n int)
 
@@ -3506,6 +3526,10 @@ func u64ToBF16MLDtypesAVX2(dst, src []byte, n int)
 // rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
 // binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
 // binary16 overflows.
+//
+// A block first converts to float32 rounded to nearest even; only a block where one of those
+// float32 is a midpoint of bfloat16 (low half 0x8000), where two roundings to nearest may differ
+// from one, is converted again through float32 rounded to odd.
 //
 //go:noescape
 func u64ToBF16MLDtypesAVX512(dst, src []byte, n int)

@@ -438,8 +438,12 @@ func wideKernels(r row) {
 	if !r.has("AVX512") {
 		return
 	}
+	doc := []string{wideDoc}
+	if bytesOf(r.from) == 8 && r.to == "BF16" {
+		doc = append(doc, wideTieDoc)
+	}
 	add(&kernel{name: pairName(r.from, r.to, r.rules+"AVX512"), isa: avx512, from: r.from, to: r.to, rules: r.rules,
-		doc:  []string{wideDoc},
+		doc:  doc,
 		body: func() { wideTo16AVX512(r.from, r.to) }})
 }
 
@@ -448,6 +452,12 @@ const wideDoc = "It converts to float32 truncating (embedded round-toward-zero),
 	"bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the rounding to nearest " +
 	"even on the float32 bits with NaN quieted (BF16FromF32). An int32 to binary16 needs no rounding to odd: " +
 	"the float32 of an int32 is exact up to 2^24, beyond which binary16 overflows."
+
+// wideTieDoc says how the AVX-512 kernels from 64-bit sources to bfloat16 take the rounding to odd
+// only where it matters.
+const wideTieDoc = "A block first converts to float32 rounded to nearest even; only a block where one of those float32 " +
+	"is a midpoint of bfloat16 (low half 0x8000), where two roundings to nearest may differ from one, is converted " +
+	"again through float32 rounded to odd."
 
 // wideTo16AVX512 is the body of wideKernels' kernels: four vectors of the source a block (32
 // elements of a 64-bit source, 64 of a 32-bit one).
@@ -533,7 +543,44 @@ func wideTo16AVX512(from, to string) {
 	if wide && to == "BF16" {
 		// Two vectors of eight float32 joined into one of sixteen before the rounding; the high
 		// halves of two such packed by one VPERMT2W and stored together.
+		//
+		// A block goes first to float32 rounded to nearest even, one conversion for eight
+		// elements. Rounding twice to nearest gives the one rounding's result unless the first
+		// lands on a midpoint of the second (every midpoint of bfloat16 is a float32, so the
+		// first rounding keeps each element on its side of each midpoint, or lands on it): a
+		// float32 whose low half is 0x8000, which the word compare with Z24 (0x8000 in the low
+		// word, kept by K5) finds. Such a block (exact ties among them) is converted again
+		// through float32 rounded to odd.
+		bcastD(0x8000, Z24)
+		MOVL(U32(0x55555555), EAX)
+		KMOVD(EAX, K5)
 		loop(avx512, func(i, o int) {
+			odd, done := label("bf16odd"), label("bf16done")
+			for k := range 4 {
+				f := half(zs[3*k])
+				VMOVDQU64(src(i+64*k), zs[3*k+1])
+				switch from {
+				case "F64":
+					VCVTPD2PS(zs[3*k+1], f)
+				case "I64":
+					VCVTQQ2PS(zs[3*k+1], f)
+				case "U64":
+					VCVTUQQ2PS(zs[3*k+1], f)
+				}
+			}
+			VINSERTF32X8(U8(1), Y3, Z0, Z0)
+			VINSERTF32X8(U8(1), Y9, Z6, Z6)
+			VPCMPEQW(Z24, Z0, K3)
+			VPCMPEQW(Z24, Z6, K4)
+			KORD(K3, K4, K3)
+			KTESTD(K5, K3)
+			JNZ(LabelRef(odd))
+			round(Z0, Z1)
+			round(Z6, Z7)
+			VPERMT2W(Z7, Z26, Z1)
+			VMOVDQU64(Z1, dst(o))
+			JMP(LabelRef(done))
+			Label(odd)
 			for k := range 4 {
 				f32(i, k, zs[3*k], zs[3*k+1], zs[3*k+2])
 			}
@@ -543,6 +590,7 @@ func wideTo16AVX512(from, to string) {
 			round(Z6, Z7)
 			VPERMT2W(Z7, Z26, Z1)
 			VMOVDQU64(Z1, dst(o))
+			Label(done)
 		}, block{32, 32 * 8, 64})
 		return
 	}
