@@ -37,7 +37,7 @@ var genericTable = func() [][]loopFunc {
 }()
 
 // newGenericKernel builds the loop for a pair: a copy for the same type, the direct loop of a
-// registry pair, or the general decode/encode loop.
+// registry pair or of an openvino row of ruleRegistry, or the general decode/encode loop.
 func newGenericKernel(from, to element.Type) loopFunc {
 	if !convertible(from) || !convertible(to) {
 		return nil
@@ -46,6 +46,9 @@ func newGenericKernel(from, to element.Type) loopFunc {
 		return copyLoop(from)
 	}
 	if f := directKernel(from, to); f != nil {
+		return f
+	}
+	if f := openvinoLoop(from, to); f != nil {
 		return f
 	}
 	if from == element.F8E5M2 && to == element.C32 {

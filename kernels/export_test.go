@@ -4,25 +4,29 @@ package kernels
 // kernels_test): each is defined here once and exported to the external tests.
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/convertpromote/convertpromote/element"
 )
 
-// RegistryPairs returns the registry's pairs, for the external tests' pair lists.
+// RegistryPairs returns the pairs with SIMD kernels under OpenVINO's rules, the registry's and then
+// those of the openvino rows of ruleRegistry, for the external tests' pair lists.
 func RegistryPairs() [][2]element.Type {
 	ps := make([][2]element.Type, len(registry))
 	for i, r := range registry {
 		ps[i] = [2]element.Type{r.from, r.to}
 	}
+	for _, r := range ruleRegistry {
+		if p := [2]element.Type{r.from, r.to}; r.openvino && !slices.Contains(ps, p) {
+			ps = append(ps, p)
+		}
+	}
 	return ps
 }
 
-// RegistryNames reports whether the registry's row of the pair names path p.
-func RegistryNames(p Path, from, to element.Type) bool {
-	r := registryRow(from, to)
-	return r != nil && r.paths.has(p)
-}
+// RegistryNames reports whether the pair has a kernel on path p under OpenVINO's rules (openvinoPaths).
+func RegistryNames(p Path, from, to element.Type) bool { return openvinoPaths(from, to).has(p) }
 
 // pairName names a pair in the tests' subtests: "f32-f16". Every test that loops over pairs and
 // paths runs one subtest per pair and path, named pair/path ("f32-f16/avx512"; "f32-f16/generic"

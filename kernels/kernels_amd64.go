@@ -49,6 +49,7 @@ func archInit() {
 	runs := func(p Path) bool { return p == AVX2 && haveAVX2 || p == AVX512 && haveAVX512 }
 	bindKernels(amd64Kernels(), amd64Paths, runs)
 	bindRuleKernels(append(avx2RuleKernels(), avx512RuleKernels()...), amd64Paths, runs)
+	shareKernels()
 	if !haveAVX2 {
 		return
 	}

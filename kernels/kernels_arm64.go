@@ -48,6 +48,7 @@ func archInit() {
 	runs := func(p Path) bool { return p == NEON && hasASIMD }
 	bindKernels(arm64Kernels(), onNEON, runs)
 	bindRuleKernels(arm64RuleKernels(), onNEON, runs)
+	shareKernels()
 }
 
 // archPaths returns the SIMD paths this CPU can run, best first: NEON on every arm64 CPU with

@@ -1661,16 +1661,6 @@ TEXT ·f32ToF8e5m2fnuzONNXNoSatNEON(SB), NOSPLIT, $0-56
 	MOVD	$(16<<16 | 32<<8 | 8), R10
 	JMP	neonRun<>(SB)
 
-// func f16ToF8e4m3ONNXNoSatNEON(dst, src []byte, n int)
-TEXT ·f16ToF8e4m3ONNXNoSatNEON(SB), NOSPLIT, $0-56
-	MOVD	dst_base+0(FP), R0
-	MOVD	src_base+24(FP), R1
-	MOVD	n+48(FP), R2
-	MOVD	$·neonEncE4M3NoSat+36(SB), R3
-	MOVD	$ruleF8Blocks<>(SB), R9
-	MOVD	$(16<<16 | 16<<8 | 8), R10
-	JMP	neonRun<>(SB)
-
 // func f16ToF8e5m2ONNXNoSatNEON(dst, src []byte, n int)
 TEXT ·f16ToF8e5m2ONNXNoSatNEON(SB), NOSPLIT, $0-56
 	MOVD	dst_base+0(FP), R0
@@ -1779,16 +1769,6 @@ TEXT ·f32ToF8e5m2fnuzMLDtypesNEON(SB), NOSPLIT, $0-56
 	MOVD	$·neonEncE5M2FNUZNoSat+0(SB), R3
 	MOVD	$ruleF8Blocks<>(SB), R9
 	MOVD	$(16<<16 | 32<<8 | 8), R10
-	JMP	neonRun<>(SB)
-
-// func f16ToF8e4m3MLDtypesNEON(dst, src []byte, n int)
-TEXT ·f16ToF8e4m3MLDtypesNEON(SB), NOSPLIT, $0-56
-	MOVD	dst_base+0(FP), R0
-	MOVD	src_base+24(FP), R1
-	MOVD	n+48(FP), R2
-	MOVD	$·neonEncE4M3NoSat+36(SB), R3
-	MOVD	$ruleF8Blocks<>(SB), R9
-	MOVD	$(16<<16 | 16<<8 | 8), R10
 	JMP	neonRun<>(SB)
 
 // func f16ToF8e5m2MLDtypesNEON(dst, src []byte, n int)

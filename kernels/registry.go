@@ -319,10 +319,20 @@ type ruleRow struct {
 	from, to element.Type
 	paths    pathSet
 	loop     string
+	// openvino marks a row whose loop gives OpenVINO's codes of the pair for every input
+	// (TestOpenVINORows checks it). The pair then has one set of kernels under both rules: on
+	// each path the registry's kernel for the pair where it has one (a row need not name those
+	// paths), else the first such row's; and the first such row's loop is OpenVINO's pure-Go
+	// loop of the pair (shareKernels, newGenericKernel).
+	openvino bool
+	// doc documents OpenVINO's typed helper of the pair (as pairRow.doc), on the first openvino
+	// row of a pair that has no registry row, and on no other row.
+	doc string
 }
 
-// ruleRegistry lists the rule sets' pairs with SIMD kernels. Pairs of rule sets without a row run
-// the rule set's generic loop (blockLoop) on every path; docs/kernels.md says which and why.
+// ruleRegistry lists the rule sets' pairs with SIMD kernels, their own or (openvino) OpenVINO's.
+// Pairs of rule sets without a row run the rule set's generic loop (blockLoop) on every path;
+// docs/kernels.md says which and why.
 var ruleRegistry = []ruleRow{
 	{rules: Rules{Set: ONNX}, from: element.F32, to: element.F8E4M3, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3Sat)"},
 	{rules: Rules{Set: ONNX}, from: element.F32, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2Sat)"},
@@ -338,28 +348,35 @@ var ruleRegistry = []ruleRow{
 	{rules: Rules{Set: ONNX}, from: element.BF16, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZSat)"},
 	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F32, to: element.F8E4M3, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3NoSat)"},
 	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F32, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2NoSat)"},
-	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F32, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)"},
-	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F32, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)"},
-	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F16, to: element.F8E4M3, paths: onAll, loop: "t := f16EncTable(encE4M3NoSat); dst[i] = t[src[i]]"},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F32, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)", openvino: true,
+		doc: "converts float32 to f8e4m3fnuz codes, rounding to nearest even once (ml_dtypes' rule, which OpenVINO's conversion follows here). Special cases are: ±0 and the negative values that round to zero → 0x00 (there is no negative zero); |x| ≥ 248, ±Inf and NaN → 0x80 (NaN)."},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F32, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)", openvino: true,
+		doc: "converts float32 to f8e5m2fnuz codes, rounding to nearest even once (ml_dtypes' rule, which OpenVINO's conversion follows here). Special cases are: ±0 and the negative values that round to zero → 0x00 (there is no negative zero); |x| ≥ 61440, ±Inf and NaN → 0x80 (NaN)."},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F16, to: element.F8E4M3, loop: "t := f16EncTable(encE4M3NoSat); dst[i] = t[src[i]]", openvino: true},
 	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F16, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF16E5M2(src[i], encE5M2NoSat)"},
-	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F16, to: element.F8E4M3FNUZ, paths: onAll, loop: "t := f16EncTable(encE4M3FNUZNoSat); dst[i] = t[src[i]]"},
-	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F16, to: element.F8E5M2FNUZ, paths: onAll, loop: "t := f16EncTable(encE5M2FNUZNoSat); dst[i] = t[src[i]]"},
-	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.BF16, to: element.F8E4M3, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3NoSat)"},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F16, to: element.F8E4M3FNUZ, paths: onAll, loop: "t := f16EncTable(encE4M3FNUZNoSat); dst[i] = t[src[i]]", openvino: true,
+		doc: "converts binary16 bits to f8e4m3fnuz codes, rounding to nearest even once (ml_dtypes' rule, which OpenVINO's conversion follows here). Special cases are: ±0 and the negative values that round to zero → 0x00 (there is no negative zero); |x| ≥ 248, ±Inf and NaN → 0x80 (NaN)."},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F16, to: element.F8E5M2FNUZ, paths: onAll, loop: "t := f16EncTable(encE5M2FNUZNoSat); dst[i] = t[src[i]]", openvino: true,
+		doc: "converts binary16 bits to f8e5m2fnuz codes, rounding to nearest even once (ml_dtypes' rule, which OpenVINO's conversion follows here). Special cases are: ±0 and the negative values that round to zero → 0x00 (there is no negative zero); |x| ≥ 61440, ±Inf and NaN → 0x80 (NaN)."},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.BF16, to: element.F8E4M3, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3NoSat)", openvino: true,
+		doc: "converts bfloat16 bits to f8e4m3 codes as F8E4M3FromF32 does, which for a bfloat16 is one rounding to nearest even (its binary16 step is exact wherever f8e4m3 does not round to zero). Special cases are: ±0 → 0x00, 0x80; |x| > 464, ±Inf and NaN → NaN with the sign of x (0x7F, 0xFF)."},
 	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.BF16, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2NoSat)"},
-	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.BF16, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZNoSat)"},
-	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.BF16, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZNoSat)"},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.BF16, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZNoSat)", openvino: true,
+		doc: "converts bfloat16 bits to f8e4m3fnuz codes, rounding to nearest even once (ml_dtypes' rule, which OpenVINO's conversion follows here). Special cases are: ±0 and the negative values that round to zero → 0x00 (there is no negative zero); |x| ≥ 248, ±Inf and NaN → 0x80 (NaN)."},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.BF16, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZNoSat)", openvino: true,
+		doc: "converts bfloat16 bits to f8e5m2fnuz codes, rounding to nearest even once (ml_dtypes' rule, which OpenVINO's conversion follows here). Special cases are: ±0 and the negative values that round to zero → 0x00 (there is no negative zero); |x| ≥ 61440, ±Inf and NaN → 0x80 (NaN)."},
 	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E4M3, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3NoSat)"},
 	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2ML)"},
-	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)"},
-	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)"},
-	{rules: Rules{Set: MLDtypes}, from: element.F16, to: element.F8E4M3, paths: onAll, loop: "t := f16EncTable(encE4M3NoSat); dst[i] = t[src[i]]"},
+	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)", openvino: true},
+	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)", openvino: true},
+	{rules: Rules{Set: MLDtypes}, from: element.F16, to: element.F8E4M3, loop: "t := f16EncTable(encE4M3NoSat); dst[i] = t[src[i]]", openvino: true},
 	{rules: Rules{Set: MLDtypes}, from: element.F16, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF16E5M2(src[i], encE5M2ML)"},
-	{rules: Rules{Set: MLDtypes}, from: element.F16, to: element.F8E4M3FNUZ, paths: onAll, loop: "t := f16EncTable(encE4M3FNUZNoSat); dst[i] = t[src[i]]"},
-	{rules: Rules{Set: MLDtypes}, from: element.F16, to: element.F8E5M2FNUZ, paths: onAll, loop: "t := f16EncTable(encE5M2FNUZNoSat); dst[i] = t[src[i]]"},
-	{rules: Rules{Set: MLDtypes}, from: element.BF16, to: element.F8E4M3, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3NoSat)"},
+	{rules: Rules{Set: MLDtypes}, from: element.F16, to: element.F8E4M3FNUZ, paths: onAll, loop: "t := f16EncTable(encE4M3FNUZNoSat); dst[i] = t[src[i]]", openvino: true},
+	{rules: Rules{Set: MLDtypes}, from: element.F16, to: element.F8E5M2FNUZ, paths: onAll, loop: "t := f16EncTable(encE5M2FNUZNoSat); dst[i] = t[src[i]]", openvino: true},
+	{rules: Rules{Set: MLDtypes}, from: element.BF16, to: element.F8E4M3, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3NoSat)", openvino: true},
 	{rules: Rules{Set: MLDtypes}, from: element.BF16, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2ML)"},
-	{rules: Rules{Set: MLDtypes}, from: element.BF16, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZNoSat)"},
-	{rules: Rules{Set: MLDtypes}, from: element.BF16, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZNoSat)"},
+	{rules: Rules{Set: MLDtypes}, from: element.BF16, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZNoSat)", openvino: true},
+	{rules: Rules{Set: MLDtypes}, from: element.BF16, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZNoSat)", openvino: true},
 	{rules: Rules{Set: ONNX}, from: element.F64, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(f32RoundOdd(src[i]))"},
 	{rules: Rules{Set: ONNX}, from: element.F64, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOdd(src[i]))"},
 	{rules: Rules{Set: ONNX}, from: element.I32, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(src[i])) // |x| ≥ 2^24 overflows either way"},
@@ -461,6 +478,61 @@ func bindRuleKernels(specs []ruleKernelSpec, own pathSet, runs func(Path) bool) 
 			}
 		}
 	}
+}
+
+// shareKernels gives the pair of each openvino row of ruleRegistry one set of kernels under both
+// rules, after bindKernels and bindRuleKernels: on a path where the registry has the pair's
+// kernel, every rule variant of the row runs it; on another, OpenVINO runs the first such row's
+// kernel.
+func shareKernels() {
+	for _, r := range ruleRegistry {
+		if !r.openvino {
+			continue
+		}
+		reg := registryRow(r.from, r.to)
+		for p := range numPaths {
+			k := simdTable[p][r.from][r.to]
+			switch {
+			case reg != nil && reg.paths.has(p):
+				if k == nil {
+					continue // the CPU does not run p
+				}
+				for v, rv := range ruleVariants {
+					if rv.forPair(r.to) == r.rules {
+						ruleSIMD[p][v][r.from][r.to] = k
+					}
+				}
+			case k == nil:
+				simdTable[p][r.from][r.to] = ruleSIMD[p][r.rules.variant()][r.from][r.to]
+			}
+		}
+	}
+}
+
+// openvinoPaths returns the paths with a kernel for the pair under OpenVINO's rules: its registry
+// row's and those of the openvino rows of ruleRegistry for it.
+func openvinoPaths(from, to element.Type) pathSet {
+	var s pathSet
+	if r := registryRow(from, to); r != nil {
+		s = r.paths
+	}
+	for _, r := range ruleRegistry {
+		if r.openvino && r.from == from && r.to == to {
+			s |= r.paths
+		}
+	}
+	return s
+}
+
+// openvinoLoop returns the loop of the first openvino row of ruleRegistry for the pair, OpenVINO's
+// pure-Go loop of it, or nil.
+func openvinoLoop(from, to element.Type) loopFunc {
+	for i, r := range ruleRegistry {
+		if r.openvino && r.from == from && r.to == to {
+			return ruleLoops[i].f
+		}
+	}
+	return nil
 }
 
 // kernelSpec binds an architecture's kernel to its registry row: the ordinary kernel of path

@@ -49,10 +49,9 @@ func TestRegistryDispatch(t *testing.T) {
 		}
 		for _, from := range element.All() {
 			for _, to := range element.All() {
-				r := registryRow(from, to)
-				want := r != nil && r.paths.has(p)
+				want := openvinoPaths(from, to).has(p)
 				if got := HasKernel(p, from, to); got != want {
-					t.Errorf("%s %s→%s: HasKernel %v, registry %v", p, from, to, got, want)
+					t.Errorf("%s %s→%s: HasKernel %v, registry and openvino rows %v", p, from, to, got, want)
 				}
 			}
 		}
@@ -132,8 +131,17 @@ func ruleRegistryTable() string {
 	var b strings.Builder
 	b.WriteString("| rules | pair | loop: for i := range n { … } | paths |\n| --- | --- | --- | --- |\n")
 	for _, r := range ruleRegistry {
-		ps := pathSetNames(r.paths)
-		fmt.Fprintf(&b, "| %s | %s → %s | `%s` | %s |\n", r.rules, r.from, r.to, r.loop, strings.Join(ps, ", "))
+		ps := strings.Join(pathSetNames(r.paths), ", ")
+		if r.openvino {
+			if ps != "" {
+				ps += "; "
+			}
+			ps += "OpenVINO's codes"
+			if reg := registryRow(r.from, r.to); reg != nil {
+				ps += ", its kernels: " + strings.Join(pathSetNames(reg.paths), ", ")
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s → %s | `%s` | %s |\n", r.rules, r.from, r.to, r.loop, ps)
 	}
 	return b.String()
 }

@@ -248,8 +248,9 @@ func (r Rules) OwnLoop(from, to element.Type) bool {
 // it does not (f16, bf16, f32 and f64 among themselves except from f64 to f16 and bf16, every
 // decode of a narrow float to f16, bf16, f32 or f64, integer → f32 and f64) keep OpenVINO's
 // kernels, SIMD included.
-// HasRuleKernel reports whether path p (Best: the best path) has a SIMD kernel of its own for the
-// pair under r, one of the rule set's rather than OpenVINO's: true only where OwnLoop is.
+// HasRuleKernel reports whether path p (Best: the best path) has a SIMD kernel for the pair under
+// r's own loop: the rule set's, or OpenVINO's where the rule set's codes of the pair are
+// OpenVINO's (docs/kernels.md, "The rule sets' kernels"); true only where OwnLoop is.
 func (r Rules) HasRuleKernel(p Path, from, to element.Type) bool {
 	p = p.resolve()
 	return r.OwnLoop(from, to) && p < numPaths && p != Generic && ruleSIMD[p][r.variant()][from][to] != nil

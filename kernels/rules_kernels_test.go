@@ -28,8 +28,9 @@ func ruleKernelPaths(r ruleRow) []Path {
 
 // TestRuleRegistryRows: every row of ruleRegistry is a pair that its rule set converts with a
 // loop of its own (OwnLoop), under rules reduced for the pair, once; the Converter dispatches
-// the row's kernel on every path that names it and the CPU runs (HasRuleKernel), and its loop on
-// the generic path, for every rule variant that reduces to the row's rules.
+// the row's kernel on every path that names it and the CPU runs (HasRuleKernel; for an openvino
+// row whose pair has a registry row, the registry's paths), and its loop on the generic path,
+// for every rule variant that reduces to the row's rules.
 func TestRuleRegistryRows(t *testing.T) {
 	seen := map[string]bool{}
 	for _, r := range ruleRegistry {
@@ -55,6 +56,9 @@ func TestRuleRegistryRows(t *testing.T) {
 			matched++
 			for _, p := range Paths() {
 				want := p != Generic && r.paths.has(p)
+				if reg := registryRow(r.from, r.to); r.openvino && reg != nil {
+					want = p != Generic && reg.paths.has(p)
+				}
 				if got := v.HasRuleKernel(p, r.from, r.to); got != want {
 					t.Errorf("%s under %+v on %s: HasRuleKernel %v, want %v", key, v, p, got, want)
 				}
@@ -354,5 +358,118 @@ func TestF8EncSlots(t *testing.T) {
 			t.Errorf("encoders %#x and %#x share slot %d", uint32(o), uint32(e), s)
 		}
 		seen[s] = e
+	}
+}
+
+// openvinoOwnLoop is OpenVINO's pure-Go loop of a pair as it would be without ruleRegistry's
+// openvino rows: the registry's loop, or the general decode/encode loop.
+func openvinoOwnLoop(from, to element.Type) loopFunc {
+	if f := directKernel(from, to); f != nil {
+		return f
+	}
+	return blockLoop(Rules{}, from, to)
+}
+
+// TestOpenVINORows: each openvino row of ruleRegistry gives OpenVINO's codes (the loop that
+// OpenVINO's rules would run without the row) for every input of a 16-bit source and for the
+// float32 sweep of the rule tests (all 2^32 with CONVERTPROMOTE_RULES_ALL_F32 set, in
+// TestOpenVINORowsAllF32); it names no path that its pair's registry row names; and under
+// OpenVINO's rules the pair's generic loop and kernels give the same bytes.
+func TestOpenVINORows(t *testing.T) {
+	var f32s []uint32
+	for _, row := range ruleRegistry {
+		if !row.openvino {
+			continue
+		}
+		t.Run(fmt.Sprintf("%v/%v-%v", row.rules, row.from, row.to), func(t *testing.T) {
+			if reg := registryRow(row.from, row.to); reg != nil && reg.paths&row.paths != 0 {
+				t.Errorf("names %v, which the registry's row of the pair names too", pathSetNames(reg.paths&row.paths))
+			}
+			var src []byte
+			switch row.from.Bits() {
+			case 16:
+				src = make([]byte, 2<<16)
+				for i := range 1 << 16 {
+					binary.LittleEndian.PutUint16(src[2*i:], uint16(i))
+				}
+			case 32:
+				if f32s == nil {
+					f32s = f32RulePatterns(testing.Short())
+				}
+				src = make([]byte, 4*len(f32s))
+				for i, u := range f32s {
+					binary.LittleEndian.PutUint32(src[4*i:], u)
+				}
+			default:
+				t.Fatalf("no inputs for a %v source", row.from)
+			}
+			n := len(src) / (row.from.Bits() / 8)
+			want, got := make([]byte, n), make([]byte, n)
+			openvinoOwnLoop(row.from, row.to)(want, src, n)
+			rulesTable[row.rules.variant()][row.from][row.to](got, src, n)
+			if i := firstByteDiff(want, got); i >= 0 {
+				t.Fatalf("input %#x: row's loop %#02x, OpenVINO's %#02x", src[i*len(src)/n:(i+1)*len(src)/n], got[i], want[i])
+			}
+			for _, p := range Paths() {
+				clear(got)
+				if err := (Converter{Path: p, Threads: 1}).Convert(got, row.to, src, row.from, n); err != nil {
+					t.Fatal(err)
+				}
+				if i := firstByteDiff(want, got); i >= 0 {
+					t.Fatalf("%s, OpenVINO's rules: element %d: %#02x, want %#02x", p, i, got[i], want[i])
+				}
+			}
+		})
+	}
+}
+
+// TestOpenVINORowsAllF32 is TestOpenVINORows' comparison of the loops over all 2^32 float32
+// patterns, for each openvino row from f32 (some two minutes of CPU each):
+//
+//	CONVERTPROMOTE_RULES_ALL_F32=1 go test -run TestOpenVINORowsAllF32 ./kernels
+func TestOpenVINORowsAllF32(t *testing.T) {
+	if os.Getenv("CONVERTPROMOTE_RULES_ALL_F32") == "" {
+		t.Skip("all 2^32 float32 patterns for the openvino rows from f32: set CONVERTPROMOTE_RULES_ALL_F32 to run")
+	}
+	var done []string
+	for _, row := range ruleRegistry {
+		if !row.openvino || row.from != element.F32 || slices.Contains(done, row.loop) {
+			continue
+		}
+		done = append(done, row.loop)
+		t.Run(fmt.Sprintf("%v/%v", row.rules, row.to), func(t *testing.T) {
+			const chunk = 1 << 22
+			var wg sync.WaitGroup
+			var mu sync.Mutex
+			next := make(chan uint64)
+			go func() {
+				for c := uint64(0); c < 1<<32; c += chunk {
+					next <- c
+				}
+				close(next)
+			}()
+			own := openvinoOwnLoop(row.from, row.to)
+			for range runtime.GOMAXPROCS(0) {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					src := make([]byte, 4*chunk)
+					want, got := make([]byte, chunk), make([]byte, chunk)
+					for c := range next {
+						for i := range uint64(chunk) {
+							binary.LittleEndian.PutUint32(src[4*i:], uint32(c+i))
+						}
+						own(want, src, chunk)
+						rulesTable[row.rules.variant()][row.from][row.to](got, src, chunk)
+						if i := firstByteDiff(want, got); i >= 0 {
+							mu.Lock()
+							t.Errorf("%#08x: row's loop %#x, OpenVINO's %#x", uint32(c)+uint32(i), got[i], want[i])
+							mu.Unlock()
+						}
+					}
+				}()
+			}
+			wg.Wait()
+		})
 	}
 }

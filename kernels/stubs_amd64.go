@@ -2470,37 +2470,6 @@ func f32ToF8e5m2fnuzONNXNoSatAVX2(dst, src []byte, n int)
 //go:noescape
 func f32ToF8e5m2fnuzONNXNoSatAVX512(dst, src []byte, n int)
 
-// f16ToF8e4m3ONNXNoSatAVX2 converts n elements of the pair f16 → f8e4m3 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
-//
-//	for i := range n {
-//		t := f16EncTable(encE4M3NoSat); dst[i] = t[src[i]]
-//	}
-//
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
-//
-//go:noescape
-func f16ToF8e4m3ONNXNoSatAVX2(dst, src []byte, n int)
-
-// f16ToF8e4m3ONNXNoSatAVX512 converts n elements of the pair f16 → f8e4m3 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
-//
-//	for i := range n {
-//		t := f16EncTable(encE4M3NoSat); dst[i] = t[src[i]]
-//	}
-//
-// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
-// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
-// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
-// thresholds on the low bytes) in lutEncE4M3NoSat, built from f8FromF32 (rules_tables_amd64.go),
-// and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
-// saturation) their code.
-//
-//go:noescape
-func f16ToF8e4m3ONNXNoSatAVX512(dst, src []byte, n int)
-
 // f16ToF8e5m2ONNXNoSatAVX2 converts n elements of the pair f16 → f8e5m2 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -2841,37 +2810,6 @@ func f32ToF8e5m2fnuzMLDtypesAVX2(dst, src []byte, n int)
 //
 //go:noescape
 func f32ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)
-
-// f16ToF8e4m3MLDtypesAVX2 converts n elements of the pair f16 → f8e4m3 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
-//
-//	for i := range n {
-//		t := f16EncTable(encE4M3NoSat); dst[i] = t[src[i]]
-//	}
-//
-// It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's
-// bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
-// smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
-// sign; then packs the codes to bytes.
-//
-//go:noescape
-func f16ToF8e4m3MLDtypesAVX2(dst, src []byte, n int)
-
-// f16ToF8e4m3MLDtypesAVX512 converts n elements of the pair f16 → f8e4m3 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
-//
-//	for i := range n {
-//		t := f16EncTable(encE4M3NoSat); dst[i] = t[src[i]]
-//	}
-//
-// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
-// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
-// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
-// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
-// thresholds on the low bytes) in lutEncE4M3NoSat, built from f8FromF32 (rules_tables_amd64.go),
-// and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
-// saturation) their code.
-//
-//go:noescape
-func f16ToF8e4m3MLDtypesAVX512(dst, src []byte, n int)
 
 // f16ToF8e5m2MLDtypesAVX2 converts n elements of the pair f16 → f8e5m2 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
@@ -4364,7 +4302,6 @@ func avx2RuleKernels() []ruleKernelSpec {
 		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2, f32ToF8e5m2ONNXNoSatAVX2},
 		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzONNXNoSatAVX2},
 		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzONNXNoSatAVX2},
-		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E4M3, f16ToF8e4m3ONNXNoSatAVX2},
 		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2, f16ToF8e5m2ONNXNoSatAVX2},
 		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzONNXNoSatAVX2},
 		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzONNXNoSatAVX2},
@@ -4376,7 +4313,6 @@ func avx2RuleKernels() []ruleKernelSpec {
 		{AVX2, Rules{Set: MLDtypes}, element.F32, element.F8E5M2, f32ToF8e5m2MLDtypesAVX2},
 		{AVX2, Rules{Set: MLDtypes}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzMLDtypesAVX2},
 		{AVX2, Rules{Set: MLDtypes}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzMLDtypesAVX2},
-		{AVX2, Rules{Set: MLDtypes}, element.F16, element.F8E4M3, f16ToF8e4m3MLDtypesAVX2},
 		{AVX2, Rules{Set: MLDtypes}, element.F16, element.F8E5M2, f16ToF8e5m2MLDtypesAVX2},
 		{AVX2, Rules{Set: MLDtypes}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzMLDtypesAVX2},
 		{AVX2, Rules{Set: MLDtypes}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzMLDtypesAVX2},
@@ -4441,7 +4377,6 @@ func avx512RuleKernels() []ruleKernelSpec {
 		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2, f32ToF8e5m2ONNXNoSatAVX512},
 		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzONNXNoSatAVX512},
 		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzONNXNoSatAVX512},
-		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E4M3, f16ToF8e4m3ONNXNoSatAVX512},
 		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2, f16ToF8e5m2ONNXNoSatAVX512},
 		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzONNXNoSatAVX512},
 		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzONNXNoSatAVX512},
@@ -4453,7 +4388,6 @@ func avx512RuleKernels() []ruleKernelSpec {
 		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E5M2, f32ToF8e5m2MLDtypesAVX512},
 		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzMLDtypesAVX512},
 		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzMLDtypesAVX512},
-		{AVX512, Rules{Set: MLDtypes}, element.F16, element.F8E4M3, f16ToF8e4m3MLDtypesAVX512},
 		{AVX512, Rules{Set: MLDtypes}, element.F16, element.F8E5M2, f16ToF8e5m2MLDtypesAVX512},
 		{AVX512, Rules{Set: MLDtypes}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzMLDtypesAVX512},
 		{AVX512, Rules{Set: MLDtypes}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzMLDtypesAVX512},

@@ -1006,15 +1006,6 @@ func f32ToF8e4m3fnuzONNXNoSatNEON(dst, src []byte, n int)
 //go:noescape
 func f32ToF8e5m2fnuzONNXNoSatNEON(dst, src []byte, n int)
 
-// f16ToF8e4m3ONNXNoSatNEON converts n elements of the pair f16 → f8e4m3 on the NEON path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
-//
-//	for i := range n {
-//		t := f16EncTable(encE4M3NoSat); dst[i] = t[src[i]]
-//	}
-//
-//go:noescape
-func f16ToF8e4m3ONNXNoSatNEON(dst, src []byte, n int)
-
 // f16ToF8e5m2ONNXNoSatNEON converts n elements of the pair f16 → f8e5m2 on the NEON path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -1113,15 +1104,6 @@ func f32ToF8e4m3fnuzMLDtypesNEON(dst, src []byte, n int)
 //
 //go:noescape
 func f32ToF8e5m2fnuzMLDtypesNEON(dst, src []byte, n int)
-
-// f16ToF8e4m3MLDtypesNEON converts n elements of the pair f16 → f8e4m3 on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
-//
-//	for i := range n {
-//		t := f16EncTable(encE4M3NoSat); dst[i] = t[src[i]]
-//	}
-//
-//go:noescape
-func f16ToF8e4m3MLDtypesNEON(dst, src []byte, n int)
 
 // f16ToF8e5m2MLDtypesNEON converts n elements of the pair f16 → f8e5m2 on the NEON path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
@@ -1619,7 +1601,6 @@ func arm64RuleKernels() []ruleKernelSpec {
 		{NEON, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2, f32ToF8e5m2ONNXNoSatNEON},
 		{NEON, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzONNXNoSatNEON},
 		{NEON, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzONNXNoSatNEON},
-		{NEON, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E4M3, f16ToF8e4m3ONNXNoSatNEON},
 		{NEON, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2, f16ToF8e5m2ONNXNoSatNEON},
 		{NEON, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzONNXNoSatNEON},
 		{NEON, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzONNXNoSatNEON},
@@ -1631,7 +1612,6 @@ func arm64RuleKernels() []ruleKernelSpec {
 		{NEON, Rules{Set: MLDtypes}, element.F32, element.F8E5M2, f32ToF8e5m2MLDtypesNEON},
 		{NEON, Rules{Set: MLDtypes}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzMLDtypesNEON},
 		{NEON, Rules{Set: MLDtypes}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzMLDtypesNEON},
-		{NEON, Rules{Set: MLDtypes}, element.F16, element.F8E4M3, f16ToF8e4m3MLDtypesNEON},
 		{NEON, Rules{Set: MLDtypes}, element.F16, element.F8E5M2, f16ToF8e5m2MLDtypesNEON},
 		{NEON, Rules{Set: MLDtypes}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzMLDtypesNEON},
 		{NEON, Rules{Set: MLDtypes}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzMLDtypesNEON},

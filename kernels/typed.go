@@ -4,7 +4,8 @@ package kernels
 
 import "github.com/convertpromote/convertpromote/element"
 
-// Typed helpers: one for every pair of the registry, the pairs that have a SIMD kernel. Naming:
+// Typed helpers: one for every pair that has a SIMD kernel under OpenVINO's rules (the registry's
+// pairs, and those of ruleRegistry's rows that convert as OpenVINO does). Naming:
 // a slice helper reads like a scalar codec, destination first, with plural type names
 // (F16sFromF32s(dst, src) converts as F16FromF32 does, element by element), and takes its
 // arguments in that order. The helpers are generic over the underlying type, so a caller's
@@ -562,4 +563,60 @@ func F32sFromBools[D ~float32, S ~bool | ~uint8](dst []D, src []S) error {
 // cases are: NaN and ±Inf → true.
 func BoolsFromF32s[D ~bool | ~uint8, S ~float32](dst []D, src []S) error {
 	return convertSlices(dst, element.Boolean, src, element.F32)
+}
+
+// F8E4M3FNUZsFromF32s converts float32 to f8e4m3fnuz codes, rounding to nearest even once
+// (ml_dtypes' rule, which OpenVINO's conversion follows here). Special cases are: ±0 and the
+// negative values that round to zero → 0x00 (there is no negative zero); |x| ≥ 248, ±Inf and
+// NaN → 0x80 (NaN).
+func F8E4M3FNUZsFromF32s[D ~uint8, S ~float32](dst []D, src []S) error {
+	return convertSlices(dst, element.F8E4M3FNUZ, src, element.F32)
+}
+
+// F8E5M2FNUZsFromF32s converts float32 to f8e5m2fnuz codes, rounding to nearest even once
+// (ml_dtypes' rule, which OpenVINO's conversion follows here). Special cases are: ±0 and the
+// negative values that round to zero → 0x00 (there is no negative zero); |x| ≥ 61440, ±Inf
+// and NaN → 0x80 (NaN).
+func F8E5M2FNUZsFromF32s[D ~uint8, S ~float32](dst []D, src []S) error {
+	return convertSlices(dst, element.F8E5M2FNUZ, src, element.F32)
+}
+
+// F8E4M3FNUZsFromF16s converts binary16 bits to f8e4m3fnuz codes, rounding to nearest even once
+// (ml_dtypes' rule, which OpenVINO's conversion follows here). Special cases are: ±0 and the
+// negative values that round to zero → 0x00 (there is no negative zero); |x| ≥ 248, ±Inf and
+// NaN → 0x80 (NaN).
+func F8E4M3FNUZsFromF16s[D ~uint8, S ~uint16](dst []D, src []S) error {
+	return convertSlices(dst, element.F8E4M3FNUZ, src, element.F16)
+}
+
+// F8E5M2FNUZsFromF16s converts binary16 bits to f8e5m2fnuz codes, rounding to nearest even once
+// (ml_dtypes' rule, which OpenVINO's conversion follows here). Special cases are: ±0 and the
+// negative values that round to zero → 0x00 (there is no negative zero); |x| ≥ 61440, ±Inf
+// and NaN → 0x80 (NaN).
+func F8E5M2FNUZsFromF16s[D ~uint8, S ~uint16](dst []D, src []S) error {
+	return convertSlices(dst, element.F8E5M2FNUZ, src, element.F16)
+}
+
+// F8E4M3sFromBF16s converts bfloat16 bits to f8e4m3 codes as F8E4M3FromF32 does, which for a
+// bfloat16 is one rounding to nearest even (its binary16 step is exact wherever f8e4m3 does not
+// round to zero). Special cases are: ±0 → 0x00, 0x80; |x| > 464, ±Inf and NaN → NaN with the
+// sign of x (0x7F, 0xFF).
+func F8E4M3sFromBF16s[D ~uint8, S ~uint16](dst []D, src []S) error {
+	return convertSlices(dst, element.F8E4M3, src, element.BF16)
+}
+
+// F8E4M3FNUZsFromBF16s converts bfloat16 bits to f8e4m3fnuz codes, rounding to nearest even once
+// (ml_dtypes' rule, which OpenVINO's conversion follows here). Special cases are: ±0 and the
+// negative values that round to zero → 0x00 (there is no negative zero); |x| ≥ 248, ±Inf and
+// NaN → 0x80 (NaN).
+func F8E4M3FNUZsFromBF16s[D ~uint8, S ~uint16](dst []D, src []S) error {
+	return convertSlices(dst, element.F8E4M3FNUZ, src, element.BF16)
+}
+
+// F8E5M2FNUZsFromBF16s converts bfloat16 bits to f8e5m2fnuz codes, rounding to nearest even once
+// (ml_dtypes' rule, which OpenVINO's conversion follows here). Special cases are: ±0 and the
+// negative values that round to zero → 0x00 (there is no negative zero); |x| ≥ 61440, ±Inf
+// and NaN → 0x80 (NaN).
+func F8E5M2FNUZsFromBF16s[D ~uint8, S ~uint16](dst []D, src []S) error {
+	return convertSlices(dst, element.F8E5M2FNUZ, src, element.BF16)
 }

@@ -103,4 +103,11 @@ var typedHelpers = map[[2]element.Type]typedCase{
 	{element.U8, element.Boolean}:      typed(kernels.BoolsFromU8s[uint8, uint8], false),
 	{element.Boolean, element.F32}:     typed(kernels.F32sFromBools[float32, uint8], false),
 	{element.F32, element.Boolean}:     typed(kernels.BoolsFromF32s[uint8, float32], false),
+	{element.F32, element.F8E4M3FNUZ}:  typed(kernels.F8E4M3FNUZsFromF32s[uint8, float32], false),
+	{element.F32, element.F8E5M2FNUZ}:  typed(kernels.F8E5M2FNUZsFromF32s[uint8, float32], false),
+	{element.F16, element.F8E4M3FNUZ}:  typed(kernels.F8E4M3FNUZsFromF16s[uint8, uint16], false),
+	{element.F16, element.F8E5M2FNUZ}:  typed(kernels.F8E5M2FNUZsFromF16s[uint8, uint16], false),
+	{element.BF16, element.F8E4M3}:     typed(kernels.F8E4M3sFromBF16s[uint8, uint16], false),
+	{element.BF16, element.F8E4M3FNUZ}: typed(kernels.F8E4M3FNUZsFromBF16s[uint8, uint16], false),
+	{element.BF16, element.F8E5M2FNUZ}: typed(kernels.F8E5M2FNUZsFromBF16s[uint8, uint16], false),
 }

@@ -100,10 +100,14 @@ func main() {
 	if err := writeArm64(*dir, filepath.Join(*dir, "stubs_arm64.go"), rows, ruleRows); err != nil {
 		fatal(err)
 	}
-	if err := writeTyped(filepath.Join(*dir, "typed.go"), rows); err != nil {
+	typed, err := typedRows(rows, ruleRows)
+	if err != nil {
 		fatal(err)
 	}
-	if err := writeTypedTest(filepath.Join(*dir, "typed_helpers_test.go"), rows); err != nil {
+	if err := writeTyped(filepath.Join(*dir, "typed.go"), typed); err != nil {
+		fatal(err)
+	}
+	if err := writeTypedTest(filepath.Join(*dir, "typed_helpers_test.go"), typed); err != nil {
 		fatal(err)
 	}
 }

@@ -23,6 +23,9 @@ type row struct {
 	// ONNXNoSat, MLDtypes), and rulesLit is its Rules literal; both are empty for the rows of
 	// registry, OpenVINO's.
 	rules, rulesLit string
+	// openvino, for a row of ruleRegistry, says that its loop gives OpenVINO's codes: it may
+	// name no path, its pair's kernels being the registry's.
+	openvino bool
 }
 
 // kernelRow is what a row of either registry, package kernels' or quant's, says of its kernels:
@@ -244,13 +247,17 @@ func readRuleRegistry(path string) ([]row, error) {
 			r.from, err = readElement(v)
 		case "to":
 			r.to, err = readElement(v)
+		case "openvino":
+			r.openvino = isIdent(v, "true")
+		case "doc":
+			r.doc, err = readString(v)
 		default:
 			err = r.field(key, v)
 		}
 		return err
 	}, func(r row) (string, error) {
-		if r.rules == "" || r.from == "" || r.to == "" || r.loop == "" || len(r.paths) == 0 {
-			return "", fmt.Errorf("ruleRegistry row without rules, from, to, paths or loop")
+		if r.rules == "" || r.from == "" || r.to == "" || r.loop == "" || len(r.paths) == 0 && !r.openvino {
+			return "", fmt.Errorf("ruleRegistry row without rules, from, to, loop, or paths (which only an openvino row may leave out)")
 		}
 		return r.from + " → " + r.to + " under " + r.rulesLit, nil
 	})

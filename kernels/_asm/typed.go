@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -11,7 +12,8 @@ import (
 // (F16sFromF32s), generic over the underlying types, and documented by the row's doc.
 
 // typedPreamble is the comment at the head of typed.go.
-const typedPreamble = `// Typed helpers: one for every pair of the registry, the pairs that have a SIMD kernel. Naming:
+const typedPreamble = `// Typed helpers: one for every pair that has a SIMD kernel under OpenVINO's rules (the registry's
+// pairs, and those of ruleRegistry's rows that convert as OpenVINO does). Naming:
 // a slice helper reads like a scalar codec, destination first, with plural type names
 // (F16sFromF32s(dst, src) converts as F16FromF32 does, element by element), and takes its
 // arguments in that order. The helpers are generic over the underlying type, so a caller's
@@ -55,6 +57,27 @@ func testType(t string) string {
 		return "uint8"
 	}
 	return goTypes[t]
+}
+
+// typedRows returns the rows that get a typed helper: the registry's, then for each pair without
+// one the first openvino row of ruleRegistry (OpenVINO's pair, converted by that row), which
+// alone carries the helper's doc.
+func typedRows(rows, ruleRows []row) ([]row, error) {
+	out := slices.Clone(rows)
+	have := byPair(rows)
+	for _, r := range ruleRows {
+		k := [2]string{r.from, r.to}
+		_, done := have[k]
+		first := r.openvino && !done
+		if first {
+			have[k] = r
+			out = append(out, r)
+		}
+		if first != (r.doc != "") {
+			return nil, fmt.Errorf("ruleRegistry row %s → %s under %s: only the first openvino row of a pair without a registry row has a doc", r.from, r.to, r.rulesLit)
+		}
+	}
+	return out, nil
 }
 
 // writeTyped writes the typed helpers of the rows to path.
