@@ -209,39 +209,19 @@ func TestRuleKernelsAllF32(t *testing.T) {
 		}
 		done = append(done, row.loop)
 		t.Run(fmt.Sprintf("%v/%v", row.rules, row.to), func(t *testing.T) {
-			const chunk = 1 << 22
-			var wg sync.WaitGroup
-			var mu sync.Mutex
-			next := make(chan uint64)
-			go func() {
-				for c := uint64(0); c < 1<<32; c += chunk {
-					next <- c
-				}
-				close(next)
-			}()
-			for range runtime.GOMAXPROCS(0) {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					src := make([]byte, 4*chunk)
-					want, got := make([]byte, chunk), make([]byte, chunk)
-					for c := range next {
-						for i := range uint64(chunk) {
-							binary.LittleEndian.PutUint32(src[4*i:], uint32(c+i))
-						}
-						rulesTable[row.rules.variant()][row.from][row.to](want, src, chunk)
-						for _, p := range ruleKernelPaths(row) {
-							ruleSIMD[p][row.rules.variant()][row.from][row.to](got, src, chunk)
-							if i := firstByteDiff(want, got); i >= 0 {
-								mu.Lock()
-								t.Errorf("%s %#08x: got %#x, pure Go %#x", p, uint32(c)+uint32(i), got[i], want[i])
-								mu.Unlock()
-							}
+			allF32(t, func() func(src []byte) string {
+				want, got := make([]byte, allF32Chunk), make([]byte, allF32Chunk)
+				return func(src []byte) string {
+					rulesTable[row.rules.variant()][row.from][row.to](want, src, allF32Chunk)
+					for _, p := range ruleKernelPaths(row) {
+						ruleSIMD[p][row.rules.variant()][row.from][row.to](got, src, allF32Chunk)
+						if i := firstByteDiff(want, got); i >= 0 {
+							return fmt.Sprintf("%s %#08x: got %#x, pure Go %#x", p, binary.LittleEndian.Uint32(src[4*i:]), got[i], want[i])
 						}
 					}
-				}()
-			}
-			wg.Wait()
+					return ""
+				}
+			})
 		})
 	}
 }
@@ -438,38 +418,52 @@ func TestOpenVINORowsAllF32(t *testing.T) {
 		}
 		done = append(done, row.loop)
 		t.Run(fmt.Sprintf("%v/%v", row.rules, row.to), func(t *testing.T) {
-			const chunk = 1 << 22
-			var wg sync.WaitGroup
-			var mu sync.Mutex
-			next := make(chan uint64)
-			go func() {
-				for c := uint64(0); c < 1<<32; c += chunk {
-					next <- c
-				}
-				close(next)
-			}()
 			own := openvinoOwnLoop(row.from, row.to)
-			for range runtime.GOMAXPROCS(0) {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					src := make([]byte, 4*chunk)
-					want, got := make([]byte, chunk), make([]byte, chunk)
-					for c := range next {
-						for i := range uint64(chunk) {
-							binary.LittleEndian.PutUint32(src[4*i:], uint32(c+i))
-						}
-						own(want, src, chunk)
-						rulesTable[row.rules.variant()][row.from][row.to](got, src, chunk)
-						if i := firstByteDiff(want, got); i >= 0 {
-							mu.Lock()
-							t.Errorf("%#08x: row's loop %#x, OpenVINO's %#x", uint32(c)+uint32(i), got[i], want[i])
-							mu.Unlock()
-						}
+			allF32(t, func() func(src []byte) string {
+				want, got := make([]byte, allF32Chunk), make([]byte, allF32Chunk)
+				return func(src []byte) string {
+					own(want, src, allF32Chunk)
+					rulesTable[row.rules.variant()][row.from][row.to](got, src, allF32Chunk)
+					if i := firstByteDiff(want, got); i >= 0 {
+						return fmt.Sprintf("%#08x: row's loop %#x, OpenVINO's %#x", binary.LittleEndian.Uint32(src[4*i:]), got[i], want[i])
 					}
-				}()
-			}
-			wg.Wait()
+					return ""
+				}
+			})
 		})
 	}
+}
+
+// allF32Chunk is the number of float32 patterns allF32 hands a check at once.
+const allF32Chunk = 1 << 22
+
+// allF32 runs a check on all 2^32 float32 patterns, allF32Chunk consecutive ones at a time (as
+// bytes), on GOMAXPROCS goroutines, each with the check that newCheck returns; it reports every
+// message a check returns.
+func allF32(t *testing.T, newCheck func() func(src []byte) string) {
+	var wg sync.WaitGroup
+	next := make(chan uint64)
+	go func() {
+		for c := uint64(0); c < 1<<32; c += allF32Chunk {
+			next <- c
+		}
+		close(next)
+	}()
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			check := newCheck()
+			src := make([]byte, 4*allF32Chunk)
+			for c := range next {
+				for i := range uint64(allF32Chunk) {
+					binary.LittleEndian.PutUint32(src[4*i:], uint32(c+i))
+				}
+				if msg := check(src); msg != "" {
+					t.Error(msg)
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }

@@ -530,9 +530,7 @@ func f8EncodeAVX512() {
 				fast: func(i, o int) {
 					VMOVDQU64(src(i), Z0)
 					VMOVDQU64(src(i+64), Z1)
-					VMOVDQA64(Z31, Z2)
-					VPERMI2B(Z1, Z0, Z2)
-					VPERMT2B(Z1, Z30, Z0)
+					toF8Split()
 					VPANDD(Z17, Z0, Z3)
 					VPSUBB(Z18, Z3, Z3)
 					VPMAXUB(Z3, Z6, Z6)
@@ -706,15 +704,20 @@ func e4m3BF16BytesAVX512() {
 // VPERMI2B tables of table, lutE4m3Enc or lutE5m2Enc), Z25 = s2 bytes (0xBF or 0x00), Z23 =
 // 0xFF bytes, Z22 = 0x80 bytes.
 func toF8Consts(table string, s2 uint32) {
+	toF8Tables(table)
+	bcastD(s2, Z25)
+	VPTERNLOGD(U8(0xFF), Z23, Z23, Z23)
+	bcastD(0x80808080, Z22)
+}
+
+// toF8Tables loads the split indices and the tables of toF8Consts: Z31, Z30, Z29:Z28, Z27:Z26.
+func toF8Tables(table string) {
 	VMOVDQU64(sym("evenBytes", 0), Z31)
 	VMOVDQU64(sym("oddBytes", 0), Z30)
 	VMOVDQU64(sym(table, 0), Z28)
 	VMOVDQU64(sym(table, 64), Z29)
 	VMOVDQU64(sym(table, 128), Z26)
 	VMOVDQU64(sym(table, 192), Z27)
-	bcastD(s2, Z25)
-	VPTERNLOGD(U8(0xFF), Z23, Z23, Z23)
-	bcastD(0x80808080, Z22)
 }
 
 // toF8 rounds the 64 binary16 in Z0 (elements 0..31) and Z1 (32..63) to f8e4m3 or f8e5m2 in
@@ -731,9 +734,7 @@ func toF8() {
 // toF8Codes is toF8 before the sign: the codes in Z3, bit 7 of each not yet the sign (it may
 // hold the two-step flag), the high bytes H in Z0 and the low bytes L in Z2.
 func toF8Codes() {
-	VMOVDQA64(Z31, Z2)
-	VPERMI2B(Z1, Z0, Z2)
-	VPERMT2B(Z1, Z30, Z0)
+	toF8Split()
 	VMOVDQA64(Z0, Z3)
 	VPERMI2B(Z29, Z28, Z3)
 	VMOVDQA64(Z0, Z4)
@@ -743,6 +744,14 @@ func toF8Codes() {
 	VPCMPUB(U8(6), Z25, Z2, K3, K2)
 	VPSUBB(Z23, Z3, K1, Z3)
 	VPSUBB(Z23, Z3, K2, Z3)
+}
+
+// toF8Split gathers the high bytes H of the 64 words in Z0 and Z1 into Z0 and their low bytes L
+// into Z2 (Z31 and Z30 hold the indices: toF8Tables).
+func toF8Split() {
+	VMOVDQA64(Z31, Z2)
+	VPERMI2B(Z1, Z0, Z2)
+	VPERMT2B(Z1, Z30, Z0)
 }
 
 // toF8Sign replaces bit 7 of each code in Z3 with the sign bit of its high byte in Z0.

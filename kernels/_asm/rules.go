@@ -967,21 +967,14 @@ func e8m0AVX512(from string, ml bool, low, high uint32, table string) {
 // whose code needs the position of its leading one, is converted by wide, the float32 route,
 // instead. Constants in Z25–Z31, which wide does not use.
 func e8m0F16Table(table string, sat bool, wide body) body {
-	VMOVDQU64(sym("evenBytes", 0), Z31)
-	VMOVDQU64(sym("oddBytes", 0), Z30)
-	VMOVDQU64(sym(table, 0), Z28)
-	VMOVDQU64(sym(table, 64), Z29)
-	VMOVDQU64(sym(table, 128), Z26)
-	VMOVDQU64(sym(table, 192), Z27)
+	toF8Tables(table)
 	VPTERNLOGD(U8(0xFF), Z25, Z25, Z25)
 	return func(i, o int) {
 		slow, done := label("e8m0wide"), label("e8m0done")
-		h, l, c, t := Z16, Z17, Z18, Z19
-		VMOVDQU64(src(i), h)
-		VMOVDQU64(src(i+64), t)
-		VMOVDQA64(Z31, l)
-		VPERMI2B(t, h, l)
-		VPERMT2B(t, Z30, h)
+		h, l, c, t := Z0, Z2, Z18, Z19
+		VMOVDQU64(src(i), Z0)
+		VMOVDQU64(src(i+64), Z1)
+		toF8Split()
 		VPTESTNMB(h, h, K1)
 		VPTESTMB(l, l, K1, K1) // a positive binary16 below 2^-16
 		KORTESTQ(K1, K1)
