@@ -3070,6 +3070,11 @@ func f64ToF16ONNXAVX512(dst, src []byte, n int)
 // zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's
 // rounding on the bits.
 //
+// That route serves only the blocks where it matters: a block first converts to float32 rounded to
+// nearest even, eight elements a vector, which an int32 to binary16 needs no more than; to
+// bfloat16, a block where one float32 is a bfloat16 midpoint (low half 0x8000) goes the float64
+// route.
+//
 //go:noescape
 func f64ToBF16ONNXAVX2(dst, src []byte, n int)
 
@@ -3104,6 +3109,11 @@ func f64ToBF16ONNXAVX512(dst, src []byte, n int)
 // zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's
 // rounding on the bits.
 //
+// That route serves only the blocks where it matters: a block first converts to float32 rounded to
+// nearest even, eight elements a vector, which an int32 to binary16 needs no more than; to
+// bfloat16, a block where one float32 is a bfloat16 midpoint (low half 0x8000) goes the float64
+// route.
+//
 //go:noescape
 func i32ToF16ONNXAVX2(dst, src []byte, n int)
 
@@ -3134,6 +3144,11 @@ func i32ToF16ONNXAVX512(dst, src []byte, n int)
 // zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's
 // rounding on the bits.
 //
+// That route serves only the blocks where it matters: a block first converts to float32 rounded to
+// nearest even, eight elements a vector, which an int32 to binary16 needs no more than; to
+// bfloat16, a block where one float32 is a bfloat16 midpoint (low half 0x8000) goes the float64
+// route.
+//
 //go:noescape
 func i32ToBF16ONNXAVX2(dst, src []byte, n int)
 
@@ -3163,6 +3178,11 @@ func i32ToBF16ONNXAVX512(dst, src []byte, n int)
 // result into the source rounded to odd: one less in magnitude where the rounding went away from
 // zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's
 // rounding on the bits.
+//
+// That route serves only the blocks where it matters: a block first converts to float32 rounded to
+// nearest even, eight elements a vector, which an int32 to binary16 needs no more than; to
+// bfloat16, a block where one float32 is a bfloat16 midpoint (low half 0x8000) goes the float64
+// route.
 //
 //go:noescape
 func u32ToBF16ONNXAVX2(dst, src []byte, n int)
@@ -3292,6 +3312,11 @@ func f64ToF16MLDtypesAVX512(dst, src []byte, n int)
 // zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's
 // rounding on the bits.
 //
+// That route serves only the blocks where it matters: a block first converts to float32 rounded to
+// nearest even, eight elements a vector, which an int32 to binary16 needs no more than; to
+// bfloat16, a block where one float32 is a bfloat16 midpoint (low half 0x8000) goes the float64
+// route.
+//
 //go:noescape
 func f64ToBF16MLDtypesAVX2(dst, src []byte, n int)
 
@@ -3326,6 +3351,11 @@ func f64ToBF16MLDtypesAVX512(dst, src []byte, n int)
 // zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's
 // rounding on the bits.
 //
+// That route serves only the blocks where it matters: a block first converts to float32 rounded to
+// nearest even, eight elements a vector, which an int32 to binary16 needs no more than; to
+// bfloat16, a block where one float32 is a bfloat16 midpoint (low half 0x8000) goes the float64
+// route.
+//
 //go:noescape
 func i32ToF16MLDtypesAVX2(dst, src []byte, n int)
 
@@ -3356,6 +3386,11 @@ func i32ToF16MLDtypesAVX512(dst, src []byte, n int)
 // zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's
 // rounding on the bits.
 //
+// That route serves only the blocks where it matters: a block first converts to float32 rounded to
+// nearest even, eight elements a vector, which an int32 to binary16 needs no more than; to
+// bfloat16, a block where one float32 is a bfloat16 midpoint (low half 0x8000) goes the float64
+// route.
+//
 //go:noescape
 func i32ToBF16MLDtypesAVX2(dst, src []byte, n int)
 
@@ -3385,6 +3420,11 @@ func i32ToBF16MLDtypesAVX512(dst, src []byte, n int)
 // result into the source rounded to odd: one less in magnitude where the rounding went away from
 // zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's
 // rounding on the bits.
+//
+// That route serves only the blocks where it matters: a block first converts to float32 rounded to
+// nearest even, eight elements a vector, which an int32 to binary16 needs no more than; to
+// bfloat16, a block where one float32 is a bfloat16 midpoint (low half 0x8000) goes the float64
+// route.
 //
 //go:noescape
 func u32ToBF16MLDtypesAVX2(dst, src []byte, n int)

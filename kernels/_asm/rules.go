@@ -431,8 +431,12 @@ func wideKernels(r row) {
 		if r.from == "U64" && r.to != "BF16" || r.from == "I64" && r.to != "BF16" {
 			fatal(fmt.Errorf("ruleRegistry row %s → %s: the generator has no AVX2 kernel for it", r.from, r.to))
 		}
+		doc := []string{wideDocAVX2}
+		if r.from == "I32" || r.from == "U32" || r.from == "F64" && r.to == "BF16" {
+			doc = append(doc, wideNearestDocAVX2)
+		}
 		add(&kernel{name: pairName(r.from, r.to, r.rules+"AVX2"), isa: avx2, from: r.from, to: r.to, rules: r.rules,
-			doc:  []string{wideDocAVX2},
+			doc:  doc,
 			body: func() { wideTo16AVX2(r.from, r.to) }})
 	}
 	if !r.has("AVX512") {
@@ -629,6 +633,11 @@ const wideDocAVX2 = "It widens a 32-bit integer source to float64 exactly, a 64-
 	"from zero, the last bit set where it was inexact; then VCVTPS2PH, or for bfloat16 BF16FromF32's rounding " +
 	"on the bits."
 
+// wideNearestDocAVX2 says how the AVX2 kernels of wideNearestAVX2 take that route only where it matters.
+const wideNearestDocAVX2 = "That route serves only the blocks where it matters: a block first converts to float32 " +
+	"rounded to nearest even, eight elements a vector, which an int32 to binary16 needs no more than; to bfloat16, " +
+	"a block where one float32 is a bfloat16 midpoint (low half 0x8000) goes the float64 route."
+
 // wideTo16AVX2 is the AVX2 body of wideKernels' kernels: 16 elements a block, four vectors of
 // four float64.
 func wideTo16AVX2(from, to string) {
@@ -686,7 +695,84 @@ func wideTo16AVX2(from, to string) {
 			VMOVQ(X1, dst(o+8*k))
 		}
 	}
+	if from == "I32" || from == "U32" || from == "F64" && to == "BF16" {
+		body = wideNearestAVX2(from, to, body)
+	}
 	loop(avx2, body, block{16, 16 * bytesOf(from), 32})
+}
+
+// wideNearestAVX2 returns the AVX2 body of the i32, u32 and f64 kernels of wideTo16AVX2: the 16
+// elements converted to float32 rounded to nearest even, eight a vector (u32 from half the
+// value with the dropped bit kept as a sticky bit, doubled, where it is 2^31 or more; f64 four
+// a conversion). An int32 to binary16 needs no more: the float32 is exact below 2^24, above
+// which binary16 overflows either way. To bfloat16, rounding twice to nearest gives the one
+// rounding's result unless the float32 lands on a bfloat16 midpoint (every midpoint is a
+// float32, so the first rounding keeps each value on its side of it or lands on it), which a
+// low half of 0x8000 shows: a block holding one (exact ties among them) takes exact, the
+// float64 route. A NaN from f64 becomes its float32's top half with 0x40 set, as in exact.
+// Constants as wideTo16AVX2's: Y13 = 1, Y12 = 0x7FFF, Y9 = 0x7FFFFFFF, Y8 = 0x7F800000, Y7 = 0x40.
+func wideNearestAVX2(from, to string, exact body) body {
+	f32 := func(i int, y VecPhysical) {
+		switch from {
+		case "I32":
+			VCVTDQ2PS(src(i), y)
+		case "U32":
+			VMOVDQU(src(i), Y4)
+			VPSRLD(U8(1), Y4, Y5)
+			VPAND(Y13, Y4, Y6)
+			VPOR(Y6, Y5, Y5)
+			VCVTDQ2PS(Y5, Y5)
+			VADDPS(Y5, Y5, Y5) // x ≥ 2^31: the half with its sticky bit, rounded, doubled
+			VCVTDQ2PS(Y4, y)
+			VBLENDVPS(Y4, Y5, y, y)
+		case "F64":
+			VCVTPD2PSY(src(i), y.AsX())
+			VCVTPD2PSY(src(i+32), X4)
+			VINSERTF128(U8(1), X4, y, y)
+		}
+	}
+	step := 4 * 8
+	if from == "F64" {
+		step = 8 * 8
+	}
+	tieBits := dwords32("bf16Tie", 0x80000000)
+	return func(i, o int) {
+		f32(i, Y0)
+		f32(i+step, Y1)
+		if to == "F16" {
+			VCVTPS2PH(U8(0), Y0, dst(o))
+			VCVTPS2PH(U8(0), Y1, dst(o+16))
+			return
+		}
+		tie, done := label("bf16tie"), label("bf16done")
+		VPSLLD(U8(16), Y0, Y2)
+		VPCMPEQD(tieBits, Y2, Y2)
+		VPSLLD(U8(16), Y1, Y3)
+		VPCMPEQD(tieBits, Y3, Y3)
+		VPOR(Y3, Y2, Y2)
+		VPTEST(Y2, Y2)
+		JNZ(LabelRef(tie))
+		for _, y := range []VecPhysical{Y0, Y1} {
+			if from != "F64" {
+				roundBF16(y, Y2, Y13, Y12, VPAND)
+				continue
+			}
+			VMOVDQA(y, Y5)
+			roundBF16(y, Y2, Y13, Y12, VPAND)
+			VPSRLD(U8(16), Y5, Y6)
+			VPAND(Y9, Y5, Y5)
+			VPCMPGTD(Y8, Y5, Y5) // NaN
+			VPOR(Y7, Y6, Y6)
+			VPBLENDVB(Y5, Y6, y, y)
+		}
+		VPACKUSDW(Y1, Y0, Y0)
+		VPERMQ(U8(0xD8), Y0, Y0)
+		VMOVDQU(Y0, dst(o))
+		JMP(LabelRef(done))
+		Label(tie)
+		exact(i, o)
+		Label(done)
+	}
 }
 
 // e8m0Kernels declares the kernels of a ruleRegistry row to f8e8m0 whose loop calls e8m0FromF32
