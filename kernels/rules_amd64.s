@@ -37893,31 +37893,31 @@ four:
 	VPOR        Y3, Y2, Y2
 	VPTEST      Y2, Y2
 	JNZ         bf16tie
-	VMOVDQA     Y0, Y5
+	VMOVDQA     Y0, Y3
+	VPSRLD      $0x10, Y3, Y2
+	VPAND       Y13, Y2, Y2
+	VPADDD      Y12, Y3, Y3
+	VPADDD      Y2, Y3, Y3
+	VPSRLD      $0x10, Y3, Y3
 	VPSRLD      $0x10, Y0, Y2
+	VPAND       Y9, Y0, Y0
+	VPCMPGTD    Y8, Y0, Y0
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y0, Y2, Y3, Y3
+	VMOVDQA     Y1, Y4
+	VPSRLD      $0x10, Y4, Y2
 	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y0, Y0
-	VPADDD      Y2, Y0, Y0
-	VPSRLD      $0x10, Y0, Y0
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y0, Y0
-	VMOVDQA     Y1, Y5
+	VPADDD      Y12, Y4, Y4
+	VPADDD      Y2, Y4, Y4
+	VPSRLD      $0x10, Y4, Y4
 	VPSRLD      $0x10, Y1, Y2
-	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPSRLD      $0x10, Y1, Y1
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y1, Y1
-	VPACKUSDW   Y1, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VMOVDQU     Y0, (DI)
+	VPAND       Y9, Y1, Y1
+	VPCMPGTD    Y8, Y1, Y1
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y1, Y2, Y4, Y4
+	VPACKUSDW   Y4, Y3, Y3
+	VPERMQ      $0xd8, Y3, Y3
+	VMOVDQU     Y3, (DI)
 	JMP         bf16done
 
 bf16tie:
@@ -38036,31 +38036,31 @@ bf16done:
 	VPOR        Y3, Y2, Y2
 	VPTEST      Y2, Y2
 	JNZ         bf16tie2
-	VMOVDQA     Y0, Y5
+	VMOVDQA     Y0, Y3
+	VPSRLD      $0x10, Y3, Y2
+	VPAND       Y13, Y2, Y2
+	VPADDD      Y12, Y3, Y3
+	VPADDD      Y2, Y3, Y3
+	VPSRLD      $0x10, Y3, Y3
 	VPSRLD      $0x10, Y0, Y2
+	VPAND       Y9, Y0, Y0
+	VPCMPGTD    Y8, Y0, Y0
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y0, Y2, Y3, Y3
+	VMOVDQA     Y1, Y4
+	VPSRLD      $0x10, Y4, Y2
 	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y0, Y0
-	VPADDD      Y2, Y0, Y0
-	VPSRLD      $0x10, Y0, Y0
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y0, Y0
-	VMOVDQA     Y1, Y5
+	VPADDD      Y12, Y4, Y4
+	VPADDD      Y2, Y4, Y4
+	VPSRLD      $0x10, Y4, Y4
 	VPSRLD      $0x10, Y1, Y2
-	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPSRLD      $0x10, Y1, Y1
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y1, Y1
-	VPACKUSDW   Y1, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VMOVDQU     Y0, 32(DI)
+	VPAND       Y9, Y1, Y1
+	VPCMPGTD    Y8, Y1, Y1
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y1, Y2, Y4, Y4
+	VPACKUSDW   Y4, Y3, Y3
+	VPERMQ      $0xd8, Y3, Y3
+	VMOVDQU     Y3, 32(DI)
 	JMP         bf16done2
 
 bf16tie2:
@@ -38179,31 +38179,31 @@ bf16done2:
 	VPOR        Y3, Y2, Y2
 	VPTEST      Y2, Y2
 	JNZ         bf16tie3
-	VMOVDQA     Y0, Y5
+	VMOVDQA     Y0, Y3
+	VPSRLD      $0x10, Y3, Y2
+	VPAND       Y13, Y2, Y2
+	VPADDD      Y12, Y3, Y3
+	VPADDD      Y2, Y3, Y3
+	VPSRLD      $0x10, Y3, Y3
 	VPSRLD      $0x10, Y0, Y2
+	VPAND       Y9, Y0, Y0
+	VPCMPGTD    Y8, Y0, Y0
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y0, Y2, Y3, Y3
+	VMOVDQA     Y1, Y4
+	VPSRLD      $0x10, Y4, Y2
 	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y0, Y0
-	VPADDD      Y2, Y0, Y0
-	VPSRLD      $0x10, Y0, Y0
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y0, Y0
-	VMOVDQA     Y1, Y5
+	VPADDD      Y12, Y4, Y4
+	VPADDD      Y2, Y4, Y4
+	VPSRLD      $0x10, Y4, Y4
 	VPSRLD      $0x10, Y1, Y2
-	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPSRLD      $0x10, Y1, Y1
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y1, Y1
-	VPACKUSDW   Y1, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VMOVDQU     Y0, 64(DI)
+	VPAND       Y9, Y1, Y1
+	VPCMPGTD    Y8, Y1, Y1
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y1, Y2, Y4, Y4
+	VPACKUSDW   Y4, Y3, Y3
+	VPERMQ      $0xd8, Y3, Y3
+	VMOVDQU     Y3, 64(DI)
 	JMP         bf16done3
 
 bf16tie3:
@@ -38322,31 +38322,31 @@ bf16done3:
 	VPOR        Y3, Y2, Y2
 	VPTEST      Y2, Y2
 	JNZ         bf16tie4
-	VMOVDQA     Y0, Y5
+	VMOVDQA     Y0, Y3
+	VPSRLD      $0x10, Y3, Y2
+	VPAND       Y13, Y2, Y2
+	VPADDD      Y12, Y3, Y3
+	VPADDD      Y2, Y3, Y3
+	VPSRLD      $0x10, Y3, Y3
 	VPSRLD      $0x10, Y0, Y2
+	VPAND       Y9, Y0, Y0
+	VPCMPGTD    Y8, Y0, Y0
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y0, Y2, Y3, Y3
+	VMOVDQA     Y1, Y4
+	VPSRLD      $0x10, Y4, Y2
 	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y0, Y0
-	VPADDD      Y2, Y0, Y0
-	VPSRLD      $0x10, Y0, Y0
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y0, Y0
-	VMOVDQA     Y1, Y5
+	VPADDD      Y12, Y4, Y4
+	VPADDD      Y2, Y4, Y4
+	VPSRLD      $0x10, Y4, Y4
 	VPSRLD      $0x10, Y1, Y2
-	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPSRLD      $0x10, Y1, Y1
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y1, Y1
-	VPACKUSDW   Y1, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VMOVDQU     Y0, 96(DI)
+	VPAND       Y9, Y1, Y1
+	VPCMPGTD    Y8, Y1, Y1
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y1, Y2, Y4, Y4
+	VPACKUSDW   Y4, Y3, Y3
+	VPERMQ      $0xd8, Y3, Y3
+	VMOVDQU     Y3, 96(DI)
 	JMP         bf16done4
 
 bf16tie4:
@@ -38475,31 +38475,31 @@ single:
 	VPOR        Y3, Y2, Y2
 	VPTEST      Y2, Y2
 	JNZ         bf16tie5
-	VMOVDQA     Y0, Y5
+	VMOVDQA     Y0, Y3
+	VPSRLD      $0x10, Y3, Y2
+	VPAND       Y13, Y2, Y2
+	VPADDD      Y12, Y3, Y3
+	VPADDD      Y2, Y3, Y3
+	VPSRLD      $0x10, Y3, Y3
 	VPSRLD      $0x10, Y0, Y2
+	VPAND       Y9, Y0, Y0
+	VPCMPGTD    Y8, Y0, Y0
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y0, Y2, Y3, Y3
+	VMOVDQA     Y1, Y4
+	VPSRLD      $0x10, Y4, Y2
 	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y0, Y0
-	VPADDD      Y2, Y0, Y0
-	VPSRLD      $0x10, Y0, Y0
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y0, Y0
-	VMOVDQA     Y1, Y5
+	VPADDD      Y12, Y4, Y4
+	VPADDD      Y2, Y4, Y4
+	VPSRLD      $0x10, Y4, Y4
 	VPSRLD      $0x10, Y1, Y2
-	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPSRLD      $0x10, Y1, Y1
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y1, Y1
-	VPACKUSDW   Y1, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VMOVDQU     Y0, (DI)
+	VPAND       Y9, Y1, Y1
+	VPCMPGTD    Y8, Y1, Y1
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y1, Y2, Y4, Y4
+	VPACKUSDW   Y4, Y3, Y3
+	VPERMQ      $0xd8, Y3, Y3
+	VMOVDQU     Y3, (DI)
 	JMP         bf16done5
 
 bf16tie5:
@@ -38641,31 +38641,31 @@ tail:
 	VPOR        Y3, Y2, Y2
 	VPTEST      Y2, Y2
 	JNZ         bf16tie6
-	VMOVDQA     Y0, Y5
+	VMOVDQA     Y0, Y3
+	VPSRLD      $0x10, Y3, Y2
+	VPAND       Y13, Y2, Y2
+	VPADDD      Y12, Y3, Y3
+	VPADDD      Y2, Y3, Y3
+	VPSRLD      $0x10, Y3, Y3
 	VPSRLD      $0x10, Y0, Y2
+	VPAND       Y9, Y0, Y0
+	VPCMPGTD    Y8, Y0, Y0
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y0, Y2, Y3, Y3
+	VMOVDQA     Y1, Y4
+	VPSRLD      $0x10, Y4, Y2
 	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y0, Y0
-	VPADDD      Y2, Y0, Y0
-	VPSRLD      $0x10, Y0, Y0
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y0, Y0
-	VMOVDQA     Y1, Y5
+	VPADDD      Y12, Y4, Y4
+	VPADDD      Y2, Y4, Y4
+	VPSRLD      $0x10, Y4, Y4
 	VPSRLD      $0x10, Y1, Y2
-	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPSRLD      $0x10, Y1, Y1
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y1, Y1
-	VPACKUSDW   Y1, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VMOVDQU     Y0, (DI)
+	VPAND       Y9, Y1, Y1
+	VPCMPGTD    Y8, Y1, Y1
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y1, Y2, Y4, Y4
+	VPACKUSDW   Y4, Y3, Y3
+	VPERMQ      $0xd8, Y3, Y3
+	VMOVDQU     Y3, (DI)
 	JMP         bf16done6
 
 bf16tie6:
@@ -38815,31 +38815,31 @@ copied:
 	VPOR        Y3, Y2, Y2
 	VPTEST      Y2, Y2
 	JNZ         bf16tie7
-	VMOVDQA     Y0, Y5
+	VMOVDQA     Y0, Y3
+	VPSRLD      $0x10, Y3, Y2
+	VPAND       Y13, Y2, Y2
+	VPADDD      Y12, Y3, Y3
+	VPADDD      Y2, Y3, Y3
+	VPSRLD      $0x10, Y3, Y3
 	VPSRLD      $0x10, Y0, Y2
+	VPAND       Y9, Y0, Y0
+	VPCMPGTD    Y8, Y0, Y0
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y0, Y2, Y3, Y3
+	VMOVDQA     Y1, Y4
+	VPSRLD      $0x10, Y4, Y2
 	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y0, Y0
-	VPADDD      Y2, Y0, Y0
-	VPSRLD      $0x10, Y0, Y0
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y0, Y0
-	VMOVDQA     Y1, Y5
+	VPADDD      Y12, Y4, Y4
+	VPADDD      Y2, Y4, Y4
+	VPSRLD      $0x10, Y4, Y4
 	VPSRLD      $0x10, Y1, Y2
-	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPSRLD      $0x10, Y1, Y1
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y1, Y1
-	VPACKUSDW   Y1, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VMOVDQU     Y0, (DI)
+	VPAND       Y9, Y1, Y1
+	VPCMPGTD    Y8, Y1, Y1
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y1, Y2, Y4, Y4
+	VPACKUSDW   Y4, Y3, Y3
+	VPERMQ      $0xd8, Y3, Y3
+	VMOVDQU     Y3, (DI)
 	JMP         bf16done7
 
 bf16tie7:
@@ -39986,19 +39986,21 @@ four:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, (DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, (DI)
 	JMP       bf16done
 
 bf16tie:
@@ -40093,19 +40095,21 @@ bf16done:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie2
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, 32(DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, 32(DI)
 	JMP       bf16done2
 
 bf16tie2:
@@ -40200,19 +40204,21 @@ bf16done2:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie3
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, 64(DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, 64(DI)
 	JMP       bf16done3
 
 bf16tie3:
@@ -40307,19 +40313,21 @@ bf16done3:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie4
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, 96(DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, 96(DI)
 	JMP       bf16done4
 
 bf16tie4:
@@ -40424,19 +40432,21 @@ single:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie5
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, (DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, (DI)
 	JMP       bf16done5
 
 bf16tie5:
@@ -40554,19 +40564,21 @@ tail:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie6
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, (DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, (DI)
 	JMP       bf16done6
 
 bf16tie6:
@@ -40692,19 +40704,21 @@ copied:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie7
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, (DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, (DI)
 	JMP       bf16done7
 
 bf16tie7:
@@ -41271,19 +41285,21 @@ four:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, (DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, (DI)
 	JMP       bf16done
 
 bf16tie:
@@ -41404,19 +41420,21 @@ bf16done:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie2
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, 32(DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, 32(DI)
 	JMP       bf16done2
 
 bf16tie2:
@@ -41537,19 +41555,21 @@ bf16done2:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie3
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, 64(DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, 64(DI)
 	JMP       bf16done3
 
 bf16tie3:
@@ -41670,19 +41690,21 @@ bf16done3:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie4
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, 96(DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, 96(DI)
 	JMP       bf16done4
 
 bf16tie4:
@@ -41813,19 +41835,21 @@ single:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie5
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, (DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, (DI)
 	JMP       bf16done5
 
 bf16tie5:
@@ -41969,19 +41993,21 @@ tail:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie6
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, (DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, (DI)
 	JMP       bf16done6
 
 bf16tie6:
@@ -42133,19 +42159,21 @@ copied:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie7
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, (DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, (DI)
 	JMP       bf16done7
 
 bf16tie7:
@@ -46832,31 +46860,31 @@ four:
 	VPOR        Y3, Y2, Y2
 	VPTEST      Y2, Y2
 	JNZ         bf16tie
-	VMOVDQA     Y0, Y5
+	VMOVDQA     Y0, Y3
+	VPSRLD      $0x10, Y3, Y2
+	VPAND       Y13, Y2, Y2
+	VPADDD      Y12, Y3, Y3
+	VPADDD      Y2, Y3, Y3
+	VPSRLD      $0x10, Y3, Y3
 	VPSRLD      $0x10, Y0, Y2
+	VPAND       Y9, Y0, Y0
+	VPCMPGTD    Y8, Y0, Y0
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y0, Y2, Y3, Y3
+	VMOVDQA     Y1, Y4
+	VPSRLD      $0x10, Y4, Y2
 	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y0, Y0
-	VPADDD      Y2, Y0, Y0
-	VPSRLD      $0x10, Y0, Y0
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y0, Y0
-	VMOVDQA     Y1, Y5
+	VPADDD      Y12, Y4, Y4
+	VPADDD      Y2, Y4, Y4
+	VPSRLD      $0x10, Y4, Y4
 	VPSRLD      $0x10, Y1, Y2
-	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPSRLD      $0x10, Y1, Y1
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y1, Y1
-	VPACKUSDW   Y1, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VMOVDQU     Y0, (DI)
+	VPAND       Y9, Y1, Y1
+	VPCMPGTD    Y8, Y1, Y1
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y1, Y2, Y4, Y4
+	VPACKUSDW   Y4, Y3, Y3
+	VPERMQ      $0xd8, Y3, Y3
+	VMOVDQU     Y3, (DI)
 	JMP         bf16done
 
 bf16tie:
@@ -46975,31 +47003,31 @@ bf16done:
 	VPOR        Y3, Y2, Y2
 	VPTEST      Y2, Y2
 	JNZ         bf16tie2
-	VMOVDQA     Y0, Y5
+	VMOVDQA     Y0, Y3
+	VPSRLD      $0x10, Y3, Y2
+	VPAND       Y13, Y2, Y2
+	VPADDD      Y12, Y3, Y3
+	VPADDD      Y2, Y3, Y3
+	VPSRLD      $0x10, Y3, Y3
 	VPSRLD      $0x10, Y0, Y2
+	VPAND       Y9, Y0, Y0
+	VPCMPGTD    Y8, Y0, Y0
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y0, Y2, Y3, Y3
+	VMOVDQA     Y1, Y4
+	VPSRLD      $0x10, Y4, Y2
 	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y0, Y0
-	VPADDD      Y2, Y0, Y0
-	VPSRLD      $0x10, Y0, Y0
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y0, Y0
-	VMOVDQA     Y1, Y5
+	VPADDD      Y12, Y4, Y4
+	VPADDD      Y2, Y4, Y4
+	VPSRLD      $0x10, Y4, Y4
 	VPSRLD      $0x10, Y1, Y2
-	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPSRLD      $0x10, Y1, Y1
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y1, Y1
-	VPACKUSDW   Y1, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VMOVDQU     Y0, 32(DI)
+	VPAND       Y9, Y1, Y1
+	VPCMPGTD    Y8, Y1, Y1
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y1, Y2, Y4, Y4
+	VPACKUSDW   Y4, Y3, Y3
+	VPERMQ      $0xd8, Y3, Y3
+	VMOVDQU     Y3, 32(DI)
 	JMP         bf16done2
 
 bf16tie2:
@@ -47118,31 +47146,31 @@ bf16done2:
 	VPOR        Y3, Y2, Y2
 	VPTEST      Y2, Y2
 	JNZ         bf16tie3
-	VMOVDQA     Y0, Y5
+	VMOVDQA     Y0, Y3
+	VPSRLD      $0x10, Y3, Y2
+	VPAND       Y13, Y2, Y2
+	VPADDD      Y12, Y3, Y3
+	VPADDD      Y2, Y3, Y3
+	VPSRLD      $0x10, Y3, Y3
 	VPSRLD      $0x10, Y0, Y2
+	VPAND       Y9, Y0, Y0
+	VPCMPGTD    Y8, Y0, Y0
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y0, Y2, Y3, Y3
+	VMOVDQA     Y1, Y4
+	VPSRLD      $0x10, Y4, Y2
 	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y0, Y0
-	VPADDD      Y2, Y0, Y0
-	VPSRLD      $0x10, Y0, Y0
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y0, Y0
-	VMOVDQA     Y1, Y5
+	VPADDD      Y12, Y4, Y4
+	VPADDD      Y2, Y4, Y4
+	VPSRLD      $0x10, Y4, Y4
 	VPSRLD      $0x10, Y1, Y2
-	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPSRLD      $0x10, Y1, Y1
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y1, Y1
-	VPACKUSDW   Y1, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VMOVDQU     Y0, 64(DI)
+	VPAND       Y9, Y1, Y1
+	VPCMPGTD    Y8, Y1, Y1
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y1, Y2, Y4, Y4
+	VPACKUSDW   Y4, Y3, Y3
+	VPERMQ      $0xd8, Y3, Y3
+	VMOVDQU     Y3, 64(DI)
 	JMP         bf16done3
 
 bf16tie3:
@@ -47261,31 +47289,31 @@ bf16done3:
 	VPOR        Y3, Y2, Y2
 	VPTEST      Y2, Y2
 	JNZ         bf16tie4
-	VMOVDQA     Y0, Y5
+	VMOVDQA     Y0, Y3
+	VPSRLD      $0x10, Y3, Y2
+	VPAND       Y13, Y2, Y2
+	VPADDD      Y12, Y3, Y3
+	VPADDD      Y2, Y3, Y3
+	VPSRLD      $0x10, Y3, Y3
 	VPSRLD      $0x10, Y0, Y2
+	VPAND       Y9, Y0, Y0
+	VPCMPGTD    Y8, Y0, Y0
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y0, Y2, Y3, Y3
+	VMOVDQA     Y1, Y4
+	VPSRLD      $0x10, Y4, Y2
 	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y0, Y0
-	VPADDD      Y2, Y0, Y0
-	VPSRLD      $0x10, Y0, Y0
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y0, Y0
-	VMOVDQA     Y1, Y5
+	VPADDD      Y12, Y4, Y4
+	VPADDD      Y2, Y4, Y4
+	VPSRLD      $0x10, Y4, Y4
 	VPSRLD      $0x10, Y1, Y2
-	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPSRLD      $0x10, Y1, Y1
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y1, Y1
-	VPACKUSDW   Y1, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VMOVDQU     Y0, 96(DI)
+	VPAND       Y9, Y1, Y1
+	VPCMPGTD    Y8, Y1, Y1
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y1, Y2, Y4, Y4
+	VPACKUSDW   Y4, Y3, Y3
+	VPERMQ      $0xd8, Y3, Y3
+	VMOVDQU     Y3, 96(DI)
 	JMP         bf16done4
 
 bf16tie4:
@@ -47414,31 +47442,31 @@ single:
 	VPOR        Y3, Y2, Y2
 	VPTEST      Y2, Y2
 	JNZ         bf16tie5
-	VMOVDQA     Y0, Y5
+	VMOVDQA     Y0, Y3
+	VPSRLD      $0x10, Y3, Y2
+	VPAND       Y13, Y2, Y2
+	VPADDD      Y12, Y3, Y3
+	VPADDD      Y2, Y3, Y3
+	VPSRLD      $0x10, Y3, Y3
 	VPSRLD      $0x10, Y0, Y2
+	VPAND       Y9, Y0, Y0
+	VPCMPGTD    Y8, Y0, Y0
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y0, Y2, Y3, Y3
+	VMOVDQA     Y1, Y4
+	VPSRLD      $0x10, Y4, Y2
 	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y0, Y0
-	VPADDD      Y2, Y0, Y0
-	VPSRLD      $0x10, Y0, Y0
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y0, Y0
-	VMOVDQA     Y1, Y5
+	VPADDD      Y12, Y4, Y4
+	VPADDD      Y2, Y4, Y4
+	VPSRLD      $0x10, Y4, Y4
 	VPSRLD      $0x10, Y1, Y2
-	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPSRLD      $0x10, Y1, Y1
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y1, Y1
-	VPACKUSDW   Y1, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VMOVDQU     Y0, (DI)
+	VPAND       Y9, Y1, Y1
+	VPCMPGTD    Y8, Y1, Y1
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y1, Y2, Y4, Y4
+	VPACKUSDW   Y4, Y3, Y3
+	VPERMQ      $0xd8, Y3, Y3
+	VMOVDQU     Y3, (DI)
 	JMP         bf16done5
 
 bf16tie5:
@@ -47580,31 +47608,31 @@ tail:
 	VPOR        Y3, Y2, Y2
 	VPTEST      Y2, Y2
 	JNZ         bf16tie6
-	VMOVDQA     Y0, Y5
+	VMOVDQA     Y0, Y3
+	VPSRLD      $0x10, Y3, Y2
+	VPAND       Y13, Y2, Y2
+	VPADDD      Y12, Y3, Y3
+	VPADDD      Y2, Y3, Y3
+	VPSRLD      $0x10, Y3, Y3
 	VPSRLD      $0x10, Y0, Y2
+	VPAND       Y9, Y0, Y0
+	VPCMPGTD    Y8, Y0, Y0
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y0, Y2, Y3, Y3
+	VMOVDQA     Y1, Y4
+	VPSRLD      $0x10, Y4, Y2
 	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y0, Y0
-	VPADDD      Y2, Y0, Y0
-	VPSRLD      $0x10, Y0, Y0
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y0, Y0
-	VMOVDQA     Y1, Y5
+	VPADDD      Y12, Y4, Y4
+	VPADDD      Y2, Y4, Y4
+	VPSRLD      $0x10, Y4, Y4
 	VPSRLD      $0x10, Y1, Y2
-	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPSRLD      $0x10, Y1, Y1
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y1, Y1
-	VPACKUSDW   Y1, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VMOVDQU     Y0, (DI)
+	VPAND       Y9, Y1, Y1
+	VPCMPGTD    Y8, Y1, Y1
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y1, Y2, Y4, Y4
+	VPACKUSDW   Y4, Y3, Y3
+	VPERMQ      $0xd8, Y3, Y3
+	VMOVDQU     Y3, (DI)
 	JMP         bf16done6
 
 bf16tie6:
@@ -47754,31 +47782,31 @@ copied:
 	VPOR        Y3, Y2, Y2
 	VPTEST      Y2, Y2
 	JNZ         bf16tie7
-	VMOVDQA     Y0, Y5
+	VMOVDQA     Y0, Y3
+	VPSRLD      $0x10, Y3, Y2
+	VPAND       Y13, Y2, Y2
+	VPADDD      Y12, Y3, Y3
+	VPADDD      Y2, Y3, Y3
+	VPSRLD      $0x10, Y3, Y3
 	VPSRLD      $0x10, Y0, Y2
+	VPAND       Y9, Y0, Y0
+	VPCMPGTD    Y8, Y0, Y0
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y0, Y2, Y3, Y3
+	VMOVDQA     Y1, Y4
+	VPSRLD      $0x10, Y4, Y2
 	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y0, Y0
-	VPADDD      Y2, Y0, Y0
-	VPSRLD      $0x10, Y0, Y0
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y0, Y0
-	VMOVDQA     Y1, Y5
+	VPADDD      Y12, Y4, Y4
+	VPADDD      Y2, Y4, Y4
+	VPSRLD      $0x10, Y4, Y4
 	VPSRLD      $0x10, Y1, Y2
-	VPAND       Y13, Y2, Y2
-	VPADDD      Y12, Y1, Y1
-	VPADDD      Y2, Y1, Y1
-	VPSRLD      $0x10, Y1, Y1
-	VPSRLD      $0x10, Y5, Y6
-	VPAND       Y9, Y5, Y5
-	VPCMPGTD    Y8, Y5, Y5
-	VPOR        Y7, Y6, Y6
-	VPBLENDVB   Y5, Y6, Y1, Y1
-	VPACKUSDW   Y1, Y0, Y0
-	VPERMQ      $0xd8, Y0, Y0
-	VMOVDQU     Y0, (DI)
+	VPAND       Y9, Y1, Y1
+	VPCMPGTD    Y8, Y1, Y1
+	VPOR        Y7, Y2, Y2
+	VPBLENDVB   Y1, Y2, Y4, Y4
+	VPACKUSDW   Y4, Y3, Y3
+	VPERMQ      $0xd8, Y3, Y3
+	VMOVDQU     Y3, (DI)
 	JMP         bf16done7
 
 bf16tie7:
@@ -48919,19 +48947,21 @@ four:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, (DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, (DI)
 	JMP       bf16done
 
 bf16tie:
@@ -49026,19 +49056,21 @@ bf16done:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie2
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, 32(DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, 32(DI)
 	JMP       bf16done2
 
 bf16tie2:
@@ -49133,19 +49165,21 @@ bf16done2:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie3
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, 64(DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, 64(DI)
 	JMP       bf16done3
 
 bf16tie3:
@@ -49240,19 +49274,21 @@ bf16done3:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie4
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, 96(DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, 96(DI)
 	JMP       bf16done4
 
 bf16tie4:
@@ -49357,19 +49393,21 @@ single:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie5
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, (DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, (DI)
 	JMP       bf16done5
 
 bf16tie5:
@@ -49487,19 +49525,21 @@ tail:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie6
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, (DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, (DI)
 	JMP       bf16done6
 
 bf16tie6:
@@ -49625,19 +49665,21 @@ copied:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie7
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, (DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, (DI)
 	JMP       bf16done7
 
 bf16tie7:
@@ -50204,19 +50246,21 @@ four:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, (DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, (DI)
 	JMP       bf16done
 
 bf16tie:
@@ -50337,19 +50381,21 @@ bf16done:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie2
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, 32(DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, 32(DI)
 	JMP       bf16done2
 
 bf16tie2:
@@ -50470,19 +50516,21 @@ bf16done2:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie3
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, 64(DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, 64(DI)
 	JMP       bf16done3
 
 bf16tie3:
@@ -50603,19 +50651,21 @@ bf16done3:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie4
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, 96(DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, 96(DI)
 	JMP       bf16done4
 
 bf16tie4:
@@ -50746,19 +50796,21 @@ single:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie5
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, (DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, (DI)
 	JMP       bf16done5
 
 bf16tie5:
@@ -50902,19 +50954,21 @@ tail:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie6
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, (DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, (DI)
 	JMP       bf16done6
 
 bf16tie6:
@@ -51066,19 +51120,21 @@ copied:
 	VPOR      Y3, Y2, Y2
 	VPTEST    Y2, Y2
 	JNZ       bf16tie7
-	VPSRLD    $0x10, Y0, Y2
+	VMOVDQA   Y0, Y3
+	VPSRLD    $0x10, Y3, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y0, Y0
-	VPADDD    Y2, Y0, Y0
-	VPSRLD    $0x10, Y0, Y0
-	VPSRLD    $0x10, Y1, Y2
+	VPADDD    Y12, Y3, Y3
+	VPADDD    Y2, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VMOVDQA   Y1, Y4
+	VPSRLD    $0x10, Y4, Y2
 	VPAND     Y13, Y2, Y2
-	VPADDD    Y12, Y1, Y1
-	VPADDD    Y2, Y1, Y1
-	VPSRLD    $0x10, Y1, Y1
-	VPACKUSDW Y1, Y0, Y0
-	VPERMQ    $0xd8, Y0, Y0
-	VMOVDQU   Y0, (DI)
+	VPADDD    Y12, Y4, Y4
+	VPADDD    Y2, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPACKUSDW Y4, Y3, Y3
+	VPERMQ    $0xd8, Y3, Y3
+	VMOVDQU   Y3, (DI)
 	JMP       bf16done7
 
 bf16tie7:

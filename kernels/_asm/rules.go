@@ -682,15 +682,7 @@ func wideTo16AVX2(from, to string) {
 				VCVTPS2PH(U8(0), X5, dst(o+8*k))
 				continue
 			}
-			VMOVDQA(X5, X1)
-			roundBF16(X1, X6, X13, X12, VPAND)
-			if from == "F64" {
-				VPSRLD(U8(16), X5, X6)
-				VPAND(X9, X5, X5)
-				VPCMPGTD(X8, X5, X5) // NaN
-				VPOR(X7, X6, X6)
-				VPBLENDVB(X5, X6, X1, X1)
-			}
+			wideBF16AVX2(X5, X1, X6, from == "F64")
 			VPACKUSDW(X1, X1, X1)
 			VMOVQ(X1, dst(o+8*k))
 		}
@@ -699,6 +691,29 @@ func wideTo16AVX2(from, to string) {
 		body = wideNearestAVX2(from, to, body)
 	}
 	loop(avx2, body, block{16, 16 * bytesOf(from), 32})
+}
+
+// wideBF16AVX2 sets r to BF16FromF32 of the float32 lanes of f, the bfloat16 in each lane's low half;
+// with nan a NaN becomes its top half with 0x40 set, as BF16FromF32 quiets it (from a float64
+// source a lane may be NaN). f and s are clobbered. The constants are wideTo16AVX2's, Y13 = 1,
+// Y12 = 0x7FFF, Y9 = 0x7FFFFFFF, Y8 = 0x7F800000 and Y7 = 0x40, taken at f's size.
+func wideBF16AVX2(f, r, s VecPhysical, nan bool) {
+	c := func(y VecPhysical) VecPhysical {
+		if f.Size() == 16 {
+			return half(y)
+		}
+		return y
+	}
+	VMOVDQA(f, r)
+	roundBF16(r, s, c(Y13), c(Y12), VPAND)
+	if !nan {
+		return
+	}
+	VPSRLD(U8(16), f, s)
+	VPAND(c(Y9), f, f)
+	VPCMPGTD(c(Y8), f, f) // NaN
+	VPOR(c(Y7), s, s)
+	VPBLENDVB(f, s, r, r)
 }
 
 // wideNearestAVX2 returns the AVX2 body of the i32, u32 and f64 kernels of wideTo16AVX2: the 16
@@ -752,22 +767,11 @@ func wideNearestAVX2(from, to string, exact body) body {
 		VPOR(Y3, Y2, Y2)
 		VPTEST(Y2, Y2)
 		JNZ(LabelRef(tie))
-		for _, y := range []VecPhysical{Y0, Y1} {
-			if from != "F64" {
-				roundBF16(y, Y2, Y13, Y12, VPAND)
-				continue
-			}
-			VMOVDQA(y, Y5)
-			roundBF16(y, Y2, Y13, Y12, VPAND)
-			VPSRLD(U8(16), Y5, Y6)
-			VPAND(Y9, Y5, Y5)
-			VPCMPGTD(Y8, Y5, Y5) // NaN
-			VPOR(Y7, Y6, Y6)
-			VPBLENDVB(Y5, Y6, y, y)
-		}
-		VPACKUSDW(Y1, Y0, Y0)
-		VPERMQ(U8(0xD8), Y0, Y0)
-		VMOVDQU(Y0, dst(o))
+		wideBF16AVX2(Y0, Y3, Y2, from == "F64")
+		wideBF16AVX2(Y1, Y4, Y2, from == "F64")
+		VPACKUSDW(Y4, Y3, Y3)
+		VPERMQ(U8(0xD8), Y3, Y3)
+		VMOVDQU(Y3, dst(o))
 		JMP(LabelRef(done))
 		Label(tie)
 		exact(i, o)
