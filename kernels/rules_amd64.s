@@ -40845,6 +40845,10 @@ TEXT ·i32ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 	VMOVDQU64    ·oddWords+0(SB), Z26
 	MOVL         $0x00400000, AX
 	VPBROADCASTD AX, Z25
+	MOVL         $0x00008000, AX
+	VPBROADCASTD AX, Z24
+	MOVL         $0x55555555, AX
+	KMOVD        AX, K5
 	MOVQ         CX, R10
 	ANDQ         $0x0000003f, R10
 	SUBQ         R10, CX
@@ -40854,6 +40858,42 @@ TEXT ·i32ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 
 	PCALIGN	$32
 four:
+	VCVTDQ2PS (SI), Z0
+	VCVTDQ2PS 64(SI), Z3
+	VCVTDQ2PS 128(SI), Z6
+	VCVTDQ2PS 192(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVDQU64 Z1, (DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVDQU64 Z7, 64(DI)
+	JMP       bf16done
+
+bf16odd:
 	VMOVDQU32        (SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2DQ       Z0, Z2
@@ -40894,6 +40934,44 @@ four:
 	VPADDD           Z9, Z10, Z10
 	VPERMT2W         Z10, Z26, Z7
 	VMOVDQU64        Z7, 64(DI)
+
+bf16done:
+	VCVTDQ2PS 256(SI), Z0
+	VCVTDQ2PS 320(SI), Z3
+	VCVTDQ2PS 384(SI), Z6
+	VCVTDQ2PS 448(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd2
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVDQU64 Z1, 128(DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVDQU64 Z7, 192(DI)
+	JMP       bf16done2
+
+bf16odd2:
 	VMOVDQU32        256(SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2DQ       Z0, Z2
@@ -40934,6 +41012,44 @@ four:
 	VPADDD           Z9, Z10, Z10
 	VPERMT2W         Z10, Z26, Z7
 	VMOVDQU64        Z7, 192(DI)
+
+bf16done2:
+	VCVTDQ2PS 512(SI), Z0
+	VCVTDQ2PS 576(SI), Z3
+	VCVTDQ2PS 640(SI), Z6
+	VCVTDQ2PS 704(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd3
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVDQU64 Z1, 256(DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVDQU64 Z7, 320(DI)
+	JMP       bf16done3
+
+bf16odd3:
 	VMOVDQU32        512(SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2DQ       Z0, Z2
@@ -40974,6 +41090,44 @@ four:
 	VPADDD           Z9, Z10, Z10
 	VPERMT2W         Z10, Z26, Z7
 	VMOVDQU64        Z7, 320(DI)
+
+bf16done3:
+	VCVTDQ2PS 768(SI), Z0
+	VCVTDQ2PS 832(SI), Z3
+	VCVTDQ2PS 896(SI), Z6
+	VCVTDQ2PS 960(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd4
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVDQU64 Z1, 384(DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVDQU64 Z7, 448(DI)
+	JMP       bf16done4
+
+bf16odd4:
 	VMOVDQU32        768(SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2DQ       Z0, Z2
@@ -41014,16 +41168,54 @@ four:
 	VPADDD           Z9, Z10, Z10
 	VPERMT2W         Z10, Z26, Z7
 	VMOVDQU64        Z7, 448(DI)
-	ADDQ             $0x00000400, SI
-	ADDQ             $0x00000200, DI
-	SUBQ             $0x00000100, CX
-	CMPQ             CX, $0x00000100
-	JAE              four
-	TESTQ            CX, CX
-	JZ               tail
+
+bf16done4:
+	ADDQ  $0x00000400, SI
+	ADDQ  $0x00000200, DI
+	SUBQ  $0x00000100, CX
+	CMPQ  CX, $0x00000100
+	JAE   four
+	TESTQ CX, CX
+	JZ    tail
 
 	PCALIGN	$32
 single:
+	VCVTDQ2PS (SI), Z0
+	VCVTDQ2PS 64(SI), Z3
+	VCVTDQ2PS 128(SI), Z6
+	VCVTDQ2PS 192(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd5
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVDQU64 Z1, (DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVDQU64 Z7, 64(DI)
+	JMP       bf16done5
+
+bf16odd5:
 	VMOVDQU32        (SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2DQ       Z0, Z2
@@ -41064,29 +41256,67 @@ single:
 	VPADDD           Z9, Z10, Z10
 	VPERMT2W         Z10, Z26, Z7
 	VMOVDQU64        Z7, 64(DI)
-	ADDQ             $0x00000100, SI
-	ADDQ             $0x00000080, DI
-	SUBQ             $0x00000040, CX
-	JNZ              single
+
+bf16done5:
+	ADDQ $0x00000100, SI
+	ADDQ $0x00000080, DI
+	SUBQ $0x00000040, CX
+	JNZ  single
 
 tail:
-	TESTQ            R10, R10
-	JZ               done
-	CMPQ             n+48(FP), $0x00000040
-	JB               frame
-	MOVQ             $0x00000040, BX
-	SUBQ             R10, BX
-	MOVQ             BX, AX
-	IMUL3Q           $0x00000020, AX, AX
-	IMUL3Q           $0x00000010, BX, BX
-	MOVQ             AX, DX
-	ORQ              BX, DX
-	TESTQ            $0x00000007, DX
-	JNZ              frame
-	SHRQ             $0x03, AX
-	SHRQ             $0x03, BX
-	SUBQ             AX, SI
-	SUBQ             BX, DI
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000040
+	JB        frame
+	MOVQ      $0x00000040, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000020, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VCVTDQ2PS (SI), Z0
+	VCVTDQ2PS 64(SI), Z3
+	VCVTDQ2PS 128(SI), Z6
+	VCVTDQ2PS 192(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd6
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVDQU64 Z1, (DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVDQU64 Z7, 64(DI)
+	JMP       bf16done6
+
+bf16odd6:
 	VMOVDQU32        (SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2DQ       Z0, Z2
@@ -41127,7 +41357,9 @@ tail:
 	VPADDD           Z9, Z10, Z10
 	VPERMT2W         Z10, Z26, Z7
 	VMOVDQU64        Z7, 64(DI)
-	JMP              done
+
+bf16done6:
+	JMP done
 
 frame:
 	MOVQ   R10, BX
@@ -41156,9 +41388,45 @@ copypart:
 	VMOVDQU64  Z0, (R8)(AX*1)
 
 copied:
-	MOVQ             DI, R11
-	MOVQ             R8, SI
-	LEAQ             256(SP), DI
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VCVTDQ2PS (SI), Z0
+	VCVTDQ2PS 64(SI), Z3
+	VCVTDQ2PS 128(SI), Z6
+	VCVTDQ2PS 192(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd7
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVDQU64 Z1, (DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVDQU64 Z7, 64(DI)
+	JMP       bf16done7
+
+bf16odd7:
 	VMOVDQU32        (SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2DQ       Z0, Z2
@@ -41199,11 +41467,13 @@ copied:
 	VPADDD           Z9, Z10, Z10
 	VPERMT2W         Z10, Z26, Z7
 	VMOVDQU64        Z7, 64(DI)
-	MOVQ             R10, BX
-	IMUL3Q           $0x00000010, BX, BX
-	ADDQ             $0x00000007, BX
-	SHRQ             $0x03, BX
-	XORQ             AX, AX
+
+bf16done7:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	XORQ   AX, AX
 
 copy642:
 	MOVQ      BX, DX
@@ -42312,6 +42582,10 @@ TEXT ·u32ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 	VMOVDQU64    ·oddWords+0(SB), Z26
 	MOVL         $0x00400000, AX
 	VPBROADCASTD AX, Z25
+	MOVL         $0x00008000, AX
+	VPBROADCASTD AX, Z24
+	MOVL         $0x55555555, AX
+	KMOVD        AX, K5
 	MOVQ         CX, R10
 	ANDQ         $0x0000003f, R10
 	SUBQ         R10, CX
@@ -42321,6 +42595,42 @@ TEXT ·u32ToBF16ONNXAVX512(SB), NOSPLIT, $512-56
 
 	PCALIGN	$32
 four:
+	VCVTUDQ2PS (SI), Z0
+	VCVTUDQ2PS 64(SI), Z3
+	VCVTUDQ2PS 128(SI), Z6
+	VCVTUDQ2PS 192(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVDQU64  Z1, (DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVDQU64  Z7, 64(DI)
+	JMP        bf16done
+
+bf16odd:
 	VMOVDQU32         (SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2UDQ       Z0, Z2
@@ -42361,6 +42671,44 @@ four:
 	VPADDD            Z9, Z10, Z10
 	VPERMT2W          Z10, Z26, Z7
 	VMOVDQU64         Z7, 64(DI)
+
+bf16done:
+	VCVTUDQ2PS 256(SI), Z0
+	VCVTUDQ2PS 320(SI), Z3
+	VCVTUDQ2PS 384(SI), Z6
+	VCVTUDQ2PS 448(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd2
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVDQU64  Z1, 128(DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVDQU64  Z7, 192(DI)
+	JMP        bf16done2
+
+bf16odd2:
 	VMOVDQU32         256(SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2UDQ       Z0, Z2
@@ -42401,6 +42749,44 @@ four:
 	VPADDD            Z9, Z10, Z10
 	VPERMT2W          Z10, Z26, Z7
 	VMOVDQU64         Z7, 192(DI)
+
+bf16done2:
+	VCVTUDQ2PS 512(SI), Z0
+	VCVTUDQ2PS 576(SI), Z3
+	VCVTUDQ2PS 640(SI), Z6
+	VCVTUDQ2PS 704(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd3
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVDQU64  Z1, 256(DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVDQU64  Z7, 320(DI)
+	JMP        bf16done3
+
+bf16odd3:
 	VMOVDQU32         512(SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2UDQ       Z0, Z2
@@ -42441,6 +42827,44 @@ four:
 	VPADDD            Z9, Z10, Z10
 	VPERMT2W          Z10, Z26, Z7
 	VMOVDQU64         Z7, 320(DI)
+
+bf16done3:
+	VCVTUDQ2PS 768(SI), Z0
+	VCVTUDQ2PS 832(SI), Z3
+	VCVTUDQ2PS 896(SI), Z6
+	VCVTUDQ2PS 960(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd4
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVDQU64  Z1, 384(DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVDQU64  Z7, 448(DI)
+	JMP        bf16done4
+
+bf16odd4:
 	VMOVDQU32         768(SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2UDQ       Z0, Z2
@@ -42481,16 +42905,54 @@ four:
 	VPADDD            Z9, Z10, Z10
 	VPERMT2W          Z10, Z26, Z7
 	VMOVDQU64         Z7, 448(DI)
-	ADDQ              $0x00000400, SI
-	ADDQ              $0x00000200, DI
-	SUBQ              $0x00000100, CX
-	CMPQ              CX, $0x00000100
-	JAE               four
-	TESTQ             CX, CX
-	JZ                tail
+
+bf16done4:
+	ADDQ  $0x00000400, SI
+	ADDQ  $0x00000200, DI
+	SUBQ  $0x00000100, CX
+	CMPQ  CX, $0x00000100
+	JAE   four
+	TESTQ CX, CX
+	JZ    tail
 
 	PCALIGN	$32
 single:
+	VCVTUDQ2PS (SI), Z0
+	VCVTUDQ2PS 64(SI), Z3
+	VCVTUDQ2PS 128(SI), Z6
+	VCVTUDQ2PS 192(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd5
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVDQU64  Z1, (DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVDQU64  Z7, 64(DI)
+	JMP        bf16done5
+
+bf16odd5:
 	VMOVDQU32         (SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2UDQ       Z0, Z2
@@ -42531,29 +42993,67 @@ single:
 	VPADDD            Z9, Z10, Z10
 	VPERMT2W          Z10, Z26, Z7
 	VMOVDQU64         Z7, 64(DI)
-	ADDQ              $0x00000100, SI
-	ADDQ              $0x00000080, DI
-	SUBQ              $0x00000040, CX
-	JNZ               single
+
+bf16done5:
+	ADDQ $0x00000100, SI
+	ADDQ $0x00000080, DI
+	SUBQ $0x00000040, CX
+	JNZ  single
 
 tail:
-	TESTQ             R10, R10
-	JZ                done
-	CMPQ              n+48(FP), $0x00000040
-	JB                frame
-	MOVQ              $0x00000040, BX
-	SUBQ              R10, BX
-	MOVQ              BX, AX
-	IMUL3Q            $0x00000020, AX, AX
-	IMUL3Q            $0x00000010, BX, BX
-	MOVQ              AX, DX
-	ORQ               BX, DX
-	TESTQ             $0x00000007, DX
-	JNZ               frame
-	SHRQ              $0x03, AX
-	SHRQ              $0x03, BX
-	SUBQ              AX, SI
-	SUBQ              BX, DI
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000040
+	JB         frame
+	MOVQ       $0x00000040, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000020, AX, AX
+	IMUL3Q     $0x00000010, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VCVTUDQ2PS (SI), Z0
+	VCVTUDQ2PS 64(SI), Z3
+	VCVTUDQ2PS 128(SI), Z6
+	VCVTUDQ2PS 192(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd6
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVDQU64  Z1, (DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVDQU64  Z7, 64(DI)
+	JMP        bf16done6
+
+bf16odd6:
 	VMOVDQU32         (SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2UDQ       Z0, Z2
@@ -42594,7 +43094,9 @@ tail:
 	VPADDD            Z9, Z10, Z10
 	VPERMT2W          Z10, Z26, Z7
 	VMOVDQU64         Z7, 64(DI)
-	JMP               done
+
+bf16done6:
+	JMP done
 
 frame:
 	MOVQ   R10, BX
@@ -42623,9 +43125,45 @@ copypart:
 	VMOVDQU64  Z0, (R8)(AX*1)
 
 copied:
-	MOVQ              DI, R11
-	MOVQ              R8, SI
-	LEAQ              256(SP), DI
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VCVTUDQ2PS (SI), Z0
+	VCVTUDQ2PS 64(SI), Z3
+	VCVTUDQ2PS 128(SI), Z6
+	VCVTUDQ2PS 192(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd7
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVDQU64  Z1, (DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVDQU64  Z7, 64(DI)
+	JMP        bf16done7
+
+bf16odd7:
 	VMOVDQU32         (SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2UDQ       Z0, Z2
@@ -42666,11 +43204,13 @@ copied:
 	VPADDD            Z9, Z10, Z10
 	VPERMT2W          Z10, Z26, Z7
 	VMOVDQU64         Z7, 64(DI)
-	MOVQ              R10, BX
-	IMUL3Q            $0x00000010, BX, BX
-	ADDQ              $0x00000007, BX
-	SHRQ              $0x03, BX
-	XORQ              AX, AX
+
+bf16done7:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	XORQ   AX, AX
 
 copy642:
 	MOVQ      BX, DX
@@ -49806,6 +50346,10 @@ TEXT ·i32ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 	VMOVDQU64    ·oddWords+0(SB), Z26
 	MOVL         $0x00400000, AX
 	VPBROADCASTD AX, Z25
+	MOVL         $0x00008000, AX
+	VPBROADCASTD AX, Z24
+	MOVL         $0x55555555, AX
+	KMOVD        AX, K5
 	MOVQ         CX, R10
 	ANDQ         $0x0000003f, R10
 	SUBQ         R10, CX
@@ -49815,6 +50359,42 @@ TEXT ·i32ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 
 	PCALIGN	$32
 four:
+	VCVTDQ2PS (SI), Z0
+	VCVTDQ2PS 64(SI), Z3
+	VCVTDQ2PS 128(SI), Z6
+	VCVTDQ2PS 192(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVDQU64 Z1, (DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVDQU64 Z7, 64(DI)
+	JMP       bf16done
+
+bf16odd:
 	VMOVDQU32        (SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2DQ       Z0, Z2
@@ -49855,6 +50435,44 @@ four:
 	VPADDD           Z9, Z10, Z10
 	VPERMT2W         Z10, Z26, Z7
 	VMOVDQU64        Z7, 64(DI)
+
+bf16done:
+	VCVTDQ2PS 256(SI), Z0
+	VCVTDQ2PS 320(SI), Z3
+	VCVTDQ2PS 384(SI), Z6
+	VCVTDQ2PS 448(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd2
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVDQU64 Z1, 128(DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVDQU64 Z7, 192(DI)
+	JMP       bf16done2
+
+bf16odd2:
 	VMOVDQU32        256(SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2DQ       Z0, Z2
@@ -49895,6 +50513,44 @@ four:
 	VPADDD           Z9, Z10, Z10
 	VPERMT2W         Z10, Z26, Z7
 	VMOVDQU64        Z7, 192(DI)
+
+bf16done2:
+	VCVTDQ2PS 512(SI), Z0
+	VCVTDQ2PS 576(SI), Z3
+	VCVTDQ2PS 640(SI), Z6
+	VCVTDQ2PS 704(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd3
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVDQU64 Z1, 256(DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVDQU64 Z7, 320(DI)
+	JMP       bf16done3
+
+bf16odd3:
 	VMOVDQU32        512(SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2DQ       Z0, Z2
@@ -49935,6 +50591,44 @@ four:
 	VPADDD           Z9, Z10, Z10
 	VPERMT2W         Z10, Z26, Z7
 	VMOVDQU64        Z7, 320(DI)
+
+bf16done3:
+	VCVTDQ2PS 768(SI), Z0
+	VCVTDQ2PS 832(SI), Z3
+	VCVTDQ2PS 896(SI), Z6
+	VCVTDQ2PS 960(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd4
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVDQU64 Z1, 384(DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVDQU64 Z7, 448(DI)
+	JMP       bf16done4
+
+bf16odd4:
 	VMOVDQU32        768(SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2DQ       Z0, Z2
@@ -49975,16 +50669,54 @@ four:
 	VPADDD           Z9, Z10, Z10
 	VPERMT2W         Z10, Z26, Z7
 	VMOVDQU64        Z7, 448(DI)
-	ADDQ             $0x00000400, SI
-	ADDQ             $0x00000200, DI
-	SUBQ             $0x00000100, CX
-	CMPQ             CX, $0x00000100
-	JAE              four
-	TESTQ            CX, CX
-	JZ               tail
+
+bf16done4:
+	ADDQ  $0x00000400, SI
+	ADDQ  $0x00000200, DI
+	SUBQ  $0x00000100, CX
+	CMPQ  CX, $0x00000100
+	JAE   four
+	TESTQ CX, CX
+	JZ    tail
 
 	PCALIGN	$32
 single:
+	VCVTDQ2PS (SI), Z0
+	VCVTDQ2PS 64(SI), Z3
+	VCVTDQ2PS 128(SI), Z6
+	VCVTDQ2PS 192(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd5
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVDQU64 Z1, (DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVDQU64 Z7, 64(DI)
+	JMP       bf16done5
+
+bf16odd5:
 	VMOVDQU32        (SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2DQ       Z0, Z2
@@ -50025,29 +50757,67 @@ single:
 	VPADDD           Z9, Z10, Z10
 	VPERMT2W         Z10, Z26, Z7
 	VMOVDQU64        Z7, 64(DI)
-	ADDQ             $0x00000100, SI
-	ADDQ             $0x00000080, DI
-	SUBQ             $0x00000040, CX
-	JNZ              single
+
+bf16done5:
+	ADDQ $0x00000100, SI
+	ADDQ $0x00000080, DI
+	SUBQ $0x00000040, CX
+	JNZ  single
 
 tail:
-	TESTQ            R10, R10
-	JZ               done
-	CMPQ             n+48(FP), $0x00000040
-	JB               frame
-	MOVQ             $0x00000040, BX
-	SUBQ             R10, BX
-	MOVQ             BX, AX
-	IMUL3Q           $0x00000020, AX, AX
-	IMUL3Q           $0x00000010, BX, BX
-	MOVQ             AX, DX
-	ORQ              BX, DX
-	TESTQ            $0x00000007, DX
-	JNZ              frame
-	SHRQ             $0x03, AX
-	SHRQ             $0x03, BX
-	SUBQ             AX, SI
-	SUBQ             BX, DI
+	TESTQ     R10, R10
+	JZ        done
+	CMPQ      n+48(FP), $0x00000040
+	JB        frame
+	MOVQ      $0x00000040, BX
+	SUBQ      R10, BX
+	MOVQ      BX, AX
+	IMUL3Q    $0x00000020, AX, AX
+	IMUL3Q    $0x00000010, BX, BX
+	MOVQ      AX, DX
+	ORQ       BX, DX
+	TESTQ     $0x00000007, DX
+	JNZ       frame
+	SHRQ      $0x03, AX
+	SHRQ      $0x03, BX
+	SUBQ      AX, SI
+	SUBQ      BX, DI
+	VCVTDQ2PS (SI), Z0
+	VCVTDQ2PS 64(SI), Z3
+	VCVTDQ2PS 128(SI), Z6
+	VCVTDQ2PS 192(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd6
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVDQU64 Z1, (DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVDQU64 Z7, 64(DI)
+	JMP       bf16done6
+
+bf16odd6:
 	VMOVDQU32        (SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2DQ       Z0, Z2
@@ -50088,7 +50858,9 @@ tail:
 	VPADDD           Z9, Z10, Z10
 	VPERMT2W         Z10, Z26, Z7
 	VMOVDQU64        Z7, 64(DI)
-	JMP              done
+
+bf16done6:
+	JMP done
 
 frame:
 	MOVQ   R10, BX
@@ -50117,9 +50889,45 @@ copypart:
 	VMOVDQU64  Z0, (R8)(AX*1)
 
 copied:
-	MOVQ             DI, R11
-	MOVQ             R8, SI
-	LEAQ             256(SP), DI
+	MOVQ      DI, R11
+	MOVQ      R8, SI
+	LEAQ      256(SP), DI
+	VCVTDQ2PS (SI), Z0
+	VCVTDQ2PS 64(SI), Z3
+	VCVTDQ2PS 128(SI), Z6
+	VCVTDQ2PS 192(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd7
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVDQU64 Z1, (DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVDQU64 Z7, 64(DI)
+	JMP       bf16done7
+
+bf16odd7:
 	VMOVDQU32        (SI), Z1
 	VCVTDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2DQ       Z0, Z2
@@ -50160,11 +50968,13 @@ copied:
 	VPADDD           Z9, Z10, Z10
 	VPERMT2W         Z10, Z26, Z7
 	VMOVDQU64        Z7, 64(DI)
-	MOVQ             R10, BX
-	IMUL3Q           $0x00000010, BX, BX
-	ADDQ             $0x00000007, BX
-	SHRQ             $0x03, BX
-	XORQ             AX, AX
+
+bf16done7:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	XORQ   AX, AX
 
 copy642:
 	MOVQ      BX, DX
@@ -51273,6 +52083,10 @@ TEXT ·u32ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 	VMOVDQU64    ·oddWords+0(SB), Z26
 	MOVL         $0x00400000, AX
 	VPBROADCASTD AX, Z25
+	MOVL         $0x00008000, AX
+	VPBROADCASTD AX, Z24
+	MOVL         $0x55555555, AX
+	KMOVD        AX, K5
 	MOVQ         CX, R10
 	ANDQ         $0x0000003f, R10
 	SUBQ         R10, CX
@@ -51282,6 +52096,42 @@ TEXT ·u32ToBF16MLDtypesAVX512(SB), NOSPLIT, $512-56
 
 	PCALIGN	$32
 four:
+	VCVTUDQ2PS (SI), Z0
+	VCVTUDQ2PS 64(SI), Z3
+	VCVTUDQ2PS 128(SI), Z6
+	VCVTUDQ2PS 192(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVDQU64  Z1, (DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVDQU64  Z7, 64(DI)
+	JMP        bf16done
+
+bf16odd:
 	VMOVDQU32         (SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2UDQ       Z0, Z2
@@ -51322,6 +52172,44 @@ four:
 	VPADDD            Z9, Z10, Z10
 	VPERMT2W          Z10, Z26, Z7
 	VMOVDQU64         Z7, 64(DI)
+
+bf16done:
+	VCVTUDQ2PS 256(SI), Z0
+	VCVTUDQ2PS 320(SI), Z3
+	VCVTUDQ2PS 384(SI), Z6
+	VCVTUDQ2PS 448(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd2
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVDQU64  Z1, 128(DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVDQU64  Z7, 192(DI)
+	JMP        bf16done2
+
+bf16odd2:
 	VMOVDQU32         256(SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2UDQ       Z0, Z2
@@ -51362,6 +52250,44 @@ four:
 	VPADDD            Z9, Z10, Z10
 	VPERMT2W          Z10, Z26, Z7
 	VMOVDQU64         Z7, 192(DI)
+
+bf16done2:
+	VCVTUDQ2PS 512(SI), Z0
+	VCVTUDQ2PS 576(SI), Z3
+	VCVTUDQ2PS 640(SI), Z6
+	VCVTUDQ2PS 704(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd3
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVDQU64  Z1, 256(DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVDQU64  Z7, 320(DI)
+	JMP        bf16done3
+
+bf16odd3:
 	VMOVDQU32         512(SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2UDQ       Z0, Z2
@@ -51402,6 +52328,44 @@ four:
 	VPADDD            Z9, Z10, Z10
 	VPERMT2W          Z10, Z26, Z7
 	VMOVDQU64         Z7, 320(DI)
+
+bf16done3:
+	VCVTUDQ2PS 768(SI), Z0
+	VCVTUDQ2PS 832(SI), Z3
+	VCVTUDQ2PS 896(SI), Z6
+	VCVTUDQ2PS 960(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd4
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVDQU64  Z1, 384(DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVDQU64  Z7, 448(DI)
+	JMP        bf16done4
+
+bf16odd4:
 	VMOVDQU32         768(SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2UDQ       Z0, Z2
@@ -51442,16 +52406,54 @@ four:
 	VPADDD            Z9, Z10, Z10
 	VPERMT2W          Z10, Z26, Z7
 	VMOVDQU64         Z7, 448(DI)
-	ADDQ              $0x00000400, SI
-	ADDQ              $0x00000200, DI
-	SUBQ              $0x00000100, CX
-	CMPQ              CX, $0x00000100
-	JAE               four
-	TESTQ             CX, CX
-	JZ                tail
+
+bf16done4:
+	ADDQ  $0x00000400, SI
+	ADDQ  $0x00000200, DI
+	SUBQ  $0x00000100, CX
+	CMPQ  CX, $0x00000100
+	JAE   four
+	TESTQ CX, CX
+	JZ    tail
 
 	PCALIGN	$32
 single:
+	VCVTUDQ2PS (SI), Z0
+	VCVTUDQ2PS 64(SI), Z3
+	VCVTUDQ2PS 128(SI), Z6
+	VCVTUDQ2PS 192(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd5
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVDQU64  Z1, (DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVDQU64  Z7, 64(DI)
+	JMP        bf16done5
+
+bf16odd5:
 	VMOVDQU32         (SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2UDQ       Z0, Z2
@@ -51492,29 +52494,67 @@ single:
 	VPADDD            Z9, Z10, Z10
 	VPERMT2W          Z10, Z26, Z7
 	VMOVDQU64         Z7, 64(DI)
-	ADDQ              $0x00000100, SI
-	ADDQ              $0x00000080, DI
-	SUBQ              $0x00000040, CX
-	JNZ               single
+
+bf16done5:
+	ADDQ $0x00000100, SI
+	ADDQ $0x00000080, DI
+	SUBQ $0x00000040, CX
+	JNZ  single
 
 tail:
-	TESTQ             R10, R10
-	JZ                done
-	CMPQ              n+48(FP), $0x00000040
-	JB                frame
-	MOVQ              $0x00000040, BX
-	SUBQ              R10, BX
-	MOVQ              BX, AX
-	IMUL3Q            $0x00000020, AX, AX
-	IMUL3Q            $0x00000010, BX, BX
-	MOVQ              AX, DX
-	ORQ               BX, DX
-	TESTQ             $0x00000007, DX
-	JNZ               frame
-	SHRQ              $0x03, AX
-	SHRQ              $0x03, BX
-	SUBQ              AX, SI
-	SUBQ              BX, DI
+	TESTQ      R10, R10
+	JZ         done
+	CMPQ       n+48(FP), $0x00000040
+	JB         frame
+	MOVQ       $0x00000040, BX
+	SUBQ       R10, BX
+	MOVQ       BX, AX
+	IMUL3Q     $0x00000020, AX, AX
+	IMUL3Q     $0x00000010, BX, BX
+	MOVQ       AX, DX
+	ORQ        BX, DX
+	TESTQ      $0x00000007, DX
+	JNZ        frame
+	SHRQ       $0x03, AX
+	SHRQ       $0x03, BX
+	SUBQ       AX, SI
+	SUBQ       BX, DI
+	VCVTUDQ2PS (SI), Z0
+	VCVTUDQ2PS 64(SI), Z3
+	VCVTUDQ2PS 128(SI), Z6
+	VCVTUDQ2PS 192(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd6
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVDQU64  Z1, (DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVDQU64  Z7, 64(DI)
+	JMP        bf16done6
+
+bf16odd6:
 	VMOVDQU32         (SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2UDQ       Z0, Z2
@@ -51555,7 +52595,9 @@ tail:
 	VPADDD            Z9, Z10, Z10
 	VPERMT2W          Z10, Z26, Z7
 	VMOVDQU64         Z7, 64(DI)
-	JMP               done
+
+bf16done6:
+	JMP done
 
 frame:
 	MOVQ   R10, BX
@@ -51584,9 +52626,45 @@ copypart:
 	VMOVDQU64  Z0, (R8)(AX*1)
 
 copied:
-	MOVQ              DI, R11
-	MOVQ              R8, SI
-	LEAQ              256(SP), DI
+	MOVQ       DI, R11
+	MOVQ       R8, SI
+	LEAQ       256(SP), DI
+	VCVTUDQ2PS (SI), Z0
+	VCVTUDQ2PS 64(SI), Z3
+	VCVTUDQ2PS 128(SI), Z6
+	VCVTUDQ2PS 192(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd7
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVDQU64  Z1, (DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVDQU64  Z7, 64(DI)
+	JMP        bf16done7
+
+bf16odd7:
 	VMOVDQU32         (SI), Z1
 	VCVTUDQ2PS.RZ_SAE Z1, Z0
 	VCVTTPS2UDQ       Z0, Z2
@@ -51627,11 +52705,13 @@ copied:
 	VPADDD            Z9, Z10, Z10
 	VPERMT2W          Z10, Z26, Z7
 	VMOVDQU64         Z7, 64(DI)
-	MOVQ              R10, BX
-	IMUL3Q            $0x00000010, BX, BX
-	ADDQ              $0x00000007, BX
-	SHRQ              $0x03, BX
-	XORQ              AX, AX
+
+bf16done7:
+	MOVQ   R10, BX
+	IMUL3Q $0x00000010, BX, BX
+	ADDQ   $0x00000007, BX
+	SHRQ   $0x03, BX
+	XORQ   AX, AX
 
 copy642:
 	MOVQ      BX, DX

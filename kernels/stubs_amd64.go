@@ -3164,6 +3164,10 @@ func i32ToBF16ONNXAVX2(dst, src []byte, n int)
 // binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
 // binary16 overflows.
 //
+// A block first converts to float32 rounded to nearest even; only a block where one of those
+// float32 is a midpoint of bfloat16 (low half 0x8000), where two roundings to nearest may differ
+// from one, is converted again through float32 rounded to odd.
+//
 //go:noescape
 func i32ToBF16ONNXAVX512(dst, src []byte, n int)
 
@@ -3198,6 +3202,10 @@ func u32ToBF16ONNXAVX2(dst, src []byte, n int)
 // rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
 // binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
 // binary16 overflows.
+//
+// A block first converts to float32 rounded to nearest even; only a block where one of those
+// float32 is a midpoint of bfloat16 (low half 0x8000), where two roundings to nearest may differ
+// from one, is converted again through float32 rounded to odd.
 //
 //go:noescape
 func u32ToBF16ONNXAVX512(dst, src []byte, n int)
@@ -3406,6 +3414,10 @@ func i32ToBF16MLDtypesAVX2(dst, src []byte, n int)
 // binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
 // binary16 overflows.
 //
+// A block first converts to float32 rounded to nearest even; only a block where one of those
+// float32 is a midpoint of bfloat16 (low half 0x8000), where two roundings to nearest may differ
+// from one, is converted again through float32 rounded to odd.
+//
 //go:noescape
 func i32ToBF16MLDtypesAVX512(dst, src []byte, n int)
 
@@ -3440,6 +3452,10 @@ func u32ToBF16MLDtypesAVX2(dst, src []byte, n int)
 // rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
 // binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
 // binary16 overflows.
+//
+// A block first converts to float32 rounded to nearest even; only a block where one of those
+// float32 is a midpoint of bfloat16 (low half 0x8000), where two roundings to nearest may differ
+// from one, is converted again through float32 rounded to odd.
 //
 //go:noescape
 func u32ToBF16MLDtypesAVX512(dst, src []byte, n int)

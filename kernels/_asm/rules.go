@@ -443,7 +443,7 @@ func wideKernels(r row) {
 		return
 	}
 	doc := []string{wideDoc}
-	if bytesOf(r.from) == 8 && r.to == "BF16" {
+	if r.to == "BF16" {
 		doc = append(doc, wideTieDoc)
 	}
 	add(&kernel{name: pairName(r.from, r.to, r.rules+"AVX512"), isa: avx512, from: r.from, to: r.to, rules: r.rules,
@@ -457,8 +457,8 @@ const wideDoc = "It converts to float32 truncating (embedded round-toward-zero),
 	"even on the float32 bits with NaN quieted (BF16FromF32). An int32 to binary16 needs no rounding to odd: " +
 	"the float32 of an int32 is exact up to 2^24, beyond which binary16 overflows."
 
-// wideTieDoc says how the AVX-512 kernels from 64-bit sources to bfloat16 take the rounding to odd
-// only where it matters.
+// wideTieDoc says how the AVX-512 kernels to bfloat16 take the rounding to odd only where it
+// matters.
 const wideTieDoc = "A block first converts to float32 rounded to nearest even; only a block where one of those float32 " +
 	"is a midpoint of bfloat16 (low half 0x8000), where two roundings to nearest may differ from one, is converted " +
 	"again through float32 rounded to odd."
@@ -623,7 +623,49 @@ func wideTo16AVX512(from, to string) {
 			}
 		}
 	}
+	if !wide && to == "BF16" {
+		body = nearestBF16AVX512(from, body, round)
+	}
 	loop(avx512, body, block{4 * lanes, 4 * lanes * bytesOf(from), 4 * lanes * 2})
+}
+
+// nearestBF16AVX512 returns the AVX-512 body of the i32 and u32 → bf16 kernels of
+// wideTo16AVX512: the 64 elements converted to float32 rounded to nearest even (VCVTDQ2PS,
+// VCVTUDQ2PS), which gives the one rounding's bfloat16 unless a float32 lands on a bfloat16
+// midpoint (low half 0x8000, found by a word compare with Z24 kept by K5); a block holding one
+// (exact ties among them) takes exact, the rounding to odd. round is wideTo16AVX512's.
+func nearestBF16AVX512(from string, exact body, round func(y, t VecPhysical)) body {
+	bcastD(0x8000, Z24)
+	MOVL(U32(0x55555555), EAX)
+	KMOVD(EAX, K5)
+	return func(i, o int) {
+		odd, done := label("bf16odd"), label("bf16done")
+		for k := range 4 {
+			if from == "I32" {
+				VCVTDQ2PS(src(i+64*k), zs[3*k])
+			} else {
+				VCVTUDQ2PS(src(i+64*k), zs[3*k])
+			}
+		}
+		VPCMPEQW(Z24, Z0, K3)
+		for _, z := range []VecPhysical{Z3, Z6, Z9} {
+			VPCMPEQW(Z24, z, K4)
+			KORD(K3, K4, K3)
+		}
+		KTESTD(K5, K3)
+		JNZ(LabelRef(odd))
+		for k := range 4 {
+			round(zs[3*k], zs[3*k+1])
+			if k%2 == 1 {
+				VPERMT2W(zs[3*k+1], Z26, zs[3*(k-1)+1])
+				VMOVDQU64(zs[3*(k-1)+1], dst(o+(k-1)*32))
+			}
+		}
+		JMP(LabelRef(done))
+		Label(odd)
+		exact(i, o)
+		Label(done)
+	}
 }
 
 // wideDocAVX2 says how the AVX2 kernels of wideKernels compute their loop.
