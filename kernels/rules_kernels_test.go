@@ -15,11 +15,16 @@ import (
 	"github.com/convertpromote/convertpromote/element"
 )
 
-// ruleKernelPaths returns the SIMD paths this CPU runs that have a kernel for the row.
+// ruleKernelPaths returns the SIMD paths this CPU runs that have a kernel for the row: its own,
+// or for an openvino row the registry's kernel of the pair.
 func ruleKernelPaths(r ruleRow) []Path {
+	own := r.paths
+	if reg := registryRow(r.from, r.to); r.openvino && reg != nil {
+		own |= reg.paths
+	}
 	var ps []Path
 	for _, p := range Paths() {
-		if p != Generic && r.paths.has(p) {
+		if p != Generic && own.has(p) {
 			ps = append(ps, p)
 		}
 	}
