@@ -512,42 +512,12 @@ func f8EncodeAVX512() {
 			loop(avx512, f32f8, block{64, 256, 64})
 		}})
 
-	// e4m3Fast is toF8 for magnitudes in the normal f8e4m3 range, high byte M = H&0x7F from 0x24
-	// to 0x5E (2^-6 ≤ |h| < 448): there the code is c = 2M - 0x40 + [L > 0x40] + [L > 0xBF], so
-	// D = H + (M - 0x40) + the two steps is c with the sign bit of H. The unsigned maximum of M -
-	// 0x24 (modulo 256) goes into Z6 (every M was in range when it is at most 0x3A, Z24).
-	// Constants: Z17 = 0x7F, Z18 = 0x24, Z19 = 0x1C, Z20 = 0x40, Z25 = 0xBF, Z23 = 0xFF (bytes).
 	add(&kernel{name: "f16ToF8e4m3AVX512", isa: avx512, from: "F16", to: "F8E4M3",
 		doc: []string{lookupDoc + " Groups of 256 elements whose magnitudes are all in the normal f8e4m3 range take the normal rule alone."},
 		body: func() {
 			toF8Consts("lutE4m3Enc", 0xBFBFBFBF)
-			bcastD(0x7F7F7F7F, Z17)
-			bcastD(0x24242424, Z18)
-			bcastD(0x1C1C1C1C, Z19)
-			bcastD(0x40404040, Z20)
-			bcastD(0x3A3A3A3A, Z24)
-			loopFast(avx512, fastRoute{
-				fast: func(i, o int) {
-					VMOVDQU64(src(i), Z0)
-					VMOVDQU64(src(i+64), Z1)
-					toF8Split()
-					VPANDD(Z17, Z0, Z3)
-					VPSUBB(Z18, Z3, Z3)
-					VPMAXUB(Z3, Z6, Z6)
-					VPSUBB(Z19, Z3, Z3)
-					VPCMPUB(U8(6), Z20, Z2, K1)
-					VPCMPUB(U8(6), Z25, Z2, K2)
-					VPSUBB(Z23, Z3, K1, Z3)
-					VPSUBB(Z23, Z3, K2, Z3)
-					VPADDB(Z0, Z3, Z3)
-					VMOVDQU64(Z3, dst(o))
-				},
-				ok: func() {
-					VPCMPUB(U8(6), Z24, Z6, K1)
-					KORTESTQ(K1, K1)
-				},
-				consts: func() { VPXORD(Z6, Z6, Z6) },
-			}, func(i, o int) {
+			e4m3NormalConsts()
+			loopFast(avx512, e4m3Normal(false), func(i, o int) {
 				VMOVDQU64(src(i), Z0)
 				VMOVDQU64(src(i+64), Z1)
 				toF8()
@@ -555,18 +525,6 @@ func f8EncodeAVX512() {
 			}, nil, block{64, 128, 64})
 		}})
 
-	// toE5M2Consts: Z15 = 0x7FFF, Z14 = 0x7C00, Z13 = 0x7F, Z12 = 1, Z11 = 0x0200, Z16 = 0x0100
-	// (words), Z10 = the byte indices 1, 3, …, 127 (the high bytes of the words of two
-	// registers).
-	toE5M2Consts := func() {
-		bcastW(0x7FFF, Z15)
-		bcastW(0x7C00, Z14)
-		bcastW(0x7F, Z13)
-		bcastW(1, Z12)
-		bcastW(0x200, Z11)
-		bcastW(0x100, Z16)
-		VMOVDQU64(sym("oddBytes", 0), Z10)
-	}
 	// toE5M2 rounds the 32 binary16 words in r to f8e5m2 in the high byte of each word: NaN
 	// lanes (|h| > 0x7C00) become h | 0x0200 (the quieted NaN), the others h + 0x7F + ((h>>8)&1).
 	toE5M2 := func(r VecPhysical) {
@@ -578,46 +536,11 @@ func f8EncodeAVX512() {
 		VPORD(Z11, r, r)
 		VPBLENDMW(r, Z3, K1, r)
 	}
-	// toE5M2Fast is toE5M2 without the NaN lanes: d gets the binary16 words in r rounded, h +
-	// 0x7F + ((h>>8)&1), and Z6 the unsigned maximum of its magnitudes h&0x7FFF and those before
-	// (the rounding is exact when no magnitude is above 0x7C00, that is when no lane is NaN;
-	// infinities and overflow round to 0x7C like toE5M2). r is a Z register, or a Y register
-	// (with the Y halves of the constants); d may be r.
-	toE5M2Fast := func(r, d VecPhysical) {
-		c := func(z VecPhysical) VecPhysical {
-			if r.Size() == 32 {
-				return half(z)
-			}
-			return z
-		}
-		VPANDD(c(Z15), r, c(Z2))
-		VPMAXUW(c(Z2), c(Z6), c(Z6))
-		VPTESTMW(c(Z16), r, K2)
-		VPADDW(c(Z13), r, d)
-		VPADDW(c(Z12), d, K2, d)
-	}
-	e5m2Fast := func(fast body) fastRoute {
-		return fastRoute{
-			fast: fast,
-			ok: func() {
-				VPCMPUW(U8(6), Z14, Z6, K1)
-				KORTESTD(K1, K1)
-			},
-			consts: func() { VPXORD(Z6, Z6, Z6) },
-		}
-	}
 	add(&kernel{name: "f16ToF8e5m2AVX512", isa: avx512, from: "F16", to: "F8E5M2",
 		doc: []string{"h + 0x7F + ((h>>8)&1) in words, a NaN giving h | 0x0200, the high bytes gathered by VPERMT2B; the NaN test left out for groups of 256 elements with no NaN."},
 		body: func() {
-			toE5M2Consts()
-			loopFast(avx512, e5m2Fast(func(i, o int) {
-				VMOVDQU64(src(i), Z0)
-				VMOVDQU64(src(i+64), Z1)
-				toE5M2Fast(Z0, Z3)
-				toE5M2Fast(Z1, Z4)
-				VPERMT2B(Z4, Z10, Z3)
-				VMOVDQU64(Z3, dst(o))
-			}), func(i, o int) {
+			e5m2Consts()
+			loopFast(avx512, e5m2Route(e5m2F16, Z14, false), func(i, o int) {
 				VMOVDQU64(src(i), Z0)
 				VMOVDQU64(src(i+64), Z1)
 				toE5M2(Z0)
@@ -634,19 +557,129 @@ func f8EncodeAVX512() {
 		doc: []string{"VCVTPS2PH, then h + 0x7F + ((h>>8)&1) in words for groups of 256 elements with no NaN, the high bytes gathered by VPERMT2B; other groups take " + lookupDoc},
 		body: func() {
 			toF8Consts("lutE5m2Enc", 0)
-			toE5M2Consts()
-			loopFast(avx512, e5m2Fast(func(i, o int) {
+			e5m2Consts()
+			loopFast(avx512, e5m2Route(func(i, o int) {
 				cvt4PH(i, Z0, Z1, Z3, Z4)
-				toE5M2Fast(Y0, Y0)
-				toE5M2Fast(Y1, Y1)
-				toE5M2Fast(Y3, Y3)
-				toE5M2Fast(Y4, Y4)
+				e5m2Round(Y0, Y0)
+				e5m2Round(Y1, Y1)
+				e5m2Round(Y3, Y3)
+				e5m2Round(Y4, Y4)
 				VPERMT2B(Y1, Y10, Y0)
 				VPERMT2B(Y4, Y10, Y3)
 				VMOVDQU(Y0, dst(o))
 				VMOVDQU(Y3, dst(o+32))
-			}), f32f8, nil, block{64, 256, 64})
+			}, Z14, false), f32f8, nil, block{64, 256, 64})
 		}})
+}
+
+// e4m3NormalConsts loads the constants of e4m3Normal: Z17 = 0x7F, Z18 = 0x24, Z19 = 0x1C, Z20 =
+// 0x40, Z24 = 0x3A (bytes).
+func e4m3NormalConsts() {
+	bcastD(0x7F7F7F7F, Z17)
+	bcastD(0x24242424, Z18)
+	bcastD(0x1C1C1C1C, Z19)
+	bcastD(0x40404040, Z20)
+	bcastD(0x3A3A3A3A, Z24)
+}
+
+// e4m3Normal is the fast route of the f16 → f8e4m3 encoders: toF8 for magnitudes in the normal
+// f8e4m3 range, high byte M = H&0x7F from 0x24 to 0x5E (2^-6 ≤ |h| < 448, where every encoder
+// rounds alike and none overflows): there the code is c = 2M - 0x40 + [L > 0x40] + [L > 0xBF],
+// so D = H + (M - 0x40) + the two steps is c with the sign bit of H. The unsigned maximum of M -
+// 0x24 (modulo 256) goes into Z6 (every M was in range when it is at most 0x3A, Z24). Constants:
+// e4m3NormalConsts', and toF8Consts' Z25 = 0xBF, Z23 = 0xFF, Z31, Z30. With reload its consts
+// load e4m3NormalConsts again, for an exact route that uses those registers.
+func e4m3Normal(reload bool) fastRoute {
+	return fastRoute{
+		fast: func(i, o int) {
+			VMOVDQU64(src(i), Z0)
+			VMOVDQU64(src(i+64), Z1)
+			toF8Split()
+			VPANDD(Z17, Z0, Z3)
+			VPSUBB(Z18, Z3, Z3)
+			VPMAXUB(Z3, Z6, Z6)
+			VPSUBB(Z19, Z3, Z3)
+			VPCMPUB(U8(6), Z20, Z2, K1)
+			VPCMPUB(U8(6), Z25, Z2, K2)
+			VPSUBB(Z23, Z3, K1, Z3)
+			VPSUBB(Z23, Z3, K2, Z3)
+			VPADDB(Z0, Z3, Z3)
+			VMOVDQU64(Z3, dst(o))
+		},
+		ok: func() {
+			VPCMPUB(U8(6), Z24, Z6, K1)
+			KORTESTQ(K1, K1)
+		},
+		consts: func() {
+			if reload {
+				e4m3NormalConsts()
+			}
+			VPXORD(Z6, Z6, Z6)
+		},
+	}
+}
+
+// e5m2Consts loads the constants of e5m2Round, toE5M2 and e5m2F16: Z15 = 0x7FFF, Z14 = 0x7C00,
+// Z13 = 0x7F, Z12 = 1, Z11 = 0x0200, Z16 = 0x0100 (words), Z10 = the byte indices 1, 3, …, 127
+// (the high bytes of the words of two registers).
+func e5m2Consts() {
+	bcastW(0x7FFF, Z15)
+	bcastW(0x7C00, Z14)
+	bcastW(0x7F, Z13)
+	bcastW(1, Z12)
+	bcastW(0x200, Z11)
+	bcastW(0x100, Z16)
+	VMOVDQU64(sym("oddBytes", 0), Z10)
+}
+
+// e5m2Round is the f8e5m2 rounding without the NaN lanes: d gets the binary16 words in r
+// rounded, h + 0x7F + ((h>>8)&1), the code in the high byte, and Z6 the unsigned maximum of its
+// magnitudes h&0x7FFF and those before (the rounding is exact when no magnitude is above 0x7C00,
+// that is when no lane is NaN; infinities and overflow round to 0x7C). r is a Z register, or a
+// Y register (with the Y halves of the constants); d may be r.
+func e5m2Round(r, d VecPhysical) {
+	c := func(z VecPhysical) VecPhysical {
+		if r.Size() == 32 {
+			return half(z)
+		}
+		return z
+	}
+	VPANDD(c(Z15), r, c(Z2))
+	VPMAXUW(c(Z2), c(Z6), c(Z6))
+	VPTESTMW(c(Z16), r, K2)
+	VPADDW(c(Z13), r, d)
+	VPADDW(c(Z12), d, K2, d)
+}
+
+// e5m2F16 is the fast block of the f16 → f8e5m2 encoders: e5m2Round of the 64 binary16 at i(SI),
+// the high bytes gathered by VPERMT2B.
+func e5m2F16(i, o int) {
+	VMOVDQU64(src(i), Z0)
+	VMOVDQU64(src(i+64), Z1)
+	e5m2Round(Z0, Z3)
+	e5m2Round(Z1, Z4)
+	VPERMT2B(Z4, Z10, Z3)
+	VMOVDQU64(Z3, dst(o))
+}
+
+// e5m2Route is the fast route of the f8e5m2 encoders with fast blocks fast (e5m2Round's): a
+// group stands when its largest magnitude is at most limit (Z14, 0x7C00: no NaN, for the
+// encoders that give infinity's code to overflow; a saturating one's threshold below it). With
+// reload its consts load e5m2Consts again.
+func e5m2Route(fast body, limit VecPhysical, reload bool) fastRoute {
+	return fastRoute{
+		fast: fast,
+		ok: func() {
+			VPCMPUW(U8(6), limit, Z6, K1)
+			KORTESTD(K1, K1)
+		},
+		consts: func() {
+			if reload {
+				e5m2Consts()
+			}
+			VPXORD(Z6, Z6, Z6)
+		},
+	}
 }
 
 // e4m3BF16ConstsAVX2 loads the constants of e4m3BF16BytesAVX2: Y15 = 0x7F, Y14 = 0x07, Y13 =
