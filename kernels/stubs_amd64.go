@@ -2126,6 +2126,11 @@ func f16ToF8e4m3ONNXAVX2(dst, src []byte, n int)
 // gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
 //
+// Groups of 256 elements where the encoder gives OpenVINO's codes take OpenVINO's fast route:
+// f8e4m3 the normal rule when every magnitude is in the normal range, f8e5m2 the rounding of the
+// binary16 bits when none is NaN (for a saturating encoder, none rounds past the largest finite
+// code).
+//
 //go:noescape
 func f16ToF8e4m3ONNXAVX512(dst, src []byte, n int)
 
@@ -2156,6 +2161,11 @@ func f16ToF8e5m2ONNXAVX2(dst, src []byte, n int)
 // thresholds on the low bytes) in lutEncE5M2Sat, built from f8FromF32 (rules_tables_amd64.go), and
 // gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
+//
+// Groups of 256 elements where the encoder gives OpenVINO's codes take OpenVINO's fast route:
+// f8e4m3 the normal rule when every magnitude is in the normal range, f8e5m2 the rounding of the
+// binary16 bits when none is NaN (for a saturating encoder, none rounds past the largest finite
+// code).
 //
 //go:noescape
 func f16ToF8e5m2ONNXAVX512(dst, src []byte, n int)
@@ -2498,6 +2508,11 @@ func f16ToF8e5m2ONNXNoSatAVX2(dst, src []byte, n int)
 // and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
 //
+// Groups of 256 elements where the encoder gives OpenVINO's codes take OpenVINO's fast route:
+// f8e4m3 the normal rule when every magnitude is in the normal range, f8e5m2 the rounding of the
+// binary16 bits when none is NaN (for a saturating encoder, none rounds past the largest finite
+// code).
+//
 //go:noescape
 func f16ToF8e5m2ONNXNoSatAVX512(dst, src []byte, n int)
 
@@ -2838,6 +2853,11 @@ func f16ToF8e5m2MLDtypesAVX2(dst, src []byte, n int)
 // thresholds on the low bytes) in lutEncE5M2ML, built from f8FromF32 (rules_tables_amd64.go), and
 // gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
+//
+// Groups of 256 elements where the encoder gives OpenVINO's codes take OpenVINO's fast route:
+// f8e4m3 the normal rule when every magnitude is in the normal range, f8e5m2 the rounding of the
+// binary16 bits when none is NaN (for a saturating encoder, none rounds past the largest finite
+// code).
 //
 //go:noescape
 func f16ToF8e5m2MLDtypesAVX512(dst, src []byte, n int)

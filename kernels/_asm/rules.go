@@ -140,6 +140,9 @@ func ruleKernels() {
 			if a == avx512 {
 				table := "lut" + strings.ToUpper(name[:1]) + name[1:]
 				k.doc = []string{fmt.Sprintf(f8LookupDoc, table)}
+				if r.from == "F16" && !e.fnuz {
+					k.doc = append(k.doc, f16RouteDoc)
+				}
 				k.body = func() { f8EncodeLookupAVX512(r.from, e, table) }
 			}
 			add(k)
@@ -160,6 +163,12 @@ const f8LookupDoc = "It converts a float32 or bfloat16 source to binary16 rounde
 	"encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in %s, built from f8FromF32 " +
 	"(rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the FNUZ types " +
 	"overflow without saturation) their code."
+
+// f16RouteDoc says how the AVX-512 rule-set f16 → f8e4m3 and f8e5m2 encoders take OpenVINO's fast
+// route (f16Route).
+const f16RouteDoc = "Groups of 256 elements where the encoder gives OpenVINO's codes take OpenVINO's fast route: " +
+	"f8e4m3 the normal rule when every magnitude is in the normal range, f8e5m2 the rounding of the binary16 bits " +
+	"when none is NaN (for a saturating encoder, none rounds past the largest finite code)."
 
 // Registers of the AVX2 float8 encoders' constants, Y15 down (the NaN code, 0x7F800000 and 0x80
 // are memory operands, for want of registers, and Y8 holds the VPERMD indices of the packing).
@@ -258,32 +267,37 @@ func f8EncodeRulesAVX2(from string, e f8Enc) {
 // lookups of the OpenVINO encoders (toF8), the magnitudes at or above the table's fixFrom (K4)
 // given its fixCode, and for the FNUZ types a -0 code turned into 0x00.
 func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
-	toF8Consts(table, 0xBFBFBFBF) // the s2 of every rule-set table (ruleEncTable)
-	bcastW(0x7FFF, Z21)
-	VPBROADCASTW(sym(table, 256), Z20)
-	VPBROADCASTB(sym(table, 258), Z19)
-	VPXORD(Z24, Z24, Z24)
-	// A target whose smallest subnormal is 2^-13 or more (f8e4m3, f8e4m3fnuz) rounds every
-	// binary16 subnormal to zero whatever was dropped: only the binary16 normals need their last
-	// bit right, and that bit is the float32's bit 13.
-	if e.fnuz {
-		bcastD(0x7F7F7F7F, Z14) // the sign step's byte add; the NaN compare's magnitude mask
-	}
 	// The FNUZ types with saturation correct NaN alone (0x80; infinity saturates), and from
 	// f32 and bf16 every NaN is quiet: its high byte, less the sign, is above 0x7C, which a
 	// compare of the high bytes gathered for the lookup finds.
 	byteNaN := e.fnuz && e.clamp != 0x80 && from != "F16"
-	if byteNaN {
-		bcastD(0x7C7C7C7C, Z15)
-	}
+	// A target whose smallest subnormal is 2^-13 or more (f8e4m3, f8e4m3fnuz) rounds every
+	// binary16 subnormal to zero whatever was dropped: only the binary16 normals need their last
+	// bit right, and that bit is the float32's bit 13.
 	normalsOnly := 1-int(e.bias)-int(e.mant) >= -13
-	if normalsOnly {
-		bcastD(0x1FFF, Z17)
-		bcastD(0x2000, Z18)
-	} else {
-		bcastD(0x3FFFF, Z17)
-		bcastW(1, Z18)
+	// consts loads the constants of body (bf16Words adds its own), again after a fast route
+	// that uses some of the same registers.
+	consts := func() {
+		toF8Consts(table, 0xBFBFBFBF) // the s2 of every rule-set table (ruleEncTable)
+		bcastW(0x7FFF, Z21)
+		VPBROADCASTW(sym(table, 256), Z20)
+		VPBROADCASTB(sym(table, 258), Z19)
+		VPXORD(Z24, Z24, Z24)
+		if e.fnuz {
+			bcastD(0x7F7F7F7F, Z14) // the sign step's byte add; the NaN compare's magnitude mask
+		}
+		if byteNaN {
+			bcastD(0x7C7C7C7C, Z15)
+		}
+		if normalsOnly {
+			bcastD(0x1FFF, Z17)
+			bcastD(0x2000, Z18)
+		} else {
+			bcastD(0x3FFFF, Z17)
+			bcastW(1, Z18)
+		}
 	}
+	consts()
 	// toF16 converts the 16 float32 (or bfloat16) of vector k at i(SI) to binary16 rounded to odd
 	// in the Y half of r, with t and u as scratch. In general the last bit is set where any of the
 	// float32's 18 low bits is (K5): that covers every bit VCVTPS2PH drops from a binary16
@@ -367,7 +381,34 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
 		}
 		VMOVDQU64(Z3, dst(o))
 	}
+	if from == "F16" && !e.fnuz {
+		loopFast(avx512, f16Route(e), body, consts, block{64, 128, 64})
+		return
+	}
 	loop(avx512, body, block{64, 64 * bytesOf(from), 64})
+}
+
+// f16Route is the fast route of the rule-set f16 → f8e4m3 and f8e5m2 encoders (e), OpenVINO's
+// encoders' (e4m3Normal, e5m2Route): in the groups it takes, every encoder of the format gives
+// OpenVINO's codes. f8e4m3's covers the normal range, where none overflows; f8e5m2's every
+// magnitude up to 0x7C00 (overflow and infinity round to infinity's code, the clamp code of the
+// encoders that do not saturate), or for a saturating encoder up to 0x7B7F, the largest that
+// does not round past its clamp code (Z9).
+func f16Route(e f8Enc) fastRoute {
+	if e.mant == 3 {
+		return e4m3Normal(true)
+	}
+	limit := Z14
+	switch e.clamp {
+	case 0x7B:
+		bcastW(0x7B7F, Z9)
+		limit = Z9
+	case 0x7C:
+	default:
+		fatal(fmt.Errorf("f8e5m2 encoder with clamp code %#x: no fast route for it", e.clamp))
+	}
+	e5m2Consts()
+	return e5m2Route(e5m2F16, limit, true)
 }
 
 // bf16Words returns the part of the AVX-512 bf16 → float8 body that converts the 64 bfloat16 at
