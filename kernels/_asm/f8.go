@@ -149,237 +149,245 @@ func half(v VecPhysical) VecPhysical {
 }
 
 func f8EncodeAVX2() {
-	// The f8 encoders work on bytes: splitHL separates the binary16 values into their high bytes
-	// H (sign, exponent, top two mantissa bits) and low bytes L (the other eight mantissa bits),
-	// 32 of each per register, and the rounding is then decided byte by byte, 32 lanes an
-	// instruction. splitHL holds the VPSHUFB indices that gather, in each 16-byte lane of eight
-	// words, the low bytes into the lane's first eight bytes and the high bytes into its last
-	// eight. splitHL turns the 32 binary16 words of Y0 (elements A) and Y1 (elements B), with the
-	// splitHL indices in Y15, into their low bytes in Y2 and high bytes in Y3: in each 128-bit
-	// lane, the 8 bytes of A's lane then the 8 of B's. Y0 and Y1 are clobbered.
-	splitHL := func() {
-		VPSHUFB(Y15, Y0, Y0)
-		VPSHUFB(Y15, Y1, Y1)
-		VPUNPCKLQDQ(Y1, Y0, Y2)
-		VPUNPCKHQDQ(Y1, Y0, Y3)
-	}
-	splitHLData := func() Mem { return rodata("splitHL", 0x0E0C0A0806040200, 0x0F0D0B0907050301) }
-	// f32f8 converts 32 float32 to binary16 (VCVTPS2PH rounds to nearest even as F16FromF32
-	// does, and gives the same NaNs, quiet), joining the halves so that splitHL puts the bytes in
-	// element order (Y0 = elements 0..7 and 16..23, Y1 = 8..15 and 24..31), and rounds them to f8
-	// with round, which leaves the 32 codes in Y1.
-	f32f8 := func(round func()) body {
-		return func(i, o int) {
-			VMOVUPS(src(i), Y0)
-			VMOVUPS(src(i+64), Y1)
-			VMOVUPS(src(i+32), Y2)
-			VMOVUPS(src(i+96), Y3)
-			VCVTPS2PH(U8(0), Y0, X0)
-			VCVTPS2PH(U8(0), Y1, X1)
-			VCVTPS2PH(U8(0), Y2, X2)
-			VCVTPS2PH(U8(0), Y3, X3)
-			VINSERTI128(U8(1), X1, Y0, Y0)
-			VINSERTI128(U8(1), X3, Y2, Y1)
-			splitHL()
-			round()
-			VMOVDQU(Y1, dst(o))
-		}
-	}
-	// f16f8 rounds 32 binary16 with round; splitHL leaves the bytes in the order 0..7, 16..23,
-	// 8..15, 24..31, which VPERMQ sorts.
-	f16f8 := func(round func()) body {
-		return func(i, o int) {
-			VMOVDQU(src(i), Y0)
-			VMOVDQU(src(i+32), Y1)
-			splitHL()
-			round()
-			VPERMQ(U8(0xD8), Y1, Y1)
-			VMOVDQU(Y1, dst(o))
-		}
-	}
 
-	// toE4M3Consts: Y15 = splitHL (both lanes), Y14 = 0x7F, Y13 = 0x80, Y12 = 0x20, Y11 = 0x0C,
-	// Y10 = the subnormal bases and Y9 the complemented thresholds (lutE4m3Sub), Y8 = 0xC0,
-	// Y7 = 0x3F (bytes).
-	toE4M3Consts := func() {
-		VBROADCASTI128(splitHLData(), Y15)
-		bcastD(0x7F7F7F7F, Y14)
-		bcastD(0x80808080, Y13)
-		bcastD(0x20202020, Y12)
-		bcastD(0x0C0C0C0C, Y11)
-		VBROADCASTI128(sym("lutE4m3Sub", 0), Y10)
-		VBROADCASTI128(sym("lutE4m3Sub", 16), Y9)
-		bcastD(0xC0C0C0C0, Y8)
-		bcastD(0x3F3F3F3F, Y7)
-	}
-	// toE4M3 rounds the binary16 values with low bytes L in Y2 and high bytes H in Y3 to
-	// f8e4m3, into Y1 (Y0 and Y2..Y5 are clobbered): F8E4M3FromF16 in 17 byte operations. With
-	// M = H&0x7F (the magnitude is a = M<<8 | L) and Lx = L^0x80 (signed byte compares of Lx
-	// order L as unsigned), it computes two candidates and keeps the larger (signed):
-	//   - n, the normal rule: (a - 0x2000 + 0x3F + bit 7 of a) >> 7 is 2(M-0x20) + [L > 0x40] +
-	//     [L > 0xBF], L rounded to the nearest multiple of 0x80, ties to even. VPADDSB and
-	//     VPSUBSB compute it with signed saturation, so that every code above 0x7E (magnitudes
-	//     over 464, ±Inf, NaN) comes out as 0x7F, the NaN code.
-	//   - s, the rule below 2^-6: there the code rises by at most one within a 256-value block
-	//     of a (see f8EncTable), so it is base + [L > thr], with base and thr read from 16-entry
-	//     tables (VPSHUFB) indexed by M - 0x14. For M < 0x14 (a < 2^-10, which rounds to 0) the
-	//     index is negative and VPSHUFB gives 0: base 0, and the stored ^thr, xored with 0x7F,
-	//     becomes the threshold 0x7F that no Lx exceeds, so s = 0.
-	// max(n, s) is the code: for M ≥ 0x24, n ≥ 8 and s ≤ 8 (s is then some table entry, at most
-	// 7 + 1); for 0x20 ≤ M < 0x24, with m = a - 0x2000 < 0x400, n = RNE(m/128) ≤ RNE(4 + m/256)
-	// = s as m/128 ≤ 4 + m/256; for M < 0x20, n ≤ 2·(-1) + 2 = 0 ≤ s. Then the sign bit of H.
-	toE4M3 := func() {
-		VPXOR(Y13, Y2, Y2)
-		VPAND(Y14, Y3, Y0)
-		VPAND(Y13, Y3, Y3)
-		VPSUBB(Y12, Y0, Y0)
-		VPADDB(Y11, Y0, Y1)
-		VPSHUFB(Y1, Y10, Y4)
-		VPSHUFB(Y1, Y9, Y1)
-		VPXOR(Y14, Y1, Y1)
-		VPCMPGTB(Y1, Y2, Y1)
-		VPSUBB(Y1, Y4, Y4)
-		VPADDSB(Y0, Y0, Y1)
-		VPCMPGTB(Y8, Y2, Y5)
-		VPSUBSB(Y5, Y1, Y1)
-		VPCMPGTB(Y7, Y2, Y5)
-		VPSUBSB(Y5, Y1, Y1)
-		VPMAXSB(Y4, Y1, Y1)
-		VPOR(Y3, Y1, Y1)
-	}
-	// toE4M3Fast is toE4M3 for binary16 magnitudes in the normal f8e4m3 range, high byte M =
-	// H&0x7F from 0x24 to 0x5E (2^-6 ≤ |h| < 448), where the code is just c = 2M - 0x40 + [L >
-	// 0x40] + [L > 0xBF] (8 ≤ c ≤ 0x7E): it adds d = c - M = M - 0x40 + [L > 0x40] + [L > 0xBF]
-	// to H, which is c with H's sign bit, in 10 simple byte operations. Y6 keeps the unsigned
-	// maximum of M - 0x24 (modulo 256), which is at most 0x3A exactly when every M so far was in
-	// 0x24..0x5E. Its constants: Y15 = splitHL (both lanes), Y14 = 0x7F, Y13 = 0x80, Y12 = 0x1C,
-	// Y11 = 0x24, Y10 = 0x3A, Y8 = 0xC0, Y7 = 0x3F (bytes), Y6 = 0.
-	toE4M3Fast := func() {
-		VPXOR(Y13, Y2, Y2)
-		VPAND(Y14, Y3, Y0)
-		VPSUBB(Y11, Y0, Y0)
-		VPMAXUB(Y0, Y6, Y6)
-		VPSUBB(Y12, Y0, Y0)
-		VPCMPGTB(Y8, Y2, Y4)
-		VPSUBB(Y4, Y0, Y0)
-		VPCMPGTB(Y7, Y2, Y4)
-		VPSUBB(Y4, Y0, Y0)
-		VPADDB(Y0, Y3, Y1)
-	}
-	e4m3Fast := func(b func(func()) body) fastRoute {
-		return fastRoute{
-			fast: b(toE4M3Fast),
-			ok: func() {
-				VPSUBUSB(Y10, Y6, Y4)
-				VPTEST(Y4, Y4)
-			},
-			consts: func() {
-				VBROADCASTI128(splitHLData(), Y15)
-				bcastD(0x7F7F7F7F, Y14)
-				bcastD(0x80808080, Y13)
-				bcastD(0x1C1C1C1C, Y12)
-				bcastD(0x24242424, Y11)
-				bcastD(0x3A3A3A3A, Y10)
-				bcastD(0xC0C0C0C0, Y8)
-				bcastD(0x3F3F3F3F, Y7)
-				VPXOR(Y6, Y6, Y6)
-			},
-		}
-	}
 	e4m3Doc := "VCVTPS2PH where the source is f32, then F8E4M3FromF16 in byte operations (lutE4m3Sub for the subnormal codes), " +
 		"or, for groups of 128 elements whose binary16 magnitudes are all in the normal f8e4m3 range (M = h>>8&0x7F in 0x24..0x5E), " +
 		"the normal rule alone: (h>>8) + M - 0x40 + [L > 0x40] + [L > 0xBF] with L = h&0xFF."
 	add(&kernel{name: "f32ToF8e4m3AVX2", isa: avx2, from: "F32", to: "F8E4M3", doc: []string{e4m3Doc}, body: func() {
-		loopFast(avx2, e4m3Fast(f32f8), f32f8(toE4M3), toE4M3Consts, block{32, 128, 32})
+		loopFast(avx2, e4m3FastAVX2(f32f8AVX2), f32f8AVX2(toE4M3AVX2), toE4M3ConstsAVX2, block{32, 128, 32})
 	}})
 	add(&kernel{name: "f16ToF8e4m3AVX2", isa: avx2, from: "F16", to: "F8E4M3", doc: []string{e4m3Doc}, body: func() {
-		loopFast(avx2, e4m3Fast(f16f8), f16f8(toE4M3), toE4M3Consts, block{32, 64, 32})
+		loopFast(avx2, e4m3FastAVX2(f16f8AVX2), f16f8AVX2(toE4M3AVX2), toE4M3ConstsAVX2, block{32, 64, 32})
 	}})
 
-	// toE5M2Consts: Y15 = splitHL (both lanes), Y14 = 0x7F, Y13 = 0x80, Y12 = 0, Y11 = 0x01,
-	// Y10 = 0x3E, Y9 = 0x02, Y8 = 0x7E (bytes).
-	toE5M2Consts := func() {
-		VBROADCASTI128(splitHLData(), Y15)
-		bcastD(0x7F7F7F7F, Y14)
-		bcastD(0x80808080, Y13)
-		VPXOR(Y12, Y12, Y12)
-		bcastD(0x01010101, Y11)
-		bcastD(0x3E3E3E3E, Y10)
-		bcastD(0x02020202, Y9)
-		bcastD(0x7E7E7E7E, Y8)
-	}
-	// e5m2Up sets Y4 to Lx | (H&1), with Lx = L^0x80 signed, whose being positive is whether the
-	// f8e5m2 code rounds up: F8E5M2FromF16 adds 0x7F + (H&1) to the magnitude and keeps its high
-	// byte, so the code is H + [L + (H&1) > 0x80], that is Lx > -(H&1) (for odd H, Lx ≥ 0). L in
-	// Y2 and H in Y3 are kept; Y0 is clobbered. No shuffle or saturating operation: the ports
-	// those use are the busy ones.
-	e5m2Up := func() {
-		VPXOR(Y13, Y2, Y4)
-		VPAND(Y11, Y3, Y0)
-		VPOR(Y0, Y4, Y4)
-	}
-	// toE5M2Q rounds binary16 values with low bytes L in Y2 and high bytes H in Y3 to f8e5m2 in
-	// Y1, for values whose NaNs are quiet (from VCVTPS2PH), in seven simple byte operations: H +
-	// [up > 0] (the sign stays in place: no magnitude up to 0x7C00 carries into it), except that a
-	// NaN keeps H, which is F8E5M2FromF16's H | 0x02 for a quiet NaN. The NaNs are exactly the H
-	// with bits 1..6 set (M = H&0x7F > 0x7D: every other value is at most 0x7C00), for which X =
-	// ^H & 0x7E is 0; X is positive for the others, so [min(up, X) > 0] (signed) is the rounding
-	// step.
-	toE5M2Q := func() {
-		e5m2Up()
-		VPANDN(Y8, Y3, Y0)
-		VPMINSB(Y0, Y4, Y4)
-		VPCMPGTB(Y12, Y4, Y4)
-		VPSUBB(Y4, Y3, Y1)
-	}
-	// toE5M2 rounds any binary16 values, low bytes L in Y2 and high bytes H in Y3, to f8e5m2 in
-	// Y1 (Y0, Y2 and Y3 are clobbered): H + [e5m2Up > 0], except that a NaN (M<<8 | L > 0x7C00,
-	// that is M + [L ≠ 0] ≥ 0x7D, or VPAVGB(M, [L ≠ 0]) = (M + [L ≠ 0] + 1) >> 1 > 0x3E, computed
-	// in 9 bits) gives H | 0x02 (VPBLENDVB).
-	toE5M2 := func() {
-		e5m2Up()
-		VPCMPGTB(Y12, Y4, Y4)
-		VPSUBB(Y4, Y3, Y1)
-		VPMINUB(Y11, Y2, Y2)
-		VPAND(Y14, Y3, Y0)
-		VPAVGB(Y2, Y0, Y0)
-		VPCMPGTB(Y10, Y0, Y0)
-		VPOR(Y9, Y3, Y3)
-		VPBLENDVB(Y0, Y3, Y1, Y1)
-	}
-	// toE5M2Fast is toE5M2 for binary16 values with M = H&0x7F at most 0x7B (no NaN, no
-	// infinity): H + [e5m2Up > 0] (which also rounds the largest finite values up to infinity
-	// correctly). Y6 keeps the unsigned maximum of 2M = H+H, at most 0xF6 (Y7) exactly when every
-	// M so far was at most 0x7B.
-	toE5M2Fast := func() {
-		e5m2Up()
-		VPCMPGTB(Y12, Y4, Y4)
-		VPADDB(Y3, Y3, Y0)
-		VPMAXUB(Y0, Y6, Y6)
-		VPSUBB(Y4, Y3, Y1)
-	}
 	add(&kernel{name: "f32ToF8e5m2AVX2", isa: avx2, from: "F32", to: "F8E5M2",
 		doc: []string{"VCVTPS2PH, then H + [L + H&1 > 0x80] in byte operations with H, L the high and low bytes, except that a NaN keeps H (VCVTPS2PH gives quiet NaNs, so H&0x7F > 0x7D is exactly a NaN, and H is F8E5M2FromF16's H | 2)."},
 		body: func() {
-			toE5M2Consts()
-			loop(avx2, f32f8(toE5M2Q), block{32, 128, 32})
+			toE5M2ConstsAVX2()
+			loop(avx2, f32f8AVX2(toE5M2QAVX2), block{32, 128, 32})
 		}})
 	add(&kernel{name: "f16ToF8e5m2AVX2", isa: avx2, from: "F16", to: "F8E5M2",
 		doc: []string{"H + [L + H&1 > 0x80] in byte operations with H, L the high and low bytes, a NaN giving H | 2; the NaN test left out for groups of 128 elements whose magnitudes are all below 0x7C00."},
 		body: func() {
-			loopFast(avx2, fastRoute{
-				fast: f16f8(toE5M2Fast),
-				ok: func() {
-					VPSUBUSB(Y7, Y6, Y4)
-					VPTEST(Y4, Y4)
-				},
-				consts: func() {
-					toE5M2Consts()
-					bcastD(0xF6F6F6F6, Y7)
-					VPXOR(Y6, Y6, Y6)
-				},
-			}, f16f8(toE5M2), toE5M2Consts, block{32, 64, 32})
+			loopFast(avx2, e5m2FastAVX2(0x7B), f16f8AVX2(toE5M2AVX2), toE5M2ConstsAVX2, block{32, 64, 32})
 		}})
+}
+
+// The AVX2 f8 encoders work on bytes: splitHLAVX2 separates the binary16 values into their high
+// bytes H (sign, exponent, top two mantissa bits) and low bytes L (the other eight mantissa
+// bits), 32 of each per register, and the rounding is then decided byte by byte, 32 lanes an
+// instruction.
+
+// splitHLDataAVX2 returns the VPSHUFB indices that gather, in each 16-byte lane of eight words,
+// the low bytes into the lane's first eight bytes and the high bytes into its last eight.
+func splitHLDataAVX2() Mem { return rodata("splitHL", 0x0E0C0A0806040200, 0x0F0D0B0907050301) }
+
+// splitHLAVX2 turns the 32 binary16 words of Y0 (elements A) and Y1 (elements B), with the
+// splitHLDataAVX2 indices in Y15, into their low bytes in Y2 and high bytes in Y3: in each
+// 128-bit lane, the 8 bytes of A's lane then the 8 of B's. Y0 and Y1 are clobbered.
+func splitHLAVX2() {
+	VPSHUFB(Y15, Y0, Y0)
+	VPSHUFB(Y15, Y1, Y1)
+	VPUNPCKLQDQ(Y1, Y0, Y2)
+	VPUNPCKHQDQ(Y1, Y0, Y3)
+}
+
+// f32f8AVX2 converts 32 float32 to binary16 (VCVTPS2PH rounds to nearest even as F16FromF32
+// does, and gives the same NaNs, quiet), joining the halves so that splitHLAVX2 puts the bytes in
+// element order (Y0 = elements 0..7 and 16..23, Y1 = 8..15 and 24..31), and rounds them to f8
+// with round, which leaves the 32 codes in Y1.
+func f32f8AVX2(round func()) body {
+	return func(i, o int) {
+		VMOVUPS(src(i), Y0)
+		VMOVUPS(src(i+64), Y1)
+		VMOVUPS(src(i+32), Y2)
+		VMOVUPS(src(i+96), Y3)
+		VCVTPS2PH(U8(0), Y0, X0)
+		VCVTPS2PH(U8(0), Y1, X1)
+		VCVTPS2PH(U8(0), Y2, X2)
+		VCVTPS2PH(U8(0), Y3, X3)
+		VINSERTI128(U8(1), X1, Y0, Y0)
+		VINSERTI128(U8(1), X3, Y2, Y1)
+		splitHLAVX2()
+		round()
+		VMOVDQU(Y1, dst(o))
+	}
+}
+
+// f16f8AVX2 rounds 32 binary16 with round; splitHLAVX2 leaves the bytes in the order 0..7, 16..23,
+// 8..15, 24..31, which VPERMQ sorts.
+func f16f8AVX2(round func()) body {
+	return func(i, o int) {
+		VMOVDQU(src(i), Y0)
+		VMOVDQU(src(i+32), Y1)
+		splitHLAVX2()
+		round()
+		VPERMQ(U8(0xD8), Y1, Y1)
+		VMOVDQU(Y1, dst(o))
+	}
+}
+
+// toE4M3ConstsAVX2: Y15 = splitHLDataAVX2 (both lanes), Y14 = 0x7F, Y13 = 0x80, Y12 = 0x20, Y11 = 0x0C,
+// Y10 = the subnormal bases and Y9 the complemented thresholds (lutE4m3Sub), Y8 = 0xC0,
+// Y7 = 0x3F (bytes).
+func toE4M3ConstsAVX2() {
+	VBROADCASTI128(splitHLDataAVX2(), Y15)
+	bcastD(0x7F7F7F7F, Y14)
+	bcastD(0x80808080, Y13)
+	bcastD(0x20202020, Y12)
+	bcastD(0x0C0C0C0C, Y11)
+	VBROADCASTI128(sym("lutE4m3Sub", 0), Y10)
+	VBROADCASTI128(sym("lutE4m3Sub", 16), Y9)
+	bcastD(0xC0C0C0C0, Y8)
+	bcastD(0x3F3F3F3F, Y7)
+}
+
+// toE4M3FastAVX2 is toE4M3AVX2 for binary16 magnitudes in the normal f8e4m3 range, high byte M =
+// H&0x7F from 0x24 to 0x5E (2^-6 ≤ |h| < 448), where the code is just c = 2M - 0x40 + [L >
+// 0x40] + [L > 0xBF] (8 ≤ c ≤ 0x7E): it adds d = c - M = M - 0x40 + [L > 0x40] + [L > 0xBF]
+// to H, which is c with H's sign bit, in 10 simple byte operations. Y6 keeps the unsigned
+// maximum of M - 0x24 (modulo 256), which is at most 0x3A exactly when every M so far was in
+// 0x24..0x5E. Its constants: Y15 = splitHLDataAVX2 (both lanes), Y14 = 0x7F, Y13 = 0x80, Y12 = 0x1C,
+// Y11 = 0x24, Y10 = 0x3A, Y8 = 0xC0, Y7 = 0x3F (bytes), Y6 = 0.
+func toE4M3FastAVX2() {
+	VPXOR(Y13, Y2, Y2)
+	VPAND(Y14, Y3, Y0)
+	VPSUBB(Y11, Y0, Y0)
+	VPMAXUB(Y0, Y6, Y6)
+	VPSUBB(Y12, Y0, Y0)
+	VPCMPGTB(Y8, Y2, Y4)
+	VPSUBB(Y4, Y0, Y0)
+	VPCMPGTB(Y7, Y2, Y4)
+	VPSUBB(Y4, Y0, Y0)
+	VPADDB(Y0, Y3, Y1)
+}
+
+// toE4M3AVX2 rounds the binary16 values with low bytes L in Y2 and high bytes H in Y3 to
+// f8e4m3, into Y1 (Y0 and Y2..Y5 are clobbered): F8E4M3FromF16 in 17 byte operations. With
+// M = H&0x7F (the magnitude is a = M<<8 | L) and Lx = L^0x80 (signed byte compares of Lx
+// order L as unsigned), it computes two candidates and keeps the larger (signed):
+//   - n, the normal rule: (a - 0x2000 + 0x3F + bit 7 of a) >> 7 is 2(M-0x20) + [L > 0x40] +
+//     [L > 0xBF], L rounded to the nearest multiple of 0x80, ties to even. VPADDSB and
+//     VPSUBSB compute it with signed saturation, so that every code above 0x7E (magnitudes
+//     over 464, ±Inf, NaN) comes out as 0x7F, the NaN code.
+//   - s, the rule below 2^-6: there the code rises by at most one within a 256-value block
+//     of a (see f8EncTable), so it is base + [L > thr], with base and thr read from 16-entry
+//     tables (VPSHUFB) indexed by M - 0x14. For M < 0x14 (a < 2^-10, which rounds to 0) the
+//     index is negative and VPSHUFB gives 0: base 0, and the stored ^thr, xored with 0x7F,
+//     becomes the threshold 0x7F that no Lx exceeds, so s = 0.
+//
+// max(n, s) is the code: for M ≥ 0x24, n ≥ 8 and s ≤ 8 (s is then some table entry, at most
+// 7 + 1); for 0x20 ≤ M < 0x24, with m = a - 0x2000 < 0x400, n = RNE(m/128) ≤ RNE(4 + m/256)
+// = s as m/128 ≤ 4 + m/256; for M < 0x20, n ≤ 2·(-1) + 2 = 0 ≤ s. Then the sign bit of H.
+func toE4M3AVX2() {
+	VPXOR(Y13, Y2, Y2)
+	VPAND(Y14, Y3, Y0)
+	VPAND(Y13, Y3, Y3)
+	VPSUBB(Y12, Y0, Y0)
+	VPADDB(Y11, Y0, Y1)
+	VPSHUFB(Y1, Y10, Y4)
+	VPSHUFB(Y1, Y9, Y1)
+	VPXOR(Y14, Y1, Y1)
+	VPCMPGTB(Y1, Y2, Y1)
+	VPSUBB(Y1, Y4, Y4)
+	VPADDSB(Y0, Y0, Y1)
+	VPCMPGTB(Y8, Y2, Y5)
+	VPSUBSB(Y5, Y1, Y1)
+	VPCMPGTB(Y7, Y2, Y5)
+	VPSUBSB(Y5, Y1, Y1)
+	VPMAXSB(Y4, Y1, Y1)
+	VPOR(Y3, Y1, Y1)
+}
+
+// e4m3FastAVX2 is the fast route of the AVX2 f8e4m3 encoders, toE4M3FastAVX2 in the blocks of b
+// (f16f8AVX2 or f32f8AVX2): a group stands when Y6, the maximum of M - 0x24, is at most 0x3A.
+// Its consts load toE4M3FastAVX2's constants.
+func e4m3FastAVX2(b func(func()) body) fastRoute {
+	return fastRoute{
+		fast: b(toE4M3FastAVX2),
+		ok: func() {
+			VPSUBUSB(Y10, Y6, Y4)
+			VPTEST(Y4, Y4)
+		},
+		consts: func() {
+			VBROADCASTI128(splitHLDataAVX2(), Y15)
+			bcastD(0x7F7F7F7F, Y14)
+			bcastD(0x80808080, Y13)
+			bcastD(0x1C1C1C1C, Y12)
+			bcastD(0x24242424, Y11)
+			bcastD(0x3A3A3A3A, Y10)
+			bcastD(0xC0C0C0C0, Y8)
+			bcastD(0x3F3F3F3F, Y7)
+			VPXOR(Y6, Y6, Y6)
+		},
+	}
+}
+
+// toE5M2ConstsAVX2: Y15 = splitHLDataAVX2 (both lanes), Y14 = 0x7F, Y13 = 0x80, Y12 = 0, Y11 = 0x01,
+// Y10 = 0x3E, Y9 = 0x02, Y8 = 0x7E (bytes).
+func toE5M2ConstsAVX2() {
+	VBROADCASTI128(splitHLDataAVX2(), Y15)
+	bcastD(0x7F7F7F7F, Y14)
+	bcastD(0x80808080, Y13)
+	VPXOR(Y12, Y12, Y12)
+	bcastD(0x01010101, Y11)
+	bcastD(0x3E3E3E3E, Y10)
+	bcastD(0x02020202, Y9)
+	bcastD(0x7E7E7E7E, Y8)
+}
+
+// e5m2UpAVX2 sets Y4 to Lx | (H&1), with Lx = L^0x80 signed, whose being positive is whether the
+// f8e5m2 code rounds up: F8E5M2FromF16 adds 0x7F + (H&1) to the magnitude and keeps its high
+// byte, so the code is H + [L + (H&1) > 0x80], that is Lx > -(H&1) (for odd H, Lx ≥ 0). L in
+// Y2 and H in Y3 are kept; Y0 is clobbered. No shuffle or saturating operation: the ports
+// those use are the busy ones.
+func e5m2UpAVX2() {
+	VPXOR(Y13, Y2, Y4)
+	VPAND(Y11, Y3, Y0)
+	VPOR(Y0, Y4, Y4)
+}
+
+// toE5M2QAVX2 rounds binary16 values with low bytes L in Y2 and high bytes H in Y3 to f8e5m2 in
+// Y1, for values whose NaNs are quiet (from VCVTPS2PH), in seven simple byte operations: H +
+// [up > 0] (the sign stays in place: no magnitude up to 0x7C00 carries into it), except that a
+// NaN keeps H, which is F8E5M2FromF16's H | 0x02 for a quiet NaN. The NaNs are exactly the H
+// with bits 1..6 set (M = H&0x7F > 0x7D: every other value is at most 0x7C00), for which X =
+// ^H & 0x7E is 0; X is positive for the others, so [min(up, X) > 0] (signed) is the rounding
+// step.
+func toE5M2QAVX2() {
+	e5m2UpAVX2()
+	VPANDN(Y8, Y3, Y0)
+	VPMINSB(Y0, Y4, Y4)
+	VPCMPGTB(Y12, Y4, Y4)
+	VPSUBB(Y4, Y3, Y1)
+}
+
+// toE5M2FastAVX2 is toE5M2AVX2 for binary16 values with M = H&0x7F at most 0x7B (no NaN, no
+// infinity): H + [e5m2UpAVX2 > 0] (which also rounds the largest finite values up to infinity
+// correctly). Y6 keeps the unsigned maximum of 2M = H+H, at most 0xF6 (Y7) exactly when every
+// M so far was at most 0x7B.
+func toE5M2FastAVX2() {
+	e5m2UpAVX2()
+	VPCMPGTB(Y12, Y4, Y4)
+	VPADDB(Y3, Y3, Y0)
+	VPMAXUB(Y0, Y6, Y6)
+	VPSUBB(Y4, Y3, Y1)
+}
+
+// toE5M2AVX2 rounds any binary16 values, low bytes L in Y2 and high bytes H in Y3, to f8e5m2 in
+// Y1 (Y0, Y2 and Y3 are clobbered): H + [e5m2UpAVX2 > 0], except that a NaN (M<<8 | L > 0x7C00,
+// that is M + [L ≠ 0] ≥ 0x7D, or VPAVGB(M, [L ≠ 0]) = (M + [L ≠ 0] + 1) >> 1 > 0x3E, computed
+// in 9 bits) gives H | 0x02 (VPBLENDVB).
+func toE5M2AVX2() {
+	e5m2UpAVX2()
+	VPCMPGTB(Y12, Y4, Y4)
+	VPSUBB(Y4, Y3, Y1)
+	VPMINUB(Y11, Y2, Y2)
+	VPAND(Y14, Y3, Y0)
+	VPAVGB(Y2, Y0, Y0)
+	VPCMPGTB(Y10, Y0, Y0)
+	VPOR(Y9, Y3, Y3)
+	VPBLENDVB(Y0, Y3, Y1, Y1)
 }
 
 func f8DecodeAVX512() {
@@ -790,4 +798,22 @@ func toF8Split() {
 // toF8Sign replaces bit 7 of each code in Z3 with the sign bit of its high byte in Z0.
 func toF8Sign() {
 	VPTERNLOGD(U8(0xD8), Z22, Z0, Z3)
+}
+
+// e5m2FastAVX2 is the fast route of the AVX2 f16 → f8e5m2 encoders, toE5M2FastAVX2: a group
+// stands when every M = H&0x7F is at most maxM (0x7B: no NaN and no infinity), which Y6, the
+// maximum of 2M, tells against 2·maxM in Y7. Its consts load toE5M2ConstsAVX2 and Y7.
+func e5m2FastAVX2(maxM uint32) fastRoute {
+	return fastRoute{
+		fast: f16f8AVX2(toE5M2FastAVX2),
+		ok: func() {
+			VPSUBUSB(Y7, Y6, Y4)
+			VPTEST(Y4, Y4)
+		},
+		consts: func() {
+			toE5M2ConstsAVX2()
+			bcastD(2*maxM*0x01010101, Y7)
+			VPXOR(Y6, Y6, Y6)
+		},
+	}
 }
