@@ -4415,11 +4415,149 @@ done:
 	RET
 
 // func f16ToF8e4m3ONNXAVX2(dst []byte, src []byte, n int)
-// Requires: AVX, AVX2, F16C
+// Requires: AVX, AVX2, CMOV, F16C
 TEXT ·f16ToF8e4m3ONNXAVX2(SB), NOSPLIT, $512-56
-	MOVQ         dst_base+0(FP), DI
-	MOVQ         src_base+24(FP), SI
-	MOVQ         n+48(FP), CX
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           src_base+24(FP), SI
+	MOVQ           n+48(FP), CX
+	MOVL           $0x7fffffff, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	MOVL           $0x3c800000, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x46800000, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x000003c0, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x0000007e, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x0007ffff, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x00000001, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	VMOVDQU        packOrder<>+0(SB), Y8
+	MOVQ           CX, R10
+	ANDQ           $0x0000001f, R10
+	SUBQ           R10, CX
+	CMPQ           CX, $0x00000080
+	JB             full
+	XORL           R13, R13
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x1c1c1c1c, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x24242424, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3a3a3a3a, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0xc0c0c0c0, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0x3f3f3f3f, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	VPXOR          Y6, Y6, Y6
+
+	PCALIGN	$32
+fast:
+	VMOVDQU     (SI), Y0
+	VMOVDQU     32(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	VMOVDQU     64(SI), Y0
+	VMOVDQU     96(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     128(SI), Y0
+	VMOVDQU     160(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 64(DI)
+	VMOVDQU     192(SI), Y0
+	VMOVDQU     224(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 96(DI)
+	VPSUBUSB    Y10, Y6, Y4
+	VPTEST      Y4, Y4
+	JNZ         redo
+	XORL        R13, R13
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000080, CX
+	CMPQ        CX, $0x00000080
+	JAE         fast
+	JMP         full
+
+redo:
 	MOVL         $0x7fffffff, AX
 	VMOVD        AX, X15
 	VPBROADCASTD X15, Y15
@@ -4442,12 +4580,392 @@ TEXT ·f16ToF8e4m3ONNXAVX2(SB), NOSPLIT, $512-56
 	VMOVD        AX, X9
 	VPBROADCASTD X9, Y9
 	VMOVDQU      packOrder<>+0(SB), Y8
-	MOVQ         CX, R10
-	ANDQ         $0x0000001f, R10
-	SUBQ         R10, CX
-	JZ           tail
-	CMPQ         CX, $0x00000080
-	JB           single
+	LEAQ         1(R13), R12
+	LEAQ         1(R13)(R13*1), R13
+	MOVL         $0x0000000f, AX
+	CMPQ         R13, AX
+	CMOVQHI      AX, R13
+
+slow:
+	VCVTPH2PS      (SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x14, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      16(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x14, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      32(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x14, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      48(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x14, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, (DI)
+	VCVTPH2PS      64(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x14, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      80(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x14, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      96(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x14, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      112(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x14, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 32(DI)
+	VCVTPH2PS      128(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x14, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      144(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x14, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      160(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x14, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      176(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x14, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 64(DI)
+	VCVTPH2PS      192(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x14, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      208(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x14, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      224(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x14, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      240(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x14, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 96(DI)
+	ADDQ           $0x00000100, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000080, CX
+	CMPQ           CX, $0x00000080
+	JB             rest
+	DECQ           R12
+	JNZ            slow
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x1c1c1c1c, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x24242424, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3a3a3a3a, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0xc0c0c0c0, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0x3f3f3f3f, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	VPXOR          Y6, Y6, Y6
+	JMP            fast
+
+full:
+	ADDQ         R10, CX
+	JZ           fastDone
+	MOVL         $0x7fffffff, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL         $0x3c800000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $0x46800000, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x000003c0, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVL         $0x0000007e, AX
+	VMOVD        AX, X11
+	VPBROADCASTD X11, Y11
+	MOVL         $0x0007ffff, AX
+	VMOVD        AX, X10
+	VPBROADCASTD X10, Y10
+	MOVL         $0x00000001, AX
+	VMOVD        AX, X9
+	VPBROADCASTD X9, Y9
+	VMOVDQU      packOrder<>+0(SB), Y8
+	JMP          loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+	PCALIGN	$32
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000001f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000080
+	JB   single
 
 	PCALIGN	$32
 four:
@@ -5081,6 +5599,14 @@ copied2:
 done:
 	VZEROUPPER
 	RET
+
+fastDone:
+	VZEROUPPER
+	RET
+
+DATA splitHL<>+0(SB)/8, $0x0e0c0a0806040200
+DATA splitHL<>+8(SB)/8, $0x0f0d0b0907050301
+GLOBL splitHL<>(SB), RODATA|NOPTR, $16
 
 // func f16ToF8e4m3ONNXAVX512(dst []byte, src []byte, n int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -5562,11 +6088,138 @@ fastDone:
 	RET
 
 // func f16ToF8e5m2ONNXAVX2(dst []byte, src []byte, n int)
-// Requires: AVX, AVX2, F16C
+// Requires: AVX, AVX2, CMOV, F16C
 TEXT ·f16ToF8e5m2ONNXAVX2(SB), NOSPLIT, $512-56
-	MOVQ         dst_base+0(FP), DI
-	MOVQ         src_base+24(FP), SI
-	MOVQ         n+48(FP), CX
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           src_base+24(FP), SI
+	MOVQ           n+48(FP), CX
+	MOVL           $0x7fffffff, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	MOVL           $0x38800000, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x43000000, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x000001c0, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x0000007b, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x000fffff, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x00000001, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	VMOVDQU        packOrder<>+0(SB), Y8
+	MOVQ           CX, R10
+	ANDQ           $0x0000001f, R10
+	SUBQ           R10, CX
+	CMPQ           CX, $0x00000080
+	JB             full
+	XORL           R13, R13
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	VPXOR          Y12, Y12, Y12
+	MOVL           $0x01010101, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3e3e3e3e, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x02020202, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	MOVL           $0x7e7e7e7e, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0xf4f4f4f4, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	VPXOR          Y6, Y6, Y6
+
+	PCALIGN	$32
+fast:
+	VMOVDQU     (SI), Y0
+	VMOVDQU     32(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	VMOVDQU     64(SI), Y0
+	VMOVDQU     96(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     128(SI), Y0
+	VMOVDQU     160(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 64(DI)
+	VMOVDQU     192(SI), Y0
+	VMOVDQU     224(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 96(DI)
+	VPSUBUSB    Y7, Y6, Y4
+	VPTEST      Y4, Y4
+	JNZ         redo
+	XORL        R13, R13
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000080, CX
+	CMPQ        CX, $0x00000080
+	JAE         fast
+	JMP         full
+
+redo:
 	MOVL         $0x7fffffff, AX
 	VMOVD        AX, X15
 	VPBROADCASTD X15, Y15
@@ -5589,12 +6242,393 @@ TEXT ·f16ToF8e5m2ONNXAVX2(SB), NOSPLIT, $512-56
 	VMOVD        AX, X9
 	VPBROADCASTD X9, Y9
 	VMOVDQU      packOrder<>+0(SB), Y8
-	MOVQ         CX, R10
-	ANDQ         $0x0000001f, R10
-	SUBQ         R10, CX
-	JZ           tail
-	CMPQ         CX, $0x00000080
-	JB           single
+	LEAQ         1(R13), R12
+	LEAQ         1(R13)(R13*1), R13
+	MOVL         $0x0000000f, AX
+	CMPQ         R13, AX
+	CMOVQHI      AX, R13
+
+slow:
+	VCVTPH2PS      (SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      16(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      32(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      48(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, (DI)
+	VCVTPH2PS      64(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      80(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      96(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      112(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 32(DI)
+	VCVTPH2PS      128(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      144(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      160(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      176(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 64(DI)
+	VCVTPH2PS      192(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      208(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      224(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      240(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 96(DI)
+	ADDQ           $0x00000100, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000080, CX
+	CMPQ           CX, $0x00000080
+	JB             rest
+	DECQ           R12
+	JNZ            slow
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	VPXOR          Y12, Y12, Y12
+	MOVL           $0x01010101, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3e3e3e3e, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x02020202, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	MOVL           $0x7e7e7e7e, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0xf4f4f4f4, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	VPXOR          Y6, Y6, Y6
+	JMP            fast
+
+full:
+	ADDQ         R10, CX
+	JZ           fastDone
+	MOVL         $0x7fffffff, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL         $0x38800000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $0x43000000, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x000001c0, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVL         $0x0000007b, AX
+	VMOVD        AX, X11
+	VPBROADCASTD X11, Y11
+	MOVL         $0x000fffff, AX
+	VMOVD        AX, X10
+	VPBROADCASTD X10, Y10
+	MOVL         $0x00000001, AX
+	VMOVD        AX, X9
+	VPBROADCASTD X9, Y9
+	VMOVDQU      packOrder<>+0(SB), Y8
+	JMP          loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+	PCALIGN	$32
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000001f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000080
+	JB   single
 
 	PCALIGN	$32
 four:
@@ -6226,6 +7260,10 @@ copy12:
 
 copied2:
 done:
+	VZEROUPPER
+	RET
+
+fastDone:
 	VZEROUPPER
 	RET
 
@@ -18052,11 +19090,138 @@ done:
 	RET
 
 // func f16ToF8e5m2ONNXNoSatAVX2(dst []byte, src []byte, n int)
-// Requires: AVX, AVX2, F16C
+// Requires: AVX, AVX2, CMOV, F16C
 TEXT ·f16ToF8e5m2ONNXNoSatAVX2(SB), NOSPLIT, $512-56
-	MOVQ         dst_base+0(FP), DI
-	MOVQ         src_base+24(FP), SI
-	MOVQ         n+48(FP), CX
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           src_base+24(FP), SI
+	MOVQ           n+48(FP), CX
+	MOVL           $0x7fffffff, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	MOVL           $0x38800000, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x43000000, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x000001c0, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x0000007c, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x000fffff, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x00000001, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	VMOVDQU        packOrder<>+0(SB), Y8
+	MOVQ           CX, R10
+	ANDQ           $0x0000001f, R10
+	SUBQ           R10, CX
+	CMPQ           CX, $0x00000080
+	JB             full
+	XORL           R13, R13
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	VPXOR          Y12, Y12, Y12
+	MOVL           $0x01010101, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3e3e3e3e, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x02020202, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	MOVL           $0x7e7e7e7e, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0xf6f6f6f6, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	VPXOR          Y6, Y6, Y6
+
+	PCALIGN	$32
+fast:
+	VMOVDQU     (SI), Y0
+	VMOVDQU     32(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	VMOVDQU     64(SI), Y0
+	VMOVDQU     96(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     128(SI), Y0
+	VMOVDQU     160(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 64(DI)
+	VMOVDQU     192(SI), Y0
+	VMOVDQU     224(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 96(DI)
+	VPSUBUSB    Y7, Y6, Y4
+	VPTEST      Y4, Y4
+	JNZ         redo
+	XORL        R13, R13
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000080, CX
+	CMPQ        CX, $0x00000080
+	JAE         fast
+	JMP         full
+
+redo:
 	MOVL         $0x7fffffff, AX
 	VMOVD        AX, X15
 	VPBROADCASTD X15, Y15
@@ -18079,12 +19244,393 @@ TEXT ·f16ToF8e5m2ONNXNoSatAVX2(SB), NOSPLIT, $512-56
 	VMOVD        AX, X9
 	VPBROADCASTD X9, Y9
 	VMOVDQU      packOrder<>+0(SB), Y8
-	MOVQ         CX, R10
-	ANDQ         $0x0000001f, R10
-	SUBQ         R10, CX
-	JZ           tail
-	CMPQ         CX, $0x00000080
-	JB           single
+	LEAQ         1(R13), R12
+	LEAQ         1(R13)(R13*1), R13
+	MOVL         $0x0000000f, AX
+	CMPQ         R13, AX
+	CMOVQHI      AX, R13
+
+slow:
+	VCVTPH2PS      (SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      16(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      32(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      48(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, (DI)
+	VCVTPH2PS      64(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      80(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      96(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      112(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 32(DI)
+	VCVTPH2PS      128(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      144(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      160(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      176(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 64(DI)
+	VCVTPH2PS      192(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      208(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      224(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      240(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7f<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 96(DI)
+	ADDQ           $0x00000100, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000080, CX
+	CMPQ           CX, $0x00000080
+	JB             rest
+	DECQ           R12
+	JNZ            slow
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	VPXOR          Y12, Y12, Y12
+	MOVL           $0x01010101, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3e3e3e3e, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x02020202, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	MOVL           $0x7e7e7e7e, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0xf6f6f6f6, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	VPXOR          Y6, Y6, Y6
+	JMP            fast
+
+full:
+	ADDQ         R10, CX
+	JZ           fastDone
+	MOVL         $0x7fffffff, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL         $0x38800000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $0x43000000, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x000001c0, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVL         $0x0000007c, AX
+	VMOVD        AX, X11
+	VPBROADCASTD X11, Y11
+	MOVL         $0x000fffff, AX
+	VMOVD        AX, X10
+	VPBROADCASTD X10, Y10
+	MOVL         $0x00000001, AX
+	VMOVD        AX, X9
+	VPBROADCASTD X9, Y9
+	VMOVDQU      packOrder<>+0(SB), Y8
+	JMP          loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+	PCALIGN	$32
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000001f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000080
+	JB   single
 
 	PCALIGN	$32
 four:
@@ -18716,6 +20262,10 @@ copy12:
 
 copied2:
 done:
+	VZEROUPPER
+	RET
+
+fastDone:
 	VZEROUPPER
 	RET
 
@@ -30220,11 +31770,138 @@ done:
 	RET
 
 // func f16ToF8e5m2MLDtypesAVX2(dst []byte, src []byte, n int)
-// Requires: AVX, AVX2, F16C
+// Requires: AVX, AVX2, CMOV, F16C
 TEXT ·f16ToF8e5m2MLDtypesAVX2(SB), NOSPLIT, $512-56
-	MOVQ         dst_base+0(FP), DI
-	MOVQ         src_base+24(FP), SI
-	MOVQ         n+48(FP), CX
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           src_base+24(FP), SI
+	MOVQ           n+48(FP), CX
+	MOVL           $0x7fffffff, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	MOVL           $0x38800000, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x43000000, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x000001c0, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x0000007c, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x000fffff, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x00000001, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	VMOVDQU        packOrder<>+0(SB), Y8
+	MOVQ           CX, R10
+	ANDQ           $0x0000001f, R10
+	SUBQ           R10, CX
+	CMPQ           CX, $0x00000080
+	JB             full
+	XORL           R13, R13
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	VPXOR          Y12, Y12, Y12
+	MOVL           $0x01010101, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3e3e3e3e, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x02020202, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	MOVL           $0x7e7e7e7e, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0xf6f6f6f6, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	VPXOR          Y6, Y6, Y6
+
+	PCALIGN	$32
+fast:
+	VMOVDQU     (SI), Y0
+	VMOVDQU     32(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	VMOVDQU     64(SI), Y0
+	VMOVDQU     96(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     128(SI), Y0
+	VMOVDQU     160(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 64(DI)
+	VMOVDQU     192(SI), Y0
+	VMOVDQU     224(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 96(DI)
+	VPSUBUSB    Y7, Y6, Y4
+	VPTEST      Y4, Y4
+	JNZ         redo
+	XORL        R13, R13
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000080, CX
+	CMPQ        CX, $0x00000080
+	JAE         fast
+	JMP         full
+
+redo:
 	MOVL         $0x7fffffff, AX
 	VMOVD        AX, X15
 	VPBROADCASTD X15, Y15
@@ -30247,12 +31924,393 @@ TEXT ·f16ToF8e5m2MLDtypesAVX2(SB), NOSPLIT, $512-56
 	VMOVD        AX, X9
 	VPBROADCASTD X9, Y9
 	VMOVDQU      packOrder<>+0(SB), Y8
-	MOVQ         CX, R10
-	ANDQ         $0x0000001f, R10
-	SUBQ         R10, CX
-	JZ           tail
-	CMPQ         CX, $0x00000080
-	JB           single
+	LEAQ         1(R13), R12
+	LEAQ         1(R13)(R13*1), R13
+	MOVL         $0x0000000f, AX
+	CMPQ         R13, AX
+	CMOVQHI      AX, R13
+
+slow:
+	VCVTPH2PS      (SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7e<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      16(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7e<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      32(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7e<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      48(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7e<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, (DI)
+	VCVTPH2PS      64(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7e<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      80(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7e<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      96(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7e<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      112(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7e<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 32(DI)
+	VCVTPH2PS      128(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7e<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      144(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7e<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      160(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7e<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      176(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7e<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 64(DI)
+	VCVTPH2PS      192(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7e<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      208(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7e<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      224(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7e<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      240(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code7e<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 96(DI)
+	ADDQ           $0x00000100, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000080, CX
+	CMPQ           CX, $0x00000080
+	JB             rest
+	DECQ           R12
+	JNZ            slow
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	VPXOR          Y12, Y12, Y12
+	MOVL           $0x01010101, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3e3e3e3e, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x02020202, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	MOVL           $0x7e7e7e7e, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0xf6f6f6f6, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	VPXOR          Y6, Y6, Y6
+	JMP            fast
+
+full:
+	ADDQ         R10, CX
+	JZ           fastDone
+	MOVL         $0x7fffffff, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL         $0x38800000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $0x43000000, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x000001c0, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVL         $0x0000007c, AX
+	VMOVD        AX, X11
+	VPBROADCASTD X11, Y11
+	MOVL         $0x000fffff, AX
+	VMOVD        AX, X10
+	VPBROADCASTD X10, Y10
+	MOVL         $0x00000001, AX
+	VMOVD        AX, X9
+	VPBROADCASTD X9, Y9
+	VMOVDQU      packOrder<>+0(SB), Y8
+	JMP          loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+	PCALIGN	$32
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000001f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000080
+	JB   single
 
 	PCALIGN	$32
 four:
@@ -30884,6 +32942,10 @@ copy12:
 
 copied2:
 done:
+	VZEROUPPER
+	RET
+
+fastDone:
 	VZEROUPPER
 	RET
 

@@ -2109,6 +2109,11 @@ func f32ToF8e5m2fnuzONNXAVX512(dst, src []byte, n int)
 // smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
 // sign; then packs the codes to bytes.
 //
+// Groups of 256 elements where the encoder gives OpenVINO's codes take OpenVINO's fast route:
+// f8e4m3 the normal rule when every magnitude is in the normal range, f8e5m2 the rounding of the
+// binary16 bits when none is NaN (for a saturating encoder, none rounds past the largest finite
+// code).
+//
 //go:noescape
 func f16ToF8e4m3ONNXAVX2(dst, src []byte, n int)
 
@@ -2144,6 +2149,11 @@ func f16ToF8e4m3ONNXAVX512(dst, src []byte, n int)
 // bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
 // smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
 // sign; then packs the codes to bytes.
+//
+// Groups of 256 elements where the encoder gives OpenVINO's codes take OpenVINO's fast route:
+// f8e4m3 the normal rule when every magnitude is in the normal range, f8e5m2 the rounding of the
+// binary16 bits when none is NaN (for a saturating encoder, none rounds past the largest finite
+// code).
 //
 //go:noescape
 func f16ToF8e5m2ONNXAVX2(dst, src []byte, n int)
@@ -2491,6 +2501,11 @@ func f32ToF8e5m2fnuzONNXNoSatAVX512(dst, src []byte, n int)
 // smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
 // sign; then packs the codes to bytes.
 //
+// Groups of 256 elements where the encoder gives OpenVINO's codes take OpenVINO's fast route:
+// f8e4m3 the normal rule when every magnitude is in the normal range, f8e5m2 the rounding of the
+// binary16 bits when none is NaN (for a saturating encoder, none rounds past the largest finite
+// code).
+//
 //go:noescape
 func f16ToF8e5m2ONNXNoSatAVX2(dst, src []byte, n int)
 
@@ -2836,6 +2851,11 @@ func f32ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)
 // bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
 // smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
 // sign; then packs the codes to bytes.
+//
+// Groups of 256 elements where the encoder gives OpenVINO's codes take OpenVINO's fast route:
+// f8e4m3 the normal rule when every magnitude is in the normal range, f8e5m2 the rounding of the
+// binary16 bits when none is NaN (for a saturating encoder, none rounds past the largest finite
+// code).
 //
 //go:noescape
 func f16ToF8e5m2MLDtypesAVX2(dst, src []byte, n int)

@@ -140,10 +140,10 @@ func ruleKernels() {
 			if a == avx512 {
 				table := "lut" + strings.ToUpper(name[:1]) + name[1:]
 				k.doc = []string{fmt.Sprintf(f8LookupDoc, table)}
-				if r.from == "F16" && !e.fnuz {
-					k.doc = append(k.doc, f16RouteDoc)
-				}
 				k.body = func() { f8EncodeLookupAVX512(r.from, e, table) }
+			}
+			if r.from == "F16" && !e.fnuz {
+				k.doc = append(k.doc, f16RouteDoc)
 			}
 			add(k)
 		}
@@ -223,8 +223,11 @@ func loadF32(a *isa, from string, i, k int, x VecPhysical) {
 // kernels pack (packOrder).
 func f8EncodeRulesAVX2(from string, e f8Enc) {
 	y := func(i int) VecPhysical { return ys[15-i] }
-	f8EncConsts(e, y)
-	VMOVDQU(packOrder(), Y8)
+	consts := func() {
+		f8EncConsts(e, y)
+		VMOVDQU(packOrder(), Y8)
+	}
+	consts()
 	x, a, t, m := Y4, Y5, Y6, Y7
 	body := func(i, o int) {
 		for k := range 4 {
@@ -257,7 +260,28 @@ func f8EncodeRulesAVX2(from string, e f8Enc) {
 		}
 		packCodes(avx2, [4]VecPhysical{Y0, Y1, Y2, Y3}, Y8, o)
 	}
+	if from == "F16" && !e.fnuz {
+		loopFast(avx2, f16RouteAVX2(e), body, consts, block{32, 64, 32})
+		return
+	}
 	loop(avx2, body, block{32, 32 * bytesOf(from), 32})
+}
+
+// f16RouteAVX2 is f16Route's AVX2 counterpart, OpenVINO's AVX2 fast routes: f8e4m3's in the
+// normal range; f8e5m2's where every M = H&0x7F is at most 0x7B (no NaN, no infinity), or for a
+// saturating encoder at most 0x7A, whose magnitudes do not round past its clamp code.
+func f16RouteAVX2(e f8Enc) fastRoute {
+	if e.mant == 3 {
+		return e4m3FastAVX2(f16f8AVX2)
+	}
+	switch e.clamp {
+	case 0x7B:
+		return e5m2FastAVX2(0x7A)
+	case 0x7C:
+		return e5m2FastAVX2(0x7B)
+	}
+	fatal(fmt.Errorf("f8e5m2 encoder with clamp code %#x: no fast route for it", e.clamp))
+	return fastRoute{}
 }
 
 // f8EncodeLookupAVX512 is the AVX-512 body of the encoders with a table (rules_tables_amd64.go:
