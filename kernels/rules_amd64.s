@@ -7830,11 +7830,149 @@ fastDone:
 	RET
 
 // func f16ToF8e4m3fnuzONNXAVX2(dst []byte, src []byte, n int)
-// Requires: AVX, AVX2, F16C
+// Requires: AVX, AVX2, CMOV, F16C
 TEXT ·f16ToF8e4m3fnuzONNXAVX2(SB), NOSPLIT, $512-56
-	MOVQ         dst_base+0(FP), DI
-	MOVQ         src_base+24(FP), SI
-	MOVQ         n+48(FP), CX
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           src_base+24(FP), SI
+	MOVQ           n+48(FP), CX
+	MOVL           $0x7fffffff, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	MOVL           $0x3c000000, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x46000000, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x000003b8, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x0000007f, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x0007ffff, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x00000001, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	VMOVDQU        packOrder<>+0(SB), Y8
+	MOVQ           CX, R10
+	ANDQ           $0x0000001f, R10
+	SUBQ           R10, CX
+	CMPQ           CX, $0x00000080
+	JB             full
+	XORL           R13, R13
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x18181818, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x20202020, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3a3a3a3a, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0xc0c0c0c0, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0x3f3f3f3f, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	VPXOR          Y6, Y6, Y6
+
+	PCALIGN	$32
+fast:
+	VMOVDQU     (SI), Y0
+	VMOVDQU     32(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	VMOVDQU     64(SI), Y0
+	VMOVDQU     96(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     128(SI), Y0
+	VMOVDQU     160(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 64(DI)
+	VMOVDQU     192(SI), Y0
+	VMOVDQU     224(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 96(DI)
+	VPSUBUSB    Y10, Y6, Y4
+	VPTEST      Y4, Y4
+	JNZ         redo
+	XORL        R13, R13
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000080, CX
+	CMPQ        CX, $0x00000080
+	JAE         fast
+	JMP         full
+
+redo:
 	MOVL         $0x7fffffff, AX
 	VMOVD        AX, X15
 	VPBROADCASTD X15, Y15
@@ -7857,12 +7995,440 @@ TEXT ·f16ToF8e4m3fnuzONNXAVX2(SB), NOSPLIT, $512-56
 	VMOVD        AX, X9
 	VPBROADCASTD X9, Y9
 	VMOVDQU      packOrder<>+0(SB), Y8
-	MOVQ         CX, R10
-	ANDQ         $0x0000001f, R10
-	SUBQ         R10, CX
-	JZ           tail
-	CMPQ         CX, $0x00000080
-	JB           single
+	LEAQ         1(R13), R12
+	LEAQ         1(R13)(R13*1), R13
+	MOVL         $0x0000000f, AX
+	CMPQ         R13, AX
+	CMOVQHI      AX, R13
+
+slow:
+	VCVTPH2PS      (SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x14, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      16(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x14, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      32(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x14, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      48(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x14, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, (DI)
+	VCVTPH2PS      64(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x14, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      80(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x14, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      96(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x14, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      112(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x14, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 32(DI)
+	VCVTPH2PS      128(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x14, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      144(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x14, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      160(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x14, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      176(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x14, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 64(DI)
+	VCVTPH2PS      192(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x14, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      208(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x14, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      224(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x14, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      240(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x14, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 96(DI)
+	ADDQ           $0x00000100, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000080, CX
+	CMPQ           CX, $0x00000080
+	JB             rest
+	DECQ           R12
+	JNZ            slow
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x18181818, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x20202020, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3a3a3a3a, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0xc0c0c0c0, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0x3f3f3f3f, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	VPXOR          Y6, Y6, Y6
+	JMP            fast
+
+full:
+	ADDQ         R10, CX
+	JZ           fastDone
+	MOVL         $0x7fffffff, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL         $0x3c000000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $0x46000000, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x000003b8, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVL         $0x0000007f, AX
+	VMOVD        AX, X11
+	VPBROADCASTD X11, Y11
+	MOVL         $0x0007ffff, AX
+	VMOVD        AX, X10
+	VPBROADCASTD X10, Y10
+	MOVL         $0x00000001, AX
+	VMOVD        AX, X9
+	VPBROADCASTD X9, Y9
+	VMOVDQU      packOrder<>+0(SB), Y8
+	JMP          loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+	PCALIGN	$32
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000001f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000080
+	JB   single
 
 	PCALIGN	$32
 four:
@@ -8581,8 +9147,12 @@ done:
 	VZEROUPPER
 	RET
 
+fastDone:
+	VZEROUPPER
+	RET
+
 // func f16ToF8e4m3fnuzONNXAVX512(dst []byte, src []byte, n int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·f16ToF8e4m3fnuzONNXAVX512(SB), NOSPLIT, $512-56
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         src_base+24(FP), SI
@@ -8612,9 +9182,279 @@ TEXT ·f16ToF8e4m3fnuzONNXAVX512(SB), NOSPLIT, $512-56
 	MOVQ         CX, R10
 	ANDQ         $0x0000003f, R10
 	SUBQ         R10, CX
-	JZ           tail
 	CMPQ         CX, $0x00000100
-	JB           single
+	JB           full
+	XORL         R13, R13
+	MOVL         $0x7f7f7f7f, AX
+	VPBROADCASTD AX, Z17
+	MOVL         $0x20202020, AX
+	VPBROADCASTD AX, Z18
+	MOVL         $0x18181818, AX
+	VPBROADCASTD AX, Z19
+	MOVL         $0x40404040, AX
+	VPBROADCASTD AX, Z20
+	MOVL         $0x3a3a3a3a, AX
+	VPBROADCASTD AX, Z24
+	VPXORD       Z6, Z6, Z6
+
+	PCALIGN	$32
+fast:
+	VMOVDQU64 (SI), Z0
+	VMOVDQU64 64(SI), Z1
+	VMOVDQA64 Z31, Z2
+	VPERMI2B  Z1, Z0, Z2
+	VPERMT2B  Z1, Z30, Z0
+	VPANDD    Z17, Z0, Z3
+	VPSUBB    Z18, Z3, Z3
+	VPMAXUB   Z3, Z6, Z6
+	VPSUBB    Z19, Z3, Z3
+	VPCMPUB   $0x06, Z20, Z2, K1
+	VPCMPUB   $0x06, Z25, Z2, K2
+	VPSUBB    Z23, Z3, K1, Z3
+	VPSUBB    Z23, Z3, K2, Z3
+	VPADDB    Z0, Z3, Z3
+	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 128(SI), Z0
+	VMOVDQU64 192(SI), Z1
+	VMOVDQA64 Z31, Z2
+	VPERMI2B  Z1, Z0, Z2
+	VPERMT2B  Z1, Z30, Z0
+	VPANDD    Z17, Z0, Z3
+	VPSUBB    Z18, Z3, Z3
+	VPMAXUB   Z3, Z6, Z6
+	VPSUBB    Z19, Z3, Z3
+	VPCMPUB   $0x06, Z20, Z2, K1
+	VPCMPUB   $0x06, Z25, Z2, K2
+	VPSUBB    Z23, Z3, K1, Z3
+	VPSUBB    Z23, Z3, K2, Z3
+	VPADDB    Z0, Z3, Z3
+	VMOVDQU64 Z3, 64(DI)
+	VMOVDQU64 256(SI), Z0
+	VMOVDQU64 320(SI), Z1
+	VMOVDQA64 Z31, Z2
+	VPERMI2B  Z1, Z0, Z2
+	VPERMT2B  Z1, Z30, Z0
+	VPANDD    Z17, Z0, Z3
+	VPSUBB    Z18, Z3, Z3
+	VPMAXUB   Z3, Z6, Z6
+	VPSUBB    Z19, Z3, Z3
+	VPCMPUB   $0x06, Z20, Z2, K1
+	VPCMPUB   $0x06, Z25, Z2, K2
+	VPSUBB    Z23, Z3, K1, Z3
+	VPSUBB    Z23, Z3, K2, Z3
+	VPADDB    Z0, Z3, Z3
+	VMOVDQU64 Z3, 128(DI)
+	VMOVDQU64 384(SI), Z0
+	VMOVDQU64 448(SI), Z1
+	VMOVDQA64 Z31, Z2
+	VPERMI2B  Z1, Z0, Z2
+	VPERMT2B  Z1, Z30, Z0
+	VPANDD    Z17, Z0, Z3
+	VPSUBB    Z18, Z3, Z3
+	VPMAXUB   Z3, Z6, Z6
+	VPSUBB    Z19, Z3, Z3
+	VPCMPUB   $0x06, Z20, Z2, K1
+	VPCMPUB   $0x06, Z25, Z2, K2
+	VPSUBB    Z23, Z3, K1, Z3
+	VPSUBB    Z23, Z3, K2, Z3
+	VPADDB    Z0, Z3, Z3
+	VMOVDQU64 Z3, 192(DI)
+	VPCMPUB   $0x06, Z24, Z6, K1
+	KORTESTQ  K1, K1
+	JNZ       redo
+	XORL      R13, R13
+	ADDQ      $0x00000200, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000100, CX
+	CMPQ      CX, $0x00000100
+	JAE       fast
+	JMP       full
+
+redo:
+	VMOVDQU64    ·evenBytes+0(SB), Z31
+	VMOVDQU64    ·oddBytes+0(SB), Z30
+	VMOVDQU64    ·lutEncE4M3FNUZSat+0(SB), Z28
+	VMOVDQU64    ·lutEncE4M3FNUZSat+64(SB), Z29
+	VMOVDQU64    ·lutEncE4M3FNUZSat+128(SB), Z26
+	VMOVDQU64    ·lutEncE4M3FNUZSat+192(SB), Z27
+	MOVL         $0xbfbfbfbf, AX
+	VPBROADCASTD AX, Z25
+	VPTERNLOGD   $0xff, Z23, Z23, Z23
+	MOVL         $0x80808080, AX
+	VPBROADCASTD AX, Z22
+	MOVL         $0x00007fff, AX
+	VPBROADCASTW AX, Z21
+	VPBROADCASTW ·lutEncE4M3FNUZSat+256(SB), Z20
+	VPBROADCASTB ·lutEncE4M3FNUZSat+258(SB), Z19
+	VPXORD       Z24, Z24, Z24
+	MOVL         $0x7f7f7f7f, AX
+	VPBROADCASTD AX, Z14
+	MOVL         $0x00001fff, AX
+	VPBROADCASTD AX, Z17
+	MOVL         $0x00002000, AX
+	VPBROADCASTD AX, Z18
+	LEAQ         1(R13), R12
+	LEAQ         1(R13)(R13*1), R13
+	MOVL         $0x0000000f, AX
+	CMPQ         R13, AX
+	CMOVQHI      AX, R13
+
+slow:
+	VMOVDQU64    (SI), Z0
+	VMOVDQU64    64(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, (DI)
+	VMOVDQU64    128(SI), Z0
+	VMOVDQU64    192(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, 64(DI)
+	VMOVDQU64    256(SI), Z0
+	VMOVDQU64    320(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, 128(DI)
+	VMOVDQU64    384(SI), Z0
+	VMOVDQU64    448(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, 192(DI)
+	ADDQ         $0x00000200, SI
+	ADDQ         $0x00000100, DI
+	SUBQ         $0x00000100, CX
+	CMPQ         CX, $0x00000100
+	JB           rest
+	DECQ         R12
+	JNZ          slow
+	MOVL         $0x7f7f7f7f, AX
+	VPBROADCASTD AX, Z17
+	MOVL         $0x20202020, AX
+	VPBROADCASTD AX, Z18
+	MOVL         $0x18181818, AX
+	VPBROADCASTD AX, Z19
+	MOVL         $0x40404040, AX
+	VPBROADCASTD AX, Z20
+	MOVL         $0x3a3a3a3a, AX
+	VPBROADCASTD AX, Z24
+	VPXORD       Z6, Z6, Z6
+	JMP          fast
+
+full:
+	ADDQ         R10, CX
+	JZ           fastDone
+	VMOVDQU64    ·evenBytes+0(SB), Z31
+	VMOVDQU64    ·oddBytes+0(SB), Z30
+	VMOVDQU64    ·lutEncE4M3FNUZSat+0(SB), Z28
+	VMOVDQU64    ·lutEncE4M3FNUZSat+64(SB), Z29
+	VMOVDQU64    ·lutEncE4M3FNUZSat+128(SB), Z26
+	VMOVDQU64    ·lutEncE4M3FNUZSat+192(SB), Z27
+	MOVL         $0xbfbfbfbf, AX
+	VPBROADCASTD AX, Z25
+	VPTERNLOGD   $0xff, Z23, Z23, Z23
+	MOVL         $0x80808080, AX
+	VPBROADCASTD AX, Z22
+	MOVL         $0x00007fff, AX
+	VPBROADCASTW AX, Z21
+	VPBROADCASTW ·lutEncE4M3FNUZSat+256(SB), Z20
+	VPBROADCASTB ·lutEncE4M3FNUZSat+258(SB), Z19
+	VPXORD       Z24, Z24, Z24
+	MOVL         $0x7f7f7f7f, AX
+	VPBROADCASTD AX, Z14
+	MOVL         $0x00001fff, AX
+	VPBROADCASTD AX, Z17
+	MOVL         $0x00002000, AX
+	VPBROADCASTD AX, Z18
+	JMP          loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+	PCALIGN	$32
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000003f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000100
+	JB   single
 
 	PCALIGN	$32
 four:
@@ -8877,6 +9717,10 @@ copypart2:
 
 copied2:
 done:
+	VZEROUPPER
+	RET
+
+fastDone:
 	VZEROUPPER
 	RET
 
@@ -20830,11 +21674,149 @@ fastDone:
 	RET
 
 // func f16ToF8e4m3fnuzONNXNoSatAVX2(dst []byte, src []byte, n int)
-// Requires: AVX, AVX2, F16C
+// Requires: AVX, AVX2, CMOV, F16C
 TEXT ·f16ToF8e4m3fnuzONNXNoSatAVX2(SB), NOSPLIT, $512-56
-	MOVQ         dst_base+0(FP), DI
-	MOVQ         src_base+24(FP), SI
-	MOVQ         n+48(FP), CX
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           src_base+24(FP), SI
+	MOVQ           n+48(FP), CX
+	MOVL           $0x7fffffff, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	MOVL           $0x3c000000, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x46000000, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x000003b8, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x00000080, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x0007ffff, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x00000001, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	VMOVDQU        packOrder<>+0(SB), Y8
+	MOVQ           CX, R10
+	ANDQ           $0x0000001f, R10
+	SUBQ           R10, CX
+	CMPQ           CX, $0x00000080
+	JB             full
+	XORL           R13, R13
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x18181818, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x20202020, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3a3a3a3a, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0xc0c0c0c0, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0x3f3f3f3f, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	VPXOR          Y6, Y6, Y6
+
+	PCALIGN	$32
+fast:
+	VMOVDQU     (SI), Y0
+	VMOVDQU     32(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	VMOVDQU     64(SI), Y0
+	VMOVDQU     96(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     128(SI), Y0
+	VMOVDQU     160(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 64(DI)
+	VMOVDQU     192(SI), Y0
+	VMOVDQU     224(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 96(DI)
+	VPSUBUSB    Y10, Y6, Y4
+	VPTEST      Y4, Y4
+	JNZ         redo
+	XORL        R13, R13
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000080, CX
+	CMPQ        CX, $0x00000080
+	JAE         fast
+	JMP         full
+
+redo:
 	MOVL         $0x7fffffff, AX
 	VMOVD        AX, X15
 	VPBROADCASTD X15, Y15
@@ -20857,12 +21839,408 @@ TEXT ·f16ToF8e4m3fnuzONNXNoSatAVX2(SB), NOSPLIT, $512-56
 	VMOVD        AX, X9
 	VPBROADCASTD X9, Y9
 	VMOVDQU      packOrder<>+0(SB), Y8
-	MOVQ         CX, R10
-	ANDQ         $0x0000001f, R10
-	SUBQ         R10, CX
-	JZ           tail
-	CMPQ         CX, $0x00000080
-	JB           single
+	LEAQ         1(R13), R12
+	LEAQ         1(R13)(R13*1), R13
+	MOVL         $0x0000000f, AX
+	CMPQ         R13, AX
+	CMOVQHI      AX, R13
+
+slow:
+	VCVTPH2PS      (SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x14, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      16(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x14, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      32(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x14, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      48(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x14, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, (DI)
+	VCVTPH2PS      64(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x14, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      80(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x14, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      96(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x14, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      112(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x14, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 32(DI)
+	VCVTPH2PS      128(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x14, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      144(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x14, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      160(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x14, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      176(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x14, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 64(DI)
+	VCVTPH2PS      192(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x14, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      208(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x14, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      224(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x14, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      240(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x14, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 96(DI)
+	ADDQ           $0x00000100, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000080, CX
+	CMPQ           CX, $0x00000080
+	JB             rest
+	DECQ           R12
+	JNZ            slow
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x18181818, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x20202020, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3a3a3a3a, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0xc0c0c0c0, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0x3f3f3f3f, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	VPXOR          Y6, Y6, Y6
+	JMP            fast
+
+full:
+	ADDQ         R10, CX
+	JZ           fastDone
+	MOVL         $0x7fffffff, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL         $0x3c000000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $0x46000000, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x000003b8, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVL         $0x00000080, AX
+	VMOVD        AX, X11
+	VPBROADCASTD X11, Y11
+	MOVL         $0x0007ffff, AX
+	VMOVD        AX, X10
+	VPBROADCASTD X10, Y10
+	MOVL         $0x00000001, AX
+	VMOVD        AX, X9
+	VPBROADCASTD X9, Y9
+	VMOVDQU      packOrder<>+0(SB), Y8
+	JMP          loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+	PCALIGN	$32
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000001f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000080
+	JB   single
 
 	PCALIGN	$32
 four:
@@ -21525,8 +22903,12 @@ done:
 	VZEROUPPER
 	RET
 
+fastDone:
+	VZEROUPPER
+	RET
+
 // func f16ToF8e4m3fnuzONNXNoSatAVX512(dst []byte, src []byte, n int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·f16ToF8e4m3fnuzONNXNoSatAVX512(SB), NOSPLIT, $512-56
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         src_base+24(FP), SI
@@ -21556,9 +22938,279 @@ TEXT ·f16ToF8e4m3fnuzONNXNoSatAVX512(SB), NOSPLIT, $512-56
 	MOVQ         CX, R10
 	ANDQ         $0x0000003f, R10
 	SUBQ         R10, CX
-	JZ           tail
 	CMPQ         CX, $0x00000100
-	JB           single
+	JB           full
+	XORL         R13, R13
+	MOVL         $0x7f7f7f7f, AX
+	VPBROADCASTD AX, Z17
+	MOVL         $0x20202020, AX
+	VPBROADCASTD AX, Z18
+	MOVL         $0x18181818, AX
+	VPBROADCASTD AX, Z19
+	MOVL         $0x40404040, AX
+	VPBROADCASTD AX, Z20
+	MOVL         $0x3a3a3a3a, AX
+	VPBROADCASTD AX, Z24
+	VPXORD       Z6, Z6, Z6
+
+	PCALIGN	$32
+fast:
+	VMOVDQU64 (SI), Z0
+	VMOVDQU64 64(SI), Z1
+	VMOVDQA64 Z31, Z2
+	VPERMI2B  Z1, Z0, Z2
+	VPERMT2B  Z1, Z30, Z0
+	VPANDD    Z17, Z0, Z3
+	VPSUBB    Z18, Z3, Z3
+	VPMAXUB   Z3, Z6, Z6
+	VPSUBB    Z19, Z3, Z3
+	VPCMPUB   $0x06, Z20, Z2, K1
+	VPCMPUB   $0x06, Z25, Z2, K2
+	VPSUBB    Z23, Z3, K1, Z3
+	VPSUBB    Z23, Z3, K2, Z3
+	VPADDB    Z0, Z3, Z3
+	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 128(SI), Z0
+	VMOVDQU64 192(SI), Z1
+	VMOVDQA64 Z31, Z2
+	VPERMI2B  Z1, Z0, Z2
+	VPERMT2B  Z1, Z30, Z0
+	VPANDD    Z17, Z0, Z3
+	VPSUBB    Z18, Z3, Z3
+	VPMAXUB   Z3, Z6, Z6
+	VPSUBB    Z19, Z3, Z3
+	VPCMPUB   $0x06, Z20, Z2, K1
+	VPCMPUB   $0x06, Z25, Z2, K2
+	VPSUBB    Z23, Z3, K1, Z3
+	VPSUBB    Z23, Z3, K2, Z3
+	VPADDB    Z0, Z3, Z3
+	VMOVDQU64 Z3, 64(DI)
+	VMOVDQU64 256(SI), Z0
+	VMOVDQU64 320(SI), Z1
+	VMOVDQA64 Z31, Z2
+	VPERMI2B  Z1, Z0, Z2
+	VPERMT2B  Z1, Z30, Z0
+	VPANDD    Z17, Z0, Z3
+	VPSUBB    Z18, Z3, Z3
+	VPMAXUB   Z3, Z6, Z6
+	VPSUBB    Z19, Z3, Z3
+	VPCMPUB   $0x06, Z20, Z2, K1
+	VPCMPUB   $0x06, Z25, Z2, K2
+	VPSUBB    Z23, Z3, K1, Z3
+	VPSUBB    Z23, Z3, K2, Z3
+	VPADDB    Z0, Z3, Z3
+	VMOVDQU64 Z3, 128(DI)
+	VMOVDQU64 384(SI), Z0
+	VMOVDQU64 448(SI), Z1
+	VMOVDQA64 Z31, Z2
+	VPERMI2B  Z1, Z0, Z2
+	VPERMT2B  Z1, Z30, Z0
+	VPANDD    Z17, Z0, Z3
+	VPSUBB    Z18, Z3, Z3
+	VPMAXUB   Z3, Z6, Z6
+	VPSUBB    Z19, Z3, Z3
+	VPCMPUB   $0x06, Z20, Z2, K1
+	VPCMPUB   $0x06, Z25, Z2, K2
+	VPSUBB    Z23, Z3, K1, Z3
+	VPSUBB    Z23, Z3, K2, Z3
+	VPADDB    Z0, Z3, Z3
+	VMOVDQU64 Z3, 192(DI)
+	VPCMPUB   $0x06, Z24, Z6, K1
+	KORTESTQ  K1, K1
+	JNZ       redo
+	XORL      R13, R13
+	ADDQ      $0x00000200, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000100, CX
+	CMPQ      CX, $0x00000100
+	JAE       fast
+	JMP       full
+
+redo:
+	VMOVDQU64    ·evenBytes+0(SB), Z31
+	VMOVDQU64    ·oddBytes+0(SB), Z30
+	VMOVDQU64    ·lutEncE4M3FNUZNoSat+0(SB), Z28
+	VMOVDQU64    ·lutEncE4M3FNUZNoSat+64(SB), Z29
+	VMOVDQU64    ·lutEncE4M3FNUZNoSat+128(SB), Z26
+	VMOVDQU64    ·lutEncE4M3FNUZNoSat+192(SB), Z27
+	MOVL         $0xbfbfbfbf, AX
+	VPBROADCASTD AX, Z25
+	VPTERNLOGD   $0xff, Z23, Z23, Z23
+	MOVL         $0x80808080, AX
+	VPBROADCASTD AX, Z22
+	MOVL         $0x00007fff, AX
+	VPBROADCASTW AX, Z21
+	VPBROADCASTW ·lutEncE4M3FNUZNoSat+256(SB), Z20
+	VPBROADCASTB ·lutEncE4M3FNUZNoSat+258(SB), Z19
+	VPXORD       Z24, Z24, Z24
+	MOVL         $0x7f7f7f7f, AX
+	VPBROADCASTD AX, Z14
+	MOVL         $0x00001fff, AX
+	VPBROADCASTD AX, Z17
+	MOVL         $0x00002000, AX
+	VPBROADCASTD AX, Z18
+	LEAQ         1(R13), R12
+	LEAQ         1(R13)(R13*1), R13
+	MOVL         $0x0000000f, AX
+	CMPQ         R13, AX
+	CMOVQHI      AX, R13
+
+slow:
+	VMOVDQU64    (SI), Z0
+	VMOVDQU64    64(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, (DI)
+	VMOVDQU64    128(SI), Z0
+	VMOVDQU64    192(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, 64(DI)
+	VMOVDQU64    256(SI), Z0
+	VMOVDQU64    320(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, 128(DI)
+	VMOVDQU64    384(SI), Z0
+	VMOVDQU64    448(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, 192(DI)
+	ADDQ         $0x00000200, SI
+	ADDQ         $0x00000100, DI
+	SUBQ         $0x00000100, CX
+	CMPQ         CX, $0x00000100
+	JB           rest
+	DECQ         R12
+	JNZ          slow
+	MOVL         $0x7f7f7f7f, AX
+	VPBROADCASTD AX, Z17
+	MOVL         $0x20202020, AX
+	VPBROADCASTD AX, Z18
+	MOVL         $0x18181818, AX
+	VPBROADCASTD AX, Z19
+	MOVL         $0x40404040, AX
+	VPBROADCASTD AX, Z20
+	MOVL         $0x3a3a3a3a, AX
+	VPBROADCASTD AX, Z24
+	VPXORD       Z6, Z6, Z6
+	JMP          fast
+
+full:
+	ADDQ         R10, CX
+	JZ           fastDone
+	VMOVDQU64    ·evenBytes+0(SB), Z31
+	VMOVDQU64    ·oddBytes+0(SB), Z30
+	VMOVDQU64    ·lutEncE4M3FNUZNoSat+0(SB), Z28
+	VMOVDQU64    ·lutEncE4M3FNUZNoSat+64(SB), Z29
+	VMOVDQU64    ·lutEncE4M3FNUZNoSat+128(SB), Z26
+	VMOVDQU64    ·lutEncE4M3FNUZNoSat+192(SB), Z27
+	MOVL         $0xbfbfbfbf, AX
+	VPBROADCASTD AX, Z25
+	VPTERNLOGD   $0xff, Z23, Z23, Z23
+	MOVL         $0x80808080, AX
+	VPBROADCASTD AX, Z22
+	MOVL         $0x00007fff, AX
+	VPBROADCASTW AX, Z21
+	VPBROADCASTW ·lutEncE4M3FNUZNoSat+256(SB), Z20
+	VPBROADCASTB ·lutEncE4M3FNUZNoSat+258(SB), Z19
+	VPXORD       Z24, Z24, Z24
+	MOVL         $0x7f7f7f7f, AX
+	VPBROADCASTD AX, Z14
+	MOVL         $0x00001fff, AX
+	VPBROADCASTD AX, Z17
+	MOVL         $0x00002000, AX
+	VPBROADCASTD AX, Z18
+	JMP          loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+	PCALIGN	$32
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000003f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000100
+	JB   single
 
 	PCALIGN	$32
 four:
@@ -21821,6 +23473,10 @@ copypart2:
 
 copied2:
 done:
+	VZEROUPPER
+	RET
+
+fastDone:
 	VZEROUPPER
 	RET
 
@@ -33510,11 +35166,149 @@ fastDone:
 	RET
 
 // func f16ToF8e4m3fnuzMLDtypesAVX2(dst []byte, src []byte, n int)
-// Requires: AVX, AVX2, F16C
+// Requires: AVX, AVX2, CMOV, F16C
 TEXT ·f16ToF8e4m3fnuzMLDtypesAVX2(SB), NOSPLIT, $512-56
-	MOVQ         dst_base+0(FP), DI
-	MOVQ         src_base+24(FP), SI
-	MOVQ         n+48(FP), CX
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           src_base+24(FP), SI
+	MOVQ           n+48(FP), CX
+	MOVL           $0x7fffffff, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	MOVL           $0x3c000000, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x46000000, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x000003b8, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x00000080, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x0007ffff, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x00000001, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	VMOVDQU        packOrder<>+0(SB), Y8
+	MOVQ           CX, R10
+	ANDQ           $0x0000001f, R10
+	SUBQ           R10, CX
+	CMPQ           CX, $0x00000080
+	JB             full
+	XORL           R13, R13
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x18181818, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x20202020, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3a3a3a3a, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0xc0c0c0c0, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0x3f3f3f3f, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	VPXOR          Y6, Y6, Y6
+
+	PCALIGN	$32
+fast:
+	VMOVDQU     (SI), Y0
+	VMOVDQU     32(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	VMOVDQU     64(SI), Y0
+	VMOVDQU     96(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     128(SI), Y0
+	VMOVDQU     160(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 64(DI)
+	VMOVDQU     192(SI), Y0
+	VMOVDQU     224(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y2
+	VPAND       Y14, Y3, Y0
+	VPSUBB      Y11, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y12, Y0, Y0
+	VPCMPGTB    Y8, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPCMPGTB    Y7, Y2, Y4
+	VPSUBB      Y4, Y0, Y0
+	VPADDB      Y0, Y3, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 96(DI)
+	VPSUBUSB    Y10, Y6, Y4
+	VPTEST      Y4, Y4
+	JNZ         redo
+	XORL        R13, R13
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000080, CX
+	CMPQ        CX, $0x00000080
+	JAE         fast
+	JMP         full
+
+redo:
 	MOVL         $0x7fffffff, AX
 	VMOVD        AX, X15
 	VPBROADCASTD X15, Y15
@@ -33537,12 +35331,408 @@ TEXT ·f16ToF8e4m3fnuzMLDtypesAVX2(SB), NOSPLIT, $512-56
 	VMOVD        AX, X9
 	VPBROADCASTD X9, Y9
 	VMOVDQU      packOrder<>+0(SB), Y8
-	MOVQ         CX, R10
-	ANDQ         $0x0000001f, R10
-	SUBQ         R10, CX
-	JZ           tail
-	CMPQ         CX, $0x00000080
-	JB           single
+	LEAQ         1(R13), R12
+	LEAQ         1(R13)(R13*1), R13
+	MOVL         $0x0000000f, AX
+	CMPQ         R13, AX
+	CMOVQHI      AX, R13
+
+slow:
+	VCVTPH2PS      (SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x14, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      16(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x14, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      32(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x14, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      48(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x14, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, (DI)
+	VCVTPH2PS      64(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x14, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      80(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x14, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      96(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x14, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      112(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x14, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 32(DI)
+	VCVTPH2PS      128(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x14, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      144(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x14, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      160(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x14, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      176(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x14, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 64(DI)
+	VCVTPH2PS      192(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x14, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      208(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x14, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      224(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x14, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      240(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x14, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x14, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 96(DI)
+	ADDQ           $0x00000100, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000080, CX
+	CMPQ           CX, $0x00000080
+	JB             rest
+	DECQ           R12
+	JNZ            slow
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x18181818, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x20202020, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3a3a3a3a, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0xc0c0c0c0, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0x3f3f3f3f, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	VPXOR          Y6, Y6, Y6
+	JMP            fast
+
+full:
+	ADDQ         R10, CX
+	JZ           fastDone
+	MOVL         $0x7fffffff, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL         $0x3c000000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $0x46000000, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x000003b8, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVL         $0x00000080, AX
+	VMOVD        AX, X11
+	VPBROADCASTD X11, Y11
+	MOVL         $0x0007ffff, AX
+	VMOVD        AX, X10
+	VPBROADCASTD X10, Y10
+	MOVL         $0x00000001, AX
+	VMOVD        AX, X9
+	VPBROADCASTD X9, Y9
+	VMOVDQU      packOrder<>+0(SB), Y8
+	JMP          loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+	PCALIGN	$32
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000001f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000080
+	JB   single
 
 	PCALIGN	$32
 four:
@@ -34205,8 +36395,12 @@ done:
 	VZEROUPPER
 	RET
 
+fastDone:
+	VZEROUPPER
+	RET
+
 // func f16ToF8e4m3fnuzMLDtypesAVX512(dst []byte, src []byte, n int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·f16ToF8e4m3fnuzMLDtypesAVX512(SB), NOSPLIT, $512-56
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         src_base+24(FP), SI
@@ -34236,9 +36430,279 @@ TEXT ·f16ToF8e4m3fnuzMLDtypesAVX512(SB), NOSPLIT, $512-56
 	MOVQ         CX, R10
 	ANDQ         $0x0000003f, R10
 	SUBQ         R10, CX
-	JZ           tail
 	CMPQ         CX, $0x00000100
-	JB           single
+	JB           full
+	XORL         R13, R13
+	MOVL         $0x7f7f7f7f, AX
+	VPBROADCASTD AX, Z17
+	MOVL         $0x20202020, AX
+	VPBROADCASTD AX, Z18
+	MOVL         $0x18181818, AX
+	VPBROADCASTD AX, Z19
+	MOVL         $0x40404040, AX
+	VPBROADCASTD AX, Z20
+	MOVL         $0x3a3a3a3a, AX
+	VPBROADCASTD AX, Z24
+	VPXORD       Z6, Z6, Z6
+
+	PCALIGN	$32
+fast:
+	VMOVDQU64 (SI), Z0
+	VMOVDQU64 64(SI), Z1
+	VMOVDQA64 Z31, Z2
+	VPERMI2B  Z1, Z0, Z2
+	VPERMT2B  Z1, Z30, Z0
+	VPANDD    Z17, Z0, Z3
+	VPSUBB    Z18, Z3, Z3
+	VPMAXUB   Z3, Z6, Z6
+	VPSUBB    Z19, Z3, Z3
+	VPCMPUB   $0x06, Z20, Z2, K1
+	VPCMPUB   $0x06, Z25, Z2, K2
+	VPSUBB    Z23, Z3, K1, Z3
+	VPSUBB    Z23, Z3, K2, Z3
+	VPADDB    Z0, Z3, Z3
+	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 128(SI), Z0
+	VMOVDQU64 192(SI), Z1
+	VMOVDQA64 Z31, Z2
+	VPERMI2B  Z1, Z0, Z2
+	VPERMT2B  Z1, Z30, Z0
+	VPANDD    Z17, Z0, Z3
+	VPSUBB    Z18, Z3, Z3
+	VPMAXUB   Z3, Z6, Z6
+	VPSUBB    Z19, Z3, Z3
+	VPCMPUB   $0x06, Z20, Z2, K1
+	VPCMPUB   $0x06, Z25, Z2, K2
+	VPSUBB    Z23, Z3, K1, Z3
+	VPSUBB    Z23, Z3, K2, Z3
+	VPADDB    Z0, Z3, Z3
+	VMOVDQU64 Z3, 64(DI)
+	VMOVDQU64 256(SI), Z0
+	VMOVDQU64 320(SI), Z1
+	VMOVDQA64 Z31, Z2
+	VPERMI2B  Z1, Z0, Z2
+	VPERMT2B  Z1, Z30, Z0
+	VPANDD    Z17, Z0, Z3
+	VPSUBB    Z18, Z3, Z3
+	VPMAXUB   Z3, Z6, Z6
+	VPSUBB    Z19, Z3, Z3
+	VPCMPUB   $0x06, Z20, Z2, K1
+	VPCMPUB   $0x06, Z25, Z2, K2
+	VPSUBB    Z23, Z3, K1, Z3
+	VPSUBB    Z23, Z3, K2, Z3
+	VPADDB    Z0, Z3, Z3
+	VMOVDQU64 Z3, 128(DI)
+	VMOVDQU64 384(SI), Z0
+	VMOVDQU64 448(SI), Z1
+	VMOVDQA64 Z31, Z2
+	VPERMI2B  Z1, Z0, Z2
+	VPERMT2B  Z1, Z30, Z0
+	VPANDD    Z17, Z0, Z3
+	VPSUBB    Z18, Z3, Z3
+	VPMAXUB   Z3, Z6, Z6
+	VPSUBB    Z19, Z3, Z3
+	VPCMPUB   $0x06, Z20, Z2, K1
+	VPCMPUB   $0x06, Z25, Z2, K2
+	VPSUBB    Z23, Z3, K1, Z3
+	VPSUBB    Z23, Z3, K2, Z3
+	VPADDB    Z0, Z3, Z3
+	VMOVDQU64 Z3, 192(DI)
+	VPCMPUB   $0x06, Z24, Z6, K1
+	KORTESTQ  K1, K1
+	JNZ       redo
+	XORL      R13, R13
+	ADDQ      $0x00000200, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000100, CX
+	CMPQ      CX, $0x00000100
+	JAE       fast
+	JMP       full
+
+redo:
+	VMOVDQU64    ·evenBytes+0(SB), Z31
+	VMOVDQU64    ·oddBytes+0(SB), Z30
+	VMOVDQU64    ·lutEncE4M3FNUZNoSat+0(SB), Z28
+	VMOVDQU64    ·lutEncE4M3FNUZNoSat+64(SB), Z29
+	VMOVDQU64    ·lutEncE4M3FNUZNoSat+128(SB), Z26
+	VMOVDQU64    ·lutEncE4M3FNUZNoSat+192(SB), Z27
+	MOVL         $0xbfbfbfbf, AX
+	VPBROADCASTD AX, Z25
+	VPTERNLOGD   $0xff, Z23, Z23, Z23
+	MOVL         $0x80808080, AX
+	VPBROADCASTD AX, Z22
+	MOVL         $0x00007fff, AX
+	VPBROADCASTW AX, Z21
+	VPBROADCASTW ·lutEncE4M3FNUZNoSat+256(SB), Z20
+	VPBROADCASTB ·lutEncE4M3FNUZNoSat+258(SB), Z19
+	VPXORD       Z24, Z24, Z24
+	MOVL         $0x7f7f7f7f, AX
+	VPBROADCASTD AX, Z14
+	MOVL         $0x00001fff, AX
+	VPBROADCASTD AX, Z17
+	MOVL         $0x00002000, AX
+	VPBROADCASTD AX, Z18
+	LEAQ         1(R13), R12
+	LEAQ         1(R13)(R13*1), R13
+	MOVL         $0x0000000f, AX
+	CMPQ         R13, AX
+	CMOVQHI      AX, R13
+
+slow:
+	VMOVDQU64    (SI), Z0
+	VMOVDQU64    64(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, (DI)
+	VMOVDQU64    128(SI), Z0
+	VMOVDQU64    192(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, 64(DI)
+	VMOVDQU64    256(SI), Z0
+	VMOVDQU64    320(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, 128(DI)
+	VMOVDQU64    384(SI), Z0
+	VMOVDQU64    448(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, 192(DI)
+	ADDQ         $0x00000200, SI
+	ADDQ         $0x00000100, DI
+	SUBQ         $0x00000100, CX
+	CMPQ         CX, $0x00000100
+	JB           rest
+	DECQ         R12
+	JNZ          slow
+	MOVL         $0x7f7f7f7f, AX
+	VPBROADCASTD AX, Z17
+	MOVL         $0x20202020, AX
+	VPBROADCASTD AX, Z18
+	MOVL         $0x18181818, AX
+	VPBROADCASTD AX, Z19
+	MOVL         $0x40404040, AX
+	VPBROADCASTD AX, Z20
+	MOVL         $0x3a3a3a3a, AX
+	VPBROADCASTD AX, Z24
+	VPXORD       Z6, Z6, Z6
+	JMP          fast
+
+full:
+	ADDQ         R10, CX
+	JZ           fastDone
+	VMOVDQU64    ·evenBytes+0(SB), Z31
+	VMOVDQU64    ·oddBytes+0(SB), Z30
+	VMOVDQU64    ·lutEncE4M3FNUZNoSat+0(SB), Z28
+	VMOVDQU64    ·lutEncE4M3FNUZNoSat+64(SB), Z29
+	VMOVDQU64    ·lutEncE4M3FNUZNoSat+128(SB), Z26
+	VMOVDQU64    ·lutEncE4M3FNUZNoSat+192(SB), Z27
+	MOVL         $0xbfbfbfbf, AX
+	VPBROADCASTD AX, Z25
+	VPTERNLOGD   $0xff, Z23, Z23, Z23
+	MOVL         $0x80808080, AX
+	VPBROADCASTD AX, Z22
+	MOVL         $0x00007fff, AX
+	VPBROADCASTW AX, Z21
+	VPBROADCASTW ·lutEncE4M3FNUZNoSat+256(SB), Z20
+	VPBROADCASTB ·lutEncE4M3FNUZNoSat+258(SB), Z19
+	VPXORD       Z24, Z24, Z24
+	MOVL         $0x7f7f7f7f, AX
+	VPBROADCASTD AX, Z14
+	MOVL         $0x00001fff, AX
+	VPBROADCASTD AX, Z17
+	MOVL         $0x00002000, AX
+	VPBROADCASTD AX, Z18
+	JMP          loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+	PCALIGN	$32
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000003f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000100
+	JB   single
 
 	PCALIGN	$32
 four:
@@ -34501,6 +36965,10 @@ copypart2:
 
 copied2:
 done:
+	VZEROUPPER
+	RET
+
+fastDone:
 	VZEROUPPER
 	RET
 

@@ -2109,10 +2109,10 @@ func f32ToF8e5m2fnuzONNXAVX512(dst, src []byte, n int)
 // smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
 // sign; then packs the codes to bytes.
 //
-// Groups of 256 elements where the encoder gives OpenVINO's codes take OpenVINO's fast route:
-// f8e4m3 the normal rule when every magnitude is in the normal range, f8e5m2 the rounding of the
-// binary16 bits when none is NaN (for a saturating encoder, none rounds past the largest finite
-// code).
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
+// f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
+// past the largest finite code).
 //
 //go:noescape
 func f16ToF8e4m3ONNXAVX2(dst, src []byte, n int)
@@ -2131,10 +2131,10 @@ func f16ToF8e4m3ONNXAVX2(dst, src []byte, n int)
 // gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
 //
-// Groups of 256 elements where the encoder gives OpenVINO's codes take OpenVINO's fast route:
-// f8e4m3 the normal rule when every magnitude is in the normal range, f8e5m2 the rounding of the
-// binary16 bits when none is NaN (for a saturating encoder, none rounds past the largest finite
-// code).
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
+// f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
+// past the largest finite code).
 //
 //go:noescape
 func f16ToF8e4m3ONNXAVX512(dst, src []byte, n int)
@@ -2150,10 +2150,10 @@ func f16ToF8e4m3ONNXAVX512(dst, src []byte, n int)
 // smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
 // sign; then packs the codes to bytes.
 //
-// Groups of 256 elements where the encoder gives OpenVINO's codes take OpenVINO's fast route:
-// f8e4m3 the normal rule when every magnitude is in the normal range, f8e5m2 the rounding of the
-// binary16 bits when none is NaN (for a saturating encoder, none rounds past the largest finite
-// code).
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
+// f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
+// past the largest finite code).
 //
 //go:noescape
 func f16ToF8e5m2ONNXAVX2(dst, src []byte, n int)
@@ -2172,10 +2172,10 @@ func f16ToF8e5m2ONNXAVX2(dst, src []byte, n int)
 // gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
 //
-// Groups of 256 elements where the encoder gives OpenVINO's codes take OpenVINO's fast route:
-// f8e4m3 the normal rule when every magnitude is in the normal range, f8e5m2 the rounding of the
-// binary16 bits when none is NaN (for a saturating encoder, none rounds past the largest finite
-// code).
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
+// f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
+// past the largest finite code).
 //
 //go:noescape
 func f16ToF8e5m2ONNXAVX512(dst, src []byte, n int)
@@ -2190,6 +2190,11 @@ func f16ToF8e5m2ONNXAVX512(dst, src []byte, n int)
 // bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
 // smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
 // sign; then packs the codes to bytes.
+//
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
+// f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
+// past the largest finite code).
 //
 //go:noescape
 func f16ToF8e4m3fnuzONNXAVX2(dst, src []byte, n int)
@@ -2207,6 +2212,11 @@ func f16ToF8e4m3fnuzONNXAVX2(dst, src []byte, n int)
 // thresholds on the low bytes) in lutEncE4M3FNUZSat, built from f8FromF32 (rules_tables_amd64.go),
 // and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
+//
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
+// f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
+// past the largest finite code).
 //
 //go:noescape
 func f16ToF8e4m3fnuzONNXAVX512(dst, src []byte, n int)
@@ -2501,10 +2511,10 @@ func f32ToF8e5m2fnuzONNXNoSatAVX512(dst, src []byte, n int)
 // smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
 // sign; then packs the codes to bytes.
 //
-// Groups of 256 elements where the encoder gives OpenVINO's codes take OpenVINO's fast route:
-// f8e4m3 the normal rule when every magnitude is in the normal range, f8e5m2 the rounding of the
-// binary16 bits when none is NaN (for a saturating encoder, none rounds past the largest finite
-// code).
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
+// f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
+// past the largest finite code).
 //
 //go:noescape
 func f16ToF8e5m2ONNXNoSatAVX2(dst, src []byte, n int)
@@ -2523,10 +2533,10 @@ func f16ToF8e5m2ONNXNoSatAVX2(dst, src []byte, n int)
 // and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
 //
-// Groups of 256 elements where the encoder gives OpenVINO's codes take OpenVINO's fast route:
-// f8e4m3 the normal rule when every magnitude is in the normal range, f8e5m2 the rounding of the
-// binary16 bits when none is NaN (for a saturating encoder, none rounds past the largest finite
-// code).
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
+// f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
+// past the largest finite code).
 //
 //go:noescape
 func f16ToF8e5m2ONNXNoSatAVX512(dst, src []byte, n int)
@@ -2541,6 +2551,11 @@ func f16ToF8e5m2ONNXNoSatAVX512(dst, src []byte, n int)
 // bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
 // smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
 // sign; then packs the codes to bytes.
+//
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
+// f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
+// past the largest finite code).
 //
 //go:noescape
 func f16ToF8e4m3fnuzONNXNoSatAVX2(dst, src []byte, n int)
@@ -2558,6 +2573,11 @@ func f16ToF8e4m3fnuzONNXNoSatAVX2(dst, src []byte, n int)
 // thresholds on the low bytes) in lutEncE4M3FNUZNoSat, built from f8FromF32
 // (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
 // FNUZ types overflow without saturation) their code.
+//
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
+// f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
+// past the largest finite code).
 //
 //go:noescape
 func f16ToF8e4m3fnuzONNXNoSatAVX512(dst, src []byte, n int)
@@ -2852,10 +2872,10 @@ func f32ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)
 // smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
 // sign; then packs the codes to bytes.
 //
-// Groups of 256 elements where the encoder gives OpenVINO's codes take OpenVINO's fast route:
-// f8e4m3 the normal rule when every magnitude is in the normal range, f8e5m2 the rounding of the
-// binary16 bits when none is NaN (for a saturating encoder, none rounds past the largest finite
-// code).
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
+// f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
+// past the largest finite code).
 //
 //go:noescape
 func f16ToF8e5m2MLDtypesAVX2(dst, src []byte, n int)
@@ -2874,10 +2894,10 @@ func f16ToF8e5m2MLDtypesAVX2(dst, src []byte, n int)
 // gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
 //
-// Groups of 256 elements where the encoder gives OpenVINO's codes take OpenVINO's fast route:
-// f8e4m3 the normal rule when every magnitude is in the normal range, f8e5m2 the rounding of the
-// binary16 bits when none is NaN (for a saturating encoder, none rounds past the largest finite
-// code).
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
+// f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
+// past the largest finite code).
 //
 //go:noescape
 func f16ToF8e5m2MLDtypesAVX512(dst, src []byte, n int)
@@ -2892,6 +2912,11 @@ func f16ToF8e5m2MLDtypesAVX512(dst, src []byte, n int)
 // bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
 // smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
 // sign; then packs the codes to bytes.
+//
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
+// f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
+// past the largest finite code).
 //
 //go:noescape
 func f16ToF8e4m3fnuzMLDtypesAVX2(dst, src []byte, n int)
@@ -2909,6 +2934,11 @@ func f16ToF8e4m3fnuzMLDtypesAVX2(dst, src []byte, n int)
 // thresholds on the low bytes) in lutEncE4M3FNUZNoSat, built from f8FromF32
 // (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
 // FNUZ types overflow without saturation) their code.
+//
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
+// f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
+// past the largest finite code).
 //
 //go:noescape
 func f16ToF8e4m3fnuzMLDtypesAVX512(dst, src []byte, n int)

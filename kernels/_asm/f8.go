@@ -154,10 +154,10 @@ func f8EncodeAVX2() {
 		"or, for groups of 128 elements whose binary16 magnitudes are all in the normal f8e4m3 range (M = h>>8&0x7F in 0x24..0x5E), " +
 		"the normal rule alone: (h>>8) + M - 0x40 + [L > 0x40] + [L > 0xBF] with L = h&0xFF."
 	add(&kernel{name: "f32ToF8e4m3AVX2", isa: avx2, from: "F32", to: "F8E4M3", doc: []string{e4m3Doc}, body: func() {
-		loopFast(avx2, e4m3FastAVX2(f32f8AVX2), f32f8AVX2(toE4M3AVX2), toE4M3ConstsAVX2, block{32, 128, 32})
+		loopFast(avx2, e4m3FastAVX2(f32f8AVX2, e4m3Range), f32f8AVX2(toE4M3AVX2), toE4M3ConstsAVX2, block{32, 128, 32})
 	}})
 	add(&kernel{name: "f16ToF8e4m3AVX2", isa: avx2, from: "F16", to: "F8E4M3", doc: []string{e4m3Doc}, body: func() {
-		loopFast(avx2, e4m3FastAVX2(f16f8AVX2), f16f8AVX2(toE4M3AVX2), toE4M3ConstsAVX2, block{32, 64, 32})
+		loopFast(avx2, e4m3FastAVX2(f16f8AVX2, e4m3Range), f16f8AVX2(toE4M3AVX2), toE4M3ConstsAVX2, block{32, 64, 32})
 	}})
 
 	add(&kernel{name: "f32ToF8e5m2AVX2", isa: avx2, from: "F32", to: "F8E5M2",
@@ -300,9 +300,10 @@ func toE4M3AVX2() {
 }
 
 // e4m3FastAVX2 is the fast route of the AVX2 f8e4m3 encoders, toE4M3FastAVX2 in the blocks of b
-// (f16f8AVX2 or f32f8AVX2): a group stands when Y6, the maximum of M - 0x24, is at most 0x3A.
-// Its consts load toE4M3FastAVX2's constants.
-func e4m3FastAVX2(b func(func()) body) fastRoute {
+// (f16f8AVX2 or f32f8AVX2) over the normal range n (e4m3Range; e4m3fnuzRange, for which Y11, Y12
+// and Y10 hold its own low, off and span): a group stands when Y6, the maximum of M - low, is at
+// most span. Its consts load toE4M3FastAVX2's constants.
+func e4m3FastAVX2(b func(func()) body, n normalRange) fastRoute {
 	return fastRoute{
 		fast: b(toE4M3FastAVX2),
 		ok: func() {
@@ -313,9 +314,9 @@ func e4m3FastAVX2(b func(func()) body) fastRoute {
 			VBROADCASTI128(splitHLDataAVX2(), Y15)
 			bcastD(0x7F7F7F7F, Y14)
 			bcastD(0x80808080, Y13)
-			bcastD(0x1C1C1C1C, Y12)
-			bcastD(0x24242424, Y11)
-			bcastD(0x3A3A3A3A, Y10)
+			bcastD(n.off*0x01010101, Y12)
+			bcastD(n.low*0x01010101, Y11)
+			bcastD(n.span*0x01010101, Y10)
 			bcastD(0xC0C0C0C0, Y8)
 			bcastD(0x3F3F3F3F, Y7)
 			VPXOR(Y6, Y6, Y6)
@@ -524,8 +525,8 @@ func f8EncodeAVX512() {
 		doc: []string{lookupDoc + " Groups of 256 elements whose magnitudes are all in the normal f8e4m3 range take the normal rule alone."},
 		body: func() {
 			toF8Consts("lutE4m3Enc", 0xBFBFBFBF)
-			e4m3NormalConsts()
-			loopFast(avx512, e4m3Normal(false), func(i, o int) {
+			e4m3NormalConsts(e4m3Range)
+			loopFast(avx512, e4m3Normal(e4m3Range, false), func(i, o int) {
 				VMOVDQU64(src(i), Z0)
 				VMOVDQU64(src(i+64), Z1)
 				toF8()
@@ -580,24 +581,40 @@ func f8EncodeAVX512() {
 		}})
 }
 
-// e4m3NormalConsts loads the constants of e4m3Normal: Z17 = 0x7F, Z18 = 0x24, Z19 = 0x1C, Z20 =
-// 0x40, Z24 = 0x3A (bytes).
-func e4m3NormalConsts() {
+// normalRange is where the fast routes of the f8e4m3 and f8e4m3fnuz encoders apply the normal
+// rule: the binary16 high bytes M = H&0x7F from low to low+span, which no encoder of the format
+// rounds outside its normal range or past its largest finite value, and whose code is then
+// 2M - (low + off) + [L > 0x40] + [L > 0xBF] (L the low byte; the format's three mantissa bits).
+type normalRange struct{ low, off, span uint32 }
+
+var (
+	// e4m3Range: 2^-6 ≤ |h| < 448 (M 0x24 to 0x5E); the code 2M - 0x40 + the steps.
+	e4m3Range = normalRange{low: 0x24, off: 0x1C, span: 0x3A}
+	// e4m3fnuzRange: f8e4m3fnuz's bias is one more, so its normal range starts at 2^-7 (M 0x20)
+	// and its codes are 8 more (2M - 0x38 + the steps); up to M 0x5A, below 224, nothing rounds
+	// past 240.
+	e4m3fnuzRange = normalRange{low: 0x20, off: 0x18, span: 0x3A}
+)
+
+// e4m3NormalConsts loads the constants of e4m3Normal for the range n: Z17 = 0x7F, Z18 = n.low,
+// Z19 = n.off, Z20 = 0x40, Z24 = n.span (bytes).
+func e4m3NormalConsts(n normalRange) {
 	bcastD(0x7F7F7F7F, Z17)
-	bcastD(0x24242424, Z18)
-	bcastD(0x1C1C1C1C, Z19)
+	bcastD(n.low*0x01010101, Z18)
+	bcastD(n.off*0x01010101, Z19)
 	bcastD(0x40404040, Z20)
-	bcastD(0x3A3A3A3A, Z24)
+	bcastD(n.span*0x01010101, Z24)
 }
 
-// e4m3Normal is the fast route of the f16 → f8e4m3 encoders: toF8 for magnitudes in the normal
-// f8e4m3 range, high byte M = H&0x7F from 0x24 to 0x5E (2^-6 ≤ |h| < 448, where every encoder
-// rounds alike and none overflows): there the code is c = 2M - 0x40 + [L > 0x40] + [L > 0xBF],
-// so D = H + (M - 0x40) + the two steps is c with the sign bit of H. The unsigned maximum of M -
-// 0x24 (modulo 256) goes into Z6 (every M was in range when it is at most 0x3A, Z24). Constants:
-// e4m3NormalConsts', and toF8Consts' Z25 = 0xBF, Z23 = 0xFF, Z31, Z30. With reload its consts
-// load e4m3NormalConsts again, for an exact route that uses those registers.
-func e4m3Normal(reload bool) fastRoute {
+// e4m3Normal is the fast route of the f16 → f8e4m3 and f8e4m3fnuz encoders: toF8 for magnitudes
+// in the normal range n, high byte M = H&0x7F from n.low to n.low + n.span (for f8e4m3 0x24 to
+// 0x5E, 2^-6 ≤ |h| < 448, where every encoder rounds alike and none overflows): there the code is
+// c = 2M - (low + off) + [L > 0x40] + [L > 0xBF], so D = H + (M - low - off) + the two steps is c
+// with the sign bit of H (c is not zero, so an FNUZ code takes the sign too). The unsigned maximum
+// of M - low (modulo 256) goes into Z6 (every M was in range when it is at most span, Z24).
+// Constants: e4m3NormalConsts', and toF8Consts' Z25 = 0xBF, Z23 = 0xFF, Z31, Z30. With reload its
+// consts load e4m3NormalConsts again, for an exact route that uses those registers.
+func e4m3Normal(n normalRange, reload bool) fastRoute {
 	return fastRoute{
 		fast: func(i, o int) {
 			VMOVDQU64(src(i), Z0)
@@ -620,7 +637,7 @@ func e4m3Normal(reload bool) fastRoute {
 		},
 		consts: func() {
 			if reload {
-				e4m3NormalConsts()
+				e4m3NormalConsts(n)
 			}
 			VPXORD(Z6, Z6, Z6)
 		},

@@ -142,7 +142,7 @@ func ruleKernels() {
 				k.doc = []string{fmt.Sprintf(f8LookupDoc, table)}
 				k.body = func() { f8EncodeLookupAVX512(r.from, e, table) }
 			}
-			if r.from == "F16" && !e.fnuz {
+			if r.from == "F16" && (!e.fnuz || e.mant == 3) {
 				k.doc = append(k.doc, f16RouteDoc)
 			}
 			add(k)
@@ -166,9 +166,10 @@ const f8LookupDoc = "It converts a float32 or bfloat16 source to binary16 rounde
 
 // f16RouteDoc says how the AVX-512 rule-set f16 → f8e4m3 and f8e5m2 encoders take OpenVINO's fast
 // route (f16Route).
-const f16RouteDoc = "Groups of 256 elements where the encoder gives OpenVINO's codes take OpenVINO's fast route: " +
-	"f8e4m3 the normal rule when every magnitude is in the normal range, f8e5m2 the rounding of the binary16 bits " +
-	"when none is NaN (for a saturating encoder, none rounds past the largest finite code)."
+const f16RouteDoc = "Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: " +
+	"f8e4m3 and f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange), " +
+	"f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds past the " +
+	"largest finite code)."
 
 // Registers of the AVX2 float8 encoders' constants, Y15 down (the NaN code, 0x7F800000 and 0x80
 // are memory operands, for want of registers, and Y8 holds the VPERMD indices of the packing).
@@ -260,7 +261,7 @@ func f8EncodeRulesAVX2(from string, e f8Enc) {
 		}
 		packCodes(avx2, [4]VecPhysical{Y0, Y1, Y2, Y3}, Y8, o)
 	}
-	if from == "F16" && !e.fnuz {
+	if from == "F16" && (!e.fnuz || e.mant == 3) {
 		loopFast(avx2, f16RouteAVX2(e), body, consts, block{32, 64, 32})
 		return
 	}
@@ -272,7 +273,7 @@ func f8EncodeRulesAVX2(from string, e f8Enc) {
 // saturating encoder at most 0x7A, whose magnitudes do not round past its clamp code.
 func f16RouteAVX2(e f8Enc) fastRoute {
 	if e.mant == 3 {
-		return e4m3FastAVX2(f16f8AVX2)
+		return e4m3FastAVX2(f16f8AVX2, e.normalRange())
 	}
 	switch e.clamp {
 	case 0x7B:
@@ -405,22 +406,31 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
 		}
 		VMOVDQU64(Z3, dst(o))
 	}
-	if from == "F16" && !e.fnuz {
+	if from == "F16" && (!e.fnuz || e.mant == 3) {
 		loopFast(avx512, f16Route(e), body, consts, block{64, 128, 64})
 		return
 	}
 	loop(avx512, body, block{64, 64 * bytesOf(from), 64})
 }
 
-// f16Route is the fast route of the rule-set f16 → f8e4m3 and f8e5m2 encoders (e), OpenVINO's
-// encoders' (e4m3Normal, e5m2Route): in the groups it takes, every encoder of the format gives
-// OpenVINO's codes. f8e4m3's covers the normal range, where none overflows; f8e5m2's every
+// normalRange returns the normal range of e's fast route, f8e4m3's or f8e4m3fnuz's.
+func (e f8Enc) normalRange() normalRange {
+	if e.fnuz {
+		return e4m3fnuzRange
+	}
+	return e4m3Range
+}
+
+// f16Route is the fast route of the rule-set f16 → f8e4m3, f8e4m3fnuz and f8e5m2 encoders (e),
+// OpenVINO's encoders' (e4m3Normal, e5m2Route): in the groups it takes, every encoder of the
+// format gives OpenVINO's codes (f8e4m3fnuz: those of the same rule over its own range).
+// f8e4m3's covers the normal range, where none overflows; f8e5m2's every
 // magnitude up to 0x7C00 (overflow and infinity round to infinity's code, the clamp code of the
 // encoders that do not saturate), or for a saturating encoder up to 0x7B7F, the largest that
 // does not round past its clamp code (Z9).
 func f16Route(e f8Enc) fastRoute {
 	if e.mant == 3 {
-		return e4m3Normal(true)
+		return e4m3Normal(e.normalRange(), true)
 	}
 	limit := Z14
 	switch e.clamp {
