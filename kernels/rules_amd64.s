@@ -9725,11 +9725,152 @@ fastDone:
 	RET
 
 // func f16ToF8e5m2fnuzONNXAVX2(dst []byte, src []byte, n int)
-// Requires: AVX, AVX2, F16C
+// Requires: AVX, AVX2, CMOV, F16C
 TEXT ·f16ToF8e5m2fnuzONNXAVX2(SB), NOSPLIT, $512-56
-	MOVQ         dst_base+0(FP), DI
-	MOVQ         src_base+24(FP), SI
-	MOVQ         n+48(FP), CX
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           src_base+24(FP), SI
+	MOVQ           n+48(FP), CX
+	MOVL           $0x7fffffff, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	MOVL           $0x38000000, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x42800000, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x000001bc, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x0000007f, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x000fffff, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x00000001, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	VMOVDQU        packOrder<>+0(SB), Y8
+	MOVQ           CX, R10
+	ANDQ           $0x0000001f, R10
+	SUBQ           R10, CX
+	CMPQ           CX, $0x00000080
+	JB             full
+	XORL           R13, R13
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	VPXOR          Y12, Y12, Y12
+	MOVL           $0x01010101, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3e3e3e3e, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x02020202, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	MOVL           $0x7e7e7e7e, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0xecececec, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	MOVL           $0x08080808, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0x04040404, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	VPXOR          Y6, Y6, Y6
+
+	PCALIGN	$32
+fast:
+	VMOVDQU     (SI), Y0
+	VMOVDQU     32(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPSUBB      Y8, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPADDB      Y9, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	VMOVDQU     64(SI), Y0
+	VMOVDQU     96(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPSUBB      Y8, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPADDB      Y9, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     128(SI), Y0
+	VMOVDQU     160(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPSUBB      Y8, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPADDB      Y9, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 64(DI)
+	VMOVDQU     192(SI), Y0
+	VMOVDQU     224(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPSUBB      Y8, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPADDB      Y9, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 96(DI)
+	VPSUBUSB    Y7, Y6, Y4
+	VPTEST      Y4, Y4
+	JNZ         redo
+	XORL        R13, R13
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000080, CX
+	CMPQ        CX, $0x00000080
+	JAE         fast
+	JMP         full
+
+redo:
 	MOVL         $0x7fffffff, AX
 	VMOVD        AX, X15
 	VPBROADCASTD X15, Y15
@@ -9752,12 +9893,447 @@ TEXT ·f16ToF8e5m2fnuzONNXAVX2(SB), NOSPLIT, $512-56
 	VMOVD        AX, X9
 	VPBROADCASTD X9, Y9
 	VMOVDQU      packOrder<>+0(SB), Y8
-	MOVQ         CX, R10
-	ANDQ         $0x0000001f, R10
-	SUBQ         R10, CX
-	JZ           tail
-	CMPQ         CX, $0x00000080
-	JB           single
+	LEAQ         1(R13), R12
+	LEAQ         1(R13)(R13*1), R13
+	MOVL         $0x0000000f, AX
+	CMPQ         R13, AX
+	CMOVQHI      AX, R13
+
+slow:
+	VCVTPH2PS      (SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      16(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      32(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      48(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, (DI)
+	VCVTPH2PS      64(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      80(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      96(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      112(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 32(DI)
+	VCVTPH2PS      128(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      144(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      160(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      176(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 64(DI)
+	VCVTPH2PS      192(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      208(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      224(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      240(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPCMPGTD       f8Inf7f800000<>+0(SB), Y5, Y7
+	VPBLENDVB      Y7, f8Code80<>+0(SB), Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 96(DI)
+	ADDQ           $0x00000100, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000080, CX
+	CMPQ           CX, $0x00000080
+	JB             rest
+	DECQ           R12
+	JNZ            slow
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	VPXOR          Y12, Y12, Y12
+	MOVL           $0x01010101, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3e3e3e3e, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x02020202, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	MOVL           $0x7e7e7e7e, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0xecececec, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	MOVL           $0x08080808, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0x04040404, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	VPXOR          Y6, Y6, Y6
+	JMP            fast
+
+full:
+	ADDQ         R10, CX
+	JZ           fastDone
+	MOVL         $0x7fffffff, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL         $0x38000000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $0x42800000, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x000001bc, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVL         $0x0000007f, AX
+	VMOVD        AX, X11
+	VPBROADCASTD X11, Y11
+	MOVL         $0x000fffff, AX
+	VMOVD        AX, X10
+	VPBROADCASTD X10, Y10
+	MOVL         $0x00000001, AX
+	VMOVD        AX, X9
+	VPBROADCASTD X9, Y9
+	VMOVDQU      packOrder<>+0(SB), Y8
+	JMP          loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+	PCALIGN	$32
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000001f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000080
+	JB   single
 
 	PCALIGN	$32
 four:
@@ -10476,8 +11052,12 @@ done:
 	VZEROUPPER
 	RET
 
+fastDone:
+	VZEROUPPER
+	RET
+
 // func f16ToF8e5m2fnuzONNXAVX512(dst []byte, src []byte, n int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·f16ToF8e5m2fnuzONNXAVX512(SB), NOSPLIT, $512-56
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         src_base+24(FP), SI
@@ -10507,9 +11087,305 @@ TEXT ·f16ToF8e5m2fnuzONNXAVX512(SB), NOSPLIT, $512-56
 	MOVQ         CX, R10
 	ANDQ         $0x0000003f, R10
 	SUBQ         R10, CX
-	JZ           tail
 	CMPQ         CX, $0x00000100
-	JB           single
+	JB           full
+	XORL         R13, R13
+	MOVL         $0x00007fff, AX
+	VPBROADCASTW AX, Z15
+	MOVL         $0x00007c00, AX
+	VPBROADCASTW AX, Z14
+	MOVL         $0x0000007f, AX
+	VPBROADCASTW AX, Z13
+	MOVL         $0x00000001, AX
+	VPBROADCASTW AX, Z12
+	MOVL         $0x00000200, AX
+	VPBROADCASTW AX, Z11
+	MOVL         $0x00000100, AX
+	VPBROADCASTW AX, Z16
+	VMOVDQU64    ·oddBytes+0(SB), Z10
+	MOVL         $0x0000047f, AX
+	VPBROADCASTW AX, Z5
+	MOVL         $0x00000400, AX
+	VPBROADCASTW AX, Z8
+	MOVL         $0x00007b7f, AX
+	VPBROADCASTW AX, Z9
+	VPXORD       Z6, Z6, Z6
+	VPTERNLOGD   $0xff, Z7, Z7, Z7
+
+	PCALIGN	$32
+fast:
+	VMOVDQU64 (SI), Z0
+	VMOVDQU64 64(SI), Z1
+	VPANDD    Z15, Z0, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z5, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z5, Z1, Z4
+	VPADDW    Z12, Z4, K2, Z4
+	VPERMT2B  Z4, Z10, Z3
+	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 128(SI), Z0
+	VMOVDQU64 192(SI), Z1
+	VPANDD    Z15, Z0, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z5, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z5, Z1, Z4
+	VPADDW    Z12, Z4, K2, Z4
+	VPERMT2B  Z4, Z10, Z3
+	VMOVDQU64 Z3, 64(DI)
+	VMOVDQU64 256(SI), Z0
+	VMOVDQU64 320(SI), Z1
+	VPANDD    Z15, Z0, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z5, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z5, Z1, Z4
+	VPADDW    Z12, Z4, K2, Z4
+	VPERMT2B  Z4, Z10, Z3
+	VMOVDQU64 Z3, 128(DI)
+	VMOVDQU64 384(SI), Z0
+	VMOVDQU64 448(SI), Z1
+	VPANDD    Z15, Z0, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z5, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z5, Z1, Z4
+	VPADDW    Z12, Z4, K2, Z4
+	VPERMT2B  Z4, Z10, Z3
+	VMOVDQU64 Z3, 192(DI)
+	VPCMPUW   $0x06, Z9, Z6, K1
+	VPCMPUW   $0x01, Z8, Z7, K2
+	KORD      K1, K2, K1
+	KORTESTD  K1, K1
+	JNZ       redo
+	XORL      R13, R13
+	ADDQ      $0x00000200, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000100, CX
+	CMPQ      CX, $0x00000100
+	JAE       fast
+	JMP       full
+
+redo:
+	VMOVDQU64    ·evenBytes+0(SB), Z31
+	VMOVDQU64    ·oddBytes+0(SB), Z30
+	VMOVDQU64    ·lutEncE5M2FNUZSat+0(SB), Z28
+	VMOVDQU64    ·lutEncE5M2FNUZSat+64(SB), Z29
+	VMOVDQU64    ·lutEncE5M2FNUZSat+128(SB), Z26
+	VMOVDQU64    ·lutEncE5M2FNUZSat+192(SB), Z27
+	MOVL         $0xbfbfbfbf, AX
+	VPBROADCASTD AX, Z25
+	VPTERNLOGD   $0xff, Z23, Z23, Z23
+	MOVL         $0x80808080, AX
+	VPBROADCASTD AX, Z22
+	MOVL         $0x00007fff, AX
+	VPBROADCASTW AX, Z21
+	VPBROADCASTW ·lutEncE5M2FNUZSat+256(SB), Z20
+	VPBROADCASTB ·lutEncE5M2FNUZSat+258(SB), Z19
+	VPXORD       Z24, Z24, Z24
+	MOVL         $0x7f7f7f7f, AX
+	VPBROADCASTD AX, Z14
+	MOVL         $0x0003ffff, AX
+	VPBROADCASTD AX, Z17
+	MOVL         $0x00000001, AX
+	VPBROADCASTW AX, Z18
+	LEAQ         1(R13), R12
+	LEAQ         1(R13)(R13*1), R13
+	MOVL         $0x0000000f, AX
+	CMPQ         R13, AX
+	CMOVQHI      AX, R13
+
+slow:
+	VMOVDQU64    (SI), Z0
+	VMOVDQU64    64(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, (DI)
+	VMOVDQU64    128(SI), Z0
+	VMOVDQU64    192(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, 64(DI)
+	VMOVDQU64    256(SI), Z0
+	VMOVDQU64    320(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, 128(DI)
+	VMOVDQU64    384(SI), Z0
+	VMOVDQU64    448(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, 192(DI)
+	ADDQ         $0x00000200, SI
+	ADDQ         $0x00000100, DI
+	SUBQ         $0x00000100, CX
+	CMPQ         CX, $0x00000100
+	JB           rest
+	DECQ         R12
+	JNZ          slow
+	MOVL         $0x00007fff, AX
+	VPBROADCASTW AX, Z15
+	MOVL         $0x00007c00, AX
+	VPBROADCASTW AX, Z14
+	MOVL         $0x0000007f, AX
+	VPBROADCASTW AX, Z13
+	MOVL         $0x00000001, AX
+	VPBROADCASTW AX, Z12
+	MOVL         $0x00000200, AX
+	VPBROADCASTW AX, Z11
+	MOVL         $0x00000100, AX
+	VPBROADCASTW AX, Z16
+	VMOVDQU64    ·oddBytes+0(SB), Z10
+	MOVL         $0x0000047f, AX
+	VPBROADCASTW AX, Z5
+	MOVL         $0x00000400, AX
+	VPBROADCASTW AX, Z8
+	MOVL         $0x00007b7f, AX
+	VPBROADCASTW AX, Z9
+	VPXORD       Z6, Z6, Z6
+	VPTERNLOGD   $0xff, Z7, Z7, Z7
+	JMP          fast
+
+full:
+	ADDQ         R10, CX
+	JZ           fastDone
+	VMOVDQU64    ·evenBytes+0(SB), Z31
+	VMOVDQU64    ·oddBytes+0(SB), Z30
+	VMOVDQU64    ·lutEncE5M2FNUZSat+0(SB), Z28
+	VMOVDQU64    ·lutEncE5M2FNUZSat+64(SB), Z29
+	VMOVDQU64    ·lutEncE5M2FNUZSat+128(SB), Z26
+	VMOVDQU64    ·lutEncE5M2FNUZSat+192(SB), Z27
+	MOVL         $0xbfbfbfbf, AX
+	VPBROADCASTD AX, Z25
+	VPTERNLOGD   $0xff, Z23, Z23, Z23
+	MOVL         $0x80808080, AX
+	VPBROADCASTD AX, Z22
+	MOVL         $0x00007fff, AX
+	VPBROADCASTW AX, Z21
+	VPBROADCASTW ·lutEncE5M2FNUZSat+256(SB), Z20
+	VPBROADCASTB ·lutEncE5M2FNUZSat+258(SB), Z19
+	VPXORD       Z24, Z24, Z24
+	MOVL         $0x7f7f7f7f, AX
+	VPBROADCASTD AX, Z14
+	MOVL         $0x0003ffff, AX
+	VPBROADCASTD AX, Z17
+	MOVL         $0x00000001, AX
+	VPBROADCASTW AX, Z18
+	JMP          loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+	PCALIGN	$32
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000003f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000100
+	JB   single
 
 	PCALIGN	$32
 four:
@@ -10772,6 +11648,10 @@ copypart2:
 
 copied2:
 done:
+	VZEROUPPER
+	RET
+
+fastDone:
 	VZEROUPPER
 	RET
 
@@ -23481,11 +24361,152 @@ fastDone:
 	RET
 
 // func f16ToF8e5m2fnuzONNXNoSatAVX2(dst []byte, src []byte, n int)
-// Requires: AVX, AVX2, F16C
+// Requires: AVX, AVX2, CMOV, F16C
 TEXT ·f16ToF8e5m2fnuzONNXNoSatAVX2(SB), NOSPLIT, $512-56
-	MOVQ         dst_base+0(FP), DI
-	MOVQ         src_base+24(FP), SI
-	MOVQ         n+48(FP), CX
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           src_base+24(FP), SI
+	MOVQ           n+48(FP), CX
+	MOVL           $0x7fffffff, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	MOVL           $0x38000000, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x42800000, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x000001bc, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x00000080, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x000fffff, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x00000001, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	VMOVDQU        packOrder<>+0(SB), Y8
+	MOVQ           CX, R10
+	ANDQ           $0x0000001f, R10
+	SUBQ           R10, CX
+	CMPQ           CX, $0x00000080
+	JB             full
+	XORL           R13, R13
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	VPXOR          Y12, Y12, Y12
+	MOVL           $0x01010101, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3e3e3e3e, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x02020202, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	MOVL           $0x7e7e7e7e, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0xecececec, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	MOVL           $0x08080808, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0x04040404, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	VPXOR          Y6, Y6, Y6
+
+	PCALIGN	$32
+fast:
+	VMOVDQU     (SI), Y0
+	VMOVDQU     32(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPSUBB      Y8, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPADDB      Y9, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	VMOVDQU     64(SI), Y0
+	VMOVDQU     96(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPSUBB      Y8, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPADDB      Y9, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     128(SI), Y0
+	VMOVDQU     160(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPSUBB      Y8, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPADDB      Y9, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 64(DI)
+	VMOVDQU     192(SI), Y0
+	VMOVDQU     224(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPSUBB      Y8, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPADDB      Y9, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 96(DI)
+	VPSUBUSB    Y7, Y6, Y4
+	VPTEST      Y4, Y4
+	JNZ         redo
+	XORL        R13, R13
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000080, CX
+	CMPQ        CX, $0x00000080
+	JAE         fast
+	JMP         full
+
+redo:
 	MOVL         $0x7fffffff, AX
 	VMOVD        AX, X15
 	VPBROADCASTD X15, Y15
@@ -23508,12 +24529,415 @@ TEXT ·f16ToF8e5m2fnuzONNXNoSatAVX2(SB), NOSPLIT, $512-56
 	VMOVD        AX, X9
 	VPBROADCASTD X9, Y9
 	VMOVDQU      packOrder<>+0(SB), Y8
-	MOVQ         CX, R10
-	ANDQ         $0x0000001f, R10
-	SUBQ         R10, CX
-	JZ           tail
-	CMPQ         CX, $0x00000080
-	JB           single
+	LEAQ         1(R13), R12
+	LEAQ         1(R13)(R13*1), R13
+	MOVL         $0x0000000f, AX
+	CMPQ         R13, AX
+	CMOVQHI      AX, R13
+
+slow:
+	VCVTPH2PS      (SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      16(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      32(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      48(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, (DI)
+	VCVTPH2PS      64(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      80(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      96(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      112(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 32(DI)
+	VCVTPH2PS      128(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      144(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      160(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      176(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 64(DI)
+	VCVTPH2PS      192(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      208(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      224(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      240(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 96(DI)
+	ADDQ           $0x00000100, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000080, CX
+	CMPQ           CX, $0x00000080
+	JB             rest
+	DECQ           R12
+	JNZ            slow
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	VPXOR          Y12, Y12, Y12
+	MOVL           $0x01010101, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3e3e3e3e, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x02020202, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	MOVL           $0x7e7e7e7e, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0xecececec, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	MOVL           $0x08080808, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0x04040404, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	VPXOR          Y6, Y6, Y6
+	JMP            fast
+
+full:
+	ADDQ         R10, CX
+	JZ           fastDone
+	MOVL         $0x7fffffff, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL         $0x38000000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $0x42800000, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x000001bc, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVL         $0x00000080, AX
+	VMOVD        AX, X11
+	VPBROADCASTD X11, Y11
+	MOVL         $0x000fffff, AX
+	VMOVD        AX, X10
+	VPBROADCASTD X10, Y10
+	MOVL         $0x00000001, AX
+	VMOVD        AX, X9
+	VPBROADCASTD X9, Y9
+	VMOVDQU      packOrder<>+0(SB), Y8
+	JMP          loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+	PCALIGN	$32
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000001f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000080
+	JB   single
 
 	PCALIGN	$32
 four:
@@ -24176,8 +25600,12 @@ done:
 	VZEROUPPER
 	RET
 
+fastDone:
+	VZEROUPPER
+	RET
+
 // func f16ToF8e5m2fnuzONNXNoSatAVX512(dst []byte, src []byte, n int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·f16ToF8e5m2fnuzONNXNoSatAVX512(SB), NOSPLIT, $512-56
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         src_base+24(FP), SI
@@ -24207,9 +25635,305 @@ TEXT ·f16ToF8e5m2fnuzONNXNoSatAVX512(SB), NOSPLIT, $512-56
 	MOVQ         CX, R10
 	ANDQ         $0x0000003f, R10
 	SUBQ         R10, CX
-	JZ           tail
 	CMPQ         CX, $0x00000100
-	JB           single
+	JB           full
+	XORL         R13, R13
+	MOVL         $0x00007fff, AX
+	VPBROADCASTW AX, Z15
+	MOVL         $0x00007c00, AX
+	VPBROADCASTW AX, Z14
+	MOVL         $0x0000007f, AX
+	VPBROADCASTW AX, Z13
+	MOVL         $0x00000001, AX
+	VPBROADCASTW AX, Z12
+	MOVL         $0x00000200, AX
+	VPBROADCASTW AX, Z11
+	MOVL         $0x00000100, AX
+	VPBROADCASTW AX, Z16
+	VMOVDQU64    ·oddBytes+0(SB), Z10
+	MOVL         $0x0000047f, AX
+	VPBROADCASTW AX, Z5
+	MOVL         $0x00000400, AX
+	VPBROADCASTW AX, Z8
+	MOVL         $0x00007b7f, AX
+	VPBROADCASTW AX, Z9
+	VPXORD       Z6, Z6, Z6
+	VPTERNLOGD   $0xff, Z7, Z7, Z7
+
+	PCALIGN	$32
+fast:
+	VMOVDQU64 (SI), Z0
+	VMOVDQU64 64(SI), Z1
+	VPANDD    Z15, Z0, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z5, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z5, Z1, Z4
+	VPADDW    Z12, Z4, K2, Z4
+	VPERMT2B  Z4, Z10, Z3
+	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 128(SI), Z0
+	VMOVDQU64 192(SI), Z1
+	VPANDD    Z15, Z0, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z5, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z5, Z1, Z4
+	VPADDW    Z12, Z4, K2, Z4
+	VPERMT2B  Z4, Z10, Z3
+	VMOVDQU64 Z3, 64(DI)
+	VMOVDQU64 256(SI), Z0
+	VMOVDQU64 320(SI), Z1
+	VPANDD    Z15, Z0, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z5, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z5, Z1, Z4
+	VPADDW    Z12, Z4, K2, Z4
+	VPERMT2B  Z4, Z10, Z3
+	VMOVDQU64 Z3, 128(DI)
+	VMOVDQU64 384(SI), Z0
+	VMOVDQU64 448(SI), Z1
+	VPANDD    Z15, Z0, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z5, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z5, Z1, Z4
+	VPADDW    Z12, Z4, K2, Z4
+	VPERMT2B  Z4, Z10, Z3
+	VMOVDQU64 Z3, 192(DI)
+	VPCMPUW   $0x06, Z9, Z6, K1
+	VPCMPUW   $0x01, Z8, Z7, K2
+	KORD      K1, K2, K1
+	KORTESTD  K1, K1
+	JNZ       redo
+	XORL      R13, R13
+	ADDQ      $0x00000200, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000100, CX
+	CMPQ      CX, $0x00000100
+	JAE       fast
+	JMP       full
+
+redo:
+	VMOVDQU64    ·evenBytes+0(SB), Z31
+	VMOVDQU64    ·oddBytes+0(SB), Z30
+	VMOVDQU64    ·lutEncE5M2FNUZNoSat+0(SB), Z28
+	VMOVDQU64    ·lutEncE5M2FNUZNoSat+64(SB), Z29
+	VMOVDQU64    ·lutEncE5M2FNUZNoSat+128(SB), Z26
+	VMOVDQU64    ·lutEncE5M2FNUZNoSat+192(SB), Z27
+	MOVL         $0xbfbfbfbf, AX
+	VPBROADCASTD AX, Z25
+	VPTERNLOGD   $0xff, Z23, Z23, Z23
+	MOVL         $0x80808080, AX
+	VPBROADCASTD AX, Z22
+	MOVL         $0x00007fff, AX
+	VPBROADCASTW AX, Z21
+	VPBROADCASTW ·lutEncE5M2FNUZNoSat+256(SB), Z20
+	VPBROADCASTB ·lutEncE5M2FNUZNoSat+258(SB), Z19
+	VPXORD       Z24, Z24, Z24
+	MOVL         $0x7f7f7f7f, AX
+	VPBROADCASTD AX, Z14
+	MOVL         $0x0003ffff, AX
+	VPBROADCASTD AX, Z17
+	MOVL         $0x00000001, AX
+	VPBROADCASTW AX, Z18
+	LEAQ         1(R13), R12
+	LEAQ         1(R13)(R13*1), R13
+	MOVL         $0x0000000f, AX
+	CMPQ         R13, AX
+	CMOVQHI      AX, R13
+
+slow:
+	VMOVDQU64    (SI), Z0
+	VMOVDQU64    64(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, (DI)
+	VMOVDQU64    128(SI), Z0
+	VMOVDQU64    192(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, 64(DI)
+	VMOVDQU64    256(SI), Z0
+	VMOVDQU64    320(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, 128(DI)
+	VMOVDQU64    384(SI), Z0
+	VMOVDQU64    448(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, 192(DI)
+	ADDQ         $0x00000200, SI
+	ADDQ         $0x00000100, DI
+	SUBQ         $0x00000100, CX
+	CMPQ         CX, $0x00000100
+	JB           rest
+	DECQ         R12
+	JNZ          slow
+	MOVL         $0x00007fff, AX
+	VPBROADCASTW AX, Z15
+	MOVL         $0x00007c00, AX
+	VPBROADCASTW AX, Z14
+	MOVL         $0x0000007f, AX
+	VPBROADCASTW AX, Z13
+	MOVL         $0x00000001, AX
+	VPBROADCASTW AX, Z12
+	MOVL         $0x00000200, AX
+	VPBROADCASTW AX, Z11
+	MOVL         $0x00000100, AX
+	VPBROADCASTW AX, Z16
+	VMOVDQU64    ·oddBytes+0(SB), Z10
+	MOVL         $0x0000047f, AX
+	VPBROADCASTW AX, Z5
+	MOVL         $0x00000400, AX
+	VPBROADCASTW AX, Z8
+	MOVL         $0x00007b7f, AX
+	VPBROADCASTW AX, Z9
+	VPXORD       Z6, Z6, Z6
+	VPTERNLOGD   $0xff, Z7, Z7, Z7
+	JMP          fast
+
+full:
+	ADDQ         R10, CX
+	JZ           fastDone
+	VMOVDQU64    ·evenBytes+0(SB), Z31
+	VMOVDQU64    ·oddBytes+0(SB), Z30
+	VMOVDQU64    ·lutEncE5M2FNUZNoSat+0(SB), Z28
+	VMOVDQU64    ·lutEncE5M2FNUZNoSat+64(SB), Z29
+	VMOVDQU64    ·lutEncE5M2FNUZNoSat+128(SB), Z26
+	VMOVDQU64    ·lutEncE5M2FNUZNoSat+192(SB), Z27
+	MOVL         $0xbfbfbfbf, AX
+	VPBROADCASTD AX, Z25
+	VPTERNLOGD   $0xff, Z23, Z23, Z23
+	MOVL         $0x80808080, AX
+	VPBROADCASTD AX, Z22
+	MOVL         $0x00007fff, AX
+	VPBROADCASTW AX, Z21
+	VPBROADCASTW ·lutEncE5M2FNUZNoSat+256(SB), Z20
+	VPBROADCASTB ·lutEncE5M2FNUZNoSat+258(SB), Z19
+	VPXORD       Z24, Z24, Z24
+	MOVL         $0x7f7f7f7f, AX
+	VPBROADCASTD AX, Z14
+	MOVL         $0x0003ffff, AX
+	VPBROADCASTD AX, Z17
+	MOVL         $0x00000001, AX
+	VPBROADCASTW AX, Z18
+	JMP          loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+	PCALIGN	$32
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000003f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000100
+	JB   single
 
 	PCALIGN	$32
 four:
@@ -24472,6 +26196,10 @@ copypart2:
 
 copied2:
 done:
+	VZEROUPPER
+	RET
+
+fastDone:
 	VZEROUPPER
 	RET
 
@@ -36973,11 +38701,152 @@ fastDone:
 	RET
 
 // func f16ToF8e5m2fnuzMLDtypesAVX2(dst []byte, src []byte, n int)
-// Requires: AVX, AVX2, F16C
+// Requires: AVX, AVX2, CMOV, F16C
 TEXT ·f16ToF8e5m2fnuzMLDtypesAVX2(SB), NOSPLIT, $512-56
-	MOVQ         dst_base+0(FP), DI
-	MOVQ         src_base+24(FP), SI
-	MOVQ         n+48(FP), CX
+	MOVQ           dst_base+0(FP), DI
+	MOVQ           src_base+24(FP), SI
+	MOVQ           n+48(FP), CX
+	MOVL           $0x7fffffff, AX
+	VMOVD          AX, X15
+	VPBROADCASTD   X15, Y15
+	MOVL           $0x38000000, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x42800000, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	MOVL           $0x000001bc, AX
+	VMOVD          AX, X12
+	VPBROADCASTD   X12, Y12
+	MOVL           $0x00000080, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x000fffff, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x00000001, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	VMOVDQU        packOrder<>+0(SB), Y8
+	MOVQ           CX, R10
+	ANDQ           $0x0000001f, R10
+	SUBQ           R10, CX
+	CMPQ           CX, $0x00000080
+	JB             full
+	XORL           R13, R13
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	VPXOR          Y12, Y12, Y12
+	MOVL           $0x01010101, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3e3e3e3e, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x02020202, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	MOVL           $0x7e7e7e7e, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0xecececec, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	MOVL           $0x08080808, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0x04040404, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	VPXOR          Y6, Y6, Y6
+
+	PCALIGN	$32
+fast:
+	VMOVDQU     (SI), Y0
+	VMOVDQU     32(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPSUBB      Y8, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPADDB      Y9, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, (DI)
+	VMOVDQU     64(SI), Y0
+	VMOVDQU     96(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPSUBB      Y8, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPADDB      Y9, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 32(DI)
+	VMOVDQU     128(SI), Y0
+	VMOVDQU     160(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPSUBB      Y8, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPADDB      Y9, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 64(DI)
+	VMOVDQU     192(SI), Y0
+	VMOVDQU     224(SI), Y1
+	VPSHUFB     Y15, Y0, Y0
+	VPSHUFB     Y15, Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y3
+	VPXOR       Y13, Y2, Y4
+	VPAND       Y11, Y3, Y0
+	VPOR        Y0, Y4, Y4
+	VPCMPGTB    Y12, Y4, Y4
+	VPADDB      Y3, Y3, Y0
+	VPSUBB      Y8, Y0, Y0
+	VPMAXUB     Y0, Y6, Y6
+	VPSUBB      Y4, Y3, Y1
+	VPADDB      Y9, Y1, Y1
+	VPERMQ      $0xd8, Y1, Y1
+	VMOVDQU     Y1, 96(DI)
+	VPSUBUSB    Y7, Y6, Y4
+	VPTEST      Y4, Y4
+	JNZ         redo
+	XORL        R13, R13
+	ADDQ        $0x00000100, SI
+	ADDQ        $0x00000080, DI
+	SUBQ        $0x00000080, CX
+	CMPQ        CX, $0x00000080
+	JAE         fast
+	JMP         full
+
+redo:
 	MOVL         $0x7fffffff, AX
 	VMOVD        AX, X15
 	VPBROADCASTD X15, Y15
@@ -37000,12 +38869,415 @@ TEXT ·f16ToF8e5m2fnuzMLDtypesAVX2(SB), NOSPLIT, $512-56
 	VMOVD        AX, X9
 	VPBROADCASTD X9, Y9
 	VMOVDQU      packOrder<>+0(SB), Y8
-	MOVQ         CX, R10
-	ANDQ         $0x0000001f, R10
-	SUBQ         R10, CX
-	JZ           tail
-	CMPQ         CX, $0x00000080
-	JB           single
+	LEAQ         1(R13), R12
+	LEAQ         1(R13)(R13*1), R13
+	MOVL         $0x0000000f, AX
+	CMPQ         R13, AX
+	CMOVQHI      AX, R13
+
+slow:
+	VCVTPH2PS      (SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      16(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      32(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      48(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, (DI)
+	VCVTPH2PS      64(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      80(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      96(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      112(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 32(DI)
+	VCVTPH2PS      128(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      144(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      160(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      176(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 64(DI)
+	VCVTPH2PS      192(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y0
+	VPADDD         Y6, Y0, Y0
+	VPSRLD         $0x15, Y0, Y0
+	VPSUBD         Y12, Y0, Y0
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y0, Y0
+	VPMINUD        Y11, Y0, Y0
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y0, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y0, Y0
+	VCVTPH2PS      208(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y1
+	VPADDD         Y6, Y1, Y1
+	VPSRLD         $0x15, Y1, Y1
+	VPSUBD         Y12, Y1, Y1
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y1, Y1
+	VPMINUD        Y11, Y1, Y1
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y1, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y1, Y1
+	VCVTPH2PS      224(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y2
+	VPADDD         Y6, Y2, Y2
+	VPSRLD         $0x15, Y2, Y2
+	VPSUBD         Y12, Y2, Y2
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y2, Y2
+	VPMINUD        Y11, Y2, Y2
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y2, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y2, Y2
+	VCVTPH2PS      240(SI), Y4
+	VPAND          Y15, Y4, Y5
+	VPSRLD         $0x15, Y5, Y6
+	VPAND          Y9, Y6, Y6
+	VPADDD         Y10, Y5, Y3
+	VPADDD         Y6, Y3, Y3
+	VPSRLD         $0x15, Y3, Y3
+	VPSUBD         Y12, Y3, Y3
+	VADDPS         Y13, Y5, Y6
+	VPSUBD         Y13, Y6, Y6
+	VPCMPGTD       Y5, Y14, Y7
+	VPBLENDVB      Y7, Y6, Y3, Y3
+	VPMINUD        Y11, Y3, Y3
+	VPSRLD         $0x18, Y4, Y4
+	VPAND          f8Code80<>+0(SB), Y4, Y4
+	VPXOR          Y7, Y7, Y7
+	VPCMPEQD       Y7, Y3, Y7
+	VPANDN         Y4, Y7, Y4
+	VPOR           Y4, Y3, Y3
+	VPACKUSDW      Y1, Y0, Y0
+	VPACKUSDW      Y3, Y2, Y2
+	VPACKUSWB      Y2, Y0, Y0
+	VPERMD         Y0, Y8, Y0
+	VMOVDQU        Y0, 96(DI)
+	ADDQ           $0x00000100, SI
+	ADDQ           $0x00000080, DI
+	SUBQ           $0x00000080, CX
+	CMPQ           CX, $0x00000080
+	JB             rest
+	DECQ           R12
+	JNZ            slow
+	VBROADCASTI128 splitHL<>+0(SB), Y15
+	MOVL           $0x7f7f7f7f, AX
+	VMOVD          AX, X14
+	VPBROADCASTD   X14, Y14
+	MOVL           $0x80808080, AX
+	VMOVD          AX, X13
+	VPBROADCASTD   X13, Y13
+	VPXOR          Y12, Y12, Y12
+	MOVL           $0x01010101, AX
+	VMOVD          AX, X11
+	VPBROADCASTD   X11, Y11
+	MOVL           $0x3e3e3e3e, AX
+	VMOVD          AX, X10
+	VPBROADCASTD   X10, Y10
+	MOVL           $0x02020202, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	MOVL           $0x7e7e7e7e, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0xecececec, AX
+	VMOVD          AX, X7
+	VPBROADCASTD   X7, Y7
+	MOVL           $0x08080808, AX
+	VMOVD          AX, X8
+	VPBROADCASTD   X8, Y8
+	MOVL           $0x04040404, AX
+	VMOVD          AX, X9
+	VPBROADCASTD   X9, Y9
+	VPXOR          Y6, Y6, Y6
+	JMP            fast
+
+full:
+	ADDQ         R10, CX
+	JZ           fastDone
+	MOVL         $0x7fffffff, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	MOVL         $0x38000000, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVL         $0x42800000, AX
+	VMOVD        AX, X13
+	VPBROADCASTD X13, Y13
+	MOVL         $0x000001bc, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	MOVL         $0x00000080, AX
+	VMOVD        AX, X11
+	VPBROADCASTD X11, Y11
+	MOVL         $0x000fffff, AX
+	VMOVD        AX, X10
+	VPBROADCASTD X10, Y10
+	MOVL         $0x00000001, AX
+	VMOVD        AX, X9
+	VPBROADCASTD X9, Y9
+	VMOVDQU      packOrder<>+0(SB), Y8
+	JMP          loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+	PCALIGN	$32
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000001f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000080
+	JB   single
 
 	PCALIGN	$32
 four:
@@ -37668,8 +39940,12 @@ done:
 	VZEROUPPER
 	RET
 
+fastDone:
+	VZEROUPPER
+	RET
+
 // func f16ToF8e5m2fnuzMLDtypesAVX512(dst []byte, src []byte, n int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·f16ToF8e5m2fnuzMLDtypesAVX512(SB), NOSPLIT, $512-56
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         src_base+24(FP), SI
@@ -37699,9 +39975,305 @@ TEXT ·f16ToF8e5m2fnuzMLDtypesAVX512(SB), NOSPLIT, $512-56
 	MOVQ         CX, R10
 	ANDQ         $0x0000003f, R10
 	SUBQ         R10, CX
-	JZ           tail
 	CMPQ         CX, $0x00000100
-	JB           single
+	JB           full
+	XORL         R13, R13
+	MOVL         $0x00007fff, AX
+	VPBROADCASTW AX, Z15
+	MOVL         $0x00007c00, AX
+	VPBROADCASTW AX, Z14
+	MOVL         $0x0000007f, AX
+	VPBROADCASTW AX, Z13
+	MOVL         $0x00000001, AX
+	VPBROADCASTW AX, Z12
+	MOVL         $0x00000200, AX
+	VPBROADCASTW AX, Z11
+	MOVL         $0x00000100, AX
+	VPBROADCASTW AX, Z16
+	VMOVDQU64    ·oddBytes+0(SB), Z10
+	MOVL         $0x0000047f, AX
+	VPBROADCASTW AX, Z5
+	MOVL         $0x00000400, AX
+	VPBROADCASTW AX, Z8
+	MOVL         $0x00007b7f, AX
+	VPBROADCASTW AX, Z9
+	VPXORD       Z6, Z6, Z6
+	VPTERNLOGD   $0xff, Z7, Z7, Z7
+
+	PCALIGN	$32
+fast:
+	VMOVDQU64 (SI), Z0
+	VMOVDQU64 64(SI), Z1
+	VPANDD    Z15, Z0, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z5, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z5, Z1, Z4
+	VPADDW    Z12, Z4, K2, Z4
+	VPERMT2B  Z4, Z10, Z3
+	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 128(SI), Z0
+	VMOVDQU64 192(SI), Z1
+	VPANDD    Z15, Z0, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z5, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z5, Z1, Z4
+	VPADDW    Z12, Z4, K2, Z4
+	VPERMT2B  Z4, Z10, Z3
+	VMOVDQU64 Z3, 64(DI)
+	VMOVDQU64 256(SI), Z0
+	VMOVDQU64 320(SI), Z1
+	VPANDD    Z15, Z0, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z5, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z5, Z1, Z4
+	VPADDW    Z12, Z4, K2, Z4
+	VPERMT2B  Z4, Z10, Z3
+	VMOVDQU64 Z3, 128(DI)
+	VMOVDQU64 384(SI), Z0
+	VMOVDQU64 448(SI), Z1
+	VPANDD    Z15, Z0, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z0, K2
+	VPADDW    Z5, Z0, Z3
+	VPADDW    Z12, Z3, K2, Z3
+	VPANDD    Z15, Z1, Z2
+	VPMAXUW   Z2, Z6, Z6
+	VPMINUW   Z2, Z7, Z7
+	VPTESTMW  Z16, Z1, K2
+	VPADDW    Z5, Z1, Z4
+	VPADDW    Z12, Z4, K2, Z4
+	VPERMT2B  Z4, Z10, Z3
+	VMOVDQU64 Z3, 192(DI)
+	VPCMPUW   $0x06, Z9, Z6, K1
+	VPCMPUW   $0x01, Z8, Z7, K2
+	KORD      K1, K2, K1
+	KORTESTD  K1, K1
+	JNZ       redo
+	XORL      R13, R13
+	ADDQ      $0x00000200, SI
+	ADDQ      $0x00000100, DI
+	SUBQ      $0x00000100, CX
+	CMPQ      CX, $0x00000100
+	JAE       fast
+	JMP       full
+
+redo:
+	VMOVDQU64    ·evenBytes+0(SB), Z31
+	VMOVDQU64    ·oddBytes+0(SB), Z30
+	VMOVDQU64    ·lutEncE5M2FNUZNoSat+0(SB), Z28
+	VMOVDQU64    ·lutEncE5M2FNUZNoSat+64(SB), Z29
+	VMOVDQU64    ·lutEncE5M2FNUZNoSat+128(SB), Z26
+	VMOVDQU64    ·lutEncE5M2FNUZNoSat+192(SB), Z27
+	MOVL         $0xbfbfbfbf, AX
+	VPBROADCASTD AX, Z25
+	VPTERNLOGD   $0xff, Z23, Z23, Z23
+	MOVL         $0x80808080, AX
+	VPBROADCASTD AX, Z22
+	MOVL         $0x00007fff, AX
+	VPBROADCASTW AX, Z21
+	VPBROADCASTW ·lutEncE5M2FNUZNoSat+256(SB), Z20
+	VPBROADCASTB ·lutEncE5M2FNUZNoSat+258(SB), Z19
+	VPXORD       Z24, Z24, Z24
+	MOVL         $0x7f7f7f7f, AX
+	VPBROADCASTD AX, Z14
+	MOVL         $0x0003ffff, AX
+	VPBROADCASTD AX, Z17
+	MOVL         $0x00000001, AX
+	VPBROADCASTW AX, Z18
+	LEAQ         1(R13), R12
+	LEAQ         1(R13)(R13*1), R13
+	MOVL         $0x0000000f, AX
+	CMPQ         R13, AX
+	CMOVQHI      AX, R13
+
+slow:
+	VMOVDQU64    (SI), Z0
+	VMOVDQU64    64(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, (DI)
+	VMOVDQU64    128(SI), Z0
+	VMOVDQU64    192(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, 64(DI)
+	VMOVDQU64    256(SI), Z0
+	VMOVDQU64    320(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, 128(DI)
+	VMOVDQU64    384(SI), Z0
+	VMOVDQU64    448(SI), Z1
+	VPANDD       Z21, Z0, Z5
+	VPCMPUW      $0x05, Z20, Z5, K4
+	VPANDD       Z21, Z1, Z6
+	VPCMPUW      $0x05, Z20, Z6, K5
+	KUNPCKDQ     K4, K5, K4
+	VMOVDQA64    Z31, Z2
+	VPERMI2B     Z1, Z0, Z2
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQA64    Z0, Z3
+	VPERMI2B     Z29, Z28, Z3
+	VMOVDQA64    Z0, Z4
+	VPERMI2B     Z27, Z26, Z4
+	VPMOVB2M     Z3, K3
+	VPCMPUB      $0x06, Z4, Z2, K1
+	VPCMPUB      $0x06, Z25, Z2, K3, K2
+	VPSUBB       Z23, Z3, K1, Z3
+	VPSUBB       Z23, Z3, K2, Z3
+	VPADDB       Z14, Z3, Z5
+	VPTERNLOGD   $0x78, Z22, Z5, Z3
+	VPTERNLOGD   $0xd0, Z22, Z0, Z3
+	VMOVDQU8     Z19, K4, Z3
+	VMOVDQU64    Z3, 192(DI)
+	ADDQ         $0x00000200, SI
+	ADDQ         $0x00000100, DI
+	SUBQ         $0x00000100, CX
+	CMPQ         CX, $0x00000100
+	JB           rest
+	DECQ         R12
+	JNZ          slow
+	MOVL         $0x00007fff, AX
+	VPBROADCASTW AX, Z15
+	MOVL         $0x00007c00, AX
+	VPBROADCASTW AX, Z14
+	MOVL         $0x0000007f, AX
+	VPBROADCASTW AX, Z13
+	MOVL         $0x00000001, AX
+	VPBROADCASTW AX, Z12
+	MOVL         $0x00000200, AX
+	VPBROADCASTW AX, Z11
+	MOVL         $0x00000100, AX
+	VPBROADCASTW AX, Z16
+	VMOVDQU64    ·oddBytes+0(SB), Z10
+	MOVL         $0x0000047f, AX
+	VPBROADCASTW AX, Z5
+	MOVL         $0x00000400, AX
+	VPBROADCASTW AX, Z8
+	MOVL         $0x00007b7f, AX
+	VPBROADCASTW AX, Z9
+	VPXORD       Z6, Z6, Z6
+	VPTERNLOGD   $0xff, Z7, Z7, Z7
+	JMP          fast
+
+full:
+	ADDQ         R10, CX
+	JZ           fastDone
+	VMOVDQU64    ·evenBytes+0(SB), Z31
+	VMOVDQU64    ·oddBytes+0(SB), Z30
+	VMOVDQU64    ·lutEncE5M2FNUZNoSat+0(SB), Z28
+	VMOVDQU64    ·lutEncE5M2FNUZNoSat+64(SB), Z29
+	VMOVDQU64    ·lutEncE5M2FNUZNoSat+128(SB), Z26
+	VMOVDQU64    ·lutEncE5M2FNUZNoSat+192(SB), Z27
+	MOVL         $0xbfbfbfbf, AX
+	VPBROADCASTD AX, Z25
+	VPTERNLOGD   $0xff, Z23, Z23, Z23
+	MOVL         $0x80808080, AX
+	VPBROADCASTD AX, Z22
+	MOVL         $0x00007fff, AX
+	VPBROADCASTW AX, Z21
+	VPBROADCASTW ·lutEncE5M2FNUZNoSat+256(SB), Z20
+	VPBROADCASTB ·lutEncE5M2FNUZNoSat+258(SB), Z19
+	VPXORD       Z24, Z24, Z24
+	MOVL         $0x7f7f7f7f, AX
+	VPBROADCASTD AX, Z14
+	MOVL         $0x0003ffff, AX
+	VPBROADCASTD AX, Z17
+	MOVL         $0x00000001, AX
+	VPBROADCASTW AX, Z18
+	JMP          loop
+
+rest:
+	ADDQ R10, CX
+	JZ   fastDone
+
+	PCALIGN	$32
+loop:
+	MOVQ CX, R10
+	ANDQ $0x0000003f, R10
+	SUBQ R10, CX
+	JZ   tail
+	CMPQ CX, $0x00000100
+	JB   single
 
 	PCALIGN	$32
 four:
@@ -37964,6 +40536,10 @@ copypart2:
 
 copied2:
 done:
+	VZEROUPPER
+	RET
+
+fastDone:
 	VZEROUPPER
 	RET
 

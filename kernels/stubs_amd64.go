@@ -2109,10 +2109,11 @@ func f32ToF8e5m2fnuzONNXAVX512(dst, src []byte, n int)
 // smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
 // sign; then packs the codes to bytes.
 //
-// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast routes: f8e4m3 and
 // f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
 // f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
-// past the largest finite code).
+// past the largest finite code), f8e5m2fnuz that rounding four codes higher when every magnitude
+// is a binary16 normal that does not round past the largest finite code.
 //
 //go:noescape
 func f16ToF8e4m3ONNXAVX2(dst, src []byte, n int)
@@ -2131,10 +2132,11 @@ func f16ToF8e4m3ONNXAVX2(dst, src []byte, n int)
 // gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
 //
-// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast routes: f8e4m3 and
 // f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
 // f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
-// past the largest finite code).
+// past the largest finite code), f8e5m2fnuz that rounding four codes higher when every magnitude
+// is a binary16 normal that does not round past the largest finite code.
 //
 //go:noescape
 func f16ToF8e4m3ONNXAVX512(dst, src []byte, n int)
@@ -2150,10 +2152,11 @@ func f16ToF8e4m3ONNXAVX512(dst, src []byte, n int)
 // smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
 // sign; then packs the codes to bytes.
 //
-// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast routes: f8e4m3 and
 // f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
 // f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
-// past the largest finite code).
+// past the largest finite code), f8e5m2fnuz that rounding four codes higher when every magnitude
+// is a binary16 normal that does not round past the largest finite code.
 //
 //go:noescape
 func f16ToF8e5m2ONNXAVX2(dst, src []byte, n int)
@@ -2172,10 +2175,11 @@ func f16ToF8e5m2ONNXAVX2(dst, src []byte, n int)
 // gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
 //
-// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast routes: f8e4m3 and
 // f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
 // f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
-// past the largest finite code).
+// past the largest finite code), f8e5m2fnuz that rounding four codes higher when every magnitude
+// is a binary16 normal that does not round past the largest finite code.
 //
 //go:noescape
 func f16ToF8e5m2ONNXAVX512(dst, src []byte, n int)
@@ -2191,10 +2195,11 @@ func f16ToF8e5m2ONNXAVX512(dst, src []byte, n int)
 // smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
 // sign; then packs the codes to bytes.
 //
-// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast routes: f8e4m3 and
 // f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
 // f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
-// past the largest finite code).
+// past the largest finite code), f8e5m2fnuz that rounding four codes higher when every magnitude
+// is a binary16 normal that does not round past the largest finite code.
 //
 //go:noescape
 func f16ToF8e4m3fnuzONNXAVX2(dst, src []byte, n int)
@@ -2213,10 +2218,11 @@ func f16ToF8e4m3fnuzONNXAVX2(dst, src []byte, n int)
 // and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
 //
-// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast routes: f8e4m3 and
 // f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
 // f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
-// past the largest finite code).
+// past the largest finite code), f8e5m2fnuz that rounding four codes higher when every magnitude
+// is a binary16 normal that does not round past the largest finite code.
 //
 //go:noescape
 func f16ToF8e4m3fnuzONNXAVX512(dst, src []byte, n int)
@@ -2231,6 +2237,12 @@ func f16ToF8e4m3fnuzONNXAVX512(dst, src []byte, n int)
 // bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
 // smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
 // sign; then packs the codes to bytes.
+//
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast routes: f8e4m3 and
+// f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
+// f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
+// past the largest finite code), f8e5m2fnuz that rounding four codes higher when every magnitude
+// is a binary16 normal that does not round past the largest finite code.
 //
 //go:noescape
 func f16ToF8e5m2fnuzONNXAVX2(dst, src []byte, n int)
@@ -2248,6 +2260,12 @@ func f16ToF8e5m2fnuzONNXAVX2(dst, src []byte, n int)
 // thresholds on the low bytes) in lutEncE5M2FNUZSat, built from f8FromF32 (rules_tables_amd64.go),
 // and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
+//
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast routes: f8e4m3 and
+// f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
+// f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
+// past the largest finite code), f8e5m2fnuz that rounding four codes higher when every magnitude
+// is a binary16 normal that does not round past the largest finite code.
 //
 //go:noescape
 func f16ToF8e5m2fnuzONNXAVX512(dst, src []byte, n int)
@@ -2511,10 +2529,11 @@ func f32ToF8e5m2fnuzONNXNoSatAVX512(dst, src []byte, n int)
 // smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
 // sign; then packs the codes to bytes.
 //
-// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast routes: f8e4m3 and
 // f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
 // f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
-// past the largest finite code).
+// past the largest finite code), f8e5m2fnuz that rounding four codes higher when every magnitude
+// is a binary16 normal that does not round past the largest finite code.
 //
 //go:noescape
 func f16ToF8e5m2ONNXNoSatAVX2(dst, src []byte, n int)
@@ -2533,10 +2552,11 @@ func f16ToF8e5m2ONNXNoSatAVX2(dst, src []byte, n int)
 // and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
 //
-// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast routes: f8e4m3 and
 // f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
 // f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
-// past the largest finite code).
+// past the largest finite code), f8e5m2fnuz that rounding four codes higher when every magnitude
+// is a binary16 normal that does not round past the largest finite code.
 //
 //go:noescape
 func f16ToF8e5m2ONNXNoSatAVX512(dst, src []byte, n int)
@@ -2552,10 +2572,11 @@ func f16ToF8e5m2ONNXNoSatAVX512(dst, src []byte, n int)
 // smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
 // sign; then packs the codes to bytes.
 //
-// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast routes: f8e4m3 and
 // f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
 // f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
-// past the largest finite code).
+// past the largest finite code), f8e5m2fnuz that rounding four codes higher when every magnitude
+// is a binary16 normal that does not round past the largest finite code.
 //
 //go:noescape
 func f16ToF8e4m3fnuzONNXNoSatAVX2(dst, src []byte, n int)
@@ -2574,10 +2595,11 @@ func f16ToF8e4m3fnuzONNXNoSatAVX2(dst, src []byte, n int)
 // (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
 // FNUZ types overflow without saturation) their code.
 //
-// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast routes: f8e4m3 and
 // f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
 // f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
-// past the largest finite code).
+// past the largest finite code), f8e5m2fnuz that rounding four codes higher when every magnitude
+// is a binary16 normal that does not round past the largest finite code.
 //
 //go:noescape
 func f16ToF8e4m3fnuzONNXNoSatAVX512(dst, src []byte, n int)
@@ -2592,6 +2614,12 @@ func f16ToF8e4m3fnuzONNXNoSatAVX512(dst, src []byte, n int)
 // bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
 // smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
 // sign; then packs the codes to bytes.
+//
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast routes: f8e4m3 and
+// f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
+// f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
+// past the largest finite code), f8e5m2fnuz that rounding four codes higher when every magnitude
+// is a binary16 normal that does not round past the largest finite code.
 //
 //go:noescape
 func f16ToF8e5m2fnuzONNXNoSatAVX2(dst, src []byte, n int)
@@ -2609,6 +2637,12 @@ func f16ToF8e5m2fnuzONNXNoSatAVX2(dst, src []byte, n int)
 // thresholds on the low bytes) in lutEncE5M2FNUZNoSat, built from f8FromF32
 // (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
 // FNUZ types overflow without saturation) their code.
+//
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast routes: f8e4m3 and
+// f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
+// f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
+// past the largest finite code), f8e5m2fnuz that rounding four codes higher when every magnitude
+// is a binary16 normal that does not round past the largest finite code.
 //
 //go:noescape
 func f16ToF8e5m2fnuzONNXNoSatAVX512(dst, src []byte, n int)
@@ -2872,10 +2906,11 @@ func f32ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)
 // smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
 // sign; then packs the codes to bytes.
 //
-// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast routes: f8e4m3 and
 // f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
 // f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
-// past the largest finite code).
+// past the largest finite code), f8e5m2fnuz that rounding four codes higher when every magnitude
+// is a binary16 normal that does not round past the largest finite code.
 //
 //go:noescape
 func f16ToF8e5m2MLDtypesAVX2(dst, src []byte, n int)
@@ -2894,10 +2929,11 @@ func f16ToF8e5m2MLDtypesAVX2(dst, src []byte, n int)
 // gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
 //
-// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast routes: f8e4m3 and
 // f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
 // f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
-// past the largest finite code).
+// past the largest finite code), f8e5m2fnuz that rounding four codes higher when every magnitude
+// is a binary16 normal that does not round past the largest finite code.
 //
 //go:noescape
 func f16ToF8e5m2MLDtypesAVX512(dst, src []byte, n int)
@@ -2913,10 +2949,11 @@ func f16ToF8e5m2MLDtypesAVX512(dst, src []byte, n int)
 // smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
 // sign; then packs the codes to bytes.
 //
-// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast routes: f8e4m3 and
 // f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
 // f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
-// past the largest finite code).
+// past the largest finite code), f8e5m2fnuz that rounding four codes higher when every magnitude
+// is a binary16 normal that does not round past the largest finite code.
 //
 //go:noescape
 func f16ToF8e4m3fnuzMLDtypesAVX2(dst, src []byte, n int)
@@ -2935,10 +2972,11 @@ func f16ToF8e4m3fnuzMLDtypesAVX2(dst, src []byte, n int)
 // (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
 // FNUZ types overflow without saturation) their code.
 //
-// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: f8e4m3 and
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast routes: f8e4m3 and
 // f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
 // f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
-// past the largest finite code).
+// past the largest finite code), f8e5m2fnuz that rounding four codes higher when every magnitude
+// is a binary16 normal that does not round past the largest finite code.
 //
 //go:noescape
 func f16ToF8e4m3fnuzMLDtypesAVX512(dst, src []byte, n int)
@@ -2953,6 +2991,12 @@ func f16ToF8e4m3fnuzMLDtypesAVX512(dst, src []byte, n int)
 // bits rounded to the target's mantissa by integer arithmetic and rebiased, the lanes below the
 // smallest normal replaced by the magic-number addition, the clamp (VPMINUD), the NaN code and the
 // sign; then packs the codes to bytes.
+//
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast routes: f8e4m3 and
+// f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
+// f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
+// past the largest finite code), f8e5m2fnuz that rounding four codes higher when every magnitude
+// is a binary16 normal that does not round past the largest finite code.
 //
 //go:noescape
 func f16ToF8e5m2fnuzMLDtypesAVX2(dst, src []byte, n int)
@@ -2970,6 +3014,12 @@ func f16ToF8e5m2fnuzMLDtypesAVX2(dst, src []byte, n int)
 // thresholds on the low bytes) in lutEncE5M2FNUZNoSat, built from f8FromF32
 // (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
 // FNUZ types overflow without saturation) their code.
+//
+// Groups where the encoder gives OpenVINO's codes take OpenVINO's fast routes: f8e4m3 and
+// f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange),
+// f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds
+// past the largest finite code), f8e5m2fnuz that rounding four codes higher when every magnitude
+// is a binary16 normal that does not round past the largest finite code.
 //
 //go:noescape
 func f16ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)

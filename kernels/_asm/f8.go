@@ -707,6 +707,80 @@ func e5m2Route(fast body, limit VecPhysical, reload bool) fastRoute {
 	}
 }
 
+// e5m2FNUZRoute is the fast route of the f16 → f8e5m2fnuz encoders. f8e5m2fnuz has f8e5m2's
+// two mantissa bits and a bias one more, so a binary16 normal's code is its f8e5m2 rounding four
+// higher: h + 0x47F + ((h>>8)&1), in the high byte (no carry reaches the sign: the magnitudes
+// stop at 0x7B7F, where the code is 0x7F, the largest finite one, with or without saturation).
+// A group stands when its magnitudes are all from 0x0400 (no zero, whose sign must go, and no
+// binary16 subnormal) to 0x7B7F: Z6 keeps their maximum, Z7 their minimum. Its consts load
+// e5m2Consts and Z5 = 0x47F, Z8 = 0x0400, Z9 = 0x7B7F (words), Z6 = 0, Z7 = 0xFFFF.
+func e5m2FNUZRoute() fastRoute {
+	round := func(r, d VecPhysical) {
+		VPANDD(Z15, r, Z2)
+		VPMAXUW(Z2, Z6, Z6)
+		VPMINUW(Z2, Z7, Z7)
+		VPTESTMW(Z16, r, K2)
+		VPADDW(Z5, r, d)
+		VPADDW(Z12, d, K2, d)
+	}
+	return fastRoute{
+		fast: func(i, o int) {
+			VMOVDQU64(src(i), Z0)
+			VMOVDQU64(src(i+64), Z1)
+			round(Z0, Z3)
+			round(Z1, Z4)
+			VPERMT2B(Z4, Z10, Z3)
+			VMOVDQU64(Z3, dst(o))
+		},
+		ok: func() {
+			VPCMPUW(U8(6), Z9, Z6, K1)
+			VPCMPUW(U8(1), Z8, Z7, K2)
+			KORD(K1, K2, K1)
+			KORTESTD(K1, K1)
+		},
+		consts: func() {
+			e5m2Consts()
+			bcastW(0x47F, Z5)
+			bcastW(0x0400, Z8)
+			bcastW(0x7B7F, Z9)
+			VPXORD(Z6, Z6, Z6)
+			VPTERNLOGD(U8(0xFF), Z7, Z7, Z7)
+		},
+	}
+}
+
+// toE5M2FNUZFastAVX2 is toE5M2FastAVX2 for f8e5m2fnuz (see e5m2FNUZRoute): H + 4 + [e5m2UpAVX2 >
+// 0] for binary16 normals with M = H&0x7F at most 0x7A (from 0x7B00 some round to 0x7C, whose
+// code 0x80 would take the sign bit). Y6 keeps the unsigned maximum of 2M - 8 (modulo 256), at
+// most 0xEC (Y7) exactly when every M so far was from 4 to 0x7A. Y8 = 0x08, Y9 = 0x04 (bytes).
+func toE5M2FNUZFastAVX2() {
+	e5m2UpAVX2()
+	VPCMPGTB(Y12, Y4, Y4)
+	VPADDB(Y3, Y3, Y0)
+	VPSUBB(Y8, Y0, Y0)
+	VPMAXUB(Y0, Y6, Y6)
+	VPSUBB(Y4, Y3, Y1)
+	VPADDB(Y9, Y1, Y1)
+}
+
+// e5m2FNUZFastAVX2 is the fast route of the AVX2 f16 → f8e5m2fnuz encoders, toE5M2FNUZFastAVX2.
+func e5m2FNUZFastAVX2() fastRoute {
+	return fastRoute{
+		fast: f16f8AVX2(toE5M2FNUZFastAVX2),
+		ok: func() {
+			VPSUBUSB(Y7, Y6, Y4)
+			VPTEST(Y4, Y4)
+		},
+		consts: func() {
+			toE5M2ConstsAVX2()
+			bcastD(0xECECECEC, Y7)
+			bcastD(0x08080808, Y8)
+			bcastD(0x04040404, Y9)
+			VPXOR(Y6, Y6, Y6)
+		},
+	}
+}
+
 // e4m3BF16ConstsAVX2 loads the constants of e4m3BF16BytesAVX2: Y15 = 0x7F, Y14 = 0x07, Y13 =
 // 0x80, Y12 = 0x77, Y9 = 0xF0 (bytes), Y11 = e4m3BHi, Y10 = e4m3BLo (see f8e4m3ToF32AVX2).
 func e4m3BF16ConstsAVX2() {

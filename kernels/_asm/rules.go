@@ -142,7 +142,7 @@ func ruleKernels() {
 				k.doc = []string{fmt.Sprintf(f8LookupDoc, table)}
 				k.body = func() { f8EncodeLookupAVX512(r.from, e, table) }
 			}
-			if r.from == "F16" && (!e.fnuz || e.mant == 3) {
+			if r.from == "F16" {
 				k.doc = append(k.doc, f16RouteDoc)
 			}
 			add(k)
@@ -166,10 +166,11 @@ const f8LookupDoc = "It converts a float32 or bfloat16 source to binary16 rounde
 
 // f16RouteDoc says how the AVX-512 rule-set f16 → f8e4m3 and f8e5m2 encoders take OpenVINO's fast
 // route (f16Route).
-const f16RouteDoc = "Groups where the encoder gives OpenVINO's codes take OpenVINO's fast route: " +
+const f16RouteDoc = "Groups where the encoder gives OpenVINO's codes take OpenVINO's fast routes: " +
 	"f8e4m3 and f8e4m3fnuz the normal rule when every magnitude is in the format's normal range (normalRange), " +
 	"f8e5m2 the rounding of the binary16 bits when none is NaN (for a saturating encoder, none rounds past the " +
-	"largest finite code)."
+	"largest finite code), f8e5m2fnuz that rounding four codes higher when every magnitude is a binary16 normal " +
+	"that does not round past the largest finite code."
 
 // Registers of the AVX2 float8 encoders' constants, Y15 down (the NaN code, 0x7F800000 and 0x80
 // are memory operands, for want of registers, and Y8 holds the VPERMD indices of the packing).
@@ -261,7 +262,7 @@ func f8EncodeRulesAVX2(from string, e f8Enc) {
 		}
 		packCodes(avx2, [4]VecPhysical{Y0, Y1, Y2, Y3}, Y8, o)
 	}
-	if from == "F16" && (!e.fnuz || e.mant == 3) {
+	if from == "F16" {
 		loopFast(avx2, f16RouteAVX2(e), body, consts, block{32, 64, 32})
 		return
 	}
@@ -272,8 +273,11 @@ func f8EncodeRulesAVX2(from string, e f8Enc) {
 // normal range; f8e5m2's where every M = H&0x7F is at most 0x7B (no NaN, no infinity), or for a
 // saturating encoder at most 0x7A, whose magnitudes do not round past its clamp code.
 func f16RouteAVX2(e f8Enc) fastRoute {
-	if e.mant == 3 {
+	switch {
+	case e.mant == 3:
 		return e4m3FastAVX2(f16f8AVX2, e.normalRange())
+	case e.fnuz:
+		return e5m2FNUZFastAVX2()
 	}
 	switch e.clamp {
 	case 0x7B:
@@ -406,7 +410,7 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
 		}
 		VMOVDQU64(Z3, dst(o))
 	}
-	if from == "F16" && (!e.fnuz || e.mant == 3) {
+	if from == "F16" {
 		loopFast(avx512, f16Route(e), body, consts, block{64, 128, 64})
 		return
 	}
@@ -429,8 +433,11 @@ func (e f8Enc) normalRange() normalRange {
 // encoders that do not saturate), or for a saturating encoder up to 0x7B7F, the largest that
 // does not round past its clamp code (Z9).
 func f16Route(e f8Enc) fastRoute {
-	if e.mant == 3 {
+	switch {
+	case e.mant == 3:
 		return e4m3Normal(e.normalRange(), true)
+	case e.fnuz:
+		return e5m2FNUZRoute()
 	}
 	limit := Z14
 	switch e.clamp {
