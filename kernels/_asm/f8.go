@@ -662,7 +662,11 @@ func e5m2Consts() {
 // magnitudes h&0x7FFF and those before (the rounding is exact when no magnitude is above 0x7C00,
 // that is when no lane is NaN; infinities and overflow round to 0x7C). r is a Z register, or a
 // Y register (with the Y halves of the constants); d may be r.
-func e5m2Round(r, d VecPhysical) {
+func e5m2Round(r, d VecPhysical) { e5m2RoundWith(r, d, Z13, false) }
+
+// e5m2RoundWith is e5m2Round adding add (0x7F, Z13, for e5m2Round) instead of 0x7F, and with
+// min also keeping the unsigned minimum of the magnitudes in Z7.
+func e5m2RoundWith(r, d, add VecPhysical, min bool) {
 	c := func(z VecPhysical) VecPhysical {
 		if r.Size() == 32 {
 			return half(z)
@@ -671,8 +675,11 @@ func e5m2Round(r, d VecPhysical) {
 	}
 	VPANDD(c(Z15), r, c(Z2))
 	VPMAXUW(c(Z2), c(Z6), c(Z6))
+	if min {
+		VPMINUW(c(Z2), c(Z7), c(Z7))
+	}
 	VPTESTMW(c(Z16), r, K2)
-	VPADDW(c(Z13), r, d)
+	VPADDW(c(add), r, d)
 	VPADDW(c(Z12), d, K2, d)
 }
 
@@ -715,20 +722,12 @@ func e5m2Route(fast body, limit VecPhysical, reload bool) fastRoute {
 // binary16 subnormal) to 0x7B7F: Z6 keeps their maximum, Z7 their minimum. Its consts load
 // e5m2Consts and Z5 = 0x47F, Z8 = 0x0400, Z9 = 0x7B7F (words), Z6 = 0, Z7 = 0xFFFF.
 func e5m2FNUZRoute() fastRoute {
-	round := func(r, d VecPhysical) {
-		VPANDD(Z15, r, Z2)
-		VPMAXUW(Z2, Z6, Z6)
-		VPMINUW(Z2, Z7, Z7)
-		VPTESTMW(Z16, r, K2)
-		VPADDW(Z5, r, d)
-		VPADDW(Z12, d, K2, d)
-	}
 	return fastRoute{
 		fast: func(i, o int) {
 			VMOVDQU64(src(i), Z0)
 			VMOVDQU64(src(i+64), Z1)
-			round(Z0, Z3)
-			round(Z1, Z4)
+			e5m2RoundWith(Z0, Z3, Z5, true)
+			e5m2RoundWith(Z1, Z4, Z5, true)
 			VPERMT2B(Z4, Z10, Z3)
 			VMOVDQU64(Z3, dst(o))
 		},
