@@ -92,3 +92,65 @@ func ruleEncTable(e f8Enc) (t ruleEncTab) {
 	}
 	return t
 }
+
+// The tables of the AVX-512 bf16 → float8 encoders' fast route (bf16Fast in the generator), one
+// for each encoder constant that an AVX-512 kernel from bf16 uses, named bf16Fast and the
+// constant's name.
+var (
+	bf16FastEncE4M3Sat, bf16FastEncE4M3NoSat                    = bf16FastTable(encE4M3Sat), bf16FastTable(encE4M3NoSat)
+	bf16FastEncE5M2Sat, bf16FastEncE5M2NoSat, bf16FastEncE5M2ML = bf16FastTable(encE5M2Sat), bf16FastTable(encE5M2NoSat), bf16FastTable(encE5M2ML)
+	bf16FastEncE4M3FNUZSat, bf16FastEncE4M3FNUZNoSat            = bf16FastTable(encE4M3FNUZSat), bf16FastTable(encE4M3FNUZNoSat)
+	bf16FastEncE5M2FNUZSat, bf16FastEncE5M2FNUZNoSat            = bf16FastTable(encE5M2FNUZSat), bf16FastTable(encE5M2FNUZNoSat)
+)
+
+// bf16FastTab is the table of one encoder's bf16 fast route, laid out for the kernels. Within
+// its range of high bytes M = H&0x7F, from low to low+span, a bfloat16 magnitude M<<8 | L has
+// the code min(t[M&63] + step·(L>>7) + r[L&0x7F], clamp) (bytes): t is the code with L = 0,
+// step the one of L's top bit (the exponent's last bit), r the rounded mantissa, clamp the
+// largest code the range reaches (overflow's); the code of the negative value is that code with
+// bit 7 set (an FNUZ NaN, 0x80, keeps it), and no code in the range is 0.
+type bf16FastTab struct {
+	t                      [64]byte
+	r                      [128]byte
+	step, clamp, low, span byte
+}
+
+// bf16FastTable builds the table of the encoder e: r and step from the binade of 1.0, then the
+// range grown from there in both directions while every input of a high byte, of either sign,
+// gets its code from the formula, at most 64 high bytes (t is indexed by M&63).
+func bf16FastTable(e f8Enc) (t bf16FastTab) {
+	code := func(w uint16) uint8 { return f8FromF32(uint32(w)<<16, e) }
+	const one = 0x3F // the high byte of 1.0
+	base := code(one << 8)
+	for l := range 128 {
+		t.r[l] = code(one<<8|uint16(l)) - base
+	}
+	t.step = code(one<<8|0x80) - base
+	t.clamp = uint8(e.clamp())
+	fits := func(m int) bool {
+		b := code(uint16(m) << 8)
+		for l := range 256 {
+			c := min(b+t.step*uint8(l>>7)+t.r[l&0x7F], t.clamp)
+			if int(b)+int(t.step)+int(t.r[127]) > 0xFF || c == 0 ||
+				code(uint16(m)<<8|uint16(l)) != c || code(0x8000|uint16(m)<<8|uint16(l)) != c|0x80 {
+				return false
+			}
+		}
+		return true
+	}
+	if !fits(one) {
+		panic("kernels: bf16 fast route without the binade of 1.0")
+	}
+	lo, hi := one, one
+	for lo > 0 && hi-lo < 63 && fits(lo-1) {
+		lo--
+	}
+	for hi < 0x7F && hi-lo < 63 && fits(hi+1) {
+		hi++
+	}
+	for m := lo; m <= hi; m++ {
+		t.t[m&63] = code(uint16(m) << 8)
+	}
+	t.low, t.span = uint8(lo), uint8(hi-lo)
+	return t
+}

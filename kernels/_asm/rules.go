@@ -410,11 +410,59 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
 		}
 		VMOVDQU64(Z3, dst(o))
 	}
-	if from == "F16" {
+	switch from {
+	case "F16":
 		loopFast(avx512, f16Route(e), body, consts, block{64, 128, 64})
+		return
+	case "BF16":
+		loopFast(avx512, bf16Fast("bf16Fast"+strings.TrimPrefix(table, "lut")), body, consts, block{64, 128, 64})
 		return
 	}
 	loop(avx512, body, block{64, 64 * bytesOf(from), 64})
+}
+
+// bf16Fast is the fast route of the AVX-512 bf16 → float8 encoders, with the encoder's table
+// (bf16FastTab in rules_tables_amd64.go, built from f8FromF32): within its range of high bytes M
+// of the bfloat16 magnitudes (from 2^-5 or 2^-13 up, where the code has the normal form), the
+// code is min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign bit of H: one VPERMB by H,
+// one VPERMI2B by L, for 64 elements. Z6 keeps the unsigned maximum of M - low; a group stands
+// when it is at most span. Its consts load the table: Z14 = t, Z16:Z15 = r, Z17 = step, Z18 =
+// clamp, Z19 = low, Z20 = span, Z24 = 0x7F (bytes), Z6 = 0; it uses toF8Consts' Z31, Z30 and Z22.
+func bf16Fast(table string) fastRoute {
+	return fastRoute{
+		fast: func(i, o int) {
+			VMOVDQU64(src(i), Z0)
+			VMOVDQU64(src(i+64), Z1)
+			toF8Split()
+			VPANDD(Z24, Z0, Z3)
+			VPSUBB(Z19, Z3, Z3)
+			VPMAXUB(Z3, Z6, Z6)
+			VPERMB(Z14, Z0, Z4)
+			VMOVDQA64(Z2, Z5)
+			VPERMI2B(Z16, Z15, Z5)
+			VPADDB(Z5, Z4, Z4)
+			VPMOVB2M(Z2, K1)
+			VPADDB(Z17, Z4, K1, Z4)
+			VPMINUB(Z18, Z4, Z4)
+			VPTERNLOGD(U8(0xF8), Z22, Z0, Z4) // the code | H&0x80
+			VMOVDQU64(Z4, dst(o))
+		},
+		ok: func() {
+			VPCMPUB(U8(6), Z20, Z6, K1)
+			KORTESTQ(K1, K1)
+		},
+		consts: func() {
+			VMOVDQU64(sym(table, 0), Z14)
+			VMOVDQU64(sym(table, 64), Z15)
+			VMOVDQU64(sym(table, 128), Z16)
+			VPBROADCASTB(sym(table, 192), Z17)
+			VPBROADCASTB(sym(table, 193), Z18)
+			VPBROADCASTB(sym(table, 194), Z19)
+			VPBROADCASTB(sym(table, 195), Z20)
+			bcastD(0x7F7F7F7F, Z24)
+			VPXORD(Z6, Z6, Z6)
+		},
+	}
 }
 
 // normalRange returns the normal range of e's fast route, f8e4m3's or f8e4m3fnuz's.
