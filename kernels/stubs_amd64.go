@@ -2298,6 +2298,10 @@ func bf16ToF8e4m3ONNXAVX2(dst, src []byte, n int)
 // gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
 //
+// Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
+// instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
+// bytes H and L (bf16FastTab, built from f8FromF32).
+//
 //go:noescape
 func bf16ToF8e4m3ONNXAVX512(dst, src []byte, n int)
 
@@ -2328,6 +2332,10 @@ func bf16ToF8e5m2ONNXAVX2(dst, src []byte, n int)
 // thresholds on the low bytes) in lutEncE5M2Sat, built from f8FromF32 (rules_tables_amd64.go), and
 // gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
+//
+// Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
+// instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
+// bytes H and L (bf16FastTab, built from f8FromF32).
 //
 //go:noescape
 func bf16ToF8e5m2ONNXAVX512(dst, src []byte, n int)
@@ -2360,6 +2368,10 @@ func bf16ToF8e4m3fnuzONNXAVX2(dst, src []byte, n int)
 // and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
 //
+// Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
+// instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
+// bytes H and L (bf16FastTab, built from f8FromF32).
+//
 //go:noescape
 func bf16ToF8e4m3fnuzONNXAVX512(dst, src []byte, n int)
 
@@ -2390,6 +2402,10 @@ func bf16ToF8e5m2fnuzONNXAVX2(dst, src []byte, n int)
 // thresholds on the low bytes) in lutEncE5M2FNUZSat, built from f8FromF32 (rules_tables_amd64.go),
 // and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
+//
+// Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
+// instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
+// bytes H and L (bf16FastTab, built from f8FromF32).
 //
 //go:noescape
 func bf16ToF8e5m2fnuzONNXAVX512(dst, src []byte, n int)
@@ -2675,6 +2691,10 @@ func bf16ToF8e4m3ONNXNoSatAVX2(dst, src []byte, n int)
 // and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
 //
+// Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
+// instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
+// bytes H and L (bf16FastTab, built from f8FromF32).
+//
 //go:noescape
 func bf16ToF8e4m3ONNXNoSatAVX512(dst, src []byte, n int)
 
@@ -2705,6 +2725,10 @@ func bf16ToF8e5m2ONNXNoSatAVX2(dst, src []byte, n int)
 // thresholds on the low bytes) in lutEncE5M2NoSat, built from f8FromF32 (rules_tables_amd64.go),
 // and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
+//
+// Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
+// instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
+// bytes H and L (bf16FastTab, built from f8FromF32).
 //
 //go:noescape
 func bf16ToF8e5m2ONNXNoSatAVX512(dst, src []byte, n int)
@@ -2737,6 +2761,10 @@ func bf16ToF8e4m3fnuzONNXNoSatAVX2(dst, src []byte, n int)
 // (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
 // FNUZ types overflow without saturation) their code.
 //
+// Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
+// instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
+// bytes H and L (bf16FastTab, built from f8FromF32).
+//
 //go:noescape
 func bf16ToF8e4m3fnuzONNXNoSatAVX512(dst, src []byte, n int)
 
@@ -2767,6 +2795,10 @@ func bf16ToF8e5m2fnuzONNXNoSatAVX2(dst, src []byte, n int)
 // thresholds on the low bytes) in lutEncE5M2FNUZNoSat, built from f8FromF32
 // (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
 // FNUZ types overflow without saturation) their code.
+//
+// Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
+// instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
+// bytes H and L (bf16FastTab, built from f8FromF32).
 //
 //go:noescape
 func bf16ToF8e5m2fnuzONNXNoSatAVX512(dst, src []byte, n int)
@@ -3052,6 +3084,10 @@ func bf16ToF8e4m3MLDtypesAVX2(dst, src []byte, n int)
 // and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
 //
+// Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
+// instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
+// bytes H and L (bf16FastTab, built from f8FromF32).
+//
 //go:noescape
 func bf16ToF8e4m3MLDtypesAVX512(dst, src []byte, n int)
 
@@ -3082,6 +3118,10 @@ func bf16ToF8e5m2MLDtypesAVX2(dst, src []byte, n int)
 // thresholds on the low bytes) in lutEncE5M2ML, built from f8FromF32 (rules_tables_amd64.go), and
 // gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
+//
+// Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
+// instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
+// bytes H and L (bf16FastTab, built from f8FromF32).
 //
 //go:noescape
 func bf16ToF8e5m2MLDtypesAVX512(dst, src []byte, n int)
@@ -3114,6 +3154,10 @@ func bf16ToF8e4m3fnuzMLDtypesAVX2(dst, src []byte, n int)
 // (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
 // FNUZ types overflow without saturation) their code.
 //
+// Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
+// instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
+// bytes H and L (bf16FastTab, built from f8FromF32).
+//
 //go:noescape
 func bf16ToF8e4m3fnuzMLDtypesAVX512(dst, src []byte, n int)
 
@@ -3144,6 +3188,10 @@ func bf16ToF8e5m2fnuzMLDtypesAVX2(dst, src []byte, n int)
 // thresholds on the low bytes) in lutEncE5M2FNUZNoSat, built from f8FromF32
 // (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
 // FNUZ types overflow without saturation) their code.
+//
+// Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
+// instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
+// bytes H and L (bf16FastTab, built from f8FromF32).
 //
 //go:noescape
 func bf16ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)

@@ -140,6 +140,9 @@ func ruleKernels() {
 			if a == avx512 {
 				table := "lut" + strings.ToUpper(name[:1]) + name[1:]
 				k.doc = []string{fmt.Sprintf(f8LookupDoc, table)}
+				if r.from == "BF16" {
+					k.doc = append(k.doc, bf16FastDoc)
+				}
 				k.body = func() { f8EncodeLookupAVX512(r.from, e, table) }
 			}
 			if r.from == "F16" {
@@ -163,6 +166,11 @@ const f8LookupDoc = "It converts a float32 or bfloat16 source to binary16 rounde
 	"encoders do (VPERMI2B on the high bytes, two thresholds on the low bytes) in %s, built from f8FromF32 " +
 	"(rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the FNUZ types " +
 	"overflow without saturation) their code."
+
+// bf16FastDoc says how the AVX-512 bf16 → float8 encoders take their fast route (bf16Fast).
+const bf16FastDoc = "Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups " +
+	"instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's bytes H and L " +
+	"(bf16FastTab, built from f8FromF32)."
 
 // f16RouteDoc says how the AVX-512 rule-set f16 → f8e4m3 and f8e5m2 encoders take OpenVINO's fast
 // route (f16Route).
