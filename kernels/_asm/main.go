@@ -44,6 +44,7 @@ var families = []struct {
 	{"fnuz_amd64.s", fnuzKernels},
 	{"widen_amd64.s", widenKernels},
 	{"rules_amd64.s", ruleKernels},
+	{"rules_other_amd64.s", ruleOtherKernels},
 }
 
 // asmConstraint is the build constraint of the pair kernels' assembly and Go stubs, amd64's and

@@ -105,8 +105,22 @@ func readEncoders(path string) (map[string]uint64, error) {
 // encName finds the encoder constant a row's loop names.
 var encName = regexp.MustCompile(`\benc[A-Z]\w*`)
 
-// ruleKernels declares the AVX2 and AVX-512 kernels of the rows of ruleRegistry.
-func ruleKernels() {
+// ruleKernels declares the AVX2 and AVX-512 kernels of the rows of ruleRegistry to the float8
+// types (f8FromF32's encoders).
+func ruleKernels() { ruleKernelsWhere(func(r row) bool { return f8Target(r.to) }) }
+
+// ruleOtherKernels declares the rest of ruleRegistry's kernels, to f16, bf16 and f8e8m0, in a
+// file of their own (rules_amd64.s alone would pass 2 MiB).
+func ruleOtherKernels() { ruleKernelsWhere(func(r row) bool { return !f8Target(r.to) }) }
+
+// f8Target reports whether t is one of the float8 targets of f8FromF32's encoders.
+func f8Target(t string) bool {
+	return t != "F16" && t != "BF16" && t != "F8E8M0"
+}
+
+// ruleKernelsWhere declares the AVX2 and AVX-512 kernels of the rows of ruleRegistry for which
+// keep is true.
+func ruleKernelsWhere(keep func(row) bool) {
 	rows, err := readRuleRegistry(filepath.Join(*dir, "registry.go"))
 	if err != nil {
 		fatal(err)
@@ -116,6 +130,9 @@ func ruleKernels() {
 		fatal(err)
 	}
 	for _, r := range rows {
+		if !keep(r) {
+			continue
+		}
 		if r.to == "F16" || r.to == "BF16" {
 			wideKernels(r)
 			continue
