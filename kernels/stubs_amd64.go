@@ -2033,6 +2033,12 @@ func f32ToF8e5m2ONNXAVX2(dst, src []byte, n int)
 // gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
 //
+// Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
+// instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
+// bytes H and L (bf16FastTab, built from f8FromF32); a float32 source gives its high halves with
+// bit 0 set where the low half is not zero (the bfloat16 rounded to odd, whose code is the
+// float32's).
+//
 //go:noescape
 func f32ToF8e5m2ONNXAVX512(dst, src []byte, n int)
 
@@ -2064,6 +2070,12 @@ func f32ToF8e4m3fnuzONNXAVX2(dst, src []byte, n int)
 // and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
 //
+// Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
+// instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
+// bytes H and L (bf16FastTab, built from f8FromF32); a float32 source gives its high halves with
+// bit 0 set where the low half is not zero (the bfloat16 rounded to odd, whose code is the
+// float32's).
+//
 //go:noescape
 func f32ToF8e4m3fnuzONNXAVX512(dst, src []byte, n int)
 
@@ -2094,6 +2106,12 @@ func f32ToF8e5m2fnuzONNXAVX2(dst, src []byte, n int)
 // thresholds on the low bytes) in lutEncE5M2FNUZSat, built from f8FromF32 (rules_tables_amd64.go),
 // and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
+//
+// Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
+// instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
+// bytes H and L (bf16FastTab, built from f8FromF32); a float32 source gives its high halves with
+// bit 0 set where the low half is not zero (the bfloat16 rounded to odd, whose code is the
+// float32's).
 //
 //go:noescape
 func f32ToF8e5m2fnuzONNXAVX512(dst, src []byte, n int)
@@ -2300,7 +2318,9 @@ func bf16ToF8e4m3ONNXAVX2(dst, src []byte, n int)
 //
 // Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
 // instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
-// bytes H and L (bf16FastTab, built from f8FromF32).
+// bytes H and L (bf16FastTab, built from f8FromF32); a float32 source gives its high halves with
+// bit 0 set where the low half is not zero (the bfloat16 rounded to odd, whose code is the
+// float32's).
 //
 //go:noescape
 func bf16ToF8e4m3ONNXAVX512(dst, src []byte, n int)
@@ -2335,7 +2355,9 @@ func bf16ToF8e5m2ONNXAVX2(dst, src []byte, n int)
 //
 // Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
 // instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
-// bytes H and L (bf16FastTab, built from f8FromF32).
+// bytes H and L (bf16FastTab, built from f8FromF32); a float32 source gives its high halves with
+// bit 0 set where the low half is not zero (the bfloat16 rounded to odd, whose code is the
+// float32's).
 //
 //go:noescape
 func bf16ToF8e5m2ONNXAVX512(dst, src []byte, n int)
@@ -2370,7 +2392,9 @@ func bf16ToF8e4m3fnuzONNXAVX2(dst, src []byte, n int)
 //
 // Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
 // instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
-// bytes H and L (bf16FastTab, built from f8FromF32).
+// bytes H and L (bf16FastTab, built from f8FromF32); a float32 source gives its high halves with
+// bit 0 set where the low half is not zero (the bfloat16 rounded to odd, whose code is the
+// float32's).
 //
 //go:noescape
 func bf16ToF8e4m3fnuzONNXAVX512(dst, src []byte, n int)
@@ -2405,7 +2429,9 @@ func bf16ToF8e5m2fnuzONNXAVX2(dst, src []byte, n int)
 //
 // Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
 // instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
-// bytes H and L (bf16FastTab, built from f8FromF32).
+// bytes H and L (bf16FastTab, built from f8FromF32); a float32 source gives its high halves with
+// bit 0 set where the low half is not zero (the bfloat16 rounded to odd, whose code is the
+// float32's).
 //
 //go:noescape
 func bf16ToF8e5m2fnuzONNXAVX512(dst, src []byte, n int)
@@ -2469,6 +2495,12 @@ func f32ToF8e5m2ONNXNoSatAVX2(dst, src []byte, n int)
 // and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
 //
+// Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
+// instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
+// bytes H and L (bf16FastTab, built from f8FromF32); a float32 source gives its high halves with
+// bit 0 set where the low half is not zero (the bfloat16 rounded to odd, whose code is the
+// float32's).
+//
 //go:noescape
 func f32ToF8e5m2ONNXNoSatAVX512(dst, src []byte, n int)
 
@@ -2500,6 +2532,12 @@ func f32ToF8e4m3fnuzONNXNoSatAVX2(dst, src []byte, n int)
 // (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
 // FNUZ types overflow without saturation) their code.
 //
+// Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
+// instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
+// bytes H and L (bf16FastTab, built from f8FromF32); a float32 source gives its high halves with
+// bit 0 set where the low half is not zero (the bfloat16 rounded to odd, whose code is the
+// float32's).
+//
 //go:noescape
 func f32ToF8e4m3fnuzONNXNoSatAVX512(dst, src []byte, n int)
 
@@ -2530,6 +2568,12 @@ func f32ToF8e5m2fnuzONNXNoSatAVX2(dst, src []byte, n int)
 // thresholds on the low bytes) in lutEncE5M2FNUZNoSat, built from f8FromF32
 // (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
 // FNUZ types overflow without saturation) their code.
+//
+// Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
+// instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
+// bytes H and L (bf16FastTab, built from f8FromF32); a float32 source gives its high halves with
+// bit 0 set where the low half is not zero (the bfloat16 rounded to odd, whose code is the
+// float32's).
 //
 //go:noescape
 func f32ToF8e5m2fnuzONNXNoSatAVX512(dst, src []byte, n int)
@@ -2693,7 +2737,9 @@ func bf16ToF8e4m3ONNXNoSatAVX2(dst, src []byte, n int)
 //
 // Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
 // instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
-// bytes H and L (bf16FastTab, built from f8FromF32).
+// bytes H and L (bf16FastTab, built from f8FromF32); a float32 source gives its high halves with
+// bit 0 set where the low half is not zero (the bfloat16 rounded to odd, whose code is the
+// float32's).
 //
 //go:noescape
 func bf16ToF8e4m3ONNXNoSatAVX512(dst, src []byte, n int)
@@ -2728,7 +2774,9 @@ func bf16ToF8e5m2ONNXNoSatAVX2(dst, src []byte, n int)
 //
 // Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
 // instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
-// bytes H and L (bf16FastTab, built from f8FromF32).
+// bytes H and L (bf16FastTab, built from f8FromF32); a float32 source gives its high halves with
+// bit 0 set where the low half is not zero (the bfloat16 rounded to odd, whose code is the
+// float32's).
 //
 //go:noescape
 func bf16ToF8e5m2ONNXNoSatAVX512(dst, src []byte, n int)
@@ -2763,7 +2811,9 @@ func bf16ToF8e4m3fnuzONNXNoSatAVX2(dst, src []byte, n int)
 //
 // Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
 // instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
-// bytes H and L (bf16FastTab, built from f8FromF32).
+// bytes H and L (bf16FastTab, built from f8FromF32); a float32 source gives its high halves with
+// bit 0 set where the low half is not zero (the bfloat16 rounded to odd, whose code is the
+// float32's).
 //
 //go:noescape
 func bf16ToF8e4m3fnuzONNXNoSatAVX512(dst, src []byte, n int)
@@ -2798,7 +2848,9 @@ func bf16ToF8e5m2fnuzONNXNoSatAVX2(dst, src []byte, n int)
 //
 // Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
 // instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
-// bytes H and L (bf16FastTab, built from f8FromF32).
+// bytes H and L (bf16FastTab, built from f8FromF32); a float32 source gives its high halves with
+// bit 0 set where the low half is not zero (the bfloat16 rounded to odd, whose code is the
+// float32's).
 //
 //go:noescape
 func bf16ToF8e5m2fnuzONNXNoSatAVX512(dst, src []byte, n int)
@@ -2862,6 +2914,12 @@ func f32ToF8e5m2MLDtypesAVX2(dst, src []byte, n int)
 // gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
 // saturation) their code.
 //
+// Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
+// instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
+// bytes H and L (bf16FastTab, built from f8FromF32); a float32 source gives its high halves with
+// bit 0 set where the low half is not zero (the bfloat16 rounded to odd, whose code is the
+// float32's).
+//
 //go:noescape
 func f32ToF8e5m2MLDtypesAVX512(dst, src []byte, n int)
 
@@ -2893,6 +2951,12 @@ func f32ToF8e4m3fnuzMLDtypesAVX2(dst, src []byte, n int)
 // (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
 // FNUZ types overflow without saturation) their code.
 //
+// Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
+// instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
+// bytes H and L (bf16FastTab, built from f8FromF32); a float32 source gives its high halves with
+// bit 0 set where the low half is not zero (the bfloat16 rounded to odd, whose code is the
+// float32's).
+//
 //go:noescape
 func f32ToF8e4m3fnuzMLDtypesAVX512(dst, src []byte, n int)
 
@@ -2923,6 +2987,12 @@ func f32ToF8e5m2fnuzMLDtypesAVX2(dst, src []byte, n int)
 // thresholds on the low bytes) in lutEncE5M2FNUZNoSat, built from f8FromF32
 // (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
 // FNUZ types overflow without saturation) their code.
+//
+// Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
+// instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
+// bytes H and L (bf16FastTab, built from f8FromF32); a float32 source gives its high halves with
+// bit 0 set where the low half is not zero (the bfloat16 rounded to odd, whose code is the
+// float32's).
 //
 //go:noescape
 func f32ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)
@@ -3086,7 +3156,9 @@ func bf16ToF8e4m3MLDtypesAVX2(dst, src []byte, n int)
 //
 // Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
 // instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
-// bytes H and L (bf16FastTab, built from f8FromF32).
+// bytes H and L (bf16FastTab, built from f8FromF32); a float32 source gives its high halves with
+// bit 0 set where the low half is not zero (the bfloat16 rounded to odd, whose code is the
+// float32's).
 //
 //go:noescape
 func bf16ToF8e4m3MLDtypesAVX512(dst, src []byte, n int)
@@ -3121,7 +3193,9 @@ func bf16ToF8e5m2MLDtypesAVX2(dst, src []byte, n int)
 //
 // Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
 // instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
-// bytes H and L (bf16FastTab, built from f8FromF32).
+// bytes H and L (bf16FastTab, built from f8FromF32); a float32 source gives its high halves with
+// bit 0 set where the low half is not zero (the bfloat16 rounded to odd, whose code is the
+// float32's).
 //
 //go:noescape
 func bf16ToF8e5m2MLDtypesAVX512(dst, src []byte, n int)
@@ -3156,7 +3230,9 @@ func bf16ToF8e4m3fnuzMLDtypesAVX2(dst, src []byte, n int)
 //
 // Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
 // instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
-// bytes H and L (bf16FastTab, built from f8FromF32).
+// bytes H and L (bf16FastTab, built from f8FromF32); a float32 source gives its high halves with
+// bit 0 set where the low half is not zero (the bfloat16 rounded to odd, whose code is the
+// float32's).
 //
 //go:noescape
 func bf16ToF8e4m3fnuzMLDtypesAVX512(dst, src []byte, n int)
@@ -3191,7 +3267,9 @@ func bf16ToF8e5m2fnuzMLDtypesAVX2(dst, src []byte, n int)
 //
 // Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups
 // instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's
-// bytes H and L (bf16FastTab, built from f8FromF32).
+// bytes H and L (bf16FastTab, built from f8FromF32); a float32 source gives its high halves with
+// bit 0 set where the low half is not zero (the bfloat16 rounded to odd, whose code is the
+// float32's).
 //
 //go:noescape
 func bf16ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)

@@ -157,7 +157,7 @@ func ruleKernelsWhere(keep func(row) bool) {
 			if a == avx512 {
 				table := "lut" + strings.ToUpper(name[:1]) + name[1:]
 				k.doc = []string{fmt.Sprintf(f8LookupDoc, table)}
-				if r.from == "BF16" {
+				if r.from == "BF16" || r.from == "F32" && (e.mant != 3 || e.fnuz) {
 					k.doc = append(k.doc, bf16FastDoc)
 				}
 				k.body = func() { f8EncodeLookupAVX512(r.from, e, table) }
@@ -187,7 +187,8 @@ const f8LookupDoc = "It converts a float32 or bfloat16 source to binary16 rounde
 // bf16FastDoc says how the AVX-512 bf16 → float8 encoders take their fast route (bf16Fast).
 const bf16FastDoc = "Groups of 256 elements whose magnitudes lie where the code has the normal form take two lookups " +
 	"instead: min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign of H, from the bfloat16's bytes H and L " +
-	"(bf16FastTab, built from f8FromF32)."
+	"(bf16FastTab, built from f8FromF32); a float32 source gives its high halves with bit 0 set where the low half " +
+	"is not zero (the bfloat16 rounded to odd, whose code is the float32's)."
 
 // f16RouteDoc says how the AVX-512 rule-set f16 → f8e4m3 and f8e5m2 encoders take OpenVINO's fast
 // route (f16Route).
@@ -440,24 +441,46 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
 		loopFast(avx512, f16Route(e), body, consts, block{64, 128, 64})
 		return
 	case "BF16":
-		loopFast(avx512, bf16Fast("bf16Fast"+strings.TrimPrefix(table, "lut")), body, consts, block{64, 128, 64})
+		loopFast(avx512, bf16Fast("bf16Fast"+strings.TrimPrefix(table, "lut"), false), body, consts, block{64, 128, 64})
+		return
+	case "F32":
+		// Not for f8e4m3 itself, whose lookup route from f32 carries no NaN step and measured
+		// faster than this one.
+		if e.mant == 3 && !e.fnuz {
+			break
+		}
+		loopFast(avx512, bf16Fast("bf16Fast"+strings.TrimPrefix(table, "lut"), true), body, consts, block{64, 256, 64})
 		return
 	}
 	loop(avx512, body, block{64, 64 * bytesOf(from), 64})
 }
 
-// bf16Fast is the fast route of the AVX-512 bf16 → float8 encoders, with the encoder's table
+// bf16Fast is the fast route of the AVX-512 bf16 → float8 encoders (with f32, of the f32 ones
+// but f8e4m3's: the float32's high halves rounded to odd first), with the encoder's table
 // (bf16FastTab in rules_tables_amd64.go, built from f8FromF32): within its range of high bytes M
 // of the bfloat16 magnitudes (from 2^-5 or 2^-13 up, where the code has the normal form), the
 // code is min(t[H&63] + step·(L>>7) + r[L&0x7F], clamp) with the sign bit of H: one VPERMB by H,
 // one VPERMI2B by L, for 64 elements. Z6 keeps the unsigned maximum of M - low; a group stands
 // when it is at most span. Its consts load the table: Z14 = t, Z16:Z15 = r, Z17 = step, Z18 =
 // clamp, Z19 = low, Z20 = span, Z24 = 0x7F (bytes), Z6 = 0; it uses toF8Consts' Z31, Z30 and Z22.
-func bf16Fast(table string) fastRoute {
+func bf16Fast(table string, f32 bool) fastRoute {
 	return fastRoute{
 		fast: func(i, o int) {
-			VMOVDQU64(src(i), Z0)
-			VMOVDQU64(src(i+64), Z1)
+			if f32 {
+				// The float32's high halves with bit 0 set where the low half is not zero: the
+				// bfloat16 rounded to odd, whose code (two or more bits below every target's
+				// precision) is the float32's.
+				for k, z := range []VecPhysical{Z0, Z2, Z1, Z3} {
+					VMOVDQU32(src(i+64*k), z)
+					VPTESTMD(Z7, z, K1)
+					VPORD(Z8, z, K1, z)
+				}
+				VPERMT2W(Z2, Z9, Z0)
+				VPERMT2W(Z3, Z9, Z1)
+			} else {
+				VMOVDQU64(src(i), Z0)
+				VMOVDQU64(src(i+64), Z1)
+			}
 			toF8Split()
 			VPANDD(Z24, Z0, Z3)
 			VPSUBB(Z19, Z3, Z3)
@@ -485,6 +508,11 @@ func bf16Fast(table string) fastRoute {
 			VPBROADCASTB(sym(table, 194), Z19)
 			VPBROADCASTB(sym(table, 195), Z20)
 			bcastD(0x7F7F7F7F, Z24)
+			if f32 {
+				bcastD(0xFFFF, Z7)
+				bcastD(0x10000, Z8)
+				VMOVDQU64(sym("oddWords", 0), Z9)
+			}
 			VPXORD(Z6, Z6, Z6)
 		},
 	}
