@@ -738,9 +738,7 @@ func wideTo16AVX512(from, to string) {
 		// float32 whose low half is 0x8000, which the word compare with Z24 (0x8000 in the low
 		// word, kept by K5) finds. Such a block (exact ties among them) is converted again
 		// through float32 rounded to odd.
-		bcastD(0x8000, Z24)
-		MOVL(U32(0x55555555), EAX)
-		KMOVD(EAX, K5)
+		bf16TieConsts()
 		loop(avx512, func(i, o int) {
 			odd, done := label("bf16odd"), label("bf16done")
 			for k := range 4 {
@@ -757,11 +755,7 @@ func wideTo16AVX512(from, to string) {
 			}
 			VINSERTF32X8(U8(1), Y3, Z0, Z0)
 			VINSERTF32X8(U8(1), Y9, Z6, Z6)
-			VPCMPEQW(Z24, Z0, K3)
-			VPCMPEQW(Z24, Z6, K4)
-			KORD(K3, K4, K3)
-			KTESTD(K5, K3)
-			JNZ(LabelRef(odd))
+			bf16Ties(odd, Z0, Z6)
 			round(Z0, Z1)
 			round(Z6, Z7)
 			VPERMT2W(Z7, Z26, Z1)
@@ -812,15 +806,33 @@ func wideTo16AVX512(from, to string) {
 	loop(avx512, body, block{4 * lanes, 4 * lanes * bytesOf(from), 4 * lanes * 2})
 }
 
+// bf16TieConsts loads the constants of bf16Ties: Z24 = 0x8000 in each dword's low word, K5 =
+// the low words' mask bits.
+func bf16TieConsts() {
+	bcastD(0x8000, Z24)
+	MOVL(U32(0x55555555), EAX)
+	KMOVD(EAX, K5)
+}
+
+// bf16Ties jumps to tie when a float32 lane of the vectors vs (two or more) is a bfloat16
+// midpoint, its low half 0x8000: a word compare with Z24, kept for the low words by K5.
+func bf16Ties(tie string, vs ...VecPhysical) {
+	VPCMPEQW(Z24, vs[0], K3)
+	for _, z := range vs[1:] {
+		VPCMPEQW(Z24, z, K4)
+		KORD(K3, K4, K3)
+	}
+	KTESTD(K5, K3)
+	JNZ(LabelRef(tie))
+}
+
 // nearestBF16AVX512 returns the AVX-512 body of the i32 and u32 → bf16 kernels of
 // wideTo16AVX512: the 64 elements converted to float32 rounded to nearest even (VCVTDQ2PS,
 // VCVTUDQ2PS), which gives the one rounding's bfloat16 unless a float32 lands on a bfloat16
 // midpoint (low half 0x8000, found by a word compare with Z24 kept by K5); a block holding one
 // (exact ties among them) takes exact, the rounding to odd. round is wideTo16AVX512's.
 func nearestBF16AVX512(from string, exact body, round func(y, t VecPhysical)) body {
-	bcastD(0x8000, Z24)
-	MOVL(U32(0x55555555), EAX)
-	KMOVD(EAX, K5)
+	bf16TieConsts()
 	return func(i, o int) {
 		odd, done := label("bf16odd"), label("bf16done")
 		for k := range 4 {
@@ -830,13 +842,7 @@ func nearestBF16AVX512(from string, exact body, round func(y, t VecPhysical)) bo
 				VCVTUDQ2PS(src(i+64*k), zs[3*k])
 			}
 		}
-		VPCMPEQW(Z24, Z0, K3)
-		for _, z := range []VecPhysical{Z3, Z6, Z9} {
-			VPCMPEQW(Z24, z, K4)
-			KORD(K3, K4, K3)
-		}
-		KTESTD(K5, K3)
-		JNZ(LabelRef(odd))
+		bf16Ties(odd, Z0, Z3, Z6, Z9)
 		for k := range 4 {
 			round(zs[3*k], zs[3*k+1])
 			if k%2 == 1 {
