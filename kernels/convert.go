@@ -115,8 +115,12 @@ func (c Converter) convertSlow(dst []byte, to element.Type, src []byte, from ele
 		f(dst, src, n)
 		return nil
 	}
-	if loop == nil && largeKernel != nil && streams(sb, db) {
-		if g := largeKernel(p, from, to); g != nil {
+	if largeKernel != nil && streams(sb, db) {
+		v := -1 // OpenVINO's kernels; a rule set's loop is its variant's
+		if loop != nil {
+			v = c.Rules.variant()
+		}
+		if g := largeKernel(p, v, from, to); g != nil {
 			f = g
 		}
 	}

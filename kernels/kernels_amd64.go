@@ -54,9 +54,12 @@ func archInit() {
 		return
 	}
 	if haveAVX512 {
-		largeKernel = func(p Path, from, to element.Type) loopFunc {
-			if p != AVX512 || from >= numTypes || to >= numTypes {
+		largeKernel = func(p Path, v int, from, to element.Type) loopFunc {
+			switch {
+			case p != AVX512 || from >= numTypes || to >= numTypes:
 				return nil
+			case v >= 0:
+				return ruleNT[v][from][to]
 			}
 			return ntTable[from][to]
 		}

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -156,6 +157,95 @@ func TestAMD64NonTemporal(t *testing.T) {
 	}
 	if ran != want {
 		t.Errorf("%d pairs have non-temporal kernels, want %d (the registry's rows with nt)", ran, want)
+	}
+}
+
+// TestAMD64RuleNonTemporal is TestAMD64NonTemporal for the rule sets' non-temporal kernels
+// (ruleNT): each pair under each rule variant that has one, through a Converter with those
+// rules, against the variant's pure-Go loop. The sources mix random bits with values whose
+// float32 is a bfloat16 midpoint, which send the kernels to bfloat16 to their rounding to odd,
+// and integers of every magnitude. Its subtests are pair/rules.
+func TestAMD64RuleNonTemporal(t *testing.T) {
+	if !haveAVX512 {
+		t.Skip("no AVX-512 on this CPU")
+	}
+	defer func(old int64) { largeMinBytes = old }(largeMinBytes)
+	largeMinBytes = 1 << 20
+	r := rand.New(rand.NewPCG(15, 16))
+	ran := 0
+	for v, rules := range ruleVariants {
+		for from := range element.Type(numTypes) {
+			for to := range element.Type(numTypes) {
+				nt := ruleNT[v][from][to]
+				if nt == nil {
+					continue
+				}
+				ran++
+				t.Run(pairName(from, to)+"/"+rules.String(), func(t *testing.T) {
+					n := (2<<20)/(to.Bits()/8) + 61
+					sz := from.Bits() / 8
+					if !streams(int64(n*sz), int64(n*to.Bits()/8)) {
+						t.Fatalf("%d elements do not take the non-temporal kernel", n)
+					}
+					src := make([]byte, n*sz)
+					for i := 0; i < n; i++ {
+						bits := r.Uint64()
+						if i%4 == 1 {
+							// A value next to a bfloat16 midpoint, or on it: its float32 to
+							// nearest is the midpoint, whose rounding to nearest even may
+							// differ from the value's one rounding.
+							m := uint32(bits)&^0xFFFF | 0x8000
+							d := int(bits>>62) - 1 // -1, 0, 1, 2: below, on, above, on
+							switch from {
+							case element.F64:
+								f := float64(math.Float32frombits(m &^ (1 << 30))) // finite
+								bits = math.Float64bits(math.Nextafter(f, f+float64(min(d, 1))*math.Abs(f)))
+							default:
+								f := math.Float32frombits(m&0x4EFFFFFF | 0x4C000000) // 2^25..2^31
+								bits = uint64(int64(f) + int64(min(d, 1)))
+							}
+						} else if from != element.F64 {
+							bits >>= r.IntN(64)
+						}
+						for b := range sz {
+							src[i*sz+b] = byte(bits >> (8 * b))
+						}
+					}
+					want := make([]byte, n*to.Bits()/8)
+					rulesTable[v][from][to](want, src, n)
+					got := make([]byte, len(want))
+					nt(got, src, n)
+					if !bytes.Equal(got, want) {
+						t.Fatalf("the non-temporal kernel differs from the pure-Go loop")
+					}
+					buf := make([]byte, len(want)+256)
+					c := Converter{Path: AVX512, Threads: 1, Rules: rules}
+					for _, off := range []int{0, 2, 4, 6, 8, 1, 62} {
+						clear(buf)
+						if err := c.Convert(buf[off:off+len(want)], to, src, from, n); err != nil {
+							t.Fatal(err)
+						}
+						if !bytes.Equal(buf[off:off+len(want)], want) {
+							t.Errorf("at offset %d: differs from the pure-Go loop", off)
+						}
+						if bytes.Count(buf[:off], []byte{0}) != off || bytes.Count(buf[off+len(want):], []byte{0}) != len(buf)-off-len(want) {
+							t.Errorf("at offset %d: wrote outside the destination", off)
+						}
+					}
+				})
+			}
+		}
+	}
+	want := 0 // every variant that reduces to a row with a non-temporal block
+	for _, row := range ruleRegistry {
+		for _, rv := range ruleVariants {
+			if row.nt != 0 && rv.forPair(row.to) == row.rules {
+				want++
+			}
+		}
+	}
+	if ran != want || want == 0 {
+		t.Errorf("%d pairs and variants have non-temporal kernels, want %d (the variants of ruleRegistry's rows with nt)", ran, want)
 	}
 }
 

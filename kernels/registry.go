@@ -328,6 +328,9 @@ type ruleRow struct {
 	// doc documents OpenVINO's typed helper of the pair (as pairRow.doc), on the first openvino
 	// row of a pair that has no registry row, and on no other row.
 	doc string
+	// nt is the block, in elements, of the row's AVX-512 kernel with non-temporal stores, 0 when
+	// it has none (as pairRow.nt): conversions past the cache take it (streams).
+	nt int
 }
 
 // ruleRegistry lists the rule sets' pairs with SIMD kernels, their own or (openvino) OpenVINO's.
@@ -377,20 +380,20 @@ var ruleRegistry = []ruleRow{
 	{rules: Rules{Set: MLDtypes}, from: element.BF16, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2ML)"},
 	{rules: Rules{Set: MLDtypes}, from: element.BF16, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZNoSat)", openvino: true},
 	{rules: Rules{Set: MLDtypes}, from: element.BF16, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZNoSat)", openvino: true},
-	{rules: Rules{Set: ONNX}, from: element.F64, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(f32RoundOdd(src[i]))"},
-	{rules: Rules{Set: ONNX}, from: element.F64, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOdd(src[i]))"},
-	{rules: Rules{Set: ONNX}, from: element.I32, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(src[i])) // |x| ≥ 2^24 overflows either way"},
-	{rules: Rules{Set: ONNX}, from: element.I32, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))"},
-	{rules: Rules{Set: ONNX}, from: element.U32, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))"},
-	{rules: Rules{Set: ONNX}, from: element.I64, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOddI64(src[i]))"},
-	{rules: Rules{Set: ONNX}, from: element.U64, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOddU64(src[i]))"},
-	{rules: Rules{Set: MLDtypes}, from: element.F64, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(f32RoundOdd(src[i]))"},
-	{rules: Rules{Set: MLDtypes}, from: element.F64, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOdd(src[i]))"},
-	{rules: Rules{Set: MLDtypes}, from: element.I32, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(src[i])) // |x| ≥ 2^24 overflows either way"},
-	{rules: Rules{Set: MLDtypes}, from: element.I32, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))"},
-	{rules: Rules{Set: MLDtypes}, from: element.U32, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))"},
-	{rules: Rules{Set: MLDtypes}, from: element.I64, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOddI64(src[i]))"},
-	{rules: Rules{Set: MLDtypes}, from: element.U64, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOddU64(src[i]))"},
+	{rules: Rules{Set: ONNX}, from: element.F64, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(f32RoundOdd(src[i]))", nt: 32},
+	{rules: Rules{Set: ONNX}, from: element.F64, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOdd(src[i]))", nt: 32},
+	{rules: Rules{Set: ONNX}, from: element.I32, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(src[i])) // |x| ≥ 2^24 overflows either way", nt: 64},
+	{rules: Rules{Set: ONNX}, from: element.I32, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))", nt: 64},
+	{rules: Rules{Set: ONNX}, from: element.U32, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))", nt: 64},
+	{rules: Rules{Set: ONNX}, from: element.I64, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOddI64(src[i]))", nt: 32},
+	{rules: Rules{Set: ONNX}, from: element.U64, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOddU64(src[i]))", nt: 32},
+	{rules: Rules{Set: MLDtypes}, from: element.F64, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(f32RoundOdd(src[i]))", nt: 32},
+	{rules: Rules{Set: MLDtypes}, from: element.F64, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOdd(src[i]))", nt: 32},
+	{rules: Rules{Set: MLDtypes}, from: element.I32, to: element.F16, paths: onAll, loop: "dst[i] = F16FromF32(float32(src[i])) // |x| ≥ 2^24 overflows either way", nt: 64},
+	{rules: Rules{Set: MLDtypes}, from: element.I32, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))", nt: 64},
+	{rules: Rules{Set: MLDtypes}, from: element.U32, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))", nt: 64},
+	{rules: Rules{Set: MLDtypes}, from: element.I64, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOddI64(src[i]))", nt: 32},
+	{rules: Rules{Set: MLDtypes}, from: element.U64, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOddU64(src[i]))", nt: 32},
 	{rules: Rules{Set: ONNX}, from: element.F32, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Up)"},
 	{rules: Rules{Set: ONNX}, from: element.F16, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0Up)"},
 	{rules: Rules{Set: ONNX}, from: element.BF16, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0Up)"},
@@ -425,12 +428,15 @@ func ruleRegistryRow(r Rules, from, to element.Type) *ruleRow {
 	return nil
 }
 
-// ruleKernelSpec binds an architecture's kernel to its row of ruleRegistry.
+// ruleKernelSpec binds an architecture's kernel to its row of ruleRegistry: the ordinary kernel
+// of path on the pair, or with nt its non-temporal variant (AVX-512 only, n a multiple of the
+// row's nt block, dst 64-byte aligned).
 type ruleKernelSpec struct {
 	path     Path
 	rules    Rules
 	from, to element.Type
 	f        loopFunc
+	nt       bool
 }
 
 // ruleSIMD holds the SIMD kernels of the rule sets on the paths the CPU runs, by path, rule
@@ -442,15 +448,22 @@ var ruleSIMD = func() (t [numPaths][][numTypes][numTypes]loopFunc) {
 	return t
 }()
 
-// bindRuleKernels fills ruleSIMD with the kernels of the paths for which runs is true, for every
-// variant that reduces to their rows' rules. It panics when the kernels and ruleRegistry
-// disagree, as bindKernels does: a kernel without its row, a row that names one of the
-// architecture's paths (own) without a kernel on it, or a row whose rules are not reduced.
+// ruleNT holds the rule sets' non-temporal AVX-512 kernels when the CPU runs AVX-512, by rule
+// variant and pair, each combined with the ordinary kernel by ntKernel (as ntTable for OpenVINO's).
+var ruleNT = make([][numTypes][numTypes]loopFunc, len(ruleVariants))
+
+// bindRuleKernels fills ruleSIMD and ruleNT with the kernels of the paths for which runs is true,
+// for every variant that reduces to their rows' rules. It panics when the kernels and
+// ruleRegistry disagree, as bindKernels does: a kernel without its row, a row that names one of
+// the architecture's paths (own) without a kernel on it, a non-temporal kernel without a block in
+// its row or a row with a block (and AVX-512 among own) without one, or a row whose rules are not
+// reduced.
 func bindRuleKernels(specs []ruleKernelSpec, own pathSet, runs func(Path) bool) {
 	type slot struct {
 		path     Path
 		rules    Rules
 		from, to element.Type
+		nt       bool
 	}
 	have := map[slot]bool{}
 	for _, s := range specs {
@@ -458,8 +471,11 @@ func bindRuleKernels(specs []ruleKernelSpec, own pathSet, runs func(Path) bool) 
 		if r == nil || r.rules != s.rules || !r.paths.has(s.path) || !own.has(s.path) {
 			panic(fmt.Sprintf("kernels: %s kernel for %s→%s under %+v has no ruleRegistry row naming its path", s.path, s.from, s.to, s.rules))
 		}
-		have[slot{s.path, s.rules, s.from, s.to}] = true
-		if !runs(s.path) {
+		if s.nt && (r.nt == 0 || s.path != AVX512) {
+			panic(fmt.Sprintf("kernels: non-temporal %s kernel for %s→%s under %+v without a block in its row", s.path, s.from, s.to, s.rules))
+		}
+		have[slot{s.path, s.rules, s.from, s.to, s.nt}] = true
+		if !runs(s.path) || s.nt {
 			continue
 		}
 		for v, rv := range ruleVariants {
@@ -473,8 +489,22 @@ func bindRuleKernels(specs []ruleKernelSpec, own pathSet, runs func(Path) bool) 
 			panic(fmt.Sprintf("kernels: ruleRegistry row %s→%s has rules %+v, which the pair reduces to %+v", r.from, r.to, r.rules, r.rules.forPair(r.to)))
 		}
 		for p := range numPaths {
-			if own.has(p) && r.paths.has(p) && !have[slot{p, r.rules, r.from, r.to}] {
+			if own.has(p) && r.paths.has(p) && !have[slot{p, r.rules, r.from, r.to, false}] {
 				panic(fmt.Sprintf("kernels: ruleRegistry row %s→%s under %+v names %s, which has no kernel for it", r.from, r.to, r.rules, p))
+			}
+		}
+		if own.has(AVX512) && r.nt != 0 && !have[slot{AVX512, r.rules, r.from, r.to, true}] {
+			panic(fmt.Sprintf("kernels: ruleRegistry row %s→%s under %+v gives a non-temporal block, but no such kernel exists", r.from, r.to, r.rules))
+		}
+	}
+	for _, s := range specs {
+		if !s.nt || !runs(s.path) {
+			continue
+		}
+		r := ruleRegistryRow(s.rules, s.from, s.to)
+		for v, rv := range ruleVariants {
+			if rv.forPair(s.to) == s.rules {
+				ruleNT[v][s.from][s.to] = ntKernel(ruleSIMD[s.path][v][s.from][s.to], s.f, s.from.Bits()/8, s.to.Bits()/8, r.nt)
 			}
 		}
 	}

@@ -796,6 +796,186 @@ done:
 	VZEROUPPER
 	RET
 
+// func f64ToF16ONNXAVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512F, AVX512VL, F16C, MMX+
+TEXT ·f64ToF16ONNXAVX512NT(SB), NOSPLIT, $0-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
+	TESTQ        CX, CX
+	JZ           done
+	CMPQ         CX, $0x00000080
+	JB           single
+
+	PCALIGN	$32
+four:
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, X1
+	VMOVNTDQ         X1, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, X4
+	VMOVNTDQ         X4, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, X7
+	VMOVNTDQ         X7, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, X10
+	VMOVNTDQ         X10, 48(DI)
+	VMOVDQU64        256(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, X1
+	VMOVNTDQ         X1, 64(DI)
+	VMOVDQU64        320(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, X4
+	VMOVNTDQ         X4, 80(DI)
+	VMOVDQU64        384(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, X7
+	VMOVNTDQ         X7, 96(DI)
+	VMOVDQU64        448(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, X10
+	VMOVNTDQ         X10, 112(DI)
+	VMOVDQU64        512(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, X1
+	VMOVNTDQ         X1, 128(DI)
+	VMOVDQU64        576(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, X4
+	VMOVNTDQ         X4, 144(DI)
+	VMOVDQU64        640(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, X7
+	VMOVNTDQ         X7, 160(DI)
+	VMOVDQU64        704(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, X10
+	VMOVNTDQ         X10, 176(DI)
+	VMOVDQU64        768(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, X1
+	VMOVNTDQ         X1, 192(DI)
+	VMOVDQU64        832(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, X4
+	VMOVNTDQ         X4, 208(DI)
+	VMOVDQU64        896(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, X7
+	VMOVNTDQ         X7, 224(DI)
+	VMOVDQU64        960(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, X10
+	VMOVNTDQ         X10, 240(DI)
+	ADDQ             $0x00000400, SI
+	ADDQ             $0x00000100, DI
+	SUBQ             $0x00000080, CX
+	CMPQ             CX, $0x00000080
+	JAE              four
+	TESTQ            CX, CX
+	JZ               done
+
+	PCALIGN	$32
+single:
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, X1
+	VMOVNTDQ         X1, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, X4
+	VMOVNTDQ         X4, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, X7
+	VMOVNTDQ         X7, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, X10
+	VMOVNTDQ         X10, 48(DI)
+	ADDQ             $0x00000100, SI
+	ADDQ             $0x00000040, DI
+	SUBQ             $0x00000020, CX
+	JNZ              single
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func f64ToBF16ONNXAVX2(dst []byte, src []byte, n int)
 // Requires: AVX, AVX2
 TEXT ·f64ToBF16ONNXAVX2(SB), NOSPLIT, $512-56
@@ -2539,6 +2719,400 @@ done:
 	VZEROUPPER
 	RET
 
+// func f64ToBF16ONNXAVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·f64ToBF16ONNXAVX512NT(SB), NOSPLIT, $0-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
+	MOVL         $0x00008000, AX
+	VPBROADCASTD AX, Z24
+	MOVL         $0x55555555, AX
+	KMOVD        AX, K5
+	TESTQ        CX, CX
+	JZ           done
+	CMPQ         CX, $0x00000080
+	JB           single
+
+	PCALIGN	$32
+four:
+	VMOVDQU64    (SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, (DI)
+	JMP          bf16done
+
+bf16odd:
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVNTDQ         Z1, (DI)
+
+bf16done:
+	VMOVDQU64    256(SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    320(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    384(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    448(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd2
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, 64(DI)
+	JMP          bf16done2
+
+bf16odd2:
+	VMOVDQU64        256(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VMOVDQU64        320(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VMOVDQU64        384(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VMOVDQU64        448(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVNTDQ         Z1, 64(DI)
+
+bf16done2:
+	VMOVDQU64    512(SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    576(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    640(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    704(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd3
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, 128(DI)
+	JMP          bf16done3
+
+bf16odd3:
+	VMOVDQU64        512(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VMOVDQU64        576(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VMOVDQU64        640(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VMOVDQU64        704(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVNTDQ         Z1, 128(DI)
+
+bf16done3:
+	VMOVDQU64    768(SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    832(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    896(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    960(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd4
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, 192(DI)
+	JMP          bf16done4
+
+bf16odd4:
+	VMOVDQU64        768(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VMOVDQU64        832(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VMOVDQU64        896(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VMOVDQU64        960(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVNTDQ         Z1, 192(DI)
+
+bf16done4:
+	ADDQ  $0x00000400, SI
+	ADDQ  $0x00000100, DI
+	SUBQ  $0x00000080, CX
+	CMPQ  CX, $0x00000080
+	JAE   four
+	TESTQ CX, CX
+	JZ    done
+
+	PCALIGN	$32
+single:
+	VMOVDQU64    (SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd5
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, (DI)
+	JMP          bf16done5
+
+bf16odd5:
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVNTDQ         Z1, (DI)
+
+bf16done5:
+	ADDQ $0x00000100, SI
+	ADDQ $0x00000040, DI
+	SUBQ $0x00000020, CX
+	JNZ  single
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func i32ToF16ONNXAVX2(dst []byte, src []byte, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·i32ToF16ONNXAVX2(SB), NOSPLIT, $512-56
@@ -2890,6 +3464,126 @@ copypart2:
 
 copied2:
 done:
+	VZEROUPPER
+	RET
+
+// func i32ToF16ONNXAVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·i32ToF16ONNXAVX512NT(SB), NOSPLIT, $0-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
+	TESTQ        CX, CX
+	JZ           done
+	CMPQ         CX, $0x00000100
+	JB           single
+
+	PCALIGN	$32
+four:
+	VMOVDQU32 (SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, Y1
+	VMOVNTDQ  Y1, (DI)
+	VMOVDQU32 64(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, Y4
+	VMOVNTDQ  Y4, 32(DI)
+	VMOVDQU32 128(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, Y7
+	VMOVNTDQ  Y7, 64(DI)
+	VMOVDQU32 192(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, Y10
+	VMOVNTDQ  Y10, 96(DI)
+	VMOVDQU32 256(SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, Y1
+	VMOVNTDQ  Y1, 128(DI)
+	VMOVDQU32 320(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, Y4
+	VMOVNTDQ  Y4, 160(DI)
+	VMOVDQU32 384(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, Y7
+	VMOVNTDQ  Y7, 192(DI)
+	VMOVDQU32 448(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, Y10
+	VMOVNTDQ  Y10, 224(DI)
+	VMOVDQU32 512(SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, Y1
+	VMOVNTDQ  Y1, 256(DI)
+	VMOVDQU32 576(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, Y4
+	VMOVNTDQ  Y4, 288(DI)
+	VMOVDQU32 640(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, Y7
+	VMOVNTDQ  Y7, 320(DI)
+	VMOVDQU32 704(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, Y10
+	VMOVNTDQ  Y10, 352(DI)
+	VMOVDQU32 768(SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, Y1
+	VMOVNTDQ  Y1, 384(DI)
+	VMOVDQU32 832(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, Y4
+	VMOVNTDQ  Y4, 416(DI)
+	VMOVDQU32 896(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, Y7
+	VMOVNTDQ  Y7, 448(DI)
+	VMOVDQU32 960(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, Y10
+	VMOVNTDQ  Y10, 480(DI)
+	ADDQ      $0x00000400, SI
+	ADDQ      $0x00000200, DI
+	SUBQ      $0x00000100, CX
+	CMPQ      CX, $0x00000100
+	JAE       four
+	TESTQ     CX, CX
+	JZ        done
+
+	PCALIGN	$32
+single:
+	VMOVDQU32 (SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, Y1
+	VMOVNTDQ  Y1, (DI)
+	VMOVDQU32 64(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, Y4
+	VMOVNTDQ  Y4, 32(DI)
+	VMOVDQU32 128(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, Y7
+	VMOVNTDQ  Y7, 64(DI)
+	VMOVDQU32 192(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, Y10
+	VMOVNTDQ  Y10, 96(DI)
+	ADDQ      $0x00000100, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000040, CX
+	JNZ       single
+
+done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4445,6 +5139,440 @@ copypart2:
 
 copied2:
 done:
+	VZEROUPPER
+	RET
+
+// func i32ToBF16ONNXAVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·i32ToBF16ONNXAVX512NT(SB), NOSPLIT, $0-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
+	MOVL         $0x00008000, AX
+	VPBROADCASTD AX, Z24
+	MOVL         $0x55555555, AX
+	KMOVD        AX, K5
+	TESTQ        CX, CX
+	JZ           done
+	CMPQ         CX, $0x00000100
+	JB           single
+
+	PCALIGN	$32
+four:
+	VCVTDQ2PS (SI), Z0
+	VCVTDQ2PS 64(SI), Z3
+	VCVTDQ2PS 128(SI), Z6
+	VCVTDQ2PS 192(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVNTDQ  Z1, (DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVNTDQ  Z7, 64(DI)
+	JMP       bf16done
+
+bf16odd:
+	VMOVDQU32        (SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VMOVDQU32        64(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z4
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVNTDQ         Z1, (DI)
+	VMOVDQU32        128(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VMOVDQU32        192(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z10
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVNTDQ         Z7, 64(DI)
+
+bf16done:
+	VCVTDQ2PS 256(SI), Z0
+	VCVTDQ2PS 320(SI), Z3
+	VCVTDQ2PS 384(SI), Z6
+	VCVTDQ2PS 448(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd2
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVNTDQ  Z1, 128(DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVNTDQ  Z7, 192(DI)
+	JMP       bf16done2
+
+bf16odd2:
+	VMOVDQU32        256(SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VMOVDQU32        320(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z4
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVNTDQ         Z1, 128(DI)
+	VMOVDQU32        384(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VMOVDQU32        448(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z10
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVNTDQ         Z7, 192(DI)
+
+bf16done2:
+	VCVTDQ2PS 512(SI), Z0
+	VCVTDQ2PS 576(SI), Z3
+	VCVTDQ2PS 640(SI), Z6
+	VCVTDQ2PS 704(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd3
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVNTDQ  Z1, 256(DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVNTDQ  Z7, 320(DI)
+	JMP       bf16done3
+
+bf16odd3:
+	VMOVDQU32        512(SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VMOVDQU32        576(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z4
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVNTDQ         Z1, 256(DI)
+	VMOVDQU32        640(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VMOVDQU32        704(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z10
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVNTDQ         Z7, 320(DI)
+
+bf16done3:
+	VCVTDQ2PS 768(SI), Z0
+	VCVTDQ2PS 832(SI), Z3
+	VCVTDQ2PS 896(SI), Z6
+	VCVTDQ2PS 960(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd4
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVNTDQ  Z1, 384(DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVNTDQ  Z7, 448(DI)
+	JMP       bf16done4
+
+bf16odd4:
+	VMOVDQU32        768(SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VMOVDQU32        832(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z4
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVNTDQ         Z1, 384(DI)
+	VMOVDQU32        896(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VMOVDQU32        960(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z10
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVNTDQ         Z7, 448(DI)
+
+bf16done4:
+	ADDQ  $0x00000400, SI
+	ADDQ  $0x00000200, DI
+	SUBQ  $0x00000100, CX
+	CMPQ  CX, $0x00000100
+	JAE   four
+	TESTQ CX, CX
+	JZ    done
+
+	PCALIGN	$32
+single:
+	VCVTDQ2PS (SI), Z0
+	VCVTDQ2PS 64(SI), Z3
+	VCVTDQ2PS 128(SI), Z6
+	VCVTDQ2PS 192(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd5
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVNTDQ  Z1, (DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVNTDQ  Z7, 64(DI)
+	JMP       bf16done5
+
+bf16odd5:
+	VMOVDQU32        (SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VMOVDQU32        64(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z4
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVNTDQ         Z1, (DI)
+	VMOVDQU32        128(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VMOVDQU32        192(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z10
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVNTDQ         Z7, 64(DI)
+
+bf16done5:
+	ADDQ $0x00000100, SI
+	ADDQ $0x00000080, DI
+	SUBQ $0x00000040, CX
+	JNZ  single
+
+done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6185,6 +7313,440 @@ done:
 	VZEROUPPER
 	RET
 
+// func u32ToBF16ONNXAVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·u32ToBF16ONNXAVX512NT(SB), NOSPLIT, $0-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
+	MOVL         $0x00008000, AX
+	VPBROADCASTD AX, Z24
+	MOVL         $0x55555555, AX
+	KMOVD        AX, K5
+	TESTQ        CX, CX
+	JZ           done
+	CMPQ         CX, $0x00000100
+	JB           single
+
+	PCALIGN	$32
+four:
+	VCVTUDQ2PS (SI), Z0
+	VCVTUDQ2PS 64(SI), Z3
+	VCVTUDQ2PS 128(SI), Z6
+	VCVTUDQ2PS 192(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVNTDQ   Z1, (DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVNTDQ   Z7, 64(DI)
+	JMP        bf16done
+
+bf16odd:
+	VMOVDQU32         (SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VMOVDQU32         64(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z4
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVNTDQ          Z1, (DI)
+	VMOVDQU32         128(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VMOVDQU32         192(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z10
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVNTDQ          Z7, 64(DI)
+
+bf16done:
+	VCVTUDQ2PS 256(SI), Z0
+	VCVTUDQ2PS 320(SI), Z3
+	VCVTUDQ2PS 384(SI), Z6
+	VCVTUDQ2PS 448(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd2
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVNTDQ   Z1, 128(DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVNTDQ   Z7, 192(DI)
+	JMP        bf16done2
+
+bf16odd2:
+	VMOVDQU32         256(SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VMOVDQU32         320(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z4
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVNTDQ          Z1, 128(DI)
+	VMOVDQU32         384(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VMOVDQU32         448(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z10
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVNTDQ          Z7, 192(DI)
+
+bf16done2:
+	VCVTUDQ2PS 512(SI), Z0
+	VCVTUDQ2PS 576(SI), Z3
+	VCVTUDQ2PS 640(SI), Z6
+	VCVTUDQ2PS 704(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd3
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVNTDQ   Z1, 256(DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVNTDQ   Z7, 320(DI)
+	JMP        bf16done3
+
+bf16odd3:
+	VMOVDQU32         512(SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VMOVDQU32         576(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z4
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVNTDQ          Z1, 256(DI)
+	VMOVDQU32         640(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VMOVDQU32         704(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z10
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVNTDQ          Z7, 320(DI)
+
+bf16done3:
+	VCVTUDQ2PS 768(SI), Z0
+	VCVTUDQ2PS 832(SI), Z3
+	VCVTUDQ2PS 896(SI), Z6
+	VCVTUDQ2PS 960(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd4
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVNTDQ   Z1, 384(DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVNTDQ   Z7, 448(DI)
+	JMP        bf16done4
+
+bf16odd4:
+	VMOVDQU32         768(SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VMOVDQU32         832(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z4
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVNTDQ          Z1, 384(DI)
+	VMOVDQU32         896(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VMOVDQU32         960(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z10
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVNTDQ          Z7, 448(DI)
+
+bf16done4:
+	ADDQ  $0x00000400, SI
+	ADDQ  $0x00000200, DI
+	SUBQ  $0x00000100, CX
+	CMPQ  CX, $0x00000100
+	JAE   four
+	TESTQ CX, CX
+	JZ    done
+
+	PCALIGN	$32
+single:
+	VCVTUDQ2PS (SI), Z0
+	VCVTUDQ2PS 64(SI), Z3
+	VCVTUDQ2PS 128(SI), Z6
+	VCVTUDQ2PS 192(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd5
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVNTDQ   Z1, (DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVNTDQ   Z7, 64(DI)
+	JMP        bf16done5
+
+bf16odd5:
+	VMOVDQU32         (SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VMOVDQU32         64(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z4
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVNTDQ          Z1, (DI)
+	VMOVDQU32         128(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VMOVDQU32         192(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z10
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVNTDQ          Z7, 64(DI)
+
+bf16done5:
+	ADDQ $0x00000100, SI
+	ADDQ $0x00000080, DI
+	SUBQ $0x00000040, CX
+	JNZ  single
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func i64ToBF16ONNXAVX2(dst []byte, src []byte, n int)
 // Requires: AVX, AVX2
 TEXT ·i64ToBF16ONNXAVX2(SB), NOSPLIT, $512-56
@@ -7863,6 +9425,360 @@ done:
 	VZEROUPPER
 	RET
 
+// func i64ToBF16ONNXAVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·i64ToBF16ONNXAVX512NT(SB), NOSPLIT, $0-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
+	MOVL         $0x00008000, AX
+	VPBROADCASTD AX, Z24
+	MOVL         $0x55555555, AX
+	KMOVD        AX, K5
+	TESTQ        CX, CX
+	JZ           done
+	CMPQ         CX, $0x00000080
+	JB           single
+
+	PCALIGN	$32
+four:
+	VMOVDQU64    (SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, (DI)
+	JMP          bf16done
+
+bf16odd:
+	VMOVDQU64        (SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VMOVDQU64        64(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VMOVDQU64        128(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VMOVDQU64        192(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVNTDQ         Z1, (DI)
+
+bf16done:
+	VMOVDQU64    256(SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    320(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    384(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    448(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd2
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, 64(DI)
+	JMP          bf16done2
+
+bf16odd2:
+	VMOVDQU64        256(SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VMOVDQU64        320(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VMOVDQU64        384(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VMOVDQU64        448(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVNTDQ         Z1, 64(DI)
+
+bf16done2:
+	VMOVDQU64    512(SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    576(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    640(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    704(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd3
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, 128(DI)
+	JMP          bf16done3
+
+bf16odd3:
+	VMOVDQU64        512(SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VMOVDQU64        576(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VMOVDQU64        640(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VMOVDQU64        704(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVNTDQ         Z1, 128(DI)
+
+bf16done3:
+	VMOVDQU64    768(SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    832(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    896(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    960(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd4
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, 192(DI)
+	JMP          bf16done4
+
+bf16odd4:
+	VMOVDQU64        768(SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VMOVDQU64        832(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VMOVDQU64        896(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VMOVDQU64        960(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVNTDQ         Z1, 192(DI)
+
+bf16done4:
+	ADDQ  $0x00000400, SI
+	ADDQ  $0x00000100, DI
+	SUBQ  $0x00000080, CX
+	CMPQ  CX, $0x00000080
+	JAE   four
+	TESTQ CX, CX
+	JZ    done
+
+	PCALIGN	$32
+single:
+	VMOVDQU64    (SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd5
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, (DI)
+	JMP          bf16done5
+
+bf16odd5:
+	VMOVDQU64        (SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VMOVDQU64        64(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VMOVDQU64        128(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VMOVDQU64        192(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVNTDQ         Z1, (DI)
+
+bf16done5:
+	ADDQ $0x00000100, SI
+	ADDQ $0x00000040, DI
+	SUBQ $0x00000020, CX
+	JNZ  single
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func u64ToBF16ONNXAVX2(dst []byte, src []byte, n int)
 // Requires: AVX, AVX2
 TEXT ·u64ToBF16ONNXAVX2(SB), NOSPLIT, $512-56
@@ -9529,6 +11445,360 @@ done:
 	VZEROUPPER
 	RET
 
+// func u64ToBF16ONNXAVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·u64ToBF16ONNXAVX512NT(SB), NOSPLIT, $0-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
+	MOVL         $0x00008000, AX
+	VPBROADCASTD AX, Z24
+	MOVL         $0x55555555, AX
+	KMOVD        AX, K5
+	TESTQ        CX, CX
+	JZ           done
+	CMPQ         CX, $0x00000080
+	JB           single
+
+	PCALIGN	$32
+four:
+	VMOVDQU64    (SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, (DI)
+	JMP          bf16done
+
+bf16odd:
+	VMOVDQU64         (SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VMOVDQU64         64(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VMOVDQU64         128(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VMOVDQU64         192(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVNTDQ          Z1, (DI)
+
+bf16done:
+	VMOVDQU64    256(SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    320(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    384(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    448(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd2
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, 64(DI)
+	JMP          bf16done2
+
+bf16odd2:
+	VMOVDQU64         256(SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VMOVDQU64         320(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VMOVDQU64         384(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VMOVDQU64         448(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVNTDQ          Z1, 64(DI)
+
+bf16done2:
+	VMOVDQU64    512(SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    576(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    640(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    704(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd3
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, 128(DI)
+	JMP          bf16done3
+
+bf16odd3:
+	VMOVDQU64         512(SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VMOVDQU64         576(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VMOVDQU64         640(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VMOVDQU64         704(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVNTDQ          Z1, 128(DI)
+
+bf16done3:
+	VMOVDQU64    768(SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    832(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    896(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    960(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd4
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, 192(DI)
+	JMP          bf16done4
+
+bf16odd4:
+	VMOVDQU64         768(SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VMOVDQU64         832(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VMOVDQU64         896(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VMOVDQU64         960(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVNTDQ          Z1, 192(DI)
+
+bf16done4:
+	ADDQ  $0x00000400, SI
+	ADDQ  $0x00000100, DI
+	SUBQ  $0x00000080, CX
+	CMPQ  CX, $0x00000080
+	JAE   four
+	TESTQ CX, CX
+	JZ    done
+
+	PCALIGN	$32
+single:
+	VMOVDQU64    (SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd5
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, (DI)
+	JMP          bf16done5
+
+bf16odd5:
+	VMOVDQU64         (SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VMOVDQU64         64(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VMOVDQU64         128(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VMOVDQU64         192(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVNTDQ          Z1, (DI)
+
+bf16done5:
+	ADDQ $0x00000100, SI
+	ADDQ $0x00000040, DI
+	SUBQ $0x00000020, CX
+	JNZ  single
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func f64ToF16MLDtypesAVX2(dst []byte, src []byte, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·f64ToF16MLDtypesAVX2(SB), NOSPLIT, $512-56
@@ -10300,6 +12570,186 @@ copypart2:
 
 copied2:
 done:
+	VZEROUPPER
+	RET
+
+// func f64ToF16MLDtypesAVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512F, AVX512VL, F16C, MMX+
+TEXT ·f64ToF16MLDtypesAVX512NT(SB), NOSPLIT, $0-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
+	TESTQ        CX, CX
+	JZ           done
+	CMPQ         CX, $0x00000080
+	JB           single
+
+	PCALIGN	$32
+four:
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, X1
+	VMOVNTDQ         X1, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, X4
+	VMOVNTDQ         X4, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, X7
+	VMOVNTDQ         X7, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, X10
+	VMOVNTDQ         X10, 48(DI)
+	VMOVDQU64        256(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, X1
+	VMOVNTDQ         X1, 64(DI)
+	VMOVDQU64        320(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, X4
+	VMOVNTDQ         X4, 80(DI)
+	VMOVDQU64        384(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, X7
+	VMOVNTDQ         X7, 96(DI)
+	VMOVDQU64        448(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, X10
+	VMOVNTDQ         X10, 112(DI)
+	VMOVDQU64        512(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, X1
+	VMOVNTDQ         X1, 128(DI)
+	VMOVDQU64        576(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, X4
+	VMOVNTDQ         X4, 144(DI)
+	VMOVDQU64        640(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, X7
+	VMOVNTDQ         X7, 160(DI)
+	VMOVDQU64        704(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, X10
+	VMOVNTDQ         X10, 176(DI)
+	VMOVDQU64        768(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, X1
+	VMOVNTDQ         X1, 192(DI)
+	VMOVDQU64        832(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, X4
+	VMOVNTDQ         X4, 208(DI)
+	VMOVDQU64        896(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, X7
+	VMOVNTDQ         X7, 224(DI)
+	VMOVDQU64        960(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, X10
+	VMOVNTDQ         X10, 240(DI)
+	ADDQ             $0x00000400, SI
+	ADDQ             $0x00000100, DI
+	SUBQ             $0x00000080, CX
+	CMPQ             CX, $0x00000080
+	JAE              four
+	TESTQ            CX, CX
+	JZ               done
+
+	PCALIGN	$32
+single:
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VCVTPS2PH        $0x00, Y0, X1
+	VMOVNTDQ         X1, (DI)
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VCVTPS2PH        $0x00, Y3, X4
+	VMOVNTDQ         X4, 16(DI)
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VCVTPS2PH        $0x00, Y6, X7
+	VMOVNTDQ         X7, 32(DI)
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VCVTPS2PH        $0x00, Y9, X10
+	VMOVNTDQ         X10, 48(DI)
+	ADDQ             $0x00000100, SI
+	ADDQ             $0x00000040, DI
+	SUBQ             $0x00000020, CX
+	JNZ              single
+
+done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -12040,6 +14490,400 @@ done:
 	VZEROUPPER
 	RET
 
+// func f64ToBF16MLDtypesAVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·f64ToBF16MLDtypesAVX512NT(SB), NOSPLIT, $0-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
+	MOVL         $0x00008000, AX
+	VPBROADCASTD AX, Z24
+	MOVL         $0x55555555, AX
+	KMOVD        AX, K5
+	TESTQ        CX, CX
+	JZ           done
+	CMPQ         CX, $0x00000080
+	JB           single
+
+	PCALIGN	$32
+four:
+	VMOVDQU64    (SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, (DI)
+	JMP          bf16done
+
+bf16odd:
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVNTDQ         Z1, (DI)
+
+bf16done:
+	VMOVDQU64    256(SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    320(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    384(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    448(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd2
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, 64(DI)
+	JMP          bf16done2
+
+bf16odd2:
+	VMOVDQU64        256(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VMOVDQU64        320(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VMOVDQU64        384(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VMOVDQU64        448(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVNTDQ         Z1, 64(DI)
+
+bf16done2:
+	VMOVDQU64    512(SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    576(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    640(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    704(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd3
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, 128(DI)
+	JMP          bf16done3
+
+bf16odd3:
+	VMOVDQU64        512(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VMOVDQU64        576(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VMOVDQU64        640(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VMOVDQU64        704(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVNTDQ         Z1, 128(DI)
+
+bf16done3:
+	VMOVDQU64    768(SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    832(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    896(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    960(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd4
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, 192(DI)
+	JMP          bf16done4
+
+bf16odd4:
+	VMOVDQU64        768(SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VMOVDQU64        832(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VMOVDQU64        896(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VMOVDQU64        960(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVNTDQ         Z1, 192(DI)
+
+bf16done4:
+	ADDQ  $0x00000400, SI
+	ADDQ  $0x00000100, DI
+	SUBQ  $0x00000080, CX
+	CMPQ  CX, $0x00000080
+	JAE   four
+	TESTQ CX, CX
+	JZ    done
+
+	PCALIGN	$32
+single:
+	VMOVDQU64    (SI), Z1
+	VCVTPD2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTPD2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTPD2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTPD2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd5
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VCMPPS       $0x03, Z0, Z0, K2
+	VPORD        Z25, Z0, K2, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VCMPPS       $0x03, Z6, Z6, K2
+	VPORD        Z25, Z6, K2, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, (DI)
+	JMP          bf16done5
+
+bf16odd5:
+	VMOVDQU64        (SI), Z1
+	VCVTPD2PS.RZ_SAE Z1, Y0
+	VCVTPS2PD        Y0, Z2
+	VCMPPD           $0x0c, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VMOVDQU64        64(SI), Z4
+	VCVTPD2PS.RZ_SAE Z4, Y3
+	VCVTPS2PD        Y3, Z5
+	VCMPPD           $0x0c, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VMOVDQU64        128(SI), Z7
+	VCVTPD2PS.RZ_SAE Z7, Y6
+	VCVTPS2PD        Y6, Z8
+	VCMPPD           $0x0c, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VMOVDQU64        192(SI), Z10
+	VCVTPD2PS.RZ_SAE Z10, Y9
+	VCVTPS2PD        Y9, Z11
+	VCMPPD           $0x0c, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VCMPPS           $0x03, Z0, Z0, K2
+	VPORD            Z25, Z0, K2, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VCMPPS           $0x03, Z6, Z6, K2
+	VPORD            Z25, Z6, K2, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVNTDQ         Z1, (DI)
+
+bf16done5:
+	ADDQ $0x00000100, SI
+	ADDQ $0x00000040, DI
+	SUBQ $0x00000020, CX
+	JNZ  single
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func i32ToF16MLDtypesAVX2(dst []byte, src []byte, n int)
 // Requires: AVX, AVX2, F16C
 TEXT ·i32ToF16MLDtypesAVX2(SB), NOSPLIT, $512-56
@@ -12391,6 +15235,126 @@ copypart2:
 
 copied2:
 done:
+	VZEROUPPER
+	RET
+
+// func i32ToF16MLDtypesAVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·i32ToF16MLDtypesAVX512NT(SB), NOSPLIT, $0-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
+	TESTQ        CX, CX
+	JZ           done
+	CMPQ         CX, $0x00000100
+	JB           single
+
+	PCALIGN	$32
+four:
+	VMOVDQU32 (SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, Y1
+	VMOVNTDQ  Y1, (DI)
+	VMOVDQU32 64(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, Y4
+	VMOVNTDQ  Y4, 32(DI)
+	VMOVDQU32 128(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, Y7
+	VMOVNTDQ  Y7, 64(DI)
+	VMOVDQU32 192(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, Y10
+	VMOVNTDQ  Y10, 96(DI)
+	VMOVDQU32 256(SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, Y1
+	VMOVNTDQ  Y1, 128(DI)
+	VMOVDQU32 320(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, Y4
+	VMOVNTDQ  Y4, 160(DI)
+	VMOVDQU32 384(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, Y7
+	VMOVNTDQ  Y7, 192(DI)
+	VMOVDQU32 448(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, Y10
+	VMOVNTDQ  Y10, 224(DI)
+	VMOVDQU32 512(SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, Y1
+	VMOVNTDQ  Y1, 256(DI)
+	VMOVDQU32 576(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, Y4
+	VMOVNTDQ  Y4, 288(DI)
+	VMOVDQU32 640(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, Y7
+	VMOVNTDQ  Y7, 320(DI)
+	VMOVDQU32 704(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, Y10
+	VMOVNTDQ  Y10, 352(DI)
+	VMOVDQU32 768(SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, Y1
+	VMOVNTDQ  Y1, 384(DI)
+	VMOVDQU32 832(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, Y4
+	VMOVNTDQ  Y4, 416(DI)
+	VMOVDQU32 896(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, Y7
+	VMOVNTDQ  Y7, 448(DI)
+	VMOVDQU32 960(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, Y10
+	VMOVNTDQ  Y10, 480(DI)
+	ADDQ      $0x00000400, SI
+	ADDQ      $0x00000200, DI
+	SUBQ      $0x00000100, CX
+	CMPQ      CX, $0x00000100
+	JAE       four
+	TESTQ     CX, CX
+	JZ        done
+
+	PCALIGN	$32
+single:
+	VMOVDQU32 (SI), Z1
+	VCVTDQ2PS Z1, Z0
+	VCVTPS2PH $0x00, Z0, Y1
+	VMOVNTDQ  Y1, (DI)
+	VMOVDQU32 64(SI), Z4
+	VCVTDQ2PS Z4, Z3
+	VCVTPS2PH $0x00, Z3, Y4
+	VMOVNTDQ  Y4, 32(DI)
+	VMOVDQU32 128(SI), Z7
+	VCVTDQ2PS Z7, Z6
+	VCVTPS2PH $0x00, Z6, Y7
+	VMOVNTDQ  Y7, 64(DI)
+	VMOVDQU32 192(SI), Z10
+	VCVTDQ2PS Z10, Z9
+	VCVTPS2PH $0x00, Z9, Y10
+	VMOVNTDQ  Y10, 96(DI)
+	ADDQ      $0x00000100, SI
+	ADDQ      $0x00000080, DI
+	SUBQ      $0x00000040, CX
+	JNZ       single
+
+done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -13946,6 +16910,440 @@ copypart2:
 
 copied2:
 done:
+	VZEROUPPER
+	RET
+
+// func i32ToBF16MLDtypesAVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·i32ToBF16MLDtypesAVX512NT(SB), NOSPLIT, $0-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
+	MOVL         $0x00008000, AX
+	VPBROADCASTD AX, Z24
+	MOVL         $0x55555555, AX
+	KMOVD        AX, K5
+	TESTQ        CX, CX
+	JZ           done
+	CMPQ         CX, $0x00000100
+	JB           single
+
+	PCALIGN	$32
+four:
+	VCVTDQ2PS (SI), Z0
+	VCVTDQ2PS 64(SI), Z3
+	VCVTDQ2PS 128(SI), Z6
+	VCVTDQ2PS 192(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVNTDQ  Z1, (DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVNTDQ  Z7, 64(DI)
+	JMP       bf16done
+
+bf16odd:
+	VMOVDQU32        (SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VMOVDQU32        64(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z4
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVNTDQ         Z1, (DI)
+	VMOVDQU32        128(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VMOVDQU32        192(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z10
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVNTDQ         Z7, 64(DI)
+
+bf16done:
+	VCVTDQ2PS 256(SI), Z0
+	VCVTDQ2PS 320(SI), Z3
+	VCVTDQ2PS 384(SI), Z6
+	VCVTDQ2PS 448(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd2
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVNTDQ  Z1, 128(DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVNTDQ  Z7, 192(DI)
+	JMP       bf16done2
+
+bf16odd2:
+	VMOVDQU32        256(SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VMOVDQU32        320(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z4
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVNTDQ         Z1, 128(DI)
+	VMOVDQU32        384(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VMOVDQU32        448(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z10
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVNTDQ         Z7, 192(DI)
+
+bf16done2:
+	VCVTDQ2PS 512(SI), Z0
+	VCVTDQ2PS 576(SI), Z3
+	VCVTDQ2PS 640(SI), Z6
+	VCVTDQ2PS 704(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd3
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVNTDQ  Z1, 256(DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVNTDQ  Z7, 320(DI)
+	JMP       bf16done3
+
+bf16odd3:
+	VMOVDQU32        512(SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VMOVDQU32        576(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z4
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVNTDQ         Z1, 256(DI)
+	VMOVDQU32        640(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VMOVDQU32        704(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z10
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVNTDQ         Z7, 320(DI)
+
+bf16done3:
+	VCVTDQ2PS 768(SI), Z0
+	VCVTDQ2PS 832(SI), Z3
+	VCVTDQ2PS 896(SI), Z6
+	VCVTDQ2PS 960(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd4
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVNTDQ  Z1, 384(DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVNTDQ  Z7, 448(DI)
+	JMP       bf16done4
+
+bf16odd4:
+	VMOVDQU32        768(SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VMOVDQU32        832(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z4
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVNTDQ         Z1, 384(DI)
+	VMOVDQU32        896(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VMOVDQU32        960(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z10
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVNTDQ         Z7, 448(DI)
+
+bf16done4:
+	ADDQ  $0x00000400, SI
+	ADDQ  $0x00000200, DI
+	SUBQ  $0x00000100, CX
+	CMPQ  CX, $0x00000100
+	JAE   four
+	TESTQ CX, CX
+	JZ    done
+
+	PCALIGN	$32
+single:
+	VCVTDQ2PS (SI), Z0
+	VCVTDQ2PS 64(SI), Z3
+	VCVTDQ2PS 128(SI), Z6
+	VCVTDQ2PS 192(SI), Z9
+	VPCMPEQW  Z24, Z0, K3
+	VPCMPEQW  Z24, Z3, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z6, K4
+	KORD      K3, K4, K3
+	VPCMPEQW  Z24, Z9, K4
+	KORD      K3, K4, K3
+	KTESTD    K5, K3
+	JNZ       bf16odd5
+	VPSRLD    $0x10, Z0, Z1
+	VPANDD    Z31, Z1, Z1
+	VPADDD    Z30, Z1, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z31, Z4, Z4
+	VPADDD    Z30, Z4, Z4
+	VPADDD    Z3, Z4, Z4
+	VPERMT2W  Z4, Z26, Z1
+	VMOVNTDQ  Z1, (DI)
+	VPSRLD    $0x10, Z6, Z7
+	VPANDD    Z31, Z7, Z7
+	VPADDD    Z30, Z7, Z7
+	VPADDD    Z6, Z7, Z7
+	VPSRLD    $0x10, Z9, Z10
+	VPANDD    Z31, Z10, Z10
+	VPADDD    Z30, Z10, Z10
+	VPADDD    Z9, Z10, Z10
+	VPERMT2W  Z10, Z26, Z7
+	VMOVNTDQ  Z7, 64(DI)
+	JMP       bf16done5
+
+bf16odd5:
+	VMOVDQU32        (SI), Z1
+	VCVTDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2DQ       Z0, Z2
+	VPCMPD           $0x04, Z2, Z1, K1
+	VPORD            Z31, Z0, K1, Z0
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VMOVDQU32        64(SI), Z4
+	VCVTDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2DQ       Z3, Z5
+	VPCMPD           $0x04, Z5, Z4, K1
+	VPORD            Z31, Z3, K1, Z3
+	VPSRLD           $0x10, Z3, Z4
+	VPANDD           Z31, Z4, Z4
+	VPADDD           Z30, Z4, Z4
+	VPADDD           Z3, Z4, Z4
+	VPERMT2W         Z4, Z26, Z1
+	VMOVNTDQ         Z1, (DI)
+	VMOVDQU32        128(SI), Z7
+	VCVTDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2DQ       Z6, Z8
+	VPCMPD           $0x04, Z8, Z7, K1
+	VPORD            Z31, Z6, K1, Z6
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VMOVDQU32        192(SI), Z10
+	VCVTDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2DQ       Z9, Z11
+	VPCMPD           $0x04, Z11, Z10, K1
+	VPORD            Z31, Z9, K1, Z9
+	VPSRLD           $0x10, Z9, Z10
+	VPANDD           Z31, Z10, Z10
+	VPADDD           Z30, Z10, Z10
+	VPADDD           Z9, Z10, Z10
+	VPERMT2W         Z10, Z26, Z7
+	VMOVNTDQ         Z7, 64(DI)
+
+bf16done5:
+	ADDQ $0x00000100, SI
+	ADDQ $0x00000080, DI
+	SUBQ $0x00000040, CX
+	JNZ  single
+
+done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -15686,6 +19084,440 @@ done:
 	VZEROUPPER
 	RET
 
+// func u32ToBF16MLDtypesAVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512F, MMX+
+TEXT ·u32ToBF16MLDtypesAVX512NT(SB), NOSPLIT, $0-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
+	MOVL         $0x00008000, AX
+	VPBROADCASTD AX, Z24
+	MOVL         $0x55555555, AX
+	KMOVD        AX, K5
+	TESTQ        CX, CX
+	JZ           done
+	CMPQ         CX, $0x00000100
+	JB           single
+
+	PCALIGN	$32
+four:
+	VCVTUDQ2PS (SI), Z0
+	VCVTUDQ2PS 64(SI), Z3
+	VCVTUDQ2PS 128(SI), Z6
+	VCVTUDQ2PS 192(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVNTDQ   Z1, (DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVNTDQ   Z7, 64(DI)
+	JMP        bf16done
+
+bf16odd:
+	VMOVDQU32         (SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VMOVDQU32         64(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z4
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVNTDQ          Z1, (DI)
+	VMOVDQU32         128(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VMOVDQU32         192(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z10
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVNTDQ          Z7, 64(DI)
+
+bf16done:
+	VCVTUDQ2PS 256(SI), Z0
+	VCVTUDQ2PS 320(SI), Z3
+	VCVTUDQ2PS 384(SI), Z6
+	VCVTUDQ2PS 448(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd2
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVNTDQ   Z1, 128(DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVNTDQ   Z7, 192(DI)
+	JMP        bf16done2
+
+bf16odd2:
+	VMOVDQU32         256(SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VMOVDQU32         320(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z4
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVNTDQ          Z1, 128(DI)
+	VMOVDQU32         384(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VMOVDQU32         448(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z10
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVNTDQ          Z7, 192(DI)
+
+bf16done2:
+	VCVTUDQ2PS 512(SI), Z0
+	VCVTUDQ2PS 576(SI), Z3
+	VCVTUDQ2PS 640(SI), Z6
+	VCVTUDQ2PS 704(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd3
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVNTDQ   Z1, 256(DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVNTDQ   Z7, 320(DI)
+	JMP        bf16done3
+
+bf16odd3:
+	VMOVDQU32         512(SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VMOVDQU32         576(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z4
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVNTDQ          Z1, 256(DI)
+	VMOVDQU32         640(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VMOVDQU32         704(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z10
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVNTDQ          Z7, 320(DI)
+
+bf16done3:
+	VCVTUDQ2PS 768(SI), Z0
+	VCVTUDQ2PS 832(SI), Z3
+	VCVTUDQ2PS 896(SI), Z6
+	VCVTUDQ2PS 960(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd4
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVNTDQ   Z1, 384(DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVNTDQ   Z7, 448(DI)
+	JMP        bf16done4
+
+bf16odd4:
+	VMOVDQU32         768(SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VMOVDQU32         832(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z4
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVNTDQ          Z1, 384(DI)
+	VMOVDQU32         896(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VMOVDQU32         960(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z10
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVNTDQ          Z7, 448(DI)
+
+bf16done4:
+	ADDQ  $0x00000400, SI
+	ADDQ  $0x00000200, DI
+	SUBQ  $0x00000100, CX
+	CMPQ  CX, $0x00000100
+	JAE   four
+	TESTQ CX, CX
+	JZ    done
+
+	PCALIGN	$32
+single:
+	VCVTUDQ2PS (SI), Z0
+	VCVTUDQ2PS 64(SI), Z3
+	VCVTUDQ2PS 128(SI), Z6
+	VCVTUDQ2PS 192(SI), Z9
+	VPCMPEQW   Z24, Z0, K3
+	VPCMPEQW   Z24, Z3, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z6, K4
+	KORD       K3, K4, K3
+	VPCMPEQW   Z24, Z9, K4
+	KORD       K3, K4, K3
+	KTESTD     K5, K3
+	JNZ        bf16odd5
+	VPSRLD     $0x10, Z0, Z1
+	VPANDD     Z31, Z1, Z1
+	VPADDD     Z30, Z1, Z1
+	VPADDD     Z0, Z1, Z1
+	VPSRLD     $0x10, Z3, Z4
+	VPANDD     Z31, Z4, Z4
+	VPADDD     Z30, Z4, Z4
+	VPADDD     Z3, Z4, Z4
+	VPERMT2W   Z4, Z26, Z1
+	VMOVNTDQ   Z1, (DI)
+	VPSRLD     $0x10, Z6, Z7
+	VPANDD     Z31, Z7, Z7
+	VPADDD     Z30, Z7, Z7
+	VPADDD     Z6, Z7, Z7
+	VPSRLD     $0x10, Z9, Z10
+	VPANDD     Z31, Z10, Z10
+	VPADDD     Z30, Z10, Z10
+	VPADDD     Z9, Z10, Z10
+	VPERMT2W   Z10, Z26, Z7
+	VMOVNTDQ   Z7, 64(DI)
+	JMP        bf16done5
+
+bf16odd5:
+	VMOVDQU32         (SI), Z1
+	VCVTUDQ2PS.RZ_SAE Z1, Z0
+	VCVTTPS2UDQ       Z0, Z2
+	VPCMPUD           $0x04, Z2, Z1, K1
+	VPORD             Z31, Z0, K1, Z0
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VMOVDQU32         64(SI), Z4
+	VCVTUDQ2PS.RZ_SAE Z4, Z3
+	VCVTTPS2UDQ       Z3, Z5
+	VPCMPUD           $0x04, Z5, Z4, K1
+	VPORD             Z31, Z3, K1, Z3
+	VPSRLD            $0x10, Z3, Z4
+	VPANDD            Z31, Z4, Z4
+	VPADDD            Z30, Z4, Z4
+	VPADDD            Z3, Z4, Z4
+	VPERMT2W          Z4, Z26, Z1
+	VMOVNTDQ          Z1, (DI)
+	VMOVDQU32         128(SI), Z7
+	VCVTUDQ2PS.RZ_SAE Z7, Z6
+	VCVTTPS2UDQ       Z6, Z8
+	VPCMPUD           $0x04, Z8, Z7, K1
+	VPORD             Z31, Z6, K1, Z6
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VMOVDQU32         192(SI), Z10
+	VCVTUDQ2PS.RZ_SAE Z10, Z9
+	VCVTTPS2UDQ       Z9, Z11
+	VPCMPUD           $0x04, Z11, Z10, K1
+	VPORD             Z31, Z9, K1, Z9
+	VPSRLD            $0x10, Z9, Z10
+	VPANDD            Z31, Z10, Z10
+	VPADDD            Z30, Z10, Z10
+	VPADDD            Z9, Z10, Z10
+	VPERMT2W          Z10, Z26, Z7
+	VMOVNTDQ          Z7, 64(DI)
+
+bf16done5:
+	ADDQ $0x00000100, SI
+	ADDQ $0x00000080, DI
+	SUBQ $0x00000040, CX
+	JNZ  single
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func i64ToBF16MLDtypesAVX2(dst []byte, src []byte, n int)
 // Requires: AVX, AVX2
 TEXT ·i64ToBF16MLDtypesAVX2(SB), NOSPLIT, $512-56
@@ -17346,6 +21178,360 @@ done:
 	VZEROUPPER
 	RET
 
+// func i64ToBF16MLDtypesAVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·i64ToBF16MLDtypesAVX512NT(SB), NOSPLIT, $0-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
+	MOVL         $0x00008000, AX
+	VPBROADCASTD AX, Z24
+	MOVL         $0x55555555, AX
+	KMOVD        AX, K5
+	TESTQ        CX, CX
+	JZ           done
+	CMPQ         CX, $0x00000080
+	JB           single
+
+	PCALIGN	$32
+four:
+	VMOVDQU64    (SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, (DI)
+	JMP          bf16done
+
+bf16odd:
+	VMOVDQU64        (SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VMOVDQU64        64(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VMOVDQU64        128(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VMOVDQU64        192(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVNTDQ         Z1, (DI)
+
+bf16done:
+	VMOVDQU64    256(SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    320(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    384(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    448(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd2
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, 64(DI)
+	JMP          bf16done2
+
+bf16odd2:
+	VMOVDQU64        256(SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VMOVDQU64        320(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VMOVDQU64        384(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VMOVDQU64        448(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVNTDQ         Z1, 64(DI)
+
+bf16done2:
+	VMOVDQU64    512(SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    576(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    640(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    704(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd3
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, 128(DI)
+	JMP          bf16done3
+
+bf16odd3:
+	VMOVDQU64        512(SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VMOVDQU64        576(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VMOVDQU64        640(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VMOVDQU64        704(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVNTDQ         Z1, 128(DI)
+
+bf16done3:
+	VMOVDQU64    768(SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    832(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    896(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    960(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd4
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, 192(DI)
+	JMP          bf16done4
+
+bf16odd4:
+	VMOVDQU64        768(SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VMOVDQU64        832(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VMOVDQU64        896(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VMOVDQU64        960(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVNTDQ         Z1, 192(DI)
+
+bf16done4:
+	ADDQ  $0x00000400, SI
+	ADDQ  $0x00000100, DI
+	SUBQ  $0x00000080, CX
+	CMPQ  CX, $0x00000080
+	JAE   four
+	TESTQ CX, CX
+	JZ    done
+
+	PCALIGN	$32
+single:
+	VMOVDQU64    (SI), Z1
+	VCVTQQ2PS    Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTQQ2PS    Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTQQ2PS    Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTQQ2PS    Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd5
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, (DI)
+	JMP          bf16done5
+
+bf16odd5:
+	VMOVDQU64        (SI), Z1
+	VCVTQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2QQ       Y0, Z2
+	VPCMPQ           $0x04, Z2, Z1, K1
+	VPORD            Y31, Y0, K1, Y0
+	VMOVDQU64        64(SI), Z4
+	VCVTQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2QQ       Y3, Z5
+	VPCMPQ           $0x04, Z5, Z4, K1
+	VPORD            Y31, Y3, K1, Y3
+	VMOVDQU64        128(SI), Z7
+	VCVTQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2QQ       Y6, Z8
+	VPCMPQ           $0x04, Z8, Z7, K1
+	VPORD            Y31, Y6, K1, Y6
+	VMOVDQU64        192(SI), Z10
+	VCVTQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2QQ       Y9, Z11
+	VPCMPQ           $0x04, Z11, Z10, K1
+	VPORD            Y31, Y9, K1, Y9
+	VINSERTF32X8     $0x01, Y3, Z0, Z0
+	VINSERTF32X8     $0x01, Y9, Z6, Z6
+	VPSRLD           $0x10, Z0, Z1
+	VPANDD           Z31, Z1, Z1
+	VPADDD           Z30, Z1, Z1
+	VPADDD           Z0, Z1, Z1
+	VPSRLD           $0x10, Z6, Z7
+	VPANDD           Z31, Z7, Z7
+	VPADDD           Z30, Z7, Z7
+	VPADDD           Z6, Z7, Z7
+	VPERMT2W         Z7, Z26, Z1
+	VMOVNTDQ         Z1, (DI)
+
+bf16done5:
+	ADDQ $0x00000100, SI
+	ADDQ $0x00000040, DI
+	SUBQ $0x00000020, CX
+	JNZ  single
+
+done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func u64ToBF16MLDtypesAVX2(dst []byte, src []byte, n int)
 // Requires: AVX, AVX2
 TEXT ·u64ToBF16MLDtypesAVX2(SB), NOSPLIT, $512-56
@@ -19003,6 +23189,360 @@ copypart2:
 
 copied2:
 done:
+	VZEROUPPER
+	RET
+
+// func u64ToBF16MLDtypesAVX512NT(dst []byte, src []byte, n int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·u64ToBF16MLDtypesAVX512NT(SB), NOSPLIT, $0-56
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         n+48(FP), CX
+	MOVL         $0x00000001, AX
+	VPBROADCASTD AX, Z31
+	MOVL         $0x00007fff, AX
+	VPBROADCASTD AX, Z30
+	VMOVDQU64    ·oddWords+0(SB), Z26
+	MOVL         $0x00400000, AX
+	VPBROADCASTD AX, Z25
+	MOVL         $0x00008000, AX
+	VPBROADCASTD AX, Z24
+	MOVL         $0x55555555, AX
+	KMOVD        AX, K5
+	TESTQ        CX, CX
+	JZ           done
+	CMPQ         CX, $0x00000080
+	JB           single
+
+	PCALIGN	$32
+four:
+	VMOVDQU64    (SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, (DI)
+	JMP          bf16done
+
+bf16odd:
+	VMOVDQU64         (SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VMOVDQU64         64(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VMOVDQU64         128(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VMOVDQU64         192(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVNTDQ          Z1, (DI)
+
+bf16done:
+	VMOVDQU64    256(SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    320(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    384(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    448(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd2
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, 64(DI)
+	JMP          bf16done2
+
+bf16odd2:
+	VMOVDQU64         256(SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VMOVDQU64         320(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VMOVDQU64         384(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VMOVDQU64         448(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVNTDQ          Z1, 64(DI)
+
+bf16done2:
+	VMOVDQU64    512(SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    576(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    640(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    704(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd3
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, 128(DI)
+	JMP          bf16done3
+
+bf16odd3:
+	VMOVDQU64         512(SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VMOVDQU64         576(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VMOVDQU64         640(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VMOVDQU64         704(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVNTDQ          Z1, 128(DI)
+
+bf16done3:
+	VMOVDQU64    768(SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    832(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    896(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    960(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd4
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, 192(DI)
+	JMP          bf16done4
+
+bf16odd4:
+	VMOVDQU64         768(SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VMOVDQU64         832(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VMOVDQU64         896(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VMOVDQU64         960(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVNTDQ          Z1, 192(DI)
+
+bf16done4:
+	ADDQ  $0x00000400, SI
+	ADDQ  $0x00000100, DI
+	SUBQ  $0x00000080, CX
+	CMPQ  CX, $0x00000080
+	JAE   four
+	TESTQ CX, CX
+	JZ    done
+
+	PCALIGN	$32
+single:
+	VMOVDQU64    (SI), Z1
+	VCVTUQQ2PS   Z1, Y0
+	VMOVDQU64    64(SI), Z4
+	VCVTUQQ2PS   Z4, Y3
+	VMOVDQU64    128(SI), Z7
+	VCVTUQQ2PS   Z7, Y6
+	VMOVDQU64    192(SI), Z10
+	VCVTUQQ2PS   Z10, Y9
+	VINSERTF32X8 $0x01, Y3, Z0, Z0
+	VINSERTF32X8 $0x01, Y9, Z6, Z6
+	VPCMPEQW     Z24, Z0, K3
+	VPCMPEQW     Z24, Z6, K4
+	KORD         K3, K4, K3
+	KTESTD       K5, K3
+	JNZ          bf16odd5
+	VPSRLD       $0x10, Z0, Z1
+	VPANDD       Z31, Z1, Z1
+	VPADDD       Z30, Z1, Z1
+	VPADDD       Z0, Z1, Z1
+	VPSRLD       $0x10, Z6, Z7
+	VPANDD       Z31, Z7, Z7
+	VPADDD       Z30, Z7, Z7
+	VPADDD       Z6, Z7, Z7
+	VPERMT2W     Z7, Z26, Z1
+	VMOVNTDQ     Z1, (DI)
+	JMP          bf16done5
+
+bf16odd5:
+	VMOVDQU64         (SI), Z1
+	VCVTUQQ2PS.RZ_SAE Z1, Y0
+	VCVTTPS2UQQ       Y0, Z2
+	VPCMPUQ           $0x04, Z2, Z1, K1
+	VPORD             Y31, Y0, K1, Y0
+	VMOVDQU64         64(SI), Z4
+	VCVTUQQ2PS.RZ_SAE Z4, Y3
+	VCVTTPS2UQQ       Y3, Z5
+	VPCMPUQ           $0x04, Z5, Z4, K1
+	VPORD             Y31, Y3, K1, Y3
+	VMOVDQU64         128(SI), Z7
+	VCVTUQQ2PS.RZ_SAE Z7, Y6
+	VCVTTPS2UQQ       Y6, Z8
+	VPCMPUQ           $0x04, Z8, Z7, K1
+	VPORD             Y31, Y6, K1, Y6
+	VMOVDQU64         192(SI), Z10
+	VCVTUQQ2PS.RZ_SAE Z10, Y9
+	VCVTTPS2UQQ       Y9, Z11
+	VPCMPUQ           $0x04, Z11, Z10, K1
+	VPORD             Y31, Y9, K1, Y9
+	VINSERTF32X8      $0x01, Y3, Z0, Z0
+	VINSERTF32X8      $0x01, Y9, Z6, Z6
+	VPSRLD            $0x10, Z0, Z1
+	VPANDD            Z31, Z1, Z1
+	VPADDD            Z30, Z1, Z1
+	VPADDD            Z0, Z1, Z1
+	VPSRLD            $0x10, Z6, Z7
+	VPANDD            Z31, Z7, Z7
+	VPADDD            Z30, Z7, Z7
+	VPADDD            Z6, Z7, Z7
+	VPERMT2W          Z7, Z26, Z1
+	VMOVNTDQ          Z1, (DI)
+
+bf16done5:
+	ADDQ $0x00000100, SI
+	ADDQ $0x00000040, DI
+	SUBQ $0x00000020, CX
+	JNZ  single
+
+done:
+	SFENCE
 	VZEROUPPER
 	RET
 

@@ -8,8 +8,9 @@ import (
 
 // largeKernel, when an architecture's init sets it, returns a kernel for the pair on path p meant
 // for conversions of at least largeMinBytes, see streams (non-temporal stores, which bypass the
-// caches as the runtime's memmove does from 1 MiB on), or nil to keep the ordinary kernel.
-var largeKernel func(p Path, from, to element.Type) loopFunc
+// caches as the runtime's memmove does from 1 MiB on), or nil to keep the ordinary kernel: under
+// OpenVINO's rules for v < 0, else under the rule variant v (a rule set's own loop).
+var largeKernel func(p Path, v int, from, to element.Type) loopFunc
 
 // largeMinBytes, when not zero, is the size (bytes read plus bytes written) from which Convert
 // asks largeKernel; tests set it. When zero, largeMin reads half the last-level cache from sysfs

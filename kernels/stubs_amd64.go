@@ -3304,6 +3304,24 @@ func f64ToF16ONNXAVX2(dst, src []byte, n int)
 //go:noescape
 func f64ToF16ONNXAVX512(dst, src []byte, n int)
 
+// f64ToF16ONNXAVX512NT converts n elements of the pair f64 → f16 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(f32RoundOdd(src[i]))
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+//go:noescape
+func f64ToF16ONNXAVX512NT(dst, src []byte, n int)
+
 // f64ToBF16ONNXAVX2 converts n elements of the pair f64 → bf16 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -3343,6 +3361,28 @@ func f64ToBF16ONNXAVX2(dst, src []byte, n int)
 //go:noescape
 func f64ToBF16ONNXAVX512(dst, src []byte, n int)
 
+// f64ToBF16ONNXAVX512NT converts n elements of the pair f64 → bf16 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(src[i]))
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+// A block first converts to float32 rounded to nearest even; only a block where one of those
+// float32 is a midpoint of bfloat16 (low half 0x8000), where two roundings to nearest may differ
+// from one, is converted again through float32 rounded to odd.
+//
+//go:noescape
+func f64ToBF16ONNXAVX512NT(dst, src []byte, n int)
+
 // i32ToF16ONNXAVX2 converts n elements of the pair i32 → f16 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -3377,6 +3417,24 @@ func i32ToF16ONNXAVX2(dst, src []byte, n int)
 //
 //go:noescape
 func i32ToF16ONNXAVX512(dst, src []byte, n int)
+
+// i32ToF16ONNXAVX512NT converts n elements of the pair i32 → f16 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i])) // |x| ≥ 2^24 overflows either way
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+//go:noescape
+func i32ToF16ONNXAVX512NT(dst, src []byte, n int)
 
 // i32ToBF16ONNXAVX2 converts n elements of the pair i32 → bf16 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
@@ -3417,6 +3475,28 @@ func i32ToBF16ONNXAVX2(dst, src []byte, n int)
 //go:noescape
 func i32ToBF16ONNXAVX512(dst, src []byte, n int)
 
+// i32ToBF16ONNXAVX512NT converts n elements of the pair i32 → bf16 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+// A block first converts to float32 rounded to nearest even; only a block where one of those
+// float32 is a midpoint of bfloat16 (low half 0x8000), where two roundings to nearest may differ
+// from one, is converted again through float32 rounded to odd.
+//
+//go:noescape
+func i32ToBF16ONNXAVX512NT(dst, src []byte, n int)
+
 // u32ToBF16ONNXAVX2 converts n elements of the pair u32 → bf16 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -3456,6 +3536,28 @@ func u32ToBF16ONNXAVX2(dst, src []byte, n int)
 //go:noescape
 func u32ToBF16ONNXAVX512(dst, src []byte, n int)
 
+// u32ToBF16ONNXAVX512NT converts n elements of the pair u32 → bf16 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+// A block first converts to float32 rounded to nearest even; only a block where one of those
+// float32 is a midpoint of bfloat16 (low half 0x8000), where two roundings to nearest may differ
+// from one, is converted again through float32 rounded to odd.
+//
+//go:noescape
+func u32ToBF16ONNXAVX512NT(dst, src []byte, n int)
+
 // i64ToBF16ONNXAVX2 converts n elements of the pair i64 → bf16 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -3489,6 +3591,28 @@ func i64ToBF16ONNXAVX2(dst, src []byte, n int)
 //
 //go:noescape
 func i64ToBF16ONNXAVX512(dst, src []byte, n int)
+
+// i64ToBF16ONNXAVX512NT converts n elements of the pair i64 → bf16 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOddI64(src[i]))
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+// A block first converts to float32 rounded to nearest even; only a block where one of those
+// float32 is a midpoint of bfloat16 (low half 0x8000), where two roundings to nearest may differ
+// from one, is converted again through float32 rounded to odd.
+//
+//go:noescape
+func i64ToBF16ONNXAVX512NT(dst, src []byte, n int)
 
 // u64ToBF16ONNXAVX2 converts n elements of the pair u64 → bf16 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
@@ -3524,6 +3648,28 @@ func u64ToBF16ONNXAVX2(dst, src []byte, n int)
 //go:noescape
 func u64ToBF16ONNXAVX512(dst, src []byte, n int)
 
+// u64ToBF16ONNXAVX512NT converts n elements of the pair u64 → bf16 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOddU64(src[i]))
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+// A block first converts to float32 rounded to nearest even; only a block where one of those
+// float32 is a midpoint of bfloat16 (low half 0x8000), where two roundings to nearest may differ
+// from one, is converted again through float32 rounded to odd.
+//
+//go:noescape
+func u64ToBF16ONNXAVX512NT(dst, src []byte, n int)
+
 // f64ToF16MLDtypesAVX2 converts n elements of the pair f64 → f16 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -3553,6 +3699,24 @@ func f64ToF16MLDtypesAVX2(dst, src []byte, n int)
 //
 //go:noescape
 func f64ToF16MLDtypesAVX512(dst, src []byte, n int)
+
+// f64ToF16MLDtypesAVX512NT converts n elements of the pair f64 → f16 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(f32RoundOdd(src[i]))
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+//go:noescape
+func f64ToF16MLDtypesAVX512NT(dst, src []byte, n int)
 
 // f64ToBF16MLDtypesAVX2 converts n elements of the pair f64 → bf16 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
@@ -3593,6 +3757,28 @@ func f64ToBF16MLDtypesAVX2(dst, src []byte, n int)
 //go:noescape
 func f64ToBF16MLDtypesAVX512(dst, src []byte, n int)
 
+// f64ToBF16MLDtypesAVX512NT converts n elements of the pair f64 → bf16 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(src[i]))
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+// A block first converts to float32 rounded to nearest even; only a block where one of those
+// float32 is a midpoint of bfloat16 (low half 0x8000), where two roundings to nearest may differ
+// from one, is converted again through float32 rounded to odd.
+//
+//go:noescape
+func f64ToBF16MLDtypesAVX512NT(dst, src []byte, n int)
+
 // i32ToF16MLDtypesAVX2 converts n elements of the pair i32 → f16 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -3627,6 +3813,24 @@ func i32ToF16MLDtypesAVX2(dst, src []byte, n int)
 //
 //go:noescape
 func i32ToF16MLDtypesAVX512(dst, src []byte, n int)
+
+// i32ToF16MLDtypesAVX512NT converts n elements of the pair i32 → f16 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = F16FromF32(float32(src[i])) // |x| ≥ 2^24 overflows either way
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+//go:noescape
+func i32ToF16MLDtypesAVX512NT(dst, src []byte, n int)
 
 // i32ToBF16MLDtypesAVX2 converts n elements of the pair i32 → bf16 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
@@ -3667,6 +3871,28 @@ func i32ToBF16MLDtypesAVX2(dst, src []byte, n int)
 //go:noescape
 func i32ToBF16MLDtypesAVX512(dst, src []byte, n int)
 
+// i32ToBF16MLDtypesAVX512NT converts n elements of the pair i32 → bf16 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+// A block first converts to float32 rounded to nearest even; only a block where one of those
+// float32 is a midpoint of bfloat16 (low half 0x8000), where two roundings to nearest may differ
+// from one, is converted again through float32 rounded to odd.
+//
+//go:noescape
+func i32ToBF16MLDtypesAVX512NT(dst, src []byte, n int)
+
 // u32ToBF16MLDtypesAVX2 converts n elements of the pair u32 → bf16 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -3706,6 +3932,28 @@ func u32ToBF16MLDtypesAVX2(dst, src []byte, n int)
 //go:noescape
 func u32ToBF16MLDtypesAVX512(dst, src []byte, n int)
 
+// u32ToBF16MLDtypesAVX512NT converts n elements of the pair u32 → bf16 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+// A block first converts to float32 rounded to nearest even; only a block where one of those
+// float32 is a midpoint of bfloat16 (low half 0x8000), where two roundings to nearest may differ
+// from one, is converted again through float32 rounded to odd.
+//
+//go:noescape
+func u32ToBF16MLDtypesAVX512NT(dst, src []byte, n int)
+
 // i64ToBF16MLDtypesAVX2 converts n elements of the pair i64 → bf16 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -3740,6 +3988,28 @@ func i64ToBF16MLDtypesAVX2(dst, src []byte, n int)
 //go:noescape
 func i64ToBF16MLDtypesAVX512(dst, src []byte, n int)
 
+// i64ToBF16MLDtypesAVX512NT converts n elements of the pair i64 → bf16 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOddI64(src[i]))
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+// A block first converts to float32 rounded to nearest even; only a block where one of those
+// float32 is a midpoint of bfloat16 (low half 0x8000), where two roundings to nearest may differ
+// from one, is converted again through float32 rounded to odd.
+//
+//go:noescape
+func i64ToBF16MLDtypesAVX512NT(dst, src []byte, n int)
+
 // u64ToBF16MLDtypesAVX2 converts n elements of the pair u64 → bf16 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -3773,6 +4043,28 @@ func u64ToBF16MLDtypesAVX2(dst, src []byte, n int)
 //
 //go:noescape
 func u64ToBF16MLDtypesAVX512(dst, src []byte, n int)
+
+// u64ToBF16MLDtypesAVX512NT converts n elements of the pair u64 → bf16 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = BF16FromF32(f32RoundOddU64(src[i]))
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts to float32 truncating (embedded round-toward-zero), converts back, and sets the last
+// bit where the two differ: the source rounded to odd; then VCVTPS2PH, or for bfloat16 the
+// rounding to nearest even on the float32 bits with NaN quieted (BF16FromF32). An int32 to
+// binary16 needs no rounding to odd: the float32 of an int32 is exact up to 2^24, beyond which
+// binary16 overflows.
+//
+// A block first converts to float32 rounded to nearest even; only a block where one of those
+// float32 is a midpoint of bfloat16 (low half 0x8000), where two roundings to nearest may differ
+// from one, is converted again through float32 rounded to odd.
+//
+//go:noescape
+func u64ToBF16MLDtypesAVX512NT(dst, src []byte, n int)
 
 // f32ToF8e8m0ONNXAVX2 converts n elements of the pair f32 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
@@ -4588,149 +4880,163 @@ func avx512BF16Kernels() []kernelSpec {
 // avx2RuleKernels lists the AVX2 kernels of the rows of ruleRegistry with their rules and pairs.
 func avx2RuleKernels() []ruleKernelSpec {
 	return []ruleKernelSpec{
-		{AVX2, Rules{Set: ONNX}, element.F32, element.F8E4M3, f32ToF8e4m3ONNXAVX2},
-		{AVX2, Rules{Set: ONNX}, element.F32, element.F8E5M2, f32ToF8e5m2ONNXAVX2},
-		{AVX2, Rules{Set: ONNX}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzONNXAVX2},
-		{AVX2, Rules{Set: ONNX}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzONNXAVX2},
-		{AVX2, Rules{Set: ONNX}, element.F16, element.F8E4M3, f16ToF8e4m3ONNXAVX2},
-		{AVX2, Rules{Set: ONNX}, element.F16, element.F8E5M2, f16ToF8e5m2ONNXAVX2},
-		{AVX2, Rules{Set: ONNX}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzONNXAVX2},
-		{AVX2, Rules{Set: ONNX}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzONNXAVX2},
-		{AVX2, Rules{Set: ONNX}, element.BF16, element.F8E4M3, bf16ToF8e4m3ONNXAVX2},
-		{AVX2, Rules{Set: ONNX}, element.BF16, element.F8E5M2, bf16ToF8e5m2ONNXAVX2},
-		{AVX2, Rules{Set: ONNX}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzONNXAVX2},
-		{AVX2, Rules{Set: ONNX}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzONNXAVX2},
-		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3, f32ToF8e4m3ONNXNoSatAVX2},
-		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2, f32ToF8e5m2ONNXNoSatAVX2},
-		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzONNXNoSatAVX2},
-		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzONNXNoSatAVX2},
-		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2, f16ToF8e5m2ONNXNoSatAVX2},
-		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzONNXNoSatAVX2},
-		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzONNXNoSatAVX2},
-		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E4M3, bf16ToF8e4m3ONNXNoSatAVX2},
-		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E5M2, bf16ToF8e5m2ONNXNoSatAVX2},
-		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzONNXNoSatAVX2},
-		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzONNXNoSatAVX2},
-		{AVX2, Rules{Set: MLDtypes}, element.F32, element.F8E4M3, f32ToF8e4m3MLDtypesAVX2},
-		{AVX2, Rules{Set: MLDtypes}, element.F32, element.F8E5M2, f32ToF8e5m2MLDtypesAVX2},
-		{AVX2, Rules{Set: MLDtypes}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzMLDtypesAVX2},
-		{AVX2, Rules{Set: MLDtypes}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzMLDtypesAVX2},
-		{AVX2, Rules{Set: MLDtypes}, element.F16, element.F8E5M2, f16ToF8e5m2MLDtypesAVX2},
-		{AVX2, Rules{Set: MLDtypes}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzMLDtypesAVX2},
-		{AVX2, Rules{Set: MLDtypes}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzMLDtypesAVX2},
-		{AVX2, Rules{Set: MLDtypes}, element.BF16, element.F8E4M3, bf16ToF8e4m3MLDtypesAVX2},
-		{AVX2, Rules{Set: MLDtypes}, element.BF16, element.F8E5M2, bf16ToF8e5m2MLDtypesAVX2},
-		{AVX2, Rules{Set: MLDtypes}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzMLDtypesAVX2},
-		{AVX2, Rules{Set: MLDtypes}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzMLDtypesAVX2},
-		{AVX2, Rules{Set: ONNX}, element.F64, element.F16, f64ToF16ONNXAVX2},
-		{AVX2, Rules{Set: ONNX}, element.F64, element.BF16, f64ToBF16ONNXAVX2},
-		{AVX2, Rules{Set: ONNX}, element.I32, element.F16, i32ToF16ONNXAVX2},
-		{AVX2, Rules{Set: ONNX}, element.I32, element.BF16, i32ToBF16ONNXAVX2},
-		{AVX2, Rules{Set: ONNX}, element.U32, element.BF16, u32ToBF16ONNXAVX2},
-		{AVX2, Rules{Set: ONNX}, element.I64, element.BF16, i64ToBF16ONNXAVX2},
-		{AVX2, Rules{Set: ONNX}, element.U64, element.BF16, u64ToBF16ONNXAVX2},
-		{AVX2, Rules{Set: MLDtypes}, element.F64, element.F16, f64ToF16MLDtypesAVX2},
-		{AVX2, Rules{Set: MLDtypes}, element.F64, element.BF16, f64ToBF16MLDtypesAVX2},
-		{AVX2, Rules{Set: MLDtypes}, element.I32, element.F16, i32ToF16MLDtypesAVX2},
-		{AVX2, Rules{Set: MLDtypes}, element.I32, element.BF16, i32ToBF16MLDtypesAVX2},
-		{AVX2, Rules{Set: MLDtypes}, element.U32, element.BF16, u32ToBF16MLDtypesAVX2},
-		{AVX2, Rules{Set: MLDtypes}, element.I64, element.BF16, i64ToBF16MLDtypesAVX2},
-		{AVX2, Rules{Set: MLDtypes}, element.U64, element.BF16, u64ToBF16MLDtypesAVX2},
-		{AVX2, Rules{Set: ONNX}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXAVX2},
-		{AVX2, Rules{Set: ONNX}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXAVX2},
-		{AVX2, Rules{Set: ONNX}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXAVX2},
-		{AVX2, Rules{Set: ONNX, E8M0Round: RoundDown}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXDownAVX2},
-		{AVX2, Rules{Set: ONNX, E8M0Round: RoundDown}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXDownAVX2},
-		{AVX2, Rules{Set: ONNX, E8M0Round: RoundDown}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXDownAVX2},
-		{AVX2, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNearestAVX2},
-		{AVX2, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNearestAVX2},
-		{AVX2, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNearestAVX2},
-		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatAVX2},
-		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatAVX2},
-		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatAVX2},
-		{AVX2, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatDownAVX2},
-		{AVX2, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatDownAVX2},
-		{AVX2, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatDownAVX2},
-		{AVX2, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatNearestAVX2},
-		{AVX2, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatNearestAVX2},
-		{AVX2, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatNearestAVX2},
-		{AVX2, Rules{Set: MLDtypes}, element.F32, element.F8E8M0, f32ToF8e8m0MLDtypesAVX2},
-		{AVX2, Rules{Set: MLDtypes}, element.F16, element.F8E8M0, f16ToF8e8m0MLDtypesAVX2},
-		{AVX2, Rules{Set: MLDtypes}, element.BF16, element.F8E8M0, bf16ToF8e8m0MLDtypesAVX2},
+		{AVX2, Rules{Set: ONNX}, element.F32, element.F8E4M3, f32ToF8e4m3ONNXAVX2, false},
+		{AVX2, Rules{Set: ONNX}, element.F32, element.F8E5M2, f32ToF8e5m2ONNXAVX2, false},
+		{AVX2, Rules{Set: ONNX}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzONNXAVX2, false},
+		{AVX2, Rules{Set: ONNX}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzONNXAVX2, false},
+		{AVX2, Rules{Set: ONNX}, element.F16, element.F8E4M3, f16ToF8e4m3ONNXAVX2, false},
+		{AVX2, Rules{Set: ONNX}, element.F16, element.F8E5M2, f16ToF8e5m2ONNXAVX2, false},
+		{AVX2, Rules{Set: ONNX}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzONNXAVX2, false},
+		{AVX2, Rules{Set: ONNX}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzONNXAVX2, false},
+		{AVX2, Rules{Set: ONNX}, element.BF16, element.F8E4M3, bf16ToF8e4m3ONNXAVX2, false},
+		{AVX2, Rules{Set: ONNX}, element.BF16, element.F8E5M2, bf16ToF8e5m2ONNXAVX2, false},
+		{AVX2, Rules{Set: ONNX}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzONNXAVX2, false},
+		{AVX2, Rules{Set: ONNX}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzONNXAVX2, false},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3, f32ToF8e4m3ONNXNoSatAVX2, false},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2, f32ToF8e5m2ONNXNoSatAVX2, false},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzONNXNoSatAVX2, false},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzONNXNoSatAVX2, false},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2, f16ToF8e5m2ONNXNoSatAVX2, false},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzONNXNoSatAVX2, false},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzONNXNoSatAVX2, false},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E4M3, bf16ToF8e4m3ONNXNoSatAVX2, false},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E5M2, bf16ToF8e5m2ONNXNoSatAVX2, false},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzONNXNoSatAVX2, false},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzONNXNoSatAVX2, false},
+		{AVX2, Rules{Set: MLDtypes}, element.F32, element.F8E4M3, f32ToF8e4m3MLDtypesAVX2, false},
+		{AVX2, Rules{Set: MLDtypes}, element.F32, element.F8E5M2, f32ToF8e5m2MLDtypesAVX2, false},
+		{AVX2, Rules{Set: MLDtypes}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzMLDtypesAVX2, false},
+		{AVX2, Rules{Set: MLDtypes}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzMLDtypesAVX2, false},
+		{AVX2, Rules{Set: MLDtypes}, element.F16, element.F8E5M2, f16ToF8e5m2MLDtypesAVX2, false},
+		{AVX2, Rules{Set: MLDtypes}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzMLDtypesAVX2, false},
+		{AVX2, Rules{Set: MLDtypes}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzMLDtypesAVX2, false},
+		{AVX2, Rules{Set: MLDtypes}, element.BF16, element.F8E4M3, bf16ToF8e4m3MLDtypesAVX2, false},
+		{AVX2, Rules{Set: MLDtypes}, element.BF16, element.F8E5M2, bf16ToF8e5m2MLDtypesAVX2, false},
+		{AVX2, Rules{Set: MLDtypes}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzMLDtypesAVX2, false},
+		{AVX2, Rules{Set: MLDtypes}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzMLDtypesAVX2, false},
+		{AVX2, Rules{Set: ONNX}, element.F64, element.F16, f64ToF16ONNXAVX2, false},
+		{AVX2, Rules{Set: ONNX}, element.F64, element.BF16, f64ToBF16ONNXAVX2, false},
+		{AVX2, Rules{Set: ONNX}, element.I32, element.F16, i32ToF16ONNXAVX2, false},
+		{AVX2, Rules{Set: ONNX}, element.I32, element.BF16, i32ToBF16ONNXAVX2, false},
+		{AVX2, Rules{Set: ONNX}, element.U32, element.BF16, u32ToBF16ONNXAVX2, false},
+		{AVX2, Rules{Set: ONNX}, element.I64, element.BF16, i64ToBF16ONNXAVX2, false},
+		{AVX2, Rules{Set: ONNX}, element.U64, element.BF16, u64ToBF16ONNXAVX2, false},
+		{AVX2, Rules{Set: MLDtypes}, element.F64, element.F16, f64ToF16MLDtypesAVX2, false},
+		{AVX2, Rules{Set: MLDtypes}, element.F64, element.BF16, f64ToBF16MLDtypesAVX2, false},
+		{AVX2, Rules{Set: MLDtypes}, element.I32, element.F16, i32ToF16MLDtypesAVX2, false},
+		{AVX2, Rules{Set: MLDtypes}, element.I32, element.BF16, i32ToBF16MLDtypesAVX2, false},
+		{AVX2, Rules{Set: MLDtypes}, element.U32, element.BF16, u32ToBF16MLDtypesAVX2, false},
+		{AVX2, Rules{Set: MLDtypes}, element.I64, element.BF16, i64ToBF16MLDtypesAVX2, false},
+		{AVX2, Rules{Set: MLDtypes}, element.U64, element.BF16, u64ToBF16MLDtypesAVX2, false},
+		{AVX2, Rules{Set: ONNX}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXAVX2, false},
+		{AVX2, Rules{Set: ONNX}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXAVX2, false},
+		{AVX2, Rules{Set: ONNX}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXAVX2, false},
+		{AVX2, Rules{Set: ONNX, E8M0Round: RoundDown}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXDownAVX2, false},
+		{AVX2, Rules{Set: ONNX, E8M0Round: RoundDown}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXDownAVX2, false},
+		{AVX2, Rules{Set: ONNX, E8M0Round: RoundDown}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXDownAVX2, false},
+		{AVX2, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNearestAVX2, false},
+		{AVX2, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNearestAVX2, false},
+		{AVX2, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNearestAVX2, false},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatAVX2, false},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatAVX2, false},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatAVX2, false},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatDownAVX2, false},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatDownAVX2, false},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatDownAVX2, false},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatNearestAVX2, false},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatNearestAVX2, false},
+		{AVX2, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatNearestAVX2, false},
+		{AVX2, Rules{Set: MLDtypes}, element.F32, element.F8E8M0, f32ToF8e8m0MLDtypesAVX2, false},
+		{AVX2, Rules{Set: MLDtypes}, element.F16, element.F8E8M0, f16ToF8e8m0MLDtypesAVX2, false},
+		{AVX2, Rules{Set: MLDtypes}, element.BF16, element.F8E8M0, bf16ToF8e8m0MLDtypesAVX2, false},
 	}
 }
 
 // avx512RuleKernels lists the AVX512 kernels of the rows of ruleRegistry with their rules and pairs.
 func avx512RuleKernels() []ruleKernelSpec {
 	return []ruleKernelSpec{
-		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E4M3, f32ToF8e4m3ONNXAVX512},
-		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E5M2, f32ToF8e5m2ONNXAVX512},
-		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzONNXAVX512},
-		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzONNXAVX512},
-		{AVX512, Rules{Set: ONNX}, element.F16, element.F8E4M3, f16ToF8e4m3ONNXAVX512},
-		{AVX512, Rules{Set: ONNX}, element.F16, element.F8E5M2, f16ToF8e5m2ONNXAVX512},
-		{AVX512, Rules{Set: ONNX}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzONNXAVX512},
-		{AVX512, Rules{Set: ONNX}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzONNXAVX512},
-		{AVX512, Rules{Set: ONNX}, element.BF16, element.F8E4M3, bf16ToF8e4m3ONNXAVX512},
-		{AVX512, Rules{Set: ONNX}, element.BF16, element.F8E5M2, bf16ToF8e5m2ONNXAVX512},
-		{AVX512, Rules{Set: ONNX}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzONNXAVX512},
-		{AVX512, Rules{Set: ONNX}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzONNXAVX512},
-		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3, f32ToF8e4m3ONNXNoSatAVX512},
-		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2, f32ToF8e5m2ONNXNoSatAVX512},
-		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzONNXNoSatAVX512},
-		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzONNXNoSatAVX512},
-		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2, f16ToF8e5m2ONNXNoSatAVX512},
-		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzONNXNoSatAVX512},
-		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzONNXNoSatAVX512},
-		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E4M3, bf16ToF8e4m3ONNXNoSatAVX512},
-		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E5M2, bf16ToF8e5m2ONNXNoSatAVX512},
-		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzONNXNoSatAVX512},
-		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzONNXNoSatAVX512},
-		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E4M3, f32ToF8e4m3MLDtypesAVX512},
-		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E5M2, f32ToF8e5m2MLDtypesAVX512},
-		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzMLDtypesAVX512},
-		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzMLDtypesAVX512},
-		{AVX512, Rules{Set: MLDtypes}, element.F16, element.F8E5M2, f16ToF8e5m2MLDtypesAVX512},
-		{AVX512, Rules{Set: MLDtypes}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzMLDtypesAVX512},
-		{AVX512, Rules{Set: MLDtypes}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzMLDtypesAVX512},
-		{AVX512, Rules{Set: MLDtypes}, element.BF16, element.F8E4M3, bf16ToF8e4m3MLDtypesAVX512},
-		{AVX512, Rules{Set: MLDtypes}, element.BF16, element.F8E5M2, bf16ToF8e5m2MLDtypesAVX512},
-		{AVX512, Rules{Set: MLDtypes}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzMLDtypesAVX512},
-		{AVX512, Rules{Set: MLDtypes}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzMLDtypesAVX512},
-		{AVX512, Rules{Set: ONNX}, element.F64, element.F16, f64ToF16ONNXAVX512},
-		{AVX512, Rules{Set: ONNX}, element.F64, element.BF16, f64ToBF16ONNXAVX512},
-		{AVX512, Rules{Set: ONNX}, element.I32, element.F16, i32ToF16ONNXAVX512},
-		{AVX512, Rules{Set: ONNX}, element.I32, element.BF16, i32ToBF16ONNXAVX512},
-		{AVX512, Rules{Set: ONNX}, element.U32, element.BF16, u32ToBF16ONNXAVX512},
-		{AVX512, Rules{Set: ONNX}, element.I64, element.BF16, i64ToBF16ONNXAVX512},
-		{AVX512, Rules{Set: ONNX}, element.U64, element.BF16, u64ToBF16ONNXAVX512},
-		{AVX512, Rules{Set: MLDtypes}, element.F64, element.F16, f64ToF16MLDtypesAVX512},
-		{AVX512, Rules{Set: MLDtypes}, element.F64, element.BF16, f64ToBF16MLDtypesAVX512},
-		{AVX512, Rules{Set: MLDtypes}, element.I32, element.F16, i32ToF16MLDtypesAVX512},
-		{AVX512, Rules{Set: MLDtypes}, element.I32, element.BF16, i32ToBF16MLDtypesAVX512},
-		{AVX512, Rules{Set: MLDtypes}, element.U32, element.BF16, u32ToBF16MLDtypesAVX512},
-		{AVX512, Rules{Set: MLDtypes}, element.I64, element.BF16, i64ToBF16MLDtypesAVX512},
-		{AVX512, Rules{Set: MLDtypes}, element.U64, element.BF16, u64ToBF16MLDtypesAVX512},
-		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXAVX512},
-		{AVX512, Rules{Set: ONNX}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXAVX512},
-		{AVX512, Rules{Set: ONNX}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXAVX512},
-		{AVX512, Rules{Set: ONNX, E8M0Round: RoundDown}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXDownAVX512},
-		{AVX512, Rules{Set: ONNX, E8M0Round: RoundDown}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXDownAVX512},
-		{AVX512, Rules{Set: ONNX, E8M0Round: RoundDown}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXDownAVX512},
-		{AVX512, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNearestAVX512},
-		{AVX512, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNearestAVX512},
-		{AVX512, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNearestAVX512},
-		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatAVX512},
-		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatAVX512},
-		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatAVX512},
-		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatDownAVX512},
-		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatDownAVX512},
-		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatDownAVX512},
-		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatNearestAVX512},
-		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatNearestAVX512},
-		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatNearestAVX512},
-		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E8M0, f32ToF8e8m0MLDtypesAVX512},
-		{AVX512, Rules{Set: MLDtypes}, element.F16, element.F8E8M0, f16ToF8e8m0MLDtypesAVX512},
-		{AVX512, Rules{Set: MLDtypes}, element.BF16, element.F8E8M0, bf16ToF8e8m0MLDtypesAVX512},
+		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E4M3, f32ToF8e4m3ONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E5M2, f32ToF8e5m2ONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.F16, element.F8E4M3, f16ToF8e4m3ONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.F16, element.F8E5M2, f16ToF8e5m2ONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.BF16, element.F8E4M3, bf16ToF8e4m3ONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.BF16, element.F8E5M2, bf16ToF8e5m2ONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3, f32ToF8e4m3ONNXNoSatAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2, f32ToF8e5m2ONNXNoSatAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzONNXNoSatAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzONNXNoSatAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2, f16ToF8e5m2ONNXNoSatAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzONNXNoSatAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzONNXNoSatAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E4M3, bf16ToF8e4m3ONNXNoSatAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E5M2, bf16ToF8e5m2ONNXNoSatAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzONNXNoSatAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzONNXNoSatAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E4M3, f32ToF8e4m3MLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E5M2, f32ToF8e5m2MLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzMLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzMLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.F16, element.F8E5M2, f16ToF8e5m2MLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzMLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzMLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.BF16, element.F8E4M3, bf16ToF8e4m3MLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.BF16, element.F8E5M2, bf16ToF8e5m2MLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzMLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzMLDtypesAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.F64, element.F16, f64ToF16ONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.F64, element.F16, f64ToF16ONNXAVX512NT, true},
+		{AVX512, Rules{Set: ONNX}, element.F64, element.BF16, f64ToBF16ONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.F64, element.BF16, f64ToBF16ONNXAVX512NT, true},
+		{AVX512, Rules{Set: ONNX}, element.I32, element.F16, i32ToF16ONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.I32, element.F16, i32ToF16ONNXAVX512NT, true},
+		{AVX512, Rules{Set: ONNX}, element.I32, element.BF16, i32ToBF16ONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.I32, element.BF16, i32ToBF16ONNXAVX512NT, true},
+		{AVX512, Rules{Set: ONNX}, element.U32, element.BF16, u32ToBF16ONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.U32, element.BF16, u32ToBF16ONNXAVX512NT, true},
+		{AVX512, Rules{Set: ONNX}, element.I64, element.BF16, i64ToBF16ONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.I64, element.BF16, i64ToBF16ONNXAVX512NT, true},
+		{AVX512, Rules{Set: ONNX}, element.U64, element.BF16, u64ToBF16ONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.U64, element.BF16, u64ToBF16ONNXAVX512NT, true},
+		{AVX512, Rules{Set: MLDtypes}, element.F64, element.F16, f64ToF16MLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.F64, element.F16, f64ToF16MLDtypesAVX512NT, true},
+		{AVX512, Rules{Set: MLDtypes}, element.F64, element.BF16, f64ToBF16MLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.F64, element.BF16, f64ToBF16MLDtypesAVX512NT, true},
+		{AVX512, Rules{Set: MLDtypes}, element.I32, element.F16, i32ToF16MLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.I32, element.F16, i32ToF16MLDtypesAVX512NT, true},
+		{AVX512, Rules{Set: MLDtypes}, element.I32, element.BF16, i32ToBF16MLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.I32, element.BF16, i32ToBF16MLDtypesAVX512NT, true},
+		{AVX512, Rules{Set: MLDtypes}, element.U32, element.BF16, u32ToBF16MLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.U32, element.BF16, u32ToBF16MLDtypesAVX512NT, true},
+		{AVX512, Rules{Set: MLDtypes}, element.I64, element.BF16, i64ToBF16MLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.I64, element.BF16, i64ToBF16MLDtypesAVX512NT, true},
+		{AVX512, Rules{Set: MLDtypes}, element.U64, element.BF16, u64ToBF16MLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.U64, element.BF16, u64ToBF16MLDtypesAVX512NT, true},
+		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX, E8M0Round: RoundDown}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXDownAVX512, false},
+		{AVX512, Rules{Set: ONNX, E8M0Round: RoundDown}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXDownAVX512, false},
+		{AVX512, Rules{Set: ONNX, E8M0Round: RoundDown}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXDownAVX512, false},
+		{AVX512, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNearestAVX512, false},
+		{AVX512, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNearestAVX512, false},
+		{AVX512, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNearestAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatDownAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatDownAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatDownAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatNearestAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatNearestAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatNearestAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E8M0, f32ToF8e8m0MLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.F16, element.F8E8M0, f16ToF8e8m0MLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.BF16, element.F8E8M0, bf16ToF8e8m0MLDtypesAVX512, false},
 	}
 }

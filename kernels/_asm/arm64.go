@@ -117,7 +117,7 @@ func writeArm64(dir, path string, rows, ruleRows []row) error {
 	b.WriteString("\n// arm64RuleKernels lists the NEON kernels of the rows of ruleRegistry with their rules and pairs.\nfunc arm64RuleKernels() []ruleKernelSpec {\n\treturn []ruleKernelSpec{\n")
 	for _, r := range ruleRows {
 		if r.has("NEON") {
-			fmt.Fprintf(&b, "\t\t{NEON, %s, element.%s, element.%s, %s},\n", r.rulesLit, r.from, r.to, pairName(r.from, r.to, r.rules+"NEON"))
+			fmt.Fprintf(&b, "\t\t{NEON, %s, element.%s, element.%s, %s, false},\n", r.rulesLit, r.from, r.to, pairName(r.from, r.to, r.rules+"NEON"))
 		}
 	}
 	b.WriteString("\t}\n}\n")

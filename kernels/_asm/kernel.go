@@ -179,7 +179,7 @@ func writeGo(path string, rows map[[2]string]row, ruleRows map[[3]string]row) er
 		for _, k := range kernels {
 			if k.isa.path == path && k.rules != "" {
 				r, _ := k.row(k.pairs()[0], rows, ruleRows)
-				fmt.Fprintf(&b, "\t\t{%s, %s, element.%s, element.%s, %s},\n", path, r.rulesLit, k.from, k.to, k.name)
+				fmt.Fprintf(&b, "\t\t{%s, %s, element.%s, element.%s, %s, %t},\n", path, r.rulesLit, k.from, k.to, k.name, k.nt)
 			}
 		}
 		b.WriteString("\t}\n}\n")

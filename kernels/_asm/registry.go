@@ -68,11 +68,7 @@ func readRegistry(path string) ([]row, error) {
 		case "to":
 			r.to, err = readElement(v)
 		case "nt":
-			bl, ok := v.(*ast.BasicLit)
-			if !ok {
-				return fmt.Errorf("not a literal")
-			}
-			r.nt, err = strconv.Atoi(bl.Value)
+			r.nt, err = readInt(v)
 		case "doc":
 			r.doc, err = readString(v)
 		default:
@@ -137,6 +133,15 @@ func readRows[R any](path, varName string, field func(r *R, key string, v ast.Ex
 		rows = append(rows, r)
 	}
 	return rows, nil
+}
+
+// readInt reads an integer literal.
+func readInt(v ast.Expr) (int, error) {
+	bl, ok := v.(*ast.BasicLit)
+	if !ok || bl.Kind != token.INT {
+		return 0, fmt.Errorf("not an integer literal")
+	}
+	return strconv.Atoi(bl.Value)
 }
 
 // readElement reads an element constant, element.Name, and returns its name.
@@ -249,6 +254,8 @@ func readRuleRegistry(path string) ([]row, error) {
 			r.to, err = readElement(v)
 		case "openvino":
 			r.openvino = isIdent(v, "true")
+		case "nt":
+			r.nt, err = readInt(v)
 		case "doc":
 			r.doc, err = readString(v)
 		default:

@@ -631,7 +631,16 @@ func wideKernels(r row) {
 	}
 	add(&kernel{name: pairName(r.from, r.to, r.rules+"AVX512"), isa: avx512, from: r.from, to: r.to, rules: r.rules,
 		doc:  doc,
-		body: func() { wideTo16AVX512(r.from, r.to) }})
+		body: func() { wideTo16AVX512(r.from, r.to, false) }})
+	if r.nt == 0 {
+		return
+	}
+	if v := 64 / bytesOf(r.from) * 4; r.nt != v {
+		fatal(fmt.Errorf("ruleRegistry row %s → %s under %s: non-temporal block %d, but its AVX-512 block is %d elements", r.from, r.to, r.rulesLit, r.nt, v))
+	}
+	add(&kernel{name: pairName(r.from, r.to, r.rules+"AVX512NT"), isa: avx512, from: r.from, to: r.to, rules: r.rules,
+		nt: true, noFrame: true, doc: doc,
+		body: func() { wideTo16AVX512(r.from, r.to, true) }})
 }
 
 // wideDoc says how the kernels of wideKernels compute their loop.
@@ -647,8 +656,20 @@ const wideTieDoc = "A block first converts to float32 rounded to nearest even; o
 	"again through float32 rounded to odd."
 
 // wideTo16AVX512 is the body of wideKernels' kernels: four vectors of the source a block (32
-// elements of a 64-bit source, 64 of a 32-bit one).
-func wideTo16AVX512(from, to string) {
+// elements of a 64-bit source, 64 of a 32-bit one). With nt it is the non-temporal variant:
+// every store a VMOVNTDQ, the loop loopNT's (whole blocks, an SFENCE at the end).
+func wideTo16AVX512(from, to string, nt bool) {
+	// store writes v to m: VMOVDQU64 for a Z register, VMOVDQU for a Y one, or VMOVNTDQ.
+	store := func(v VecPhysical, m Mem) {
+		switch {
+		case nt:
+			VMOVNTDQ(v, m)
+		case v.Size() == 64:
+			VMOVDQU64(v, m)
+		default:
+			VMOVDQU(v, m)
+		}
+	}
 	wide := bytesOf(from) == 8
 	lanes := 16
 	if wide {
@@ -739,7 +760,7 @@ func wideTo16AVX512(from, to string) {
 		// word, kept by K5) finds. Such a block (exact ties among them) is converted again
 		// through float32 rounded to odd.
 		bf16TieConsts()
-		loop(avx512, func(i, o int) {
+		b := func(i, o int) {
 			odd, done := label("bf16odd"), label("bf16done")
 			for k := range 4 {
 				f := half(zs[3*k])
@@ -759,7 +780,7 @@ func wideTo16AVX512(from, to string) {
 			round(Z0, Z1)
 			round(Z6, Z7)
 			VPERMT2W(Z7, Z26, Z1)
-			VMOVDQU64(Z1, dst(o))
+			store(Z1, dst(o))
 			JMP(LabelRef(done))
 			Label(odd)
 			for k := range 4 {
@@ -770,9 +791,14 @@ func wideTo16AVX512(from, to string) {
 			round(Z0, Z1)
 			round(Z6, Z7)
 			VPERMT2W(Z7, Z26, Z1)
-			VMOVDQU64(Z1, dst(o))
+			store(Z1, dst(o))
 			Label(done)
-		}, block{32, 32 * 8, 64})
+		}
+		if nt {
+			loopNT(b, block{32, 32 * 8, 64})
+		} else {
+			loop(avx512, b, block{32, 32 * 8, 64})
+		}
 		return
 	}
 	body := func(i, o int) {
@@ -782,7 +808,12 @@ func wideTo16AVX512(from, to string) {
 			y, t := sized(f), sized(x)
 			out := dst(o + k*lanes*2)
 			if to == "F16" {
-				VCVTPS2PH(U8(0), y, out)
+				if nt {
+					VCVTPS2PH(U8(0), y, half(t))
+					store(half(t), out)
+				} else {
+					VCVTPS2PH(U8(0), y, out)
+				}
 				continue
 			}
 			// The high halves of two vectors are packed by one VPERMT2W (oddWords) and stored
@@ -793,17 +824,18 @@ func wideTo16AVX512(from, to string) {
 			}
 			first := sized(zs[3*(k-1)+1])
 			VPERMT2W(t, sized(Z26), first)
-			if wide {
-				VMOVDQU(first, dst(o+(k-1)*lanes*2))
-			} else {
-				VMOVDQU64(first, dst(o+(k-1)*lanes*2))
-			}
+			store(first, dst(o+(k-1)*lanes*2))
 		}
 	}
 	if !wide && to == "BF16" {
-		body = nearestBF16AVX512(from, body, round)
+		body = nearestBF16AVX512(from, body, round, store)
 	}
-	loop(avx512, body, block{4 * lanes, 4 * lanes * bytesOf(from), 4 * lanes * 2})
+	bl := block{4 * lanes, 4 * lanes * bytesOf(from), 4 * lanes * 2}
+	if nt {
+		loopNT(body, bl)
+	} else {
+		loop(avx512, body, bl)
+	}
 }
 
 // bf16TieConsts loads the constants of bf16Ties: Z24 = 0x8000 in each dword's low word, K5 =
@@ -830,8 +862,8 @@ func bf16Ties(tie string, vs ...VecPhysical) {
 // wideTo16AVX512: the 64 elements converted to float32 rounded to nearest even (VCVTDQ2PS,
 // VCVTUDQ2PS), which gives the one rounding's bfloat16 unless a float32 lands on a bfloat16
 // midpoint (low half 0x8000, found by a word compare with Z24 kept by K5); a block holding one
-// (exact ties among them) takes exact, the rounding to odd. round is wideTo16AVX512's.
-func nearestBF16AVX512(from string, exact body, round func(y, t VecPhysical)) body {
+// (exact ties among them) takes exact, the rounding to odd. round and store are wideTo16AVX512's.
+func nearestBF16AVX512(from string, exact body, round func(y, t VecPhysical), store func(v VecPhysical, m Mem)) body {
 	bf16TieConsts()
 	return func(i, o int) {
 		odd, done := label("bf16odd"), label("bf16done")
@@ -847,7 +879,7 @@ func nearestBF16AVX512(from string, exact body, round func(y, t VecPhysical)) bo
 			round(zs[3*k], zs[3*k+1])
 			if k%2 == 1 {
 				VPERMT2W(zs[3*k+1], Z26, zs[3*(k-1)+1])
-				VMOVDQU64(zs[3*(k-1)+1], dst(o+(k-1)*32))
+				store(zs[3*(k-1)+1], dst(o+(k-1)*32))
 			}
 		}
 		JMP(LabelRef(done))
