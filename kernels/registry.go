@@ -337,10 +337,10 @@ type ruleRow struct {
 // Pairs of rule sets without a row run the rule set's generic loop (blockLoop) on every path;
 // docs/kernels.md says which and why.
 var ruleRegistry = []ruleRow{
-	{rules: Rules{Set: ONNX}, from: element.F32, to: element.F8E4M3, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3Sat)"},
-	{rules: Rules{Set: ONNX}, from: element.F32, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2Sat)"},
-	{rules: Rules{Set: ONNX}, from: element.F32, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZSat)"},
-	{rules: Rules{Set: ONNX}, from: element.F32, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZSat)"},
+	{rules: Rules{Set: ONNX}, from: element.F32, to: element.F8E4M3, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3Sat)", nt: 64},
+	{rules: Rules{Set: ONNX}, from: element.F32, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2Sat)", nt: 64},
+	{rules: Rules{Set: ONNX}, from: element.F32, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZSat)", nt: 64},
+	{rules: Rules{Set: ONNX}, from: element.F32, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZSat)", nt: 64},
 	{rules: Rules{Set: ONNX}, from: element.F16, to: element.F8E4M3, paths: onAll, loop: "t := f16EncTable(encE4M3Sat); dst[i] = t[src[i]]"},
 	{rules: Rules{Set: ONNX}, from: element.F16, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF16E5M2(src[i], encE5M2Sat)"},
 	{rules: Rules{Set: ONNX}, from: element.F16, to: element.F8E4M3FNUZ, paths: onAll, loop: "t := f16EncTable(encE4M3FNUZSat); dst[i] = t[src[i]]"},
@@ -349,12 +349,12 @@ var ruleRegistry = []ruleRow{
 	{rules: Rules{Set: ONNX}, from: element.BF16, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2Sat)"},
 	{rules: Rules{Set: ONNX}, from: element.BF16, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE4M3FNUZSat)"},
 	{rules: Rules{Set: ONNX}, from: element.BF16, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZSat)"},
-	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F32, to: element.F8E4M3, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3NoSat)"},
-	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F32, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2NoSat)"},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F32, to: element.F8E4M3, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3NoSat)", nt: 64},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F32, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2NoSat)", nt: 64},
 	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F32, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)", openvino: true,
-		doc: "converts float32 to f8e4m3fnuz codes, rounding to nearest even once (ml_dtypes' rule, which OpenVINO's conversion follows here). Special cases are: ±0 and the negative values that round to zero → 0x00 (there is no negative zero); |x| ≥ 248, ±Inf and NaN → 0x80 (NaN)."},
+		doc: "converts float32 to f8e4m3fnuz codes, rounding to nearest even once (ml_dtypes' rule, which OpenVINO's conversion follows here). Special cases are: ±0 and the negative values that round to zero → 0x00 (there is no negative zero); |x| ≥ 248, ±Inf and NaN → 0x80 (NaN).", nt: 64},
 	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F32, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)", openvino: true,
-		doc: "converts float32 to f8e5m2fnuz codes, rounding to nearest even once (ml_dtypes' rule, which OpenVINO's conversion follows here). Special cases are: ±0 and the negative values that round to zero → 0x00 (there is no negative zero); |x| ≥ 61440, ±Inf and NaN → 0x80 (NaN)."},
+		doc: "converts float32 to f8e5m2fnuz codes, rounding to nearest even once (ml_dtypes' rule, which OpenVINO's conversion follows here). Special cases are: ±0 and the negative values that round to zero → 0x00 (there is no negative zero); |x| ≥ 61440, ±Inf and NaN → 0x80 (NaN).", nt: 64},
 	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F16, to: element.F8E4M3, loop: "t := f16EncTable(encE4M3NoSat); dst[i] = t[src[i]]", openvino: true},
 	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F16, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF16E5M2(src[i], encE5M2NoSat)"},
 	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F16, to: element.F8E4M3FNUZ, paths: onAll, loop: "t := f16EncTable(encE4M3FNUZNoSat); dst[i] = t[src[i]]", openvino: true,
@@ -368,10 +368,10 @@ var ruleRegistry = []ruleRow{
 		doc: "converts bfloat16 bits to f8e4m3fnuz codes, rounding to nearest even once (ml_dtypes' rule, which OpenVINO's conversion follows here). Special cases are: ±0 and the negative values that round to zero → 0x00 (there is no negative zero); |x| ≥ 248, ±Inf and NaN → 0x80 (NaN)."},
 	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.BF16, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(uint32(src[i])<<16, encE5M2FNUZNoSat)", openvino: true,
 		doc: "converts bfloat16 bits to f8e5m2fnuz codes, rounding to nearest even once (ml_dtypes' rule, which OpenVINO's conversion follows here). Special cases are: ±0 and the negative values that round to zero → 0x00 (there is no negative zero); |x| ≥ 61440, ±Inf and NaN → 0x80 (NaN)."},
-	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E4M3, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3NoSat)"},
-	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2ML)"},
-	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)", openvino: true},
-	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)", openvino: true},
+	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E4M3, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3NoSat)", nt: 64},
+	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2ML)", nt: 64},
+	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E4M3FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)", openvino: true, nt: 64},
+	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E5M2FNUZ, paths: onAll, loop: "dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)", openvino: true, nt: 64},
 	{rules: Rules{Set: MLDtypes}, from: element.F16, to: element.F8E4M3, loop: "t := f16EncTable(encE4M3NoSat); dst[i] = t[src[i]]", openvino: true},
 	{rules: Rules{Set: MLDtypes}, from: element.F16, to: element.F8E5M2, paths: onAll, loop: "dst[i] = f8FromF16E5M2(src[i], encE5M2ML)"},
 	{rules: Rules{Set: MLDtypes}, from: element.F16, to: element.F8E4M3FNUZ, paths: onAll, loop: "t := f16EncTable(encE4M3FNUZNoSat); dst[i] = t[src[i]]", openvino: true},
@@ -394,25 +394,25 @@ var ruleRegistry = []ruleRow{
 	{rules: Rules{Set: MLDtypes}, from: element.U32, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOdd(float64(src[i])))", nt: 64},
 	{rules: Rules{Set: MLDtypes}, from: element.I64, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOddI64(src[i]))", nt: 32},
 	{rules: Rules{Set: MLDtypes}, from: element.U64, to: element.BF16, paths: onAll, loop: "dst[i] = BF16FromF32(f32RoundOddU64(src[i]))", nt: 32},
-	{rules: Rules{Set: ONNX}, from: element.F32, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Up)"},
+	{rules: Rules{Set: ONNX}, from: element.F32, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Up)", nt: 64},
 	{rules: Rules{Set: ONNX}, from: element.F16, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0Up)"},
 	{rules: Rules{Set: ONNX}, from: element.BF16, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0Up)"},
-	{rules: Rules{Set: ONNX, E8M0Round: RoundDown}, from: element.F32, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Down)"},
+	{rules: Rules{Set: ONNX, E8M0Round: RoundDown}, from: element.F32, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Down)", nt: 64},
 	{rules: Rules{Set: ONNX, E8M0Round: RoundDown}, from: element.F16, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0Down)"},
 	{rules: Rules{Set: ONNX, E8M0Round: RoundDown}, from: element.BF16, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0Down)"},
-	{rules: Rules{Set: ONNX, E8M0Round: RoundNearest}, from: element.F32, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Nearest)"},
+	{rules: Rules{Set: ONNX, E8M0Round: RoundNearest}, from: element.F32, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Nearest)", nt: 64},
 	{rules: Rules{Set: ONNX, E8M0Round: RoundNearest}, from: element.F16, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0Nearest)"},
 	{rules: Rules{Set: ONNX, E8M0Round: RoundNearest}, from: element.BF16, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0Nearest)"},
-	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F32, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0UpNoSat)"},
+	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F32, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0UpNoSat)", nt: 64},
 	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.F16, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0UpNoSat)"},
 	{rules: Rules{Set: ONNX, NoSaturate: true}, from: element.BF16, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0UpNoSat)"},
-	{rules: Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, from: element.F32, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0DownNoSat)"},
+	{rules: Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, from: element.F32, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0DownNoSat)", nt: 64},
 	{rules: Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, from: element.F16, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0DownNoSat)"},
 	{rules: Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, from: element.BF16, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0DownNoSat)"},
-	{rules: Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, from: element.F32, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0NearestNoSat)"},
+	{rules: Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, from: element.F32, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0NearestNoSat)", nt: 64},
 	{rules: Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, from: element.F16, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0NearestNoSat)"},
 	{rules: Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, from: element.BF16, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0NearestNoSat)"},
-	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0ML)"},
+	{rules: Rules{Set: MLDtypes}, from: element.F32, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0ML)", nt: 64},
 	{rules: Rules{Set: MLDtypes}, from: element.F16, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(math.Float32bits(F32FromF16(src[i])), encE8M0ML)"},
 	{rules: Rules{Set: MLDtypes}, from: element.BF16, to: element.F8E8M0, paths: onAll, loop: "dst[i] = e8m0FromF32(uint32(src[i])<<16, encE8M0ML)"},
 }
@@ -513,7 +513,7 @@ func bindRuleKernels(specs []ruleKernelSpec, own pathSet, runs func(Path) bool) 
 // shareKernels gives the pair of each openvino row of ruleRegistry one set of kernels under both
 // rules, after bindKernels and bindRuleKernels: on a path where the registry has the pair's
 // kernel, every rule variant of the row runs it; on another, OpenVINO runs the first such row's
-// kernel.
+// kernel, and on AVX-512 its non-temporal kernel too.
 func shareKernels() {
 	for _, r := range ruleRegistry {
 		if !r.openvino {
@@ -534,6 +534,9 @@ func shareKernels() {
 				}
 			case k == nil:
 				simdTable[p][r.from][r.to] = ruleSIMD[p][r.rules.variant()][r.from][r.to]
+				if p == AVX512 {
+					ntTable[r.from][r.to] = ruleNT[r.rules.variant()][r.from][r.to]
+				}
 			}
 		}
 	}

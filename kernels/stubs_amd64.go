@@ -2005,6 +2005,29 @@ func f32ToF8e4m3ONNXAVX2(dst, src []byte, n int)
 //go:noescape
 func f32ToF8e4m3ONNXAVX512(dst, src []byte, n int)
 
+// f32ToF8e4m3ONNXAVX512NT converts n elements of the pair f32 → f8e4m3 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3Sat)
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3Sat, built from f8FromF32 (rules_tables_amd64.go), and
+// gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
+//
+// Every block takes that lookup route: a fast route's redo would store twice to the same bytes,
+// which non-temporal stores do not order.
+//
+//go:noescape
+func f32ToF8e4m3ONNXAVX512NT(dst, src []byte, n int)
+
 // f32ToF8e5m2ONNXAVX2 converts n elements of the pair f32 → f8e5m2 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -2041,6 +2064,29 @@ func f32ToF8e5m2ONNXAVX2(dst, src []byte, n int)
 //
 //go:noescape
 func f32ToF8e5m2ONNXAVX512(dst, src []byte, n int)
+
+// f32ToF8e5m2ONNXAVX512NT converts n elements of the pair f32 → f8e5m2 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2Sat)
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2Sat, built from f8FromF32 (rules_tables_amd64.go), and
+// gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
+//
+// Every block takes that lookup route: a fast route's redo would store twice to the same bytes,
+// which non-temporal stores do not order.
+//
+//go:noescape
+func f32ToF8e5m2ONNXAVX512NT(dst, src []byte, n int)
 
 // f32ToF8e4m3fnuzONNXAVX2 converts n elements of the pair f32 → f8e4m3fnuz on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
@@ -2079,6 +2125,29 @@ func f32ToF8e4m3fnuzONNXAVX2(dst, src []byte, n int)
 //go:noescape
 func f32ToF8e4m3fnuzONNXAVX512(dst, src []byte, n int)
 
+// f32ToF8e4m3fnuzONNXAVX512NT converts n elements of the pair f32 → f8e4m3fnuz on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZSat)
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3FNUZSat, built from f8FromF32 (rules_tables_amd64.go),
+// and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
+//
+// Every block takes that lookup route: a fast route's redo would store twice to the same bytes,
+// which non-temporal stores do not order.
+//
+//go:noescape
+func f32ToF8e4m3fnuzONNXAVX512NT(dst, src []byte, n int)
+
 // f32ToF8e5m2fnuzONNXAVX2 converts n elements of the pair f32 → f8e5m2fnuz on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -2115,6 +2184,29 @@ func f32ToF8e5m2fnuzONNXAVX2(dst, src []byte, n int)
 //
 //go:noescape
 func f32ToF8e5m2fnuzONNXAVX512(dst, src []byte, n int)
+
+// f32ToF8e5m2fnuzONNXAVX512NT converts n elements of the pair f32 → f8e5m2fnuz on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZSat)
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2FNUZSat, built from f8FromF32 (rules_tables_amd64.go),
+// and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
+//
+// Every block takes that lookup route: a fast route's redo would store twice to the same bytes,
+// which non-temporal stores do not order.
+//
+//go:noescape
+func f32ToF8e5m2fnuzONNXAVX512NT(dst, src []byte, n int)
 
 // f16ToF8e4m3ONNXAVX2 converts n elements of the pair f16 → f8e4m3 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
@@ -2467,6 +2559,29 @@ func f32ToF8e4m3ONNXNoSatAVX2(dst, src []byte, n int)
 //go:noescape
 func f32ToF8e4m3ONNXNoSatAVX512(dst, src []byte, n int)
 
+// f32ToF8e4m3ONNXNoSatAVX512NT converts n elements of the pair f32 → f8e4m3 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3NoSat)
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3NoSat, built from f8FromF32 (rules_tables_amd64.go),
+// and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
+//
+// Every block takes that lookup route: a fast route's redo would store twice to the same bytes,
+// which non-temporal stores do not order.
+//
+//go:noescape
+func f32ToF8e4m3ONNXNoSatAVX512NT(dst, src []byte, n int)
+
 // f32ToF8e5m2ONNXNoSatAVX2 converts n elements of the pair f32 → f8e5m2 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -2503,6 +2618,29 @@ func f32ToF8e5m2ONNXNoSatAVX2(dst, src []byte, n int)
 //
 //go:noescape
 func f32ToF8e5m2ONNXNoSatAVX512(dst, src []byte, n int)
+
+// f32ToF8e5m2ONNXNoSatAVX512NT converts n elements of the pair f32 → f8e5m2 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2NoSat)
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2NoSat, built from f8FromF32 (rules_tables_amd64.go),
+// and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
+//
+// Every block takes that lookup route: a fast route's redo would store twice to the same bytes,
+// which non-temporal stores do not order.
+//
+//go:noescape
+func f32ToF8e5m2ONNXNoSatAVX512NT(dst, src []byte, n int)
 
 // f32ToF8e4m3fnuzONNXNoSatAVX2 converts n elements of the pair f32 → f8e4m3fnuz on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
@@ -2541,6 +2679,29 @@ func f32ToF8e4m3fnuzONNXNoSatAVX2(dst, src []byte, n int)
 //go:noescape
 func f32ToF8e4m3fnuzONNXNoSatAVX512(dst, src []byte, n int)
 
+// f32ToF8e4m3fnuzONNXNoSatAVX512NT converts n elements of the pair f32 → f8e4m3fnuz on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3FNUZNoSat, built from f8FromF32
+// (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
+// FNUZ types overflow without saturation) their code.
+//
+// Every block takes that lookup route: a fast route's redo would store twice to the same bytes,
+// which non-temporal stores do not order.
+//
+//go:noescape
+func f32ToF8e4m3fnuzONNXNoSatAVX512NT(dst, src []byte, n int)
+
 // f32ToF8e5m2fnuzONNXNoSatAVX2 converts n elements of the pair f32 → f8e5m2fnuz on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -2577,6 +2738,29 @@ func f32ToF8e5m2fnuzONNXNoSatAVX2(dst, src []byte, n int)
 //
 //go:noescape
 func f32ToF8e5m2fnuzONNXNoSatAVX512(dst, src []byte, n int)
+
+// f32ToF8e5m2fnuzONNXNoSatAVX512NT converts n elements of the pair f32 → f8e5m2fnuz on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2FNUZNoSat, built from f8FromF32
+// (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
+// FNUZ types overflow without saturation) their code.
+//
+// Every block takes that lookup route: a fast route's redo would store twice to the same bytes,
+// which non-temporal stores do not order.
+//
+//go:noescape
+func f32ToF8e5m2fnuzONNXNoSatAVX512NT(dst, src []byte, n int)
 
 // f16ToF8e5m2ONNXNoSatAVX2 converts n elements of the pair f16 → f8e5m2 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
@@ -2886,6 +3070,29 @@ func f32ToF8e4m3MLDtypesAVX2(dst, src []byte, n int)
 //go:noescape
 func f32ToF8e4m3MLDtypesAVX512(dst, src []byte, n int)
 
+// f32ToF8e4m3MLDtypesAVX512NT converts n elements of the pair f32 → f8e4m3 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3NoSat)
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3NoSat, built from f8FromF32 (rules_tables_amd64.go),
+// and gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
+//
+// Every block takes that lookup route: a fast route's redo would store twice to the same bytes,
+// which non-temporal stores do not order.
+//
+//go:noescape
+func f32ToF8e4m3MLDtypesAVX512NT(dst, src []byte, n int)
+
 // f32ToF8e5m2MLDtypesAVX2 converts n elements of the pair f32 → f8e5m2 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -2922,6 +3129,29 @@ func f32ToF8e5m2MLDtypesAVX2(dst, src []byte, n int)
 //
 //go:noescape
 func f32ToF8e5m2MLDtypesAVX512(dst, src []byte, n int)
+
+// f32ToF8e5m2MLDtypesAVX512NT converts n elements of the pair f32 → f8e5m2 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2ML)
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2ML, built from f8FromF32 (rules_tables_amd64.go), and
+// gives the magnitudes the table cannot express (NaN, and for the FNUZ types overflow without
+// saturation) their code.
+//
+// Every block takes that lookup route: a fast route's redo would store twice to the same bytes,
+// which non-temporal stores do not order.
+//
+//go:noescape
+func f32ToF8e5m2MLDtypesAVX512NT(dst, src []byte, n int)
 
 // f32ToF8e4m3fnuzMLDtypesAVX2 converts n elements of the pair f32 → f8e4m3fnuz on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
@@ -2960,6 +3190,29 @@ func f32ToF8e4m3fnuzMLDtypesAVX2(dst, src []byte, n int)
 //go:noescape
 func f32ToF8e4m3fnuzMLDtypesAVX512(dst, src []byte, n int)
 
+// f32ToF8e4m3fnuzMLDtypesAVX512NT converts n elements of the pair f32 → f8e4m3fnuz on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE4M3FNUZNoSat)
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE4M3FNUZNoSat, built from f8FromF32
+// (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
+// FNUZ types overflow without saturation) their code.
+//
+// Every block takes that lookup route: a fast route's redo would store twice to the same bytes,
+// which non-temporal stores do not order.
+//
+//go:noescape
+func f32ToF8e4m3fnuzMLDtypesAVX512NT(dst, src []byte, n int)
+
 // f32ToF8e5m2fnuzMLDtypesAVX2 converts n elements of the pair f32 → f8e5m2fnuz on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -2996,6 +3249,29 @@ func f32ToF8e5m2fnuzMLDtypesAVX2(dst, src []byte, n int)
 //
 //go:noescape
 func f32ToF8e5m2fnuzMLDtypesAVX512(dst, src []byte, n int)
+
+// f32ToF8e5m2fnuzMLDtypesAVX512NT converts n elements of the pair f32 → f8e5m2fnuz on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = f8FromF32(math.Float32bits(src[i]), encE5M2FNUZNoSat)
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It converts a float32 or bfloat16 source to binary16 rounded to odd (VCVTPS2PH truncating, and
+// the last bit set where one of the source's 18 low bits is; for f8e4m3 and f8e4m3fnuz, which
+// round every binary16 subnormal to zero, bit 13 set before the conversion where one of bits 0 to
+// 12 is), then looks up the codes as the OpenVINO encoders do (VPERMI2B on the high bytes, two
+// thresholds on the low bytes) in lutEncE5M2FNUZNoSat, built from f8FromF32
+// (rules_tables_amd64.go), and gives the magnitudes the table cannot express (NaN, and for the
+// FNUZ types overflow without saturation) their code.
+//
+// Every block takes that lookup route: a fast route's redo would store twice to the same bytes,
+// which non-temporal stores do not order.
+//
+//go:noescape
+func f32ToF8e5m2fnuzMLDtypesAVX512NT(dst, src []byte, n int)
 
 // f16ToF8e5m2MLDtypesAVX2 converts n elements of the pair f16 → f8e5m2 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
@@ -4097,6 +4373,26 @@ func f32ToF8e8m0ONNXAVX2(dst, src []byte, n int)
 //go:noescape
 func f32ToF8e8m0ONNXAVX512(dst, src []byte, n int)
 
+// f32ToF8e8m0ONNXAVX512NT converts n elements of the pair f32 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Up)
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It computes e8m0FromF32's steps on the bfloat16 bits in 16-bit lanes (the float32's low half
+// being zero, its additions and thresholds scale down by 2^16): the code from the exponent bits
+// after the round mode's addition, a subnormal doubled and its code taken one lower, then the
+// codes of the ranges blended in; then the low bytes of two vectors packed by one VPERMT2B.
+//
+// A float32 source gives its high halves, gathered by VPERMT2W, with bit 0 set where the low half
+// is not zero: every addition and threshold of e8m0FromF32 then decides as on the float32.
+//
+//go:noescape
+func f32ToF8e8m0ONNXAVX512NT(dst, src []byte, n int)
+
 // f16ToF8e8m0ONNXAVX2 converts n elements of the pair f16 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -4183,6 +4479,26 @@ func f32ToF8e8m0ONNXDownAVX2(dst, src []byte, n int)
 //
 //go:noescape
 func f32ToF8e8m0ONNXDownAVX512(dst, src []byte, n int)
+
+// f32ToF8e8m0ONNXDownAVX512NT converts n elements of the pair f32 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX, E8M0Round: RoundDown}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Down)
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It computes e8m0FromF32's steps on the bfloat16 bits in 16-bit lanes (the float32's low half
+// being zero, its additions and thresholds scale down by 2^16): the code from the exponent bits
+// after the round mode's addition, a subnormal doubled and its code taken one lower, then the
+// codes of the ranges blended in; then the low bytes of two vectors packed by one VPERMT2B.
+//
+// A float32 source gives its high halves, gathered by VPERMT2W, with bit 0 set where the low half
+// is not zero: every addition and threshold of e8m0FromF32 then decides as on the float32.
+//
+//go:noescape
+func f32ToF8e8m0ONNXDownAVX512NT(dst, src []byte, n int)
 
 // f16ToF8e8m0ONNXDownAVX2 converts n elements of the pair f16 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX, E8M0Round: RoundDown}, as the loop of its row of ruleRegistry:
 //
@@ -4271,6 +4587,26 @@ func f32ToF8e8m0ONNXNearestAVX2(dst, src []byte, n int)
 //go:noescape
 func f32ToF8e8m0ONNXNearestAVX512(dst, src []byte, n int)
 
+// f32ToF8e8m0ONNXNearestAVX512NT converts n elements of the pair f32 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX, E8M0Round: RoundNearest}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0Nearest)
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It computes e8m0FromF32's steps on the bfloat16 bits in 16-bit lanes (the float32's low half
+// being zero, its additions and thresholds scale down by 2^16): the code from the exponent bits
+// after the round mode's addition, a subnormal doubled and its code taken one lower, then the
+// codes of the ranges blended in; then the low bytes of two vectors packed by one VPERMT2B.
+//
+// A float32 source gives its high halves, gathered by VPERMT2W, with bit 0 set where the low half
+// is not zero: every addition and threshold of e8m0FromF32 then decides as on the float32.
+//
+//go:noescape
+func f32ToF8e8m0ONNXNearestAVX512NT(dst, src []byte, n int)
+
 // f16ToF8e8m0ONNXNearestAVX2 converts n elements of the pair f16 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX, E8M0Round: RoundNearest}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -4357,6 +4693,26 @@ func f32ToF8e8m0ONNXNoSatAVX2(dst, src []byte, n int)
 //
 //go:noescape
 func f32ToF8e8m0ONNXNoSatAVX512(dst, src []byte, n int)
+
+// f32ToF8e8m0ONNXNoSatAVX512NT converts n elements of the pair f32 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0UpNoSat)
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It computes e8m0FromF32's steps on the bfloat16 bits in 16-bit lanes (the float32's low half
+// being zero, its additions and thresholds scale down by 2^16): the code from the exponent bits
+// after the round mode's addition, a subnormal doubled and its code taken one lower, then the
+// codes of the ranges blended in; then the low bytes of two vectors packed by one VPERMT2B.
+//
+// A float32 source gives its high halves, gathered by VPERMT2W, with bit 0 set where the low half
+// is not zero: every addition and threshold of e8m0FromF32 then decides as on the float32.
+//
+//go:noescape
+func f32ToF8e8m0ONNXNoSatAVX512NT(dst, src []byte, n int)
 
 // f16ToF8e8m0ONNXNoSatAVX2 converts n elements of the pair f16 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true}, as the loop of its row of ruleRegistry:
 //
@@ -4445,6 +4801,26 @@ func f32ToF8e8m0ONNXNoSatDownAVX2(dst, src []byte, n int)
 //go:noescape
 func f32ToF8e8m0ONNXNoSatDownAVX512(dst, src []byte, n int)
 
+// f32ToF8e8m0ONNXNoSatDownAVX512NT converts n elements of the pair f32 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0DownNoSat)
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It computes e8m0FromF32's steps on the bfloat16 bits in 16-bit lanes (the float32's low half
+// being zero, its additions and thresholds scale down by 2^16): the code from the exponent bits
+// after the round mode's addition, a subnormal doubled and its code taken one lower, then the
+// codes of the ranges blended in; then the low bytes of two vectors packed by one VPERMT2B.
+//
+// A float32 source gives its high halves, gathered by VPERMT2W, with bit 0 set where the low half
+// is not zero: every addition and threshold of e8m0FromF32 then decides as on the float32.
+//
+//go:noescape
+func f32ToF8e8m0ONNXNoSatDownAVX512NT(dst, src []byte, n int)
+
 // f16ToF8e8m0ONNXNoSatDownAVX2 converts n elements of the pair f16 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -4532,6 +4908,26 @@ func f32ToF8e8m0ONNXNoSatNearestAVX2(dst, src []byte, n int)
 //go:noescape
 func f32ToF8e8m0ONNXNoSatNearestAVX512(dst, src []byte, n int)
 
+// f32ToF8e8m0ONNXNoSatNearestAVX512NT converts n elements of the pair f32 → f8e8m0 on the AVX512 path, under Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0NearestNoSat)
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It computes e8m0FromF32's steps on the bfloat16 bits in 16-bit lanes (the float32's low half
+// being zero, its additions and thresholds scale down by 2^16): the code from the exponent bits
+// after the round mode's addition, a subnormal doubled and its code taken one lower, then the
+// codes of the ranges blended in; then the low bytes of two vectors packed by one VPERMT2B.
+//
+// A float32 source gives its high halves, gathered by VPERMT2W, with bit 0 set where the low half
+// is not zero: every addition and threshold of e8m0FromF32 then decides as on the float32.
+//
+//go:noescape
+func f32ToF8e8m0ONNXNoSatNearestAVX512NT(dst, src []byte, n int)
+
 // f16ToF8e8m0ONNXNoSatNearestAVX2 converts n elements of the pair f16 → f8e8m0 on the AVX2 path, under Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, as the loop of its row of ruleRegistry:
 //
 //	for i := range n {
@@ -4618,6 +5014,26 @@ func f32ToF8e8m0MLDtypesAVX2(dst, src []byte, n int)
 //
 //go:noescape
 func f32ToF8e8m0MLDtypesAVX512(dst, src []byte, n int)
+
+// f32ToF8e8m0MLDtypesAVX512NT converts n elements of the pair f32 → f8e8m0 on the AVX512 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
+//
+//	for i := range n {
+//		dst[i] = e8m0FromF32(math.Float32bits(src[i]), encE8M0ML)
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+// It computes e8m0FromF32's steps on the bfloat16 bits in 16-bit lanes (the float32's low half
+// being zero, its additions and thresholds scale down by 2^16): the code from the exponent bits
+// after the round mode's addition, a subnormal doubled and its code taken one lower, then the
+// codes of the ranges blended in; then the low bytes of two vectors packed by one VPERMT2B.
+//
+// A float32 source gives its high halves, gathered by VPERMT2W, with bit 0 set where the low half
+// is not zero: every addition and threshold of e8m0FromF32 then decides as on the float32.
+//
+//go:noescape
+func f32ToF8e8m0MLDtypesAVX512NT(dst, src []byte, n int)
 
 // f16ToF8e8m0MLDtypesAVX2 converts n elements of the pair f16 → f8e8m0 on the AVX2 path, under Rules{Set: MLDtypes}, as the loop of its row of ruleRegistry:
 //
@@ -4956,9 +5372,13 @@ func avx2RuleKernels() []ruleKernelSpec {
 func avx512RuleKernels() []ruleKernelSpec {
 	return []ruleKernelSpec{
 		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E4M3, f32ToF8e4m3ONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E4M3, f32ToF8e4m3ONNXAVX512NT, true},
 		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E5M2, f32ToF8e5m2ONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E5M2, f32ToF8e5m2ONNXAVX512NT, true},
 		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzONNXAVX512NT, true},
 		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzONNXAVX512NT, true},
 		{AVX512, Rules{Set: ONNX}, element.F16, element.F8E4M3, f16ToF8e4m3ONNXAVX512, false},
 		{AVX512, Rules{Set: ONNX}, element.F16, element.F8E5M2, f16ToF8e5m2ONNXAVX512, false},
 		{AVX512, Rules{Set: ONNX}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzONNXAVX512, false},
@@ -4968,9 +5388,13 @@ func avx512RuleKernels() []ruleKernelSpec {
 		{AVX512, Rules{Set: ONNX}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzONNXAVX512, false},
 		{AVX512, Rules{Set: ONNX}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzONNXAVX512, false},
 		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3, f32ToF8e4m3ONNXNoSatAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3, f32ToF8e4m3ONNXNoSatAVX512NT, true},
 		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2, f32ToF8e5m2ONNXNoSatAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2, f32ToF8e5m2ONNXNoSatAVX512NT, true},
 		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzONNXNoSatAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzONNXNoSatAVX512NT, true},
 		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzONNXNoSatAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzONNXNoSatAVX512NT, true},
 		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2, f16ToF8e5m2ONNXNoSatAVX512, false},
 		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzONNXNoSatAVX512, false},
 		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzONNXNoSatAVX512, false},
@@ -4979,9 +5403,13 @@ func avx512RuleKernels() []ruleKernelSpec {
 		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E4M3FNUZ, bf16ToF8e4m3fnuzONNXNoSatAVX512, false},
 		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E5M2FNUZ, bf16ToF8e5m2fnuzONNXNoSatAVX512, false},
 		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E4M3, f32ToF8e4m3MLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E4M3, f32ToF8e4m3MLDtypesAVX512NT, true},
 		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E5M2, f32ToF8e5m2MLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E5M2, f32ToF8e5m2MLDtypesAVX512NT, true},
 		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzMLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E4M3FNUZ, f32ToF8e4m3fnuzMLDtypesAVX512NT, true},
 		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzMLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E5M2FNUZ, f32ToF8e5m2fnuzMLDtypesAVX512NT, true},
 		{AVX512, Rules{Set: MLDtypes}, element.F16, element.F8E5M2, f16ToF8e5m2MLDtypesAVX512, false},
 		{AVX512, Rules{Set: MLDtypes}, element.F16, element.F8E4M3FNUZ, f16ToF8e4m3fnuzMLDtypesAVX512, false},
 		{AVX512, Rules{Set: MLDtypes}, element.F16, element.F8E5M2FNUZ, f16ToF8e5m2fnuzMLDtypesAVX512, false},
@@ -5018,24 +5446,31 @@ func avx512RuleKernels() []ruleKernelSpec {
 		{AVX512, Rules{Set: MLDtypes}, element.U64, element.BF16, u64ToBF16MLDtypesAVX512, false},
 		{AVX512, Rules{Set: MLDtypes}, element.U64, element.BF16, u64ToBF16MLDtypesAVX512NT, true},
 		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXAVX512, false},
+		{AVX512, Rules{Set: ONNX}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXAVX512NT, true},
 		{AVX512, Rules{Set: ONNX}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXAVX512, false},
 		{AVX512, Rules{Set: ONNX}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXAVX512, false},
 		{AVX512, Rules{Set: ONNX, E8M0Round: RoundDown}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXDownAVX512, false},
+		{AVX512, Rules{Set: ONNX, E8M0Round: RoundDown}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXDownAVX512NT, true},
 		{AVX512, Rules{Set: ONNX, E8M0Round: RoundDown}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXDownAVX512, false},
 		{AVX512, Rules{Set: ONNX, E8M0Round: RoundDown}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXDownAVX512, false},
 		{AVX512, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNearestAVX512, false},
+		{AVX512, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNearestAVX512NT, true},
 		{AVX512, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNearestAVX512, false},
 		{AVX512, Rules{Set: ONNX, E8M0Round: RoundNearest}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNearestAVX512, false},
 		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatAVX512NT, true},
 		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatAVX512, false},
 		{AVX512, Rules{Set: ONNX, NoSaturate: true}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatAVX512, false},
 		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatDownAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatDownAVX512NT, true},
 		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatDownAVX512, false},
 		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundDown}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatDownAVX512, false},
 		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatNearestAVX512, false},
+		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.F32, element.F8E8M0, f32ToF8e8m0ONNXNoSatNearestAVX512NT, true},
 		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.F16, element.F8E8M0, f16ToF8e8m0ONNXNoSatNearestAVX512, false},
 		{AVX512, Rules{Set: ONNX, NoSaturate: true, E8M0Round: RoundNearest}, element.BF16, element.F8E8M0, bf16ToF8e8m0ONNXNoSatNearestAVX512, false},
 		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E8M0, f32ToF8e8m0MLDtypesAVX512, false},
+		{AVX512, Rules{Set: MLDtypes}, element.F32, element.F8E8M0, f32ToF8e8m0MLDtypesAVX512NT, true},
 		{AVX512, Rules{Set: MLDtypes}, element.F16, element.F8E8M0, f16ToF8e8m0MLDtypesAVX512, false},
 		{AVX512, Rules{Set: MLDtypes}, element.BF16, element.F8E8M0, bf16ToF8e8m0MLDtypesAVX512, false},
 	}

@@ -160,15 +160,34 @@ func ruleKernelsWhere(keep func(row) bool) {
 				if r.from == "BF16" || r.from == "F32" && (e.mant != 3 || e.fnuz) {
 					k.doc = append(k.doc, bf16FastDoc)
 				}
-				k.body = func() { f8EncodeLookupAVX512(r.from, e, table) }
+				k.body = func() { f8EncodeLookupAVX512(r.from, e, table, false) }
 			}
 			if r.from == "F16" {
 				k.doc = append(k.doc, f16RouteDoc)
 			}
 			add(k)
+			if a == avx512 && r.nt != 0 {
+				ntBlock(r, 64)
+				table := "lut" + strings.ToUpper(name[:1]) + name[1:]
+				add(&kernel{name: pairName(r.from, r.to, r.rules+"AVX512NT"), isa: avx512, from: r.from, to: r.to, rules: r.rules,
+					nt: true, noFrame: true, doc: []string{fmt.Sprintf(f8LookupDoc, table), f8LookupNTDoc},
+					body: func() { f8EncodeLookupAVX512(r.from, e, table, true) }})
+			}
 		}
 	}
 }
+
+// ntBlock stops the generator when the non-temporal block of row r is not v, the block of its
+// AVX-512 kernels.
+func ntBlock(r row, v int) {
+	if r.nt != v {
+		fatal(fmt.Errorf("ruleRegistry row %s → %s under %s: non-temporal block %d, but its AVX-512 block is %d elements", r.from, r.to, r.rulesLit, r.nt, v))
+	}
+}
+
+// f8LookupNTDoc says which route the non-temporal float8 encoders take.
+const f8LookupNTDoc = "Every block takes that lookup route: a fast route's redo would store twice to the same bytes, " +
+	"which non-temporal stores do not order."
 
 // f8EncDoc says how the rule-set float8 encoders compute their loop.
 const f8EncDoc = "It widens the source to float32 and computes f8FromF32's steps on 32-bit lanes: the magnitude's " +
@@ -321,7 +340,7 @@ func f16RouteAVX2(e f8Enc) fastRoute {
 // vector with that bit, through VMOVDQU16) where the truncation may have dropped a bit; then the binary16
 // lookups of the OpenVINO encoders (toF8), the magnitudes at or above the table's fixFrom (K4)
 // given its fixCode, and for the FNUZ types a -0 code turned into 0x00.
-func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
+func f8EncodeLookupAVX512(from string, e f8Enc, table string, nt bool) {
 	// The FNUZ types with saturation correct NaN alone (0x80; infinity saturates), and from
 	// f32 and bf16 every NaN is quiet: its high byte, less the sign, is above 0x7C, which a
 	// compare of the high bytes gathered for the lookup finds.
@@ -434,7 +453,15 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string) {
 			VPTERNLOGD(U8(0xD0), Z22, Z0, Z3) // bit 7: that & the sign
 			VMOVDQU8(Z19, K4, Z3)
 		}
-		VMOVDQU64(Z3, dst(o))
+		if nt {
+			VMOVNTDQ(Z3, dst(o))
+		} else {
+			VMOVDQU64(Z3, dst(o))
+		}
+	}
+	if nt {
+		loopNT(body, block{64, 64 * bytesOf(from), 64})
+		return
 	}
 	switch from {
 	case "F16":
@@ -635,9 +662,7 @@ func wideKernels(r row) {
 	if r.nt == 0 {
 		return
 	}
-	if v := 64 / bytesOf(r.from) * 4; r.nt != v {
-		fatal(fmt.Errorf("ruleRegistry row %s → %s under %s: non-temporal block %d, but its AVX-512 block is %d elements", r.from, r.to, r.rulesLit, r.nt, v))
-	}
+	ntBlock(r, 64/bytesOf(r.from)*4)
 	add(&kernel{name: pairName(r.from, r.to, r.rules+"AVX512NT"), isa: avx512, from: r.from, to: r.to, rules: r.rules,
 		nt: true, noFrame: true, doc: doc,
 		body: func() { wideTo16AVX512(r.from, r.to, true) }})
@@ -1058,12 +1083,21 @@ func e8m0Kernels(r row, u uint64, table string) {
 			if r.from == "F32" {
 				k.doc = append(k.doc, e8m0F32Doc)
 			}
-			k.body = func() { e8m0WordsAVX512(r.from, u) }
+			k.body = func() { e8m0WordsAVX512(r.from, u, false) }
 		}
 		if a == avx512 && r.from == "F16" {
 			k.doc = []string{fmt.Sprintf(e8m0F16Doc, table)}
 		}
 		add(k)
+		if a == avx512 && r.nt != 0 {
+			if r.from != "BF16" && r.from != "F32" {
+				fatal(fmt.Errorf("ruleRegistry row %s → %s under %s: the generator has no non-temporal kernel for it", r.from, r.to, r.rulesLit))
+			}
+			ntBlock(r, 64)
+			add(&kernel{name: pairName(r.from, r.to, r.rules+"AVX512NT"), isa: avx512, from: r.from, to: r.to, rules: r.rules,
+				nt: true, noFrame: true, doc: k.doc,
+				body: func() { e8m0WordsAVX512(r.from, u, true) }})
+		}
 	}
 }
 
@@ -1092,7 +1126,7 @@ const e8m0F32Doc = "A float32 source gives its high halves, gathered by VPERMT2W
 // half only for up, which carries from any bit that is set, as from the sticky bit; and for a
 // subnormal, doubled, bit 0 moves to bit 1, below the seven fraction bits whose carry up
 // decides, and the carry comes from a set bit there as from one in the low half.
-func e8m0WordsAVX512(from string, u uint64) {
+func e8m0WordsAVX512(from string, u uint64, nt bool) {
 	ml, sat := u&8 != 0, u&4 != 0
 	add := []uint16{0x7F, 0, 0x40}[u&3]
 	if ml {
@@ -1177,14 +1211,23 @@ func e8m0WordsAVX512(from string, u uint64) {
 		VPERMT2W(t, Z18, x)
 	}
 	w := bytesOf(from)
-	loop(avx512, func(i, o int) {
+	body := func(i, o int) {
 		words(i, Z0, Z2)
 		words(i+32*w, Z1, Z3)
 		codes(Z0, Z2, Z4)
 		codes(Z1, Z3, Z5)
 		VPERMT2B(Z5, Z19, Z4)
-		VMOVDQU64(Z4, dst(o))
-	}, block{64, 64 * w, 64})
+		if nt {
+			VMOVNTDQ(Z4, dst(o))
+		} else {
+			VMOVDQU64(Z4, dst(o))
+		}
+	}
+	if nt {
+		loopNT(body, block{64, 64 * w, 64})
+	} else {
+		loop(avx512, body, block{64, 64 * w, 64})
+	}
 }
 
 // e8m0Doc says how the f8e8m0 encoders compute their loop.
