@@ -100,6 +100,63 @@ func TestBindKernelsRejects(t *testing.T) {
 	bindKernels(append(full(AVX2), full(AVX512)...), onAVX2|onAVX512, never)
 }
 
+// TestBindRuleKernelsRejects: bindRuleKernels refuses a kernel list that disagrees with
+// ruleRegistry, the non-temporal kernels included.
+func TestBindRuleKernelsRejects(t *testing.T) {
+	f := func(dst, src []byte, n int) {}
+	full := func(p Path) []ruleKernelSpec {
+		var s []ruleKernelSpec
+		for _, r := range ruleRegistry {
+			if r.paths.has(p) {
+				s = append(s, ruleKernelSpec{p, r.rules, r.from, r.to, f, false})
+			}
+			if p == AVX512 && r.nt != 0 {
+				s = append(s, ruleKernelSpec{p, r.rules, r.from, r.to, f, true})
+			}
+		}
+		return s
+	}
+	var withNT, withoutNT *ruleRow
+	for i := range ruleRegistry {
+		if r := &ruleRegistry[i]; r.nt != 0 && withNT == nil && r.paths.has(AVX512) {
+			withNT = r
+		} else if r.nt == 0 && withoutNT == nil && r.paths.has(AVX512) {
+			withoutNT = r
+		}
+	}
+	if withNT == nil || withoutNT == nil {
+		t.Fatal("ruleRegistry has no AVX-512 row with a non-temporal block, or none without")
+	}
+	var dropNT []ruleKernelSpec
+	for _, s := range full(AVX512) {
+		if !(s.nt && s.rules == withNT.rules && s.from == withNT.from && s.to == withNT.to) {
+			dropNT = append(dropNT, s)
+		}
+	}
+	never := func(Path) bool { return false }
+	for _, c := range []struct {
+		name  string
+		specs []ruleKernelSpec
+		own   pathSet
+	}{
+		{"no row", append(full(NEON), ruleKernelSpec{NEON, Rules{Set: ONNX}, element.String, element.F32, f, false}), onNEON},
+		{"row without kernel", full(NEON)[1:], onNEON},
+		{"non-temporal without block", append(full(AVX512), ruleKernelSpec{AVX512, withoutNT.rules, withoutNT.from, withoutNT.to, f, true}), onAVX512},
+		{"non-temporal off AVX-512", append(full(AVX2), ruleKernelSpec{AVX2, withNT.rules, withNT.from, withNT.to, f, true}), onAVX2},
+		{"missing non-temporal", dropNT, onAVX512},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: bindRuleKernels accepted it", c.name)
+				}
+			}()
+			bindRuleKernels(c.specs, c.own, never)
+		}()
+	}
+	bindRuleKernels(append(full(AVX2), full(AVX512)...), onAVX2|onAVX512, never)
+}
+
 // registryTable renders the registry as the Markdown table of docs/kernels.md.
 func registryTable() string {
 	var b strings.Builder
@@ -129,8 +186,12 @@ func pathSetNames(s pathSet) []string {
 // ruleRegistryTable renders ruleRegistry as the Markdown table of docs/kernels.md.
 func ruleRegistryTable() string {
 	var b strings.Builder
-	b.WriteString("| rules | pair | loop: for i := range n { … } | paths |\n| --- | --- | --- | --- |\n")
+	b.WriteString("| rules | pair | loop: for i := range n { … } | paths | non-temporal block |\n| --- | --- | --- | --- | ---: |\n")
 	for _, r := range ruleRegistry {
+		nt := "–"
+		if r.nt != 0 {
+			nt = fmt.Sprint(r.nt)
+		}
 		ps := strings.Join(pathSetNames(r.paths), ", ")
 		if r.openvino {
 			if ps != "" {
@@ -141,7 +202,7 @@ func ruleRegistryTable() string {
 				ps += ", its kernels: " + strings.Join(pathSetNames(reg.paths), ", ")
 			}
 		}
-		fmt.Fprintf(&b, "| %s | %s → %s | `%s` | %s |\n", r.rules, r.from, r.to, r.loop, ps)
+		fmt.Fprintf(&b, "| %s | %s → %s | `%s` | %s | %s |\n", r.rules, r.from, r.to, r.loop, ps, nt)
 	}
 	return b.String()
 }
