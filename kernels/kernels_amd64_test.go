@@ -132,19 +132,7 @@ func TestAMD64NonTemporal(t *testing.T) {
 					}
 					want := make([]byte, n*to.Bits()/8)
 					genericKernel(from, to)(want, src, n)
-					buf := make([]byte, len(want)+256)
-					for _, off := range []int{0, 2, 4, 6, 8, 1, 62} {
-						clear(buf)
-						if err := WithPath(AVX512, 1).Convert(buf[off:off+len(want)], to, src, from, n); err != nil {
-							t.Fatal(err)
-						}
-						if !bytes.Equal(buf[off:off+len(want)], want) {
-							t.Errorf("%s→%s at offset %d differs from the generic loop", from, to, off)
-						}
-						if bytes.Count(buf[:off], []byte{0}) != off || bytes.Count(buf[off+len(want):], []byte{0}) != len(buf)-off-len(want) {
-							t.Errorf("%s→%s at offset %d wrote outside the destination", from, to, off)
-						}
-					}
+					convertAtOffsets(t, WithPath(AVX512, 1), want, to, src, from, n)
 				})
 			})
 		}
@@ -168,6 +156,26 @@ func TestAMD64NonTemporal(t *testing.T) {
 	}
 	if ran != want {
 		t.Errorf("%d pairs have non-temporal kernels, want %d (the registry's rows with nt, and the openvino rows' pairs)", ran, want)
+	}
+}
+
+// convertAtOffsets converts n elements of src with c into a zeroed buffer at destination
+// offsets that can and cannot be 64-byte aligned, and reports where the result is not want or a
+// byte outside the destination is not zero.
+func convertAtOffsets(t *testing.T, c Converter, want []byte, to element.Type, src []byte, from element.Type, n int) {
+	t.Helper()
+	buf := make([]byte, len(want)+256)
+	for _, off := range []int{0, 2, 4, 6, 8, 1, 62} {
+		clear(buf)
+		if err := c.Convert(buf[off:off+len(want)], to, src, from, n); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(buf[off:off+len(want)], want) {
+			t.Errorf("%s→%s at offset %d differs from the pure-Go loop", from, to, off)
+		}
+		if bytes.Count(buf[:off], []byte{0}) != off || bytes.Count(buf[off+len(want):], []byte{0}) != len(buf)-off-len(want) {
+			t.Errorf("%s→%s at offset %d wrote outside the destination", from, to, off)
+		}
 	}
 }
 
@@ -230,20 +238,7 @@ func TestAMD64RuleNonTemporal(t *testing.T) {
 					if !bytes.Equal(got, want) {
 						t.Fatalf("the non-temporal kernel differs from the pure-Go loop")
 					}
-					buf := make([]byte, len(want)+256)
-					c := Converter{Path: AVX512, Threads: 1, Rules: rules}
-					for _, off := range []int{0, 2, 4, 6, 8, 1, 62} {
-						clear(buf)
-						if err := c.Convert(buf[off:off+len(want)], to, src, from, n); err != nil {
-							t.Fatal(err)
-						}
-						if !bytes.Equal(buf[off:off+len(want)], want) {
-							t.Errorf("at offset %d: differs from the pure-Go loop", off)
-						}
-						if bytes.Count(buf[:off], []byte{0}) != off || bytes.Count(buf[off+len(want):], []byte{0}) != len(buf)-off-len(want) {
-							t.Errorf("at offset %d: wrote outside the destination", off)
-						}
-					}
+					convertAtOffsets(t, Converter{Path: AVX512, Threads: 1, Rules: rules}, want, to, src, from, n)
 				})
 			}
 		}

@@ -233,7 +233,8 @@ func vecOf(v VecPhysical, size uint) VecPhysical {
 	return r.(VecPhysical)
 }
 
-// groupStore stores v at m, non-temporally when nt is set.
+// groupStore stores v at m, non-temporally when nt is set (VMOVNTDQ), else by VMOVDQU64 for a Z
+// register and VMOVDQU for a smaller one.
 func groupStore(v VecPhysical, m Mem, nt bool) {
 	switch {
 	case nt:

@@ -453,11 +453,7 @@ func f8EncodeLookupAVX512(from string, e f8Enc, table string, nt bool) {
 			VPTERNLOGD(U8(0xD0), Z22, Z0, Z3) // bit 7: that & the sign
 			VMOVDQU8(Z19, K4, Z3)
 		}
-		if nt {
-			VMOVNTDQ(Z3, dst(o))
-		} else {
-			VMOVDQU64(Z3, dst(o))
-		}
+		groupStore(Z3, dst(o), nt)
 	}
 	if nt {
 		loopNT(body, block{64, 64 * bytesOf(from), 64})
@@ -684,17 +680,7 @@ const wideTieDoc = "A block first converts to float32 rounded to nearest even; o
 // elements of a 64-bit source, 64 of a 32-bit one). With nt it is the non-temporal variant:
 // every store a VMOVNTDQ, the loop loopNT's (whole blocks, an SFENCE at the end).
 func wideTo16AVX512(from, to string, nt bool) {
-	// store writes v to m: VMOVDQU64 for a Z register, VMOVDQU for a Y one, or VMOVNTDQ.
-	store := func(v VecPhysical, m Mem) {
-		switch {
-		case nt:
-			VMOVNTDQ(v, m)
-		case v.Size() == 64:
-			VMOVDQU64(v, m)
-		default:
-			VMOVDQU(v, m)
-		}
-	}
+	store := func(v VecPhysical, m Mem) { groupStore(v, m, nt) }
 	wide := bytesOf(from) == 8
 	lanes := 16
 	if wide {
@@ -1217,11 +1203,7 @@ func e8m0WordsAVX512(from string, u uint64, nt bool) {
 		codes(Z0, Z2, Z4)
 		codes(Z1, Z3, Z5)
 		VPERMT2B(Z5, Z19, Z4)
-		if nt {
-			VMOVNTDQ(Z4, dst(o))
-		} else {
-			VMOVDQU64(Z4, dst(o))
-		}
+		groupStore(Z4, dst(o), nt)
 	}
 	if nt {
 		loopNT(body, block{64, 64 * w, 64})
