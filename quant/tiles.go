@@ -2,7 +2,6 @@ package quant
 
 import (
 	"math"
-	"sync"
 
 	"github.com/convertpromote/convertpromote/element"
 	"github.com/convertpromote/convertpromote/kernels"
@@ -78,8 +77,8 @@ func DequantizeTiles(dst []byte, to element.Type, codes, scales []byte, t Tiles,
 //
 // An unsupported code, scale or destination type is an error wrapping kernels.ErrUnsupported;
 // a band outside the tensor kernels.ErrInvalid; short buffers kernels.ErrShortBuffer. On an
-// error nothing is written. It does not allocate once warm: its 4 KiB float32 scratch comes
-// from a sync.Pool, refilled only after the garbage collector empties it.
+// error nothing is written. It does not allocate once warm (its 4 KiB float32 scratch is kept
+// between calls, one for each call that runs at the same time, up to 16).
 func (c Codec) DequantizeTiles(dst []byte, to element.Type, codes, scales []byte, t Tiles, row0, nrows int) error {
 	if _, err := c.path(); err != nil {
 		return err
@@ -108,8 +107,8 @@ func (c Codec) DequantizeTiles(dst []byte, to element.Type, codes, scales []byte
 		// scale is widened to f32 first: exactly, and its product with an 8-bit code is exact
 		// in float32 either way, so the kernel's one rounding is the scheme's.
 		sb := t.Scale.Bits() / 8
-		wide := tileBufs.Get().(*[1024]float32)
-		defer tileBufs.Put(wide)
+		wide := getTileBuf()
+		defer putTileBuf(wide)
 		last := -1
 		for r := 0; r < nrows; r++ {
 			srow := ((row0+r)/t.TileRows - row0/t.TileRows) * gc
@@ -131,8 +130,8 @@ func (c Codec) DequantizeTiles(dst []byte, to element.Type, codes, scales []byte
 		return nil
 	}
 	conv := kernels.WithPath(c.Path, 1)
-	buf := tileBufs.Get().(*[1024]float32)
-	defer tileBufs.Put(buf)
+	buf := getTileBuf()
+	defer putTileBuf(buf)
 	fb := kernels.AsBytes(buf[:])
 	for r := 0; r < nrows; r++ {
 		srow := ((row0+r)/t.TileRows - row0/t.TileRows) * gc
@@ -172,9 +171,33 @@ func (c Codec) DequantizeTiles(dst []byte, to element.Type, codes, scales []byte
 	return nil
 }
 
-// tileBufs holds the float32 scratch of the tile calls: kept across calls rather than on the
+// tileBufs holds the float32 scratch of the tile calls between calls: kept rather than on the
 // stack, which the kernels' indirect calls would make the compiler move to the heap each time.
-var tileBufs = sync.Pool{New: func() any { return new([1024]float32) }}
+// A buffered channel rather than a sync.Pool, which the garbage collector empties and which
+// misses when a goroutine moves between Ps: with one buffer a concurrent call kept, the calls
+// allocate nothing once warm, and at most tileBufsKept buffers (4 KiB each) stay allocated.
+var tileBufs = make(chan *[1024]float32, tileBufsKept)
+
+// tileBufsKept is how many scratch buffers tileBufs keeps.
+const tileBufsKept = 16
+
+// getTileBuf returns a scratch buffer from tileBufs, or a new one when it holds none.
+func getTileBuf() *[1024]float32 {
+	select {
+	case b := <-tileBufs:
+		return b
+	default:
+		return new([1024]float32)
+	}
+}
+
+// putTileBuf returns b to tileBufs, or drops it when tileBufs is full.
+func putTileBuf(b *[1024]float32) {
+	select {
+	case tileBufs <- b:
+	default:
+	}
+}
 
 func isFinite(f float32) bool { return math.Float32bits(f)&0x7F800000 != 0x7F800000 }
 
@@ -236,8 +259,8 @@ func (c Codec) QuantizeTiles(codes, scales []byte, t Tiles, src []byte, from ele
 		codeMax = 57344
 	}
 	vb, gc := from.Bits()/8, t.GridCols()
-	buf := tileBufs.Get().(*[1024]float32)
-	defer tileBufs.Put(buf)
+	buf := getTileBuf()
+	defer putTileBuf(buf)
 	fb := kernels.AsBytes(buf[:])
 	// values converts a row's values [j0, j0+m) to float32 in buf.
 	values := func(r, j0, m int) ([]float32, error) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -292,22 +293,47 @@ func BenchmarkDequantizeTiles(b *testing.B) {
 }
 
 // TestTilesAllocations checks that DequantizeTiles and QuantizeTiles do not allocate, with each
-// scale type. Over 50 calls an allocation made by every call counts; the odd refill of the
-// scratch pool after a garbage collection, or an allocation by another goroutine of the test
-// binary, does not (AllocsPerRun counts the whole process and divides with truncation).
+// scale type, after a garbage collection too (their scratch must outlive one). Over 50 calls
+// an allocation made by every call counts, while a stray one by another goroutine of the test
+// binary does not (AllocsPerRun counts the whole process and divides with truncation).
 func TestTilesAllocations(t *testing.T) {
 	for _, sc := range []element.Type{element.F32, element.BF16, element.F16} {
 		tl := quant.Tiles{Code: element.F8E4M3, Scale: sc, Rows: 256, Cols: 384, TileRows: 128, TileCols: 128}
 		codes, scales := tileCase(tl, rand.New(rand.NewPCG(9, 9)))
 		dst := make([]byte, tl.Rows*tl.Cols*2)
-		if n := testing.AllocsPerRun(50, func() { quant.DequantizeTiles(dst, element.BF16, codes, scales, tl, 0, tl.Rows) }); n != 0 {
+		call := func() { quant.DequantizeTiles(dst, element.BF16, codes, scales, tl, 0, tl.Rows) }
+		if n := testing.AllocsPerRun(50, call); n != 0 {
 			t.Errorf("DequantizeTiles with %s scales: %v allocations", sc, n)
+		}
+		if n := mallocsAfterGC(call); n != 0 {
+			t.Errorf("DequantizeTiles with %s scales: %d allocations right after a garbage collection", sc, n)
 		}
 	}
 	tl := quant.Tiles{Code: element.F8E4M3, Scale: element.F32, Rows: 256, Cols: 384, TileRows: 128, TileCols: 128}
 	src := make([]byte, tl.Rows*tl.Cols*4)
 	codes, scales := make([]byte, tl.Rows*tl.Cols), make([]byte, 4*tl.GridRows()*tl.GridCols())
-	if n := testing.AllocsPerRun(50, func() { quant.QuantizeTiles(codes, scales, tl, src, element.F32, 0, tl.Rows) }); n != 0 {
+	call := func() { quant.QuantizeTiles(codes, scales, tl, src, element.F32, 0, tl.Rows) }
+	if n := testing.AllocsPerRun(50, call); n != 0 {
 		t.Errorf("QuantizeTiles: %v allocations", n)
 	}
+	if n := mallocsAfterGC(call); n != 0 {
+		t.Errorf("QuantizeTiles: %d allocations right after a garbage collection", n)
+	}
+}
+
+// mallocsAfterGC returns the fewest heap allocations, in three tries, that a call of f makes
+// right after two garbage collections (the second empties what a sync.Pool keeps for one).
+// The fewest, because the count is the whole process's.
+func mallocsAfterGC(f func()) uint64 {
+	least := uint64(math.MaxUint64)
+	for range 3 {
+		var a, b runtime.MemStats
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&a)
+		f()
+		runtime.ReadMemStats(&b)
+		least = min(least, b.Mallocs-a.Mallocs)
+	}
+	return least
 }
