@@ -218,9 +218,9 @@ var registry = []pairRow{
 		doc: "converts float32 to float64, exactly, as Go's float64(x) does. Special cases are: NaN → " +
 			"quiet NaN."},
 
-	{from: element.F16, to: element.F64, paths: onAll, loop: "dst[i] = float64(F32FromF16(src[i]))",
+	{from: element.F16, to: element.F64, paths: onAll, nt: 32, loop: "dst[i] = float64(F32FromF16(src[i]))",
 		doc: "converts binary16 bits to float64, exactly. Special cases are: NaN → quiet NaN with its sign and payload kept."},
-	{from: element.BF16, to: element.F64, paths: onAll, loop: "dst[i] = float64(F32FromBF16(src[i]))",
+	{from: element.BF16, to: element.F64, paths: onAll, nt: 32, loop: "dst[i] = float64(F32FromBF16(src[i]))",
 		doc: "converts bfloat16 bits to float64, exactly. Special cases are: NaN → quiet NaN with its sign and payload kept."},
 	{from: element.I8, to: element.F64, paths: onAll, nt: 32, loop: "dst[i] = float64(src[i])",
 		doc: "converts int8 to float64, exactly."},
@@ -238,11 +238,11 @@ var registry = []pairRow{
 		doc: "converts int64 to float64, rounding to nearest even."},
 	{from: element.U64, to: element.F64, paths: onAVX512 | onNEON, nt: 32, loop: "dst[i] = float64(src[i]) // to nearest even",
 		doc: "converts uint64 to float64, rounding to nearest even."},
-	{from: element.U32, to: element.F32, paths: onAVX512 | onNEON, loop: "dst[i] = float32(src[i]) // to nearest even",
+	{from: element.U32, to: element.F32, paths: onAVX512 | onNEON, nt: 64, loop: "dst[i] = float32(src[i]) // to nearest even",
 		doc: "converts uint32 to float32, rounding to nearest even."},
 	{from: element.I64, to: element.F32, paths: onAVX512 | onNEON, nt: 32, loop: "dst[i] = float32(src[i]) // to nearest even",
 		doc: "converts int64 to float32, rounding to nearest even."},
-	{from: element.U64, to: element.F32, paths: onAVX512 | onNEON, loop: "dst[i] = float32(src[i]) // to nearest even",
+	{from: element.U64, to: element.F32, paths: onAVX512 | onNEON, nt: 32, loop: "dst[i] = float32(src[i]) // to nearest even",
 		doc: "converts uint64 to float32, rounding to nearest even."},
 
 	{from: element.U32, to: element.F16, paths: onAVX512 | onNEON, loop: "dst[i] = F16FromF32(float32(src[i]))",

@@ -1524,6 +1524,18 @@ func f16ToF64AVX2(dst, src []byte, n int)
 //go:noescape
 func f16ToF64AVX512(dst, src []byte, n int)
 
+// f16ToF64AVX512NT converts n elements of the pair f16 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(F32FromF16(src[i]))
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+//go:noescape
+func f16ToF64AVX512NT(dst, src []byte, n int)
+
 // bf16ToF64AVX2 converts n elements of the pair bf16 → f64 on the AVX2 path, as the registry's loop:
 //
 //	for i := range n {
@@ -1541,6 +1553,18 @@ func bf16ToF64AVX2(dst, src []byte, n int)
 //
 //go:noescape
 func bf16ToF64AVX512(dst, src []byte, n int)
+
+// bf16ToF64AVX512NT converts n elements of the pair bf16 → f64 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float64(F32FromBF16(src[i]))
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+//go:noescape
+func bf16ToF64AVX512NT(dst, src []byte, n int)
 
 // i8ToF64AVX2 converts n elements of the pair i8 → f64 on the AVX2 path, as the registry's loop:
 //
@@ -1917,6 +1941,18 @@ func f8e5m2ToBF16AVX512(dst, src []byte, n int)
 //go:noescape
 func u32ToF32AVX512(dst, src []byte, n int)
 
+// u32ToF32AVX512NT converts n elements of the pair u32 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i]) // to nearest even
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 64 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+//go:noescape
+func u32ToF32AVX512NT(dst, src []byte, n int)
+
 // u32ToF16AVX512 converts n elements of the pair u32 → f16 on the AVX512 path, as the registry's loop:
 //
 //	for i := range n {
@@ -1964,6 +2000,18 @@ func i64ToF16AVX512(dst, src []byte, n int)
 //
 //go:noescape
 func u64ToF32AVX512(dst, src []byte, n int)
+
+// u64ToF32AVX512NT converts n elements of the pair u64 → f32 on the AVX512 path, as the registry's loop:
+//
+//	for i := range n {
+//		dst[i] = float32(src[i]) // to nearest even
+//	}
+//
+// It is the non-temporal variant: it stores with VMOVNTDQ, bypassing the caches, and ends with an
+// SFENCE; n must be a multiple of 32 and dst 64-byte aligned (ntKernel splits off the rest).
+//
+//go:noescape
+func u64ToF32AVX512NT(dst, src []byte, n int)
 
 // u64ToF16AVX512 converts n elements of the pair u64 → f16 on the AVX512 path, as the registry's loop:
 //
@@ -5248,7 +5296,9 @@ func avx512Kernels() []kernelSpec {
 		{AVX512, element.F8E5M2FNUZ, element.BF16, f8e5m2fnuzToBF16AVX512, false},
 		{AVX512, element.F8E5M2FNUZ, element.F64, f8e5m2fnuzToF64AVX512, false},
 		{AVX512, element.F16, element.F64, f16ToF64AVX512, false},
+		{AVX512, element.F16, element.F64, f16ToF64AVX512NT, true},
 		{AVX512, element.BF16, element.F64, bf16ToF64AVX512, false},
+		{AVX512, element.BF16, element.F64, bf16ToF64AVX512NT, true},
 		{AVX512, element.I8, element.F64, i8ToF64AVX512, false},
 		{AVX512, element.I8, element.F64, i8ToF64AVX512NT, true},
 		{AVX512, element.U8, element.F64, u8ToF64AVX512, false},
@@ -5276,11 +5326,13 @@ func avx512Kernels() []kernelSpec {
 		{AVX512, element.F8E5M2, element.F64, f8e5m2ToF64AVX512, false},
 		{AVX512, element.F8E5M2, element.BF16, f8e5m2ToBF16AVX512, false},
 		{AVX512, element.U32, element.F32, u32ToF32AVX512, false},
+		{AVX512, element.U32, element.F32, u32ToF32AVX512NT, true},
 		{AVX512, element.U32, element.F16, u32ToF16AVX512, false},
 		{AVX512, element.I64, element.F32, i64ToF32AVX512, false},
 		{AVX512, element.I64, element.F32, i64ToF32AVX512NT, true},
 		{AVX512, element.I64, element.F16, i64ToF16AVX512, false},
 		{AVX512, element.U64, element.F32, u64ToF32AVX512, false},
+		{AVX512, element.U64, element.F32, u64ToF32AVX512NT, true},
 		{AVX512, element.U64, element.F16, u64ToF16AVX512, false},
 	}
 }

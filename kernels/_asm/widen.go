@@ -18,7 +18,7 @@ func widenKernels() {
 			from, a := from, a
 			add(&kernel{name: kname(from, "F64", a), isa: a, from: from, to: "F64",
 				body: func() { toF64(a, from, false) }})
-			if a == avx512 && from != "F16" && from != "BF16" {
+			if a == avx512 {
 				add(&kernel{name: kname(from, "F64", a) + "NT", isa: a, from: from, to: "F64", nt: true, noFrame: true,
 					body: func() { toF64(a, from, true) }})
 			}
@@ -51,7 +51,7 @@ func widenKernels() {
 			from, to := from, to
 			add(&kernel{name: kname(from, to, avx512), isa: avx512, from: from, to: to,
 				body: func() { toF32AVX512(from, to, false) }})
-			if from == "I64" && to == "F32" {
+			if to == "F32" {
 				add(&kernel{name: kname(from, to, avx512) + "NT", isa: avx512, from: from, to: to, nt: true, noFrame: true,
 					body: func() { toF32AVX512(from, to, true) }})
 			}
@@ -114,7 +114,7 @@ func toF64(a *isa, from string, nt bool) {
 // toF32AVX512 is the body of the AVX-512 conversions of u32, i64 and u64 to float32, rounding to
 // nearest even, and on to binary16 (VCVTPS2PH, nearest even: the float32 step rounds only beyond
 // 2^24, where binary16 has overflowed): four vectors a block; nt makes the non-temporal kernel
-// (i64 → f32 only).
+// (to f32 only).
 func toF32AVX512(from, to string, nt bool) {
 	lanes, cvt := 8, VCVTQQ2PS
 	switch from {
@@ -147,6 +147,8 @@ func toF32AVX512(from, to string, nt bool) {
 				VMOVNTDQ(zs[k].AsY(), d)
 			case lanes == 8:
 				VMOVDQU(zs[k].AsY(), d)
+			case nt:
+				VMOVNTDQ(zs[k], d)
 			default:
 				VMOVDQU32(zs[k], d)
 			}
