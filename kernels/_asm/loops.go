@@ -177,6 +177,15 @@ func loop(a *isa, b body, bl block) {
 	ret()
 }
 
+// loopOrNT is loopNT(b, bl) for a kernel's non-temporal variant (nt), else loop(a, b, bl).
+func loopOrNT(a *isa, nt bool, b body, bl block) {
+	if nt {
+		loopNT(b, bl)
+		return
+	}
+	loop(a, b, bl)
+}
+
 // loopNT is loop for the kernels with non-temporal stores: n must be a multiple of the block and
 // dst 64-byte aligned (the caller splits off the rest), and an SFENCE orders the stores before
 // returning. It returns.

@@ -805,11 +805,7 @@ func wideTo16AVX512(from, to string, nt bool) {
 			store(Z1, dst(o))
 			Label(done)
 		}
-		if nt {
-			loopNT(b, block{32, 32 * 8, 64})
-		} else {
-			loop(avx512, b, block{32, 32 * 8, 64})
-		}
+		loopOrNT(avx512, nt, b, block{32, 32 * 8, 64})
 		return
 	}
 	body := func(i, o int) {
@@ -841,12 +837,7 @@ func wideTo16AVX512(from, to string, nt bool) {
 	if !wide && to == "BF16" {
 		body = nearestBF16AVX512(from, body, round, store)
 	}
-	bl := block{4 * lanes, 4 * lanes * bytesOf(from), 4 * lanes * 2}
-	if nt {
-		loopNT(body, bl)
-	} else {
-		loop(avx512, body, bl)
-	}
+	loopOrNT(avx512, nt, body, block{4 * lanes, 4 * lanes * bytesOf(from), 4 * lanes * 2})
 }
 
 // bf16TieConsts loads the constants of bf16Ties: Z24 = 0x8000 in each dword's low word, K5 =
@@ -1205,11 +1196,7 @@ func e8m0WordsAVX512(from string, u uint64, nt bool) {
 		VPERMT2B(Z5, Z19, Z4)
 		groupStore(Z4, dst(o), nt)
 	}
-	if nt {
-		loopNT(body, block{64, 64 * w, 64})
-	} else {
-		loop(avx512, body, block{64, 64 * w, 64})
-	}
+	loopOrNT(avx512, nt, body, block{64, 64 * w, 64})
 }
 
 // e8m0Doc says how the f8e8m0 encoders compute their loop.

@@ -103,12 +103,7 @@ func toF64(a *isa, from string, nt bool) {
 			st(a.vec(k), dst(o+k*a.bytes))
 		}
 	}
-	bl := block{4 * lanes, 4 * lanes * bytesOf(from), 4 * a.bytes}
-	if nt {
-		loopNT(body, bl)
-		return
-	}
-	loop(a, body, bl)
+	loopOrNT(a, nt, body, block{4 * lanes, 4 * lanes * bytesOf(from), 4 * a.bytes})
 }
 
 // toF32AVX512 is the body of the AVX-512 conversions of u32, i64 and u64 to float32, rounding to
@@ -154,12 +149,7 @@ func toF32AVX512(from, to string, nt bool) {
 			}
 		}
 	}
-	bl := block{4 * lanes, 4 * lanes * bytesOf(from), 4 * lanes * out}
-	if nt {
-		loopNT(body, bl)
-		return
-	}
-	loop(avx512, body, bl)
+	loopOrNT(avx512, nt, body, block{4 * lanes, 4 * lanes * bytesOf(from), 4 * lanes * out})
 }
 
 // smallTo32 is the body of the conversions of u8, i16 and u16 to bfloat16 (widened, VCVTDQ2PS,
