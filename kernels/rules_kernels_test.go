@@ -196,11 +196,12 @@ func specialF32s() []uint32 {
 	return append(us, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000, 0x7F800001, 0xFFBFFFFF)
 }
 
-// TestRuleKernelsAllF32 converts all 2^32 float32 patterns with every f32 row's kernels and
-// compares them with the row's pure-Go loop. The rows of one encoder constant share their
-// kernels' computation, so one row for each encoder runs: sixteen passes over 2^32 inputs, some
-// six minutes of CPU, so it runs only when CONVERTPROMOTE_RULES_ALL_F32 is set (the f32 sweep of
-// TestRulesNarrowExhaustive runs always):
+// TestRuleKernelsAllF32 converts all 2^32 float32 patterns with every f32 row's kernels, the
+// non-temporal one included where the CPU runs it, and compares them with the row's pure-Go
+// loop. The rows of one encoder constant share their kernels' computation, so one row for each
+// encoder runs: sixteen passes over 2^32 inputs and a pass for each non-temporal kernel, some
+// ten minutes of CPU, so it runs only when CONVERTPROMOTE_RULES_ALL_F32 is set (the f32 sweep
+// of TestRulesNarrowExhaustive runs always):
 //
 //	CONVERTPROMOTE_RULES_ALL_F32=1 go test -run TestRuleKernelsAllF32 ./kernels
 func TestRuleKernelsAllF32(t *testing.T) {
@@ -222,6 +223,12 @@ func TestRuleKernelsAllF32(t *testing.T) {
 						ruleSIMD[p][row.rules.variant()][row.from][row.to](got, src, allF32Chunk)
 						if i := firstByteDiff(want, got); i >= 0 {
 							return fmt.Sprintf("%s %#08x: got %#x, pure Go %#x", p, binary.LittleEndian.Uint32(src[4*i:]), got[i], want[i])
+						}
+					}
+					if nt := ruleNT[row.rules.variant()][row.from][row.to]; nt != nil {
+						nt(got, src, allF32Chunk)
+						if i := firstByteDiff(want, got); i >= 0 {
+							return fmt.Sprintf("non-temporal %#08x: got %#x, pure Go %#x", binary.LittleEndian.Uint32(src[4*i:]), got[i], want[i])
 						}
 					}
 					return ""
