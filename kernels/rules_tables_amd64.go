@@ -129,10 +129,12 @@ func bf16FastTable(e f8Enc) (t bf16FastTab) {
 	t.clamp = uint8(e.clamp())
 	fits := func(m int) bool {
 		b := code(uint16(m) << 8)
+		if int(b)+int(t.step)+int(t.r[127]) > 0xFF { // the byte sum would wrap
+			return false
+		}
 		for l := range 256 {
 			c := min(b+t.step*uint8(l>>7)+t.r[l&0x7F], t.clamp)
-			if int(b)+int(t.step)+int(t.r[127]) > 0xFF || c == 0 ||
-				code(uint16(m)<<8|uint16(l)) != c || code(0x8000|uint16(m)<<8|uint16(l)) != c|0x80 {
+			if c == 0 || code(uint16(m)<<8|uint16(l)) != c || code(0x8000|uint16(m)<<8|uint16(l)) != c|0x80 {
 				return false
 			}
 		}

@@ -494,9 +494,7 @@ func bf16Fast(table string, f32 bool) fastRoute {
 				// bfloat16 rounded to odd, whose code (two or more bits below every target's
 				// precision) is the float32's.
 				for k, z := range []VecPhysical{Z0, Z2, Z1, Z3} {
-					VMOVDQU32(src(i+64*k), z)
-					VPTESTMD(Z7, z, K1)
-					VPORD(Z8, z, K1, z)
+					f32Sticky(src(i+64*k), z, Z7, Z8, K1)
 				}
 				VPERMT2W(Z2, Z9, Z0)
 				VPERMT2W(Z3, Z9, Z1)
@@ -840,6 +838,16 @@ func wideTo16AVX512(from, to string, nt bool) {
 	loopOrNT(avx512, nt, body, block{4 * lanes, 4 * lanes * bytesOf(from), 4 * lanes * 2})
 }
 
+// f32Sticky loads the 16 float32 at m into z with bit 16 set where the low half is not zero
+// (low = 0xFFFF and bit = 0x10000 in each dword, k as scratch): each high half is then the
+// bfloat16 rounded to odd, which a word-lane route takes for the float32 (bf16Fast,
+// e8m0WordsAVX512).
+func f32Sticky(m Mem, z, low, bit VecPhysical, k Register) {
+	VMOVDQU32(m, z)
+	VPTESTMD(low, z, k)
+	VPORD(bit, z, k, z)
+}
+
 // bf16TieConsts loads the constants of bf16Ties: Z24 = 0x8000 in each dword's low word, K5 =
 // the low words' mask bits.
 func bf16TieConsts() {
@@ -1179,12 +1187,8 @@ func e8m0WordsAVX512(from string, u uint64, nt bool) {
 			VMOVDQU64(src(i), x)
 			return
 		}
-		VMOVDQU64(src(i), x)
-		VMOVDQU64(src(i+64), t)
-		VPTESTMD(Z16, x, K1)
-		VPORD(Z17, x, K1, x)
-		VPTESTMD(Z16, t, K2)
-		VPORD(Z17, t, K2, t)
+		f32Sticky(src(i), x, Z16, Z17, K1)
+		f32Sticky(src(i+64), t, Z16, Z17, K2)
 		VPERMT2W(t, Z18, x)
 	}
 	w := bytesOf(from)
